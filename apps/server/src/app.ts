@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import type { TDbHandle } from '@proxy/db';
+import type { TServerConfig } from './config/env';
+import { systemClock, type TClock } from './lib/clock';
+import type { TDeps } from './lib/deps';
+import { installErrorHandler } from './lib/error-handler';
+import { createJwt } from './lib/jwt';
+import { createMailer, type TMailer } from './lib/mailer';
+import { createRateLimiter } from './lib/rate-limiter';
+import { registerRoutes, type THandlers } from './lib/routing';
+import { createFeatureHandlers } from './features';
+
+/** What buildApp needs; tests pass their own database, clock and mailer. */
+export type TAppOptions = {
+  config: TServerConfig;
+  database: TDbHandle;
+  clock?: TClock;
+  mailer?: TMailer;
+  /** Pino logger options or false. */
+  logger?: boolean | object;
+};
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Builds the API (and the console's static files when built). */
+export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInstance; deps: TDeps }> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: 256 * 1024,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const clock = options.clock ?? systemClock;
+  const deps: TDeps = {
+    config,
+    db: options.database.db,
+    dbKind: options.database.kind,
+    clock,
+    jwt: createJwt(config.jwtSecret, () => clock.now()),
+    mailer:
+      options.mailer ??
+      createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox'), log: app.log }),
+    authLimiter: createRateLimiter({ max: config.RATE_LIMIT_AUTH_MAX, windowMs: config.RATE_LIMIT_AUTH_WINDOW_S * 1000 }),
+    log: app.log,
+  };
+
+  const webDist = path.resolve(config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
+  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  installErrorHandler(app, { spaFallback: hasWeb });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+  });
+  const allowedOrigins = new Set([new URL(config.publicUrl).origin, ...config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)]);
+  await app.register(cors, {
+    origin: (origin, cb) => cb(null, !origin || allowedOrigins.has(origin)),
+    credentials: false,
+    allowedHeaders: ['Authorization', 'Content-Type', 'Lang', 'X-API-Key', 'Idempotency-Key'],
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+  });
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+
+  const handlers: THandlers = createFeatureHandlers(deps);
+  await app.register(
+    async (api) => {
+      registerRoutes(api, deps, handlers);
+    },
+  );
+
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, file) => {
+        if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  return { app, deps };
+}

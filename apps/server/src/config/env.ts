@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+/** Every setting of the API server, read from the environment (see .env.example). */
+export const ZServerEnv = z.object({
+  /** Address the HTTP server binds to. */
+  HOST: z.string().default('127.0.0.1'),
+  /** HTTP port of the console and API. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Public URL of the console, used in e-mails and OAuth redirects. */
+  PUBLIC_URL: optionalText,
+  /** Port of the in-process gateway (embedded mode). */
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(7777),
+  /** Host name customers put in their proxy settings. */
+  GATEWAY_PUBLIC_HOST: optionalText,
+  /** Run the gateway inside the server process ("auto": only with the embedded database). */
+  GATEWAY_EMBEDDED: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** Data folder: PGlite files, outbox, generated secrets. */
+  DATA_DIR: z.string().default('./data'),
+  /** postgres:// URL; unset means embedded PGlite in DATA_DIR/pg. */
+  DATABASE_URL: optionalText,
+  /** HS256 secret of access tokens; generated into DATA_DIR when unset. */
+  JWT_SECRET: optionalText,
+  /** smtp:// or smtps:// URL; unset means e-mails are written to DATA_DIR/outbox. */
+  SMTP_URL: optionalText,
+  /** Sender of e-mails. */
+  MAIL_FROM: z.string().default('ProxyHub <no-reply@proxyhub.local>'),
+  GITHUB_CLIENT_ID: optionalText,
+  GITHUB_CLIENT_SECRET: optionalText,
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  /** OAuth endpoint overrides (tests point them at local providers). */
+  OAUTH_GITHUB_AUTHORIZE_URL: z.string().url().default('https://github.com/login/oauth/authorize'),
+  OAUTH_GITHUB_TOKEN_URL: z.string().url().default('https://github.com/login/oauth/access_token'),
+  OAUTH_GITHUB_API_URL: z.string().url().default('https://api.github.com'),
+  OAUTH_GOOGLE_AUTHORIZE_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  OAUTH_GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  OAUTH_GOOGLE_USERINFO_URL: z.string().url().default('https://openidconnect.googleapis.com/v1/userinfo'),
+  /** Registration requires an invite code. */
+  REGISTRATION_INVITE_REQUIRED: bool,
+  /** Allowed browser origins besides PUBLIC_URL (comma separated). */
+  CORS_ORIGINS: z.string().default(''),
+  /** Attempts per window on login, code, register and reset, per address and per account. */
+  RATE_LIMIT_AUTH_MAX: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_AUTH_WINDOW_S: z.coerce.number().int().min(1).default(60),
+  /** argon2id memory cost in KiB and time cost (production: 19456 and 2; tests may lower them). */
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(8).default(19456),
+  ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
+  /** Operator account created on a fresh install. */
+  OPERATOR_EMAIL: z.string().email().default('admin@proxyhub.local'),
+  /** Log level. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Trust X-Forwarded-For (behind a reverse proxy). */
+  TRUST_PROXY: bool,
+  /** Folder of the built console; unset means apps/web/dist. */
+  WEB_DIST_DIR: optionalText,
+});
+
+/** Parsed settings plus derived values. */
+export type TServerConfig = z.output<typeof ZServerEnv> & {
+  jwtSecret: string;
+  publicUrl: string;
+  gatewayPublicHost: string;
+  isGatewayEmbedded: boolean;
+};
+
+/** Reads a secret file in DATA_DIR, creating it on first start. */
+function loadOrCreateSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Parses the environment; throws a readable list of what is wrong. */
+export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerConfig {
+  const parsed = ZServerEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
+  return {
+    ...c,
+    jwtSecret: c.JWT_SECRET ?? loadOrCreateSecret(c.DATA_DIR, 'jwt-secret'),
+    publicUrl,
+    gatewayPublicHost: c.GATEWAY_PUBLIC_HOST ?? new URL(publicUrl).hostname,
+    isGatewayEmbedded: c.GATEWAY_EMBEDDED === 'true' || (c.GATEWAY_EMBEDDED === 'auto' && !c.DATABASE_URL),
+  };
+}

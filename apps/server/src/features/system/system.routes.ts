@@ -1,0 +1,19 @@
+import { sql } from 'drizzle-orm';
+import { buildOpenApi } from '@proxy/contract';
+import type { TDeps } from '../../lib/deps';
+import { RawReply, type THandlers } from '../../lib/routing';
+
+/** Health and the OpenAPI document. */
+export function createSystemHandlers(deps: TDeps): THandlers {
+  let openApiText: string | undefined;
+  return {
+    async health() {
+      await deps.db.execute(sql`SELECT 1`);
+      return { status: 'ok' as const, database: deps.dbKind };
+    },
+    async openapi() {
+      openApiText ??= JSON.stringify(buildOpenApi(deps.config.publicUrl), null, 2);
+      return new RawReply(openApiText, 'application/json; charset=utf-8');
+    },
+  };
+}

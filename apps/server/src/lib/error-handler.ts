@@ -1,0 +1,36 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { API_PREFIX, ERRORS, errorMessage, validationMessage } from '@proxy/contract';
+import { AppError } from './app-error';
+import { requestLang } from './routing';
+
+/** Maps every failure to the envelope; unexpected errors are logged and answered generically. */
+export function installErrorHandler(app: FastifyInstance, options: { spaFallback: boolean }): void {
+  app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
+    const lang = requestLang(req);
+    if (error instanceof AppError) {
+      const def = ERRORS[error.errorName];
+      const issues = error.issues?.map((i) => ({ path: i.path, message: validationMessage(i.message, lang) }));
+      let msg = errorMessage(error.errorName, lang, error.params);
+      if (issues?.length) msg = issues[0].message;
+      return reply.status(def.status).send({ code: def.code, msg, data: { error: error.errorName, ...(issues ? { issues } : {}) } });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply.status(429).send({ code: ERRORS.RATE_LIMITED.code, msg: errorMessage('RATE_LIMITED', lang), data: { error: 'RATE_LIMITED' } });
+    }
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors: unparsable body, too large, bad content type.
+      return reply.status(status).send({ code: status === 413 ? 400 : ERRORS.BAD_REQUEST.code, msg: errorMessage('BAD_REQUEST', lang), data: { error: 'BAD_REQUEST' } });
+    }
+    req.log.error({ err: error }, 'unexpected error');
+    return reply.status(500).send({ code: ERRORS.INTERNAL.code, msg: errorMessage('INTERNAL', lang), data: { error: 'INTERNAL' } });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    // SPA fallback: a non-API GET that is no file serves the console's index.html.
+    if (options.spaFallback && req.method === 'GET' && !req.url.startsWith(API_PREFIX + '/') && req.url !== API_PREFIX) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const lang = requestLang(req);
+    return reply.status(404).send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
+  });
+}

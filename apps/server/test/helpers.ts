@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDb, type TDbHandle } from '@proxy/db';
+import type { FastifyInstance } from 'fastify';
+import { loadServerConfig, type TServerConfig } from '../src/config/env';
+import { buildApp } from '../src/app';
+import type { TClock } from '../src/lib/clock';
+import type { TMail, TMailer } from '../src/lib/mailer';
+import type { TDeps } from '../src/lib/deps';
+
+/** True when the suites run on a PostgreSQL server (DATABASE_URL set). */
+export const isPostgres = Boolean(process.env.DATABASE_URL);
+
+let dbCounter = 0;
+
+/**
+ * A fresh database with the real migrations: a PGlite copy of the migrated
+ * template, or a new PostgreSQL database made from the template database.
+ */
+export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TDbHandle & { url?: string }> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `proxy_t_${process.pid}_${Date.now()}_${dbCounter++}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.end();
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    const handle = await openDb({ url: target.toString(), poolSize: options.poolSize ?? 20 });
+    return {
+      ...handle,
+      url: target.toString(),
+      async close() {
+        await handle.close();
+        const drop = new pg.Client({ connectionString: url });
+        await drop.connect();
+        await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await drop.end();
+      },
+    };
+  }
+  const dump = readFileSync(inject('pgliteTemplate'));
+  return openDb({ loadDataDir: new Blob([dump]) });
+}
+
+/** Test configuration: cheap argon2, generous rate limits, a temporary data folder. */
+export function createTestConfig(overrides: Record<string, string> = {}): TServerConfig {
+  return loadServerConfig({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'proxy-data-')),
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    RATE_LIMIT_AUTH_MAX: '1000',
+    LOG_LEVEL: 'silent',
+    GATEWAY_EMBEDDED: 'false',
+    WEB_DIST_DIR: path.join(tmpdir(), 'no-web-dist'),
+    ...overrides,
+  });
+}
+
+/** A mailer that keeps what it sends, for tests that read codes. */
+export function createMemoryMailer(): TMailer & { sent: TMail[]; last(to?: string): TMail | undefined } {
+  const sent: TMail[] = [];
+  return {
+    describe: 'memory',
+    sent,
+    async send(mail) {
+      sent.push(mail);
+    },
+    last(to) {
+      return [...sent].reverse().find((m) => !to || m.to === to);
+    },
+  };
+}
+
+/** A clock tests move by hand. */
+export function createFakeClock(start = new Date('2026-01-01T00:00:00Z')): TClock & { advance(ms: number): void; set(d: Date): void } {
+  let t = start.getTime();
+  return {
+    now: () => new Date(t),
+    advance(ms) {
+      t += ms;
+    },
+    set(d) {
+      t = d.getTime();
+    },
+  };
+}
+
+/** The app on a fresh database; close() stops both. */
+export async function createTestApp(options: {
+  config?: Record<string, string>;
+  clock?: TClock;
+  mailer?: TMailer;
+} = {}): Promise<{ app: FastifyInstance; deps: TDeps; db: TDbHandle; mailer: TMailer; close(): Promise<void> }> {
+  const db = await createTestDatabase();
+  const mailer = options.mailer ?? createMemoryMailer();
+  const { app, deps } = await buildApp({
+    config: createTestConfig(options.config),
+    database: db,
+    clock: options.clock,
+    mailer,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    app,
+    deps,
+    db,
+    mailer,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}

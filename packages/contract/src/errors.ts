@@ -1,0 +1,85 @@
+import { interpolate, type TLang } from './i18n';
+
+/** One entry of the error catalogue: body code, HTTP status and the message in both languages. */
+export type TErrorDef = { code: number; status: number; zh: string; en: string };
+
+/**
+ * The API's stable error codes. The body `code` of a failed answer is the
+ * number; `data.error` is the name. Later features add their own entries here.
+ */
+export const ERRORS = {
+  /** Input failed validation; `data.issues` lists the fields at fault. */
+  BAD_REQUEST: { code: 400, status: 400, zh: '请求参数错误', en: 'Invalid request parameters' },
+  /** Missing, malformed or expired access token. */
+  UNAUTHORIZED: { code: 401, status: 401, zh: '登录已过期，请重新登录！', en: 'Your session has expired, please sign in again!' },
+  /** The token was valid but its session was revoked (logout, password change, disabled account). */
+  SESSION_REVOKED: { code: -401, status: 401, zh: '登录已失效，请重新登录！', en: 'Your session is no longer valid, please sign in again!' },
+  /** Signed in, but not allowed. */
+  FORBIDDEN: { code: 403, status: 403, zh: '没有权限', en: 'Permission denied' },
+  /** No such resource, or it belongs to someone else. */
+  NOT_FOUND: { code: 404, status: 404, zh: '资源或接口不存在', en: 'Resource or endpoint not found' },
+  /** Too many attempts in a short time. */
+  RATE_LIMITED: { code: 429, status: 429, zh: '操作过于频繁，请稍后再试', en: 'Too many attempts, please try again later' },
+  /** Unexpected failure; details are in the server log only. */
+  INTERNAL: { code: 500, status: 500, zh: '服务器异常', en: 'Server error' },
+  /** The call exists in the route table but is not available in this version. */
+  NOT_AVAILABLE: { code: 501, status: 501, zh: '该功能暂未开放', en: 'This feature is not available yet' },
+
+  /** Wrong e-mail/username or password (no hint which one). */
+  INVALID_CREDENTIALS: { code: 1001, status: 401, zh: '账号或密码错误', en: 'Incorrect account or password' },
+  /** Registration with an e-mail that has an account, and a password that does not match it. */
+  EMAIL_TAKEN: { code: 1002, status: 409, zh: '该邮箱已注册，请直接登录或重置密码', en: 'This e-mail is already registered; sign in or reset your password' },
+  /** The username is used by another account. */
+  USERNAME_TAKEN: { code: 1003, status: 409, zh: '用户名已被使用', en: 'This username is already taken' },
+  /** Verification code wrong, expired, used or locked after too many tries. */
+  CODE_INVALID: { code: 1004, status: 400, zh: '验证码错误或已过期', en: 'The verification code is wrong or has expired' },
+  /** A code was sent to this address less than a minute ago. */
+  CODE_TOO_FREQUENT: { code: 1005, status: 429, zh: '验证码发送过于频繁，请 {seconds} 秒后再试', en: 'Codes are sent at most once a minute; try again in {seconds} s' },
+  /** The account is disabled. */
+  ACCOUNT_DISABLED: { code: 1006, status: 403, zh: '账号已被禁用', en: 'This account is disabled' },
+  /** The invite code does not exist. */
+  INVITE_CODE_INVALID: { code: 1007, status: 400, zh: '邀请码不存在或已失效', en: 'Invalid invitation code: it does not exist or has expired' },
+  /** The current password given in the user center is wrong. */
+  PASSWORD_INCORRECT: { code: 1008, status: 400, zh: '当前密码不正确', en: 'The current password is incorrect' },
+  /** The verification e-mail could not be sent. */
+  MAIL_SEND_FAILED: { code: 1009, status: 502, zh: '验证码发送失败', en: 'Failed to send the verification code' },
+  /** GitHub or Google sign-in failed (bad state, code exchange, profile). */
+  OAUTH_FAILED: { code: 1010, status: 400, zh: 'Google 或 GitHub 登录失败，请重试', en: 'Google or GitHub sign-in failed, please try again' },
+  /** The sign-in provider has no credentials configured. */
+  OAUTH_NOT_CONFIGURED: { code: 1011, status: 404, zh: '该登录方式未启用', en: 'This sign-in method is not enabled' },
+  /** The provider did not give a verified e-mail address. */
+  OAUTH_EMAIL_UNVERIFIED: { code: 1012, status: 400, zh: '第三方账号没有已验证的邮箱', en: 'The provider account has no verified e-mail address' },
+  /** The new e-mail is the current one. */
+  EMAIL_UNCHANGED: { code: 1013, status: 400, zh: '新邮箱与当前邮箱相同', en: 'The new e-mail is the same as the current one' },
+  /** The notification does not exist. */
+  NOTIFICATION_NOT_FOUND: { code: 1014, status: 404, zh: '通知不存在', en: 'Notification not found' },
+
+  /** The available balance does not cover the amount. */
+  INSUFFICIENT_BALANCE: { code: 2001, status: 402, zh: '余额不足', en: 'Insufficient balance' },
+  /** An idempotency key was reused for a different operation. */
+  IDEMPOTENCY_CONFLICT: { code: 2002, status: 409, zh: '重复的请求标识', en: 'This idempotency key was used for another operation' },
+  /** Frozen balance does not cover the amount. */
+  INSUFFICIENT_FROZEN: { code: 2003, status: 409, zh: '冻结余额不足', en: 'Insufficient frozen balance' },
+} as const satisfies Record<string, TErrorDef>;
+
+/** Name of an error in the catalogue. */
+export type TErrorName = keyof typeof ERRORS;
+
+/** Message of an error in the given language, with `{placeholders}` filled. */
+export function errorMessage(name: TErrorName, lang: TLang, params?: Record<string, string | number>): string {
+  return interpolate(ERRORS[name][lang], params);
+}
+
+/**
+ * Default client messages by HTTP status when an answer carries none
+ * (spec section 8).
+ */
+export const DEFAULT_STATUS_MESSAGES: Record<TLang, Record<number, string>> = {
+  zh: { 400: '请求参数错误', 401: '登录已过期', 403: '没有权限', 404: '资源或接口不存在', 500: '服务器异常' },
+  en: { 400: 'Invalid request parameters', 401: 'Session expired', 403: 'Permission denied', 404: 'Resource or endpoint not found', 500: 'Server error' },
+};
+
+/** Client message for an unknown status: "【code】: 未知异常!" (spec section 8). */
+export function unknownErrorMessage(code: number | string, lang: TLang): string {
+  return lang === 'zh' ? `【${code}】: 未知异常!` : `[${code}]: Unknown error!`;
+}

@@ -1,0 +1,34 @@
+import { interpolate, type TLang } from './i18n';
+
+/**
+ * Field validation messages shared by the console forms and the server
+ * (spec section 5). Schemas carry the key; each side translates it.
+ */
+export const VALIDATION_MESSAGES = {
+  required: { zh: '此项为必填项', en: 'This field is required' },
+  loginRequired: { zh: '请输入用户名和密码', en: 'Please enter your username and password' },
+  emailInvalid: { zh: '请输入有效的邮箱地址', en: 'Please enter a valid e-mail address' },
+  usernameLength: { zh: '用户名长度为 2-20 个字符', en: 'Username must be 2-20 characters' },
+  usernameChars: { zh: '用户名不能包含空格、@ 或控制字符', en: 'Username cannot contain spaces, @ or control characters' },
+  passwordMin: { zh: '密码至少 8 位', en: 'Password must be at least 8 characters' },
+  passwordMax: { zh: '密码最多 128 位', en: 'Password must be at most 128 characters' },
+  passwordMismatch: { zh: '两次输入的密码不一致', en: 'The two passwords you entered are inconsistent' },
+  codeFormat: { zh: '验证码为 6 位数字', en: 'The verification code is 6 digits' },
+  inviteRequired: { zh: '请输入邀请码', en: 'Please enter an invitation code' },
+  inviteFormat: { zh: '邀请码格式不正确', en: 'Invalid invitation code format' },
+  invalidValue: { zh: '取值无效', en: 'Invalid value' },
+  tooLong: { zh: '内容过长', en: 'Too long' },
+} as const satisfies Record<string, Record<TLang, string>>;
+
+/** Key of a validation message. */
+export type TValidationKey = keyof typeof VALIDATION_MESSAGES;
+
+/** True when the text is a validation message key. */
+export function isValidationKey(text: string): text is TValidationKey {
+  return Object.hasOwn(VALIDATION_MESSAGES, text);
+}
+
+/** Translates a validation key (or passes other text through). */
+export function validationMessage(key: string, lang: TLang, params?: Record<string, string | number>): string {
+  return isValidationKey(key) ? interpolate(VALIDATION_MESSAGES[key][lang], params) : key;
+}

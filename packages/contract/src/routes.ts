@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { ZPageQuery, zPage, ZBatchResult } from './envelope';
+import { defineRoute, zPending, type TRouteDef } from './route-def';
+import {
+  zCode,
+  zEmail,
+  zFormBool,
+  zInviteCode,
+  zPassword,
+  zUsername,
+  withPasswordConfirm,
+} from './validators';
+
+/** Purposes of an e-mailed verification code. */
+export const CODE_PURPOSES = ['register', 'reset', 'change_email'] as const;
+/** A verification code purpose. */
+export type TCodePurpose = (typeof CODE_PURPOSES)[number];
+
+/** Sign-in providers. */
+export const OAUTH_PROVIDERS = ['github', 'google'] as const;
+/** A sign-in provider. */
+export type TOAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+
+/** Answer of every sign-in: the access token. */
+export const ZSession = z.object({
+  token: z.string(),
+  /** Seconds until the token expires. */
+  expires_in: z.number().int(),
+  /** True when this sign-in created the account. */
+  is_new_user: z.boolean(),
+});
+/** Parsed sign-in answer. */
+export type TSession = z.infer<typeof ZSession>;
+
+/** GET /user/info (spec section 3). Money in yuan. */
+export const ZUserInfo = z.object({
+  user_id: z.number().int(),
+  name: z.string(),
+  balance: z.number(),
+  frozen_balance: z.number(),
+  status: z.enum(['active', 'disabled']),
+  total_balance: z.number(),
+  email: z.string(),
+  /** Personal API key (the API docs' "current token"), never the session JWT. */
+  token: z.string(),
+  avatar: z.string(),
+  invite_code: z.string(),
+  trial_credit: z.number(),
+  is_admin: z.boolean(),
+  created_at: z.string(),
+});
+/** Parsed user info. */
+export type TUserInfo = z.infer<typeof ZUserInfo>;
+
+/** A notification (spec section 3). */
+export const ZNotification = z.object({
+  notification_id: z.number().int(),
+  kind: z.string(),
+  title: z.string(),
+  content: z.string(),
+  is_read: z.boolean(),
+  created_at: z.string(),
+});
+/** Parsed notification. */
+export type TNotification = z.infer<typeof ZNotification>;
+
+const zId = z.coerce.number().int().positive();
+const zIdParam = z.object({ id: zId });
+
+/** Register form (spec section 5). */
+export const ZRegisterForm = withPasswordConfirm(
+  z.object({
+    username: zUsername,
+    email: zEmail,
+    password: zPassword,
+    confirm_password: z.string({ error: 'required' }),
+    code: zCode,
+    invite_code: z.union([zInviteCode, z.literal('')]).optional(),
+  }),
+);
+
+/** Reset-password form (spec section 5). */
+export const ZResetPasswordForm = withPasswordConfirm(
+  z.object({
+    email: zEmail,
+    code: zCode,
+    password: zPassword,
+    confirm_password: z.string({ error: 'required' }),
+  }),
+);
+
+/** Login form: e-mail or username, password, remember me. */
+export const ZLoginForm = z.object({
+  email: z.string({ error: 'loginRequired' }).trim().min(1, { error: 'loginRequired' }).max(254, { error: 'tooLong' }),
+  password: z.string({ error: 'loginRequired' }).min(1, { error: 'loginRequired' }).max(128, { error: 'passwordMax' }),
+  remember: zFormBool,
+});
+
+/** Change-password form of the user center. */
+export const ZChangePasswordForm = withPasswordConfirm(
+  z.object({
+    current_password: z.string({ error: 'required' }).min(1, { error: 'required' }),
+    password: zPassword,
+    confirm_password: z.string({ error: 'required' }),
+  }),
+);
+
+const zOAuthVerify = z
+  .object({
+    code: z.string().trim().max(2048).optional(),
+    state: z.string().trim().max(256).optional(),
+    access_token: z.string().trim().max(4096).optional(),
+    redirect_uri: z.string().trim().max(2048).optional(),
+  })
+  .refine((v) => (v.code && v.state) || v.access_token, { error: 'required', path: ['code'] });
+
+/**
+ * Every call of spec section 7, plus the console's own calls (health, OpenAPI,
+ * sign-in providers, user center). Paths are relative to `/api`.
+ */
+export const ROUTES = {
+  // --- service -----------------------------------------------------------
+  health: defineRoute({ method: 'GET', path: '/health', auth: 'none', summary: 'Liveness and database check', tag: 'service', output: z.object({ status: z.literal('ok'), database: z.string() }) }),
+  openapi: defineRoute({ method: 'GET', path: '/openapi.json', auth: 'none', summary: 'This API as an OpenAPI 3.1 document', tag: 'service', isBlob: true }),
+
+  // --- auth and user -----------------------------------------------------
+  userLogin: defineRoute({ method: 'POST', path: '/user/login', auth: 'none', body: 'form', summary: 'Sign in with e-mail (or username) and password', tag: 'auth', input: ZLoginForm, output: ZSession }),
+  userGoogleVerify: defineRoute({ method: 'POST', path: '/user/google/verify', auth: 'none', body: 'form', summary: 'Finish Google sign-in with an authorization code (and state) or an access token', tag: 'auth', input: zOAuthVerify, output: ZSession }),
+  userGithubVerify: defineRoute({ method: 'POST', path: '/user/github/verify', auth: 'none', body: 'form', summary: 'Finish GitHub sign-in with an authorization code and state', tag: 'auth', input: zOAuthVerify, output: ZSession }),
+  userOAuthProviders: defineRoute({ method: 'GET', path: '/user/oauth/providers', auth: 'none', summary: 'Sign-in options of this installation', tag: 'auth', output: z.object({ github: z.boolean(), google: z.boolean(), invite_required: z.boolean() }) }),
+  userOAuthAuthorize: defineRoute({ method: 'GET', path: '/user/oauth/:provider/authorize', auth: 'none', summary: 'Start GitHub or Google sign-in: authorization URL with state and PKCE', tag: 'auth', input: z.object({ provider: z.enum(OAUTH_PROVIDERS), redirect_uri: z.string().trim().url().max(2048) }), output: z.object({ url: z.string(), state: z.string() }) }),
+  userRegister: defineRoute({ method: 'POST', path: '/user/register', auth: 'none', body: 'form', summary: 'Register with an e-mailed code', tag: 'auth', input: ZRegisterForm, output: ZSession }),
+  userCode: defineRoute({ method: 'POST', path: '/user/code', auth: 'none', body: 'form', summary: 'E-mail a 6-digit verification code', tag: 'auth', input: z.object({ email: zEmail, type: z.enum(CODE_PURPOSES, { error: 'invalidValue' }) }), output: z.object({ resend_after: z.number().int() }) }),
+  userResetPassword: defineRoute({ method: 'POST', path: '/user/reset_password', auth: 'none', body: 'form', summary: 'Set a new password with an e-mailed code', tag: 'auth', input: ZResetPasswordForm }),
+  userRefreshToken: defineRoute({ method: 'GET', path: '/user/refresh_token', auth: 'user', summary: 'A fresh access token for the current session', tag: 'auth', output: z.object({ token: z.string(), expires_in: z.number().int() }) }),
+  userLogout: defineRoute({ method: 'POST', path: '/user/logout', auth: 'user', summary: 'Sign out everywhere (revokes every access token)', tag: 'auth' }),
+  userInfo: defineRoute({ method: 'GET', path: '/user/info', auth: 'user', summary: 'The signed-in user', tag: 'user', output: ZUserInfo }),
+  userUpdateProfile: defineRoute({ method: 'PUT', path: '/user/profile', auth: 'user', summary: 'Change the username', tag: 'user', input: z.object({ username: zUsername }), output: ZUserInfo }),
+  userChangeEmail: defineRoute({ method: 'POST', path: '/user/change_email', auth: 'user', summary: 'Change the e-mail with a code sent to the new address', tag: 'user', input: z.object({ email: zEmail, code: zCode }), output: ZUserInfo }),
+  userChangePassword: defineRoute({ method: 'POST', path: '/user/change_password', auth: 'user', summary: 'Change the password; other sessions are signed out', tag: 'user', input: ZChangePasswordForm, output: ZSession }),
+  userNotificationList: defineRoute({ method: 'GET', path: '/user/notification/list', auth: 'user', summary: 'Notifications, newest first', tag: 'user', input: ZPageQuery.extend({ unread: zFormBool }), output: zPage(ZNotification).extend({ unread: z.number().int() }) }),
+  userNotificationMarkRead: defineRoute({ method: 'POST', path: '/user/notification/mark_as_read', auth: 'user', body: 'form', summary: 'Mark a notification (or all with notification_id=all) as read', tag: 'user', input: z.object({ notification_id: z.union([zId, z.literal('all')]) }) }),
+  userStatisticsAmount: defineRoute({ method: 'GET', path: '/user/statistics/amount', auth: 'user', summary: 'Spending and recharge over time', tag: 'user', input: zPending }),
+  userWhitelist: defineRoute({ method: 'GET', path: '/user/ip/whitelist', auth: 'user', summary: 'IP whitelist', tag: 'security', input: zPending }),
+  userWhitelistAdd: defineRoute({ method: 'POST', path: '/user/add/ip/whitelist', auth: 'user', body: 'form', summary: 'Add whitelist entries', tag: 'security', input: zPending }),
+  userBlacklist: defineRoute({ method: 'GET', path: '/user/ip/blacklist', auth: 'user', summary: 'IP blacklist', tag: 'security', input: zPending }),
+  userBlacklistAdd: defineRoute({ method: 'POST', path: '/user/add/ip/blacklist', auth: 'user', body: 'form', summary: 'Add blacklist entries', tag: 'security', input: zPending }),
+  userIpRemove: defineRoute({ method: 'DELETE', path: '/user/remove/ip/:id', auth: 'user', summary: 'Remove an IP list entry', tag: 'security', input: zIdParam }),
+
+  // --- tokens / proxies --------------------------------------------------
+  tokenListStaticTraffic: defineRoute({ method: 'GET', path: '/token/list/static/traffic', auth: 'user', summary: 'Static residential proxies by traffic', tag: 'proxy', input: zPending }),
+  tokenListStaticIp: defineRoute({ method: 'GET', path: '/token/list/static/ip', auth: 'user', summary: 'Static residential proxies by IP', tag: 'proxy', input: zPending }),
+  tokenListVariableTraffic: defineRoute({ method: 'GET', path: '/token/list/variable/traffic', auth: 'user', summary: 'Dynamic residential proxies by traffic', tag: 'proxy', input: zPending }),
+  tokenListVariableIp: defineRoute({ method: 'GET', path: '/token/list/variable/ip', auth: 'user', summary: 'Dynamic residential proxies by IP', tag: 'proxy', input: zPending }),
+  tokenListIspDynamic: defineRoute({ method: 'GET', path: '/token/list/isp/dynamic', auth: 'user', summary: 'All dynamic residential proxies', tag: 'proxy', input: zPending }),
+  tokenListIspStatic: defineRoute({ method: 'GET', path: '/token/list/isp/static', auth: 'user', summary: 'All static residential proxies', tag: 'proxy', input: zPending }),
+  tokenListIdcStatic: defineRoute({ method: 'GET', path: '/token/list/idc/static', auth: 'user', summary: 'Data-center proxies', tag: 'proxy', input: zPending }),
+  tokenTest: defineRoute({ method: 'GET', path: '/token/test/:id', auth: 'user', summary: 'Test a proxy through the gateway', tag: 'proxy', input: zIdParam }),
+  tokenBatchDelete: defineRoute({ method: 'DELETE', path: '/token/batch', auth: 'user', body: 'json', summary: 'Delete proxies', tag: 'proxy', input: zPending, output: ZBatchResult }),
+  tokenBatchRestore: defineRoute({ method: 'PUT', path: '/token/batch/restore', auth: 'user', summary: 'Restore deleted proxies', tag: 'proxy', input: zPending, output: ZBatchResult }),
+  tokenSetStatus: defineRoute({ method: 'PUT', path: '/token/:id', auth: 'user', summary: 'Enable or disable a proxy', tag: 'proxy', input: zPending }),
+  tokenDelete: defineRoute({ method: 'DELETE', path: '/token/:id', auth: 'user', summary: 'Delete a proxy', tag: 'proxy', input: zIdParam }),
+  tokenReset: defineRoute({ method: 'PUT', path: '/token/reset/:id', auth: 'user', summary: 'Reset a proxy password', tag: 'proxy', input: zIdParam }),
+  tokenSessionTraffic: defineRoute({ method: 'GET', path: '/token/session/traffic', auth: 'user', summary: 'Traffic over time', tag: 'proxy', input: zPending }),
+  tokenAreaCountries: defineRoute({ method: 'GET', path: '/token/list/area/countries', auth: 'user', summary: 'Countries with inventory', tag: 'proxy', input: zPending }),
+  tokenAreaStates: defineRoute({ method: 'GET', path: '/token/list/area/state', auth: 'user', summary: 'States with inventory', tag: 'proxy', input: zPending }),
+  tokenAreaCities: defineRoute({ method: 'GET', path: '/token/list/area/city', auth: 'user', summary: 'Cities with inventory', tag: 'proxy', input: zPending }),
+  tokenPaywayList: defineRoute({ method: 'GET', path: '/token/payway/list', auth: 'user', summary: 'Payment options for renewals', tag: 'proxy', input: zPending }),
+  tokenCreateStaticTraffic: defineRoute({ method: 'POST', path: '/token/static/traffic', auth: 'user', summary: 'Buy static proxies by traffic', tag: 'proxy', input: zPending }),
+  tokenCreateStaticIp: defineRoute({ method: 'POST', path: '/token/static/ip', auth: 'user', summary: 'Buy static proxies by IP', tag: 'proxy', input: zPending }),
+  tokenCreateVariableTraffic: defineRoute({ method: 'POST', path: '/token/variable/traffic', auth: 'user', summary: 'Buy dynamic proxies by traffic', tag: 'proxy', input: zPending }),
+  tokenCreateVariableIp: defineRoute({ method: 'POST', path: '/token/variable/ip', auth: 'user', summary: 'Buy dynamic proxies by IP', tag: 'proxy', input: zPending }),
+  tokenIpRenew: defineRoute({ method: 'POST', path: '/token/ip/renew', auth: 'user', summary: 'Renew static IP proxies', tag: 'proxy', input: zPending }),
+  tokenIpAutoRenew: defineRoute({ method: 'POST', path: '/token/ip/auto/renew', auth: 'user', summary: 'Auto-renew static IP proxies on or off', tag: 'proxy', input: zPending }),
+  tokenVariableIpRenew: defineRoute({ method: 'POST', path: '/token/variable/ip/renew', auth: 'user', summary: 'Renew dynamic IP proxies', tag: 'proxy', input: zPending }),
+  tokenVariableIpAutoRenew: defineRoute({ method: 'POST', path: '/token/variable/ip/auto/renew', auth: 'user', summary: 'Auto-renew dynamic IP proxies on or off', tag: 'proxy', input: zPending }),
+  tokenRemark: defineRoute({ method: 'PUT', path: '/token/remark/:token_id', auth: 'user', summary: 'Edit a proxy remark', tag: 'proxy', input: zPending }),
+  tokenSpiderRecords: defineRoute({ method: 'GET', path: '/token/spider/records', auth: 'user', summary: 'Generated endpoint files', tag: 'proxy', input: zPending }),
+  tokenCreateSpider: defineRoute({ method: 'POST', path: '/token/create/spider', auth: 'user', summary: 'Generate an endpoint file', tag: 'proxy', input: zPending }),
+  tokenSpiderFile: defineRoute({ method: 'GET', path: '/token/spider/record/file/:id', auth: 'user', summary: 'Download an endpoint file', tag: 'proxy', input: zIdParam, isBlob: true }),
+  tokenExport: defineRoute({ method: 'GET', path: '/token/export', auth: 'user', summary: 'Export proxies as a file', tag: 'proxy', input: zPending, isBlob: true }),
+
+  // --- invite --------------------------------------------------------------
+  inviteInfo: defineRoute({ method: 'GET', path: '/invite/info', auth: 'user', summary: 'Invite code, link and totals', tag: 'invite', input: zPending }),
+  inviteRecords: defineRoute({ method: 'GET', path: '/invite/records', auth: 'user', summary: 'Invited users', tag: 'invite', input: zPending }),
+  inviteRebateRecords: defineRoute({ method: 'GET', path: '/invite/rebate/records', auth: 'user', summary: 'Rebates earned', tag: 'invite', input: zPending }),
+  inviteRebateConfig: defineRoute({ method: 'GET', path: '/invite/rebate/config', auth: 'user', summary: 'Rebate rules', tag: 'invite', input: zPending }),
+  inviteShare: defineRoute({ method: 'GET', path: '/invite/share/:code', auth: 'none', summary: 'Public invite share info', tag: 'invite', input: z.object({ code: z.string().max(64) }) }),
+  inviteAdminRebateConfigUpdate: defineRoute({ method: 'POST', path: '/invite/admin/rebate/config', auth: 'admin', summary: 'Update rebate rules (admin)', tag: 'invite', input: zPending }),
+  inviteAdminRebateConfigList: defineRoute({ method: 'GET', path: '/invite/admin/rebate/config/list', auth: 'admin', summary: 'Rebate rule history (admin)', tag: 'invite', input: zPending }),
+
+  // --- payments ------------------------------------------------------------
+  payOptionList: defineRoute({ method: 'GET', path: '/pay/option/list', auth: 'user', summary: 'Recharge options', tag: 'pay', input: zPending }),
+  payRecordList: defineRoute({ method: 'GET', path: '/pay/record/list', auth: 'user', summary: 'Recharge orders and bills', tag: 'pay', input: zPending }),
+  payCharge: defineRoute({ method: 'POST', path: '/pay/charge/:method/:option', auth: 'user', summary: 'Start a recharge', tag: 'pay', input: zPending }),
+
+  // --- other ---------------------------------------------------------------
+  ipQuality: defineRoute({ method: 'GET', path: '/v1/ip-quality/:ip', auth: 'user-or-key', summary: 'IP quality check', tag: 'tools', input: zPending }),
+  workOrderList: defineRoute({ method: 'GET', path: '/user/work/order/list', auth: 'user', summary: 'Work orders', tag: 'support', input: zPending }),
+  workOrderCreate: defineRoute({ method: 'POST', path: '/user/work/order', auth: 'user', summary: 'Open a work order', tag: 'support', input: zPending }),
+  workOrderCancel: defineRoute({ method: 'POST', path: '/user/work/order/cancel/:id', auth: 'user', summary: 'Cancel a work order', tag: 'support', input: zIdParam }),
+} as const satisfies Record<string, TRouteDef>;
+
+/** Name of a route in the table. */
+export type TRouteName = keyof typeof ROUTES;
+/** Parsed input of a route. */
+export type TRouteInput<N extends TRouteName> = z.output<(typeof ROUTES)[N]['input']>;
+/** Raw input a client sends for a route. */
+export type TRouteRequest<N extends TRouteName> = z.input<(typeof ROUTES)[N]['input']>;
+/** Data of a route's successful answer. */
+export type TRouteOutput<N extends TRouteName> = z.output<(typeof ROUTES)[N]['output']>;
+
+/** The API mount point. */
+export const API_PREFIX = '/api';

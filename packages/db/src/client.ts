@@ -1,0 +1,75 @@
+import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+/** The schema object. */
+export type TSchema = typeof schema;
+/** A Drizzle database over either driver. */
+export type TDb = PgDatabase<PgQueryResultHKT, TSchema>;
+/** A transaction handle (what services pass to repositories inside a transaction). */
+export type TTx = PgTransaction<PgQueryResultHKT, TSchema, ExtractTablesWithRelations<TSchema>>;
+/** A database or a transaction: repositories accept either. */
+export type TDbOrTx = TDb | TTx;
+
+/** An open database and how to close it. */
+export type TDbHandle = {
+  db: TDb;
+  /** "pglite" (embedded, one process) or "postgres" (server, many processes). */
+  kind: 'pglite' | 'postgres';
+  /** Raw PGlite instance (embedded mode only). */
+  pglite?: PGlite;
+  /** Raw pool (PostgreSQL mode only). */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+};
+
+/** Where to find the database. */
+export type TDbOptions = {
+  /** postgres://... URL: PostgreSQL server. When unset, PGlite is used. */
+  url?: string;
+  /** PGlite data folder; omitted means in memory. */
+  dataDir?: string;
+  /** PGlite dump (from dumpDataDir) to start from: tests copy a migrated template this way. */
+  loadDataDir?: Blob | File;
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+};
+
+/** Folder of the committed SQL migrations. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+// bigint columns come back as strings from node-postgres; our values fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/** Opens PGlite or PostgreSQL. */
+export async function openDb(options: TDbOptions = {}): Promise<TDbHandle> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    pool.on('error', () => {
+      // An idle client lost its connection; the pool replaces it.
+    });
+    const db = drizzlePg(pool, { schema }) as unknown as TDb;
+    return { db, kind: 'postgres', pool, close: () => pool.end() };
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  const db = drizzlePglite(pglite, { schema }) as unknown as TDb;
+  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
+}
+
+/** Applies the committed migrations (idempotent). */
+export async function migrateDb(handle: TDbHandle): Promise<void> {
+  if (handle.kind === 'postgres') {
+    await migratePg(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  } else {
+    await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  }
+}

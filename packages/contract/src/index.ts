@@ -5,6 +5,7 @@ export * from './messages';
 export * from './validators';
 export * from './money';
 export * from './constants';
+export * from './prices';
 export * from './route-def';
 export * from './routes';
 export * from './openapi';

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { priceIpFen, priceTrafficFen, trafficFenPerGb } from './prices';
+
+describe('traffic prices (ARCHITECTURE.md, Proxies)', () => {
+  it('charges residential traffic 40 yuan/GB under 100 GB', () => {
+    expect(priceTrafficFen('static', 1)).toBe(4000);
+    expect(priceTrafficFen('dynamic', 99.9)).toBe(399_600);
+  });
+
+  it('charges 38 yuan/GB from 100 GB', () => {
+    expect(priceTrafficFen('static', 100)).toBe(380_000);
+    expect(priceTrafficFen('dynamic', 499)).toBe(1_896_200);
+  });
+
+  it('charges 35 yuan/GB from 500 GB', () => {
+    expect(priceTrafficFen('static', 500)).toBe(1_750_000);
+    expect(priceTrafficFen('dynamic', 1000)).toBe(3_500_000);
+  });
+
+  it('prices static and dynamic residential traffic alike', () => {
+    for (const gb of [0.1, 5, 100, 250.5, 500, 777]) {
+      expect(priceTrafficFen('static', gb)).toBe(priceTrafficFen('dynamic', gb));
+    }
+  });
+
+  it('charges data-center traffic 10 yuan/GB at any amount', () => {
+    expect(priceTrafficFen('idc', 1)).toBe(1000);
+    expect(priceTrafficFen('idc', 600)).toBe(600_000);
+    expect(trafficFenPerGb('idc', 600)).toBe(1000);
+  });
+
+  it('sells from 0.1 GB without float error', () => {
+    expect(priceTrafficFen('static', 0.1)).toBe(400);
+    expect(priceTrafficFen('idc', 0.1)).toBe(100);
+    expect(priceTrafficFen('dynamic', 0.3)).toBe(1200);
+    expect(() => priceTrafficFen('static', 0.09)).toThrow(RangeError);
+    expect(() => priceTrafficFen('static', Number.NaN)).toThrow(RangeError);
+  });
+
+  it('rounds half up to the fen', () => {
+    expect(priceTrafficFen('idc', 0.1005)).toBe(101); // 100.5 fen
+    expect(priceTrafficFen('idc', 0.1004)).toBe(100); // 100.4 fen
+    expect(priceTrafficFen('static', 0.100125)).toBe(401); // 400.5 fen
+    expect(priceTrafficFen('static', 0.100124)).toBe(400); // 400.496 fen
+  });
+});
+
+describe('IP prices (ARCHITECTURE.md, Proxies)', () => {
+  it('charges a static residential IP 2 yuan a day below 30 days', () => {
+    expect(priceIpFen('static', 1)).toBe(200);
+    expect(priceIpFen('static', 29)).toBe(5800);
+  });
+
+  it('charges a static residential IP 60 yuan per whole 30 days, then 2 yuan a day', () => {
+    expect(priceIpFen('static', 30)).toBe(6000);
+    expect(priceIpFen('static', 31)).toBe(6200);
+    expect(priceIpFen('static', 60)).toBe(12_000);
+  });
+
+  it('charges a dynamic IP 2 yuan a day with no monthly rate', () => {
+    expect(priceIpFen('dynamic', 1)).toBe(200);
+    expect(priceIpFen('dynamic', 30)).toBe(6000);
+    expect(priceIpFen('dynamic', 45)).toBe(9000);
+  });
+
+  it('charges a data-center IP 40 yuan per whole 30 days', () => {
+    expect(priceIpFen('idc', 30)).toBe(4000);
+    expect(priceIpFen('idc', 90)).toBe(12_000);
+  });
+
+  it('charges remaining data-center days at 40/30 yuan a day, rounded half up', () => {
+    expect(priceIpFen('idc', 1)).toBe(133); // 133.33 fen
+    expect(priceIpFen('idc', 2)).toBe(267); // 266.67 fen
+    expect(priceIpFen('idc', 15)).toBe(2000);
+    expect(priceIpFen('idc', 31)).toBe(4133);
+    expect(priceIpFen('idc', 29)).toBe(3867); // 3866.67 fen
+  });
+
+  it('refuses days that are not whole and positive', () => {
+    expect(() => priceIpFen('static', 0)).toThrow(RangeError);
+    expect(() => priceIpFen('idc', 1.5)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: one file at a time, each against its own server and database.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    include: ['tests/**/*.e2e.ts'],
+    environment: 'node',
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    fileParallelism: false,
+  },
+});

@@ -9,3 +9,4 @@ export * from './prices';
 export * from './route-def';
 export * from './routes';
 export * from './openapi';
+export * from './ip';

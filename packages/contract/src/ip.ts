@@ -1,0 +1,162 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * IP list entries (ARCHITECTURE.md, Proxies; spec section 5): a single IPv4 or
+ * IPv6 address, a CIDR block, or a range "a-b". One implementation for the
+ * console form, the server and the gateway.
+ */
+
+/** A parsed entry: an inclusive range of addresses of one family. */
+export type TIpRange = {
+  family: 4 | 6;
+  start: bigint;
+  end: bigint;
+  /** How the user wrote it. */
+  kind: 'single' | 'cidr' | 'range';
+  /** Canonical text: "1.2.3.4", "10.0.0.0/24", "10.0.0.1-10.0.0.9", IPv6 in RFC 5952 form. */
+  text: string;
+};
+
+/** Why an entry was refused. */
+export type TIpParseError = { input: string; reason: 'empty' | 'format' | 'prefix' | 'order' | 'family' };
+
+/** Separator of several entries in one field. */
+export const IP_ENTRY_SEPARATOR = ';';
+
+type TAddr = ipaddr.IPv4 | ipaddr.IPv6;
+
+function toBigInt(addr: TAddr): bigint {
+  let n = 0n;
+  for (const byte of addr.toByteArray()) n = (n << 8n) | BigInt(byte);
+  return n;
+}
+
+function fromBigInt(n: bigint, family: 4 | 6): string {
+  const size = family === 4 ? 4 : 16;
+  const bytes: number[] = [];
+  for (let i = 0; i < size; i++) {
+    bytes.unshift(Number(n & 0xffn));
+    n >>= 8n;
+  }
+  return ipaddr.fromByteArray(bytes).toString();
+}
+
+/** Parses one address strictly: dotted decimal without leading zeros, IPv6 without zone; IPv4-mapped IPv6 becomes IPv4. */
+export function parseIpAddress(input: string): TAddr | null {
+  const text = input.trim();
+  if (text === '' || text.includes('%')) return null;
+  let addr: TAddr;
+  if (text.includes(':')) {
+    if (!ipaddr.IPv6.isValid(text)) return null;
+    addr = ipaddr.IPv6.parse(text);
+    if (addr.isIPv4MappedAddress()) {
+      // The dotted part of "::ffff:1.2.3.4" must be strict as well.
+      const dotted = text.slice(text.lastIndexOf(':') + 1);
+      if (dotted.includes('.') && !isStrictIpv4(dotted)) return null;
+      return addr.toIPv4Address();
+    }
+    return addr;
+  }
+  return isStrictIpv4(text) ? ipaddr.IPv4.parse(text) : null;
+}
+
+function isStrictIpv4(text: string): boolean {
+  // Four decimal parts 0-255 without leading zeros ("010" could mean octal).
+  return /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/.test(text);
+}
+
+function familyOf(addr: TAddr): 4 | 6 {
+  return addr.kind() === 'ipv4' ? 4 : 6;
+}
+
+/** Parses one entry; returns the range or the reason it is invalid. */
+export function parseIpEntry(input: string): TIpRange | TIpParseError {
+  const text = input.trim();
+  if (text === '') return { input, reason: 'empty' };
+  if (text.includes('/')) {
+    const [addrText, prefixText, ...rest] = text.split('/');
+    if (rest.length > 0 || !/^\d{1,3}$/.test(prefixText.trim())) return { input, reason: 'format' };
+    const addr = parseIpAddress(addrText);
+    if (!addr) return { input, reason: 'format' };
+    const family = familyOf(addr);
+    // An IPv4-mapped address written with an IPv6 prefix ("::ffff:1.2.3.4/120") keeps its IPv4 meaning.
+    let prefix = Number(prefixText);
+    if (family === 4 && addrText.includes(':')) prefix -= 96;
+    const bits = family === 4 ? 32 : 128;
+    if (prefix < 0 || prefix > bits) return { input, reason: 'prefix' };
+    const hostBits = BigInt(bits - prefix);
+    const start = (toBigInt(addr) >> hostBits) << hostBits;
+    const end = start + (1n << hostBits) - 1n;
+    return { family, start, end, kind: 'cidr', text: `${fromBigInt(start, family)}/${prefix}` };
+  }
+  if (text.includes('-')) {
+    const parts = text.split('-');
+    if (parts.length !== 2) return { input, reason: 'format' };
+    const a = parseIpAddress(parts[0]);
+    const b = parseIpAddress(parts[1]);
+    if (!a || !b) return { input, reason: 'format' };
+    if (familyOf(a) !== familyOf(b)) return { input, reason: 'family' };
+    const family = familyOf(a);
+    const start = toBigInt(a);
+    const end = toBigInt(b);
+    if (start > end) return { input, reason: 'order' };
+    if (start === end) return { family, start, end, kind: 'single', text: fromBigInt(start, family) };
+    return { family, start, end, kind: 'range', text: `${fromBigInt(start, family)}-${fromBigInt(end, family)}` };
+  }
+  const addr = parseIpAddress(text);
+  if (!addr) return { input, reason: 'format' };
+  const family = familyOf(addr);
+  const n = toBigInt(addr);
+  return { family, start: n, end: n, kind: 'single', text: fromBigInt(n, family) };
+}
+
+/** True when a parse result is an error. */
+export function isIpParseError(value: TIpRange | TIpParseError): value is TIpParseError {
+  return 'reason' in value;
+}
+
+/**
+ * Parses a field of entries separated by ";" (blank parts between separators
+ * are ignored). All or nothing: any invalid entry makes the whole field invalid.
+ */
+export function parseIpEntries(field: string): { ranges: TIpRange[]; errors: TIpParseError[] } {
+  const parts = field.split(IP_ENTRY_SEPARATOR).map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length === 0) return { ranges: [], errors: [{ input: field, reason: 'empty' }] };
+  const ranges: TIpRange[] = [];
+  const errors: TIpParseError[] = [];
+  for (const part of parts) {
+    const r = parseIpEntry(part);
+    if (isIpParseError(r)) errors.push(r);
+    else ranges.push(r);
+  }
+  return { ranges, errors };
+}
+
+/** Key of a normalised range: entries with the same key are duplicates. */
+export function ipRangeKey(range: Pick<TIpRange, 'family' | 'start' | 'end'>): string {
+  return `${range.family}:${range.start.toString(16)}-${range.end.toString(16)}`;
+}
+
+/** A parsed address as family and number, for matching; null when not an address. */
+export function ipToNumber(input: string): { family: 4 | 6; value: bigint } | null {
+  const addr = parseIpAddress(input);
+  return addr ? { family: familyOf(addr), value: toBigInt(addr) } : null;
+}
+
+/** True when the address lies in the range. */
+export function isIpInRange(address: { family: 4 | 6; value: bigint }, range: Pick<TIpRange, 'family' | 'start' | 'end'>): boolean {
+  return address.family === range.family && address.value >= range.start && address.value <= range.end;
+}
+
+/** Matcher over many ranges (the gateway's per-account lists). */
+export function createIpMatcher(ranges: Pick<TIpRange, 'family' | 'start' | 'end'>[]) {
+  const list = [...ranges];
+  return {
+    size: list.length,
+    /** True when the address (text, e.g. a socket's remoteAddress) is in any range. */
+    matches(address: string): boolean {
+      const n = ipToNumber(address);
+      return n !== null && list.some((r) => isIpInRange(n, r));
+    },
+  };
+}

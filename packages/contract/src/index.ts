@@ -10,3 +10,4 @@ export * from './route-def';
 export * from './routes';
 export * from './openapi';
 export * from './ip';
+export * from './proxy-username';

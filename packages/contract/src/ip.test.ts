@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIpMatcher, ipRangeKey, isIpParseError, parseIpEntries, parseIpEntry } from './ip';
+import { addressScope, createIpMatcher, ipRangeKey, isIpParseError, parseIpEntries, parseIpEntry } from './ip';
 
 function ok(input: string) {
   const r = parseIpEntry(input);
@@ -65,5 +65,32 @@ describe('IP entries', () => {
     expect(m.matches('192.168.1.21')).toBe(false);
     expect(m.matches('192.168.1.20')).toBe(true);
     expect(m.matches('garbage')).toBe(false);
+  });
+});
+
+describe('address scope', () => {
+  it.each([
+    ['8.8.8.8', 'public'],
+    ['2606:4700:4700::1111', 'public'],
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.16.0.1', 'private'],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'private'],
+    ['fd00::1', 'private'],
+    ['169.254.169.254', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['0.0.0.0', 'unspecified'],
+    ['::', 'unspecified'],
+    ['224.0.0.1', 'multicast'],
+    ['255.255.255.255', 'multicast'],
+    ['192.0.2.1', 'reserved'],
+    ['240.0.0.1', 'reserved'],
+    ['2001:db8::1', 'reserved'],
+    ['not-an-ip', null],
+  ])('%s is %s', (ip, scope) => {
+    expect(addressScope(ip)).toBe(scope);
   });
 });

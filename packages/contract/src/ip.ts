@@ -160,3 +160,43 @@ export function createIpMatcher(ranges: Pick<TIpRange, 'family' | 'start' | 'end
     },
   };
 }
+
+/** What kind of address space an address belongs to. */
+export type TAddressScope =
+  | 'public'
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  | 'unspecified'
+  | 'multicast'
+  | 'reserved';
+
+/**
+ * Scope of an address (null when not an address). Only "public" addresses may
+ * be dialled on a user's behalf (gateway targets, proxy test, IP check).
+ */
+export function addressScope(input: string): TAddressScope | null {
+  const addr = parseIpAddress(input);
+  if (!addr) return null;
+  const range = addr.range();
+  switch (range) {
+    case 'unicast':
+      return 'public';
+    case 'loopback':
+      return 'loopback';
+    case 'private':
+    case 'uniqueLocal':
+    case 'carrierGradeNat':
+      return 'private';
+    case 'linkLocal':
+      return 'link-local';
+    case 'unspecified':
+      return 'unspecified';
+    case 'multicast':
+    case 'broadcast':
+      return 'multicast';
+    default:
+      // reserved, benchmarking, documentation (TEST-NET, 2001:db8::/32), 6to4, teredo, rfc6145, rfc6052...
+      return range === 'ipv4Mapped' ? addressScope(addr.toString()) : 'reserved';
+  }
+}

@@ -1,10 +1,18 @@
 import type { TDeps } from '../lib/deps';
 import type { THandlers } from '../lib/routing';
 import { createSystemHandlers } from './system/system.routes';
+import { createAuthHandlers } from './auth/auth.routes';
+import { createOAuthHandlers } from './auth/oauth.routes';
+import { createUserHandlers } from './users/users.routes';
+import { createNotificationHandlers } from './notifications/notifications.routes';
 
 /** Every feature's handlers; routes without one answer 501. */
 export function createFeatureHandlers(deps: TDeps): THandlers {
   return {
     ...createSystemHandlers(deps),
+    ...createAuthHandlers(deps),
+    ...createOAuthHandlers(deps),
+    ...createUserHandlers(deps),
+    ...createNotificationHandlers(deps),
   };
 }

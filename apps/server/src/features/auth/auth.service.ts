@@ -1,0 +1,251 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import {
+  ACCESS_TOKEN_TTL_S,
+  USERNAME_MAX,
+  USERNAME_MIN,
+  type TCodePurpose,
+  type TLang,
+  type TSession,
+} from '@proxy/contract';
+import type { TDbOrTx } from '@proxy/db';
+import { AppError } from '../../lib/app-error';
+import type { TDeps } from '../../lib/deps';
+import { createLedgerService } from '../ledger/ledger.service';
+import { renderPasswordChangedMail, renderWelcomeMail, type TMailContent } from '../mail/mail-templates';
+import { writeNotification } from '../notifications/notifications.service';
+import { uniqueViolationOf } from '../users/unique-violation';
+import { findUserByEmail, findUserByUsername, isUsernameTaken, type TUserRow } from '../users/users.repository';
+import { bumpTokenVersion, findUserByInviteCode, insertUser, isInviteCodeTaken, updateLastLogin, updatePasswordHash } from './auth.repository';
+import { checkCode, consumeCheckedCode, sendCode } from './codes.service';
+import { argon2ParamsOf, hashPassword, verifyDummyPassword, verifyPassword } from './password';
+
+/** Where a request comes from: the rate limiter's address key and the answer language. */
+export type TRequestMeta = { ip: string; lang: TLang };
+
+/** What a new account needs; the OAuth sign-in passes passwordHash null. */
+export type TCreateAccountInput = {
+  email: string;
+  /** Derived from the e-mail (and made unique) when not given. */
+  username?: string;
+  passwordHash: string | null;
+  /** The inviter's code; INVITE_CODE_INVALID when no account has it. */
+  inviteCode?: string;
+  /** Operator account (start-up seeding only). */
+  isAdmin?: boolean;
+};
+
+const INVITE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const INVITE_CODE_LENGTH = 8;
+
+/** A personal API key: "pk_" and 32 random base64url characters. */
+export function generateApiKey(): string {
+  return `pk_${randomBytes(24).toString('base64url')}`;
+}
+
+function randomInviteCode(): string {
+  let code = '';
+  for (let i = 0; i < INVITE_CODE_LENGTH; i += 1) code += INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)];
+  return code;
+}
+
+async function generateUniqueInviteCode(db: TDbOrTx): Promise<string> {
+  // 36^8 codes: a collision is rare, and the unique index guards the last race.
+  for (;;) {
+    const code = randomInviteCode();
+    if (!(await isInviteCodeTaken(db, code))) return code;
+  }
+}
+
+/** A username from the e-mail's local part (allowed characters only), with digits appended until unique. */
+async function deriveUsername(db: TDbOrTx, email: string): Promise<string> {
+  let base = email.split('@')[0].replace(/[^A-Za-z0-9._-]/g, '').slice(0, USERNAME_MAX - 6);
+  if (base.length < USERNAME_MIN) base = 'user';
+  if (!(await isUsernameTaken(db, base))) return base;
+  for (;;) {
+    const candidate = `${base}_${randomInt(10_000, 100_000)}`;
+    if (!(await isUsernameTaken(db, candidate))) return candidate;
+  }
+}
+
+// Unique-index races (two sign-ups at once) become the same errors as the pre-checks.
+function mapAccountConflict(error: unknown): unknown {
+  const constraint = uniqueViolationOf(error);
+  if (constraint === 'users_email_key') return new AppError('EMAIL_TAKEN');
+  if (constraint === 'users_username_key') return new AppError('USERNAME_TAKEN');
+  return error;
+}
+
+/**
+ * Creates an account: the user row (api key, own invite code, inviter), its
+ * balance row and the welcome notification, in one transaction (the caller's
+ * when tx is given). USERNAME_TAKEN / EMAIL_TAKEN / INVITE_CODE_INVALID leave nothing behind.
+ */
+export async function createAccount(deps: TDeps, input: TCreateAccountInput, tx?: TDbOrTx): Promise<TUserRow> {
+  if (!tx) return deps.db.transaction((own) => createAccount(deps, input, own));
+  const email = input.email.trim().toLowerCase();
+  let invitedBy: number | null = null;
+  if (input.inviteCode) {
+    const inviter = await findUserByInviteCode(tx, input.inviteCode.trim().toUpperCase());
+    if (!inviter) throw new AppError('INVITE_CODE_INVALID');
+    invitedBy = inviter.id;
+  }
+  let username: string;
+  if (input.username !== undefined) {
+    username = input.username.trim();
+    if (await isUsernameTaken(tx, username)) throw new AppError('USERNAME_TAKEN');
+  } else {
+    username = await deriveUsername(tx, email);
+  }
+  let user: TUserRow;
+  try {
+    user = await insertUser(tx, {
+      username,
+      email,
+      passwordHash: input.passwordHash,
+      apiKey: generateApiKey(),
+      inviteCode: await generateUniqueInviteCode(tx),
+      invitedBy,
+      isAdmin: input.isAdmin ?? false,
+      createdAt: deps.clock.now(),
+    });
+  } catch (error) {
+    throw mapAccountConflict(error);
+  }
+  await createLedgerService(deps).ensureAccount(user.id, tx);
+  await writeNotification(deps, user.id, 'welcome', tx);
+  return user;
+}
+
+// Mail after a committed change: a failed send is logged, never undoes the change.
+async function sendMailQuietly(deps: TDeps, to: string, content: TMailContent): Promise<void> {
+  try {
+    await deps.mailer.send({ to, ...content });
+  } catch (error) {
+    deps.log.error({ err: error, subject: content.subject }, 'e-mail failed');
+  }
+}
+
+/**
+ * Signs a user in: stamps last_login_at, grants the trial credit on the first
+ * sign-in (exactly once, with a notification), sends the welcome e-mail for a
+ * new account in the request language, and signs the access token.
+ */
+export async function startSession(
+  deps: TDeps,
+  user: TUserRow,
+  lang: TLang,
+  options: { isNewUser?: boolean } = {},
+): Promise<TSession> {
+  if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
+  await updateLastLogin(deps.db, user.id, deps.clock.now());
+  const { isGranted } = await createLedgerService(deps).grantTrialCredit(user.id);
+  if (isGranted) await writeNotification(deps, user.id, 'trial_credit');
+  if (options.isNewUser) {
+    await sendMailQuietly(deps, user.email, renderWelcomeMail(lang, { username: user.username, publicUrl: deps.config.publicUrl }));
+  }
+  return {
+    token: await deps.jwt.sign(user.id, user.tokenVersion),
+    expires_in: ACCESS_TOKEN_TTL_S,
+    is_new_user: Boolean(options.isNewUser),
+  };
+}
+
+/** POST /user/code: rate-limited, then sendCode (same answer whether or not an account exists). */
+export async function requestCode(
+  deps: TDeps,
+  input: { email: string; type: TCodePurpose },
+  meta: TRequestMeta,
+): Promise<{ resend_after: number }> {
+  deps.authLimiter.hit(`code:ip:${meta.ip}`, `code:acct:${input.email}`);
+  return sendCode(deps, { email: input.email, purpose: input.type, lang: meta.lang });
+}
+
+/**
+ * POST /user/register. The e-mailed code proves the address; the account is
+ * active at once. An e-mail that already has an account signs in when the
+ * password matches (spec section 4), otherwise EMAIL_TAKEN.
+ */
+export async function register(
+  deps: TDeps,
+  input: { username: string; email: string; password: string; code: string; invite_code?: string },
+  meta: TRequestMeta,
+): Promise<TSession> {
+  deps.authLimiter.hit(`register:ip:${meta.ip}`, `register:acct:${input.email}`);
+  const inviteCode = input.invite_code ? input.invite_code : undefined;
+  if (deps.config.REGISTRATION_INVITE_REQUIRED && !inviteCode) {
+    throw new AppError('BAD_REQUEST', undefined, [{ path: 'invite_code', message: 'inviteRequired' }]);
+  }
+  const checked = await checkCode(deps, { email: input.email, purpose: 'register', code: input.code });
+  const existing = await findUserByEmail(deps.db, input.email);
+  if (existing) {
+    const isMatch = existing.passwordHash ? await verifyPassword(existing.passwordHash, input.password) : false;
+    if (!isMatch) throw new AppError('EMAIL_TAKEN');
+    if (existing.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
+    await deps.db.transaction((tx) => consumeCheckedCode(deps, checked, tx));
+    return startSession(deps, existing, meta.lang);
+  }
+  if (await isUsernameTaken(deps.db, input.username)) throw new AppError('USERNAME_TAKEN');
+  // Hash before the transaction: it takes tens of milliseconds and needs no lock.
+  const passwordHash = await hashPassword(input.password, argon2ParamsOf(deps.config));
+  const user = await deps.db.transaction(async (tx) => {
+    await consumeCheckedCode(deps, checked, tx);
+    return createAccount(deps, { email: input.email, username: input.username, passwordHash, inviteCode }, tx);
+  });
+  return startSession(deps, user, meta.lang, { isNewUser: true });
+}
+
+/**
+ * POST /user/login with an e-mail or a username. Unknown account, account
+ * without a password and wrong password all answer INVALID_CREDENTIALS after
+ * one argon2 verification (no account enumeration, similar timing).
+ */
+export async function login(deps: TDeps, input: { email: string; password: string }, meta: TRequestMeta): Promise<TSession> {
+  const account = input.email.trim();
+  deps.authLimiter.hit(`login:ip:${meta.ip}`, `login:acct:${account.toLowerCase()}`);
+  // Usernames cannot contain "@", so an "@" means an e-mail.
+  const user = account.includes('@') ? await findUserByEmail(deps.db, account) : await findUserByUsername(deps.db, account);
+  if (!user || !user.passwordHash) {
+    await verifyDummyPassword(input.password, argon2ParamsOf(deps.config));
+    throw new AppError('INVALID_CREDENTIALS');
+  }
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('INVALID_CREDENTIALS');
+  if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
+  return startSession(deps, user, meta.lang);
+}
+
+/** Tells the owner that the password changed (notification and e-mail). */
+export async function notifyPasswordChanged(deps: TDeps, user: TUserRow, lang: TLang): Promise<void> {
+  await writeNotification(deps, user.id, 'password_changed');
+  await sendMailQuietly(deps, user.email, renderPasswordChangedMail(lang, { username: user.username, publicUrl: deps.config.publicUrl }));
+}
+
+/**
+ * POST /user/reset_password: a new password with an e-mailed code; every
+ * session is signed out. An unknown e-mail is CODE_INVALID, like a wrong code.
+ */
+export async function resetPassword(
+  deps: TDeps,
+  input: { email: string; code: string; password: string },
+  meta: TRequestMeta,
+): Promise<void> {
+  deps.authLimiter.hit(`reset:ip:${meta.ip}`, `reset:acct:${input.email}`);
+  const checked = await checkCode(deps, { email: input.email, purpose: 'reset', code: input.code });
+  const user = await findUserByEmail(deps.db, input.email);
+  if (!user) throw new AppError('CODE_INVALID');
+  const passwordHash = await hashPassword(input.password, argon2ParamsOf(deps.config));
+  const updated = await deps.db.transaction(async (tx) => {
+    await consumeCheckedCode(deps, checked, tx);
+    return updatePasswordHash(tx, user.id, passwordHash);
+  });
+  await notifyPasswordChanged(deps, updated, meta.lang);
+}
+
+/** GET /user/refresh_token: a fresh token for the same session version. */
+export async function refreshSession(deps: TDeps, user: TUserRow): Promise<{ token: string; expires_in: number }> {
+  return { token: await deps.jwt.sign(user.id, user.tokenVersion), expires_in: ACCESS_TOKEN_TTL_S };
+}
+
+/** POST /user/logout: bumps the token version, so every token of the user answers -401. */
+export async function logout(deps: TDeps, user: TUserRow): Promise<void> {
+  await bumpTokenVersion(deps.db, user.id);
+}

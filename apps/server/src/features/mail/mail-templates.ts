@@ -1,0 +1,79 @@
+import { PRODUCT_NAME, type TCodePurpose, type TLang } from '@proxy/contract';
+import type { TMail } from '../../lib/mailer';
+
+/** A rendered e-mail without its recipient. */
+export type TMailContent = Omit<TMail, 'to'>;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+// Plain paragraphs become both the text and the HTML body, so the two never drift apart.
+function compose(subject: string, paragraphs: string[], link?: { href: string; label: string }): TMailContent {
+  const textLines = [...paragraphs];
+  if (link) textLines.splice(1, 0, `${link.label}: ${link.href}`);
+  const htmlParts = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`);
+  if (link) htmlParts.splice(1, 0, `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`);
+  return {
+    subject,
+    text: `${textLines.join('\n\n')}\n\n— ${PRODUCT_NAME}\n`,
+    html: `<!doctype html><html><body style="font-family:sans-serif;line-height:1.6">${htmlParts.join('')}<p>— ${PRODUCT_NAME}</p></body></html>`,
+  };
+}
+
+const PURPOSE_TEXT: Record<TCodePurpose, Record<TLang, string>> = {
+  register: { zh: '注册账号', en: 'create your account' },
+  reset: { zh: '重置密码', en: 'reset your password' },
+  change_email: { zh: '更换邮箱', en: 'change your e-mail address' },
+};
+
+/** The e-mail carrying a 6-digit verification code. */
+export function renderCodeMail(lang: TLang, options: { code: string; purpose: TCodePurpose; minutes: number }): TMailContent {
+  const purpose = PURPOSE_TEXT[options.purpose][lang];
+  if (lang === 'zh') {
+    return compose(`${PRODUCT_NAME} 验证码：${options.code}`, [
+      `您正在${purpose}，验证码为：${options.code}`,
+      `验证码 ${options.minutes} 分钟内有效，仅可使用一次。请勿将验证码告诉他人。`,
+      '如果这不是您本人的操作，请忽略此邮件。',
+    ]);
+  }
+  return compose(`${PRODUCT_NAME} verification code: ${options.code}`, [
+    `Your code to ${purpose} is: ${options.code}`,
+    `It is valid for ${options.minutes} minutes and can be used once. Never share it with anyone.`,
+    'If you did not ask for it, you can ignore this e-mail.',
+  ]);
+}
+
+/** Welcome e-mail after registration, with a sign-in link (the specification's activation link). */
+export function renderWelcomeMail(lang: TLang, options: { username: string; publicUrl: string }): TMailContent {
+  const href = `${options.publicUrl.replace(/\/$/, '')}/login`;
+  if (lang === 'zh') {
+    return compose(
+      `欢迎加入 ${PRODUCT_NAME}`,
+      [`${options.username}，您好！您的账号已创建并激活。`, '新用户首次登录即可获得 15 元免费试用额度。'],
+      { href, label: '立即登录' },
+    );
+  }
+  return compose(
+    `Welcome to ${PRODUCT_NAME}`,
+    [`Hello ${options.username}, your account is ready and active.`, 'New users receive a free trial credit of 15 yuan on their first sign-in.'],
+    { href, label: 'Sign in now' },
+  );
+}
+
+/** Notice that the account's password was changed or reset. */
+export function renderPasswordChangedMail(lang: TLang, options: { username: string; publicUrl: string }): TMailContent {
+  const href = `${options.publicUrl.replace(/\/$/, '')}/reset-password`;
+  if (lang === 'zh') {
+    return compose(
+      `${PRODUCT_NAME} 密码已修改`,
+      [`${options.username}，您好！您的账号密码刚刚已被修改，其他设备上的登录已全部退出。`, '如果这不是您本人的操作，请立即重置密码。'],
+      { href, label: '重置密码' },
+    );
+  }
+  return compose(
+    `${PRODUCT_NAME}: your password was changed`,
+    [`Hello ${options.username}, the password of your account was just changed and every other session was signed out.`, 'If this was not you, reset your password now.'],
+    { href, label: 'Reset password' },
+  );
+}

@@ -1,0 +1,60 @@
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { notifications, type TDbOrTx } from '@proxy/db';
+
+/** A notification row. */
+export type TNotificationRow = typeof notifications.$inferSelect;
+/** What a new notification needs. */
+export type TNewNotification = typeof notifications.$inferInsert;
+
+/** Adds a notification. */
+export async function insertNotification(db: TDbOrTx, row: TNewNotification): Promise<TNotificationRow> {
+  const [inserted] = await db.insert(notifications).values(row).returning();
+  return inserted;
+}
+
+/** One page of a user's notifications, newest first, with totals. */
+export async function listNotificationsPage(
+  db: TDbOrTx,
+  userId: number,
+  options: { limit: number; offset: number; isUnreadOnly: boolean },
+): Promise<{ rows: TNotificationRow[]; total: number; unread: number }> {
+  const mine = eq(notifications.userId, userId);
+  const unreadFilter = and(mine, isNull(notifications.readAt));
+  const where = options.isUnreadOnly ? unreadFilter : mine;
+  const rows = await db
+    .select()
+    .from(notifications)
+    .where(where)
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(options.limit)
+    .offset(options.offset);
+  const [{ total }] = await db.select({ total: count() }).from(notifications).where(where);
+  const [{ unread }] = await db.select({ unread: count() }).from(notifications).where(unreadFilter);
+  return { rows, total: Number(total), unread: Number(unread) };
+}
+
+/** Marks one of the user's notifications read (kept as first read); false when the user has no such notification. */
+export async function markNotificationRead(db: TDbOrTx, userId: number, id: number, now: Date): Promise<boolean> {
+  const unread = await db
+    .update(notifications)
+    .set({ readAt: now })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  if (unread.length > 0) return true;
+  const [existing] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .limit(1);
+  return Boolean(existing);
+}
+
+/** Marks every unread notification of the user read; answers how many changed. */
+export async function markAllNotificationsRead(db: TDbOrTx, userId: number, now: Date): Promise<number> {
+  const changed = await db
+    .update(notifications)
+    .set({ readAt: now })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  return changed.length;
+}

@@ -1,0 +1,16 @@
+import type { TDeps } from '../../lib/deps';
+import type { THandlers } from '../../lib/routing';
+import { listNotifications, markRead } from './notifications.service';
+
+/** GET /user/notification/list and POST /user/notification/mark_as_read. */
+export function createNotificationHandlers(deps: TDeps): THandlers {
+  return {
+    async userNotificationList({ input, user, lang }) {
+      return listNotifications(deps, user.id, { page: input.page, page_size: input.page_size, isUnreadOnly: input.unread }, lang);
+    },
+    async userNotificationMarkRead({ input, user }) {
+      await markRead(deps, user.id, input.notification_id);
+      return null;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { TDeps } from '../../lib/deps';
+import type { THandlers } from '../../lib/routing';
+import { changeEmail, changePassword, getUserInfo, updateProfile } from './users.service';
+
+/** The signed-in user's info and user center. */
+export function createUserHandlers(deps: TDeps): THandlers {
+  return {
+    async userInfo({ user }) {
+      return getUserInfo(deps, user);
+    },
+    async userUpdateProfile({ input, user }) {
+      return updateProfile(deps, user, input);
+    },
+    async userChangeEmail({ input, user }) {
+      return changeEmail(deps, user, input);
+    },
+    async userChangePassword({ input, user, lang }) {
+      return changePassword(deps, user, input, lang);
+    },
+  };
+}

@@ -1,0 +1,232 @@
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TAuthorizer, TGrant } from './authorizer';
+import { createGatewayServer, type TGatewayServer } from './gateway-server';
+import type { TRefusal } from './refusals';
+import { buildConnectRequest, buildUserPass } from './socks5';
+
+// A real gateway on loopback with a small in-memory authorizer, a real HTTP
+// origin and a real TCP echo server.
+const users: Record<string, { password: string; tokenId: number; refusal?: TRefusal; network?: 'http' | 'socks5' }> = {
+  alice: { password: 'pw:a@1', tokenId: 1 },
+  expired: { password: 'x', tokenId: 2, refusal: 'token-expired' },
+  socksonly: { password: 'x', tokenId: 3, network: 'socks5' },
+  cut: { password: 'x', tokenId: 4 },
+};
+const liveRefusal = new Map<number, TRefusal>();
+const metered = new Map<number, number>();
+
+const authorizer: TAuthorizer = {
+  authorize({ username, password, protocol }) {
+    const u = users[username];
+    if (!u || u.password !== password) return 'bad-credentials';
+    if (u.refusal) return u.refusal;
+    if (u.network && u.network !== protocol) return 'wrong-protocol';
+    return { tokenId: u.tokenId, exits: [{ id: 0, kind: 'direct' }], maxConnections: 100 } satisfies TGrant;
+  },
+  check: (tokenId) => liveRefusal.get(tokenId) ?? null,
+};
+
+let gateway: TGatewayServer;
+let gatewayPort: number;
+let origin: http.Server;
+let originPort: number;
+let echo: net.Server;
+let echoPort: number;
+
+function listen(server: net.Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+}
+
+// A raw client that counts every byte it sends and receives.
+function rawClient() {
+  const socket = net.connect(gatewayPort, '127.0.0.1');
+  let received = Buffer.alloc(0);
+  let sent = 0;
+  socket.on('data', (d) => (received = Buffer.concat([received, d])));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.on('error', () => {});
+  return {
+    socket,
+    closed,
+    write(data: Buffer | string) {
+      sent += Buffer.byteLength(data);
+      socket.write(data);
+    },
+    received: () => received,
+    sent: () => sent,
+    async waitFor(predicate: (buf: Buffer) => boolean, ms = 5000) {
+      const end = Date.now() + ms;
+      while (!predicate(received)) {
+        if (Date.now() > end) throw new Error(`timeout; got ${received.toString('latin1').slice(0, 200)}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    },
+  };
+}
+
+const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+
+async function waitForMeter(tokenId: number, expected: number) {
+  const end = Date.now() + 3000;
+  while ((metered.get(tokenId) ?? 0) < expected && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  return metered.get(tokenId) ?? 0;
+}
+
+beforeAll(async () => {
+  origin = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      res.setHeader('content-type', 'text/plain');
+      res.end(`origin saw ${req.method} ${req.url} host=${req.headers.host} proxyauth=${req.headers['proxy-authorization'] ?? 'none'} body=${body}`);
+    });
+  });
+  originPort = await listen(origin);
+  echo = net.createServer((s) => s.pipe(s));
+  echoPort = await listen(echo);
+  gateway = createGatewayServer({
+    authorizer,
+    meter: { record: (id, n) => metered.set(id, (metered.get(id) ?? 0) + n) },
+    policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+    sampleIntervalMs: 50,
+  });
+  gatewayPort = await listen(gateway.server);
+});
+
+afterAll(async () => {
+  await gateway.close();
+  origin.close();
+  echo.close();
+});
+
+describe('HTTP forward proxying', () => {
+  it('forwards absolute-URI requests, strips proxy headers, keeps the connection alive and meters exactly', async () => {
+    metered.delete(1);
+    const c = rawClient();
+    const req = (n: number) =>
+      `POST http://127.0.0.1:${originPort}/path?q=${n} HTTP/1.1\r\nHost: 127.0.0.1:${originPort}\r\nProxy-Authorization: ${basic('alice', 'pw:a@1')}\r\nContent-Length: 5\r\n\r\nhello`;
+    c.write(req(1));
+    await c.waitFor((b) => b.toString().includes('body=hello'));
+    c.write(req(2));
+    await c.waitFor((b) => b.toString().split('body=hello').length === 3);
+    const text = c.received().toString();
+    expect(text).toContain('origin saw POST /path?q=1');
+    expect(text).toContain('proxyauth=none');
+    expect(text).toContain('origin saw POST /path?q=2');
+    const total = c.sent() + c.received().length;
+    expect(await waitForMeter(1, total)).toBe(total);
+    c.socket.destroy();
+    await c.closed;
+  });
+
+  it('answers 407 with Proxy-Authenticate without or with wrong credentials, and meters nothing', async () => {
+    metered.delete(1);
+    for (const auth of ['', `Proxy-Authorization: ${basic('alice', 'nope')}\r\n`]) {
+      const c = rawClient();
+      c.write(`GET http://127.0.0.1:${originPort}/ HTTP/1.1\r\nHost: x\r\n${auth}\r\n`);
+      await c.waitFor((b) => b.includes('\r\n\r\n'));
+      const head = c.received().toString();
+      expect(head).toMatch(/^HTTP\/1\.1 407/);
+      expect(head.toLowerCase()).toContain('proxy-authenticate: basic realm="proxy"');
+      c.socket.destroy();
+    }
+    expect(metered.get(1) ?? 0).toBe(0);
+  });
+
+  it('refuses with a reason header: expired token, wrong protocol', async () => {
+    for (const [user, reason] of [['expired', 'token-expired'], ['socksonly', 'wrong-protocol']] as const) {
+      const c = rawClient();
+      c.write(`GET http://127.0.0.1:${originPort}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(user, 'x')}\r\n\r\n`);
+      await c.waitFor((b) => b.includes('\r\n\r\n'));
+      expect(c.received().toString()).toMatch(/^HTTP\/1\.1 403/);
+      expect(c.received().toString().toLowerCase()).toContain(`x-proxy-reason: ${reason}`);
+      c.socket.destroy();
+    }
+  });
+});
+
+describe('CONNECT tunnels', () => {
+  it('tunnels bytes both ways and meters exactly the payload (not the handshake)', async () => {
+    metered.delete(1);
+    const c = rawClient();
+    c.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: 127.0.0.1:${echoPort}\r\nProxy-Authorization: ${basic('alice', 'pw:a@1')}\r\n\r\n`);
+    await c.waitFor((b) => b.includes('\r\n\r\n'));
+    expect(c.received().toString()).toMatch(/^HTTP\/1\.1 200/);
+    const handshake = c.received().length;
+    const payload = Buffer.alloc(300_000, 7);
+    c.socket.write(payload);
+    await c.waitFor((b) => b.length >= handshake + payload.length);
+    expect(await waitForMeter(1, payload.length * 2)).toBe(payload.length * 2);
+    c.socket.destroy();
+    await c.closed;
+  });
+
+  it('refuses targets the policy forbids with 403 target-refused', async () => {
+    const strict = createGatewayServer({ authorizer, meter: { record() {} }, policy: { allowPrivateTargets: false, allowedEndpoints: [] } });
+    const port = await listen(strict.server);
+    const s = net.connect(port, '127.0.0.1');
+    let got = '';
+    s.on('data', (d) => (got += d));
+    s.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('alice', 'pw:a@1')}\r\n\r\n`);
+    await new Promise((r) => s.on('close', r));
+    expect(got).toMatch(/^HTTP\/1\.1 403/);
+    expect(got.toLowerCase()).toContain('x-proxy-reason: target-refused');
+    await strict.close();
+  });
+
+  it('cuts a live tunnel when the token stops being valid', async () => {
+    const c = rawClient();
+    c.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('cut', 'x')}\r\n\r\n`);
+    await c.waitFor((b) => b.includes('\r\n\r\n'));
+    liveRefusal.set(4, 'token-exhausted');
+    await c.closed;
+    liveRefusal.delete(4);
+  });
+});
+
+describe('SOCKS5', () => {
+  async function socksConnect(user: string, pass: string, host: string, port: number) {
+    const c = rawClient();
+    c.write(Buffer.from([5, 1, 2]));
+    await c.waitFor((b) => b.length >= 2);
+    c.write(buildUserPass(user, pass));
+    await c.waitFor((b) => b.length >= 4);
+    if (c.received()[3] !== 0) return { c, authOk: false, reply: -1 };
+    c.write(buildConnectRequest(host, port));
+    await c.waitFor((b) => b.length >= 14);
+    return { c, authOk: true, reply: c.received()[5] };
+  }
+
+  it('relays after RFC 1929 authentication and meters exactly the payload', async () => {
+    metered.delete(1);
+    const { c, reply } = await socksConnect('alice', 'pw:a@1', '127.0.0.1', echoPort);
+    expect(reply).toBe(0);
+    const payload = Buffer.alloc(100_000, 3);
+    c.socket.write(payload);
+    await c.waitFor((b) => b.length >= 14 + payload.length);
+    expect(await waitForMeter(1, payload.length * 2)).toBe(payload.length * 2);
+    c.socket.destroy();
+  });
+
+  it('fails authentication for wrong credentials, and refuses without the user/pass method', async () => {
+    const { authOk } = await socksConnect('alice', 'wrong', '127.0.0.1', echoPort);
+    expect(authOk).toBe(false);
+    const c = rawClient();
+    c.write(Buffer.from([5, 1, 0]));
+    await c.waitFor((b) => b.length >= 2);
+    expect([...c.received()]).toEqual([5, 0xff]);
+  });
+
+  it('answers "not allowed" (0x02) for an expired token', async () => {
+    expect((await socksConnect('expired', 'x', '127.0.0.1', echoPort)).reply).toBe(2);
+  });
+
+  it('answers "connection refused" when the destination refuses', async () => {
+    const closed = net.createServer();
+    const port = await listen(closed);
+    await new Promise((r) => closed.close(r));
+    expect((await socksConnect('alice', 'pw:a@1', '127.0.0.1', port)).reply).toBe(5);
+  });
+});

@@ -1,0 +1,414 @@
+import http from 'node:http';
+import net from 'node:net';
+import type { TAuthorizer, TGrant, TMeter, TProxyProtocol } from './authorizer';
+import { dialThroughExit, type TExit, type TTarget } from './egress';
+import { GatewayRefusal, REFUSALS, httpRefusal, type TRefusal } from './refusals';
+import {
+  METHOD_NONE_ACCEPTABLE,
+  METHOD_USERPASS,
+  SOCKS_REPLY,
+  authReply,
+  methodReply,
+  parseGreeting,
+  parseRequest,
+  parseUserPass,
+  requestReply,
+  type TParse,
+} from './socks5';
+import { createTargetGuard, type TTargetPolicy } from './target-policy';
+
+/** Settings of the protocol server. */
+export type TGatewayServerOptions = {
+  authorizer: TAuthorizer;
+  meter: TMeter;
+  policy: TTargetPolicy;
+  /** Closes connections idle this long. */
+  idleTimeoutMs?: number;
+  /** Time to finish a handshake (SOCKS5 or the first HTTP request head). */
+  handshakeTimeoutMs?: number;
+  /** Time to reach the destination. */
+  connectTimeoutMs?: number;
+  /** How often byte counters are sampled and live connections re-checked. */
+  sampleIntervalMs?: number;
+};
+
+// A client connection and what it has been metered so far.
+type TConn = {
+  socket: net.Socket;
+  sourceIp: string;
+  tokenId: number | null;
+  /** Bytes (read + written) of the client socket already metered or excluded (handshakes, refused requests). */
+  counted: number;
+  /** The destination side, destroyed with the client. */
+  peer?: net.Socket;
+};
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+function parseBasic(header: string | undefined): { username: string; password: string } | null {
+  if (!header) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const text = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon <= 0) return null;
+  return { username: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
+function splitHostPort(authority: string): TTarget | null {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(authority);
+  if (!m) return null;
+  const port = Number(m[3]);
+  if (port < 1 || port > 65535) return null;
+  return { host: m[1] ?? m[2], port };
+}
+
+/** The gateway's protocol engine: one net.Server speaking HTTP, CONNECT and SOCKS5. */
+export function createGatewayServer(options: TGatewayServerOptions) {
+  const { authorizer, meter } = options;
+  const guard = createTargetGuard(options.policy);
+  const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? 15_000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
+  const conns = new Map<net.Socket, TConn>();
+  const perToken = new Map<number, number>();
+  const agents = new Map<number, http.Agent>();
+
+  // --- metering and live checks ------------------------------------------
+  function sample(conn: TConn): void {
+    const total = conn.socket.bytesRead + conn.socket.bytesWritten;
+    if (conn.tokenId !== null && total > conn.counted) meter.record(conn.tokenId, total - conn.counted);
+    conn.counted = total;
+  }
+  function bind(conn: TConn, grant: TGrant): TRefusal | null {
+    if (conn.tokenId === grant.tokenId) return null;
+    const open = perToken.get(grant.tokenId) ?? 0;
+    if (open >= grant.maxConnections) return 'too-many-connections';
+    unbind(conn);
+    conn.tokenId = grant.tokenId;
+    perToken.set(grant.tokenId, open + 1);
+    return null;
+  }
+  function unbind(conn: TConn): void {
+    if (conn.tokenId === null) return;
+    sample(conn);
+    const left = (perToken.get(conn.tokenId) ?? 1) - 1;
+    if (left <= 0) perToken.delete(conn.tokenId);
+    else perToken.set(conn.tokenId, left);
+    conn.tokenId = null;
+  }
+  const sampler = setInterval(() => {
+    for (const conn of conns.values()) {
+      if (conn.tokenId === null) continue;
+      sample(conn);
+      if (authorizer.check(conn.tokenId, conn.sourceIp)) {
+        conn.peer?.destroy();
+        conn.socket.destroy();
+      }
+    }
+  }, options.sampleIntervalMs ?? 1000);
+  sampler.unref();
+
+  function agentFor(exit: TExit): http.Agent {
+    let agent = agents.get(exit.id);
+    if (!agent) {
+      agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64, timeout: idleTimeoutMs });
+      agents.set(exit.id, agent);
+      // An upstream HTTP proxy takes absolute-form requests over plain pooled connections.
+      if (exit.kind === 'http') return agent;
+      // Every origin connection goes through the exit (and the target policy for direct exits).
+      (agent as unknown as { createConnection: unknown }).createConnection = (
+        opts: { host: string; port: number },
+        callback: (err: Error | null, socket?: net.Socket) => void,
+      ) => {
+        dialThroughExit(exit, { host: opts.host, port: Number(opts.port) }, guard, connectTimeoutMs).then(
+          (socket) => {
+            socket.resume();
+            callback(null, socket);
+          },
+          (err: Error) => callback(err),
+        );
+        return undefined;
+      };
+    }
+    return agent;
+  }
+
+  async function dialWithFallback(grant: TGrant, target: TTarget): Promise<net.Socket> {
+    let lastError: unknown = new GatewayRefusal('upstream-failed');
+    for (const exit of grant.exits) {
+      try {
+        return await dialThroughExit(exit, target, guard, connectTimeoutMs);
+      } catch (err) {
+        lastError = err;
+        if (err instanceof GatewayRefusal && err.reason === 'target-refused') break;
+        grant.onExitFailed?.(exit);
+      }
+    }
+    throw lastError;
+  }
+
+  function authorize(conn: TConn, creds: { username: string; password: string } | null, protocol: TProxyProtocol): TGrant | TRefusal {
+    if (!creds) return 'auth-required';
+    const result = authorizer.authorize({ ...creds, protocol, sourceIp: conn.sourceIp });
+    if (typeof result === 'string') return result;
+    return bind(conn, result) ?? result;
+  }
+
+  // Joins client and destination; either side closing closes both.
+  function tunnel(conn: TConn, target: net.Socket, early?: Buffer): void {
+    conn.peer = target;
+    const client = conn.socket;
+    target.setNoDelay(true);
+    target.on('error', () => client.destroy());
+    client.on('error', () => target.destroy());
+    target.on('close', () => client.destroy());
+    client.on('close', () => target.destroy());
+    target.setTimeout(idleTimeoutMs, () => target.destroy());
+    if (early?.length) target.write(early);
+    client.pipe(target);
+    target.pipe(client);
+    target.resume();
+    client.resume();
+  }
+
+  // --- HTTP forward and CONNECT --------------------------------------------
+  const httpServer = http.createServer({ keepAliveTimeout: idleTimeoutMs, requestTimeout: 0, headersTimeout: handshakeTimeoutMs });
+  httpServer.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end(httpRefusal('bad-request'));
+    else socket.destroy();
+  });
+
+  httpServer.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    const conn = conns.get(socket);
+    if (!conn) return socket.destroy();
+    const refuse = (reason: TRefusal) => {
+      conn.counted = socket.bytesRead + socket.bytesWritten + Buffer.byteLength(httpRefusal(reason));
+      socket.end(httpRefusal(reason));
+    };
+    const target = splitHostPort(req.url ?? '');
+    if (!target) return refuse('bad-request');
+    const grant = authorize(conn, parseBasic(req.headers['proxy-authorization']), 'http');
+    if (typeof grant === 'string') return refuse(grant);
+    socket.pause();
+    dialWithFallback(grant, target).then(
+      (upstream) => {
+        if (socket.destroyed) return upstream.destroy();
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        // Metering starts after the handshake: the CONNECT head and this reply are not counted.
+        conn.counted = socket.bytesRead - head.length + socket.bytesWritten;
+        tunnel(conn, upstream, head);
+      },
+      (err: unknown) => {
+        unbind(conn);
+        refuse(err instanceof GatewayRefusal ? err.reason : 'upstream-failed');
+      },
+    );
+  });
+
+  httpServer.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const conn = conns.get(req.socket);
+    if (!conn) return req.socket.destroy();
+    const refuse = (reason: TRefusal) => {
+      const r = REFUSALS[reason];
+      res.shouldKeepAlive = false;
+      const headers: Record<string, string> = { 'x-proxy-reason': reason, 'content-type': 'text/plain; charset=utf-8', connection: 'close' };
+      if (r.status === 407) headers['proxy-authenticate'] = 'Basic realm="proxy"';
+      res.writeHead(r.status, r.text, headers);
+      res.end(`${r.text}\n`);
+      // Refused requests are not metered.
+      res.once('finish', () => {
+        conn.counted = req.socket.bytesRead + req.socket.bytesWritten;
+      });
+      req.resume();
+    };
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
+      return refuse('bad-request');
+    }
+    if (url.protocol !== 'http:') return refuse('bad-request');
+    const grant = authorize(conn, parseBasic(req.headers['proxy-authorization']), 'http');
+    if (typeof grant === 'string') return refuse(grant);
+    const target = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) };
+    try {
+      if (grant.exits[0]?.kind === 'direct') guard.check(target.host, target.port);
+    } catch {
+      return refuse('target-refused');
+    }
+    const headers: http.OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
+    const exit = grant.exits[0];
+    if (!exit) return refuse('upstream-failed');
+    const upstreamAuth =
+      exit.kind === 'http' && exit.username !== undefined
+        ? `Basic ${Buffer.from(`${exit.username}:${exit.password ?? ''}`).toString('base64')}`
+        : undefined;
+    const outgoing = http.request({
+      agent: agentFor(exit),
+      method: req.method,
+      host: exit.kind === 'http' ? exit.host : target.host,
+      port: exit.kind === 'http' ? exit.port : target.port,
+      // Through an upstream HTTP proxy the request keeps its absolute form.
+      path: exit.kind === 'http' ? url.href : url.pathname + url.search,
+      headers: upstreamAuth ? { ...headers, 'proxy-authorization': upstreamAuth } : headers,
+      setHost: false,
+    });
+    outgoing.on('response', (upstreamRes) => {
+      const out: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(upstreamRes.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
+      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, out);
+      upstreamRes.pipe(res);
+    });
+    outgoing.on('error', (err) => {
+      if (!res.headersSent) {
+        if (exit) grant.onExitFailed?.(exit);
+        refuse(err instanceof GatewayRefusal ? err.reason : 'upstream-failed');
+      } else {
+        res.destroy();
+      }
+    });
+    res.on('close', () => {
+      if (!outgoing.destroyed && !res.writableFinished) outgoing.destroy();
+    });
+    res.on('finish', () => sample(conn));
+    req.pipe(outgoing);
+  });
+
+  // --- SOCKS5 -------------------------------------------------------------
+  function handleSocks(conn: TConn, first: Buffer): void {
+    const socket = conn.socket;
+    let buf = first;
+    let stage: 'greeting' | 'auth' | 'request' = 'greeting';
+    let grant: TGrant | TRefusal | null = null;
+    let handshakeBytes = 0;
+    let written = 0;
+    const send = (data: Buffer) => {
+      written += data.length;
+      socket.write(data);
+    };
+    const timer = setTimeout(() => socket.destroy(), handshakeTimeoutMs);
+    const fail = (reply?: Buffer) => {
+      clearTimeout(timer);
+      socket.removeListener('data', onData);
+      if (reply) socket.end(reply);
+      else socket.destroy();
+    };
+    const step = (): void => {
+      for (;;) {
+        let parsed: TParse<unknown>;
+        if (stage === 'greeting') parsed = parseGreeting(buf);
+        else if (stage === 'auth') parsed = parseUserPass(buf);
+        else parsed = parseRequest(buf);
+        if (parsed.status === 'more') {
+          if (buf.length > 1024) fail();
+          return;
+        }
+        if (parsed.status === 'error') return fail(stage === 'request' ? requestReply(SOCKS_REPLY.generalFailure) : undefined);
+        handshakeBytes += parsed.used;
+        buf = buf.subarray(parsed.used);
+        if (stage === 'greeting') {
+          const { methods } = parsed.value as { methods: number[] };
+          if (!methods.includes(METHOD_USERPASS)) return fail(methodReply(METHOD_NONE_ACCEPTABLE));
+          send(methodReply(METHOD_USERPASS));
+          stage = 'auth';
+        } else if (stage === 'auth') {
+          const creds = parsed.value as { username: string; password: string };
+          grant = authorize(conn, creds, 'socks5');
+          // Wrong credentials fail the sub-negotiation; other refusals are reported on the request (RFC 1928 reply 0x02).
+          if (grant === 'bad-credentials' || grant === 'auth-required') return fail(authReply(false));
+          send(authReply(true));
+          stage = 'request';
+        } else {
+          const { command, target } = parsed.value as { command: number; target: TTarget };
+          clearTimeout(timer);
+          socket.removeListener('data', onData);
+          if (typeof grant === 'string' || grant === null) return fail(requestReply(REFUSALS[grant ?? 'auth-required'].socks));
+          if (command !== 0x01) return fail(requestReply(SOCKS_REPLY.commandNotSupported));
+          const early = buf;
+          socket.pause();
+          const okGrant = grant;
+          dialWithFallback(okGrant, target).then(
+            (upstream) => {
+              if (socket.destroyed) return upstream.destroy();
+              send(requestReply(SOCKS_REPLY.succeeded));
+              // Metering starts after the handshake: greeting, authentication, request and replies are not counted.
+              conn.counted = handshakeBytes + written;
+              tunnel(conn, upstream, early);
+            },
+            (err: unknown) => {
+              unbind(conn);
+              const code = err instanceof GatewayRefusal ? (err.socksCode ?? REFUSALS[err.reason].socks) : SOCKS_REPLY.generalFailure;
+              socket.end(requestReply(code));
+            },
+          );
+          return;
+        }
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      step();
+    };
+    socket.on('data', onData);
+    step();
+  }
+
+  // --- the listening socket -----------------------------------------------
+  const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: false }, (socket) => {
+    const conn: TConn = { socket, sourceIp: socket.remoteAddress ?? '', tokenId: null, counted: 0 };
+    conns.set(socket, conn);
+    socket.setNoDelay(true);
+    socket.setTimeout(idleTimeoutMs, () => socket.destroy());
+    socket.on('error', () => socket.destroy());
+    socket.once('close', () => {
+      unbind(conn);
+      conns.delete(socket);
+    });
+    socket.once('data', (first: Buffer) => {
+      if (first[0] === 0x05) return handleSocks(conn, first);
+      socket.pause();
+      socket.unshift(first);
+      httpServer.emit('connection', socket);
+      socket.resume();
+    });
+  });
+
+  return {
+    server,
+    /** Open client connections. */
+    connectionCount: () => conns.size,
+    /** Meters every open connection now (before a flush at shutdown). */
+    sampleAll(): void {
+      for (const conn of conns.values()) sample(conn);
+    },
+    /** Stops listening and closes every connection, metering what they used. */
+    async close(): Promise<void> {
+      clearInterval(sampler);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const conn of conns.values()) {
+          sample(conn);
+          conn.peer?.destroy();
+          conn.socket.destroy();
+        }
+      });
+      for (const agent of agents.values()) agent.destroy();
+      httpServer.close();
+    },
+  };
+}
+
+/** The protocol engine type. */
+export type TGatewayServer = ReturnType<typeof createGatewayServer>;

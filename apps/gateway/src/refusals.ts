@@ -1,0 +1,55 @@
+import { SOCKS_REPLY } from './socks5';
+
+/**
+ * Every way the gateway refuses a client, with what an HTTP client sees
+ * (status and the `X-Proxy-Reason` header) and what a SOCKS5 client sees
+ * (reply code). Documented in the README's gateway section.
+ */
+export const REFUSALS = {
+  /** No Proxy-Authorization / no SOCKS5 username-password method offered. */
+  'auth-required': { status: 407, socks: SOCKS_REPLY.notAllowed, text: 'Proxy authentication required' },
+  /** Unknown username or wrong password. */
+  'bad-credentials': { status: 407, socks: SOCKS_REPLY.notAllowed, text: 'Wrong proxy username or password' },
+  /** The proxy's validity period has ended. */
+  'token-expired': { status: 403, socks: SOCKS_REPLY.notAllowed, text: 'This proxy has expired' },
+  /** The owner disabled the proxy, or it was deleted. */
+  'token-disabled': { status: 403, socks: SOCKS_REPLY.notAllowed, text: 'This proxy is disabled' },
+  /** The traffic allowance is used up. */
+  'token-exhausted': { status: 403, socks: SOCKS_REPLY.notAllowed, text: 'This proxy has no traffic left' },
+  /** An HTTP proxy used over SOCKS5 or the other way round. */
+  'wrong-protocol': { status: 403, socks: SOCKS_REPLY.notAllowed, text: 'This proxy does not accept this protocol' },
+  /** The client's address is blacklisted or not on the whitelist of the proxy's owner. */
+  'source-refused': { status: 403, socks: SOCKS_REPLY.notAllowed, text: 'Your address may not use this proxy' },
+  /** Loopback, private, link-local or the gateway's own address. */
+  'target-refused': { status: 403, socks: SOCKS_REPLY.notAllowed, text: 'This destination is not allowed' },
+  /** Too many simultaneous connections for this proxy. */
+  'too-many-connections': { status: 429, socks: SOCKS_REPLY.notAllowed, text: 'Too many connections for this proxy' },
+  /** The exit could not reach the destination. */
+  'upstream-failed': { status: 502, socks: SOCKS_REPLY.hostUnreachable, text: 'The destination could not be reached' },
+  /** Malformed request. */
+  'bad-request': { status: 400, socks: SOCKS_REPLY.generalFailure, text: 'Malformed proxy request' },
+} as const;
+
+/** A refusal reason. */
+export type TRefusal = keyof typeof REFUSALS;
+
+/** The HTTP answer of a refusal, closing the connection. */
+export function httpRefusal(reason: TRefusal): string {
+  const r = REFUSALS[reason];
+  const body = `${r.text}\n`;
+  const extra = r.status === 407 ? 'Proxy-Authenticate: Basic realm="proxy"\r\n' : '';
+  return (
+    `HTTP/1.1 ${r.status} ${r.text}\r\n${extra}X-Proxy-Reason: ${reason}\r\n` +
+    `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** Thrown by dialing and policy code with the reason to report. */
+export class GatewayRefusal extends Error {
+  constructor(
+    readonly reason: TRefusal,
+    readonly socksCode?: number,
+  ) {
+    super(reason);
+  }
+}

@@ -111,6 +111,8 @@ const zOAuthVerify = z
     state: z.string().trim().max(256).optional(),
     access_token: z.string().trim().max(4096).optional(),
     redirect_uri: z.string().trim().max(2048).optional(),
+    /** Needed only when the sign-in creates an account and REGISTRATION_INVITE_REQUIRED is on. */
+    invite_code: z.union([zInviteCode, z.literal('')]).optional(),
   })
   .refine((v) => (v.code && v.state) || v.access_token, { error: 'required', path: ['code'] });
 

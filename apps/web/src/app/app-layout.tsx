@@ -1,0 +1,229 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Avatar, Badge, Button, Dropdown, Layout, Menu, Space, Tooltip, Typography, theme } from 'antd';
+import { BellOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useMatches, useNavigate } from 'react-router';
+import { PRODUCT_NAME, formatYuan } from '@proxy/contract';
+import { LanguageSwitch } from '../components/language-switch';
+import { NoticeDialog } from '../components/notice-dialog';
+import { ThemeSwitch } from '../components/theme-switch';
+import { callApi } from '../lib/api-client';
+import { HELP_CENTER_URL } from '../lib/help-center';
+import { confirmAction } from '../lib/message';
+import { logout } from '../lib/session';
+import { readValue, writeRecord } from '../lib/storage';
+import { openTab } from '../lib/tabs';
+import { useThemeMode } from '../lib/theme';
+import { useUnreadNotificationCount } from '../lib/unread-notifications';
+import { useRoles, useUserInfo } from '../lib/user-info';
+import { KeepAliveOutlet } from './keep-alive-outlet';
+import { HELP_CENTER_ICON, buildMenuEntries, findGroupKey, toAntdMenuItems, type TExternalMenuItem } from './menu';
+import type { TAppRoute } from './route-types';
+import { TabsBar } from './tabs-bar';
+
+const SIDEBAR_KEY = 'SIDEBAR_COLLAPSED';
+
+/** Menu links that leave the console (spec section 2: /helpcenter, order 99). */
+export const EXTERNAL_MENU_ITEMS: TExternalMenuItem[] = [
+  { key: 'external:helpcenter', titleKey: 'common:menu.helpCenter', href: HELP_CENTER_URL, order: 99, icon: HELP_CENTER_ICON },
+];
+
+/** The route record of the page being shown (from the router match's handle). */
+export function useCurrentAppRoute(): TAppRoute | undefined {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = matches[i].handle as { appRoute?: TAppRoute } | undefined;
+    if (handle?.appRoute) return handle.appRoute;
+  }
+  return undefined;
+}
+
+function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void }) {
+  const { t } = useTranslation('common');
+  const navigate = useNavigate();
+  const { data: user } = useUserInfo();
+  const unread = useUnreadNotificationCount();
+  const { token } = theme.useToken();
+
+  const signOut = () =>
+    confirmAction({
+      title: t('header.signOutConfirm'),
+      onOk: async () => {
+        // The server revokes every token of the user; sign out locally whatever it answers.
+        await callApi('userLogout', undefined, { skipTips: true }).catch(() => undefined);
+        logout();
+      },
+    });
+
+  return (
+    <Layout.Header
+      style={{
+        background: token.colorBgContainer,
+        padding: '0 16px',
+        display: 'flex',
+        alignItems: 'center',
+        gap: 8,
+        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        height: 56,
+        lineHeight: '56px',
+      }}
+    >
+      <Button
+        type="text"
+        icon={props.isCollapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+        onClick={props.onToggle}
+        aria-label={props.isCollapsed ? t('menu.expand') : t('menu.collapse')}
+        data-testid="sidebar-toggle"
+      />
+      <div style={{ flex: 1 }} />
+      <Space size={4} align="center">
+        <Tooltip title={t('header.balance')}>
+          <Space size={4} data-testid="header-balance" style={{ padding: '0 8px' }}>
+            <WalletOutlined style={{ color: token.colorPrimary }} />
+            <Typography.Text strong>{user ? formatYuan(user.balance) : '—'}</Typography.Text>
+          </Space>
+        </Tooltip>
+        <Tooltip title={unread > 0 ? t('header.unreadCount', { count: unread }) : t('header.notifications')}>
+          <Link to="/notifications" aria-label={t('header.notifications')} data-testid="header-notifications">
+            <Button type="text" tabIndex={-1} icon={<Badge count={unread} size="small" offset={[4, -2]}><BellOutlined /></Badge>} />
+          </Link>
+        </Tooltip>
+        <LanguageSwitch isCompact />
+        <ThemeSwitch />
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: [
+              { key: 'user-center', icon: <UserOutlined />, label: t('header.userCenter') },
+              { type: 'divider' },
+              { key: 'sign-out', icon: <LogoutOutlined />, label: t('header.signOut'), danger: true },
+            ],
+            onClick: ({ key }) => (key === 'user-center' ? navigate('/user-center') : signOut()),
+          }}
+        >
+          <Button type="text" data-testid="user-menu" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+            <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
+            <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' }}>{user?.name ?? ''}</span>
+          </Button>
+        </Dropdown>
+      </Space>
+    </Layout.Header>
+  );
+}
+
+/**
+ * The common layout of signed-in pages (spec section 2): collapsible side menu
+ * filtered by role, header, tabs and a keep-alive page area.
+ */
+export function AppLayout(props: { routes: TAppRoute[] }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const mode = useThemeMode();
+  const roles = useRoles();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const appRoute = useCurrentAppRoute();
+  const [isCollapsed, setIsCollapsed] = useState(() => readValue<boolean>('local', SIDEBAR_KEY) === true);
+
+  const entries = useMemo(() => buildMenuEntries(props.routes, roles, EXTERNAL_MENU_ITEMS), [props.routes, roles]);
+  const items = useMemo(() => toAntdMenuItems(entries, (key) => t(key)), [entries, t]);
+  const selectedKey = appRoute?.menu ? appRoute.path : location.pathname;
+  const [openKeys, setOpenKeys] = useState<string[]>(() => {
+    const group = findGroupKey(entries, selectedKey);
+    return group ? [group] : [];
+  });
+
+  useEffect(() => {
+    if (appRoute && !appRoute.isTabless) {
+      openTab({ key: location.pathname, path: `${location.pathname}${location.search}`, titleKey: appRoute.titleKey });
+    }
+  }, [appRoute, location.pathname, location.search]);
+
+  // Open the submenu of the page reached by a link or a tab.
+  useEffect(() => {
+    const group = findGroupKey(entries, selectedKey);
+    if (group) setOpenKeys((keys) => (keys.includes(group) ? keys : [...keys, group]));
+  }, [entries, selectedKey]);
+
+  const toggle = () => {
+    setIsCollapsed((value) => {
+      writeRecord('local', SIDEBAR_KEY, !value);
+      return !value;
+    });
+  };
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider
+        collapsible
+        collapsed={isCollapsed}
+        onCollapse={(value) => {
+          writeRecord('local', SIDEBAR_KEY, value);
+          setIsCollapsed(value);
+        }}
+        trigger={null}
+        width={232}
+        theme={mode === 'dark' ? 'dark' : 'light'}
+        style={{ background: token.colorBgContainer, borderRight: `1px solid ${token.colorBorderSecondary}` }}
+        data-testid="sidebar"
+        data-collapsed={isCollapsed}
+      >
+        <Link
+          to="/"
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 8,
+            height: 56,
+            padding: isCollapsed ? '0 24px' : '0 20px',
+            color: token.colorText,
+            fontWeight: 700,
+            fontSize: 18,
+            whiteSpace: 'nowrap',
+            overflow: 'hidden',
+          }}
+        >
+          <span
+            style={{
+              display: 'inline-flex',
+              width: 28,
+              height: 28,
+              flex: 'none',
+              borderRadius: 8,
+              background: token.colorPrimary,
+              color: '#fff',
+              alignItems: 'center',
+              justifyContent: 'center',
+              fontSize: 16,
+            }}
+          >
+            P
+          </span>
+          {isCollapsed ? null : PRODUCT_NAME}
+        </Link>
+        <Menu
+          mode="inline"
+          aria-label={t('common:menu.label')}
+          selectedKeys={[selectedKey]}
+          openKeys={isCollapsed ? undefined : openKeys}
+          onOpenChange={setOpenKeys}
+          items={items}
+          style={{ borderInlineEnd: 'none', background: 'transparent' }}
+          onClick={({ key }) => {
+            if (key.startsWith('/')) navigate(key);
+          }}
+        />
+      </Layout.Sider>
+      <Layout>
+        <HeaderBar isCollapsed={isCollapsed} onToggle={toggle} />
+        <div style={{ background: token.colorBgContainer }}>
+          <TabsBar />
+        </div>
+        <Layout.Content style={{ padding: 16, minWidth: 0 }}>
+          <KeepAliveOutlet />
+        </Layout.Content>
+      </Layout>
+      <NoticeDialog />
+    </Layout>
+  );
+}

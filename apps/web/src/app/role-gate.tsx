@@ -1,0 +1,13 @@
+import type { ReactNode } from 'react';
+import { ForbiddenResult } from '../components/forbidden-result';
+import { PageLoading } from '../components/page-loading';
+import { hasRequiredRole, useRoles, useUserInfo } from '../lib/user-info';
+
+/** Shows the page only to users with at least one of `roles` (spec section 5). */
+export function RoleGate(props: { roles?: string[]; children: ReactNode }) {
+  const { data, isPending, isError } = useUserInfo();
+  const roles = useRoles();
+  if (!props.roles || props.roles.length === 0) return <>{props.children}</>;
+  if (!data && isPending && !isError) return <PageLoading />;
+  return hasRequiredRole(props.roles, roles) ? <>{props.children}</> : <ForbiddenResult />;
+}

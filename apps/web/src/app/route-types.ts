@@ -1,0 +1,31 @@
+import type { ComponentType, ReactNode } from 'react';
+
+/**
+ * A screen of the console. Each feature exports a list of these from
+ * `src/features/<feature>/routes.tsx`; the app router collects them.
+ */
+export type TAppRoute = {
+  /** Absolute path, e.g. "/user-center" or "/invite/:invite_code". */
+  path: string;
+  /** Lazy import of the screen (default export), so each route is its own chunk. */
+  load: () => Promise<{ default: ComponentType }>;
+  /**
+   * "public": reachable without sign-in, shown without the layout (login, register...).
+   * "protected": needs a token, shown inside the layout with menu and tabs.
+   */
+  access: 'public' | 'protected';
+  /** i18n key of the title (tab label, menu label), e.g. "userCenter:title". */
+  titleKey: string;
+  /** Roles of which the user needs at least one (spec section 5); none means everyone signed in. */
+  roles?: string[];
+  /** Side menu entry; omitted means no menu entry. */
+  menu?: {
+    /** Spec menu order (1 dashboard, 2 proxy group, 96 invite, 97 charge, 98 user center, 99 tools, 100 terms/api-docs). */
+    order: number;
+    icon?: ReactNode;
+    /** Menu group key, e.g. "proxy" or "tools"; entries of a group share a submenu. */
+    group?: string;
+  };
+  /** Never becomes a tab (spec: /404 and /login). */
+  isTabless?: boolean;
+};

@@ -1,0 +1,113 @@
+import { createBrowserRouter, createMemoryRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { PageLoading } from '../components/page-loading';
+import { RouteError } from '../components/route-error';
+import { registerNavigator } from '../lib/navigation';
+import { isSignedIn } from '../lib/session';
+import { refreshTokenIfStale } from '../lib/token-refresh';
+import { AppLayout } from './app-layout';
+import { RoleGate } from './role-gate';
+import { RootShell } from './root-shell';
+import type { TAppRoute } from './route-types';
+
+/** Routes the shell itself provides (spec section 2: /404; /helpcenter leads out of the app). */
+export const SHELL_ROUTES: TAppRoute[] = [
+  { path: '/404', access: 'public', titleKey: 'common:notFound.title', isTabless: true, load: () => import('../components/not-found-page') },
+  { path: '/helpcenter', access: 'protected', titleKey: 'common:menu.helpCenter', isTabless: true, load: () => import('./help-center-page') },
+];
+
+/** Every TAppRoute array exported (as `...Routes`) by feature route modules. */
+export function collectFeatureRoutes(modules: Record<string, Record<string, unknown>>): TAppRoute[] {
+  const routes: TAppRoute[] = [];
+  for (const file of Object.keys(modules).sort()) {
+    for (const [name, value] of Object.entries(modules[file])) {
+      if (name.endsWith('Routes') && Array.isArray(value)) routes.push(...(value as TAppRoute[]));
+    }
+  }
+  return routes;
+}
+
+/** The path and search a guard redirect should bring the user back to. */
+function wantedPath(request: Request): string {
+  const url = new URL(request.url);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Signed-out visitors of a protected page go to /login?redirect=<wanted path> (spec section 2). */
+export function protectedLoader({ request }: LoaderFunctionArgs): null {
+  if (!isSignedIn()) throw redirect(`/login?redirect=${encodeURIComponent(wantedPath(request))}`);
+  return null;
+}
+
+/** A signed-in user visiting /login is sent to / (spec section 2). */
+export function loginLoader(): null {
+  if (isSignedIn()) throw redirect('/');
+  return null;
+}
+
+/** Runs on every navigation: refreshes a token older than 5 minutes (spec section 2). */
+export function rootLoader(): null {
+  void refreshTokenIfStale();
+  return null;
+}
+
+function toRouteObject(route: TAppRoute): RouteObject {
+  return {
+    path: route.path,
+    handle: { appRoute: route },
+    loader: route.path === '/login' ? loginLoader : undefined,
+    errorElement: <RouteError />,
+    lazy: async () => {
+      const Screen = (await route.load()).default;
+      if (!route.roles?.length) return { Component: Screen };
+      const roles = route.roles;
+      return {
+        Component: function GuardedScreen() {
+          return (
+            <RoleGate roles={roles}>
+              <Screen />
+            </RoleGate>
+          );
+        },
+      };
+    },
+  };
+}
+
+/** The route tree: public pages bare, protected pages inside the layout, unknown paths to /404. */
+export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
+  const taken = new Set(featureRoutes.map((r) => r.path));
+  const all = [...featureRoutes, ...SHELL_ROUTES.filter((r) => !taken.has(r.path))];
+  const publicRoutes = all.filter((r) => r.access === 'public');
+  const protectedRoutes = all.filter((r) => r.access === 'protected');
+  return [
+    {
+      id: 'root',
+      Component: RootShell,
+      HydrateFallback: PageLoading,
+      errorElement: <RouteError />,
+      loader: rootLoader,
+      shouldRevalidate: () => true,
+      children: [
+        ...publicRoutes.map(toRouteObject),
+        {
+          id: 'protected',
+          element: <AppLayout routes={protectedRoutes} />,
+          loader: protectedLoader,
+          shouldRevalidate: () => true,
+          children: protectedRoutes.map(toRouteObject),
+        },
+        { path: '*', loader: () => redirect('/404') },
+      ],
+    },
+  ];
+}
+
+/** The app's router; `initialEntries` gives an in-memory router (tests). */
+export function createAppRouter(featureRoutes: TAppRoute[], options: { initialEntries?: string[] } = {}) {
+  const routes = buildRouteObjects(featureRoutes);
+  const router = options.initialEntries
+    ? createMemoryRouter(routes, { initialEntries: options.initialEntries })
+    : createBrowserRouter(routes);
+  registerNavigator((to, navOptions) => void router.navigate(to, navOptions));
+  return router;
+}

@@ -1,0 +1,206 @@
+import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import {
+  API_PREFIX,
+  DEFAULT_STATUS_MESSAGES,
+  ERRORS,
+  OK_CODE,
+  REQUEST_TIMEOUT_MS,
+  ROUTES,
+  unknownErrorMessage,
+  type TRouteName,
+  type TRouteOutput,
+  type TRouteRequest,
+} from '@proxy/contract';
+import { getLanguage, translate } from './i18n';
+import { showError } from './message';
+import { hardNavigate } from './navigation';
+import { clearToken, getAccessToken, logout } from './session';
+
+/** A failed call (spec section 8): body code (or HTTP status) and message. */
+export class ApiError extends Error {
+  /** Body code, or the HTTP status when the body has none; -1 for network failures. */
+  readonly code: number;
+  /** Message shown to the user, in the interface language. */
+  readonly msg: string;
+  /** HTTP status when a response arrived. */
+  readonly status?: number;
+  /** `data` of the envelope (e.g. `{ error, issues }`). */
+  readonly data?: unknown;
+
+  constructor(fields: { code: number; msg: string; status?: number; data?: unknown }) {
+    super(fields.msg);
+    this.name = 'ApiError';
+    this.code = fields.code;
+    this.msg = fields.msg;
+    this.status = fields.status;
+    this.data = fields.data;
+  }
+}
+
+/** Body code of network failures and cancelled calls (no answer arrived). */
+export const NETWORK_ERROR_CODE = -1;
+/** Body code of a revoked session (spec section 8). */
+export const SESSION_REVOKED_CODE = ERRORS.SESSION_REVOKED.code;
+
+/** Options of one call. */
+export type TCallOptions = {
+  /** Do not toast a failure (the caller shows it its own way). */
+  skipTips?: boolean;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+};
+
+/** The axios instance behind every call (base URL `/api`, 60000 ms timeout). */
+export const apiHttp = axios.create({ baseURL: API_PREFIX, timeout: REQUEST_TIMEOUT_MS });
+
+type TEnvelopeLike = { code?: unknown; msg?: unknown; data?: unknown };
+
+function isEnvelope(body: unknown): body is TEnvelopeLike {
+  return typeof body === 'object' && body !== null && 'code' in body && typeof (body as TEnvelopeLike).code === 'number';
+}
+
+/** Default message for a code when the answer carries none (spec section 8). */
+export function defaultMessage(code: number): string {
+  const lang = getLanguage();
+  return DEFAULT_STATUS_MESSAGES[lang][code] ?? unknownErrorMessage(code, lang);
+}
+
+/** Splits input into path parameters (filled into `:name`) and the rest. */
+export function buildPath(path: string, input: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+  const rest = { ...input };
+  const filled = path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = rest[name];
+    delete rest[name];
+    if (value === undefined || value === null || value === '') throw new Error(`missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+  return { path: filled, rest };
+}
+
+/** Form encoding of a flat object; arrays repeat the key, null/undefined are left out. */
+export function toFormBody(fields: Record<string, unknown>): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) form.append(key, String(item));
+  }
+  return form;
+}
+
+/** Network failures show their error message, translated where axios names the cause. */
+function networkMessage(err: AxiosError): string {
+  if (err.code === AxiosError.ECONNABORTED || err.code === AxiosError.ETIMEDOUT) return translate('errors:timeout');
+  if (err.code === AxiosError.ERR_NETWORK) return translate('errors:network');
+  return err.message || defaultMessage(NETWORK_ERROR_CODE);
+}
+
+function fail(error: ApiError, options: TCallOptions): never {
+  if (!options.skipTips) showError(error.msg);
+  throw error;
+}
+
+async function readBlobBody(blob: Blob): Promise<unknown> {
+  try {
+    return JSON.parse(await blob.text());
+  } catch {
+    return null;
+  }
+}
+
+/** The spec-8 handling of a non-zero body code or an HTTP error with a body. */
+function handleFailure(code: number, message: string | undefined, status: number | undefined, data: unknown, options: TCallOptions): never {
+  const lang = getLanguage();
+  if (code === SESSION_REVOKED_CODE) {
+    clearToken();
+    const error = new ApiError({ code, msg: ERRORS.SESSION_REVOKED[lang], status, data });
+    if (!options.skipTips) showError(error.msg);
+    hardNavigate('/login');
+    throw error;
+  }
+  const error = new ApiError({ code, msg: message || defaultMessage(code), status, data });
+  if (code === ERRORS.UNAUTHORIZED.code) logout();
+  return fail(error, options);
+}
+
+/**
+ * Calls a route of the contract's table (spec section 7). Resolves with
+ * `data` when the body code is 0 (or the raw Blob for file routes); otherwise
+ * rejects with ApiError after the spec-8 handling (toast unless skipTips).
+ */
+export async function callApi<N extends TRouteName>(
+  name: N,
+  input?: TRouteRequest<N>,
+  options: TCallOptions = {},
+): Promise<TRouteOutput<N>> {
+  const route = ROUTES[name];
+  const lang = getLanguage();
+  const headers: Record<string, string> = { Lang: lang, ...options.headers };
+  if (route.auth !== 'none') {
+    const token = getAccessToken();
+    if (!token) {
+      // Spec section 5: rejected locally as 401, then the 401 rule (logout).
+      const error = new ApiError({ code: 401, msg: ERRORS.UNAUTHORIZED[lang], status: 401 });
+      logout();
+      return fail(error, options);
+    }
+    headers.Authorization = `Bearer ${token}`;
+  }
+
+  const { path, rest } = buildPath(route.path, (input ?? {}) as Record<string, unknown>);
+  const config: AxiosRequestConfig = { url: path, method: route.method, headers, signal: options.signal };
+  if (route.body === 'none') config.params = rest;
+  else if (route.body === 'form') {
+    config.data = toFormBody(rest);
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  } else config.data = rest;
+  if (route.isBlob) config.responseType = 'blob';
+
+  let response: AxiosResponse;
+  try {
+    response = await apiHttp.request(config);
+  } catch (raw) {
+    if (axios.isCancel(raw)) throw new ApiError({ code: NETWORK_ERROR_CODE, msg: 'canceled' });
+    const err = raw as AxiosError;
+    if (!err.response) {
+      return fail(new ApiError({ code: NETWORK_ERROR_CODE, msg: networkMessage(err) }), options);
+    }
+    const status = err.response.status;
+    const body = err.response.data instanceof Blob ? await readBlobBody(err.response.data) : err.response.data;
+    if (isEnvelope(body)) {
+      return handleFailure(body.code as number, typeof body.msg === 'string' ? body.msg : undefined, status, body.data, options);
+    }
+    return handleFailure(status, undefined, status, body, options);
+  }
+
+  if (route.isBlob) {
+    const blob = response.data as Blob;
+    // A file route may still answer an error envelope with status 200.
+    if (blob instanceof Blob && /json/i.test(blob.type)) {
+      const body = await readBlobBody(blob);
+      if (isEnvelope(body) && body.code !== OK_CODE) {
+        return handleFailure(body.code as number, typeof body.msg === 'string' ? body.msg : undefined, response.status, body.data, options);
+      }
+    }
+    return blob as TRouteOutput<N>;
+  }
+  const body = response.data as unknown;
+  if (isEnvelope(body) && body.code === OK_CODE) return body.data as TRouteOutput<N>;
+  if (isEnvelope(body)) {
+    return handleFailure(body.code as number, typeof body.msg === 'string' ? body.msg : undefined, response.status, body.data, options);
+  }
+  // An answer that is not an envelope is not a success (spec section 7).
+  return handleFailure(response.status === 200 ? 500 : response.status, undefined, response.status, body, options);
+}
+
+/** Saves a Blob (e.g. an export) as a file download. */
+export function downloadBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

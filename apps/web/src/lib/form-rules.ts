@@ -1,0 +1,43 @@
+import type { FormRule } from 'antd';
+import { validationMessage } from '@proxy/contract';
+import { getLanguage } from './i18n';
+
+type TIssue = { message: string; path: PropertyKey[] };
+
+/**
+ * The part of a zod schema these rules use; any schema of @proxy/contract
+ * (zod 4 `ZodType`) fits, without the console depending on zod itself.
+ */
+export type ZodType = {
+  safeParseAsync: (value: unknown) => Promise<{ success: true } | { success: false; error: { issues: TIssue[] } }>;
+};
+
+/**
+ * An antd Form rule that runs a zod schema of the contract on the field value
+ * and shows its translated message, so console and server share the rules.
+ */
+export function zodRule(schema: ZodType): FormRule {
+  return {
+    validator: async (_rule, value: unknown) => {
+      const result = await schema.safeParseAsync(value);
+      if (!result.success) throw new Error(validationMessage(result.error.issues[0]?.message ?? 'invalidValue', getLanguage()));
+    },
+  };
+}
+
+/**
+ * A rule for one field checked against a whole-form schema (e.g. the
+ * "passwords are inconsistent" refinement on confirm_password). Only issues
+ * whose path starts with `field` count. Zod runs object refinements only when
+ * every field parses, so pair it with zodRule on the other fields.
+ */
+export function zodFormRule(schema: ZodType, field: string): FormRule {
+  return ({ getFieldsValue }) => ({
+    validator: async () => {
+      const result = await schema.safeParseAsync(getFieldsValue(true));
+      if (result.success) return;
+      const issue = result.error.issues.find((i) => i.path[0] === field);
+      if (issue) throw new Error(validationMessage(issue.message, getLanguage()));
+    },
+  });
+}

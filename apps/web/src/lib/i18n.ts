@@ -1,0 +1,98 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { resolveLang, type TLang } from '@proxy/contract';
+import { readValue, writeRecord } from './storage';
+
+/** Namespaces of the shell itself; each feature adds its folder name as a namespace. */
+export const SHELL_NAMESPACES = ['common', 'errors'] as const;
+
+const LANG_KEY = 'LANG';
+
+type TJsonModule = Record<string, unknown>;
+type TResources = Record<TLang, Record<string, TJsonModule>>;
+
+/** Builds i18next resources from `src/locales/<lang>/<ns>.json` and `src/features/<ns>/locales/<lang>.json`. */
+export function collectResources(shell: Record<string, TJsonModule>, features: Record<string, TJsonModule>): TResources {
+  const resources: TResources = { zh: {}, en: {} };
+  const add = (lang: string, ns: string, texts: TJsonModule) => {
+    if (lang !== 'zh' && lang !== 'en') return;
+    resources[lang][ns] = texts;
+    // "user-center" is also reachable as "userCenter", the spelling of TAppRoute's doc example.
+    const camel = ns.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (camel !== ns) resources[lang][camel] = texts;
+  };
+  for (const [file, mod] of Object.entries(shell)) {
+    const match = /locales\/(\w+)\/([\w-]+)\.json$/.exec(file);
+    if (match) add(match[1], match[2], (mod.default ?? mod) as TJsonModule);
+  }
+  for (const [file, mod] of Object.entries(features)) {
+    const match = /features\/([\w-]+)\/locales\/(\w+)\.json$/.exec(file);
+    if (match) add(match[2], match[1], (mod.default ?? mod) as TJsonModule);
+  }
+  return resources;
+}
+
+/**
+ * The language rule of spec sections 1 and 9: the stored choice, else the
+ * browser's (Chinese if it contains "zh", otherwise English).
+ */
+export function detectLanguage(stored: string | null, browserLanguage: string | undefined): TLang {
+  if (stored === 'zh' || stored === 'en') return stored;
+  return resolveLang(browserLanguage);
+}
+
+function browserLanguage(): string | undefined {
+  return typeof navigator === 'undefined' ? undefined : navigator.language;
+}
+
+/** Language at start-up; the detected choice is saved (spec section 1). */
+export function initialLanguage(): TLang {
+  const lang = detectLanguage(readValue<string>('local', LANG_KEY), browserLanguage());
+  writeRecord('local', LANG_KEY, lang);
+  return lang;
+}
+
+const resources = collectResources(
+  import.meta.glob<TJsonModule>('../locales/*/*.json', { eager: true }),
+  import.meta.glob<TJsonModule>('../features/*/locales/*.json', { eager: true }),
+);
+
+const startLang = initialLanguage();
+
+/** The console's i18next instance. */
+export const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: startLang,
+  fallbackLng: startLang === 'zh' ? 'en' : 'zh',
+  defaultNS: 'common',
+  ns: Object.keys(resources.zh),
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+applyLanguageSideEffects(startLang);
+
+function applyLanguageSideEffects(lang: TLang): void {
+  dayjs.locale(lang === 'zh' ? 'zh-cn' : 'en');
+  if (typeof document !== 'undefined') document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+}
+
+/** The interface language now. */
+export function getLanguage(): TLang {
+  return i18n.language === 'en' ? 'en' : 'zh';
+}
+
+/** Switches the interface language and saves the choice. */
+export function setLanguage(lang: TLang): void {
+  writeRecord('local', LANG_KEY, lang);
+  applyLanguageSideEffects(lang);
+  void i18n.changeLanguage(lang);
+}
+
+/** Translates a key outside React (e.g. in the request layer). */
+export function translate(key: string, options?: Record<string, unknown>): string {
+  return i18n.t(key, options);
+}

@@ -1,0 +1,115 @@
+import { useCallback } from 'react';
+import { Button, Checkbox, Divider, Flex, Form, Input } from 'antd';
+import { GithubOutlined, GoogleOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { ZLoginForm, type TSession } from '@proxy/contract';
+import { zodRule } from '../../../lib/form-rules';
+import { showSuccess } from '../../../lib/message';
+import { useLogin } from '../api/login';
+import { useOAuthProviders } from '../api/oauth-providers';
+import { useFinishSignIn } from '../hooks/use-finish-sign-in';
+import { useOAuthSignIn } from '../hooks/use-oauth-sign-in';
+import { getSafeRedirect } from '../utils/redirect';
+import { markServerIssues } from '../utils/server-issues';
+import { AuthLayout } from './auth-layout';
+
+type TLoginValues = { email: string; password: string; remember: boolean };
+
+const LOGIN_FIELDS = ['email', 'password'] as const;
+
+/** /login: e-mail or username and password, remember me, GitHub and Google when enabled (spec section 2). */
+export default function LoginPage() {
+  const { t } = useTranslation('auth');
+  const [form] = Form.useForm<TLoginValues>();
+  const [searchParams] = useSearchParams();
+  const redirect = getSafeRedirect(searchParams);
+  const loginMutation = useLogin();
+  const providers = useOAuthProviders();
+  const finishSignIn = useFinishSignIn();
+
+  const completeSignIn = useCallback(
+    (session: TSession, isRemembered: boolean) => {
+      showSuccess(t('login.success'));
+      finishSignIn(session, { isRemembered, redirect });
+    },
+    [finishSignIn, redirect, t],
+  );
+
+  const getContext = useCallback(
+    () => ({ isRemembered: form.getFieldValue('remember') !== false, redirect }),
+    [form, redirect],
+  );
+  const oauth = useOAuthSignIn({
+    onSession: (session) => completeSignIn(session, getContext().isRemembered),
+    getContext,
+  });
+
+  const handleFinish = async (values: TLoginValues) => {
+    try {
+      const session = await loginMutation.mutateAsync({
+        email: values.email,
+        password: values.password,
+        remember: values.remember,
+      });
+      completeSignIn(session, values.remember);
+    } catch (error) {
+      markServerIssues(form, error, LOGIN_FIELDS);
+    }
+  };
+
+  const hasGitHub = providers.data?.github === true;
+  const hasGoogle = providers.data?.google === true;
+
+  return (
+    <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
+      <Form<TLoginValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ remember: true }}
+        onFinish={handleFinish}
+        size="large"
+      >
+        <Form.Item name="email" label={t('login.account')} rules={[zodRule(ZLoginForm.shape.email)]}>
+          <Input prefix={<UserOutlined />} placeholder={t('login.accountPlaceholder')} autoComplete="username" />
+        </Form.Item>
+        <Form.Item name="password" label={t('login.password')} rules={[zodRule(ZLoginForm.shape.password)]}>
+          <Input.Password prefix={<LockOutlined />} placeholder={t('login.passwordPlaceholder')} autoComplete="current-password" />
+        </Form.Item>
+        <Flex justify="space-between" align="center" style={{ marginBottom: 24 }}>
+          <Form.Item name="remember" valuePropName="checked" noStyle>
+            <Checkbox>{t('login.remember')}</Checkbox>
+          </Form.Item>
+          <Link to="/reset-password">{t('login.forgot')}</Link>
+        </Flex>
+        <Form.Item style={{ marginBottom: 16 }}>
+          <Button type="primary" htmlType="submit" block loading={loginMutation.isPending}>
+            {t('login.submit')}
+          </Button>
+        </Form.Item>
+      </Form>
+      <Flex justify="center" gap={4}>
+        <span>{t('login.noAccount')}</span>
+        <Link to={redirect === '/' ? '/register' : `/register?redirect=${encodeURIComponent(redirect)}`}>{t('login.toRegister')}</Link>
+      </Flex>
+      {(hasGitHub || hasGoogle) && (
+        <>
+          <Divider plain>{t('login.or')}</Divider>
+          <Flex vertical gap={12}>
+            {hasGitHub && (
+              <Button block size="large" icon={<GithubOutlined />} loading={oauth.pending === 'github'} onClick={oauth.startGitHub}>
+                {t('login.github')}
+              </Button>
+            )}
+            {hasGoogle && (
+              <Button block size="large" icon={<GoogleOutlined />} loading={oauth.pending === 'google'} onClick={oauth.startGoogle}>
+                {t('login.google')}
+              </Button>
+            )}
+          </Flex>
+        </>
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,92 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, Flex, Result, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { OAUTH_PROVIDERS, type TOAuthProvider } from '@proxy/contract';
+import { saveSession } from '../../../lib/session';
+import { getOAuthRedirectUri } from '../api/oauth-authorize';
+import { verifyOAuth } from '../api/oauth-verify';
+import { readOAuthResult, takeOAuthContext } from '../utils/oauth-message';
+
+function isProvider(value: string | undefined): value is TOAuthProvider {
+  return (OAUTH_PROVIDERS as readonly string[]).includes(value ?? '');
+}
+
+/** The console window that opened this page as a popup, if any (same origin only). */
+function getConsoleOpener(): Window | null {
+  const opener = window.opener as Window | null;
+  if (!opener || opener === window || opener.closed) return null;
+  try {
+    return opener.location.origin === window.location.origin ? opener : null;
+  } catch {
+    return null; // another site opened us: never hand it the code
+  }
+}
+
+/**
+ * /oauth/callback/:provider, where GitHub and Google send the browser back.
+ * In the Google popup it posts the answer to the console window and closes;
+ * on its own (GitHub, or a blocked popup) it verifies, signs in and opens the
+ * wanted page.
+ */
+export default function OAuthCallbackPage() {
+  const { t } = useTranslation('auth');
+  const { provider } = useParams();
+  const navigate = useNavigate();
+  const [hasFailed, setHasFailed] = useState(false);
+  // The code is single-use: never verify twice (React runs effects twice in development).
+  const hasStartedRef = useRef(false);
+
+  useEffect(() => {
+    if (hasStartedRef.current) return;
+    hasStartedRef.current = true;
+    if (!isProvider(provider)) {
+      setHasFailed(true);
+      return;
+    }
+    const result = readOAuthResult(provider, window.location);
+    const opener = getConsoleOpener();
+    if (opener) {
+      opener.postMessage(result, window.location.origin);
+      window.close();
+      return;
+    }
+    const context = takeOAuthContext();
+    if (result.error) {
+      setHasFailed(true);
+      return;
+    }
+    verifyOAuth(provider, {
+      ...(result.code ? { code: result.code } : {}),
+      ...(result.state ? { state: result.state } : {}),
+      ...(result.access_token ? { access_token: result.access_token } : {}),
+      redirect_uri: getOAuthRedirectUri(provider),
+    })
+      .then((session) => {
+        saveSession(session.token, { remember: context.isRemembered });
+        navigate(context.redirect, { replace: true });
+      })
+      .catch(() => setHasFailed(true));
+  }, [navigate, provider]);
+
+  return (
+    <Flex align="center" justify="center" style={{ minHeight: '100vh', padding: 24 }}>
+      {hasFailed ? (
+        <Result
+          status="error"
+          title={t('oauth.failed')}
+          extra={
+            <Button type="primary" onClick={() => navigate('/login', { replace: true })}>
+              {t('oauth.backToLogin')}
+            </Button>
+          }
+        />
+      ) : (
+        <Flex vertical align="center" gap={16}>
+          <Spin size="large" />
+          <span>{t('oauth.working')}</span>
+        </Flex>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import { Alert, Button, Flex, Form, Input, Space, type FormRule } from 'antd';
+import { LockOutlined, MailOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { ZRegisterForm, validationMessage } from '@proxy/contract';
+import { zodRule } from '../../../lib/form-rules';
+import { getLanguage } from '../../../lib/i18n';
+import { showSuccess } from '../../../lib/message';
+import { useOAuthProviders } from '../api/oauth-providers';
+import { useRegister } from '../api/register';
+import { useFinishSignIn } from '../hooks/use-finish-sign-in';
+import { getConfirmPasswordRules } from '../utils/form-rules';
+import { getSafeRedirect } from '../utils/redirect';
+import { markServerIssues } from '../utils/server-issues';
+import { AuthLayout } from './auth-layout';
+import { SendCodeButton } from './send-code-button';
+
+type TRegisterValues = {
+  username: string;
+  email: string;
+  code: string;
+  password: string;
+  confirm_password: string;
+  invite_code?: string;
+};
+
+const REGISTER_FIELDS = ['username', 'email', 'code', 'password', 'confirm_password', 'invite_code'] as const;
+const fields = ZRegisterForm.shape;
+
+/** /register: username, e-mail with a code, password twice and the invite code (spec sections 2, 4, 5). */
+export default function RegisterPage() {
+  const { t } = useTranslation('auth');
+  const [form] = Form.useForm<TRegisterValues>();
+  const [searchParams] = useSearchParams();
+  const inviteFromLink = searchParams.get('invite') ?? '';
+  const redirect = getSafeRedirect(searchParams);
+  const providers = useOAuthProviders();
+  const isInviteRequired = providers.data?.invite_required === true;
+  const registerMutation = useRegister();
+  const finishSignIn = useFinishSignIn();
+  const [hasFailed, setHasFailed] = useState(false);
+
+  // Optional by default; the server says when this installation requires an invite.
+  const inviteRules: FormRule[] = [
+    ...(isInviteRequired
+      ? [{ required: true, whitespace: true, message: validationMessage('inviteRequired', getLanguage()) }]
+      : []),
+    zodRule(fields.invite_code),
+  ];
+
+  const handleFinish = async (values: TRegisterValues) => {
+    setHasFailed(false);
+    try {
+      const session = await registerMutation.mutateAsync({ ...values, invite_code: values.invite_code?.trim() ?? '' });
+      showSuccess(session.is_new_user ? t('register.success') : t('register.existingAccount'));
+      finishSignIn(session, { isRemembered: true, redirect });
+    } catch (error) {
+      setHasFailed(true);
+      markServerIssues(form, error, REGISTER_FIELDS);
+    }
+  };
+
+  return (
+    <AuthLayout title={t('register.title')} subtitle={t('register.subtitle')}>
+      <Form<TRegisterValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ invite_code: inviteFromLink }}
+        onFinish={handleFinish}
+        onValuesChange={() => setHasFailed(false)}
+      >
+        <Form.Item name="username" label={t('register.username')} rules={[zodRule(fields.username)]}>
+          <Input prefix={<UserOutlined />} placeholder={t('register.usernamePlaceholder')} autoComplete="username" />
+        </Form.Item>
+        <Form.Item label={t('register.email')}>
+          <Space.Compact block>
+            <Form.Item name="email" noStyle rules={[zodRule(fields.email)]}>
+              <Input prefix={<MailOutlined />} placeholder={t('register.emailPlaceholder')} autoComplete="email" />
+            </Form.Item>
+            <SendCodeButton form={form} type="register" />
+          </Space.Compact>
+        </Form.Item>
+        <Form.Item name="code" label={t('register.code')} rules={[zodRule(fields.code)]}>
+          <Input prefix={<SafetyOutlined />} placeholder={t('register.codePlaceholder')} maxLength={6} inputMode="numeric" autoComplete="one-time-code" />
+        </Form.Item>
+        <Form.Item name="password" label={t('register.password')} rules={[zodRule(fields.password)]}>
+          <Input.Password prefix={<LockOutlined />} placeholder={t('register.passwordPlaceholder')} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm_password"
+          label={t('register.confirmPassword')}
+          dependencies={['password']}
+          rules={getConfirmPasswordRules(form)}
+        >
+          <Input.Password prefix={<LockOutlined />} placeholder={t('register.confirmPasswordPlaceholder')} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="invite_code"
+          label={isInviteRequired ? t('register.inviteCode') : t('register.inviteCodeOptional')}
+          rules={inviteRules}
+        >
+          <Input prefix={<TeamOutlined />} placeholder={t('register.inviteCodePlaceholder')} />
+        </Form.Item>
+        {hasFailed && <Alert type="error" showIcon title={t('register.failed')} style={{ marginBottom: 16 }} />}
+        <Form.Item style={{ marginBottom: 16 }}>
+          <Button type="primary" htmlType="submit" block size="large" loading={registerMutation.isPending}>
+            {t('register.submit')}
+          </Button>
+        </Form.Item>
+      </Form>
+      <Flex justify="center" gap={4}>
+        <span>{t('register.hasAccount')}</span>
+        <Link to="/login">{t('register.toLogin')}</Link>
+      </Flex>
+    </AuthLayout>
+  );
+}

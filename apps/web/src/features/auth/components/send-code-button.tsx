@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import { Button, type FormInstance } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { CODE_RESEND_MS, type TCodePurpose } from '@proxy/contract';
+import { showError, showSuccess } from '../../../lib/message';
+import { useSendCode } from '../api/send-code';
+import { getErrorMessage } from '../utils/server-issues';
+
+type TSendCodeButtonProps = {
+  form: FormInstance;
+  type: TCodePurpose;
+  /** Name of the form's e-mail field (validated before sending). */
+  emailField?: string;
+};
+
+/** "Send code" button: validates the e-mail, asks for a code, then counts down 60 s before a resend. */
+export function SendCodeButton({ form, type, emailField = 'email' }: TSendCodeButtonProps) {
+  const { t } = useTranslation('auth');
+  const sendCode = useSendCode();
+  const [secondsLeft, setSecondsLeft] = useState(0);
+
+  useEffect(() => {
+    if (secondsLeft <= 0) return;
+    const timer = setTimeout(() => setSecondsLeft((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [secondsLeft]);
+
+  const handleClick = async () => {
+    let email: string;
+    try {
+      email = (await form.validateFields([emailField]))[emailField];
+    } catch {
+      return; // the field shows why
+    }
+    try {
+      const answer = await sendCode.mutateAsync({ email, type });
+      showSuccess(t('code.sent', { email }));
+      setSecondsLeft(answer.resend_after > 0 ? answer.resend_after : CODE_RESEND_MS / 1000);
+    } catch (error) {
+      const reason = getErrorMessage(error);
+      showError(reason ? `${t('code.failed')}: ${reason}` : t('code.failed'));
+    }
+  };
+
+  return (
+    <Button onClick={handleClick} loading={sendCode.isPending} disabled={secondsLeft > 0} style={{ minWidth: 120 }}>
+      {secondsLeft > 0 ? t('code.resend', { seconds: secondsLeft }) : t('code.send')}
+    </Button>
+  );
+}

@@ -1,0 +1,62 @@
+import type { TOAuthProvider } from '@proxy/contract';
+import { readRecord, removeRecord, writeRecord } from '../../../lib/storage';
+import { getSafeRedirect } from './redirect';
+
+/** Marks our own postMessage payloads among whatever else the window receives. */
+export const OAUTH_MESSAGE_SOURCE = 'proxy-console-oauth';
+
+/** What the callback popup posts to the console window that opened it. */
+export type TOAuthMessage = {
+  source: typeof OAUTH_MESSAGE_SOURCE;
+  provider: TOAuthProvider;
+  code?: string;
+  state?: string;
+  access_token?: string;
+  /** Set when the provider answered with an error (e.g. the user declined). */
+  error?: string;
+};
+
+/** True when a message event carries our sign-in result. */
+export function isOAuthMessage(data: unknown): data is TOAuthMessage {
+  return typeof data === 'object' && data !== null && (data as { source?: unknown }).source === OAUTH_MESSAGE_SOURCE;
+}
+
+/** Reads the provider's answer from the callback URL: query (code flow) and fragment (token flow). */
+export function readOAuthResult(provider: TOAuthProvider, location: { search: string; hash: string }): TOAuthMessage {
+  const query = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const pick = (key: string) => query.get(key) ?? fragment.get(key) ?? undefined;
+  const result: TOAuthMessage = { source: OAUTH_MESSAGE_SOURCE, provider };
+  const code = pick('code');
+  const state = pick('state');
+  const accessToken = pick('access_token');
+  const error = pick('error');
+  if (code) result.code = code;
+  if (state) result.state = state;
+  if (accessToken) result.access_token = accessToken;
+  if (error) result.error = error;
+  else if (!(code && state) && !accessToken) result.error = 'missing_code';
+  return result;
+}
+
+// "Remember me" and the wanted page must survive the full-page trip to GitHub and back.
+const CONTEXT_KEY = 'OAUTH_CONTEXT';
+
+/** What the login page knew before leaving for the provider. */
+export type TOAuthContext = { isRemembered: boolean; redirect: string };
+
+/** Keeps the login page's "remember me" and redirect target for the callback page (10 minutes). */
+export function saveOAuthContext(context: TOAuthContext): void {
+  writeRecord('session', CONTEXT_KEY, context, 600);
+}
+
+/** The context saved before leaving (default: remembered, back to "/"); read once. */
+export function takeOAuthContext(): TOAuthContext {
+  const saved = readRecord<Partial<TOAuthContext>>('session', CONTEXT_KEY)?.value;
+  removeRecord('session', CONTEXT_KEY);
+  const redirect = saved?.redirect;
+  return {
+    isRemembered: saved?.isRemembered !== false,
+    redirect: typeof redirect === 'string' ? getSafeRedirect(new URLSearchParams({ redirect })) : '/',
+  };
+}

@@ -1,0 +1,61 @@
+import { Alert, Button, Card, Col, Row, Skeleton, Statistic, Tooltip, theme } from 'antd';
+import { GiftOutlined, LockOutlined, ReloadOutlined, WalletOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { TRIAL_CREDIT_FEN, fenToYuan, formatYuan } from '@proxy/contract';
+import { showError, showSuccess } from '../../../lib/message';
+import { useUserInfo } from '../../../lib/user-info';
+
+/** Available and frozen balance, total recharge and the trial credit note. */
+export function BalanceCards() {
+  const { t } = useTranslation('dashboard');
+  const { token } = theme.useToken();
+  const { data: user, isPending, isFetching, refetch } = useUserInfo();
+  const trialYuan = fenToYuan(TRIAL_CREDIT_FEN);
+
+  const handleRefresh = async () => {
+    const result = await refetch();
+    if (result.isError) showError(t('balance.refreshFailed'));
+    else showSuccess(t('balance.refreshed'));
+  };
+
+  if (isPending || !user) {
+    return <Card><Skeleton active paragraph={{ rows: 2 }} /></Card>;
+  }
+
+  const hasTrial = user.trial_credit > 0;
+  return (
+    <>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} md={8}>
+          <Card
+            extra={
+              <Tooltip title={t('balance.refresh')}>
+                <Button type="text" size="small" icon={<ReloadOutlined spin={isFetching} />} onClick={handleRefresh} aria-label={t('balance.refresh')} />
+              </Tooltip>
+            }
+            title={<><WalletOutlined /> {t('balance.available')}</>}
+          >
+            <Statistic value={formatYuan(user.balance)} styles={{ content: { color: token.colorPrimary, fontWeight: 600 } }} />
+          </Card>
+        </Col>
+        <Col xs={24} md={8}>
+          <Card title={<><LockOutlined /> {t('balance.frozen')}</>}>
+            <Statistic value={formatYuan(user.frozen_balance)} />
+          </Card>
+        </Col>
+        <Col xs={24} md={8}>
+          <Card title={<><GiftOutlined /> {t('balance.trial')}</>}>
+            <Statistic value={formatYuan(user.trial_credit)} />
+          </Card>
+        </Col>
+      </Row>
+      <Alert
+        style={{ marginTop: 16 }}
+        type={hasTrial ? 'success' : 'info'}
+        showIcon
+        title={hasTrial ? t('trial.granted', { amount: trialYuan }) : t('trial.rule', { amount: trialYuan })}
+        description={t('balance.frozenNote')}
+      />
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+import { UserOutlined } from '@ant-design/icons';
+import type { TAppRoute } from '../../app/route-types';
+
+/** The user center, menu order 98 (spec section 2). */
+export const userCenterRoutes: TAppRoute[] = [
+  {
+    path: '/user-center',
+    load: () => import('./components/user-center-page'),
+    access: 'protected',
+    titleKey: 'user-center:title',
+    menu: { order: 98, icon: <UserOutlined /> },
+  },
+];

@@ -1,0 +1,30 @@
+import type { FormInstance } from 'antd';
+
+type TIssue = { path: string; message: string };
+
+/** The fields at fault of a BAD_REQUEST answer (an ApiError with `data.issues`), else none. */
+export function getServerIssues(error: unknown): TIssue[] {
+  if (typeof error !== 'object' || error === null) return [];
+  const { code, data } = error as { code?: unknown; data?: { issues?: unknown } };
+  if (code !== 400 || !Array.isArray(data?.issues)) return [];
+  return (data.issues as TIssue[]).filter((issue) => typeof issue?.path === 'string' && typeof issue?.message === 'string');
+}
+
+/**
+ * Marks the form fields named in a BAD_REQUEST answer (the server's messages
+ * are already in the user's language). Returns true when a field was marked.
+ */
+export function markServerIssues(form: FormInstance, error: unknown, fields: readonly string[]): boolean {
+  const issues = getServerIssues(error).filter((issue) => fields.includes(issue.path));
+  if (issues.length === 0) return false;
+  form.setFields(issues.map((issue) => ({ name: issue.path, errors: [issue.message] })));
+  return true;
+}
+
+/** The message of an ApiError (or any error), for composing a toast. */
+export function getErrorMessage(error: unknown): string {
+  if (typeof error === 'object' && error !== null && typeof (error as { msg?: unknown }).msg === 'string') {
+    return (error as { msg: string }).msg;
+  }
+  return error instanceof Error ? error.message : '';
+}

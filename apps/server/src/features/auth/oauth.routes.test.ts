@@ -359,3 +359,24 @@ describe('sign-in when the provider cannot be reached', () => {
     }
   });
 });
+
+describe('sign-in attempts per address', () => {
+  it('are limited like the other sign-in calls', async () => {
+    const providers = await startLocalOAuthProviders();
+    const t = await createTestApp({ config: { ...providers.env, RATE_LIMIT_AUTH_MAX: '2' } });
+    try {
+      const c = createClient(t);
+      expect((await c.authorize('github')).json().code).toBe(0);
+      expect((await c.authorize('google')).json().code).toBe(0);
+      const limited = await c.authorize('github');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().data.error).toBe('RATE_LIMITED');
+      await c.verify('google', { access_token: 'a' });
+      await c.verify('google', { access_token: 'b' });
+      expect((await c.verify('google', { access_token: 'c' })).json().data.error).toBe('RATE_LIMITED');
+    } finally {
+      await t.close();
+      await providers.close();
+    }
+  });
+});

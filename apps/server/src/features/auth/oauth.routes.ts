@@ -6,8 +6,8 @@ import { finishOAuthSignIn, listOAuthProviders, startOAuthSignIn } from './oauth
 export function createOAuthHandlers(deps: TDeps): THandlers {
   return {
     userOAuthProviders: async () => listOAuthProviders(deps.config),
-    userOAuthAuthorize: async ({ input }) => startOAuthSignIn(deps, input.provider, input.redirect_uri),
-    userGithubVerify: async ({ input, lang }) => finishOAuthSignIn(deps, 'github', input, lang),
-    userGoogleVerify: async ({ input, lang }) => finishOAuthSignIn(deps, 'google', input, lang),
+    userOAuthAuthorize: async ({ input, ip }) => startOAuthSignIn(deps, input.provider, input.redirect_uri, ip),
+    userGithubVerify: async ({ input, ip, lang }) => finishOAuthSignIn(deps, 'github', input, { ip, lang }),
+    userGoogleVerify: async ({ input, ip, lang }) => finishOAuthSignIn(deps, 'google', input, { ip, lang }),
   };
 }

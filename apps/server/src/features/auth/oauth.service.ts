@@ -110,8 +110,11 @@ export async function startOAuthSignIn(
   deps: TDeps,
   provider: TOAuthProvider,
   redirectUri: string,
+  ip: string,
 ): Promise<{ url: string; state: string }> {
   const settings = requireProviderSettings(deps.config, provider);
+  // Each start stores a row: bounded per address like the other sign-in calls.
+  deps.authLimiter.hit(`oauth-start:ip:${ip}`);
   if (!isAllowedRedirectUri(deps.config, redirectUri)) {
     throw new AppError('BAD_REQUEST', undefined, [{ path: 'redirect_uri', message: 'invalidValue' }]);
   }
@@ -287,10 +290,18 @@ async function findOrCreateAccount(
  * Google, the access token), reads the verified e-mail, links or creates the
  * account and answers a session.
  */
-export async function finishOAuthSignIn(deps: TDeps, provider: TOAuthProvider, input: TOAuthVerifyInput, lang: TLang): Promise<TSession> {
+export async function finishOAuthSignIn(
+  deps: TDeps,
+  provider: TOAuthProvider,
+  input: TOAuthVerifyInput,
+  meta: { ip: string; lang: TLang },
+): Promise<TSession> {
+  requireProviderSettings(deps.config, provider);
+  // Each finish makes calls to the provider: bounded per address.
+  deps.authLimiter.hit(`oauth-finish:ip:${meta.ip}`);
   const profile = await resolveProfile(deps, provider, input);
   const inviteCode = input.invite_code?.trim() || undefined;
   const { user, isNewUser } = await findOrCreateAccount(deps, provider, profile, inviteCode);
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
-  return startSession(deps, user, lang, { isNewUser });
+  return startSession(deps, user, meta.lang, { isNewUser });
 }

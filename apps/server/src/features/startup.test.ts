@@ -1,0 +1,53 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '@proxy/db';
+import { createTestApp } from '../../test/helpers';
+import type { TDeps } from '../lib/deps';
+import { postForm } from './auth/auth-test-kit';
+import { runStartupTasks } from './startup';
+
+describe('start-up tasks', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { OPERATOR_EMAIL: 'ops@example.com' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  // Keeps what the tasks print, so the test can read the one-time password.
+  function withLogCapture(): { deps: TDeps; warnings: string[] } {
+    const warnings: string[] = [];
+    const log = Object.create(t.deps.log) as TDeps['log'];
+    log.warn = ((...args: unknown[]) => {
+      warnings.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+    }) as TDeps['log']['warn'];
+    return { deps: { ...t.deps, log }, warnings };
+  }
+
+  it('creates the operator once on a fresh install and prints its e-mail, one-time password and invite code once', async () => {
+    const first = withLogCapture();
+    await runStartupTasks(first.deps);
+    const admins = await t.db.db.select().from(users).where(eq(users.isAdmin, true));
+    expect(admins).toHaveLength(1);
+    expect(admins[0]).toMatchObject({ email: 'ops@example.com', username: 'admin', status: 'active' });
+    expect(first.warnings).toHaveLength(1);
+    const line = first.warnings[0];
+    expect(line).toContain('ops@example.com');
+    expect(line).toContain(admins[0].inviteCode);
+    const password = /password ([A-Za-z0-9]{16})\b/.exec(line)?.[1];
+    expect(password).toBeDefined();
+    expect(admins[0].passwordHash).not.toContain(password!);
+
+    const signIn = await postForm(t.app, '/user/login', { email: 'ops@example.com', password: password! });
+    expect(signIn.json().code).toBe(0);
+    const info = await t.app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: `Bearer ${signIn.json().data.token}` } });
+    expect(info.json().data).toMatchObject({ is_admin: true, name: 'admin' });
+
+    const second = withLogCapture();
+    await runStartupTasks(second.deps);
+    await runStartupTasks(second.deps);
+    expect(second.warnings).toEqual([]);
+    expect(await t.db.db.select().from(users).where(eq(users.isAdmin, true))).toHaveLength(1);
+  });
+});

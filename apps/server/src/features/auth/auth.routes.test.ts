@@ -370,6 +370,35 @@ describe('rate limits on login, code, register and reset', () => {
   });
 });
 
+describe('sign-in timing', () => {
+  it('an unknown account takes about as long as a wrong password (production argon2 cost)', async () => {
+    const t = await createTestApp({ config: { ARGON2_MEMORY_KIB: '19456', ARGON2_TIME_COST: '2' } });
+    try {
+      await createAccount(t.deps, { email: 'timed@example.com', username: 'timed', passwordHash: await hashPassword('timed-password', { memoryKib: 19456, timeCost: 2 }) });
+      const timeLogin = async (email: string) => {
+        const started = performance.now();
+        const res = await postForm(t.app, '/user/login', { email, password: 'wrong-password' });
+        expect(res.json().code).toBe(1001);
+        return performance.now() - started;
+      };
+      // Warm-up: the first unknown-account attempt computes the dummy hash.
+      await timeLogin('nobody@example.com');
+      await timeLogin('timed@example.com');
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        known.push(await timeLogin('timed@example.com'));
+        unknown.push(await timeLogin(`nobody${i}@example.com`));
+      }
+      // Fastest runs: least disturbed by other work on the machine. Without the dummy
+      // verification an unknown account answers in a tenth of the time.
+      expect(Math.min(...unknown)).toBeGreaterThan(Math.min(...known) * 0.3);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('concurrent first sign-ins', () => {
   const name = `grant the trial credit once: 10 parallel first logins leave 15 yuan${isPostgres ? '' : ' (skipped: needs PostgreSQL)'}`;
   it.skipIf(!isPostgres)(name, async () => {

@@ -61,3 +61,11 @@ export async function consumeCodeOnce(db: TDbOrTx, id: number, now: Date, maxAtt
     .returning({ id: emailCodes.id });
   return rows.length > 0;
 }
+
+/**
+ * Serialises code sends to one address until the transaction ends, so two
+ * parallel requests cannot both pass the resend throttle.
+ */
+export async function lockCodeAddress(tx: TDbOrTx, email: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`email-code:${email}`}))`);
+}

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_RESEND_MS, CODE_TTL_MS } from '@proxy/contract';
 import { emailCodes, users } from '@proxy/db';
-import { createFakeClock, createMemoryMailer, createTestApp } from '../../../test/helpers';
+import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
 import { createMailer } from '../../lib/mailer';
 import { codeSentTo, postForm, registerUser } from './auth-test-kit';
 
@@ -192,6 +192,42 @@ describe('verification codes when mail cannot be sent', () => {
       const again = await postForm(t.app, '/user/code', { email: 'down@example.com', type: 'register' }, { lang: 'zh' });
       expect(again.json()).toMatchObject({ code: 1009, msg: '验证码发送失败' });
       expect(await t.db.db.select().from(emailCodes)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('verification codes under concurrency', () => {
+  const suffix = isPostgres ? '' : ' (skipped: needs PostgreSQL)';
+  it.skipIf(!isPostgres)(`parallel requests for one address send one code${suffix}`, async () => {
+    const mailer = createMemoryMailer();
+    const t = await createTestApp({ mailer });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => postForm(t.app, '/user/code', { email: 'rush@example.com', type: 'register' }, { ip: `10.5.5.${i}` })),
+      );
+      const codes = results.map((r) => r.json().code).sort();
+      expect(codes).toEqual([0, ...Array(7).fill(1005)]);
+      expect(mailer.sent.filter((m) => m.to === 'rush@example.com')).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it.skipIf(!isPostgres)(`parallel registrations with one code create one account${suffix}`, async () => {
+    const mailer = createMemoryMailer();
+    const t = await createTestApp({ mailer });
+    try {
+      await postForm(t.app, '/user/code', { email: 'twin@example.com', type: 'register' });
+      const code = codeSentTo(mailer, 'twin@example.com');
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          postForm(t.app, '/user/register', { username: `twin${i}`, email: 'twin@example.com', password: 'password-123', confirm_password: 'password-123', code }, { ip: `10.6.6.${i}` }),
+        ),
+      );
+      expect(results.filter((r) => r.json().code === 0)).toHaveLength(1);
+      expect(await t.db.db.select().from(users).where(eq(users.email, 'twin@example.com'))).toHaveLength(1);
     } finally {
       await t.close();
     }

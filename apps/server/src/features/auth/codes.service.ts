@@ -19,6 +19,7 @@ import {
   findLatestCodeForEmail,
   incrementCodeAttempts,
   insertCode,
+  lockCodeAddress,
 } from './codes.repository';
 
 /** A code that passed the check but is not used yet (see consumeCheckedCode). */
@@ -35,8 +36,8 @@ export function generateCode(): string {
 }
 
 // Whether the address should really get a code. Answers are the same either way (no account enumeration).
-async function isDeliverable(deps: Pick<TDeps, 'db'>, email: string, purpose: TCodePurpose): Promise<boolean> {
-  const hasAccount = Boolean(await findUserByEmail(deps.db, email));
+async function isDeliverable(db: TDbOrTx, email: string, purpose: TCodePurpose): Promise<boolean> {
+  const hasAccount = Boolean(await findUserByEmail(db, email));
   return purpose === 'reset' ? hasAccount : !hasAccount;
 }
 
@@ -52,21 +53,26 @@ export async function sendCode(
   input: { email: string; purpose: TCodePurpose; lang: TLang },
 ): Promise<{ resend_after: number }> {
   const now = deps.clock.now();
-  const previous = await findLatestCodeForEmail(deps.db, input.email);
-  if (previous) {
-    const waitMs = previous.createdAt.getTime() + CODE_RESEND_MS - now.getTime();
-    if (waitMs > 0) throw new AppError('CODE_TOO_FREQUENT', { seconds: Math.ceil(waitMs / 1000) });
-  }
-  const isReal = await isDeliverable(deps, input.email, input.purpose);
   const code = generateCode();
-  const row = await insertCode(deps.db, {
-    email: input.email,
-    purpose: input.purpose,
-    // "unsent:" never equals a hex HMAC, so a silent row can never be used.
-    codeHash: isReal ? hashCode(deps.config.jwtSecret, input.email, input.purpose, code) : `unsent:${randomBytes(16).toString('hex')}`,
-    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-    createdAt: now,
+  const { row, isReal } = await deps.db.transaction(async (tx) => {
+    await lockCodeAddress(tx, input.email);
+    const previous = await findLatestCodeForEmail(tx, input.email);
+    if (previous) {
+      const waitMs = previous.createdAt.getTime() + CODE_RESEND_MS - now.getTime();
+      if (waitMs > 0) throw new AppError('CODE_TOO_FREQUENT', { seconds: Math.ceil(waitMs / 1000) });
+    }
+    const isDelivered = await isDeliverable(tx, input.email, input.purpose);
+    const inserted = await insertCode(tx, {
+      email: input.email,
+      purpose: input.purpose,
+      // "unsent:" never equals a hex HMAC, so a silent row can never be used.
+      codeHash: isDelivered ? hashCode(deps.config.jwtSecret, input.email, input.purpose, code) : `unsent:${randomBytes(16).toString('hex')}`,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      createdAt: now,
+    });
+    return { row: inserted, isReal: isDelivered };
   });
+  // The e-mail goes out after the commit: no transaction waits on the mail server.
   if (isReal) {
     try {
       await deps.mailer.send({ to: input.email, ...renderCodeMail(input.lang, { code, purpose: input.purpose, minutes: CODE_TTL_MS / 60_000 }) });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Flex, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { OAUTH_PROVIDERS, type TOAuthProvider } from '@proxy/contract';
 import { saveSession } from '../../../lib/session';
 import { getOAuthRedirectUri } from '../api/oauth-authorize';
@@ -33,6 +33,7 @@ export default function OAuthCallbackPage() {
   const { t } = useTranslation('auth');
   const { provider } = useParams();
   const navigate = useNavigate();
+  const location = useLocation();
   const [hasFailed, setHasFailed] = useState(false);
   // The code is single-use: never verify twice (React runs effects twice in development).
   const hasStartedRef = useRef(false);
@@ -44,7 +45,7 @@ export default function OAuthCallbackPage() {
       setHasFailed(true);
       return;
     }
-    const result = readOAuthResult(provider, window.location);
+    const result = readOAuthResult(provider, location);
     const opener = getConsoleOpener();
     if (opener) {
       opener.postMessage(result, window.location.origin);
@@ -67,7 +68,9 @@ export default function OAuthCallbackPage() {
         navigate(context.redirect, { replace: true });
       })
       .catch(() => setHasFailed(true));
-  }, [navigate, provider]);
+    // Runs once per page: the answer in the URL is read a single time.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   return (
     <Flex align="center" justify="center" style={{ minHeight: '100vh', padding: 24 }}>

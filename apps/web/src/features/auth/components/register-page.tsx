@@ -65,6 +65,7 @@ export default function RegisterPage() {
     <AuthLayout title={t('register.title')} subtitle={t('register.subtitle')}>
       <Form<TRegisterValues>
         form={form}
+        name="register"
         layout="vertical"
         requiredMark={false}
         initialValues={{ invite_code: inviteFromLink }}
@@ -74,7 +75,7 @@ export default function RegisterPage() {
         <Form.Item name="username" label={t('register.username')} rules={[zodRule(fields.username)]}>
           <Input prefix={<UserOutlined />} placeholder={t('register.usernamePlaceholder')} autoComplete="username" />
         </Form.Item>
-        <Form.Item label={t('register.email')}>
+        <Form.Item htmlFor="register_email" label={t('register.email')}>
           <Space.Compact block>
             <Form.Item name="email" noStyle rules={[zodRule(fields.email)]}>
               <Input prefix={<MailOutlined />} placeholder={t('register.emailPlaceholder')} autoComplete="email" />

@@ -35,8 +35,8 @@ export default function ResetPasswordPage() {
 
   return (
     <AuthLayout title={t('reset.title')} subtitle={t('reset.subtitle')}>
-      <Form<TResetValues> form={form} layout="vertical" requiredMark={false} onFinish={handleFinish}>
-        <Form.Item label={t('reset.email')}>
+      <Form<TResetValues> form={form} name="reset" layout="vertical" requiredMark={false} onFinish={handleFinish}>
+        <Form.Item htmlFor="reset_email" label={t('reset.email')}>
           <Space.Compact block>
             <Form.Item name="email" noStyle rules={[zodRule(fields.email)]}>
               <Input prefix={<MailOutlined />} placeholder={t('reset.emailPlaceholder')} autoComplete="email" />

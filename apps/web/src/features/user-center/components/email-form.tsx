@@ -28,9 +28,9 @@ export function EmailForm({ currentEmail }: { currentEmail: string }) {
   };
 
   return (
-    <Form<TValues> form={form} layout="vertical" requiredMark={false} onFinish={handleFinish} style={{ maxWidth: 480 }}>
+    <Form<TValues> form={form} name="change_email" layout="vertical" requiredMark={false} onFinish={handleFinish} style={{ maxWidth: 480 }}>
       <Typography.Paragraph type="secondary">{t('email.current', { email: currentEmail })}</Typography.Paragraph>
-      <Form.Item label={t('email.label')}>
+      <Form.Item htmlFor="change_email_email" label={t('email.label')}>
         <Space.Compact block>
           <Form.Item name="email" noStyle rules={[zodRule(fields.email)]}>
             <Input placeholder={t('email.placeholder')} autoComplete="email" />

@@ -1,0 +1,141 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { setLanguage } from '../../../lib/i18n';
+import { queryClient } from '../../../lib/query-client';
+import { clearToken, getAccessToken } from '../../../lib/session';
+import { fail, ok, startApiTestServer } from '../test/api-test-server';
+import { renderAt } from '../test/render';
+import RegisterPage from './register-page';
+
+let providers = { github: false, google: false, invite_required: false };
+const api = await startApiTestServer({
+  'GET /user/oauth/providers': () => ok(providers),
+  'POST /user/code': () => ok({ resend_after: 60 }),
+  'POST /user/register': (req) =>
+    req.form.get('username') === 'taken'
+      ? fail(400, 400, 'Invalid request parameters', { error: 'BAD_REQUEST', issues: [{ path: 'username', message: 'Username is reserved here' }] })
+      : ok({ token: 'fresh-session', expires_in: 216000, is_new_user: true }),
+});
+
+function renderRegister(path = '/register') {
+  return renderAt(path, [
+    { path: '/register', element: <RegisterPage /> },
+    { path: '/', element: <div>home page</div> },
+  ]);
+}
+
+function type(label: RegExp | string, value: string) {
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+}
+
+function fillValidForm() {
+  type('Username', 'alice');
+  type('E-mail', 'alice@example.com');
+  type('Verification code', '123456');
+  type('Password', 'correct horse');
+  type('Confirm password', 'correct horse');
+}
+
+beforeEach(() => {
+  act(() => setLanguage('en'));
+  providers = { github: false, google: false, invite_required: false };
+  clearToken();
+  queryClient.clear();
+  api.requests.length = 0;
+});
+afterEach(() => cleanup());
+afterAll(() => api.close());
+
+describe('register form rules (spec section 5)', { timeout: 20_000 }, () => {
+  it('checks the username length as the user types', async () => {
+    renderRegister();
+    type('Username', 'a');
+    expect(await screen.findByText('Username must be 2-20 characters')).toBeTruthy();
+    type('Username', 'a'.repeat(21));
+    expect(await screen.findByText('Username must be 2-20 characters')).toBeTruthy();
+    type('Username', 'alice');
+    await waitFor(() => expect(screen.queryByText('Username must be 2-20 characters')).toBeNull());
+  });
+
+  it('wants a valid e-mail', async () => {
+    renderRegister();
+    type('E-mail', 'not-an-email');
+    expect(await screen.findByText('Please enter a valid e-mail address')).toBeTruthy();
+  });
+
+  it('wants a 6-digit code', async () => {
+    renderRegister();
+    type('Verification code', '12a45');
+    expect(await screen.findByText('The verification code is 6 digits')).toBeTruthy();
+    type('Verification code', '123456');
+    await waitFor(() => expect(screen.queryByText('The verification code is 6 digits')).toBeNull());
+  });
+
+  it('wants a password of at least 8 characters', async () => {
+    renderRegister();
+    type('Password', 'short');
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
+  });
+
+  it('says the two passwords are inconsistent, also when the first one changes afterwards', async () => {
+    renderRegister();
+    type('Password', 'correct horse');
+    type('Confirm password', 'correct horsf');
+    expect(await screen.findByText('The two passwords you entered are inconsistent')).toBeTruthy();
+    type('Confirm password', 'correct horse');
+    await waitFor(() => expect(screen.queryByText('The two passwords you entered are inconsistent')).toBeNull());
+    type('Password', 'another password');
+    expect(await screen.findByText('The two passwords you entered are inconsistent')).toBeTruthy();
+  });
+
+  it('shows the rules in Chinese too', async () => {
+    act(() => setLanguage('zh'));
+    renderRegister();
+    type('用户名', 'a');
+    type('确认密码', 'x');
+    type('验证码', '1');
+    expect(await screen.findByText('用户名长度为 2-20 个字符')).toBeTruthy();
+    expect(await screen.findByText('两次输入的密码不一致')).toBeTruthy();
+    expect(await screen.findByText('验证码为 6 位数字')).toBeTruthy();
+  });
+
+  it('prefills the invite code from ?invite= and requires one only when the server says so', async () => {
+    providers = { github: false, google: false, invite_required: true };
+    renderRegister('/register?invite=ABCD1234');
+    expect((screen.getByLabelText(/Invitation code/) as HTMLInputElement).value).toBe('ABCD1234');
+    await waitFor(() => expect(screen.getByText('Invitation code')).toBeTruthy()); // label loses "(optional)"
+    type('Invitation code', '');
+    expect(await screen.findByText('Please enter an invitation code')).toBeTruthy();
+  });
+
+  it('sends the code and counts down 60 s before a resend', async () => {
+    renderRegister();
+    type('E-mail', 'alice@example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByText(/Resend in \d+ s/)).toBeTruthy();
+    const [request] = api.requestsTo('/user/code');
+    expect(request.form.get('email')).toBe('alice@example.com');
+    expect(request.form.get('type')).toBe('register');
+  });
+
+  it('registers, saves the session and goes to /', async () => {
+    renderRegister('/register?invite=ABCD1234');
+    fillValidForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('home page')).toBeTruthy();
+    expect(getAccessToken()).toBe('fresh-session');
+    const [request] = api.requestsTo('/user/register');
+    expect(request.form.get('invite_code')).toBe('ABCD1234');
+    expect(request.form.get('confirm_password')).toBe('correct horse');
+  });
+
+  it('marks the field the server refused and says "Register failed, please try again"', async () => {
+    renderRegister();
+    fillValidForm();
+    type('Username', 'taken');
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('Username is reserved here')).toBeTruthy();
+    expect(screen.getByText('Register failed, please try again')).toBeTruthy();
+    expect(getAccessToken()).toBeNull();
+  });
+});

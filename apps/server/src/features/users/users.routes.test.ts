@@ -4,7 +4,9 @@ import { CODE_RESEND_MS } from '@proxy/contract';
 import { users } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp } from '../../../test/helpers';
 import { callApi, codeSentTo, postForm, registerUser } from '../auth/auth-test-kit';
+import { insertUser } from '../auth/auth.repository';
 import { createAccount } from '../auth/auth.service';
+import { uniqueViolationOf } from './unique-violation';
 
 describe('user info and user center', () => {
   const clock = createFakeClock();
@@ -168,6 +170,23 @@ describe('user info and user center', () => {
       const res = await callApi(t.app, method, url, { body: {} });
       expect(res.statusCode, url).toBe(401);
       expect(res.json().code, url).toBe(401);
+    }
+  });
+});
+
+describe('unique-index races', () => {
+  it('a duplicate e-mail or username reaching the database is reported by constraint name', async () => {
+    const t = await createTestApp();
+    try {
+      const base = { passwordHash: null, apiKey: 'pk_a', inviteCode: 'AAAA0000', username: 'racer', email: 'racer@example.com' };
+      await insertUser(t.db.db, base);
+      const sameEmail = await insertUser(t.db.db, { ...base, apiKey: 'pk_b', inviteCode: 'BBBB0000', username: 'other' }).catch((e: unknown) => e);
+      expect(uniqueViolationOf(sameEmail)).toBe('users_email_key');
+      const sameName = await insertUser(t.db.db, { ...base, apiKey: 'pk_c', inviteCode: 'CCCC0000', email: 'x@example.com', username: 'RACER' }).catch((e: unknown) => e);
+      expect(uniqueViolationOf(sameName)).toBe('users_username_key');
+      expect(uniqueViolationOf(new Error('other'))).toBeUndefined();
+    } finally {
+      await t.close();
     }
   });
 });

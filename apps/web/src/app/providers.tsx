@@ -39,6 +39,8 @@ function ThemedAntd(props: { children: ReactNode }) {
   return (
     <ConfigProvider
       locale={instance.language === 'en' ? enUS : zhCN}
+      // Buttons read exactly "确定"/"取消" (spec section 4), not "确 定".
+      button={{ autoInsertSpace: false }}
       theme={{ algorithm: isDark ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: PRIMARY_COLOR } }}
     >
       <AntdApp>

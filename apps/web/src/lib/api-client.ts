@@ -99,9 +99,20 @@ function fail(error: ApiError, options: TCallOptions): never {
   throw error;
 }
 
+/** Text of a Blob (FileReader where Blob.text is missing, e.g. older engines and jsdom). */
+export function readBlobText(blob: Blob): Promise<string> {
+  if (typeof blob.text === 'function') return blob.text();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result ?? ''));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(blob);
+  });
+}
+
 async function readBlobBody(blob: Blob): Promise<unknown> {
   try {
-    return JSON.parse(await blob.text());
+    return JSON.parse(await readBlobText(blob));
   } catch {
     return null;
   }

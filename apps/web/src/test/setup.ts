@@ -14,3 +14,15 @@ if (typeof window !== 'undefined' && !window.matchMedia) {
     }),
   });
 }
+
+// jsdom has no ResizeObserver; antd's Tabs and Menu measure with it. A no-op
+// observer is enough: jsdom does no layout, so nothing would ever resize.
+if (typeof window !== 'undefined' && !('ResizeObserver' in window)) {
+  class NoLayoutResizeObserver {
+    observe(): void {}
+    unobserve(): void {}
+    disconnect(): void {}
+  }
+  Object.defineProperty(window, 'ResizeObserver', { writable: true, value: NoLayoutResizeObserver });
+  Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: NoLayoutResizeObserver });
+}

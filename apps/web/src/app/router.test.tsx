@@ -1,0 +1,223 @@
+import { useState } from 'react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { message } from 'antd';
+import { RouterProvider } from 'react-router';
+import { ACCESS_TOKEN_TTL_S, TOKEN_REFRESH_AFTER_MS } from '@proxy/contract';
+import { startTestApiServer, ok, type TTestApiServer } from '../test/api-server';
+import { apiHttp } from '../lib/api-client';
+import { i18n, setLanguage } from '../lib/i18n';
+import { setHardNavigate } from '../lib/navigation';
+import { queryClient } from '../lib/query-client';
+import { getAccessToken, saveSession } from '../lib/session';
+import { readValue, writeRecord } from '../lib/storage';
+import { clearTabs, getTabsState } from '../lib/tabs';
+import { buildMenuEntries } from './menu';
+import { AppProviders } from './providers';
+import { createAppRouter } from './router';
+import type { TAppRoute } from './route-types';
+
+function Counter(props: { label: string }) {
+  const [count, setCount] = useState(0);
+  return (
+    <button type="button" onClick={() => setCount((c) => c + 1)}>
+      {props.label}:{count}
+    </button>
+  );
+}
+
+const page = (label: string) => () => Promise.resolve({ default: () => <Counter label={label} /> });
+
+const TEST_ROUTES: TAppRoute[] = [
+  { path: '/login', access: 'public', titleKey: 'test:login', isTabless: true, load: page('LOGIN') },
+  { path: '/', access: 'protected', titleKey: 'test:home', menu: { order: 1 }, load: page('HOME') },
+  { path: '/a', access: 'protected', titleKey: 'test:a', menu: { order: 2, group: 'proxy' }, load: page('PAGE-A') },
+  { path: '/b', access: 'protected', titleKey: 'test:b', menu: { order: 2, group: 'proxy' }, load: page('PAGE-B') },
+  { path: '/c', access: 'protected', titleKey: 'test:c', load: page('PAGE-C') },
+  { path: '/software', access: 'protected', titleKey: 'test:software', roles: ['user'], menu: { order: 99, group: 'tools' }, load: page('SOFTWARE') },
+];
+
+// Rendering the whole antd layout in jsdom is slow on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
+let server: TTestApiServer;
+let totalBalance = 0;
+
+beforeAll(async () => {
+  i18n.addResourceBundle('zh', 'test', { login: '登录', home: '首页', a: '甲页', b: '乙页', c: '丙页', software: '软件下载' });
+  server = await startTestApiServer({
+    'GET /api/user/info': () =>
+      ok({ user_id: 1, name: 'alice', balance: 12.5, frozen_balance: 0, status: 'active', total_balance: totalBalance, email: 'a@b.co', token: 'k', avatar: '', invite_code: 'ABCD', trial_credit: 15, is_admin: false, created_at: '' }),
+    'GET /api/user/notification/list': () => ok({ records: [], total: 3, page: 1, page_size: 1, unread: 3 }),
+    'POST /api/user/logout': () => ok(null),
+  });
+  apiHttp.defaults.baseURL = server.apiUrl;
+  setHardNavigate(() => undefined);
+});
+
+afterAll(async () => {
+  await server.close();
+  message.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+});
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  clearTabs();
+  queryClient.clear();
+  server.requests.length = 0;
+  totalBalance = 0;
+  setLanguage('zh');
+  // No notice dialog in the way unless a test asks for it.
+  writeRecord('local', 'NOTICE_HIDDEN', true);
+});
+
+afterEach(() => cleanup());
+
+function renderAt(path: string) {
+  const router = createAppRouter(TEST_ROUTES, { initialEntries: [path] });
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+const here = (router: ReturnType<typeof renderAt>) => `${router.state.location.pathname}${router.state.location.search}`;
+
+describe('guards', () => {
+  it('a signed-out visitor of a protected page goes to /login?redirect=<wanted path>', async () => {
+    const router = renderAt('/a?page=2');
+    await screen.findByText('LOGIN:0');
+    expect(here(router)).toBe('/login?redirect=%2Fa%3Fpage%3D2');
+  });
+
+  it('public pages are reachable signed out', async () => {
+    const router = renderAt('/404');
+    await screen.findByText('页面不存在');
+    expect(here(router)).toBe('/404');
+  });
+
+  it('a signed-in visitor of /login goes to /', async () => {
+    saveSession('tok', { remember: true });
+    const router = renderAt('/login');
+    await screen.findByText('HOME:0');
+    expect(here(router)).toBe('/');
+  });
+
+  it('unknown paths go to /404, which offers a way home', async () => {
+    saveSession('tok', { remember: true });
+    const router = renderAt('/no/such/page');
+    await screen.findByText('页面不存在');
+    expect(here(router)).toBe('/404');
+    fireEvent.click(screen.getByRole('button', { name: '返回首页' }));
+    await screen.findByText('HOME:0');
+  });
+});
+
+describe('roles', () => {
+  it('hide the menu entry and refuse the page without the role', async () => {
+    saveSession('tok', { remember: true });
+    const router = renderAt('/software');
+    await screen.findByText('没有权限');
+    expect(screen.queryByText('SOFTWARE:0')).toBeNull();
+    expect(within(screen.getByTestId('sidebar')).queryByText('软件下载')).toBeNull();
+    expect(here(router)).toBe('/software');
+  });
+
+  it('show both with the role (total_balance > 1)', async () => {
+    totalBalance = 100;
+    saveSession('tok', { remember: true });
+    renderAt('/software');
+    await screen.findByText('SOFTWARE:0');
+    expect(within(screen.getByTestId('sidebar')).getByText('软件下载')).toBeTruthy();
+  });
+
+  it('menu entries are filtered, sorted and grouped', () => {
+    const shape = (roles: string[]) =>
+      buildMenuEntries(TEST_ROUTES, roles, [{ key: 'x:help', titleKey: 'h', href: 'https://h', order: 99 }]).map((e) =>
+        e.kind === 'group' ? `${e.key}[${e.children.map((c) => c.key).join(',')}]` : e.key,
+      );
+    expect(shape([])).toEqual(['/', 'group:proxy[/a,/b]', 'x:help']);
+    expect(shape(['user'])).toEqual(['/', 'group:proxy[/a,/b]', 'group:tools[/software]', 'x:help']);
+  });
+});
+
+describe('layout', () => {
+  it('shows balance and unread count, and keeps at most 3 pages alive', async () => {
+    saveSession('tok', { remember: true });
+    const router = renderAt('/');
+    await screen.findByText('HOME:0');
+    await waitFor(() => expect(screen.getByTestId('header-balance').textContent).toContain('¥12.50'));
+    await waitFor(() => expect(screen.getByTestId('header-notifications').textContent).toContain('3'));
+
+    fireEvent.click(screen.getByText('HOME:0'));
+    await act(() => router.navigate('/a'));
+    await screen.findByText('PAGE-A:0');
+    await act(() => router.navigate('/'));
+    // Kept alive: the counter survived the visit to /a.
+    expect(screen.getByText('HOME:1')).toBeTruthy();
+    await act(() => router.navigate('/b'));
+    await screen.findByText('PAGE-B:0');
+    await act(() => router.navigate('/c'));
+    await screen.findByText('PAGE-C:0');
+    const mounted = [...document.querySelectorAll('[data-page-key]')].map((el) => el.getAttribute('data-page-key'));
+    expect(mounted).toEqual(['/', '/b', '/c']);
+    expect(getTabsState().tabs.map((t) => t.key)).toEqual(['/', '/a', '/b', '/c']);
+  });
+
+  it('closing the active tab goes to the last remaining tab', async () => {
+    saveSession('tok', { remember: true });
+    const router = renderAt('/a');
+    await screen.findByText('PAGE-A:0');
+    await act(() => router.navigate('/c'));
+    await act(() => router.navigate('/b'));
+    await screen.findByText('PAGE-B:0');
+    const tab = await screen.findByTestId('tab-/b');
+    const closeButton = tab.closest('[data-node-key]')?.querySelector('button');
+    expect(closeButton).toBeTruthy();
+    fireEvent.click(closeButton!);
+    await waitFor(() => expect(here(router)).toBe('/c'));
+    expect(getTabsState().tabs.map((t) => t.key)).toEqual(['/a', '/c']);
+  });
+
+  it('shows the notice once after sign-in; "do not show again" is stored', async () => {
+    localStorage.clear();
+    saveSession('tok', { remember: true });
+    renderAt('/');
+    const label = await screen.findByText('不再显示');
+    expect(screen.getByText(/15 元免费试用额度/)).toBeTruthy();
+    expect(screen.getByText(/32M\+ 住宅 IP，覆盖 195 个国家和地区，99.9% 在线率/)).toBeTruthy();
+    fireEvent.click(label);
+    fireEvent.click(screen.getByText('我知道了'));
+    expect(readValue('local', 'NOTICE_HIDDEN')).toBe(true);
+    expect(readValue('session', 'NOTICE_PENDING')).toBeNull();
+  });
+});
+
+describe('token refresh', () => {
+  it('refreshes a stored token older than 5 minutes on navigation', async () => {
+    server.on('GET /api/user/refresh_token', () => ok({ token: 'fresh-token', expires_in: ACCESS_TOKEN_TTL_S }));
+    writeRecord('local', 'TOKEN', 'old-token', ACCESS_TOKEN_TTL_S, Date.now() - TOKEN_REFRESH_AFTER_MS - 1000);
+    renderAt('/');
+    await waitFor(() => expect(getAccessToken()).toBe('fresh-token'));
+    const refresh = server.requests.find((r) => r.path === '/api/user/refresh_token');
+    expect(refresh?.headers.authorization).toBe('Bearer old-token');
+  });
+
+  it('does not refresh a young token', async () => {
+    saveSession('young', { remember: true });
+    renderAt('/');
+    await screen.findByText('HOME:0');
+    expect(server.requests.some((r) => r.path === '/api/user/refresh_token')).toBe(false);
+  });
+
+  it('a failed refresh removes the stored token', async () => {
+    server.on('GET /api/user/refresh_token', () => ({ status: 500, json: { code: 500, msg: '服务器异常', data: null } }));
+    writeRecord('session', 'TOKEN', 'old-token', ACCESS_TOKEN_TTL_S, Date.now() - TOKEN_REFRESH_AFTER_MS - 1000);
+    renderAt('/');
+    await waitFor(() => expect(getAccessToken()).toBeNull());
+  });
+});

@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { message } from 'antd';
+import { ACCESS_TOKEN_TTL_S } from '@proxy/contract';
+import { startTestApiServer, ok, type TTestApiServer } from '../test/api-server';
+import { ApiError, apiHttp, callApi, readBlobText } from './api-client';
+import { setLanguage } from './i18n';
+import { clearShownMessages, getShownMessages } from './message';
+import { registerNavigator, setHardNavigate } from './navigation';
+import { getAccessToken, saveSession } from './session';
+import { STORAGE_PREFIX } from './storage';
+
+let server: TTestApiServer;
+let softNavigations: string[] = [];
+let hardNavigations: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestApiServer();
+  apiHttp.defaults.baseURL = server.apiUrl;
+  setHardNavigate((url) => hardNavigations.push(url));
+  registerNavigator((to) => softNavigations.push(to));
+});
+
+afterAll(async () => {
+  registerNavigator(null);
+  await server.close();
+  // Let antd finish rendering its toasts before jsdom is torn down.
+  message.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+});
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  server.requests.length = 0;
+  softNavigations = [];
+  hardNavigations = [];
+  clearShownMessages();
+  setLanguage('zh');
+});
+
+const errors = () => getShownMessages().filter((m) => m.type === 'error').map((m) => m.text);
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('request headers', () => {
+  it('sends Lang and the bearer token, and resolves data when code is 0', async () => {
+    saveSession('tok-123', { remember: true });
+    server.on('GET /api/user/info', () => ok({ name: 'alice' }));
+    const data = await callApi('userInfo');
+    expect(data).toEqual({ name: 'alice' });
+    const request = server.requests.at(-1)!;
+    expect(request.headers.lang).toBe('zh');
+    expect(request.headers.authorization).toBe('Bearer tok-123');
+  });
+
+  it('sends Lang en after switching language and no token to a no-token route', async () => {
+    saveSession('tok-123', { remember: false });
+    setLanguage('en');
+    server.on('GET /api/user/oauth/providers', () => ok({ github: false, google: true, invite_required: false }));
+    await callApi('userOAuthProviders');
+    const request = server.requests.at(-1)!;
+    expect(request.headers.lang).toBe('en');
+    expect(request.headers.authorization).toBeUndefined();
+  });
+
+  it('fills path parameters and sends the rest as query on GET', async () => {
+    saveSession('tok', { remember: true });
+    server.on('GET /api/user/notification/list', () => ok({ records: [], total: 0, page: 2, page_size: 5, unread: 0 }));
+    await callApi('userNotificationList', { page: 2, page_size: 5 });
+    expect(server.requests.at(-1)!.query.get('page')).toBe('2');
+    server.on('DELETE /api/user/remove/ip/42', () => ok(null));
+    await callApi('userIpRemove', { id: 42 });
+    expect(server.requests.at(-1)!.path).toBe('/api/user/remove/ip/42');
+  });
+});
+
+describe('body encoding', () => {
+  it('sends form routes as application/x-www-form-urlencoded', async () => {
+    server.on('POST /api/user/login', () => ok({ token: 't', expires_in: 1, is_new_user: false }));
+    await callApi('userLogin', { email: 'a@b.co', password: 'secret pass', remember: true });
+    const request = server.requests.at(-1)!;
+    expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({ email: 'a@b.co', password: 'secret pass', remember: 'true' });
+  });
+
+  it('sends JSON routes as JSON', async () => {
+    saveSession('tok', { remember: true });
+    server.on('PUT /api/user/profile', () => ok({}));
+    await callApi('userUpdateProfile', { username: 'bob' });
+    const request = server.requests.at(-1)!;
+    expect(request.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(request.body)).toEqual({ username: 'bob' });
+  });
+});
+
+describe('the code 0 rule and error handling', () => {
+  it('rejects a non-zero body code with its message and toasts it', async () => {
+    saveSession('tok', { remember: true });
+    server.on('GET /api/user/info', () => ({ status: 200, json: { code: 2001, msg: '余额不足', data: { error: 'INSUFFICIENT_BALANCE' } } }));
+    const error = await rejection(callApi('userInfo'));
+    expect(error.code).toBe(2001);
+    expect(error.msg).toBe('余额不足');
+    expect(error.data).toEqual({ error: 'INSUFFICIENT_BALANCE' });
+    expect(errors()).toEqual(['余额不足']);
+  });
+
+  it('skipTips suppresses the toast but still rejects', async () => {
+    saveSession('tok', { remember: true });
+    server.on('GET /api/user/info', () => ({ status: 400, json: { code: 400, msg: 'bad', data: null } }));
+    const error = await rejection(callApi('userInfo', undefined, { skipTips: true }));
+    expect(error.code).toBe(400);
+    expect(errors()).toEqual([]);
+  });
+
+  it.each([
+    [400, '请求参数错误', 'Invalid request parameters'],
+    [403, '没有权限', 'Permission denied'],
+    [404, '资源或接口不存在', 'Resource or endpoint not found'],
+    [500, '服务器异常', 'Server error'],
+    [418, '【418】: 未知异常!', '[418]: Unknown error!'],
+  ])('HTTP %i without a message shows the default text in zh and en', async (status, zh, en) => {
+    saveSession('tok', { remember: true });
+    server.on('GET /api/user/info', () => ({ status, raw: '' }));
+    const zhError = await rejection(callApi('userInfo'));
+    expect(zhError.code).toBe(status);
+    expect(zhError.status).toBe(status);
+    expect(zhError.msg).toBe(zh);
+    setLanguage('en');
+    const enError = await rejection(callApi('userInfo'));
+    expect(enError.msg).toBe(en);
+    expect(errors()).toEqual([zh, en]);
+  });
+
+  it('an envelope with an empty message gets the default text of its code', async () => {
+    saveSession('tok', { remember: true });
+    server.on('GET /api/user/info', () => ({ status: 403, json: { code: 403, msg: '', data: null } }));
+    expect((await rejection(callApi('userInfo'))).msg).toBe('没有权限');
+  });
+
+  it('body code -401 clears the token, shows the revoked message and hard-navigates to /login', async () => {
+    saveSession('tok', { remember: true });
+    server.on('GET /api/user/info', () => ({ status: 401, json: { code: -401, msg: 'whatever', data: null } }));
+    const error = await rejection(callApi('userInfo'));
+    expect(error.code).toBe(-401);
+    expect(getAccessToken()).toBeNull();
+    expect(errors()).toEqual(['登录已失效，请重新登录！']);
+    expect(hardNavigations).toEqual(['/login']);
+    expect(softNavigations).toEqual([]);
+  });
+
+  it('HTTP 401 logs out: token gone, to /login with a redirect query', async () => {
+    saveSession('tok', { remember: false });
+    server.on('GET /api/user/info', () => ({ status: 401, raw: '' }));
+    const error = await rejection(callApi('userInfo'));
+    expect(error.code).toBe(401);
+    expect(error.msg).toBe('登录已过期');
+    expect(getAccessToken()).toBeNull();
+    expect(softNavigations).toEqual(['/login?redirect=%2F']);
+  });
+
+  it('a 401 status with another body code (wrong password) does not log out', async () => {
+    saveSession('tok', { remember: true });
+    server.on('POST /api/user/login', () => ({ status: 401, json: { code: 1001, msg: '账号或密码错误', data: null } }));
+    const error = await rejection(callApi('userLogin', { email: 'a@b.co', password: 'x' }));
+    expect(error.code).toBe(1001);
+    expect(getAccessToken()).toBe('tok');
+    expect(softNavigations).toEqual([]);
+  });
+
+  it('a call that needs a token without one is rejected locally as 401', async () => {
+    const error = await rejection(callApi('userInfo'));
+    expect(error.code).toBe(401);
+    expect(error.msg).toBe('登录已过期，请重新登录！');
+    expect(server.requests).toHaveLength(0);
+    expect(errors()).toEqual(['登录已过期，请重新登录！']);
+    expect(softNavigations).toEqual(['/login?redirect=%2F']);
+  });
+
+  it('a network error without a response toasts the error message', async () => {
+    const dead = await startTestApiServer();
+    await dead.close();
+    apiHttp.defaults.baseURL = dead.apiUrl;
+    try {
+      const error = await rejection(callApi('userOAuthProviders'));
+      expect(error.status).toBeUndefined();
+      expect(error.msg).toBe('网络异常，请检查网络连接');
+      expect(errors()).toEqual(['网络异常，请检查网络连接']);
+    } finally {
+      apiHttp.defaults.baseURL = server.apiUrl;
+    }
+  });
+});
+
+describe('blob routes', () => {
+  it('resolve with the raw data', async () => {
+    saveSession('tok', { remember: true });
+    server.on('GET /api/token/export', () => ({ raw: 'host:1:u:p\n', headers: { 'content-type': 'text/plain' } }));
+    const blob = await callApi('tokenExport', { format: 'plain' });
+    expect(blob).toBeInstanceOf(Blob);
+    expect(await readBlobText(blob as Blob)).toBe('host:1:u:p\n');
+  });
+
+  it('still report an error envelope', async () => {
+    saveSession('tok', { remember: true });
+    server.on('GET /api/token/export', () => ({ status: 501, json: { code: 501, msg: '该功能暂未开放', data: null } }));
+    const error = await rejection(callApi('tokenExport', {}));
+    expect(error.code).toBe(501);
+    expect(error.msg).toBe('该功能暂未开放');
+  });
+});
+
+describe('token storage', () => {
+  it('keeps every key under the fixed prefix', async () => {
+    saveSession('tok', { remember: true });
+    for (const key of Object.keys(localStorage)) expect(key.startsWith(STORAGE_PREFIX)).toBe(true);
+    expect(JSON.parse(localStorage.getItem(`${STORAGE_PREFIX}TOKEN`)!).expire).toBe(ACCESS_TOKEN_TTL_S);
+  });
+});

@@ -1,0 +1,55 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Modal, message } from 'antd';
+import { AppProviders } from '../app/providers';
+import { setLanguage } from './i18n';
+import { confirmAction, showLoading, showSuccess } from './message';
+
+afterEach(() => {
+  Modal.destroyAll();
+  cleanup();
+  setLanguage('zh');
+});
+
+afterAll(async () => {
+  message.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+});
+
+describe('confirmAction', () => {
+  it('defaults its buttons to 确定/取消 in zh and runs onOk', async () => {
+    setLanguage('zh');
+    let isConfirmed = false;
+    render(<AppProviders>{null}</AppProviders>);
+    confirmAction({ title: '删除吗？', onOk: () => (isConfirmed = true) });
+    await screen.findAllByText('删除吗？');
+    expect(screen.getByText('取消')).toBeTruthy();
+    fireEvent.click(screen.getByText('确定'));
+    await waitFor(() => expect(isConfirmed).toBe(true));
+  });
+
+  it('defaults to OK/Cancel in en, and takes explicit texts', async () => {
+    setLanguage('en');
+    render(<AppProviders>{null}</AppProviders>);
+    confirmAction({ title: 'Delete?', onOk: () => undefined });
+    await screen.findAllByText('Delete?');
+    expect(screen.getByText('OK')).toBeTruthy();
+    expect(screen.getByText('Cancel')).toBeTruthy();
+    Modal.destroyAll();
+    confirmAction({ title: 'Remove?', onOk: () => undefined, okText: 'Remove', cancelText: 'Keep' });
+    await screen.findAllByText('Remove?');
+    expect(screen.getByText('Keep')).toBeTruthy();
+  });
+});
+
+describe('messages', () => {
+  it('a success with the loading key replaces the loading toast in place', async () => {
+    render(<AppProviders>{null}</AppProviders>);
+    const key = showLoading('保存中');
+    await screen.findByText('保存中');
+    showSuccess('已保存', key);
+    await screen.findByText('已保存');
+    expect(screen.queryByText('保存中')).toBeNull();
+    expect(document.querySelectorAll('.ant-message-notice').length).toBe(1);
+  });
+});

@@ -147,3 +147,42 @@ export const notifications = pgTable(
   },
   (t) => [index('notifications_user_idx').on(t.userId, t.id)],
 );
+
+/** The two IP lists of an account (spec section 3, "safe list entry"). */
+export const IP_LIST_KINDS = ['whitelist', 'blacklist'] as const;
+
+/**
+ * IP whitelist and blacklist entries: a single address, a CIDR block or a
+ * range, stored normalised (start/end as fixed-width hex for ordering).
+ */
+export const ipListEntries = pgTable(
+  'ip_list_entries',
+  {
+    id: id(),
+    userId: userRef(),
+    list: text('list', { enum: IP_LIST_KINDS }).notNull(),
+    /** Canonical text of the entry ("1.2.3.4", "10.0.0.0/24", "a-b"). */
+    entry: text('entry').notNull(),
+    kind: text('kind', { enum: ['single', 'cidr', 'range'] }).notNull(),
+    family: integer('family').notNull(),
+    /** First and last address as 32-digit hex. */
+    startHex: text('start_hex').notNull(),
+    endHex: text('end_hex').notNull(),
+    remark: text('remark').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ip_list_entries_unique_range').on(t.userId, t.list, t.family, t.startHex, t.endHex),
+    index('ip_list_entries_user_idx').on(t.userId, t.list, t.id),
+  ],
+);
+
+/**
+ * One row whose version is bumped by every change the gateways must see
+ * (tokens disabled, reset, deleted, expired; IP lists). Gateways poll it.
+ */
+export const gatewayState = pgTable('gateway_state', {
+  id: integer('id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -17,3 +17,23 @@ describe('database client', () => {
     }
   });
 });
+
+describe('change tracking', () => {
+  it('stamps proxy_tokens.updated_at on every update (gateways load changed rows by it)', async () => {
+    const handle = await openDb();
+    try {
+      await migrateDb(handle);
+      await handle.db.execute(
+        sql`INSERT INTO proxy_tokens (user_id, product, category, billing, network, country, username, password, expires_at, updated_at)
+            VALUES (1, 'static', 'isp', 'ip', 'HTTP', 'us', 'u1', 'p', now(), '2000-01-01')`,
+      );
+      await handle.db.execute(sql`UPDATE proxy_tokens SET remark = 'x' WHERE username = 'u1'`);
+      const rows = await handle.db.execute(sql`SELECT updated_at > now() - interval '1 minute' AS fresh FROM proxy_tokens`);
+      expect((rows as unknown as { rows: { fresh: boolean }[] }).rows[0].fresh).toBe(true);
+      const state = await handle.db.execute(sql`SELECT version FROM gateway_state WHERE id = 1`);
+      expect((state as unknown as { rows: { version: number }[] }).rows[0].version).toBe(0);
+    } finally {
+      await handle.close();
+    }
+  });
+});

@@ -186,3 +186,156 @@ export const gatewayState = pgTable('gateway_state', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Kinds of exit: residential ISP or data-center. */
+export const EXIT_KINDS = ['residential', 'datacenter'] as const;
+/** How an exit reaches the internet: the gateway host itself, or an upstream proxy. */
+export const EXIT_EGRESS = ['direct', 'http', 'socks5'] as const;
+
+/**
+ * The inventory: ways out to the internet with a place. Direct nodes are
+ * shared; an upstream node serves one static-IP token at a time (holder).
+ */
+export const exitNodes = pgTable(
+  'exit_nodes',
+  {
+    id: id(),
+    kind: text('kind', { enum: EXIT_KINDS }).notNull(),
+    egress: text('egress', { enum: EXIT_EGRESS }).notNull(),
+    /** Upstream proxy address ('' for direct nodes). */
+    host: text('host').notNull().default(''),
+    port: integer('port').notNull().default(0),
+    username: text('username'),
+    password: text('password'),
+    /** ISO 3166-1 alpha-2, lower case. */
+    country: text('country').notNull(),
+    /** Region code or slug ('' when unknown). */
+    state: text('state').notNull().default(''),
+    /** City slug ('' when unknown). */
+    city: text('city').notNull().default(''),
+    /** Public address traffic leaves from, when known (IP check: "is it one of our exits"). */
+    exitIp: text('exit_ip'),
+    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    /** Static-IP token holding this upstream node exclusively. */
+    holderTokenId: bigint('holder_token_id', { mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('exit_nodes_endpoint_key').on(t.kind, t.egress, t.host, t.port, sql`coalesce(${t.username}, '')`, t.country, t.state, t.city),
+    index('exit_nodes_area_idx').on(t.kind, t.country, t.state, t.city),
+    index('exit_nodes_holder_idx').on(t.holderTokenId),
+  ],
+);
+
+/** Product of a token: static (pinned exit) or dynamic (rotating). */
+export const TOKEN_PRODUCTS = ['static', 'dynamic'] as const;
+/** Category: residential ISP or data-center. */
+export const TOKEN_CATEGORIES = ['isp', 'idc'] as const;
+/** Billing: by traffic or by IP (days). */
+export const TOKEN_BILLINGS = ['traffic', 'ip'] as const;
+/** Protocol the token accepts. */
+export const TOKEN_NETWORKS = ['HTTP', 'SOCKS5'] as const;
+/** Stored statuses; "deleted" is shown when deleted_at is set. */
+export const TOKEN_STATUSES = ['enabled', 'disabled', 'expired', 'invalid'] as const;
+
+/** What a customer buys (the specification's proxy / token). */
+export const proxyTokens = pgTable(
+  'proxy_tokens',
+  {
+    id: id(),
+    userId: userRef(),
+    product: text('product', { enum: TOKEN_PRODUCTS }).notNull(),
+    category: text('category', { enum: TOKEN_CATEGORIES }).notNull(),
+    billing: text('billing', { enum: TOKEN_BILLINGS }).notNull(),
+    network: text('network', { enum: TOKEN_NETWORKS }).notNull(),
+    country: text('country').notNull(),
+    state: text('state').notNull().default(''),
+    city: text('city').notNull().default(''),
+    /** Gateway credentials. */
+    username: text('username').notNull(),
+    password: text('password').notNull(),
+    status: text('status', { enum: TOKEN_STATUSES }).notNull().default('enabled'),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    autoRenew: boolean('auto_renew').notNull().default(false),
+    remark: text('remark').notNull().default(''),
+    /** Pinned exit of a static token. */
+    exitNodeId: bigint('exit_node_id', { mode: 'number' }),
+    /** Traffic allowance in bytes (traffic products). */
+    trafficLimitBytes: bigint('traffic_limit_bytes', { mode: 'number' }),
+    trafficUsedBytes: bigint('traffic_used_bytes', { mode: 'number' }).notNull().default(0),
+    /** Bytes handed to gateways in leases (never above the limit). */
+    trafficLeasedBytes: bigint('traffic_leased_bytes', { mode: 'number' }).notNull().default(0),
+    /** Days per period of IP products (renewal length). */
+    periodDays: integer('period_days').notNull().default(0),
+    /** Price of one period in fen (auto-renew charges it). */
+    periodPriceFen: bigint('period_price_fen', { mode: 'number' }).notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    orderId: bigint('order_id', { mode: 'number' }),
+    createdAt: createdAt(),
+    /** Set by the database on every change; gateways load rows changed since their last look. */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('proxy_tokens_username_key').on(t.username),
+    index('proxy_tokens_user_idx').on(t.userId, t.product, t.billing, t.id),
+    index('proxy_tokens_updated_idx').on(t.updatedAt),
+    index('proxy_tokens_expiry_idx').on(t.status, t.expiresAt),
+  ],
+);
+
+/** A purchase or renewal: what was bought and what it cost. */
+export const proxyOrders = pgTable(
+  'proxy_orders',
+  {
+    id: id(),
+    userId: userRef(),
+    action: text('action', { enum: ['purchase', 'renew', 'auto_renew'] }).notNull(),
+    product: text('product', { enum: TOKEN_PRODUCTS }).notNull(),
+    category: text('category', { enum: TOKEN_CATEGORIES }).notNull(),
+    billing: text('billing', { enum: TOKEN_BILLINGS }).notNull(),
+    quantity: integer('quantity').notNull(),
+    /** GB per token (traffic) or days per token (IP), as text to keep 0.1 exact. */
+    amount: text('amount').notNull(),
+    costFen: fen('cost_fen').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('proxy_orders_idempotency_key').on(t.userId, t.idempotencyKey), index('proxy_orders_user_idx').on(t.userId, t.id)],
+);
+
+/** Metered traffic per token and hour. */
+export const tokenUsage = pgTable(
+  'token_usage',
+  {
+    tokenId: bigint('token_id', { mode: 'number' }).notNull(),
+    userId: userRef(),
+    /** Start of the hour (UTC). */
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.bucket] }), index('token_usage_user_idx').on(t.userId, t.bucket)],
+);
+
+/** List prices in fen, editable by operators; defaults come from the contract. */
+export const priceCatalogue = pgTable('price_catalogue', {
+  key: text('key').primaryKey(),
+  amountFen: fen('amount_fen').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Generated endpoint files (spider records). */
+export const spiderRecords = pgTable(
+  'spider_records',
+  {
+    id: id(),
+    userId: userRef(),
+    tokenId: bigint('token_id', { mode: 'number' }).notNull(),
+    /** Area, session settings and line format used. */
+    params: text('params').notNull(),
+    lineCount: integer('line_count').notNull(),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('spider_records_user_idx').on(t.userId, t.id)],
+);

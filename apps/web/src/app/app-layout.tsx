@@ -205,7 +205,7 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
           mode="inline"
           aria-label={t('common:menu.label')}
           selectedKeys={[selectedKey]}
-          openKeys={isCollapsed ? undefined : openKeys}
+          openKeys={openKeys}
           onOpenChange={setOpenKeys}
           items={items}
           style={{ borderInlineEnd: 'none', background: 'transparent' }}

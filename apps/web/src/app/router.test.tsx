@@ -168,6 +168,16 @@ describe('layout', () => {
     expect(getTabsState().tabs.map((t) => t.key)).toEqual(['/', '/a', '/b', '/c']);
   });
 
+  it('the sidebar collapses and remembers it', async () => {
+    saveSession('tok', { remember: true });
+    renderAt('/');
+    await screen.findByText('HOME:0');
+    expect(screen.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('false');
+    fireEvent.click(screen.getByTestId('sidebar-toggle'));
+    await waitFor(() => expect(screen.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true'));
+    expect(readValue('local', 'SIDEBAR_COLLAPSED')).toBe(true);
+  });
+
   it('closing the active tab goes to the last remaining tab', async () => {
     saveSession('tok', { remember: true });
     const router = renderAt('/a');

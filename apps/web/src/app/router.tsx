@@ -9,6 +9,11 @@ import { RoleGate } from './role-gate';
 import { RootShell } from './root-shell';
 import type { TAppRoute } from './route-types';
 
+/** Never shown: the catch-all route's loader redirects first. */
+function RedirectingPage() {
+  return null;
+}
+
 /** Routes the shell itself provides (spec section 2: /404; /helpcenter leads out of the app). */
 export const SHELL_ROUTES: TAppRoute[] = [
   { path: '/404', access: 'public', titleKey: 'common:notFound.title', isTabless: true, load: () => import('../components/not-found-page') },
@@ -96,7 +101,7 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
           shouldRevalidate: () => true,
           children: protectedRoutes.map(toRouteObject),
         },
-        { path: '*', loader: () => redirect('/404') },
+        { path: '*', loader: () => redirect('/404'), Component: RedirectingPage },
       ],
     },
   ];

@@ -63,6 +63,11 @@ export function AuthLayout({ title, subtitle, children }: TAuthLayoutProps) {
         </Flex>
         <Flex flex={1} align="center" justify="center">
           <Card style={{ width: '100%', maxWidth: 420 }} variant="borderless">
+            {!screens.md && (
+              <Typography.Text strong style={{ color: token.colorPrimary, fontSize: 18 }}>
+                {PRODUCT_NAME}
+              </Typography.Text>
+            )}
             <Typography.Title level={3} style={{ marginTop: 0, marginBottom: subtitle ? 4 : 24 }}>
               {title}
             </Typography.Title>

@@ -3,7 +3,7 @@ import { Alert, Button, Flex, Form, Input, Space, type FormRule } from 'antd';
 import { LockOutlined, MailOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ZRegisterForm, validationMessage } from '@proxy/contract';
+import { ERRORS, ZRegisterForm, validationMessage } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { getLanguage } from '../../../lib/i18n';
 import { showSuccess } from '../../../lib/message';
@@ -57,7 +57,12 @@ export default function RegisterPage() {
       finishSignIn(session, { isRemembered: true, redirect });
     } catch (error) {
       setHasFailed(true);
-      markServerIssues(form, error, REGISTER_FIELDS);
+      markServerIssues(form, error, REGISTER_FIELDS, {
+        [ERRORS.CODE_INVALID.code]: 'code',
+        [ERRORS.USERNAME_TAKEN.code]: 'username',
+        [ERRORS.EMAIL_TAKEN.code]: 'email',
+        [ERRORS.INVITE_CODE_INVALID.code]: 'invite_code',
+      });
     }
   };
 

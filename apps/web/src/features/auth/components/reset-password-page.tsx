@@ -2,7 +2,7 @@ import { Button, Flex, Form, Input, Space } from 'antd';
 import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { ZResetPasswordForm } from '@proxy/contract';
+import { ERRORS, ZResetPasswordForm } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useResetPassword } from '../api/reset-password';
@@ -29,7 +29,7 @@ export default function ResetPasswordPage() {
       showSuccess(t('reset.success'));
       navigate('/login', { replace: true });
     } catch (error) {
-      markServerIssues(form, error, RESET_FIELDS);
+      markServerIssues(form, error, RESET_FIELDS, { [ERRORS.CODE_INVALID.code]: 'code' });
     }
   };
 

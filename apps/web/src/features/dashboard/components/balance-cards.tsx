@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Col, Row, Skeleton, Statistic, Tooltip, theme } from 'antd';
-import { GiftOutlined, LockOutlined, ReloadOutlined, WalletOutlined } from '@ant-design/icons';
+import { GiftOutlined, LockOutlined, QuestionCircleOutlined, ReloadOutlined, WalletOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { TRIAL_CREDIT_FEN, fenToYuan, formatYuan } from '@proxy/contract';
 import { showError, showSuccess } from '../../../lib/message';
@@ -39,7 +39,14 @@ export function BalanceCards() {
           </Card>
         </Col>
         <Col xs={24} md={8}>
-          <Card title={<><LockOutlined /> {t('balance.frozen')}</>}>
+          <Card
+            title={<><LockOutlined /> {t('balance.frozen')}</>}
+            extra={
+              <Tooltip title={t('balance.frozenNote')}>
+                <QuestionCircleOutlined aria-label={t('balance.frozenNote')} />
+              </Tooltip>
+            }
+          >
             <Statistic value={formatYuan(user.frozen_balance)} />
           </Card>
         </Col>
@@ -54,7 +61,6 @@ export function BalanceCards() {
         type={hasTrial ? 'success' : 'info'}
         showIcon
         title={hasTrial ? t('trial.granted', { amount: trialYuan }) : t('trial.rule', { amount: trialYuan })}
-        description={t('balance.frozenNote')}
       />
     </>
   );

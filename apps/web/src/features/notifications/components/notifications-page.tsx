@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Empty, Flex, List, Segmented, Tag, Typography } from 'antd';
 import { CheckOutlined, MailOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { TNotification } from '@proxy/contract';
 import { showSuccess } from '../../../lib/message';
@@ -60,7 +61,7 @@ export default function NotificationsPage() {
               {item.content}
             </Typography.Paragraph>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {new Date(item.created_at).toLocaleString()}
+              {dayjs(item.created_at).format('YYYY-MM-DD HH:mm')}
             </Typography.Text>
           </>
         }

@@ -1,6 +1,6 @@
 import { Button, Form, Input, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ROUTES } from '@proxy/contract';
+import { ERRORS, ROUTES } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useChangeEmail } from '../api/change-email';
@@ -23,7 +23,11 @@ export function EmailForm({ currentEmail }: { currentEmail: string }) {
       showSuccess(t('email.success'));
       form.resetFields();
     } catch (error) {
-      markServerIssues(form, error, ['email', 'code']);
+      markServerIssues(form, error, ['email', 'code'], {
+        [ERRORS.CODE_INVALID.code]: 'code',
+        [ERRORS.EMAIL_TAKEN.code]: 'email',
+        [ERRORS.EMAIL_UNCHANGED.code]: 'email',
+      });
     }
   };
 

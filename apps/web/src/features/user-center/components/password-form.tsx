@@ -1,6 +1,6 @@
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ZChangePasswordForm } from '@proxy/contract';
+import { ERRORS, ZChangePasswordForm } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useChangePassword } from '../api/change-password';
@@ -23,7 +23,9 @@ export function PasswordForm() {
       showSuccess(t('password.success'));
       form.resetFields();
     } catch (error) {
-      markServerIssues(form, error, ['current_password', 'password', 'confirm_password']);
+      markServerIssues(form, error, ['current_password', 'password', 'confirm_password'], {
+        [ERRORS.PASSWORD_INCORRECT.code]: 'current_password',
+      });
     }
   };
 

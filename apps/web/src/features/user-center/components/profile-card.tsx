@@ -1,5 +1,6 @@
 import { Avatar, Card, Descriptions, Flex, Statistic, Tag, Typography } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TUserInfo } from '@proxy/contract';
 
@@ -32,7 +33,7 @@ export function ProfileCard({ user }: { user: TUserInfo }) {
             children: <Typography.Text copyable={{ tooltips: [t('copy.copy'), t('copy.copied')] }}>{user.invite_code}</Typography.Text>,
           },
           { key: 'frozen', label: t('profile.frozen'), children: formatYuan(user.frozen_balance) },
-          { key: 'created', label: t('profile.createdAt'), children: new Date(user.created_at).toLocaleString() },
+          { key: 'created', label: t('profile.createdAt'), children: dayjs(user.created_at).format('YYYY-MM-DD HH:mm') },
         ]}
       />
     </Card>

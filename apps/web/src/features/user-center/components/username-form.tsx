@@ -1,6 +1,6 @@
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ROUTES } from '@proxy/contract';
+import { ERRORS, ROUTES } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useUpdateUsername } from '../api/update-username';
@@ -19,7 +19,7 @@ export function UsernameForm({ currentName }: { currentName: string }) {
       await mutation.mutateAsync(username);
       showSuccess(t('username.success'));
     } catch (error) {
-      markServerIssues(form, error, ['username']);
+      markServerIssues(form, error, ['username'], { [ERRORS.USERNAME_TAKEN.code]: 'username' });
     }
   };
 

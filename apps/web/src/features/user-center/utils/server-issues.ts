@@ -12,10 +12,19 @@ export function getServerIssues(error: unknown): TIssue[] {
 
 /**
  * Marks the form fields named in a BAD_REQUEST answer (the server's messages
- * are already in the user's language). Returns true when a field was marked.
+ * are already in the user's language), or the field an error code points at
+ * (e.g. CODE_INVALID -> "code"). Returns true when a field was marked.
  */
-export function markServerIssues(form: FormInstance, error: unknown, fields: readonly string[]): boolean {
+export function markServerIssues(
+  form: FormInstance,
+  error: unknown,
+  fields: readonly string[],
+  fieldByCode: Partial<Record<number, string>> = {},
+): boolean {
   const issues = getServerIssues(error).filter((issue) => fields.includes(issue.path));
+  const code = (error as { code?: unknown } | null)?.code;
+  const codeField = typeof code === 'number' ? fieldByCode[code] : undefined;
+  if (codeField) issues.push({ path: codeField, message: getErrorMessage(error) });
   if (issues.length === 0) return false;
   form.setFields(issues.map((issue) => ({ name: issue.path, errors: [issue.message] })));
   return true;

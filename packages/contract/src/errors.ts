@@ -60,6 +60,13 @@ export const ERRORS = {
   IDEMPOTENCY_CONFLICT: { code: 2002, status: 409, zh: '重复的请求标识', en: 'This idempotency key was used for another operation' },
   /** Frozen balance does not cover the amount. */
   INSUFFICIENT_FROZEN: { code: 2003, status: 409, zh: '冻结余额不足', en: 'Insufficient frozen balance' },
+
+  /** An IP list entry is not a single address, CIDR block or range "a-b" (spec section 5); names the entry. */
+  IP_FORMAT_INVALID: { code: 4101, status: 400, zh: 'IP 格式无效：{entry}', en: 'Invalid IP Format: {entry}' },
+  /** The entry's normalised range is already in the list, or given twice in one submission (spec section 5). */
+  IP_DUPLICATE: { code: 4102, status: 409, zh: 'IP 已存在于{listName}中：{entry}', en: 'IP already exists in {listName}: {entry}' },
+  /** The list would hold more than the per-user maximum of entries. */
+  IP_LIST_FULL: { code: 4103, status: 409, zh: '{listName}最多可添加 {max} 条，当前已有 {count} 条', en: 'The {listName} holds at most {max} entries; it has {count}' },
 } as const satisfies Record<string, TErrorDef>;
 
 /** Name of an error in the catalogue. */

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addressScope, createIpMatcher, ipRangeKey, isIpParseError, parseIpEntries, parseIpEntry } from './ip';
+import {
+  addressScope,
+  createIpMatcher,
+  findDuplicateRanges,
+  IP_LIST_NAMES,
+  IP_LISTS,
+  ipBoundFromHex,
+  ipBoundToHex,
+  ipRangeKey,
+  isIpParseError,
+  parseIpEntries,
+  parseIpEntry,
+} from './ip';
 
 function ok(input: string) {
   const r = parseIpEntry(input);
@@ -92,5 +104,27 @@ describe('address scope', () => {
     ['not-an-ip', null],
   ])('%s is %s', (ip, scope) => {
     expect(addressScope(ip)).toBe(scope);
+  });
+});
+
+describe('IP list storage helpers', () => {
+  it('stores bounds as 32 hex digits that sort like the numbers', () => {
+    const r = ok('10.0.0.0/24');
+    expect(ipBoundToHex(r.start)).toBe('0000000000000000000000000a000000');
+    expect(ipBoundToHex(r.end)).toHaveLength(32);
+    expect(ipBoundFromHex(ipBoundToHex(r.end))).toBe(r.end);
+    const v6 = ok('ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff');
+    expect(ipBoundToHex(v6.start)).toBe('f'.repeat(32));
+    expect(ipBoundFromHex('f'.repeat(32))).toBe(v6.start);
+    expect(ipBoundToHex(ok('9.255.255.255').start) < ipBoundToHex(ok('10.0.0.0').start)).toBe(true);
+  });
+  it('finds duplicates within one submission by normalised range', () => {
+    const { ranges } = parseIpEntries('1.2.3.4; 10.0.0.0/24; ::ffff:1.2.3.4; 10.0.0.0-10.0.0.255; 10.0.0.0/25');
+    expect(findDuplicateRanges(ranges).map((r) => r.text)).toEqual(['1.2.3.4', '10.0.0.0-10.0.0.255']);
+    expect(findDuplicateRanges(parseIpEntries('1.2.3.4;1.2.3.5').ranges)).toEqual([]);
+  });
+  it('names both lists in both languages', () => {
+    expect(IP_LISTS.map((l) => IP_LIST_NAMES[l].en)).toEqual(['whitelist', 'blacklist']);
+    expect(IP_LIST_NAMES.blacklist.zh).toBe('黑名单');
   });
 });

@@ -137,6 +137,48 @@ export function ipRangeKey(range: Pick<TIpRange, 'family' | 'start' | 'end'>): s
   return `${range.family}:${range.start.toString(16)}-${range.end.toString(16)}`;
 }
 
+/** The two IP lists of an account (ARCHITECTURE.md, Proxies: list semantics). */
+export const IP_LISTS = ['whitelist', 'blacklist'] as const;
+/** An IP list. */
+export type TIpList = (typeof IP_LISTS)[number];
+/** Most entries one user may keep in one list. */
+export const IP_LIST_MAX_ENTRIES = 500;
+/** Longest remark of an entry. */
+export const IP_LIST_REMARK_MAX = 100;
+/** Translated list names, used in "IP already exists in {listName}". */
+export const IP_LIST_NAMES: Record<TIpList, { zh: string; en: string }> = {
+  whitelist: { zh: '白名单', en: 'whitelist' },
+  blacklist: { zh: '黑名单', en: 'blacklist' },
+};
+
+/**
+ * Stored form of a range bound (the `start_hex`/`end_hex` columns): 32
+ * lower-case hex digits, so text order is numeric order for both families.
+ */
+export function ipBoundToHex(value: bigint): string {
+  return value.toString(16).padStart(32, '0');
+}
+
+/** Reads a stored range bound back (inverse of ipBoundToHex). */
+export function ipBoundFromHex(hex: string): bigint {
+  return BigInt(`0x${hex}`);
+}
+
+/**
+ * Duplicates within one submission: every range whose normalised range came
+ * earlier in the list (so "1.2.3.4; ::ffff:1.2.3.4" reports the second).
+ */
+export function findDuplicateRanges(ranges: TIpRange[]): TIpRange[] {
+  const seen = new Set<string>();
+  const duplicates: TIpRange[] = [];
+  for (const range of ranges) {
+    const key = ipRangeKey(range);
+    if (seen.has(key)) duplicates.push(range);
+    else seen.add(key);
+  }
+  return duplicates;
+}
+
 /** A parsed address as family and number, for matching; null when not an address. */
 export function ipToNumber(input: string): { family: 4 | 6; value: bigint } | null {
   const addr = parseIpAddress(input);

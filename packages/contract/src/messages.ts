@@ -18,6 +18,8 @@ export const VALIDATION_MESSAGES = {
   inviteFormat: { zh: '邀请码格式不正确', en: 'Invalid invitation code format' },
   invalidValue: { zh: '取值无效', en: 'Invalid value' },
   tooLong: { zh: '内容过长', en: 'Too long' },
+  ipRequired: { zh: '请输入 IP 地址、CIDR 网段或 IP 范围', en: 'Please enter an IP address, CIDR block or IP range' },
+  ipRemarkMax: { zh: '备注最多 100 个字符', en: 'The remark must be at most 100 characters' },
 } as const satisfies Record<string, Record<TLang, string>>;
 
 /** Key of a validation message. */

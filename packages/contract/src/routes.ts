@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZPageQuery, zPage, ZBatchResult } from './envelope';
 import { defineRoute, zPending, type TRouteDef } from './route-def';
+import { IP_LIST_REMARK_MAX } from './ip';
 import {
   zCode,
   zEmail,
@@ -116,6 +117,33 @@ const zOAuthVerify = z
   })
   .refine((v) => (v.code && v.state) || v.access_token, { error: 'required', path: ['code'] });
 
+/** An entry of an IP whitelist or blacklist as the API shows it. */
+export const ZIpListEntry = z.object({
+  id: z.number().int(),
+  /** Canonical text: "1.2.3.4", "10.0.0.0/24", "10.0.0.1-10.0.0.9" (IPv6 in RFC 5952 form). */
+  ip: z.string(),
+  kind: z.enum(['single', 'cidr', 'range']),
+  remark: z.string(),
+  created_at: z.string(),
+});
+/** Parsed IP list entry. */
+export type TIpListEntry = z.infer<typeof ZIpListEntry>;
+
+/**
+ * Add form of both IP lists: `ip` holds one or more entries separated by ";".
+ * The entries themselves are checked by the contract's IP parser in the
+ * service (IP_FORMAT_INVALID names the bad one), not here.
+ */
+export const ZIpListAddForm = z.object({
+  ip: z.string({ error: 'ipRequired' }).trim().min(1, { error: 'ipRequired' }).max(60_000, { error: 'tooLong' }),
+  remark: z.string().trim().max(IP_LIST_REMARK_MAX, { error: 'ipRemarkMax' }).default(''),
+});
+/** Parsed add form. */
+export type TIpListAddForm = z.infer<typeof ZIpListAddForm>;
+
+const zIpListPage = zPage(ZIpListEntry);
+const zIpListAdded = z.object({ records: z.array(ZIpListEntry) });
+
 /**
  * Every call of spec section 7, plus the console's own calls (health, OpenAPI,
  * sign-in providers, user center). Paths are relative to `/api`.
@@ -143,11 +171,11 @@ export const ROUTES = {
   userNotificationList: defineRoute({ method: 'GET', path: '/user/notification/list', auth: 'user', summary: 'Notifications, newest first', tag: 'user', input: ZPageQuery.extend({ unread: zFormBool }), output: zPage(ZNotification).extend({ unread: z.number().int() }) }),
   userNotificationMarkRead: defineRoute({ method: 'POST', path: '/user/notification/mark_as_read', auth: 'user', body: 'form', summary: 'Mark a notification (or all with notification_id=all) as read', tag: 'user', input: z.object({ notification_id: z.union([zId, z.literal('all')]) }) }),
   userStatisticsAmount: defineRoute({ method: 'GET', path: '/user/statistics/amount', auth: 'user', summary: 'Spending and recharge over time', tag: 'user', input: zPending }),
-  userWhitelist: defineRoute({ method: 'GET', path: '/user/ip/whitelist', auth: 'user', summary: 'IP whitelist', tag: 'security', input: zPending }),
-  userWhitelistAdd: defineRoute({ method: 'POST', path: '/user/add/ip/whitelist', auth: 'user', body: 'form', summary: 'Add whitelist entries', tag: 'security', input: zPending }),
-  userBlacklist: defineRoute({ method: 'GET', path: '/user/ip/blacklist', auth: 'user', summary: 'IP blacklist', tag: 'security', input: zPending }),
-  userBlacklistAdd: defineRoute({ method: 'POST', path: '/user/add/ip/blacklist', auth: 'user', body: 'form', summary: 'Add blacklist entries', tag: 'security', input: zPending }),
-  userIpRemove: defineRoute({ method: 'DELETE', path: '/user/remove/ip/:id', auth: 'user', summary: 'Remove an IP list entry', tag: 'security', input: zIdParam }),
+  userWhitelist: defineRoute({ method: 'GET', path: '/user/ip/whitelist', auth: 'user', summary: 'IP whitelist', tag: 'security', input: ZPageQuery, output: zIpListPage }),
+  userWhitelistAdd: defineRoute({ method: 'POST', path: '/user/add/ip/whitelist', auth: 'user', body: 'form', summary: 'Add whitelist entries ("ip": entries separated by ";"), all or nothing', tag: 'security', input: ZIpListAddForm, output: zIpListAdded }),
+  userBlacklist: defineRoute({ method: 'GET', path: '/user/ip/blacklist', auth: 'user', summary: 'IP blacklist', tag: 'security', input: ZPageQuery, output: zIpListPage }),
+  userBlacklistAdd: defineRoute({ method: 'POST', path: '/user/add/ip/blacklist', auth: 'user', body: 'form', summary: 'Add blacklist entries ("ip": entries separated by ";"), all or nothing', tag: 'security', input: ZIpListAddForm, output: zIpListAdded }),
+  userIpRemove: defineRoute({ method: 'DELETE', path: '/user/remove/ip/:id', auth: 'user', summary: 'Remove an IP list entry (either list)', tag: 'security', input: zIdParam }),
 
   // --- tokens / proxies --------------------------------------------------
   tokenListStaticTraffic: defineRoute({ method: 'GET', path: '/token/list/static/traffic', auth: 'user', summary: 'Static residential proxies by traffic', tag: 'proxy', input: zPending }),

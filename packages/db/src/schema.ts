@@ -271,6 +271,8 @@ export const proxyTokens = pgTable(
     /** Price of one period in fen (auto-renew charges it). */
     periodPriceFen: bigint('period_price_fen', { mode: 'number' }).notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The expiry an auto-renewal last failed for (no balance): the job tries once per period, then lets it expire. */
+    autoRenewFailedFor: timestamp('auto_renew_failed_for', { withTimezone: true }),
     orderId: bigint('order_id', { mode: 'number' }),
     createdAt: createdAt(),
     /** Set by the database on every change; gateways load rows changed since their last look. */

@@ -1,0 +1,1 @@
+ALTER TABLE "proxy_tokens" ADD COLUMN "auto_renew_failed_for" timestamp with time zone;

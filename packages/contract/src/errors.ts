@@ -61,6 +61,13 @@ export const ERRORS = {
   /** Frozen balance does not cover the amount. */
   INSUFFICIENT_FROZEN: { code: 2003, status: 409, zh: '冻结余额不足', en: 'Insufficient frozen balance' },
 
+  /** No exit node in the chosen area can serve the purchase (or the renewal of a released static IP). */
+  NO_STOCK: { code: 3001, status: 409, zh: '所选地区库存不足', en: 'No stock in the selected area' },
+  /** The product does not exist (data-center proxies are static only). */
+  PRODUCT_NOT_OFFERED: { code: 3002, status: 400, zh: '该产品暂不提供', en: 'This product is not offered' },
+  /** The call does not apply to this proxy (renewing a traffic product, enabling an expired one...). */
+  TOKEN_NOT_APPLICABLE: { code: 3003, status: 409, zh: '该代理不支持此操作', en: 'This operation does not apply to this proxy' },
+
   /** An IP list entry is not a single address, CIDR block or range "a-b" (spec section 5); names the entry. */
   IP_FORMAT_INVALID: { code: 4101, status: 400, zh: 'IP 格式无效：{entry}', en: 'Invalid IP Format: {entry}' },
   /** The entry's normalised range is already in the list, or given twice in one submission (spec section 5). */

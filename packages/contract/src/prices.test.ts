@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceIpFen, priceTrafficFen, trafficFenPerGb } from './prices';
+import { DEFAULT_PRICE_CATALOGUE, PRICE_KEYS, priceIpFen, priceTrafficFen, trafficFenPerGb } from './prices';
 
 describe('traffic prices (ARCHITECTURE.md, Proxies)', () => {
   it('charges residential traffic 40 yuan/GB under 100 GB', () => {
@@ -79,5 +79,43 @@ describe('IP prices (ARCHITECTURE.md, Proxies)', () => {
   it('refuses days that are not whole and positive', () => {
     expect(() => priceIpFen('static', 0)).toThrow(RangeError);
     expect(() => priceIpFen('idc', 1.5)).toThrow(RangeError);
+  });
+});
+
+describe('price catalogue', () => {
+  it('defaults to the list prices of spec section 9', () => {
+    expect(DEFAULT_PRICE_CATALOGUE).toEqual({
+      residential_traffic_tier0_fen: 4000,
+      residential_traffic_tier1_fen: 3800,
+      residential_traffic_tier2_fen: 3500,
+      idc_traffic_fen: 1000,
+      static_ip_day_fen: 200,
+      static_ip_month_fen: 6000,
+      dynamic_ip_day_fen: 200,
+      idc_ip_month_fen: 4000,
+    });
+    expect(Object.keys(DEFAULT_PRICE_CATALOGUE).sort()).toEqual([...PRICE_KEYS].sort());
+  });
+
+  it('charges the catalogue amount of each tier', () => {
+    const catalogue = { ...DEFAULT_PRICE_CATALOGUE, residential_traffic_tier0_fen: 5000, residential_traffic_tier1_fen: 4500, residential_traffic_tier2_fen: 3000 };
+    expect(priceTrafficFen('static', 99, catalogue)).toBe(495_000);
+    expect(priceTrafficFen('dynamic', 100, catalogue)).toBe(450_000);
+    expect(priceTrafficFen('static', 500, catalogue)).toBe(1_500_000);
+    expect(priceTrafficFen('idc', 2, { idc_traffic_fen: 1234 })).toBe(2468);
+  });
+
+  it('charges the catalogue day and month rates of IP products, rounding data-center days half up', () => {
+    const catalogue = { static_ip_day_fen: 300, static_ip_month_fen: 7000, dynamic_ip_day_fen: 250, idc_ip_month_fen: 4500 };
+    expect(priceIpFen('static', 31, catalogue)).toBe(7300);
+    expect(priceIpFen('dynamic', 3, catalogue)).toBe(750);
+    expect(priceIpFen('idc', 1, catalogue)).toBe(150);
+    expect(priceIpFen('idc', 31, { idc_ip_month_fen: 4001 })).toBe(4001 + 133); // 133.37 fen
+  });
+
+  it('falls back to the default for a missing or broken key', () => {
+    expect(priceIpFen('static', 1, {})).toBe(200);
+    expect(priceIpFen('static', 1, { static_ip_day_fen: Number.NaN })).toBe(200);
+    expect(priceTrafficFen('static', 0.1, { residential_traffic_tier1_fen: 1 })).toBe(400);
   });
 });

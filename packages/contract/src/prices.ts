@@ -29,6 +29,40 @@ export const DYNAMIC_IP_FEN_PER_DAY = 200;
 /** Data-center IP: fen per whole 30 days; remaining days cost a thirtieth of it each. */
 export const IDC_IP_FEN_PER_MONTH = 4000;
 
+/** Keys of the price catalogue (the database's price_catalogue rows), each an amount in fen. */
+export const PRICE_KEYS = [
+  'residential_traffic_tier0_fen',
+  'residential_traffic_tier1_fen',
+  'residential_traffic_tier2_fen',
+  'idc_traffic_fen',
+  'static_ip_day_fen',
+  'static_ip_month_fen',
+  'dynamic_ip_day_fen',
+  'idc_ip_month_fen',
+] as const;
+/** A key of the price catalogue. */
+export type TPriceKey = (typeof PRICE_KEYS)[number];
+/** Every list price in fen, by key; tiers 0/1/2 of residential traffic start at 0, 100 and 500 GB. */
+export type TPriceCatalogue = Record<TPriceKey, number>;
+
+/** The list prices of spec section 9 (what a fresh install seeds into the database). */
+export const DEFAULT_PRICE_CATALOGUE: TPriceCatalogue = {
+  residential_traffic_tier0_fen: RESIDENTIAL_TRAFFIC_TIERS_FEN[2].fenPerGb,
+  residential_traffic_tier1_fen: RESIDENTIAL_TRAFFIC_TIERS_FEN[1].fenPerGb,
+  residential_traffic_tier2_fen: RESIDENTIAL_TRAFFIC_TIERS_FEN[0].fenPerGb,
+  idc_traffic_fen: IDC_TRAFFIC_FEN_PER_GB,
+  static_ip_day_fen: STATIC_IP_FEN_PER_DAY,
+  static_ip_month_fen: STATIC_IP_FEN_PER_MONTH,
+  dynamic_ip_day_fen: DYNAMIC_IP_FEN_PER_DAY,
+  idc_ip_month_fen: IDC_IP_FEN_PER_MONTH,
+};
+
+// A catalogue value, or the default when the catalogue lacks it (or holds nonsense).
+function priceOf(catalogue: Partial<TPriceCatalogue> | undefined, key: TPriceKey): number {
+  const value = catalogue?.[key];
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : DEFAULT_PRICE_CATALOGUE[key];
+}
+
 /** Smallest traffic purchase, in GB. */
 export const TRAFFIC_MIN_GB = 0.1;
 /** Days a traffic allowance stays valid. */
@@ -53,30 +87,34 @@ function toMicroGb(gb: number): number {
   return micro;
 }
 
-/** Fen per GB of a traffic purchase of `gb` GB (the tier of the whole purchase). */
-export function trafficFenPerGb(kind: TPriceKind, gb: number): number {
-  if (kind === 'idc') return IDC_TRAFFIC_FEN_PER_GB;
-  const tier = RESIDENTIAL_TRAFFIC_TIERS_FEN.find((t) => gb >= t.fromGb);
-  return (tier ?? RESIDENTIAL_TRAFFIC_TIERS_FEN[RESIDENTIAL_TRAFFIC_TIERS_FEN.length - 1]).fenPerGb;
+/** Fen per GB of a traffic purchase of `gb` GB (the tier of the whole purchase); catalogue values win over the defaults. */
+export function trafficFenPerGb(kind: TPriceKind, gb: number, catalogue?: Partial<TPriceCatalogue>): number {
+  if (kind === 'idc') return priceOf(catalogue, 'idc_traffic_fen');
+  const tier = RESIDENTIAL_TRAFFIC_TIERS_FEN.find((t) => gb >= t.fromGb) ?? RESIDENTIAL_TRAFFIC_TIERS_FEN[RESIDENTIAL_TRAFFIC_TIERS_FEN.length - 1];
+  const key: TPriceKey =
+    tier.fromGb >= 500 ? 'residential_traffic_tier2_fen' : tier.fromGb >= 100 ? 'residential_traffic_tier1_fen' : 'residential_traffic_tier0_fen';
+  return priceOf(catalogue, key);
 }
 
 /** Price in fen of `gb` GB of traffic (from 0.1 GB), rounded half up to the fen. */
-export function priceTrafficFen(kind: TPriceKind, gb: number): number {
+export function priceTrafficFen(kind: TPriceKind, gb: number, catalogue?: Partial<TPriceCatalogue>): number {
   const micro = toMicroGb(gb);
-  return divideHalfUp(micro * trafficFenPerGb(kind, gb), MICRO_PER_GB);
+  return divideHalfUp(micro * trafficFenPerGb(kind, gb, catalogue), MICRO_PER_GB);
 }
 
 /** Price in fen of one IP for `days` whole days (at least 1), rounded half up to the fen. */
-export function priceIpFen(kind: TPriceKind, days: number): number {
+export function priceIpFen(kind: TPriceKind, days: number, catalogue?: Partial<TPriceCatalogue>): number {
   if (!Number.isSafeInteger(days) || days < 1) throw new RangeError(`days must be a whole number >= 1, got ${days}`);
   const months = Math.floor(days / IP_MONTH_DAYS);
   const rest = days - months * IP_MONTH_DAYS;
   switch (kind) {
     case 'static':
-      return months * STATIC_IP_FEN_PER_MONTH + rest * STATIC_IP_FEN_PER_DAY;
+      return months * priceOf(catalogue, 'static_ip_month_fen') + rest * priceOf(catalogue, 'static_ip_day_fen');
     case 'dynamic':
-      return days * DYNAMIC_IP_FEN_PER_DAY;
-    case 'idc':
-      return months * IDC_IP_FEN_PER_MONTH + divideHalfUp(rest * IDC_IP_FEN_PER_MONTH, IP_MONTH_DAYS);
+      return days * priceOf(catalogue, 'dynamic_ip_day_fen');
+    case 'idc': {
+      const month = priceOf(catalogue, 'idc_ip_month_fen');
+      return months * month + divideHalfUp(rest * month, IP_MONTH_DAYS);
+    }
   }
 }

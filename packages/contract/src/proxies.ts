@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import { ZPageQuery, zPage } from './envelope';
+import { PRICE_KEYS, TRAFFIC_MIN_GB } from './prices';
+
+/**
+ * Shared schemas of the proxy products (spec sections 3 and 7, ARCHITECTURE.md
+ * Proxies): purchase, lists, batch calls, renewals, areas, prices and export.
+ */
+
+/** Residential ISP or data-center. */
+export const PROXY_CATEGORIES = ['isp', 'idc'] as const;
+/** A proxy category. */
+export type TProxyCategory = (typeof PROXY_CATEGORIES)[number];
+/** Protocols a token accepts. */
+export const PROXY_NETWORKS = ['HTTP', 'SOCKS5'] as const;
+/** A token's protocol. */
+export type TProxyNetwork = (typeof PROXY_NETWORKS)[number];
+/** Statuses as the API shows them ("deleted" when the token is deleted). */
+export const PROXY_STATUSES = ['enabled', 'disabled', 'expired', 'invalid', 'deleted'] as const;
+/** A status as shown. */
+export type TProxyStatus = (typeof PROXY_STATUSES)[number];
+
+/** Tokens per purchase. */
+export const PROXY_QUANTITY_MAX = 100;
+/** Days of one IP purchase or renewal. */
+export const PROXY_DAYS_MAX = 365;
+/** Largest traffic purchase per token, in GB. */
+export const PROXY_TRAFFIC_MAX_GB = 100_000;
+/** Remark length. */
+export const PROXY_REMARK_MAX = 100;
+/** Ids per batch call. */
+export const PROXY_BATCH_MAX = 500;
+/** Bytes in one GB of traffic allowance (binary: 1024^3). */
+export const BYTES_PER_GB = 1024 ** 3;
+
+/** The seven lists of spec section 7 (membership in ARCHITECTURE.md, Proxies). */
+export const PROXY_LISTS = [
+  'static/traffic',
+  'static/ip',
+  'variable/traffic',
+  'variable/ip',
+  'isp/static',
+  'isp/dynamic',
+  'idc/static',
+] as const;
+/** One of the seven lists. */
+export type TProxyList = (typeof PROXY_LISTS)[number];
+
+/** Export line formats (ARCHITECTURE.md): host:port:user:pass, user:pass@host:port, http://..., socks5://... */
+export const EXPORT_LINE_FORMATS = ['hpup', 'upahp', 'http', 'socks5'] as const;
+/** An export line format. */
+export type TExportLineFormat = (typeof EXPORT_LINE_FORMATS)[number];
+
+/** One endpoint line in a format. */
+export function formatEndpointLine(
+  endpoint: { host: string; port: number; username: string; password: string },
+  format: TExportLineFormat,
+): string {
+  const { host, port, username, password } = endpoint;
+  switch (format) {
+    case 'hpup':
+      return `${host}:${port}:${username}:${password}`;
+    case 'upahp':
+      return `${username}:${password}@${host}:${port}`;
+    case 'http':
+      return `http://${username}:${password}@${host}:${port}`;
+    case 'socks5':
+      return `socks5://${username}:${password}@${host}:${port}`;
+  }
+}
+
+/** Proxy URL of a token by its network: http://user:pass@host:port or socks5://... */
+export function proxyUrlOf(endpoint: { host: string; port: number; username: string; password: string; network: TProxyNetwork }): string {
+  return formatEndpointLine(endpoint, endpoint.network === 'SOCKS5' ? 'socks5' : 'http');
+}
+
+const zAreaCode = z
+  .string({ error: 'required' })
+  .trim()
+  .toLowerCase()
+  .max(64, { error: 'tooLong' })
+  .regex(/^[a-z0-9_-]*$/, { error: 'invalidValue' });
+
+/** ISO 3166-1 alpha-2 country code, lower-cased ("us"). */
+export const zCountryId = z
+  .string({ error: 'countryRequired' })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: 'countryRequired' })
+  .regex(/^[a-z]{2}$/, { error: 'invalidValue' });
+
+const zBool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
+
+const purchaseBase = {
+  category: z.enum(PROXY_CATEGORIES, { error: 'invalidValue' }).default('isp'),
+  network: z.enum(PROXY_NETWORKS, { error: 'invalidValue' }),
+  country_id: zCountryId,
+  state_id: zAreaCode.optional(),
+  city_id: zAreaCode.optional(),
+  quantity: z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).min(1, { error: 'quantityRange' }).max(PROXY_QUANTITY_MAX, { error: 'quantityRange' }),
+  auto_renew: zBool.optional(),
+  remark: z.string().trim().max(PROXY_REMARK_MAX, { error: 'tooLong' }).optional(),
+};
+
+/** GB of traffic: from 0.1, at most one decimal. */
+export const zTrafficGb = z.coerce
+  .number({ error: 'invalidValue' })
+  .min(TRAFFIC_MIN_GB, { error: 'trafficRange' })
+  .max(PROXY_TRAFFIC_MAX_GB, { error: 'trafficRange' })
+  .refine((gb) => Math.abs(gb * 10 - Math.round(gb * 10)) < 1e-9, { error: 'trafficDecimals' });
+
+/** Whole days of an IP purchase or renewal (1-365). */
+export const zProxyDays = z.coerce
+  .number({ error: 'invalidValue' })
+  .int({ error: 'daysRange' })
+  .min(1, { error: 'daysRange' })
+  .max(PROXY_DAYS_MAX, { error: 'daysRange' });
+
+/** Body of POST /token/static/traffic and /token/variable/traffic. */
+export const ZBuyTrafficBody = z.object({ ...purchaseBase, traffic_gb: zTrafficGb });
+/** Parsed traffic purchase. */
+export type TBuyTrafficBody = z.infer<typeof ZBuyTrafficBody>;
+/** Body of POST /token/static/ip and /token/variable/ip. */
+export const ZBuyIpBody = z.object({ ...purchaseBase, days: zProxyDays });
+/** Parsed IP purchase. */
+export type TBuyIpBody = z.infer<typeof ZBuyIpBody>;
+
+/** Area of a token, codes and names in the request's language. */
+export const ZProxyArea = z.object({
+  country: z.string(),
+  state: z.string(),
+  city: z.string(),
+  country_name: z.string(),
+  state_name: z.string(),
+  city_name: z.string(),
+});
+
+/** A proxy / token as the lists show it (spec section 3). Times are ISO strings. */
+export const ZProxyToken = z.object({
+  token_id: z.number().int(),
+  remark: z.string(),
+  /** static or dynamic. */
+  product: z.enum(['static', 'dynamic']),
+  category: z.enum(PROXY_CATEGORIES),
+  /** Billing: by IP or by traffic. */
+  type: z.enum(['ip', 'traffic']),
+  network: z.enum(PROXY_NETWORKS),
+  area: ZProxyArea,
+  /** Traffic used and allowance in bytes (limit null for IP products). */
+  usage: z.object({ used_bytes: z.number().int(), limit_bytes: z.number().int().nullable() }),
+  created_at: z.string(),
+  expires_at: z.string(),
+  status: z.enum(PROXY_STATUSES),
+  auto_renew: z.boolean(),
+  host: z.string(),
+  port: z.number().int(),
+  username: z.string(),
+  password: z.string(),
+  proxy_url: z.string(),
+});
+/** Parsed token. */
+export type TProxyToken = z.infer<typeof ZProxyToken>;
+
+/** Answer of a purchase: the tokens, the cost and the balance after it (yuan). */
+export const ZBuyResult = z.object({ tokens: z.array(ZProxyToken), cost: z.number(), balance: z.number(), order_id: z.number().int() });
+/** Parsed purchase answer. */
+export type TBuyResult = z.infer<typeof ZBuyResult>;
+
+const zDateParam = z.coerce.date({ error: 'invalidValue' }).optional();
+
+/** Filters of the seven lists (and the export). */
+export const ZProxyListQuery = ZPageQuery.extend({
+  status: z.enum(PROXY_STATUSES, { error: 'invalidValue' }).optional(),
+  country: zAreaCode.optional(),
+  /** Matches the remark or the username. */
+  keyword: z.string().trim().max(100, { error: 'tooLong' }).optional(),
+  created_from: zDateParam,
+  created_to: zDateParam,
+  expires_from: zDateParam,
+  expires_to: zDateParam,
+});
+/** Parsed list filters. */
+export type TProxyListQuery = z.infer<typeof ZProxyListQuery>;
+/** A page of tokens. */
+export const ZProxyTokenPage = zPage(ZProxyToken);
+
+/** Ids of a batch call. */
+export const zTokenIds = z
+  .array(z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }), { error: 'selectionRequired' })
+  .min(1, { error: 'selectionRequired' })
+  .max(PROXY_BATCH_MAX, { error: 'tooMany' });
+/** Body of DELETE /token/batch and PUT /token/batch/restore. */
+export const ZTokenBatchBody = z.object({ token_ids: zTokenIds });
+
+/** Body of PUT /token/:id. */
+export const ZTokenStatusBody = z.object({ id: z.coerce.number().int().positive(), status: z.enum(['enabled', 'disabled'], { error: 'invalidValue' }) });
+/** Body of PUT /token/remark/:token_id. */
+export const ZTokenRemarkBody = z.object({
+  token_id: z.coerce.number().int().positive(),
+  remark: z.string({ error: 'required' }).trim().max(PROXY_REMARK_MAX, { error: 'tooLong' }),
+});
+
+/** Payment options of renewals (the balance is the only one). */
+export const PAYWAYS = ['balance'] as const;
+/** Body of the renew calls: a payment option must be selected (spec section 5). */
+export const ZRenewBody = z.object({
+  token_ids: zTokenIds,
+  days: zProxyDays,
+  payway: z.enum(PAYWAYS, { error: 'paywayRequired' }),
+});
+/** Answer of a renewal: per-token counts, the cost and the balance after it (yuan). */
+export const ZRenewResult = z.object({ success: z.number().int(), failed: z.number().int(), total: z.number().int(), cost: z.number(), balance: z.number() });
+/** Body of the auto-renew switches. */
+export const ZAutoRenewBody = z.object({ token_ids: zTokenIds, auto_renew: zBool });
+/** One payment option of GET /token/payway/list. */
+export const ZPayway = z.object({ id: z.enum(PAYWAYS), name: z.string(), name_zh: z.string(), name_en: z.string(), balance: z.number() });
+
+/** Query of the area lists: category (isp by default) and the parent codes. */
+export const ZAreaQuery = z.object({
+  category: z.enum(PROXY_CATEGORIES, { error: 'invalidValue' }).default('isp'),
+});
+/** One area with inventory: code, names and how many exits are available. */
+export const ZArea = z.object({
+  id: z.string(),
+  name: z.string(),
+  name_zh: z.string(),
+  name_en: z.string(),
+  available: z.number().int(),
+});
+/** Parsed area. */
+export type TArea = z.infer<typeof ZArea>;
+
+/** The price catalogue in fen by key, as GET /token/prices answers it. */
+export const ZPriceCatalogue = z.object(Object.fromEntries(PRICE_KEYS.map((k) => [k, z.number().int()])) as Record<(typeof PRICE_KEYS)[number], z.ZodNumber>);
+
+/** Query of GET /token/export: ids or the list filters, a file format and a line format. */
+export const ZExportQuery = ZProxyListQuery.omit({ page: true, page_size: true }).extend({
+  token_ids: z
+    .string()
+    .trim()
+    .regex(/^\d+(,\d+)*$/, { error: 'invalidValue' })
+    .transform((v) => v.split(',').map(Number))
+    .optional(),
+  list: z.enum(PROXY_LISTS, { error: 'invalidValue' }).optional(),
+  format: z.enum(['txt', 'csv'], { error: 'invalidValue' }).default('txt'),
+  line: z.enum(EXPORT_LINE_FORMATS, { error: 'invalidValue' }).default('hpup'),
+});
+/** Parsed export query. */
+export type TExportQuery = z.infer<typeof ZExportQuery>;

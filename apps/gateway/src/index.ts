@@ -1,46 +1,61 @@
 import net from 'node:net';
+import type { TDb } from '@proxy/db';
+import { createGatewayServer } from './gateway-server';
+import { createTokenStore, type TTokenStore, type TTokenStoreOptions } from './token-store';
+import type { TTargetPolicy } from './target-policy';
 
-/** Options of a gateway listener. */
+export { REFUSALS, type TRefusal } from './refusals';
+export type { TTargetPolicy } from './target-policy';
+
+/** Options of a gateway: where it listens, its database and its rules. */
 export type TGatewayOptions = {
   host: string;
   port: number;
-};
+  db: TDb;
+  policy: TTargetPolicy;
+  idleTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** How often live connections are re-checked and their bytes sampled. */
+  sampleIntervalMs?: number;
+} & Omit<TTokenStoreOptions, 'db'>;
 
 /** A running gateway. */
-export type TGateway = { port: number; close(): Promise<void> };
+export type TGateway = {
+  port: number;
+  store: TTokenStore;
+  /** Open client connections. */
+  connectionCount(): number;
+  close(): Promise<void>;
+};
 
 /**
- * Starts the proxy gateway's listener. Until the proxy products and gateway
- * features land it refuses every request with a clear reason.
+ * Starts the proxy gateway: loads tokens, exit nodes and IP lists into memory,
+ * listens for HTTP, CONNECT and SOCKS5 on one port, meters usage in batches.
  */
 export async function startGateway(options: TGatewayOptions): Promise<TGateway> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    socket.once('data', (chunk) => {
-      if (chunk[0] === 0x05) {
-        // SOCKS5 greeting: answer "no acceptable methods".
-        socket.end(Buffer.from([0x05, 0xff]));
-        return;
-      }
-      socket.end(
-        'HTTP/1.1 503 Service Unavailable\r\nX-Proxy-Reason: gateway-not-ready\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
-      );
-    });
+  const store = createTokenStore(options);
+  await store.start();
+  const engine = createGatewayServer({
+    authorizer: store.authorizer,
+    meter: store.meter,
+    policy: options.policy,
+    idleTimeoutMs: options.idleTimeoutMs,
+    connectTimeoutMs: options.connectTimeoutMs,
+    sampleIntervalMs: options.sampleIntervalMs,
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
+    engine.server.once('error', reject);
+    engine.server.listen(options.port, options.host, () => resolve());
   });
-  const address = server.address() as net.AddressInfo;
+  const { port } = engine.server.address() as net.AddressInfo;
   return {
-    port: address.port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    port,
+    store,
+    connectionCount: engine.connectionCount,
+    async close() {
+      // Close connections first (their last bytes are sampled), then write usage: nothing is lost on a clean stop.
+      await engine.close();
+      await store.stop();
+    },
   };
 }

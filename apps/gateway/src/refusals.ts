@@ -24,6 +24,8 @@ export const REFUSALS = {
   'target-refused': { status: 403, socks: SOCKS_REPLY.notAllowed, text: 'This destination is not allowed' },
   /** Too many simultaneous connections for this proxy. */
   'too-many-connections': { status: 429, socks: SOCKS_REPLY.notAllowed, text: 'Too many connections for this proxy' },
+  /** No exit is available in the proxy's area right now. */
+  'no-exit': { status: 502, socks: SOCKS_REPLY.networkUnreachable, text: 'No exit is available in this area' },
   /** The exit could not reach the destination. */
   'upstream-failed': { status: 502, socks: SOCKS_REPLY.hostUnreachable, text: 'The destination could not be reached' },
   /** Malformed request. */

@@ -24,7 +24,21 @@ app.log.info(`console and API on ${config.publicUrl} (database: ${database.kind}
 
 let gateway: TGateway | undefined;
 if (config.isGatewayEmbedded) {
-  gateway = await startGateway({ host: config.HOST, port: config.GATEWAY_PORT });
+  // Embedded mode shares the database handle; the gateway reads it only off the hot path.
+  gateway = await startGateway({
+    db: database.db,
+    host: config.HOST,
+    port: config.GATEWAY_PORT,
+    policy: {
+      allowPrivateTargets: config.GATEWAY_ALLOW_PRIVATE_TARGETS,
+      // The proxy test fetches the API's own echo endpoint through the gateway.
+      allowedEndpoints: [`${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`],
+    },
+    maxConnectionsPerToken: config.GATEWAY_MAX_CONNECTIONS_PER_TOKEN,
+    idleTimeoutMs: config.GATEWAY_IDLE_TIMEOUT_S * 1000,
+    leaseBytes: config.GATEWAY_LEASE_BYTES,
+    onError: (error, where) => app.log.error({ err: error }, `gateway ${where} failed`),
+  });
   app.log.info(`gateway on ${config.HOST}:${gateway.port}`);
 }
 

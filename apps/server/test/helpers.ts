@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
-import { openDb, type TDbHandle } from '@proxy/db';
+import type { TDbHandle } from '@proxy/db';
+import { createDatabaseFromTemplate } from '@proxy/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { loadServerConfig, type TServerConfig } from '../src/config/env';
 import { buildApp } from '../src/app';
@@ -15,37 +14,12 @@ import type { TDeps } from '../src/lib/deps';
 /** True when the suites run on a PostgreSQL server (DATABASE_URL set). */
 export const isPostgres = Boolean(process.env.DATABASE_URL);
 
-let dbCounter = 0;
-
 /**
  * A fresh database with the real migrations: a PGlite copy of the migrated
  * template, or a new PostgreSQL database made from the template database.
  */
 export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TDbHandle & { url?: string }> {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const name = `proxy_t_${process.pid}_${Date.now()}_${dbCounter++}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-    await admin.end();
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    const handle = await openDb({ url: target.toString(), poolSize: options.poolSize ?? 20 });
-    return {
-      ...handle,
-      url: target.toString(),
-      async close() {
-        await handle.close();
-        const drop = new pg.Client({ connectionString: url });
-        await drop.connect();
-        await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await drop.end();
-      },
-    };
-  }
-  const dump = readFileSync(inject('pgliteTemplate'));
-  return openDb({ loadDataDir: new Blob([dump]) });
+  return createDatabaseFromTemplate({ pgliteTemplate: inject('pgliteTemplate'), pgTemplate: inject('pgTemplate') }, options);
 }
 
 /** Test configuration: cheap argon2, generous rate limits, a temporary data folder. */

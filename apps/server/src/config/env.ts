@@ -26,6 +26,14 @@ export const ZServerEnv = z.object({
   GATEWAY_PUBLIC_HOST: optionalText,
   /** Run the gateway inside the server process ("auto": only with the embedded database). */
   GATEWAY_EMBEDDED: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** Tests only: let the gateway dial loopback and private addresses. */
+  GATEWAY_ALLOW_PRIVATE_TARGETS: bool,
+  /** Simultaneous connections per proxy token. */
+  GATEWAY_MAX_CONNECTIONS_PER_TOKEN: z.coerce.number().int().min(1).default(200),
+  /** Idle proxy connections are closed after this many seconds. */
+  GATEWAY_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).default(120),
+  /** Traffic allowance a gateway claims per lease, in bytes (bounds overshoot per gateway). */
+  GATEWAY_LEASE_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   /** Data folder: PGlite files, outbox, generated secrets. */
   DATA_DIR: z.string().default('./data'),
   /** postgres:// URL; unset means embedded PGlite in DATA_DIR/pg. */

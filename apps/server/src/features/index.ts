@@ -5,6 +5,7 @@ import { createAuthHandlers } from './auth/auth.routes';
 import { createOAuthHandlers } from './auth/oauth.routes';
 import { createUserHandlers } from './users/users.routes';
 import { createNotificationHandlers } from './notifications/notifications.routes';
+import { createIpListHandlers } from './ip-lists/ip-lists.routes';
 
 /** Every feature's handlers; routes without one answer 501. */
 export function createFeatureHandlers(deps: TDeps): THandlers {
@@ -14,5 +15,6 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     ...createOAuthHandlers(deps),
     ...createUserHandlers(deps),
     ...createNotificationHandlers(deps),
+    ...createIpListHandlers(deps),
   };
 }

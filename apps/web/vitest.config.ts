@@ -5,7 +5,6 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
-    passWithNoTests: true,
     css: false,
   },
 });

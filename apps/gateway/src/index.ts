@@ -1,4 +1,4 @@
-import net from 'node:net';
+import type net from 'node:net';
 import type { TDb } from '@proxy/db';
 import { createGatewayServer } from './gateway-server';
 import { createTokenStore, type TTokenStore, type TTokenStoreOptions } from './token-store';

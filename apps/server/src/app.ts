@@ -88,7 +88,8 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
-      wildcard: false,
+      // Files are looked up per request, so a rebuilt console is served without a restart.
+      wildcard: true,
       index: false,
       setHeaders: (res, file) => {
         if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');

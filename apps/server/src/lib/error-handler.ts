@@ -27,7 +27,9 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
   });
   app.setNotFoundHandler((req, reply) => {
     // SPA fallback: a non-API GET that is no file serves the console's index.html.
-    if (options.spaFallback && req.method === 'GET' && !req.url.startsWith(API_PREFIX + '/') && req.url !== API_PREFIX) {
+    // Missing build files (/assets/...) answer 404 rather than the page.
+    const isPage = !req.url.startsWith(API_PREFIX + '/') && req.url !== API_PREFIX && !req.url.startsWith('/assets/');
+    if (options.spaFallback && req.method === 'GET' && isPage) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     const lang = requestLang(req);

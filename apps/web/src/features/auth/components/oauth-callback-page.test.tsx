@@ -5,7 +5,7 @@ import { queryClient } from '../../../lib/query-client';
 import { clearToken, getAccessToken, getTokenRecord } from '../../../lib/session';
 import { fail, ok, startApiTestServer } from '../test/api-test-server';
 import { renderAt } from '../test/render';
-import { saveOAuthContext } from '../utils/oauth-message';
+import { OAUTH_CHANNEL_NAME, markPopupSignIn, saveOAuthContext } from '../utils/oauth-message';
 import OAuthCallbackPage from './oauth-callback-page';
 
 const api = await startApiTestServer({
@@ -104,5 +104,23 @@ describe('OAuth callback page', { timeout: 20_000 }, () => {
     renderCallback('/oauth/callback/github?error=access_denied&state=s1');
     expect(await screen.findByText('Google or GitHub sign-in failed, please try again')).toBeTruthy();
     expect(api.requests).toHaveLength(0);
+  });
+
+  it('answers over a BroadcastChannel when the popup lost its opener on the way back', async () => {
+    markPopupSignIn('popup-state');
+    const close = vi.spyOn(window, 'close').mockImplementation(() => {});
+    const received: unknown[] = [];
+    const listener = new BroadcastChannel(OAUTH_CHANNEL_NAME);
+    listener.onmessage = (event) => received.push(event.data);
+    try {
+      renderCallback('/oauth/callback/google?code=c1&state=popup-state');
+      await vi.waitFor(() => expect(received).toHaveLength(1));
+      expect(received[0]).toMatchObject({ provider: 'google', code: 'c1', state: 'popup-state' });
+      expect(close).toHaveBeenCalled();
+      expect(await screen.findByText('Signed in: you can close this window.')).toBeTruthy();
+      expect(api.requests).toHaveLength(0);
+    } finally {
+      listener.close();
+    }
   });
 });

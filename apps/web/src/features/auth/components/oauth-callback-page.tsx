@@ -6,7 +6,7 @@ import { OAUTH_PROVIDERS, type TOAuthProvider } from '@proxy/contract';
 import { saveSession } from '../../../lib/session';
 import { getOAuthRedirectUri } from '../api/oauth-authorize';
 import { verifyOAuth } from '../api/oauth-verify';
-import { readOAuthResult, takeOAuthContext } from '../utils/oauth-message';
+import { OAUTH_CHANNEL_NAME, readOAuthResult, takeOAuthContext, takePopupSignIn } from '../utils/oauth-message';
 
 function isProvider(value: string | undefined): value is TOAuthProvider {
   return (OAUTH_PROVIDERS as readonly string[]).includes(value ?? '');
@@ -25,7 +25,8 @@ function getConsoleOpener(): Window | null {
 
 /**
  * /oauth/callback/:provider, where GitHub and Google send the browser back.
- * In the Google popup it posts the answer to the console window and closes;
+ * In the Google popup it posts the answer to the console window and closes
+ * (over a BroadcastChannel when the opener reference was severed);
  * on its own (GitHub, or a blocked popup) it verifies, signs in and opens the
  * wanted page.
  */
@@ -35,6 +36,7 @@ export default function OAuthCallbackPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [hasFailed, setHasFailed] = useState(false);
+  const [isHandedOver, setIsHandedOver] = useState(false);
   // The code is single-use: never verify twice (React runs effects twice in development).
   const hasStartedRef = useRef(false);
 
@@ -49,6 +51,15 @@ export default function OAuthCallbackPage() {
     const opener = getConsoleOpener();
     if (opener) {
       opener.postMessage(result, window.location.origin);
+      window.close();
+      return;
+    }
+    if (typeof BroadcastChannel !== 'undefined' && takePopupSignIn(result.state)) {
+      // The popup of a login page that lost its opener on the way back: answer over the channel.
+      const channel = new BroadcastChannel(OAUTH_CHANNEL_NAME);
+      channel.postMessage(result);
+      channel.close();
+      setIsHandedOver(true);
       window.close();
       return;
     }
@@ -74,7 +85,9 @@ export default function OAuthCallbackPage() {
 
   return (
     <Flex align="center" justify="center" style={{ minHeight: '100vh', padding: 24 }}>
-      {hasFailed ? (
+      {isHandedOver ? (
+        <Result status="success" title={t('oauth.handedOver')} />
+      ) : hasFailed ? (
         <Result
           status="error"
           title={t('oauth.failed')}

@@ -4,7 +4,14 @@ import { showError } from '../../../lib/message';
 import { translate } from '../../../lib/i18n';
 import { getOAuthAuthorizeUrl, getOAuthRedirectUri } from '../api/oauth-authorize';
 import { verifyOAuth } from '../api/oauth-verify';
-import { isOAuthMessage, saveOAuthContext, type TOAuthContext } from '../utils/oauth-message';
+import {
+  OAUTH_CHANNEL_NAME,
+  isOAuthMessage,
+  markPopupSignIn,
+  saveOAuthContext,
+  type TOAuthContext,
+  type TOAuthMessage,
+} from '../utils/oauth-message';
 
 const POPUP_FEATURES = 'width=520,height=680,menubar=no,toolbar=no,status=no';
 
@@ -19,7 +26,8 @@ type TOAuthSignInOptions = {
  * GitHub and Google sign-in of the login page. GitHub leaves the page for the
  * provider and comes back to /oauth/callback/github. Google opens a popup; the
  * callback page inside it posts `{ code, state }` or `{ access_token }` back
- * here and this page verifies it.
+ * here (to window.opener, or over a BroadcastChannel when the opener was
+ * severed) and this page verifies it.
  */
 export function useOAuthSignIn({ onSession, getContext }: TOAuthSignInOptions) {
   const [pending, setPending] = useState<TOAuthProvider | null>(null);
@@ -30,9 +38,13 @@ export function useOAuthSignIn({ onSession, getContext }: TOAuthSignInOptions) {
   }, [onSession]);
 
   useEffect(() => {
-    const handleMessage = async (event: MessageEvent) => {
-      if (event.origin !== window.location.origin || !isOAuthMessage(event.data)) return;
-      const { provider, code, state, access_token: accessToken, error } = event.data;
+    // The same answer may arrive by postMessage and by the channel: verify it once.
+    const handled = new Set<string>();
+    const handleResult = async (data: TOAuthMessage) => {
+      const { provider, code, state, access_token: accessToken, error } = data;
+      const id = `${code ?? ''}|${state ?? ''}|${accessToken ?? ''}|${error ?? ''}`;
+      if (handled.has(id)) return;
+      handled.add(id);
       popupRef.current = null;
       if (error) {
         setPending(null);
@@ -54,8 +66,19 @@ export function useOAuthSignIn({ onSession, getContext }: TOAuthSignInOptions) {
         setPending(null);
       }
     };
+    const handleMessage = (event: MessageEvent) => {
+      if (event.origin === window.location.origin && isOAuthMessage(event.data)) void handleResult(event.data);
+    };
+    const handleChannel = (event: MessageEvent) => {
+      if (isOAuthMessage(event.data)) void handleResult(event.data);
+    };
     window.addEventListener('message', handleMessage);
-    return () => window.removeEventListener('message', handleMessage);
+    const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(OAUTH_CHANNEL_NAME);
+    channel?.addEventListener('message', handleChannel);
+    return () => {
+      window.removeEventListener('message', handleMessage);
+      channel?.close();
+    };
   }, []);
 
   const startGitHub = useCallback(async () => {
@@ -75,8 +98,9 @@ export function useOAuthSignIn({ onSession, getContext }: TOAuthSignInOptions) {
     popupRef.current = popup;
     setPending('google');
     try {
-      const { url } = await getOAuthAuthorizeUrl('google');
+      const { url, state } = await getOAuthAuthorizeUrl('google');
       if (popup && !popup.closed) {
+        markPopupSignIn(state);
         popup.location.href = url;
         // The popup may be closed without an answer: stop waiting then.
         const timer = window.setInterval(() => {

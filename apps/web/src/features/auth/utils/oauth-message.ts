@@ -5,6 +5,13 @@ import { getSafeRedirect } from './redirect';
 /** Marks our own postMessage payloads among whatever else the window receives. */
 export const OAUTH_MESSAGE_SOURCE = 'proxy-console-oauth';
 
+/**
+ * BroadcastChannel name used when the popup lost its `window.opener` (a
+ * Cross-Origin-Opener-Policy on the way back from the provider severs it);
+ * same-origin windows still reach each other through it.
+ */
+export const OAUTH_CHANNEL_NAME = 'proxy-console-oauth';
+
 /** What the callback popup posts to the console window that opened it. */
 export type TOAuthMessage = {
   source: typeof OAUTH_MESSAGE_SOURCE;
@@ -59,4 +66,21 @@ export function takeOAuthContext(): TOAuthContext {
     isRemembered: saved?.isRemembered !== false,
     redirect: typeof redirect === 'string' ? getSafeRedirect(new URLSearchParams({ redirect })) : '/',
   };
+}
+
+// The popup may come back without `window.opener`: the state of the sign-in the
+// login page started tells the callback page that it is that popup.
+const POPUP_KEY = 'OAUTH_POPUP';
+
+/** Records that a popup sign-in with this state is under way (10 minutes). */
+export function markPopupSignIn(state: string): void {
+  writeRecord('local', POPUP_KEY, state, 600);
+}
+
+/** True (once) when the callback answers the popup sign-in the login page started. */
+export function takePopupSignIn(state: string | undefined): boolean {
+  const pending = readRecord<string>('local', POPUP_KEY)?.value;
+  if (!state || pending !== state) return false;
+  removeRecord('local', POPUP_KEY);
+  return true;
 }

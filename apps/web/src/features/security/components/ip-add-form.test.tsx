@@ -1,0 +1,106 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { AppProviders } from '../../../app/providers';
+import { apiHttp } from '../../../lib/api-client';
+import { setLanguage } from '../../../lib/i18n';
+import { getShownMessages, clearShownMessages } from '../../../lib/message';
+import { queryClient } from '../../../lib/query-client';
+import { clearToken, saveSession } from '../../../lib/session';
+import { ok, startTestApiServer } from '../../../test/api-server';
+import { IpAddForm } from './ip-add-form';
+
+// antd renders slowly in jsdom.
+configure({ asyncUtilTimeout: 5000 });
+
+const api = await startTestApiServer();
+const previousBase = apiHttp.defaults.baseURL;
+apiHttp.defaults.baseURL = api.apiUrl;
+
+function renderForm(existingCount = 0) {
+  return render(
+    <AppProviders>
+      <IpAddForm list="whitelist" existingCount={existingCount} />
+    </AppProviders>,
+  );
+}
+
+function typeIp(value: string) {
+  fireEvent.change(screen.getByRole('textbox', { name: /IP/ }), { target: { value } });
+}
+
+beforeEach(() => {
+  act(() => setLanguage('en'));
+  saveSession('test-session', { remember: false });
+  queryClient.clear();
+  clearShownMessages();
+  api.requests.length = 0;
+});
+afterEach(() => cleanup());
+afterAll(async () => {
+  clearToken();
+  apiHttp.defaults.baseURL = previousBase;
+  await api.close();
+});
+
+describe('IP list add form', { timeout: 20_000 }, () => {
+  it('names the wrong entry as the user types, and clears it when fixed', async () => {
+    renderForm();
+    typeIp('1.2.3.4; 010.0.0.1');
+    expect(await screen.findByText('Invalid IP Format: 010.0.0.1')).toBeTruthy();
+    typeIp('1.2.3.4; 10.0.0.0/33');
+    expect(await screen.findByText('Invalid IP Format: 10.0.0.0/33 (the prefix length is 0-32 for IPv4 and 0-128 for IPv6)')).toBeTruthy();
+    typeIp('10.0.0.5-10.0.0.1');
+    expect(await screen.findByText('Invalid IP Format: 10.0.0.5-10.0.0.1 (a range must not start after its end)')).toBeTruthy();
+    typeIp('1.2.3.4; ::ffff:1.2.3.4');
+    expect(await screen.findByText('1.2.3.4 is entered more than once')).toBeTruthy();
+    typeIp('1.2.3.4; 10.0.0.7/24;');
+    await waitFor(() => expect(screen.queryByText(/Invalid IP Format|more than once/)).toBeNull());
+    // The normalised entries that will be added.
+    expect(screen.getByText('10.0.0.0/24')).toBeTruthy();
+    expect(screen.getByText('To be added (2):')).toBeTruthy();
+  });
+
+  it('says it in Chinese too', async () => {
+    act(() => setLanguage('zh'));
+    renderForm();
+    fireEvent.change(screen.getByRole('textbox', { name: /IP 地址/ }), { target: { value: '1.2.3.4 5.6.7.8' } });
+    expect(await screen.findByText('IP 格式无效：1.2.3.4 5.6.7.8')).toBeTruthy();
+    fireEvent.change(screen.getByRole('textbox', { name: /IP 地址/ }), { target: { value: ' ; ' } });
+    expect(await screen.findByText('请输入 IP 地址、CIDR 网段或 IP 范围')).toBeTruthy();
+  });
+
+  it('counts against the 500-entry cap of the list', async () => {
+    renderForm(499);
+    typeIp('1.1.1.1; 1.1.1.2');
+    expect(await screen.findByText('The whitelist holds at most 500 entries; it has 499')).toBeTruthy();
+  });
+
+  it('sends nothing while the field is wrong', async () => {
+    renderForm();
+    typeIp('nope');
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('Invalid IP Format: nope')).toBeTruthy();
+    expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('posts the entries and the remark, and shows a server refusal under the field', async () => {
+    api.on('POST /api/user/add/ip/whitelist', (req) => {
+      const form = new URLSearchParams(req.body);
+      return form.get('ip') === '9.9.9.9'
+        ? { status: 409, json: { code: 4102, msg: 'IP already exists in whitelist: 9.9.9.9', data: { error: 'IP_DUPLICATE' } } }
+        : ok({ records: [{ id: 1, ip: '8.8.8.8', kind: 'single', remark: form.get('remark'), created_at: new Date().toISOString() }] });
+    });
+    renderForm();
+    typeIp('8.8.8.8');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Remark' }), { target: { value: 'office' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(getShownMessages().some((m) => m.type === 'success' && m.text === 'Entries added to the whitelist: 1')).toBe(true));
+    const posted = api.requests.find((r) => r.method === 'POST')!;
+    expect(Object.fromEntries(new URLSearchParams(posted.body))).toEqual({ ip: '8.8.8.8', remark: 'office' });
+    expect(posted.headers.authorization).toBe('Bearer test-session');
+
+    typeIp('9.9.9.9');
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('IP already exists in whitelist: 9.9.9.9', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+  });
+});

@@ -30,7 +30,7 @@ export default defineConfig({
           name: 'gateway',
           root: 'apps/gateway',
           environment: 'node',
-          passWithNoTests: true,
+          globalSetup: ['./test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

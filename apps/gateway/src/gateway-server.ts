@@ -124,9 +124,8 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     if (!agent) {
       agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64, timeout: idleTimeoutMs });
       agents.set(exit.id, agent);
-      // An upstream HTTP proxy takes absolute-form requests over plain pooled connections.
-      if (exit.kind === 'http') return agent;
-      // Every origin connection goes through the exit (and the target policy for direct exits).
+      // Every origin connection goes through the exit: a tunnel through an upstream proxy
+      // (one code path for HTTP and SOCKS5 upstreams), or a direct dial under the target policy.
       (agent as unknown as { createConnection: unknown }).createConnection = (
         opts: { host: string; port: number },
         callback: (err: Error | null, socket?: net.Socket) => void,
@@ -251,18 +250,13 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
     const exit = grant.exits[0];
     if (!exit) return refuse('upstream-failed');
-    const upstreamAuth =
-      exit.kind === 'http' && exit.username !== undefined
-        ? `Basic ${Buffer.from(`${exit.username}:${exit.password ?? ''}`).toString('base64')}`
-        : undefined;
     const outgoing = http.request({
       agent: agentFor(exit),
       method: req.method,
-      host: exit.kind === 'http' ? exit.host : target.host,
-      port: exit.kind === 'http' ? exit.port : target.port,
-      // Through an upstream HTTP proxy the request keeps its absolute form.
-      path: exit.kind === 'http' ? url.href : url.pathname + url.search,
-      headers: upstreamAuth ? { ...headers, 'proxy-authorization': upstreamAuth } : headers,
+      host: target.host,
+      port: target.port,
+      path: url.pathname + url.search,
+      headers,
       setHost: false,
     });
     outgoing.on('response', (upstreamRes) => {

@@ -1,8 +1,11 @@
+import { randomInt } from 'node:crypto';
+
 /**
- * Exit choice for dynamic tokens: the exit holds for a window and changes
- * with the next one. Without a session the window is 3 to 5 minutes (fixed per
- * token); with `session` it is `sesstime` minutes (default 10) and the session
- * id picks the exit, so two sessions of one token can use different exits.
+ * Exit choice for dynamic tokens. An exit, once chosen, holds for a window
+ * that starts at first use: 3 to 5 minutes (fixed per token) without a
+ * session, `sesstime` minutes (default 10) with one. When the window ends the
+ * next use picks a different exit, so the exit really rotates. Windows are
+ * kept per gateway.
  */
 
 /** Shortest and longest rotation window without a sticky session. */
@@ -26,21 +29,36 @@ export function rotationWindowMs(tokenId: number): number {
   return ROTATION_MIN_MS + (hash(`window:${tokenId}`) % (ROTATION_MAX_MS - ROTATION_MIN_MS + 1));
 }
 
-/**
- * Index of the exit to use among `count` candidates at time `nowMs`, and when
- * that choice ends. Consecutive windows never pick the same exit when there
- * are two or more, so the exit really changes.
- */
-export function pickExitIndex(input: { tokenId: number; session?: string; sesstimeMinutes?: number; count: number; nowMs: number }): { index: number; until: number } {
-  const { tokenId, session, count, nowMs } = input;
-  if (count <= 1) return { index: 0, until: Number.POSITIVE_INFINITY };
-  const windowMs = session ? (input.sesstimeMinutes ?? DEFAULT_SESSTIME_MINUTES) * 60_000 : rotationWindowMs(tokenId);
-  const key = `${tokenId}:${session ?? ''}`;
-  // Each key gets its own phase so windows of different tokens do not all turn over together.
-  const phase = hash(`phase:${key}`) % windowMs;
-  const windowIndex = Math.floor((nowMs + phase) / windowMs);
-  const base = hash(`base:${key}`) % count;
-  // Step 1..count-1 per window: never the same exit twice in a row.
-  const step = 1 + (hash(`step:${key}`) % (count - 1));
-  return { index: (base + windowIndex * step) % count, until: (windowIndex + 1) * windowMs - phase };
+/** Remembers the current exit per token and session. */
+export function createRotation(now: () => number) {
+  const held = new Map<string, { exitId: number; until: number }>();
+
+  function prune(t: number): void {
+    for (const [key, entry] of held) if (entry.until <= t) held.delete(key);
+  }
+
+  return {
+    /**
+     * The exit (one of `candidates`, node ids) for this token and session now.
+     * Keeps the held exit while its window lasts and it is still a candidate.
+     */
+    choose(input: { tokenId: number; session?: string; sesstimeMinutes?: number; candidates: number[] }): number {
+      const { candidates } = input;
+      const t = now();
+      const key = `${input.tokenId}:${input.session ?? ''}`;
+      const entry = held.get(key);
+      if (entry && entry.until > t && candidates.includes(entry.exitId)) return entry.exitId;
+      let pick = candidates[randomInt(candidates.length)];
+      if (entry && candidates.length > 1 && pick === entry.exitId) {
+        // Rotating means a different exit than the last one.
+        const others = candidates.filter((c) => c !== entry.exitId);
+        pick = others[randomInt(others.length)];
+      }
+      const windowMs = input.session ? (input.sesstimeMinutes ?? DEFAULT_SESSTIME_MINUTES) * 60_000 : rotationWindowMs(input.tokenId);
+      if (held.size > 100_000) prune(t);
+      held.set(key, { exitId: pick, until: t + windowMs });
+      return pick;
+    },
+    size: () => held.size,
+  };
 }

@@ -15,7 +15,7 @@ import {
   type TTokenRow,
 } from './gateway.repository';
 import type { TRefusal } from './refusals';
-import { pickExitIndex } from './rotation';
+import { createRotation } from './rotation';
 
 /** Settings of the token store. */
 export type TTokenStoreOptions = {
@@ -76,6 +76,7 @@ export function createTokenStore(options: TTokenStoreOptions) {
   let version = -1;
   let lastChange: Date | null = null;
   const failedExits = new Map<number, number>();
+  const rotation = createRotation(now);
 
   // Metering: bytes waiting to be written, and the unspent lease of traffic tokens.
   const pending = new Map<number, number>();
@@ -157,8 +158,9 @@ export function createTokenStore(options: TTokenStoreOptions) {
     const healthy = all.filter((n) => (failedExits.get(n.id) ?? 0) <= t);
     const pool = healthy.length ? healthy : all;
     if (pool.length === 0) return [];
-    const { index } = pickExitIndex({ tokenId: token.id, session: opts.session, sesstimeMinutes: opts.sesstime, count: pool.length, nowMs: t });
+    const chosen = rotation.choose({ tokenId: token.id, session: opts.session, sesstimeMinutes: opts.sesstime, candidates: pool.map((n) => n.id) });
     // The chosen exit first, then the others as fallbacks.
+    const index = pool.findIndex((n) => n.id === chosen);
     return [...pool.slice(index), ...pool.slice(0, index)].map(toExit);
   }
 

@@ -1,0 +1,353 @@
+import net from 'node:net';
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { proxyTokens, tokenUsage, type TDbHandle } from '@proxy/db';
+import { startGateway, type TGateway } from './index';
+import {
+  bump,
+  createTestDatabase,
+  fetchViaProxy,
+  insertExit,
+  insertIpEntry,
+  insertToken,
+  insertUser,
+  isPostgres,
+  listen,
+  startEcho,
+  startOrigin,
+  startUpstreamHttpProxy,
+} from '../test/fixtures';
+import { buildConnectRequest, buildUserPass } from './socks5';
+
+// The real gateway against a real database, local origins and local upstream proxies.
+let handle: TDbHandle;
+let gateway: TGateway;
+let clock = Date.now();
+let origin: Awaited<ReturnType<typeof startOrigin>>;
+let echo: Awaited<ReturnType<typeof startEcho>>;
+let userId: number;
+
+async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function usedBytes(tokenId: number): Promise<number> {
+  const [row] = await handle.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, tokenId));
+  return row.used;
+}
+
+// A raw CONNECT tunnel that counts the payload bytes both ways.
+async function openTunnel(username: string, password: string, port: number) {
+  const socket = net.connect(gateway.port, '127.0.0.1');
+  let got = Buffer.alloc(0);
+  socket.on('data', (d) => (got = Buffer.concat([got, d])));
+  socket.on('error', () => {});
+  const closed = new Promise<void>((r) => socket.on('close', () => r()));
+  socket.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from(`${username}:${password}`).toString('base64')}\r\n\r\n`);
+  await until(() => got.includes('\r\n\r\n'));
+  const head = got.toString('latin1', 0, got.indexOf('\r\n\r\n'));
+  got = got.subarray(got.indexOf('\r\n\r\n') + 4);
+  return { socket, head, closed, received: () => got.length };
+}
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  origin = await startOrigin();
+  echo = await startEcho();
+  userId = await insertUser(handle.db);
+  await insertExit(handle.db, { kind: 'residential', egress: 'direct', country: 'us' });
+  gateway = await startGateway({
+    db: handle.db,
+    host: '127.0.0.1',
+    port: 0,
+    policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+    now: () => clock,
+    pollIntervalMs: 100,
+    flushIntervalMs: 200,
+    sampleIntervalMs: 100,
+    leaseBytes: 64 * 1024,
+  });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  origin.close();
+  echo.close();
+  await handle?.close();
+});
+
+describe('gateway with the database', () => {
+  it('carries HTTP forward and CONNECT traffic for a valid static token, and writes the exact usage', async () => {
+    const exitId = await insertExit(handle.db, { kind: 'residential', egress: 'direct', country: 'de' });
+    const tokenId = await insertToken(handle.db, { userId, username: 'ustatic1', exitNodeId: exitId, country: 'de' });
+    await bump(handle.db);
+    await until(() => gateway.store.stats().tokens >= 1);
+    const plain = await fetchViaProxy({ proxyPort: gateway.port, username: 'ustatic1', password: 'secret', url: `http://127.0.0.1:${origin.port}/hello` });
+    expect(plain.status).toBe(200);
+    expect(plain.body).toContain('seen-from=127.0.0.1');
+
+    const t = await openTunnel('ustatic1', 'secret', echo.port);
+    expect(t.head).toMatch(/^HTTP\/1\.1 200/);
+    const payload = Buffer.alloc(200_000, 1);
+    t.socket.write(payload);
+    await until(() => t.received() >= payload.length);
+    t.socket.destroy();
+    await t.closed;
+    await until(async () => (await usedBytes(tokenId)) >= payload.length * 2);
+    const used = await usedBytes(tokenId);
+    // Forward request: its whole request and response; tunnel: exactly the payload both ways.
+    expect(used - payload.length * 2).toBeGreaterThan(100);
+    expect(used - payload.length * 2).toBeLessThan(1000);
+    const buckets = await handle.db.select().from(tokenUsage).where(eq(tokenUsage.tokenId, tokenId));
+    expect(buckets.reduce((s, b) => s + b.bytes, 0)).toBe(used);
+  });
+
+  it('refuses with distinct reasons: wrong password, disabled, expired, wrong protocol', async () => {
+    await insertToken(handle.db, { userId, username: 'udisabled', status: 'disabled' });
+    await insertToken(handle.db, { userId, username: 'uexpired', expiresAt: new Date(clock - 1000) });
+    await insertToken(handle.db, { userId, username: 'usocks', network: 'SOCKS5', product: 'dynamic' });
+    await bump(handle.db);
+    await until(() => gateway.store.stats().tokens >= 4);
+    const url = `http://127.0.0.1:${origin.port}/`;
+    const reason = async (username: string, password = 'secret') =>
+      (await fetchViaProxy({ proxyPort: gateway.port, username, password, url })).headers['x-proxy-reason'];
+    expect(await reason('ustatic1', 'wrong')).toBe('bad-credentials');
+    expect(await reason('nobody')).toBe('bad-credentials');
+    expect(await reason('udisabled')).toBe('token-disabled');
+    expect(await reason('uexpired')).toBe('token-expired');
+    expect(await reason('usocks')).toBe('wrong-protocol');
+  });
+
+  it('applies a disable within 5 seconds: new requests refused and live tunnels cut', async () => {
+    const exitId = await insertExit(handle.db, { kind: 'residential', egress: 'direct', country: 'fr' });
+    const tokenId = await insertToken(handle.db, { userId, username: 'ulive', exitNodeId: exitId, country: 'fr' });
+    await bump(handle.db);
+    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    const t = await openTunnel('ulive', 'secret', echo.port);
+    expect(t.head).toMatch(/200/);
+    const started = Date.now();
+    await handle.db.update(proxyTokens).set({ status: 'disabled' }).where(eq(proxyTokens.id, tokenId));
+    await bump(handle.db);
+    await t.closed;
+    expect(Date.now() - started).toBeLessThan(5000);
+    const after = await fetchViaProxy({ proxyPort: gateway.port, username: 'ulive', password: 'secret', url: `http://127.0.0.1:${origin.port}/` });
+    expect(after.headers['x-proxy-reason']).toBe('token-disabled');
+  });
+
+  it('applies a password reset within 5 seconds', async () => {
+    const tokenId = await insertToken(handle.db, { userId, username: 'ureset', product: 'dynamic' });
+    await bump(handle.db);
+    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    const ok = await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'secret', url: `http://127.0.0.1:${origin.port}/` });
+    expect(ok.status).toBe(200);
+    await handle.db.update(proxyTokens).set({ password: 'fresh' }).where(eq(proxyTokens.id, tokenId));
+    await bump(handle.db);
+    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'secret', url: `http://127.0.0.1:${origin.port}/` })).status === 407);
+    const fresh = await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'fresh', url: `http://127.0.0.1:${origin.port}/` });
+    expect(fresh.status).toBe(200);
+  });
+
+  it("enforces the owner's IP lists: blacklist refuses, a whitelist without the source refuses", async () => {
+    const other = await insertUser(handle.db);
+    await insertToken(handle.db, { userId: other, username: 'ulists', product: 'dynamic' });
+    await insertIpEntry(handle.db, other, 'whitelist', '10.9.9.9');
+    await bump(handle.db);
+    const url = `http://127.0.0.1:${origin.port}/`;
+    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers['x-proxy-reason'] === 'source-refused');
+    await handle.db.execute(sql`DELETE FROM ip_list_entries WHERE user_id = ${other}`);
+    await bump(handle.db);
+    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).status === 200);
+    await insertIpEntry(handle.db, other, 'whitelist', '127.0.0.1');
+    await insertIpEntry(handle.db, other, 'blacklist', '127.0.0.1');
+    await bump(handle.db);
+    // In both lists: refused.
+    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers['x-proxy-reason'] === 'source-refused');
+  });
+
+  it('refuses an expired token once the clock passes its expiry, without any database change', async () => {
+    const tokenId = await insertToken(handle.db, { userId, username: 'uclock', product: 'dynamic', expiresAt: new Date(clock + 60_000) });
+    await bump(handle.db);
+    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    clock += 61_000;
+    expect(gateway.store.authorizer.check(tokenId, '127.0.0.1')).toBe('token-expired');
+  });
+
+  it('cuts a live connection when the traffic allowance runs out and refuses new ones', async () => {
+    const limit = 256 * 1024;
+    const tokenId = await insertToken(handle.db, { userId, username: 'utraffic', product: 'dynamic', billing: 'traffic', trafficLimitBytes: limit, expiresAt: new Date(clock + 86_400_000) });
+    await bump(handle.db);
+    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    const t = await openTunnel('utraffic', 'secret', echo.port);
+    expect(t.head).toMatch(/200/);
+    const chunk = Buffer.alloc(16 * 1024, 2);
+    const writer = setInterval(() => {
+      if (!t.socket.destroyed) t.socket.write(chunk);
+    }, 5);
+    await t.closed;
+    clearInterval(writer);
+    await gateway.store.flush();
+    const used = await usedBytes(tokenId);
+    expect(used).toBeGreaterThanOrEqual(limit);
+    // Overshoot is bounded by what flows in a sampling interval, not by the run time.
+    expect(used).toBeLessThan(limit + 4 * 1024 * 1024);
+    const again = await fetchViaProxy({ proxyPort: gateway.port, username: 'utraffic', password: 'secret', url: `http://127.0.0.1:${origin.port}/` });
+    expect(again.headers['x-proxy-reason']).toBe('token-exhausted');
+  });
+
+  it('chains through upstream HTTP and SOCKS5 proxies with special-character credentials', async () => {
+    const upstream = await startUpstreamHttpProxy({ localAddress: '127.0.0.2', username: 'up user', password: 'p@ss:w/rd%' });
+    const nodeId = await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: upstream.port, username: 'up user', password: 'p@ss:w/rd%', country: 'jp' });
+    await insertToken(handle.db, { userId, username: 'uchain', exitNodeId: nodeId, country: 'jp' });
+    await bump(handle.db);
+    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'uchain', password: 'secret', url: `http://127.0.0.1:${origin.port}/` })).status === 200);
+    const viaTunnel = await fetchViaProxy({ proxyPort: gateway.port, username: 'uchain', password: 'secret', url: `http://127.0.0.1:${origin.port}/`, tunnel: true });
+    expect(viaTunnel.body).toContain('seen-from=127.0.0.2');
+    upstream.close();
+
+    // A SOCKS5 upstream: another gateway engine speaking SOCKS5 with its own credentials.
+    const { createGatewayServer } = await import('./gateway-server');
+    const socksUpstream = createGatewayServer({
+      authorizer: {
+        authorize: ({ username, password }) => (username === 's:user' && password === 'p w@d' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 10 } : 'bad-credentials'),
+        check: () => null,
+      },
+      meter: { record() {} },
+      policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+    });
+    const socksPort = await listen(socksUpstream.server);
+    const socksNode = await insertExit(handle.db, { egress: 'socks5', host: '127.0.0.1', port: socksPort, username: 's:user', password: 'p w@d', country: 'kr' });
+    const socksToken = await insertToken(handle.db, { userId, username: 'usockschain', exitNodeId: socksNode, country: 'kr', network: 'SOCKS5' });
+    await bump(handle.db);
+    await until(() => gateway.store.authorizer.check(socksToken, '127.0.0.1') === null);
+    await new Promise((r) => setTimeout(r, 300));
+    const s = net.connect(gateway.port, '127.0.0.1');
+    let got = Buffer.alloc(0);
+    s.on('data', (d) => (got = Buffer.concat([got, d])));
+    s.write(Buffer.from([5, 1, 2]));
+    await until(() => got.length >= 2);
+    s.write(buildUserPass('usockschain', 'secret'));
+    await until(() => got.length >= 4);
+    s.write(buildConnectRequest('127.0.0.1', echo.port));
+    await until(() => got.length >= 14);
+    expect(got[5]).toBe(0);
+    s.write('ping');
+    await until(() => got.length >= 18);
+    expect(got.subarray(14).toString()).toBe('ping');
+    s.destroy();
+    await socksUpstream.close();
+  });
+
+  it('rotates a dynamic token between two upstreams every 3-5 minutes and holds a sticky session', async () => {
+    const a = await startUpstreamHttpProxy({ localAddress: '127.0.0.3', username: 'a', password: 'a' });
+    const b = await startUpstreamHttpProxy({ localAddress: '127.0.0.4', username: 'b', password: 'b' });
+    await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: a.port, username: 'a', password: 'a', country: 'gb', city: 'london' });
+    await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: b.port, username: 'b', password: 'b', country: 'gb', city: 'london' });
+    await insertToken(handle.db, { userId, username: 'urotate', product: 'dynamic', country: 'gb', expiresAt: new Date(clock + 86_400_000) });
+    await bump(handle.db);
+    const seen = async (username: string) =>
+      /seen-from=([\d.]+)/.exec((await fetchViaProxy({ proxyPort: gateway.port, username, password: 'secret', url: `http://127.0.0.1:${origin.port}/`, tunnel: true })).body)?.[1];
+    await until(async () => (await seen('urotate')) !== undefined);
+    const first = await seen('urotate');
+    expect(['127.0.0.3', '127.0.0.4']).toContain(first);
+    // Within the same minute the exit holds.
+    expect(await seen('urotate')).toBe(first);
+    // Within 5 minutes (checked each 30 s) it changes.
+    let changedAfter = 0;
+    for (let s = 30; s <= 300; s += 30) {
+      clock += 30_000;
+      if ((await seen('urotate')) !== first) {
+        changedAfter = s;
+        break;
+      }
+    }
+    expect(changedAfter).toBeGreaterThanOrEqual(180);
+    expect(changedAfter).toBeLessThanOrEqual(300);
+    // A sticky session of 30 minutes holds for 29 minutes from first use, checked each minute, then changes.
+    const sticky = 'urotate-country-gb-city-london-session-s1-sesstime-30';
+    const held = await seen(sticky);
+    for (let m = 1; m <= 29; m++) {
+      clock += 60_000;
+      expect(await seen(sticky)).toBe(held);
+    }
+    clock += 2 * 60_000;
+    expect(await seen(sticky)).not.toBe(held);
+    a.close();
+    b.close();
+  });
+
+  it('returns to its baseline of open files after 1,000 connections with resets and half-closes', async () => {
+    const fdCount = () => readdirSync('/proc/self/fd').length;
+    const tokenId = await insertToken(handle.db, { userId, username: 'ufiles', product: 'dynamic', expiresAt: new Date(clock + 86_400_000) });
+    await bump(handle.db);
+    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    await new Promise((r) => setTimeout(r, 200));
+    const baseline = fdCount();
+    const auth = `Proxy-Authorization: Basic ${Buffer.from('ufiles:secret').toString('base64')}\r\n`;
+    for (let batch = 0; batch < 20; batch++) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          new Promise<void>((resolve) => {
+            const s = net.connect(gateway.port, '127.0.0.1');
+            s.on('error', () => {});
+            s.on('close', () => resolve());
+            s.write(`CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`);
+            s.once('data', () => {
+              if (i % 3 === 0) s.resetAndDestroy();
+              else if (i % 3 === 1) s.end('half-close');
+              else {
+                s.write('x');
+                s.destroy();
+              }
+            });
+          }),
+        ),
+      );
+    }
+    await until(() => gateway.connectionCount() === 0, 10_000);
+    await until(() => fdCount() <= baseline + 2, 10_000);
+  });
+});
+
+describe.skipIf(!isPostgres)('two gateways on one PostgreSQL (needs PostgreSQL)', () => {
+  it('share the traffic allowance through leases: the total stays within the limit plus one lease each', async () => {
+    const second = await startGateway({
+      db: handle.db,
+      host: '127.0.0.1',
+      port: 0,
+      policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+      now: () => clock,
+      pollIntervalMs: 100,
+      flushIntervalMs: 200,
+      sampleIntervalMs: 50,
+      leaseBytes: 64 * 1024,
+    });
+    try {
+      const limit = 512 * 1024;
+      const tokenId = await insertToken(handle.db, { userId, username: 'ushared', product: 'dynamic', billing: 'traffic', trafficLimitBytes: limit, expiresAt: new Date(clock + 86_400_000) });
+      await bump(handle.db);
+      await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null && second.store.authorizer.check(tokenId, '127.0.0.1') === null);
+      const pump = async (port: number) => {
+        const s = net.connect(port, '127.0.0.1');
+        s.on('error', () => {});
+        const closed = new Promise<void>((r) => s.on('close', () => r()));
+        s.write(`CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from('ushared:secret').toString('base64')}\r\n\r\n`);
+        const timer = setInterval(() => s.writable && s.write(Buffer.alloc(8 * 1024, 5)), 5);
+        await closed;
+        clearInterval(timer);
+      };
+      await Promise.all([pump(gateway.port), pump(second.port)]);
+      await gateway.store.flush();
+      await second.store.flush();
+      const used = await usedBytes(tokenId);
+      expect(used).toBeGreaterThanOrEqual(limit * 0.9);
+      expect(used).toBeLessThan(limit + 2 * 2 * 1024 * 1024);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { startGateway, type TGateway } from '@proxy/gateway';
 import { loadServerConfig } from './config/env';
 import { buildApp } from './app';
 import { runStartupTasks } from './features/startup';
+import { createServerJobRunner } from './jobs/token-jobs';
 
 // One process: API and console on PORT, gateway on GATEWAY_PORT when embedded.
 let config;
@@ -21,6 +22,9 @@ const { app, deps } = await buildApp({ config, database });
 await runStartupTasks(deps);
 await app.listen({ host: config.HOST, port: config.PORT });
 app.log.info(`console and API on ${config.publicUrl} (database: ${database.kind}, mail: ${deps.mailer.describe})`);
+
+const jobs = createServerJobRunner(deps);
+if (config.JOBS_ENABLED) jobs.start();
 
 let gateway: TGateway | undefined;
 if (config.isGatewayEmbedded) {
@@ -48,6 +52,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (isStopping) return;
     isStopping = true;
     void (async () => {
+      await jobs.stop();
       await gateway?.close();
       await app.close();
       await database.close();

@@ -79,7 +79,7 @@ const zAreaCode = z
   .trim()
   .toLowerCase()
   .max(64, { error: 'tooLong' })
-  .regex(/^[a-z0-9_-]*$/, { error: 'invalidValue' });
+  .regex(/^[a-z0-9_]*$/, { error: 'invalidValue' });
 
 /** ISO 3166-1 alpha-2 country code, lower-cased ("us"). */
 export const zCountryId = z

@@ -5,6 +5,9 @@ import { createAuthHandlers } from './auth/auth.routes';
 import { createOAuthHandlers } from './auth/oauth.routes';
 import { createUserHandlers } from './users/users.routes';
 import { createNotificationHandlers } from './notifications/notifications.routes';
+import { createPricingHandlers } from './pricing/pricing.routes';
+import { createAreaHandlers } from './areas/areas.routes';
+import { createProxyHandlers } from './proxies/proxies.routes';
 import { createIpListHandlers } from './ip-lists/ip-lists.routes';
 
 /** Every feature's handlers; routes without one answer 501. */
@@ -15,6 +18,9 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     ...createOAuthHandlers(deps),
     ...createUserHandlers(deps),
     ...createNotificationHandlers(deps),
+    ...createPricingHandlers(deps),
+    ...createAreaHandlers(deps),
+    ...createProxyHandlers(deps),
     ...createIpListHandlers(deps),
   };
 }

@@ -5,6 +5,8 @@ import { hasAdminUser } from './auth/auth.repository';
 import { createAccount } from './auth/auth.service';
 import { argon2ParamsOf, hashPassword } from './auth/password';
 import { uniqueViolationOf } from './users/unique-violation';
+import { seedPriceCatalogue } from './pricing/pricing.service';
+import { seedDirectNodes } from './inventory/inventory.service';
 
 const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 /** Length of the operator's one-time password. */
@@ -45,4 +47,6 @@ export async function seedOperator(deps: TDeps): Promise<boolean> {
 /** Tasks run once at start-up, after migrations (for example the operator account on a fresh install). */
 export async function runStartupTasks(deps: TDeps): Promise<void> {
   await seedOperator(deps);
+  await seedPriceCatalogue(deps);
+  await seedDirectNodes(deps);
 }

@@ -33,6 +33,14 @@ export const NOTIFICATION_TEXTS = {
     zh: { title: '邮箱已修改', content: '您的登录邮箱已更新。' },
     en: { title: 'E-mail changed', content: 'The e-mail address of your account was updated.' },
   },
+  /** Written when an auto-renewal could not be paid: the proxy expires at its expiry time. */
+  auto_renew_failed: {
+    zh: { title: '自动续费失败', content: '余额不足，代理自动续费失败，将在到期时失效。请充值后手动续费。' },
+    en: {
+      title: 'Auto-renewal failed',
+      content: 'Your balance was too low to auto-renew a proxy; it will expire at its expiry time. Top up and renew it by hand.',
+    },
+  },
 } as const satisfies Record<string, TNotificationText>;
 
 /** A kind of system notification. */

@@ -1,0 +1,12 @@
+import type { TDeps } from '../../lib/deps';
+import type { THandlers } from '../../lib/routing';
+import { listCities, listCountries, listStates } from './areas.service';
+
+/** GET /token/list/area/countries, /state and /city: areas with inventory and available counts. */
+export function createAreaHandlers(deps: TDeps): THandlers {
+  return {
+    tokenAreaCountries: async ({ input, lang }) => listCountries(deps, input.category, lang),
+    tokenAreaStates: async ({ input, lang }) => listStates(deps, input.category, input.country_id, lang),
+    tokenAreaCities: async ({ input, lang }) => listCities(deps, input.category, input.country_id, input.state_id, lang),
+  };
+}

@@ -1,0 +1,72 @@
+import type { TLang, TProxyList, TProxyListQuery } from '@proxy/contract';
+import { AppError } from '../../lib/app-error';
+import type { TDeps } from '../../lib/deps';
+import type { TRouteContext, THandlers } from '../../lib/routing';
+import {
+  batchSetAutoRenew,
+  batchSetDeleted,
+  deleteToken,
+  exportTokens,
+  listPayways,
+  listTokens,
+  purchaseTokens,
+  renewTokens,
+  resetTokenPassword,
+  setTokenRemark,
+  setTokenStatus,
+} from './proxies.service';
+
+const MAX_IDEMPOTENCY_KEY = 128;
+
+// The optional Idempotency-Key header of the purchase calls.
+function idempotencyKeyOf(ctx: Pick<TRouteContext<'tokenCreateStaticIp'>, 'req'>): string | undefined {
+  const header = ctx.req.headers['idempotency-key'];
+  const key = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!key) return undefined;
+  if (key.length > MAX_IDEMPOTENCY_KEY) throw new AppError('BAD_REQUEST', undefined, [{ path: 'Idempotency-Key', message: 'tooLong' }]);
+  return key;
+}
+
+/** The /token calls of proxy products: purchase, the seven lists, switches, batch, renewals and export. */
+export function createProxyHandlers(deps: TDeps): THandlers {
+  const list =
+    (name: TProxyList) =>
+    async ({ input, user, lang }: { input: TProxyListQuery; user: { id: number }; lang: TLang }) =>
+      listTokens(deps, user.id, name, input, lang);
+  return {
+    tokenCreateStaticTraffic: async (ctx) =>
+      purchaseTokens(deps, ctx.user.id, { product: 'static', billing: 'traffic', body: ctx.input }, idempotencyKeyOf(ctx), ctx.lang),
+    tokenCreateStaticIp: async (ctx) =>
+      purchaseTokens(deps, ctx.user.id, { product: 'static', billing: 'ip', body: ctx.input }, idempotencyKeyOf(ctx), ctx.lang),
+    tokenCreateVariableTraffic: async (ctx) =>
+      purchaseTokens(deps, ctx.user.id, { product: 'dynamic', billing: 'traffic', body: ctx.input }, idempotencyKeyOf(ctx), ctx.lang),
+    tokenCreateVariableIp: async (ctx) =>
+      purchaseTokens(deps, ctx.user.id, { product: 'dynamic', billing: 'ip', body: ctx.input }, idempotencyKeyOf(ctx), ctx.lang),
+
+    tokenListStaticTraffic: list('static/traffic'),
+    tokenListStaticIp: list('static/ip'),
+    tokenListVariableTraffic: list('variable/traffic'),
+    tokenListVariableIp: list('variable/ip'),
+    tokenListIspStatic: list('isp/static'),
+    tokenListIspDynamic: list('isp/dynamic'),
+    tokenListIdcStatic: list('idc/static'),
+
+    tokenSetStatus: async ({ input, user, lang }) => setTokenStatus(deps, user.id, input.id, input.status, lang),
+    tokenDelete: async ({ input, user }) => {
+      await deleteToken(deps, user.id, input.id);
+      return null;
+    },
+    tokenReset: async ({ input, user, lang }) => resetTokenPassword(deps, user.id, input.id, lang),
+    tokenRemark: async ({ input, user, lang }) => setTokenRemark(deps, user.id, input.token_id, input.remark, lang),
+    tokenBatchDelete: async ({ input, user }) => batchSetDeleted(deps, user.id, input.token_ids, true),
+    tokenBatchRestore: async ({ input, user }) => batchSetDeleted(deps, user.id, input.token_ids, false),
+
+    tokenPaywayList: async ({ user, lang }) => listPayways(deps, user.id, lang),
+    tokenIpRenew: async ({ input, user }) => renewTokens(deps, user.id, 'static', input.token_ids, input.days),
+    tokenVariableIpRenew: async ({ input, user }) => renewTokens(deps, user.id, 'dynamic', input.token_ids, input.days),
+    tokenIpAutoRenew: async ({ input, user }) => batchSetAutoRenew(deps, user.id, 'static', input.token_ids, input.auto_renew),
+    tokenVariableIpAutoRenew: async ({ input, user }) => batchSetAutoRenew(deps, user.id, 'dynamic', input.token_ids, input.auto_renew),
+
+    tokenExport: async ({ input, user }) => exportTokens(deps, user.id, input),
+  };
+}

@@ -74,6 +74,9 @@ export const ERRORS = {
   IP_DUPLICATE: { code: 4102, status: 409, zh: 'IP 已存在于{listName}中：{entry}', en: 'IP already exists in {listName}: {entry}' },
   /** The list would hold more than the per-user maximum of entries. */
   IP_LIST_FULL: { code: 4103, status: 409, zh: '{listName}最多可添加 {max} 条，当前已有 {count} 条', en: 'The {listName} holds at most {max} entries; it has {count}' },
+
+  /** The offline IP data packages could not be read (missing after an install, or unreadable); the IP check cannot answer. */
+  IP_DATA_UNAVAILABLE: { code: 4201, status: 503, zh: 'IP 数据暂不可用，请稍后再试', en: 'The IP data is not available right now, please try again later' },
 } as const satisfies Record<string, TErrorDef>;
 
 /** Name of an error in the catalogue. */

@@ -28,6 +28,8 @@ export const VALIDATION_MESSAGES = {
   paywayRequired: { zh: '请先选择支付方式', en: 'Please select a payment option first' },
   ipRequired: { zh: '请输入 IP 地址、CIDR 网段或 IP 范围', en: 'Please enter an IP address, CIDR block or IP range' },
   ipRemarkMax: { zh: '备注最多 100 个字符', en: 'The remark must be at most 100 characters' },
+  ipAddressRequired: { zh: '请输入 IP 地址', en: 'An IP address is required' },
+  ipAddressInvalid: { zh: '请输入有效的 IPv4 或 IPv6 地址', en: 'Please enter a valid IPv4 or IPv6 address' },
 } as const satisfies Record<string, Record<TLang, string>>;
 
 /** Key of a validation message. */

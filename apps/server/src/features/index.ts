@@ -5,6 +5,7 @@ import { createAuthHandlers } from './auth/auth.routes';
 import { createOAuthHandlers } from './auth/oauth.routes';
 import { createUserHandlers } from './users/users.routes';
 import { createNotificationHandlers } from './notifications/notifications.routes';
+import { createIpQualityHandlers } from './ip-quality/ip-quality.routes';
 import { createPricingHandlers } from './pricing/pricing.routes';
 import { createAreaHandlers } from './areas/areas.routes';
 import { createProxyHandlers } from './proxies/proxies.routes';
@@ -18,6 +19,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     ...createOAuthHandlers(deps),
     ...createUserHandlers(deps),
     ...createNotificationHandlers(deps),
+    ...createIpQualityHandlers(deps),
     ...createPricingHandlers(deps),
     ...createAreaHandlers(deps),
     ...createProxyHandlers(deps),

@@ -42,7 +42,7 @@ afterAll(async () => {
   await api.close();
 });
 
-describe('IP list add form', { timeout: 20_000 }, () => {
+describe('IP list add form', { timeout: 60_000 }, () => {
   it('names the wrong entry as the user types, and clears it when fixed', async () => {
     renderForm();
     typeIp('1.2.3.4; 010.0.0.1');

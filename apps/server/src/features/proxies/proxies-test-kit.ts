@@ -1,15 +1,15 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TDeps } from '../../lib/deps';
 import type { TMail } from '../../lib/mailer';
-import { callApi, registerUser } from '../auth/auth-test-kit';
+import { callApi, postForm, registerUser } from '../auth/auth-test-kit';
 import { seedDirectNodes } from '../inventory/inventory.service';
 import { createLedgerService } from '../ledger/ledger.service';
 import { seedPriceCatalogue } from '../pricing/pricing.service';
 
 /** Test support for the proxy suites: users with money, purchases with headers, balances. */
 
-/** A signed-in user of a test. */
-export type TTestUser = { token: string; userId: number };
+/** A signed-in user of a test (token replaced by signIn after the fake clock jumps past its expiry). */
+export type TTestUser = { token: string; userId: number; email: string };
 
 /** Seeds what start-up seeds: the price catalogue and the direct nodes. */
 export async function seedProxyStartup(deps: TDeps): Promise<void> {
@@ -19,9 +19,19 @@ export async function seedProxyStartup(deps: TDeps): Promise<void> {
 
 /** Registers a user (15 yuan trial credit) and answers its token and id. */
 export async function createUser(app: FastifyInstance, mailer: { last(to?: string): TMail | undefined }, name: string): Promise<TTestUser> {
-  const token = await registerUser(app, mailer, { email: `${name}@example.com`, username: name });
+  const email = `${name}@example.com`;
+  const token = await registerUser(app, mailer, { email, username: name });
   const info = await callApi(app, 'GET', '/user/info', { token });
-  return { token, userId: info.json().data.user_id as number };
+  return { token, userId: info.json().data.user_id as number, email };
+}
+
+/** Signs the users in again (sessions expire after 2.5 days of fake time). */
+export async function signIn(app: FastifyInstance, ...users: TTestUser[]): Promise<void> {
+  for (const user of users) {
+    const res = await postForm(app, '/user/login', { email: user.email, password: 'correct horse' });
+    if (res.json().code !== 0) throw new Error(`login: ${res.body}`);
+    user.token = res.json().data.token as string;
+  }
 }
 
 /** Adds fen to a user's balance through the ledger. */

@@ -95,6 +95,8 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
         if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
       },
     });
+    // The root is a folder to the static plugin; it is the console's page.
+    app.get('/', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
   return { app, deps };
 }

@@ -20,7 +20,10 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: unparsable body, too large, bad content type.
-      return reply.status(status).send({ code: status === 413 ? 400 : ERRORS.BAD_REQUEST.code, msg: errorMessage('BAD_REQUEST', lang), data: { error: 'BAD_REQUEST' } });
+      if (status === 404 || status === 403) {
+        return reply.status(404).send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
+      }
+      return reply.status(status).send({ code: ERRORS.BAD_REQUEST.code, msg: errorMessage('BAD_REQUEST', lang), data: { error: 'BAD_REQUEST' } });
     }
     req.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send({ code: ERRORS.INTERNAL.code, msg: errorMessage('INTERNAL', lang), data: { error: 'INTERNAL' } });

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startLocalOAuthProviders, type TLocalOAuthProviders } from '../../apps/server/test/oauth-providers';
+import { startAppServer, type TAppServer } from '../support/app-server';
+import { launchBrowser, newPage } from '../support/browser';
+
+// A new user's first visit, as the README starts it: the built console on the
+// embedded database, in Chromium, with local GitHub and Google providers.
+let server: TAppServer;
+let providers: TLocalOAuthProviders;
+let browser: Browser;
+
+beforeAll(async () => {
+  providers = await startLocalOAuthProviders();
+  server = await startAppServer(providers.env);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await providers?.close();
+});
+
+// The product notice shows once after sign-in; "do not show again" keeps it closed.
+async function dismissNotice(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor({ timeout: 10_000 });
+  await dialog.getByRole('checkbox').check();
+  await dialog.getByRole('button').last().click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+async function balanceText(page: Page): Promise<string> {
+  return (await page.getByTestId('header-balance').textContent()) ?? '';
+}
+
+describe('accounts in the browser', () => {
+  it('registers with the e-mailed code, sees 15 yuan, switches language and theme, signs out and back in', async () => {
+    const { context, page } = await newPage(browser, { locale: 'en-US' });
+    // Signed out, a protected page redirects to login with the wanted path.
+    await page.goto(`${server.url}/user-center`);
+    await page.waitForURL(/\/login\?redirect=%2Fuser-center/);
+
+    await page.goto(`${server.url}/register`);
+    const email = `e2e.${Date.now()}@example.com`;
+    await page.getByLabel('Username').fill('e2euser');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send code' }).click();
+    let code: string | undefined;
+    for (let i = 0; i < 50 && !code; i++) {
+      code = server.latestCode(email);
+      if (!code) await page.waitForTimeout(100);
+    }
+    expect(code).toMatch(/^\d{6}$/);
+    await page.getByLabel('Verification code').fill(code!);
+    await page.getByLabel('Password', { exact: true }).fill('correct horse 1');
+    await page.getByLabel('Confirm password').fill('correct horse 2');
+    await expect.poll(() => page.getByText('The two passwords you entered are inconsistent').count()).toBeGreaterThan(0);
+    await page.getByLabel('Confirm password').fill('correct horse 1');
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(() => balanceText(page)).toContain('15.00');
+    await dismissNotice(page);
+
+    // Language: Chinese after the switch, kept after a reload.
+    await page.getByTestId('language-switch').click();
+    const zhOption = page.getByText('简体中文');
+    if (await zhOption.count()) await zhOption.first().click();
+    await expect.poll(() => page.locator('body').innerText()).toMatch(/[\u4e00-\u9fff]{2,}/);
+    await page.reload();
+    await expect.poll(() => page.locator('body').innerText()).toMatch(/余额|退出|用户中心/);
+
+    // Theme: dark after the toggle.
+    const before = await page.evaluate(() => document.documentElement.dataset.theme);
+    await page.getByTestId('theme-switch').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).not.toBe(before);
+
+    // Sign out (with confirmation), then sign in with the password.
+    await page.getByTestId('user-menu').click();
+    await page.getByText('退出登录').click();
+    await page.getByRole('button', { name: '确定' }).click();
+    await page.waitForURL(/\/login/);
+    await page.getByLabel(/邮箱|用户名/).first().fill(email);
+    await page.getByLabel('密码', { exact: true }).fill('correct horse 1');
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await expect.poll(() => balanceText(page)).toContain('15.00');
+    await context.close();
+  });
+
+  it('signs in with GitHub (redirect) and Google (popup) against the local providers', async () => {
+    providers.setGithubUser({ id: 4242, email: 'octo.e2e@example.com', verified: true, login: 'octo-e2e' });
+    const { context, page } = await newPage(browser, { locale: 'en-US' });
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(() => balanceText(page)).toContain('15.00');
+    await context.close();
+
+    providers.setGoogleUser({ id: 'g-777', email: 'google.e2e@example.com', verified: true, name: 'Goo Gle' });
+    const second = await newPage(browser, { locale: 'en-US' });
+    await second.page.goto(`${server.url}/login`);
+    const popupPromise = second.page.waitForEvent('popup');
+    await second.page.getByRole('button', { name: 'Sign in with Google' }).click();
+    const popup = await popupPromise;
+    await popup.waitForEvent('close', { timeout: 30_000 }).catch(() => undefined);
+    await second.page.waitForURL(`${server.url}/`);
+    await expect.poll(() => balanceText(second.page)).toContain('15.00');
+    await second.context.close();
+  });
+
+  it('refuses an OAuth callback with a wrong state', async () => {
+    const { context, page } = await newPage(browser, { locale: 'en-US' });
+    await page.goto(`${server.url}/oauth/callback/github?code=forged&state=not-issued`);
+    await expect.poll(() => page.locator('body').innerText()).toContain('Google or GitHub sign-in failed, please try again');
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('TOKEN')).length)).toBe(0);
+    await context.close();
+  });
+});

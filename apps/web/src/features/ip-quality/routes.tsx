@@ -1,0 +1,13 @@
+import { SafetyCertificateOutlined } from '@ant-design/icons';
+import type { TAppRoute } from '../../app/route-types';
+
+/** IP quality check, in the tools group (spec section 2, menu order 99). */
+export const ipQualityRoutes: TAppRoute[] = [
+  {
+    path: '/tools/ip-quality',
+    load: () => import('./components/ip-quality-page'),
+    access: 'protected',
+    titleKey: 'ip-quality:title',
+    menu: { order: 99, group: 'tools', icon: <SafetyCertificateOutlined /> },
+  },
+];

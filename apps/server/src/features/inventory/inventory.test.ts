@@ -114,7 +114,7 @@ describe('inventory import and areas', () => {
     expect((await request(t.app, 'GET', '/token/list/area/countries')).statusCode).toBe(401);
   });
 
-  it.skipIf(isPostgres)('imports a file with the CLI and reports bad lines with their numbers', async () => {
+  it.skipIf(isPostgres)('imports a file with the CLI and reports bad lines with their numbers (its own embedded database: PGlite run only)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'inventory-cli-'));
     const good = path.join(dir, 'good.csv');
     const bad = path.join(dir, 'bad.csv');

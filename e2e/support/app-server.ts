@@ -102,3 +102,25 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
       }),
   };
 }
+
+/** Registers a user through the API (code from the outbox); resolves the e-mail and password. */
+export async function registerUser(server: TAppServer, name: string): Promise<{ email: string; password: string; token: string }> {
+  const email = `${name}.${Date.now()}@example.com`;
+  const password = 'e2e password 1';
+  const form = (fields: Record<string, string>) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', lang: 'en' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  const sent = await fetch(`${server.url}/api/user/code`, form({ email, type: 'register' }));
+  if ((await sent.json()).code !== 0) throw new Error('code not sent');
+  let code: string | undefined;
+  for (let i = 0; i < 50 && !code; i++) {
+    code = server.latestCode(email);
+    if (!code) await new Promise((r) => setTimeout(r, 100));
+  }
+  const res = await fetch(`${server.url}/api/user/register`, form({ username: `${name}${Date.now() % 100000}`, email, password, confirm_password: password, code: code ?? '' }));
+  const body = await res.json();
+  if (body.code !== 0) throw new Error(`register failed: ${body.msg}`);
+  return { email, password, token: body.data.token };
+}

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startLocalOAuthProviders, type TLocalOAuthProviders } from '../../apps/server/test/oauth-providers';
 import { startAppServer, type TAppServer } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
+import { dismissNotice } from '../support/console';
 
 // A new user's first visit, as the README starts it: the built console on the
 // embedded database, in Chromium, with local GitHub and Google providers.
@@ -21,15 +22,6 @@ afterAll(async () => {
   await server?.stop();
   await providers?.close();
 });
-
-// The product notice shows once after sign-in; "do not show again" keeps it closed.
-async function dismissNotice(page: Page): Promise<void> {
-  const dialog = page.getByRole('dialog');
-  await dialog.waitFor({ timeout: 10_000 });
-  await dialog.getByRole('checkbox').check();
-  await dialog.getByRole('button').last().click();
-  await dialog.waitFor({ state: 'hidden' });
-}
 
 async function balanceText(page: Page): Promise<string> {
   return (await page.getByTestId('header-balance').textContent()) ?? '';

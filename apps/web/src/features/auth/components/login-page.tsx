@@ -89,10 +89,6 @@ export default function LoginPage() {
           </Button>
         </Form.Item>
       </Form>
-      <Flex justify="center" gap={4}>
-        <span>{t('login.noAccount')}</span>
-        <Link to={redirect === '/' ? '/register' : `/register?redirect=${encodeURIComponent(redirect)}`}>{t('login.toRegister')}</Link>
-      </Flex>
       {(hasGitHub || hasGoogle) && (
         <>
           <Divider plain>{t('login.or')}</Divider>
@@ -110,6 +106,10 @@ export default function LoginPage() {
           </Flex>
         </>
       )}
+      <Flex justify="center" gap={4} style={{ marginTop: hasGitHub || hasGoogle ? 16 : 0 }}>
+        <span>{t('login.noAccount')}</span>
+        <Link to={redirect === '/' ? '/register' : `/register?redirect=${encodeURIComponent(redirect)}`}>{t('login.toRegister')}</Link>
+      </Flex>
     </AuthLayout>
   );
 }

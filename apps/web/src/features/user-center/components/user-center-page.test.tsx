@@ -1,0 +1,110 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { setLanguage } from '../../../lib/i18n';
+import { queryClient } from '../../../lib/query-client';
+import { clearToken, getAccessToken, getTokenRecord, saveSession } from '../../../lib/session';
+import { fail, ok, startApiTestServer } from '../test/api-test-server';
+import { renderAt } from '../test/render';
+import UserCenterPage from './user-center-page';
+
+const user = {
+  user_id: 42,
+  name: 'alice',
+  balance: 15,
+  frozen_balance: 0,
+  status: 'active',
+  total_balance: 100.5,
+  email: 'alice@example.com',
+  token: 'pk_abcdefghijklmnopqrstuvwxyz123456',
+  avatar: '',
+  invite_code: 'INVITE42',
+  trial_credit: 15,
+  is_admin: false,
+  created_at: '2026-01-02T03:04:05.000Z',
+};
+
+const api = await startApiTestServer({
+  'GET /user/info': () => ok(user),
+  'GET /user/notification/list': () => ok({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }),
+  'PUT /user/profile': (req) => {
+    const { username } = JSON.parse(req.body) as { username: string };
+    return username === 'taken'
+      ? fail(409, 1003, 'This username is already taken', { error: 'USERNAME_TAKEN' })
+      : ok({ ...user, name: username });
+  },
+  'POST /user/change_password': (req) => {
+    const body = JSON.parse(req.body) as { current_password: string };
+    return body.current_password === 'old password'
+      ? ok({ token: 'token-after-password-change', expires_in: 216000, is_new_user: false })
+      : fail(400, 1008, 'The current password is incorrect', { error: 'PASSWORD_INCORRECT' });
+  },
+});
+
+function renderUserCenter() {
+  return renderAt('/user-center', [{ path: '/user-center', element: <UserCenterPage /> }]);
+}
+
+function type(label: string, value: string) {
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+}
+
+beforeEach(() => {
+  act(() => setLanguage('en'));
+  clearToken();
+  queryClient.clear();
+  api.requests.length = 0;
+  saveSession('token-before', { remember: true });
+});
+afterEach(() => cleanup());
+afterAll(() => api.close());
+
+describe('user center', { timeout: 30_000 }, () => {
+  it('shows the profile and the API key masked', async () => {
+    renderUserCenter();
+    expect(await screen.findByText('alice@example.com')).toBeTruthy();
+    expect(screen.getByText('INVITE42')).toBeTruthy();
+    expect(screen.getByText('¥100.50')).toBeTruthy(); // total recharge
+    const key = screen.getByTestId('api-key');
+    expect(key.textContent).toMatch(/^pk_a\*+3456$/);
+    expect(key.textContent).not.toContain('efghijkl');
+    fireEvent.click(screen.getByRole('button', { name: /Show the key/ }));
+    expect(screen.getByTestId('api-key').textContent).toBe(user.token);
+  });
+
+  it('changes the username and shows the new one', async () => {
+    renderUserCenter();
+    await screen.findByText('alice@example.com');
+    type('New username', 'a');
+    expect(await screen.findByText('Username must be 2-20 characters')).toBeTruthy();
+    type('New username', 'alice2');
+    fireEvent.click(screen.getByRole('button', { name: 'Change username' }));
+    await waitFor(() => expect(screen.getAllByText('alice2').length).toBeGreaterThan(0));
+    expect(JSON.parse(api.requestsTo('/user/profile')[0].body)).toEqual({ username: 'alice2' });
+  });
+
+  it('marks the username field when the server says it is taken', async () => {
+    renderUserCenter();
+    await screen.findByText('alice@example.com');
+    type('New username', 'taken');
+    fireEvent.click(screen.getByRole('button', { name: 'Change username' }));
+    await waitFor(() => expect(screen.getAllByText('This username is already taken').length).toBeGreaterThan(1)); // toast and field
+  });
+
+  it('changes the password and keeps this browser signed in with the new token', async () => {
+    renderUserCenter();
+    await screen.findByText('alice@example.com');
+    fireEvent.click(screen.getByText('Password', { selector: '.ant-tabs-tab-btn' }));
+    type('Current password', 'wrong one');
+    type('New password', 'new password 1');
+    type('Confirm new password', 'new password 2');
+    expect(await screen.findByText('The two passwords you entered are inconsistent')).toBeTruthy();
+    type('Confirm new password', 'new password 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(screen.getAllByText('The current password is incorrect').length).toBeGreaterThan(1));
+    expect(getAccessToken()).toBe('token-before');
+    type('Current password', 'old password');
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(getAccessToken()).toBe('token-after-password-change'));
+    expect(getTokenRecord()?.kind).toBe('local'); // "remember me" kept
+  });
+});

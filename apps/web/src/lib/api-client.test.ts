@@ -203,7 +203,7 @@ describe('blob routes', () => {
   it('resolve with the raw data', async () => {
     saveSession('tok', { remember: true });
     server.on('GET /api/token/export', () => ({ raw: 'host:1:u:p\n', headers: { 'content-type': 'text/plain' } }));
-    const blob = await callApi('tokenExport', { format: 'plain' });
+    const blob = await callApi('tokenExport', { format: 'txt' });
     expect(blob).toBeInstanceOf(Blob);
     expect(await readBlobText(blob as Blob)).toBe('host:1:u:p\n');
   });

@@ -115,6 +115,8 @@ describe('IP quality page', { timeout: 20_000 }, () => {
     expect(screen.getByText('Hosting / data center')).toBeTruthy();
     expect(screen.getByText('matched: 8.8.8.0/24')).toBeTruthy();
     expect(screen.getByTestId('risk-level').textContent).toBe('High risk · 70/100');
+    // The gauge chunk loads with the result.
+    expect(await screen.findByRole('img', { name: 'Risk: 70/100' })).toBeTruthy();
     expect(screen.getByText('Hosting / data-center network')).toBeTruthy();
     expect(screen.getByText('+40')).toBeTruthy();
     expect(screen.getByText('TOR and public proxy lists were not checked')).toBeTruthy();

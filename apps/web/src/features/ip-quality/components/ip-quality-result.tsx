@@ -69,7 +69,7 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
           <Typography.Text type="secondary">{t(`details.kindRule.${ruleKey(result.network_kind_rule)}`)}</Typography.Text>
         </Flex>
       ) : (
-        '—'
+        <Typography.Text type="secondary">—</Typography.Text>
       ),
     },
     { key: 'exit', label: t('details.ourExit'), children: yesNo(result.is_our_exit, 'blue') },

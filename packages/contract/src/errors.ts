@@ -77,9 +77,6 @@ export const ERRORS = {
 
   /** The offline IP data packages could not be read (missing after an install, or unreadable); the IP check cannot answer. */
   IP_DATA_UNAVAILABLE: { code: 4201, status: 503, zh: 'IP 数据暂不可用，请稍后再试', en: 'The IP data is not available right now, please try again later' },
-
-  /** The offline IP data packages could not be read (missing after an install, or unreadable); the IP check cannot answer. */
-  IP_DATA_UNAVAILABLE: { code: 4201, status: 503, zh: 'IP 数据暂不可用，请稍后再试', en: 'The IP data is not available right now, please try again later' },
 } as const satisfies Record<string, TErrorDef>;
 
 /** Name of an error in the catalogue. */

@@ -30,8 +30,6 @@ export const VALIDATION_MESSAGES = {
   ipRemarkMax: { zh: '备注最多 100 个字符', en: 'The remark must be at most 100 characters' },
   ipAddressRequired: { zh: '请输入 IP 地址', en: 'An IP address is required' },
   ipAddressInvalid: { zh: '请输入有效的 IPv4 或 IPv6 地址', en: 'Please enter a valid IPv4 or IPv6 address' },
-  ipAddressRequired: { zh: '请输入 IP 地址', en: 'An IP address is required' },
-  ipAddressInvalid: { zh: '请输入有效的 IPv4 或 IPv6 地址', en: 'Please enter a valid IPv4 or IPv6 address' },
 } as const satisfies Record<string, Record<TLang, string>>;
 
 /** Key of a validation message. */

@@ -6,7 +6,6 @@ import { createOAuthHandlers } from './auth/oauth.routes';
 import { createUserHandlers } from './users/users.routes';
 import { createNotificationHandlers } from './notifications/notifications.routes';
 import { createIpQualityHandlers } from './ip-quality/ip-quality.routes';
-import { createIpQualityHandlers } from './ip-quality/ip-quality.routes';
 import { createPricingHandlers } from './pricing/pricing.routes';
 import { createAreaHandlers } from './areas/areas.routes';
 import { createProxyHandlers } from './proxies/proxies.routes';
@@ -20,7 +19,6 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     ...createOAuthHandlers(deps),
     ...createUserHandlers(deps),
     ...createNotificationHandlers(deps),
-    ...createIpQualityHandlers(deps),
     ...createIpQualityHandlers(deps),
     ...createPricingHandlers(deps),
     ...createAreaHandlers(deps),

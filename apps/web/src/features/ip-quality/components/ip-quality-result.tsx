@@ -45,7 +45,7 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
         <span data-testid="ip-location">
           {location.flag && <span aria-hidden style={{ marginInlineEnd: 6 }}>{location.flag}</span>}
           {[location.country_name[lang], location.region, location.city].filter(Boolean).join(' · ')}
-          {location.timezone && <Typography.Text type="secondary">{`  (${t('details.timezone')}: ${location.timezone})`}</Typography.Text>}
+          {location.timezone && <Typography.Text type="secondary" style={{ marginInlineStart: 8 }}>{t('details.timezone', { timezone: location.timezone })}</Typography.Text>}
         </span>
       ) : (
         <Typography.Text type="secondary">{result.is_public ? t('details.noLocation') : '—'}</Typography.Text>

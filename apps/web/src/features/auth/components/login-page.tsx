@@ -1,18 +1,17 @@
 import { useCallback } from 'react';
-import { Button, Checkbox, Divider, Flex, Form, Input } from 'antd';
-import { GithubOutlined, GoogleOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Checkbox, Flex, Form, Input } from 'antd';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ZLoginForm, type TSession } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useLogin } from '../api/login';
-import { useOAuthProviders } from '../api/oauth-providers';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
-import { useOAuthSignIn } from '../hooks/use-oauth-sign-in';
 import { getSafeRedirect } from '../utils/redirect';
 import { markServerIssues } from '../utils/server-issues';
 import { AuthLayout } from './auth-layout';
+import { OAuthButtons } from './oauth-buttons';
 
 type TLoginValues = { email: string; password: string; remember: boolean };
 
@@ -25,7 +24,6 @@ export default function LoginPage() {
   const [searchParams] = useSearchParams();
   const redirect = getSafeRedirect(searchParams);
   const loginMutation = useLogin();
-  const providers = useOAuthProviders();
   const finishSignIn = useFinishSignIn();
 
   const completeSignIn = useCallback(
@@ -36,14 +34,12 @@ export default function LoginPage() {
     [finishSignIn, redirect, t],
   );
 
+  // An invite link may lead here instead of /register: a new GitHub or Google account is then linked to it.
+  const inviteCode = searchParams.get('invite') ?? '';
   const getContext = useCallback(
-    () => ({ isRemembered: form.getFieldValue('remember') !== false, redirect }),
-    [form, redirect],
+    () => ({ isRemembered: form.getFieldValue('remember') !== false, redirect, inviteCode }),
+    [form, redirect, inviteCode],
   );
-  const oauth = useOAuthSignIn({
-    onSession: (session) => completeSignIn(session, getContext().isRemembered),
-    getContext,
-  });
 
   const handleFinish = async (values: TLoginValues) => {
     try {
@@ -58,8 +54,6 @@ export default function LoginPage() {
     }
   };
 
-  const hasGitHub = providers.data?.github === true;
-  const hasGoogle = providers.data?.google === true;
 
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
@@ -89,24 +83,8 @@ export default function LoginPage() {
           </Button>
         </Form.Item>
       </Form>
-      {(hasGitHub || hasGoogle) && (
-        <>
-          <Divider plain>{t('login.or')}</Divider>
-          <Flex vertical gap={12}>
-            {hasGitHub && (
-              <Button block size="large" icon={<GithubOutlined />} loading={oauth.pending === 'github'} onClick={oauth.startGitHub}>
-                {t('login.github')}
-              </Button>
-            )}
-            {hasGoogle && (
-              <Button block size="large" icon={<GoogleOutlined />} loading={oauth.pending === 'google'} onClick={oauth.startGoogle}>
-                {t('login.google')}
-              </Button>
-            )}
-          </Flex>
-        </>
-      )}
-      <Flex justify="center" gap={4} style={{ marginTop: hasGitHub || hasGoogle ? 16 : 0 }}>
+      <OAuthButtons onSession={(session, context) => completeSignIn(session, context.isRemembered)} getContext={getContext} />
+      <Flex justify="center" gap={4}>
         <span>{t('login.noAccount')}</span>
         <Link to={redirect === '/' ? '/register' : `/register?redirect=${encodeURIComponent(redirect)}`}>{t('login.toRegister')}</Link>
       </Flex>

@@ -73,6 +73,7 @@ export default function OAuthCallbackPage() {
       ...(result.state ? { state: result.state } : {}),
       ...(result.access_token ? { access_token: result.access_token } : {}),
       redirect_uri: getOAuthRedirectUri(provider),
+      ...(context.inviteCode ? { invite_code: context.inviteCode } : {}),
     })
       .then((session) => {
         saveSession(session.token, { remember: context.isRemembered });

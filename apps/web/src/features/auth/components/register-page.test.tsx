@@ -5,6 +5,7 @@ import { queryClient } from '../../../lib/query-client';
 import { clearToken, getAccessToken } from '../../../lib/session';
 import { fail, ok, startApiTestServer } from '../test/api-test-server';
 import { renderAt } from '../test/render';
+import { OAUTH_MESSAGE_SOURCE } from '../utils/oauth-message';
 import RegisterPage from './register-page';
 
 let providers = { github: false, google: false, invite_required: false };
@@ -15,6 +16,7 @@ const api = await startApiTestServer({
     req.form.get('username') === 'taken'
       ? fail(400, 400, 'Invalid request parameters', { error: 'BAD_REQUEST', issues: [{ path: 'username', message: 'Username is reserved here' }] })
       : ok({ token: 'fresh-session', expires_in: 216000, is_new_user: true }),
+  'POST /user/google/verify': () => ok({ token: 'google-session', expires_in: 216000, is_new_user: true }),
 });
 
 function renderRegister(path = '/register') {
@@ -137,5 +139,22 @@ describe('register form rules (spec section 5)', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Username is reserved here')).toBeTruthy();
     expect(screen.getByText('Register failed, please try again')).toBeTruthy();
     expect(getAccessToken()).toBeNull();
+  });
+
+  it('creates a Google account with the invite code of the form', async () => {
+    providers = { github: false, google: true, invite_required: true };
+    renderRegister('/register?invite=ABCD1234');
+    await screen.findByRole('button', { name: /Sign in with Google/ });
+    act(() => {
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          origin: window.location.origin,
+          data: { source: OAUTH_MESSAGE_SOURCE, provider: 'google', code: 'g-code', state: 'g-state' },
+        }),
+      );
+    });
+    expect(await screen.findByText('home page')).toBeTruthy();
+    expect(getAccessToken()).toBe('google-session');
+    expect(api.requestsTo('/user/google/verify')[0].form.get('invite_code')).toBe('ABCD1234');
   });
 });

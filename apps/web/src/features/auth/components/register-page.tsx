@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Alert, Button, Flex, Form, Input, Space, type FormRule } from 'antd';
 import { LockOutlined, MailOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { getConfirmPasswordRules } from '../utils/form-rules';
 import { getSafeRedirect } from '../utils/redirect';
 import { markServerIssues } from '../utils/server-issues';
 import { AuthLayout } from './auth-layout';
+import { OAuthButtons } from './oauth-buttons';
 import { SendCodeButton } from './send-code-button';
 
 type TRegisterValues = {
@@ -40,6 +41,11 @@ export default function RegisterPage() {
   const registerMutation = useRegister();
   const finishSignIn = useFinishSignIn();
   const [hasFailed, setHasFailed] = useState(false);
+  // GitHub and Google create the account too: they take the invite code typed (or prefilled) here.
+  const getOAuthContext = useCallback(
+    () => ({ isRemembered: true, redirect, inviteCode: String(form.getFieldValue('invite_code') ?? '').trim() }),
+    [form, redirect],
+  );
 
   // Optional by default; the server says when this installation requires an invite.
   const inviteRules: FormRule[] = [
@@ -116,6 +122,13 @@ export default function RegisterPage() {
           </Button>
         </Form.Item>
       </Form>
+      <OAuthButtons
+        onSession={(session, context) => {
+          showSuccess(session.is_new_user ? t('register.success') : t('register.existingAccount'));
+          finishSignIn(session, { isRemembered: context.isRemembered, redirect: context.redirect });
+        }}
+        getContext={getOAuthContext}
+      />
       <Flex justify="center" gap={4}>
         <span>{t('register.hasAccount')}</span>
         <Link to="/login">{t('register.toLogin')}</Link>

@@ -18,7 +18,7 @@ const POPUP_FEATURES = 'width=520,height=680,menubar=no,toolbar=no,status=no';
 type TOAuthSignInOptions = {
   /** Called with the session once the provider's answer is verified. */
   onSession: (session: TSession) => void;
-  /** Read when a sign-in starts: "remember me" and the page to open afterwards. */
+  /** Read when a sign-in starts or finishes: "remember me", the page to open afterwards, the invite code. */
   getContext: () => TOAuthContext;
 };
 
@@ -33,9 +33,11 @@ export function useOAuthSignIn({ onSession, getContext }: TOAuthSignInOptions) {
   const [pending, setPending] = useState<TOAuthProvider | null>(null);
   const popupRef = useRef<Window | null>(null);
   const onSessionRef = useRef(onSession);
+  const getContextRef = useRef(getContext);
   useEffect(() => {
     onSessionRef.current = onSession;
-  }, [onSession]);
+    getContextRef.current = getContext;
+  }, [onSession, getContext]);
 
   useEffect(() => {
     // The same answer may arrive by postMessage and by the channel: verify it once.
@@ -52,12 +54,14 @@ export function useOAuthSignIn({ onSession, getContext }: TOAuthSignInOptions) {
         return;
       }
       setPending(provider);
+      const { inviteCode } = getContextRef.current();
       try {
         const session = await verifyOAuth(provider, {
           ...(code ? { code } : {}),
           ...(state ? { state } : {}),
           ...(accessToken ? { access_token: accessToken } : {}),
           redirect_uri: getOAuthRedirectUri(provider),
+          ...(inviteCode ? { invite_code: inviteCode } : {}),
         });
         onSessionRef.current(session);
       } catch {

@@ -50,9 +50,14 @@ export function readOAuthResult(provider: TOAuthProvider, location: { search: st
 const CONTEXT_KEY = 'OAUTH_CONTEXT';
 
 /** What the login page knew before leaving for the provider. */
-export type TOAuthContext = { isRemembered: boolean; redirect: string };
+export type TOAuthContext = {
+  isRemembered: boolean;
+  redirect: string;
+  /** Invite code to link a new account to (needed when this installation requires invites). */
+  inviteCode?: string;
+};
 
-/** Keeps the login page's "remember me" and redirect target for the callback page (10 minutes). */
+/** Keeps "remember me", the redirect target and the invite code for the callback page (10 minutes). */
 export function saveOAuthContext(context: TOAuthContext): void {
   writeRecord('session', CONTEXT_KEY, context, 600);
 }
@@ -65,6 +70,7 @@ export function takeOAuthContext(): TOAuthContext {
   return {
     isRemembered: saved?.isRemembered !== false,
     redirect: typeof redirect === 'string' ? getSafeRedirect(new URLSearchParams({ redirect })) : '/',
+    ...(typeof saved?.inviteCode === 'string' && saved.inviteCode ? { inviteCode: saved.inviteCode } : {}),
   };
 }
 

@@ -33,6 +33,8 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
     // Missing build files (/assets/...) answer 404 rather than the page.
     const isPage = !req.url.startsWith(API_PREFIX + '/') && req.url !== API_PREFIX && !req.url.startsWith('/assets/');
     if (options.spaFallback && req.method === 'GET' && isPage) {
+      // The Google sign-in popup lands on the callback page and must keep its link to the console window.
+      if (req.url.startsWith('/oauth/callback/')) reply.header('cross-origin-opener-policy', 'unsafe-none');
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     const lang = requestLang(req);

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { MenuProps } from 'antd';
-import { AppstoreOutlined, GlobalOutlined, QuestionCircleOutlined, ToolOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, CloudServerOutlined, GlobalOutlined, HomeOutlined, QuestionCircleOutlined, ToolOutlined } from '@ant-design/icons';
 import type { TAppRoute } from './route-types';
 import { hasRequiredRole } from '../lib/user-info';
 
@@ -14,6 +14,8 @@ export type TMenuEntry =
 
 const GROUP_ICONS: Record<string, ReactNode> = {
   proxy: <GlobalOutlined />,
+  residential: <HomeOutlined />,
+  datacenter: <CloudServerOutlined />,
   tools: <ToolOutlined />,
 };
 

@@ -12,3 +12,5 @@ export * from './routes';
 export * from './openapi';
 export * from './ip';
 export * from './proxy-username';
+export * from './usage';
+export * from './endpoints';

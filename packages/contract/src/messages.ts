@@ -30,6 +30,14 @@ export const VALIDATION_MESSAGES = {
   ipRemarkMax: { zh: '备注最多 100 个字符', en: 'The remark must be at most 100 characters' },
   ipAddressRequired: { zh: '请输入 IP 地址', en: 'An IP address is required' },
   ipAddressInvalid: { zh: '请输入有效的 IPv4 或 IPv6 地址', en: 'Please enter a valid IPv4 or IPv6 address' },
+  tzOffsetRange: { zh: '时区偏移为 -720 到 840 分钟', en: 'The time zone offset must be -720 to 840 minutes' },
+  statisticsDays: { zh: '统计天数只能为 7、30 或 90', en: 'Days must be 7, 30 or 90' },
+  sesstimeRange: { zh: '会话时长为 1-120 分钟', en: 'Session time must be 1-120 minutes' },
+  sesstimeStickyOnly: { zh: '仅粘性会话可设置会话时长', en: 'Session time applies to sticky sessions only' },
+  spiderCountRange: { zh: '生成数量为 1-10000', en: 'Count must be 1-10000' },
+  limitRange: { zh: 'limit 为 1-10000', en: 'limit must be 1-10000' },
+  tokenRequired: { zh: '请选择代理', en: 'Please select a proxy' },
+  stateRequired: { zh: '选择城市前请先选择州/省', en: 'Please select a state before a city' },
 } as const satisfies Record<string, Record<TLang, string>>;
 
 /** Key of a validation message. */

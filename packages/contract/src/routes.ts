@@ -22,6 +22,21 @@ import {
   zCountryId,
 } from './proxies';
 import { IP_LIST_REMARK_MAX, addressScope } from './ip';
+import { ZProxyEcho, ZSessionTraffic, ZSessionTrafficQuery, ZStatisticsAmount, ZStatisticsAmountQuery, ZTokenTestResult } from './usage';
+import {
+  ZApiKeyReset,
+  ZCreateSpiderBody,
+  ZSpiderRecordPage,
+  ZSpiderRecordWithLines,
+  ZSpiderRecordsQuery,
+  ZV1CitiesQuery,
+  ZV1CountriesQuery,
+  ZV1Endpoints,
+  ZV1EndpointsQuery,
+  ZV1ProxiesQuery,
+  ZV1ProxyPage,
+  ZV1StatesQuery,
+} from './endpoints';
 import {
   zCode,
   zEmail,
@@ -274,7 +289,8 @@ export const ROUTES = {
   userChangePassword: defineRoute({ method: 'POST', path: '/user/change_password', auth: 'user', summary: 'Change the password; other sessions are signed out', tag: 'user', input: ZChangePasswordForm, output: ZSession }),
   userNotificationList: defineRoute({ method: 'GET', path: '/user/notification/list', auth: 'user', summary: 'Notifications, newest first', tag: 'user', input: ZPageQuery.extend({ unread: zFormBool }), output: zPage(ZNotification).extend({ unread: z.number().int() }) }),
   userNotificationMarkRead: defineRoute({ method: 'POST', path: '/user/notification/mark_as_read', auth: 'user', body: 'form', summary: 'Mark a notification (or all with notification_id=all) as read', tag: 'user', input: z.object({ notification_id: z.union([zId, z.literal('all')]) }) }),
-  userStatisticsAmount: defineRoute({ method: 'GET', path: '/user/statistics/amount', auth: 'user', summary: 'Spending and recharge over time', tag: 'user', input: zPending }),
+  userStatisticsAmount: defineRoute({ method: 'GET', path: '/user/statistics/amount', auth: 'user', summary: 'Spend and recharge per day in yuan over the last 7, 30 or 90 days (days, tz_offset_minutes; zero-filled)', tag: 'user', input: ZStatisticsAmountQuery, output: ZStatisticsAmount }),
+  userApiKeyReset: defineRoute({ method: 'POST', path: '/user/api-key/reset', auth: 'user', summary: 'Replace your personal API key (the old key stops working at once)', tag: 'user', output: ZApiKeyReset }),
   userWhitelist: defineRoute({ method: 'GET', path: '/user/ip/whitelist', auth: 'user', summary: 'IP whitelist', tag: 'security', input: ZPageQuery, output: zIpListPage }),
   userWhitelistAdd: defineRoute({ method: 'POST', path: '/user/add/ip/whitelist', auth: 'user', body: 'form', summary: 'Add whitelist entries ("ip": entries separated by ";"), all or nothing', tag: 'security', input: ZIpListAddForm, output: zIpListAdded }),
   userBlacklist: defineRoute({ method: 'GET', path: '/user/ip/blacklist', auth: 'user', summary: 'IP blacklist', tag: 'security', input: ZPageQuery, output: zIpListPage }),
@@ -289,13 +305,13 @@ export const ROUTES = {
   tokenListIspDynamic: defineRoute({ method: 'GET', path: '/token/list/isp/dynamic', auth: 'user', summary: 'All dynamic residential proxies', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
   tokenListIspStatic: defineRoute({ method: 'GET', path: '/token/list/isp/static', auth: 'user', summary: 'All static residential proxies', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
   tokenListIdcStatic: defineRoute({ method: 'GET', path: '/token/list/idc/static', auth: 'user', summary: 'Data-center proxies', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
-  tokenTest: defineRoute({ method: 'GET', path: '/token/test/:id', auth: 'user', summary: 'Test a proxy through the gateway', tag: 'proxy', input: zIdParam }),
+  tokenTest: defineRoute({ method: 'GET', path: '/token/test/:id', auth: 'user', summary: 'Test a proxy: a real request through the gateway with its credentials (latency, exit address and country; a refusal answers ok false with the reason; the bytes count as usage)', tag: 'proxy', input: zIdParam, output: ZTokenTestResult }),
   tokenBatchDelete: defineRoute({ method: 'DELETE', path: '/token/batch', auth: 'user', body: 'json', summary: 'Delete proxies (per item: unknown ids count as failed)', tag: 'proxy', input: ZTokenBatchBody, output: ZBatchResult }),
   tokenBatchRestore: defineRoute({ method: 'PUT', path: '/token/batch/restore', auth: 'user', summary: 'Restore deleted proxies (per item: unknown ids count as failed)', tag: 'proxy', input: ZTokenBatchBody, output: ZBatchResult }),
   tokenSetStatus: defineRoute({ method: 'PUT', path: '/token/:id', auth: 'user', summary: 'Enable or disable a proxy', tag: 'proxy', input: ZTokenStatusBody, output: ZProxyToken }),
   tokenDelete: defineRoute({ method: 'DELETE', path: '/token/:id', auth: 'user', summary: 'Delete a proxy (it can be restored)', tag: 'proxy', input: zIdParam }),
   tokenReset: defineRoute({ method: 'PUT', path: '/token/reset/:id', auth: 'user', summary: 'Reset a proxy password', tag: 'proxy', input: zIdParam, output: ZProxyToken }),
-  tokenSessionTraffic: defineRoute({ method: 'GET', path: '/token/session/traffic', auth: 'user', summary: 'Traffic over time', tag: 'proxy', input: zPending }),
+  tokenSessionTraffic: defineRoute({ method: 'GET', path: '/token/session/traffic', auth: 'user', summary: 'Metered traffic over time by hour or day (one proxy, a list, or all); the buckets sum to the metered bytes', tag: 'proxy', input: ZSessionTrafficQuery, output: ZSessionTraffic }),
   tokenAreaCountries: defineRoute({ method: 'GET', path: '/token/list/area/countries', auth: 'user', summary: 'Countries with inventory', tag: 'proxy', input: ZAreaQuery, output: z.array(ZArea) }),
   tokenAreaStates: defineRoute({ method: 'GET', path: '/token/list/area/state', auth: 'user', summary: 'States with inventory in a country', tag: 'proxy', input: ZAreaQuery.extend({ country_id: zCountryId }), output: z.array(ZArea) }),
   tokenAreaCities: defineRoute({ method: 'GET', path: '/token/list/area/city', auth: 'user', summary: 'Cities with inventory in a state', tag: 'proxy', input: ZAreaQuery.extend({ country_id: zCountryId, state_id: z.string().trim().toLowerCase().max(64).default('') }), output: z.array(ZArea) }),
@@ -310,9 +326,9 @@ export const ROUTES = {
   tokenVariableIpRenew: defineRoute({ method: 'POST', path: '/token/variable/ip/renew', auth: 'user', summary: 'Renew dynamic IP proxies', tag: 'proxy', input: ZRenewBody, output: ZRenewResult }),
   tokenVariableIpAutoRenew: defineRoute({ method: 'POST', path: '/token/variable/ip/auto/renew', auth: 'user', summary: 'Auto-renew dynamic IP proxies on or off', tag: 'proxy', input: ZAutoRenewBody, output: ZBatchResult }),
   tokenRemark: defineRoute({ method: 'PUT', path: '/token/remark/:token_id', auth: 'user', summary: 'Edit a proxy remark', tag: 'proxy', input: ZTokenRemarkBody, output: ZProxyToken }),
-  tokenSpiderRecords: defineRoute({ method: 'GET', path: '/token/spider/records', auth: 'user', summary: 'Generated endpoint files', tag: 'proxy', input: zPending }),
-  tokenCreateSpider: defineRoute({ method: 'POST', path: '/token/create/spider', auth: 'user', summary: 'Generate an endpoint file', tag: 'proxy', input: zPending }),
-  tokenSpiderFile: defineRoute({ method: 'GET', path: '/token/spider/record/file/:id', auth: 'user', summary: 'Download an endpoint file', tag: 'proxy', input: zIdParam, isBlob: true }),
+  tokenSpiderRecords: defineRoute({ method: 'GET', path: '/token/spider/records', auth: 'user', summary: 'Generated endpoint files, newest first', tag: 'proxy', input: ZSpiderRecordsQuery, output: ZSpiderRecordPage }),
+  tokenCreateSpider: defineRoute({ method: 'POST', path: '/token/create/spider', auth: 'user', summary: 'Generate an endpoint file: count lines of one proxy with area, session (rotating or sticky with sesstime) and line format', tag: 'proxy', input: ZCreateSpiderBody, output: ZSpiderRecordWithLines }),
+  tokenSpiderFile: defineRoute({ method: 'GET', path: '/token/spider/record/file/:id', auth: 'user', summary: 'Download an endpoint file (text, one endpoint per line)', tag: 'proxy', input: zIdParam, isBlob: true }),
   tokenExport: defineRoute({ method: 'GET', path: '/token/export', auth: 'user', summary: 'Export proxies as a file (token_ids, or every token matching the list filters)', tag: 'proxy', input: ZExportQuery, isBlob: true }),
 
   // --- invite --------------------------------------------------------------
@@ -331,6 +347,14 @@ export const ROUTES = {
 
   // --- other ---------------------------------------------------------------
   ipQuality: defineRoute({ method: 'GET', path: '/v1/ip-quality/:ip', auth: 'user-or-key', summary: 'IP quality check from offline data: location, network owner and kind, our exit, your blacklist, risk score with reasons (non-public addresses: scope only, score null)', tag: 'tools', input: z.object({ ip: zIpAddress }), output: ZIpQuality }),
+  proxyEcho: defineRoute({ method: 'GET', path: '/proxy/echo', auth: 'none', summary: 'Echo of the caller\'s address (the proxy test\'s target)', tag: 'tools', output: ZProxyEcho }),
+
+  // --- customer API (X-API-Key header or key query; the console may use its bearer token) ---
+  v1AreaCountries: defineRoute({ method: 'GET', path: '/v1/areas/countries', auth: 'user-or-key', summary: 'Countries with inventory: id (countryId), names in zh and en, available exits', tag: 'customer-api', input: ZV1CountriesQuery, output: z.array(ZArea) }),
+  v1AreaStates: defineRoute({ method: 'GET', path: '/v1/areas/states', auth: 'user-or-key', summary: 'States with inventory in a country (countryId): id (stateId), names, available exits', tag: 'customer-api', input: ZV1StatesQuery, output: z.array(ZArea) }),
+  v1AreaCities: defineRoute({ method: 'GET', path: '/v1/areas/cities', auth: 'user-or-key', summary: 'Cities with inventory in a country and state (countryId, stateId): id (cityId), names, available exits', tag: 'customer-api', input: ZV1CitiesQuery, output: z.array(ZArea) }),
+  v1Proxies: defineRoute({ method: 'GET', path: '/v1/proxies', auth: 'user-or-key', summary: 'Your proxies with credentials, paged (page, pageSize), filtered by networkType, countryId, stateId, cityId and exit ipAddress', tag: 'customer-api', input: ZV1ProxiesQuery, output: ZV1ProxyPage }),
+  v1Endpoints: defineRoute({ method: 'GET', path: '/v1/endpoints', auth: 'user-or-key', summary: 'Endpoint lines of your proxies (proxyId, countryId, stateId, cityId, networkType, limit, session, sesstime, line): format=text answers text/plain, one per line; format=json the envelope', tag: 'customer-api', input: ZV1EndpointsQuery, output: ZV1Endpoints }),
   userMyIp: defineRoute({ method: 'GET', path: '/user/my-ip', auth: 'user', summary: 'Your public address as the server sees it (the IP check default)', tag: 'tools', output: z.object({ ip: z.string() }) }),
   workOrderList: defineRoute({ method: 'GET', path: '/user/work/order/list', auth: 'user', summary: 'Work orders', tag: 'support', input: zPending }),
   workOrderCreate: defineRoute({ method: 'POST', path: '/user/work/order', auth: 'user', summary: 'Open a work order', tag: 'support', input: zPending }),

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { ZPageQuery, zPage } from './envelope';
+import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies';
+import { SESSTIME_MAX_MINUTES } from './proxy-username';
+
+/**
+ * Shared schemas of the endpoint generator (spider records: POST
+ * /token/create/spider, GET /token/spider/records, GET
+ * /token/spider/record/file/{id}) and of the customer API under /api/v1.
+ */
+
+/** Session modes of generated endpoints: a new exit per connection, or a sticky session id per line. */
+export const ENDPOINT_SESSIONS = ['rotating', 'sticky'] as const;
+/** A session mode. */
+export type TEndpointSession = (typeof ENDPOINT_SESSIONS)[number];
+/** Most lines of one endpoint file. */
+export const SPIDER_COUNT_MAX = 10_000;
+/** Sticky minutes when none are given. */
+export const SESSTIME_DEFAULT_MINUTES = 10;
+
+const zAreaOption = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(64, { error: 'tooLong' })
+  .regex(/^[a-z0-9_]*$/, { error: 'invalidValue' })
+  .optional();
+const zCountryOption = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^([a-z]{2})?$/, { error: 'invalidValue' })
+  .optional();
+const zSesstime = z.coerce
+  .number({ error: 'sesstimeRange' })
+  .int({ error: 'sesstimeRange' })
+  .min(1, { error: 'sesstimeRange' })
+  .max(SESSTIME_MAX_MINUTES, { error: 'sesstimeRange' })
+  .optional();
+const zPositiveId = z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).positive({ error: 'invalidValue' });
+
+/**
+ * Body of POST /token/create/spider. Area options apply to dynamic tokens
+ * (static tokens are pinned: their file has one plain line). `sesstime` is for
+ * sticky sessions only (default 10 minutes).
+ */
+export const ZCreateSpiderBody = z
+  .object({
+    token_id: z.coerce.number({ error: 'tokenRequired' }).int({ error: 'invalidValue' }).positive({ error: 'tokenRequired' }),
+    country_id: zCountryOption,
+    state_id: zAreaOption,
+    city_id: zAreaOption,
+    session: z.enum(ENDPOINT_SESSIONS, { error: 'invalidValue' }).default('rotating'),
+    sesstime: zSesstime,
+    line: z.enum(EXPORT_LINE_FORMATS, { error: 'invalidValue' }).default('hpup'),
+    count: z.coerce
+      .number({ error: 'spiderCountRange' })
+      .int({ error: 'spiderCountRange' })
+      .min(1, { error: 'spiderCountRange' })
+      .max(SPIDER_COUNT_MAX, { error: 'spiderCountRange' }),
+  })
+  .refine((v) => v.session === 'sticky' || v.sesstime === undefined, { error: 'sesstimeStickyOnly', path: ['sesstime'] })
+  .refine((v) => !v.city_id || v.state_id, { error: 'stateRequired', path: ['state_id'] })
+  .refine((v) => !v.state_id || v.country_id, { error: 'countryRequired', path: ['country_id'] });
+/** Parsed endpoint file request. */
+export type TCreateSpiderBody = z.infer<typeof ZCreateSpiderBody>;
+
+/** Settings an endpoint file was made with. */
+export const ZSpiderParams = z.object({
+  country_id: z.string(),
+  state_id: z.string(),
+  city_id: z.string(),
+  session: z.enum(ENDPOINT_SESSIONS),
+  /** Sticky minutes; null for rotating. */
+  sesstime: z.number().int().nullable(),
+  line: z.enum(EXPORT_LINE_FORMATS),
+  /** Lines asked for (a static token's file has one). */
+  count: z.number().int(),
+});
+/** Parsed endpoint file settings. */
+export type TSpiderParams = z.infer<typeof ZSpiderParams>;
+
+/** An endpoint file (spider record) as the list shows it. */
+export const ZSpiderRecord = z.object({
+  id: z.number().int(),
+  token_id: z.number().int(),
+  /** The token's own username (without options). */
+  token_username: z.string(),
+  params: ZSpiderParams,
+  line_count: z.number().int(),
+  /** Download name, e.g. "endpoints-12.txt". */
+  filename: z.string(),
+  created_at: z.string(),
+});
+/** Parsed endpoint file. */
+export type TSpiderRecord = z.infer<typeof ZSpiderRecord>;
+/** Answer of POST /token/create/spider: the record and its lines (to copy at once). */
+export const ZSpiderRecordWithLines = ZSpiderRecord.extend({ lines: z.array(z.string()) });
+/** Parsed new endpoint file. */
+export type TSpiderRecordWithLines = z.infer<typeof ZSpiderRecordWithLines>;
+/** Query of GET /token/spider/records: paging and an optional token. */
+export const ZSpiderRecordsQuery = ZPageQuery.extend({ token_id: zPositiveId.optional() });
+/** A page of endpoint files. */
+export const ZSpiderRecordPage = zPage(ZSpiderRecord);
+
+// --- customer API (/api/v1): parameter names as the spec's area API ---------
+
+const zV1CountryId = z
+  .string({ error: 'countryRequired' })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: 'countryRequired' })
+  .regex(/^[a-z]{2}$/, { error: 'invalidValue' });
+const zV1Category = z.enum(['isp', 'idc'], { error: 'invalidValue' }).default('isp');
+
+/** Query of GET /v1/areas/countries. */
+export const ZV1CountriesQuery = z.object({ category: zV1Category });
+/** Query of GET /v1/areas/states. */
+export const ZV1StatesQuery = z.object({ category: zV1Category, countryId: zV1CountryId });
+/** Query of GET /v1/areas/cities. */
+export const ZV1CitiesQuery = z.object({ category: zV1Category, countryId: zV1CountryId, stateId: zAreaOption.default('') });
+
+/** Query of GET /v1/proxies: the caller's proxies, paged, filtered by protocol, area and exit address. */
+export const ZV1ProxiesQuery = z.object({
+  page: z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).min(1, { error: 'invalidValue' }).default(1),
+  pageSize: z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).min(1, { error: 'invalidValue' }).max(200, { error: 'invalidValue' }).default(20),
+  networkType: z.enum(PROXY_NETWORKS, { error: 'invalidValue' }).optional(),
+  countryId: zCountryOption,
+  stateId: zAreaOption,
+  cityId: zAreaOption,
+  /** Exit address of a static proxy's pinned exit. */
+  ipAddress: z.string().trim().max(64, { error: 'ipAddressInvalid' }).optional(),
+});
+/** Parsed proxies query. */
+export type TV1ProxiesQuery = z.infer<typeof ZV1ProxiesQuery>;
+/** Answer of GET /v1/proxies (paged like every list: records, total, page, page_size). */
+export const ZV1ProxyPage = zPage(ZProxyToken);
+
+/**
+ * Query of GET /v1/endpoints. With proxyId: `limit` lines of that proxy (a
+ * dynamic one with the area and session options in its usernames; a static one
+ * answers its single line). Without: one line per usable proxy (enabled, not
+ * expired), filtered by networkType and countryId, at most `limit`.
+ */
+export const ZV1EndpointsQuery = z
+  .object({
+    proxyId: zPositiveId.optional(),
+    countryId: zCountryOption,
+    stateId: zAreaOption,
+    cityId: zAreaOption,
+    networkType: z.enum(PROXY_NETWORKS, { error: 'invalidValue' }).optional(),
+    limit: z.coerce
+      .number({ error: 'limitRange' })
+      .int({ error: 'limitRange' })
+      .min(1, { error: 'limitRange' })
+      .max(SPIDER_COUNT_MAX, { error: 'limitRange' })
+      .default(10),
+    format: z.enum(['text', 'json'], { error: 'invalidValue' }).default('text'),
+    /** Line format (text and the `line` field of JSON). */
+    line: z.enum(EXPORT_LINE_FORMATS, { error: 'invalidValue' }).default('hpup'),
+    session: z.enum(ENDPOINT_SESSIONS, { error: 'invalidValue' }).default('rotating'),
+    sesstime: zSesstime,
+  })
+  .refine((v) => v.session === 'sticky' || v.sesstime === undefined, { error: 'sesstimeStickyOnly', path: ['sesstime'] })
+  .refine((v) => !v.cityId || v.stateId, { error: 'stateRequired', path: ['stateId'] });
+/** Parsed endpoints query. */
+export type TV1EndpointsQuery = z.infer<typeof ZV1EndpointsQuery>;
+
+/** One endpoint of GET /v1/endpoints?format=json. */
+export const ZV1Endpoint = z.object({
+  proxy_id: z.number().int(),
+  host: z.string(),
+  port: z.number().int(),
+  username: z.string(),
+  password: z.string(),
+  network: z.enum(PROXY_NETWORKS),
+  /** The endpoint in the asked line format. */
+  line: z.string(),
+  /** http://... or socks5://... by the proxy's network. */
+  url: z.string(),
+});
+/** Answer of GET /v1/endpoints?format=json (format=text answers text/plain lines instead). */
+export const ZV1Endpoints = z.object({ endpoints: z.array(ZV1Endpoint), total: z.number().int() });
+/** Parsed endpoints answer. */
+export type TV1Endpoints = z.infer<typeof ZV1Endpoints>;
+
+/** Answer of POST /user/api-key/reset: the new personal API key (the old one stops working at once). */
+export const ZApiKeyReset = z.object({ token: z.string() });

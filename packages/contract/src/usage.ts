@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { PROXY_LISTS } from './proxies';
+
+/**
+ * Shared schemas of the token test (GET /token/test/{id}), the traffic series
+ * (GET /token/session/traffic) and the spend series (GET /user/statistics/amount).
+ */
+
+/**
+ * Why a token test failed: the gateway's refusal reasons (X-Proxy-Reason, or
+ * the SOCKS5 reply mapped to the same names) plus what can go wrong around them.
+ */
+export const TOKEN_TEST_REASONS = {
+  'auth-required': { zh: '网关要求代理认证', en: 'The gateway asked for proxy credentials' },
+  'bad-credentials': { zh: '代理用户名或密码错误', en: 'Wrong proxy username or password' },
+  'token-expired': { zh: '该代理已过期', en: 'This proxy has expired' },
+  'token-disabled': { zh: '该代理已禁用', en: 'This proxy is disabled' },
+  'token-exhausted': { zh: '该代理流量已用完', en: 'This proxy has no traffic left' },
+  'wrong-protocol': { zh: '该代理不支持此协议', en: 'This proxy does not accept this protocol' },
+  'source-refused': { zh: '当前来源地址不允许使用该代理（IP 白名单/黑名单）', en: 'This source address may not use the proxy (IP whitelist/blacklist)' },
+  'target-refused': { zh: '目标地址不被允许', en: 'This destination is not allowed' },
+  'too-many-connections': { zh: '该代理连接数过多', en: 'Too many connections for this proxy' },
+  'no-exit': { zh: '该地区暂无可用出口', en: 'No exit is available in this area' },
+  'upstream-failed': { zh: '出口无法访问目标地址', en: 'The exit could not reach the destination' },
+  'bad-request': { zh: '网关拒绝了格式错误的请求', en: 'The gateway refused a malformed request' },
+  'not-allowed': { zh: '网关拒绝了该连接', en: 'The gateway refused the connection' },
+  'gateway-unreachable': { zh: '无法连接代理网关', en: 'The proxy gateway could not be reached' },
+  timeout: { zh: '测试超时（10 秒）', en: 'The test timed out (10 s)' },
+  'bad-response': { zh: '测试地址返回了无法识别的内容', en: 'The test endpoint answered something unexpected' },
+} as const satisfies Record<string, { zh: string; en: string }>;
+/** A token test failure reason. */
+export type TTokenTestReason = keyof typeof TOKEN_TEST_REASONS;
+/** Seconds a token test may take. */
+export const TOKEN_TEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Answer of GET /token/test/{id}. A refusal or failure is still a successful
+ * call (code 0) with ok false: the console shows it in place, not as a toast.
+ */
+export const ZTokenTestResult = z.object({
+  ok: z.boolean(),
+  /** Time from dialling the gateway to the echo's full answer; null when nothing came back. */
+  latency_ms: z.number().int().nullable(),
+  /** Address the echo endpoint saw (the exit); null on failure. */
+  exit_ip: z.string().nullable(),
+  /** Country of the exit address; null for loopback/private addresses or when unknown. */
+  country: z.object({ code: z.string(), name_zh: z.string(), name_en: z.string() }).nullable(),
+  /** HTTP status of the answer through the proxy (the gateway's refusal status for HTTP tokens); null when there was none. */
+  status_code: z.number().int().nullable(),
+  /** Present when ok is false: the reason name and its message (request language, and both). */
+  error: z
+    .object({
+      reason: z.string(),
+      message: z.string(),
+      message_zh: z.string(),
+      message_en: z.string(),
+    })
+    .optional(),
+});
+/** Parsed token test answer. */
+export type TTokenTestResult = z.infer<typeof ZTokenTestResult>;
+
+/** Answer of GET /proxy/echo: the caller's address as the server saw it. */
+export const ZProxyEcho = z.object({ ip: z.string(), at: z.string() });
+
+/** Bucket sizes of the traffic series. */
+export const TRAFFIC_GRANULARITIES = ['hour', 'day'] as const;
+/** Most buckets one traffic query may answer. */
+export const TRAFFIC_POINTS_MAX = 2_400;
+
+const zTzOffset = z.coerce
+  .number({ error: 'invalidValue' })
+  .int({ error: 'tzOffsetRange' })
+  .min(-720, { error: 'tzOffsetRange' })
+  .max(840, { error: 'tzOffsetRange' })
+  .default(480);
+
+/**
+ * Query of GET /token/session/traffic: one token (token_id), the tokens of a
+ * list, or all the user's tokens. `from`/`to` are instants (ISO); defaults:
+ * the last 7 days up to now. Day buckets start at midnight in the
+ * `tz_offset_minutes` zone (default 480, China); hour buckets are UTC hours.
+ */
+export const ZSessionTrafficQuery = z.object({
+  token_id: z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }).optional(),
+  list: z.enum(PROXY_LISTS, { error: 'invalidValue' }).optional(),
+  from: z.coerce.date({ error: 'invalidValue' }).optional(),
+  to: z.coerce.date({ error: 'invalidValue' }).optional(),
+  granularity: z.enum(TRAFFIC_GRANULARITIES, { error: 'invalidValue' }).default('day'),
+  tz_offset_minutes: zTzOffset,
+});
+/** Parsed traffic query. */
+export type TSessionTrafficQuery = z.infer<typeof ZSessionTrafficQuery>;
+
+/**
+ * Answer of GET /token/session/traffic: zero-filled buckets (`at` is the
+ * bucket's start, ISO) whose bytes sum to total_bytes, the metered usage.
+ */
+export const ZSessionTraffic = z.object({
+  granularity: z.enum(TRAFFIC_GRANULARITIES),
+  from: z.string(),
+  to: z.string(),
+  points: z.array(z.object({ at: z.string(), bytes: z.number().int() })),
+  total_bytes: z.number().int(),
+});
+/** Parsed traffic series. */
+export type TSessionTraffic = z.infer<typeof ZSessionTraffic>;
+
+/** Periods of the spend chart, in days. */
+export const STATISTICS_DAYS = [7, 30, 90] as const;
+
+/** Query of GET /user/statistics/amount: the last 7, 30 or 90 days in the user's time zone. */
+export const ZStatisticsAmountQuery = z.object({
+  days: z.coerce
+    .number({ error: 'statisticsDays' })
+    .refine((d) => (STATISTICS_DAYS as readonly number[]).includes(d), { error: 'statisticsDays' })
+    .default(7),
+  tz_offset_minutes: zTzOffset,
+});
+/** Parsed statistics query. */
+export type TStatisticsAmountQuery = z.infer<typeof ZStatisticsAmountQuery>;
+
+/**
+ * Answer of GET /user/statistics/amount, in yuan: one point per day (YYYY-MM-DD
+ * in the asked zone, oldest first, zero-filled). Spend is purchases, renewals
+ * and other debits and consumed frozen money; recharge is paid top-ups (the
+ * trial credit is not a recharge).
+ */
+export const ZStatisticsAmount = z.object({
+  points: z.array(z.object({ date: z.string(), spend: z.number(), recharge: z.number() })),
+  total_spend: z.number(),
+  total_recharge: z.number(),
+});
+/** Parsed spend series. */
+export type TStatisticsAmount = z.infer<typeof ZStatisticsAmount>;

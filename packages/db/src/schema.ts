@@ -213,6 +213,10 @@ export const exitNodes = pgTable(
     state: text('state').notNull().default(''),
     /** City slug ('' when unknown). */
     city: text('city').notNull().default(''),
+    /** State or region name as the import gave it ("California"), shown in area lists; '' when not given. */
+    stateName: text('state_name').notNull().default(''),
+    /** City name as the import gave it ("Los Angeles"), shown in area lists; '' when not given. */
+    cityName: text('city_name').notNull().default(''),
     /** Public address traffic leaves from, when known (IP check: "is it one of our exits"). */
     exitIp: text('exit_ip'),
     status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),

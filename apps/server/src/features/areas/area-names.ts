@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries';
 
 /**
- * Area names. Countries: i18n-iso-countries (zh and en). States and cities:
- * the country-state-city data set (English names; its data has no Chinese, so
- * zh shows the English name), falling back to the slug. The data files are
- * read lazily and only the names of areas asked for are kept, because the
- * city file is large (8 MB of JSON).
+ * Area names. Countries: i18n-iso-countries (MIT; zh and en). States and
+ * regions: country-region-data (MIT; English names, so zh shows the English
+ * name). Cities have no permissively licensed data set small enough to ship,
+ * so a city shows the name captured when its exit nodes were imported, else
+ * its slug title-cased ("losangeles" -> "Losangeles").
  */
 
 /** A name in both languages. */
@@ -15,12 +15,10 @@ export type TAreaName = { zh: string; en: string };
 
 const require = createRequire(import.meta.url);
 
-type TStateRecord = { name: string; isoCode: string; countryCode: string };
-// [name, countryCode, stateCode, latitude, longitude]
-type TCityRecord = [string, string, string, string, string];
+type TRegionRecord = { name: string; shortCode?: string };
+type TCountryRecord = { countryShortCode: string; regions: TRegionRecord[] };
 
-let states: TStateRecord[] | undefined;
-const cityNameCache = new Map<string, Map<string, string>>();
+let regionsByCountry: Map<string, TRegionRecord[]> | undefined;
 
 function slugOf(name: string): string {
   return name
@@ -30,9 +28,30 @@ function slugOf(name: string): string {
     .replace(/[^a-z0-9]/g, '');
 }
 
-function loadStates(): TStateRecord[] {
-  states ??= JSON.parse(readFileSync(require.resolve('country-state-city/lib/cjs/assets/state.json'), 'utf8')) as TStateRecord[];
-  return states;
+// The package's ESM entry is not shipped; its JSON is (and is small: 330 KB), read once on first use.
+function loadRegions(): Map<string, TRegionRecord[]> {
+  if (regionsByCountry) return regionsByCountry;
+  const data = JSON.parse(readFileSync(require.resolve('country-region-data/data.json'), 'utf8')) as TCountryRecord[];
+  regionsByCountry = new Map(data.map((c) => [c.countryShortCode.toUpperCase(), c.regions]));
+  return regionsByCountry;
+}
+
+/** "los_angeles" -> "Los Angeles", "losangeles" -> "Losangeles". */
+export function titleCaseSlug(slug: string): string {
+  return slug
+    .split(/_+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+// A stored name that is only the slug again ("berlin") says less than the title-cased slug ("Berlin").
+function displayName(slug: string, storedName: string): string {
+  return storedName && storedName !== slug ? storedName : titleCaseSlug(slug);
+}
+
+function both(name: string): TAreaName {
+  return { zh: name, en: name };
 }
 
 /** Country name from its alpha-2 code; the code upper-cased when unknown. */
@@ -41,39 +60,20 @@ export function countryName(code: string): TAreaName {
   return { zh: countries.getName(upper, 'zh') ?? upper, en: countries.getName(upper, 'en') ?? upper };
 }
 
-function findState(country: string, state: string): TStateRecord | undefined {
-  const cc = country.toUpperCase();
-  return loadStates().find((s) => s.countryCode === cc && (s.isoCode.toLowerCase() === state || slugOf(s.name) === state));
+/**
+ * State name from its code ("ca") or slug ("california"): the region data's
+ * name, else the name captured at import, else the slug title-cased.
+ */
+export function stateName(country: string, state: string, storedName = ''): TAreaName {
+  if (!state) return both('');
+  const regions = loadRegions().get(country.toUpperCase()) ?? [];
+  const found = regions.find((r) => r.shortCode?.toLowerCase() === state) ?? regions.find((r) => slugOf(r.name) === state);
+  if (found) return both(found.name);
+  return both(displayName(state, storedName));
 }
 
-/** State name from its code ("ca") or slug ("california"); the slug when unknown. */
-export function stateName(country: string, state: string): TAreaName {
-  if (!state) return { zh: '', en: '' };
-  const found = findState(country, state);
-  return found ? { zh: found.name, en: found.name } : { zh: state, en: state };
-}
-
-// Slug -> English name of the cities of one country (and state when known), built once per key.
-function cityNames(country: string, state: string): Map<string, string> {
-  const key = `${country}|${state}`;
-  let names = cityNameCache.get(key);
-  if (names) return names;
-  names = new Map();
-  const cc = country.toUpperCase();
-  const stateCode = findState(country, state)?.isoCode;
-  const cities = JSON.parse(readFileSync(require.resolve('country-state-city/lib/cjs/assets/city.json'), 'utf8')) as TCityRecord[];
-  for (const [name, cityCountry, cityState] of cities) {
-    if (cityCountry !== cc || (stateCode !== undefined && cityState !== stateCode)) continue;
-    const slug = slugOf(name);
-    if (!names.has(slug)) names.set(slug, name);
-  }
-  cityNameCache.set(key, names);
-  return names;
-}
-
-/** City name from its slug ("losangeles" -> "Los Angeles"); the slug when unknown. */
-export function cityName(country: string, state: string, city: string): TAreaName {
-  if (!city) return { zh: '', en: '' };
-  const name = cityNames(country, state).get(city);
-  return name ? { zh: name, en: name } : { zh: city, en: city };
+/** City name: the name captured at import, else the slug title-cased. */
+export function cityName(_country: string, _state: string, city: string, storedName = ''): TAreaName {
+  if (!city) return both('');
+  return both(displayName(city, storedName));
 }

@@ -87,7 +87,8 @@ export function parseInventoryCsv(text: string, kind: TExitKind): TParsedInvento
       errors.push({ line, message: 'a city needs its state' });
       return;
     }
-    nodes.push({ kind, ...endpoint, country, state, city });
+    // The names as written are kept for display ("Los Angeles"); the slugs are what usernames and filters use.
+    nodes.push({ kind, ...endpoint, country, state, city, stateName: (fields[2] ?? '').trim(), cityName: (fields[3] ?? '').trim() });
   });
   return { nodes, errors };
 }

@@ -96,7 +96,7 @@ export async function findExitNodes(db: TDbOrTx, ids: number[]): Promise<TExitNo
 }
 
 /** One area level with inventory and its available count. */
-export type TAreaCount = { code: string; available: number };
+export type TAreaCount = { code: string; /** Name captured at import ('' when none). */ name: string; available: number };
 
 /**
  * Areas with active inventory of a kind: countries (no country given), states
@@ -109,14 +109,16 @@ export async function countAreas(
   parent: { country?: string; state?: string },
 ): Promise<TAreaCount[]> {
   const column = parent.country === undefined ? exitNodes.country : parent.state === undefined ? exitNodes.state : exitNodes.city;
+  // A display name captured at import ("Los Angeles"); '' for countries and unnamed areas.
+  const nameColumn = parent.country === undefined ? sql<string>`''` : parent.state === undefined ? sql<string>`max(${exitNodes.stateName})` : sql<string>`max(${exitNodes.cityName})`;
   const parts: SQL[] = [eq(exitNodes.kind, kind), eq(exitNodes.status, 'active')];
   if (parent.country !== undefined) parts.push(eq(exitNodes.country, parent.country));
   if (parent.state !== undefined) parts.push(eq(exitNodes.state, parent.state));
   const rows = await db
-    .select({ code: column, available: sql<number>`count(*) filter (where ${isAvailable})` })
+    .select({ code: column, name: nameColumn, available: sql<number>`count(*) filter (where ${isAvailable})` })
     .from(exitNodes)
     .where(and(...parts))
     .groupBy(column)
     .orderBy(asc(column));
-  return rows.map((r) => ({ code: r.code, available: Number(r.available) }));
+  return rows.map((r) => ({ code: r.code, name: r.name ?? '', available: Number(r.available) }));
 }

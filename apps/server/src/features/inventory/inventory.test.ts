@@ -28,10 +28,10 @@ describe('inventory CSV parsing', () => {
     );
     expect(errors).toEqual([]);
     expect(nodes).toEqual([
-      { kind: 'residential', egress: 'http', host: '1.2.3.4', port: 8080, username: 'bob', password: 's3cret', country: 'us', state: 'ca', city: 'losangeles' },
-      { kind: 'residential', egress: 'socks5', host: 'proxy.example.com', port: 1080, username: null, password: null, country: 'de', state: 'be', city: 'berlin' },
-      { kind: 'residential', egress: 'http', host: '5.6.7.8', port: 3128, username: 'u', password: 'p:with:colons', country: 'jp', state: '', city: '' },
-      { kind: 'residential', egress: 'http', host: '2001:db8::1', port: 1080, username: 'u', password: 'p', country: 'gb', state: '', city: '' },
+      { kind: 'residential', egress: 'http', host: '1.2.3.4', port: 8080, username: 'bob', password: 's3cret', country: 'us', state: 'ca', city: 'losangeles', stateName: 'CA', cityName: 'Los Angeles' },
+      { kind: 'residential', egress: 'socks5', host: 'proxy.example.com', port: 1080, username: null, password: null, country: 'de', state: 'be', city: 'berlin', stateName: 'be', cityName: 'berlin' },
+      { kind: 'residential', egress: 'http', host: '5.6.7.8', port: 3128, username: 'u', password: 'p:with:colons', country: 'jp', state: '', city: '', stateName: '', cityName: '' },
+      { kind: 'residential', egress: 'http', host: '2001:db8::1', port: 1080, username: 'u', password: 'p', country: 'gb', state: '', city: '', stateName: '', cityName: '' },
     ]);
   });
 
@@ -74,7 +74,7 @@ describe('inventory import and areas', () => {
 
   it('imports a good file, skips duplicates, and bumps the gateway version', async () => {
     const version = await readGatewayVersion(t.db.db);
-    const file = 'socks5://10.1.0.1:1080:u:p,us,ca,sanfrancisco\n10.1.0.2:3128,us,ny,newyork\n10.1.0.3:3128,us,ny,newyork\n';
+    const file = 'socks5://10.1.0.1:1080:u:p,us,ca,San Francisco\n10.1.0.2:3128,us,ny,newyork\n10.1.0.3:3128,us,ny,newyork\n';
     expect(await importInventory(t.deps, file, 'residential')).toEqual({ imported: 3, duplicates: 0, errors: [] });
     expect(await readGatewayVersion(t.db.db)).toBeGreaterThan(version);
     expect(await importInventory(t.deps, `${file}10.1.0.4:3128,jp\n`, 'residential')).toEqual({ imported: 1, duplicates: 3, errors: [] });
@@ -104,7 +104,8 @@ describe('inventory import and areas', () => {
     ]);
     const cities = await request(t.app, 'GET', '/token/list/area/city?country_id=us&state_id=ca', { token: user.token, lang: 'en' });
     expect(cities.json().data).toEqual([
-      { id: 'losangeles', name: 'Los Angeles', name_zh: 'Los Angeles', name_en: 'Los Angeles', available: 1 },
+      // The direct node is labelled by a configured slug (title-cased); imported nodes keep the name the file gave.
+      { id: 'losangeles', name: 'Losangeles', name_zh: 'Losangeles', name_en: 'Losangeles', available: 1 },
       { id: 'sanfrancisco', name: 'San Francisco', name_zh: 'San Francisco', name_en: 'San Francisco', available: 1 },
     ]);
     const idc = await request(t.app, 'GET', '/token/list/area/state?country_id=us&category=idc', { token: user.token });

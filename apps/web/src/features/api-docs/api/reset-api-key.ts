@@ -1,0 +1,21 @@
+import { useMutation } from '@tanstack/react-query';
+import type { TUserInfo } from '@proxy/contract';
+import { callApi } from '../../../lib/api-client';
+import { queryClient } from '../../../lib/query-client';
+import { USER_INFO_QUERY_KEY } from '../../../lib/user-info';
+
+/** Replaces the personal API key (POST /user/api-key/reset); the old key stops working at once. */
+export function resetApiKey() {
+  return callApi('userApiKeyReset', undefined, { skipTips: true });
+}
+
+/** Mutation of the reset button: the new key goes straight into the user info. */
+export function useResetApiKey() {
+  return useMutation({
+    mutationFn: resetApiKey,
+    onSuccess: ({ token }) => {
+      queryClient.setQueryData<TUserInfo>(USER_INFO_QUERY_KEY, (info) => (info ? { ...info, token } : info));
+      void queryClient.invalidateQueries({ queryKey: USER_INFO_QUERY_KEY });
+    },
+  });
+}

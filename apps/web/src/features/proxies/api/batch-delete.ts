@@ -1,0 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client';
+import { queryClient } from '../../../lib/query-client';
+import { TOKEN_LIST_QUERY_KEY } from './token-list';
+
+/** Deletes several proxies (DELETE /token/batch); answers { success, failed, total }. */
+export function batchDeleteTokens(tokenIds: number[]) {
+  return callApi('tokenBatchDelete', { token_ids: tokenIds }, { skipTips: true });
+}
+
+/** Mutation of the batch delete button; the lists reload afterwards. */
+export function useBatchDeleteTokens() {
+  return useMutation({ mutationFn: batchDeleteTokens, onSettled: () => queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }) });
+}

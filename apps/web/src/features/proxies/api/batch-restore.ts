@@ -1,0 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client';
+import { queryClient } from '../../../lib/query-client';
+import { TOKEN_LIST_QUERY_KEY } from './token-list';
+
+/** Restores several deleted proxies (PUT /token/batch/restore); answers { success, failed, total }. */
+export function batchRestoreTokens(tokenIds: number[]) {
+  return callApi('tokenBatchRestore', { token_ids: tokenIds }, { skipTips: true });
+}
+
+/** Mutation of the batch restore button; the lists reload afterwards. */
+export function useBatchRestoreTokens() {
+  return useMutation({ mutationFn: batchRestoreTokens, onSettled: () => queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }) });
+}

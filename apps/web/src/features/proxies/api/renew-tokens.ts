@@ -1,0 +1,24 @@
+import { useMutation } from '@tanstack/react-query';
+import type { TScreenConfig } from '../utils/screens';
+import { callApi } from '../../../lib/api-client';
+import { queryClient } from '../../../lib/query-client';
+import { refreshUserInfo } from '../../../lib/user-info';
+import { TOKEN_LIST_QUERY_KEY } from './token-list';
+
+/** What a renewal sends: the IP proxies, the days and the chosen payment option. */
+export type TRenewRequest = { tokenIds: number[]; days: number; payway: 'balance' };
+
+/** Renews IP proxies (POST /token/ip/renew or /token/variable/ip/renew); answers counts, cost and balance. */
+export function renewTokens(screen: TScreenConfig, request: TRenewRequest) {
+  return callApi(screen.renewRoute, { token_ids: request.tokenIds, days: request.days, payway: request.payway }, { skipTips: true });
+}
+
+/** Mutation of the renew dialog; lists and the balance reload afterwards. */
+export function useRenewTokens(screen: TScreenConfig) {
+  return useMutation({
+    mutationFn: (request: TRenewRequest) => renewTokens(screen, request),
+    onSettled: async () => {
+      await Promise.all([queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }), refreshUserInfo()]);
+    },
+  });
+}

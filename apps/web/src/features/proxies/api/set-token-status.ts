@@ -1,0 +1,17 @@
+import { useMutation } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client';
+import { queryClient } from '../../../lib/query-client';
+import { TOKEN_LIST_QUERY_KEY } from './token-list';
+
+/** Enables or disables a proxy (PUT /token/{id}). */
+export function setTokenStatus(id: number, status: 'enabled' | 'disabled') {
+  return callApi('tokenSetStatus', { id, status });
+}
+
+/** Mutation of the enable/disable action; the lists reload afterwards. */
+export function useSetTokenStatus() {
+  return useMutation({
+    mutationFn: ({ id, status }: { id: number; status: 'enabled' | 'disabled' }) => setTokenStatus(id, status),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }),
+  });
+}

@@ -1,0 +1,108 @@
+import { useRef } from 'react';
+import { Button, Descriptions, Drawer, Flex, Progress, QRCode, Tag, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { TProxyToken } from '@proxy/contract';
+import { showError } from '../../../lib/message';
+import { formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
+import { CopyText, SecretText } from './copy-field';
+import { StatusTag } from './status-tag';
+
+/**
+ * Saves the QR code drawn in `container` as a PNG; throws when there is no
+ * canvas or the browser refuses to encode it.
+ */
+export function downloadQrCode(container: HTMLElement | null, filename: string): void {
+  const canvas = container?.querySelector('canvas');
+  if (!canvas) throw new Error('no QR canvas');
+  const url = canvas.toDataURL('image/png');
+  if (!url.startsWith('data:image/png')) throw new Error('QR canvas could not be encoded');
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+/** Every field of a proxy, its URL and a QR code of the URL that can be downloaded. */
+export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => void }) {
+  const { t } = useTranslation('proxies');
+  const qrBox = useRef<HTMLDivElement>(null);
+  const { token } = props;
+
+  const handleDownload = () => {
+    if (!token) return;
+    try {
+      downloadQrCode(qrBox.current, `proxy-${token.token_id}-qr.png`);
+    } catch {
+      showError(t('errors.qrFailed'));
+    }
+  };
+
+  const percent = token ? usagePercent(token.usage) : null;
+  return (
+    <Drawer open={token !== null} onClose={props.onClose} title={token ? t('detail.title', { id: token.token_id }) : ''} size={560}>
+      {token && (
+        <Flex vertical gap={16}>
+          <Descriptions
+            size="small"
+            column={1}
+            bordered
+            items={[
+              { key: 'id', label: t('fields.tokenId'), children: token.token_id },
+              { key: 'remark', label: t('fields.remark'), children: token.remark || '-' },
+              {
+                key: 'product',
+                label: t('fields.product'),
+                children: (
+                  <Flex gap={4} wrap>
+                    <Tag>{t(`category.${token.category}`)}</Tag>
+                    <Tag>{t(`product.${token.product}`)}</Tag>
+                    <Tag color="blue">{t(`billing.${token.type}`)}</Tag>
+                  </Flex>
+                ),
+              },
+              { key: 'network', label: t('fields.network'), children: token.network },
+              { key: 'area', label: t('fields.area'), children: formatArea(token.area) },
+              {
+                key: 'usage',
+                label: t('fields.usage'),
+                children:
+                  token.usage.limit_bytes === null ? (
+                    formatBytes(token.usage.used_bytes)
+                  ) : (
+                    <div>
+                      {t('usage.ofLimit', { used: formatBytes(token.usage.used_bytes), limit: formatBytes(token.usage.limit_bytes) })}
+                      <Progress percent={percent ?? 0} size="small" />
+                    </div>
+                  ),
+              },
+              { key: 'created', label: t('fields.createdAt'), children: formatDateTime(token.created_at) },
+              { key: 'expires', label: t('fields.expiresAt'), children: formatDateTime(token.expires_at) },
+              { key: 'status', label: t('fields.status'), children: <StatusTag status={token.status} /> },
+              ...(token.type === 'ip' ? [{ key: 'autoRenew', label: t('fields.autoRenew'), children: token.auto_renew ? t('detail.on') : t('detail.off') }] : []),
+              { key: 'host', label: t('fields.host'), children: <CopyText text={token.host} /> },
+              { key: 'port', label: t('fields.port'), children: <CopyText text={String(token.port)} /> },
+              { key: 'username', label: t('fields.username'), children: <CopyText text={token.username} /> },
+              { key: 'password', label: t('fields.password'), children: <SecretText secret={token.password} label={token.username} /> },
+              { key: 'url', label: t('fields.proxyUrl'), children: <CopyText text={token.proxy_url} testId="detail-proxy-url" /> },
+            ]}
+          />
+          <Flex vertical align="center" gap={8}>
+            <Typography.Text strong>{t('detail.qrTitle')}</Typography.Text>
+            <div ref={qrBox} data-testid="qr-code">
+              <QRCode value={token.proxy_url} type="canvas" size={180} bgColor="#ffffff" color="#000000" errorLevel="M" />
+            </div>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('detail.qrHint')}
+            </Typography.Text>
+            <Button icon={<DownloadOutlined />} onClick={handleDownload}>
+              {t('detail.qrDownload')}
+            </Button>
+          </Flex>
+        </Flex>
+      )}
+    </Drawer>
+  );
+}

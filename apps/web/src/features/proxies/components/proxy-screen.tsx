@@ -1,0 +1,151 @@
+import { useMemo, useState } from 'react';
+import { Button, Card, Flex, Segmented, Tag, Typography } from 'antd';
+import { ShoppingCartOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { formatFen, IP_MONTH_DAYS, type TPriceCatalogue, type TProxyList, type TProxyToken } from '@proxy/contract';
+import { usePriceCatalogue } from '../api/price-catalogue';
+import { useTokenList, type TTokenListFilters } from '../api/token-list';
+import { SCREENS, type TScreenKey } from '../utils/screens';
+import { BatchBar } from './batch-bar';
+import { DetailDrawer } from './detail-drawer';
+import { ExportModal } from './export-modal';
+import { ListFilters } from './list-filters';
+import { ProxyTable } from './proxy-table';
+import { PurchaseDrawer } from './purchase-drawer';
+import { RenewModal } from './renew-modal';
+import { TestModal } from './test-modal';
+
+type TListTab = 'all' | 'traffic' | 'ip';
+const DEFAULT_PAGE_SIZE = 10;
+
+/** The list prices of the screen's products, from the catalogue. */
+function priceTags(key: TScreenKey, catalogue: TPriceCatalogue | undefined, t: (key: string, options?: Record<string, unknown>) => string): string[] {
+  if (!catalogue) return [];
+  switch (key) {
+    case 'static':
+      return [
+        t('prices.trafficFrom', { price: formatFen(catalogue.residential_traffic_tier2_fen), max: formatFen(catalogue.residential_traffic_tier0_fen) }),
+        t('prices.perDay', { price: formatFen(catalogue.static_ip_day_fen) }),
+        t('prices.perMonth', { price: formatFen(catalogue.static_ip_month_fen), days: IP_MONTH_DAYS }),
+      ];
+    case 'dynamic':
+      return [
+        t('prices.trafficFrom', { price: formatFen(catalogue.residential_traffic_tier2_fen), max: formatFen(catalogue.residential_traffic_tier0_fen) }),
+        t('prices.perDay', { price: formatFen(catalogue.dynamic_ip_day_fen) }),
+      ];
+    case 'idc':
+      return [t('prices.perGb', { price: formatFen(catalogue.idc_traffic_fen) }), t('prices.perMonth', { price: formatFen(catalogue.idc_ip_month_fen), days: IP_MONTH_DAYS })];
+  }
+}
+
+/**
+ * One proxy screen (dynamic residential, static residential or data-center):
+ * the purchase drawer, the list with filters, paging and selection, the batch
+ * bar, and the detail, test, renew and export dialogs.
+ */
+export function ProxyScreen(props: { screenKey: TScreenKey }) {
+  const screen = SCREENS[props.screenKey];
+  const { t } = useTranslation('proxies');
+  const [tab, setTab] = useState<TListTab>('all');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const [filters, setFilters] = useState<TTokenListFilters>({});
+  const [selected, setSelected] = useState<TProxyToken[]>([]);
+  const [isBuying, setIsBuying] = useState(false);
+  const [isExporting, setIsExporting] = useState(false);
+  const [detailToken, setDetailToken] = useState<TProxyToken | null>(null);
+  const [testedToken, setTestedToken] = useState<TProxyToken | null>(null);
+  const [renewed, setRenewed] = useState<TProxyToken[]>([]);
+  const catalogue = usePriceCatalogue();
+
+  const list: TProxyList = screen.lists[tab] ?? screen.lists.all;
+  const query = useTokenList({ list, page, pageSize, filters });
+  const tabs = useMemo(
+    () =>
+      (['all', 'traffic', 'ip'] as const).filter((key) => screen.lists[key] !== undefined).map((key) => ({ value: key, label: t(`listTabs.${key}`) })),
+    [screen, t],
+  );
+  const hasIpProducts = list !== screen.lists.traffic;
+  const selectedIds = selected.map((token) => token.token_id);
+
+  const clearSelection = () => setSelected([]);
+  const changeList = (next: TListTab) => {
+    setTab(next);
+    setPage(1);
+    clearSelection();
+  };
+  const changeFilters = (next: TTokenListFilters) => {
+    setFilters(next);
+    setPage(1);
+    clearSelection();
+  };
+
+  return (
+    <Flex vertical gap={16}>
+      <Card>
+        <Flex justify="space-between" align="center" gap={16} wrap>
+          <div style={{ minWidth: 0, flex: '1 1 420px' }}>
+            <Typography.Title level={4} style={{ marginTop: 0 }}>
+              {t(`screens.${screen.key}.title`)}
+            </Typography.Title>
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+              {t(`screens.${screen.key}.description`)}
+            </Typography.Paragraph>
+            <Flex gap={4} wrap>
+              {priceTags(screen.key, catalogue.data, t).map((text) => (
+                <Tag key={text} color="blue">
+                  {text}
+                </Tag>
+              ))}
+            </Flex>
+          </div>
+          <Button type="primary" size="large" icon={<ShoppingCartOutlined />} onClick={() => setIsBuying(true)}>
+            {t('buy.open')}
+          </Button>
+        </Flex>
+      </Card>
+
+      <Card>
+        <Flex vertical gap={16}>
+          {tabs.length > 1 && <Segmented<TListTab> value={tab} onChange={changeList} options={tabs} style={{ alignSelf: 'flex-start' }} />}
+          <ListFilters category={screen.category} onChange={changeFilters} />
+          <BatchBar
+            screen={screen}
+            selected={selected}
+            hasIpProducts={hasIpProducts}
+            onDone={clearSelection}
+            onRenew={setRenewed}
+            onExport={() => setIsExporting(true)}
+          />
+          <ProxyTable
+            screen={screen}
+            records={query.data?.records ?? []}
+            total={query.data?.total ?? 0}
+            page={page}
+            pageSize={pageSize}
+            isLoading={query.isFetching}
+            selectedIds={selectedIds}
+            onSelect={(ids, rows) => {
+              // Rows of other pages stay selected: keep the ones already known.
+              const known = new Map([...selected, ...rows].map((row) => [row.token_id, row]));
+              setSelected(ids.map((id) => known.get(id)).filter((row): row is TProxyToken => row !== undefined));
+            }}
+            onPage={(nextPage, nextSize) => {
+              setPage(nextSize === pageSize ? nextPage : 1);
+              setPageSize(nextSize);
+            }}
+            onDetail={setDetailToken}
+            onTest={setTestedToken}
+            onRenew={(token) => setRenewed([token])}
+          />
+        </Flex>
+      </Card>
+
+      <PurchaseDrawer screen={screen} isOpen={isBuying} onClose={() => setIsBuying(false)} />
+      <DetailDrawer token={detailToken} onClose={() => setDetailToken(null)} />
+      <TestModal token={testedToken} onClose={() => setTestedToken(null)} />
+      <RenewModal screen={screen} tokens={renewed} onClose={() => setRenewed([])} />
+      <ExportModal isOpen={isExporting} list={list} tokenIds={selectedIds} filters={filters} onClose={() => setIsExporting(false)} />
+    </Flex>
+  );
+}

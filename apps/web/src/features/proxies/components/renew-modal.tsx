@@ -1,0 +1,102 @@
+import { useEffect, useMemo } from 'react';
+import { Alert, Descriptions, Form, InputNumber, Modal, Radio, Spin, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatFen, formatYuan, PROXY_DAYS_MAX, priceIpFen, ZRenewBody, zProxyDays, type TProxyToken } from '@proxy/contract';
+import { zodRule } from '../../../lib/form-rules';
+import { getLanguage } from '../../../lib/i18n';
+import { showSuccess, showWarning } from '../../../lib/message';
+import { usePayways } from '../api/payways';
+import { usePriceCatalogue } from '../api/price-catalogue';
+import { useRenewTokens } from '../api/renew-tokens';
+import { showFailure } from '../utils/failure';
+import { yuanNumberToFen } from '../utils/price-preview';
+import type { TScreenConfig } from '../utils/screens';
+
+type TRenewValues = { days: number | null; payway?: 'balance' };
+
+/**
+ * Renews IP proxies: days and a payment option from GET /token/payway/list,
+ * which must be selected first (spec section 5); the price comes from the
+ * catalogue. Failures say "renewal failed, please try again later".
+ */
+export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]; onClose: () => void }) {
+  const { t } = useTranslation('proxies');
+  const [form] = Form.useForm<TRenewValues>();
+  const isOpen = props.tokens.length > 0;
+  const payways = usePayways(isOpen);
+  const catalogue = usePriceCatalogue();
+  const renew = useRenewTokens(props.screen);
+  const days = Form.useWatch('days', form);
+  const payway = Form.useWatch('payway', form);
+  const lang = getLanguage();
+
+  useEffect(() => {
+    if (isOpen) form.resetFields();
+  }, [isOpen, form]);
+
+  const totalFen = useMemo(() => {
+    if (typeof days !== 'number' || !Number.isSafeInteger(days) || days < 1 || catalogue.isPending) return null;
+    return priceIpFen(props.screen.priceKind, days, catalogue.data) * props.tokens.length;
+  }, [days, catalogue.data, catalogue.isPending, props.screen.priceKind, props.tokens.length]);
+  const chosen = payways.data?.find((p) => p.id === payway);
+  const isShort = totalFen !== null && chosen !== undefined && totalFen > yuanNumberToFen(chosen.balance);
+
+  const handleFinish = async (values: TRenewValues) => {
+    if (!values.payway) {
+      showWarning(t('renew.paywayRequired'));
+      return;
+    }
+    try {
+      const result = await renew.mutateAsync({ tokenIds: props.tokens.map((x) => x.token_id), days: values.days ?? 0, payway: values.payway });
+      if (result.success > 0) showSuccess(t('renew.success', { success: result.success, total: result.total, cost: formatYuan(result.cost) }));
+      if (result.failed > 0) showWarning(t('renew.partlyFailed', { failed: result.failed, total: result.total }));
+      props.onClose();
+    } catch (error) {
+      showFailure(error, 'proxies:renew.failed');
+    }
+  };
+
+  return (
+    <Modal
+      open={isOpen}
+      title={props.tokens.length === 1 ? t('renew.title', { name: props.tokens[0].username }) : t('renew.titleMany', { count: props.tokens.length })}
+      okText={t('renew.submit')}
+      onOk={() => form.submit()}
+      okButtonProps={{ loading: renew.isPending, disabled: isShort, 'data-testid': 'renew-submit' }}
+      onCancel={props.onClose}
+      destroyOnHidden
+    >
+      <Form<TRenewValues> form={form} layout="vertical" initialValues={{ days: 30 }} onFinish={handleFinish}>
+        <Form.Item name="days" label={t('renew.days')} rules={[zodRule(zProxyDays)]}>
+          <InputNumber min={1} max={PROXY_DAYS_MAX} precision={0} suffix={t('buy.daysUnit')} style={{ width: 200 }} />
+        </Form.Item>
+        <Form.Item label={t('renew.payway')} required>
+          {payways.isPending ? (
+            <Spin size="small" />
+          ) : payways.isError ? (
+            <Typography.Text type="danger">{t('errors.fetchPayways')}</Typography.Text>
+          ) : (
+            <Form.Item name="payway" noStyle rules={[zodRule(ZRenewBody.shape.payway)]}>
+              <Radio.Group
+                options={(payways.data ?? []).map((p) => ({
+                  value: p.id,
+                  label: t('renew.paywayOption', { name: lang === 'zh' ? p.name_zh : p.name_en, balance: formatYuan(p.balance) }),
+                }))}
+              />
+            </Form.Item>
+          )}
+        </Form.Item>
+        <Descriptions
+          size="small"
+          column={1}
+          bordered
+          items={[
+            { key: 'count', label: t('renew.count'), children: props.tokens.length },
+            { key: 'total', label: t('price.total'), children: <Typography.Text strong>{totalFen === null ? '-' : formatFen(totalFen)}</Typography.Text> },
+          ]}
+        />
+        {isShort && <Alert style={{ marginTop: 12 }} type="error" showIcon title={t('renew.insufficient')} />}
+      </Form>
+    </Modal>
+  );
+}

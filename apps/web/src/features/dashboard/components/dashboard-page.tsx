@@ -1,11 +1,19 @@
-import { Flex, Typography } from 'antd';
+import { Col, Flex, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../lib/user-info';
+import { ActiveProxiesCard } from './active-proxies-card';
 import { BalanceCards } from './balance-cards';
+import { ExpiringCard } from './expiring-card';
 import { PriceTable } from './price-table';
 import { ProductOverview } from './product-overview';
+import { SpendChartCard } from './spend-chart-card';
+import { TrafficChartCard } from './traffic-chart-card';
 
-/** / : the introduction page with balance, trial credit, product overview and list prices. */
+/**
+ * / : the statistics dashboard (introduction page): balance and trial credit,
+ * active proxies by kind, spend and traffic over time, proxies expiring soon,
+ * then the product overview and list prices.
+ */
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
   const { data: user } = useUserInfo();
@@ -18,6 +26,16 @@ export default function DashboardPage() {
         <Typography.Text type="secondary">{t('subtitle')}</Typography.Text>
       </div>
       <BalanceCards />
+      <ActiveProxiesCard />
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={12}>
+          <SpendChartCard />
+        </Col>
+        <Col xs={24} xl={12}>
+          <TrafficChartCard />
+        </Col>
+      </Row>
+      <ExpiringCard />
       <ProductOverview />
       <PriceTable />
     </Flex>

@@ -1,0 +1,42 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Alert, Button, Card, Statistic } from 'antd';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import type { TPeriodDays } from '../api/statistics-amount';
+import { useSessionTraffic } from '../api/session-traffic';
+import { bytesIn, formatBytes, pickByteUnit } from '../utils/format-bytes';
+import { ChartSlot } from './chart-slot';
+import { PeriodSwitch } from './period-switch';
+
+const TRAFFIC_COLOR = '#13c2c2';
+
+/** Metered traffic of all the user's proxies per day (GET /token/session/traffic). */
+export function TrafficChartCard() {
+  const { t } = useTranslation('dashboard');
+  const [days, setDays] = useState<TPeriodDays>(7);
+  const traffic = useSessionTraffic(days);
+
+  const points = useMemo(() => traffic.data?.points ?? [], [traffic.data]);
+  const unit = pickByteUnit(Math.max(0, ...points.map((p) => p.bytes)));
+  const formatValue = useCallback((value: number) => `${value} ${unit}`, [unit]);
+  const chart = useMemo(
+    () => ({
+      categories: points.map((p) => dayjs(p.at).format('MM-DD')),
+      series: [{ name: t('charts.traffic'), type: 'line' as const, data: points.map((p) => bytesIn(p.bytes, unit)), color: TRAFFIC_COLOR }],
+    }),
+    [points, unit, t],
+  );
+
+  return (
+    <Card title={t('charts.trafficTitle')} extra={<PeriodSwitch value={days} onChange={setDays} label={t('charts.trafficTitle')} />} style={{ height: '100%' }}>
+      {traffic.isError ? (
+        <Alert type="error" showIcon title={t('errors.traffic')} action={<Button size="small" onClick={() => void traffic.refetch()}>{t('errors.retry')}</Button>} />
+      ) : (
+        <>
+          <Statistic title={t('charts.totalTraffic', { count: days })} value={formatBytes(traffic.data?.total_bytes ?? 0)} loading={traffic.isPending} style={{ marginBottom: 8 }} />
+          <ChartSlot categories={chart.categories} series={chart.series} formatValue={formatValue} label={t('charts.trafficTitle')} />
+        </>
+      )}
+    </Card>
+  );
+}

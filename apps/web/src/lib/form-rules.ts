@@ -1,5 +1,5 @@
-import type { FormRule } from 'antd';
-import { validationMessage } from '@proxy/contract';
+import type { FormInstance, FormRule } from 'antd';
+import { ZChangePasswordForm, validationMessage } from '@proxy/contract';
 import { getLanguage } from './i18n';
 
 type TIssue = { message: string; path: PropertyKey[] };
@@ -40,4 +40,24 @@ export function zodFormRule(schema: ZodType, field: string): FormRule {
       if (issue) throw new Error(validationMessage(issue.message, getLanguage()));
     },
   });
+}
+
+
+/** A field that only has to be filled: the contract's "required" rule (non-empty string). */
+export const zFilled = ZChangePasswordForm.shape.current_password;
+
+/**
+ * Rules of a "confirm password" field: filled, and equal to the form's
+ * `password` field ("The two passwords you entered are inconsistent").
+ */
+export function getConfirmPasswordRules(form: FormInstance, passwordField = 'password'): FormRule[] {
+  return [
+    zodRule(zFilled),
+    {
+      validator: (_rule, value) =>
+        !value || value === form.getFieldValue(passwordField)
+          ? Promise.resolve()
+          : Promise.reject(new Error(validationMessage('passwordMismatch', getLanguage()))),
+    },
+  ];
 }

@@ -9,7 +9,7 @@ import { showSuccess } from '../../../lib/message';
 import { useLogin } from '../api/login';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 import { getSafeRedirect } from '../utils/redirect';
-import { markServerIssues } from '../utils/server-issues';
+import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { OAuthButtons } from './oauth-buttons';
 

@@ -3,8 +3,8 @@ import { act, cleanup, screen } from '@testing-library/react';
 import { setLanguage } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { clearToken, getAccessToken, getTokenRecord } from '../../../lib/session';
-import { fail, ok, startApiTestServer } from '../test/api-test-server';
-import { renderAt } from '../test/render';
+import { fail, ok, startApiTestServer } from '../../../test/api-test-server';
+import { renderAt } from '../../../test/render';
 import { OAUTH_CHANNEL_NAME, markPopupSignIn, saveOAuthContext } from '../utils/oauth-message';
 import OAuthCallbackPage from './oauth-callback-page';
 

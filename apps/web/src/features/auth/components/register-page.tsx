@@ -4,15 +4,14 @@ import { LockOutlined, MailOutlined, SafetyOutlined, TeamOutlined, UserOutlined 
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ERRORS, ZRegisterForm, validationMessage } from '@proxy/contract';
-import { zodRule } from '../../../lib/form-rules';
 import { getLanguage } from '../../../lib/i18n';
 import { showSuccess } from '../../../lib/message';
 import { useOAuthProviders } from '../api/oauth-providers';
 import { useRegister } from '../api/register';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
-import { getConfirmPasswordRules } from '../utils/form-rules';
+import { getConfirmPasswordRules, zodRule } from '../../../lib/form-rules';
 import { getSafeRedirect } from '../utils/redirect';
-import { markServerIssues } from '../utils/server-issues';
+import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { OAuthButtons } from './oauth-buttons';
 import { SendCodeButton } from './send-code-button';

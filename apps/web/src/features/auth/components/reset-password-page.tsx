@@ -3,11 +3,10 @@ import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ERRORS, ZResetPasswordForm } from '@proxy/contract';
-import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useResetPassword } from '../api/reset-password';
-import { getConfirmPasswordRules } from '../utils/form-rules';
-import { markServerIssues } from '../utils/server-issues';
+import { getConfirmPasswordRules, zodRule } from '../../../lib/form-rules';
+import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { SendCodeButton } from './send-code-button';
 

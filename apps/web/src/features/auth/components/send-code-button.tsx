@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CODE_RESEND_MS, type TCodePurpose } from '@proxy/contract';
 import { showError, showSuccess } from '../../../lib/message';
 import { useSendCode } from '../api/send-code';
-import { getErrorMessage } from '../utils/server-issues';
+import { getErrorMessage } from '../../../lib/server-issues';
 
 type TSendCodeButtonProps = {
   form: FormInstance;

@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { setLanguage } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { clearToken, saveSession } from '../../../lib/session';
-import { ok, startApiTestServer } from '../test/api-test-server';
-import { renderAt } from '../test/render';
+import { ok, startApiTestServer } from '../../../test/api-test-server';
+import { renderAt } from '../../../test/render';
 import NotificationsPage from './notifications-page';
 
 let store: { notification_id: number; kind: string; title: string; content: string; is_read: boolean; created_at: string }[] = [];

@@ -4,7 +4,7 @@ import { ERRORS, ROUTES } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useChangeEmail } from '../api/change-email';
-import { markServerIssues } from '../utils/server-issues';
+import { markServerIssues } from '../../../lib/server-issues';
 import { SendCodeButton } from './send-code-button';
 
 type TValues = { email: string; code: string };

@@ -1,11 +1,10 @@
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ERRORS, ZChangePasswordForm } from '@proxy/contract';
-import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useChangePassword } from '../api/change-password';
-import { getConfirmPasswordRules } from '../utils/form-rules';
-import { markServerIssues } from '../utils/server-issues';
+import { getConfirmPasswordRules, zodRule } from '../../../lib/form-rules';
+import { markServerIssues } from '../../../lib/server-issues';
 
 type TValues = { current_password: string; password: string; confirm_password: string };
 

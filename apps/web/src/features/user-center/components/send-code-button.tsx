@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CODE_RESEND_MS } from '@proxy/contract';
 import { showError, showSuccess } from '../../../lib/message';
 import { useSendEmailChangeCode } from '../api/send-email-code';
-import { getErrorMessage } from '../utils/server-issues';
+import { getErrorMessage } from '../../../lib/server-issues';
 
 /** Sends the change-email code to the form's new address, then counts down 60 s before a resend. */
 export function SendCodeButton({ form, emailField = 'email' }: { form: FormInstance; emailField?: string }) {

@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { setLanguage } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { clearToken, getAccessToken, getTokenRecord, saveSession } from '../../../lib/session';
-import { fail, ok, startApiTestServer } from '../test/api-test-server';
-import { renderAt } from '../test/render';
+import { fail, ok, startApiTestServer } from '../../../test/api-test-server';
+import { renderAt } from '../../../test/render';
 import UserCenterPage from './user-center-page';
 
 const user = {

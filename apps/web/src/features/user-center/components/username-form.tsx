@@ -4,7 +4,7 @@ import { ERRORS, ROUTES } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useUpdateUsername } from '../api/update-username';
-import { markServerIssues } from '../utils/server-issues';
+import { markServerIssues } from '../../../lib/server-issues';
 
 type TValues = { username: string };
 

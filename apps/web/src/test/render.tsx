@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { configure, render } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { AppProviders } from '../../../app/providers';
+import { AppProviders } from '../app/providers';
 
 // antd renders slowly in jsdom: give async queries more than the default second.
 configure({ asyncUtilTimeout: 5000 });

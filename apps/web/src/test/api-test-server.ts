@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiHttp } from '../../../lib/api-client';
+import { apiHttp } from '../lib/api-client';
 
 /** A request the test server received. */
 export type TRecordedRequest = {

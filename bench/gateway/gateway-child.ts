@@ -1,0 +1,95 @@
+import { writeHeapSnapshot } from 'node:v8';
+import { inArray, sql } from 'drizzle-orm';
+import { exitNodes, migrateDb, openDb, proxyTokens, tokenUsage, users } from '@proxy/db';
+import { startGateway } from '@proxy/gateway';
+import { serveParent } from './ipc';
+import { BENCH_PASSWORD, BENCH_TOKENS } from './jobs';
+
+/**
+ * The full gateway under test, in its own process: PGlite made from the committed
+ * migrations, one user, one direct exit node and the benchmark's tokens, then
+ * startGateway exactly as `npm start` runs it (token store polling the version
+ * row, usage flushed in batches), loopback targets allowed.
+ */
+
+const handle = await openDb();
+await migrateDb(handle);
+const { db } = handle;
+const [user] = await db
+  .insert(users)
+  .values({ username: 'bench', email: 'bench@example.com', apiKey: 'pk_bench_gateway', inviteCode: 'BENCHGW' })
+  .returning({ id: users.id });
+const [exit] = await db.insert(exitNodes).values({ kind: 'residential', egress: 'direct', country: 'us' }).returning({ id: exitNodes.id });
+const tokenIds: Record<string, number> = {};
+for (const [key, t] of Object.entries(BENCH_TOKENS)) {
+  const isMeter = key.startsWith('meter');
+  const [row] = await db
+    .insert(proxyTokens)
+    .values({
+      userId: user.id,
+      product: 'static',
+      category: 'isp',
+      // Metering tokens are traffic tokens, so the lease path is exercised too.
+      billing: isMeter ? 'traffic' : 'ip',
+      trafficLimitBytes: isMeter ? 100 * 1024 ** 3 : null,
+      network: t.network,
+      country: 'us',
+      username: t.username,
+      password: BENCH_PASSWORD,
+      exitNodeId: exit.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning({ id: proxyTokens.id });
+  tokenIds[key] = row.id;
+}
+await db.execute(sql`UPDATE gateway_state SET version = version + 1 WHERE id = 1`);
+
+const gateway = await startGateway({
+  db,
+  host: '127.0.0.1',
+  port: 0,
+  policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+  // The idle-tunnel scenario holds thousands of connections of one token.
+  maxConnectionsPerToken: 100_000,
+  onError: (error, where) => console.error(`gateway ${where}:`, error),
+});
+
+serveParent(
+  { port: gateway.port, tokenIds },
+  {
+    /** Collects garbage, then answers the process's memory figures. */
+    gc: () => {
+      globalThis.gc?.();
+      return process.memoryUsage();
+    },
+    /** Writes a heap snapshot (profiling the idle-tunnel memory). */
+    heapSnapshot: (request) => writeHeapSnapshot(request.file as string),
+    connections: () => gateway.connectionCount(),
+    /** Metered bytes of some tokens after everything pending is written. */
+    async usage(request) {
+      const ids = request.tokenIds as number[];
+      await gateway.store.flush();
+      // A timer flush may be writing meanwhile: let it finish, then flush once more.
+      await new Promise((r) => setTimeout(r, 2500));
+      await gateway.store.flush();
+      const used = await db.select({ id: proxyTokens.id, used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(inArray(proxyTokens.id, ids));
+      const buckets = await db
+        .select({ id: tokenUsage.tokenId, bytes: sql<string>`sum(${tokenUsage.bytes})` })
+        .from(tokenUsage)
+        .where(inArray(tokenUsage.tokenId, ids))
+        .groupBy(tokenUsage.tokenId);
+      return ids.map((id) => ({
+        tokenId: id,
+        trafficUsedBytes: used.find((u) => u.id === id)?.used ?? 0,
+        tokenUsageBytes: Number(buckets.find((b) => b.id === id)?.bytes ?? 0),
+      }));
+    },
+  },
+);
+
+process.once('SIGTERM', () => {
+  void gateway
+    .close()
+    .then(() => handle.close())
+    .finally(() => process.exit(0));
+});

@@ -1,0 +1,50 @@
+/**
+ * What the orchestrator asks the load generator to do, and what it answers.
+ * Shared by run.ts and loadgen.ts (types and constants only: no side effects).
+ */
+
+/** Credentials of the tokens the benchmark gateway is seeded with. */
+export const BENCH_TOKENS = {
+  http: { username: 'benchhttp', network: 'HTTP' },
+  socks: { username: 'benchsocks', network: 'SOCKS5' },
+  meterConnect: { username: 'meterconnect', network: 'HTTP' },
+  meterHttp: { username: 'meterhttp', network: 'HTTP' },
+  meterSocks: { username: 'metersocks', network: 'SOCKS5' },
+} as const;
+
+/** The password of every benchmark token. */
+export const BENCH_PASSWORD = 'bench-Secret-1';
+
+/** Username and password sent to a proxy. */
+export type TAuth = { username: string; password: string };
+
+/**
+ * How a client reaches the origin:
+ * - plain: connect to `port`, which leads to the target by itself (the origin, or a bare relay);
+ * - connect: an HTTP proxy at `port`, tunnel with CONNECT;
+ * - socks5: a SOCKS5 proxy at `port` (RFC 1929 username/password when `auth` is set, else no authentication);
+ * - forward: an HTTP proxy at `port`, absolute-URI requests.
+ */
+export type TPath = { mode: 'plain' | 'connect' | 'socks5' | 'forward'; port: number; auth?: TAuth };
+
+/** A job for the load generator. */
+export type TJob =
+  | { type: 'bulk'; path: TPath; targetPort: number; bytes: number }
+  | { type: 'keepalive'; path: TPath; targetPort: number; connections: number; durationMs: number; warmupMs: number }
+  | { type: 'tunnels'; path: TPath; targetPort: number; clients: number; durationMs: number; warmupMs: number }
+  | { type: 'idleOpen'; path: TPath; targetPort: number; count: number }
+  | { type: 'idleClose' }
+  | { type: 'meter'; path: TPath; targetPort: number };
+
+/** Result of a bulk transfer. */
+export type TBulkResult = { bytes: number; seconds: number };
+
+/** Result of a timed request run (keep-alive or tunnel per request). */
+/** `completed` counts answers inside the measured window, `total` all answers (warm-up included). */
+export type TRateResult = { completed: number; total: number; errors: number; reconnects: number; seconds: number; p50Ms: number; p99Ms: number; firstError?: string };
+
+/** Result of opening idle tunnels. */
+export type TIdleResult = { opened: number; errors: number; firstError?: string };
+
+/** Bytes that crossed the client socket after the proxy handshake, both directions. */
+export type TMeterResult = { clientBytes: number; connections: number; requests: number };

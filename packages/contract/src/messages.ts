@@ -38,6 +38,8 @@ export const VALIDATION_MESSAGES = {
   limitRange: { zh: 'limit 为 1-10000', en: 'limit must be 1-10000' },
   tokenRequired: { zh: '请选择代理', en: 'Please select a proxy' },
   stateRequired: { zh: '选择城市前请先选择州/省', en: 'Please select a state before a city' },
+  rangeTooLong: { zh: '时间范围过长，请缩小范围或按天统计', en: 'The time range is too long; narrow it or use days' },
+  rangeOrder: { zh: '开始时间不能晚于结束时间', en: 'The start must not be after the end' },
 } as const satisfies Record<string, Record<TLang, string>>;
 
 /** Key of a validation message. */

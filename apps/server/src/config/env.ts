@@ -83,6 +83,18 @@ export const ZServerEnv = z.object({
   JOBS_ENABLED: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   /** Pause between two runs of each lifecycle job, in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  /** URL the proxy test fetches through the gateway (default PUBLIC_URL/api/proxy/echo); the gateway must allow it as a target. */
+  TOKEN_TEST_ECHO_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^https?:\/\/[^/\s]+/i.test(v), 'http:// or https:// URL'),
+  /** host:port of the gateway the proxy test dials (default 127.0.0.1:GATEWAY_PORT). */
+  TOKEN_TEST_GATEWAY: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^(\[[0-9a-f:.]+\]|[^:\s/]+):\d{1,5}$/i.test(v), 'host:port'),
 });
 
 /** Parsed settings plus derived values. */
@@ -91,6 +103,10 @@ export type TServerConfig = z.output<typeof ZServerEnv> & {
   publicUrl: string;
   gatewayPublicHost: string;
   isGatewayEmbedded: boolean;
+  /** Echo endpoint of the proxy test. */
+  tokenTestEchoUrl: string;
+  /** Gateway the proxy test dials. */
+  tokenTestGateway: { host: string; port: number };
 };
 
 /** Reads a secret file in DATA_DIR, creating it on first start. */
@@ -101,6 +117,12 @@ function loadOrCreateSecret(dataDir: string, name: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+// "host:port" or "[v6]:port" (already checked by the schema).
+function parseHostPort(text: string): { host: string; port: number } {
+  const at = text.lastIndexOf(':');
+  return { host: text.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(text.slice(at + 1)) };
 }
 
 /** Parses the environment; throws a readable list of what is wrong. */
@@ -118,5 +140,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerC
     publicUrl,
     gatewayPublicHost: c.GATEWAY_PUBLIC_HOST ?? new URL(publicUrl).hostname,
     isGatewayEmbedded: c.GATEWAY_EMBEDDED === 'true' || (c.GATEWAY_EMBEDDED === 'auto' && !c.DATABASE_URL),
+    tokenTestEchoUrl: c.TOKEN_TEST_ECHO_URL ?? `${publicUrl}/api/proxy/echo`,
+    tokenTestGateway: parseHostPort(c.TOKEN_TEST_GATEWAY ?? `127.0.0.1:${c.GATEWAY_PORT}`),
   };
 }

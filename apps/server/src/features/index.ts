@@ -10,6 +10,10 @@ import { createPricingHandlers } from './pricing/pricing.routes';
 import { createAreaHandlers } from './areas/areas.routes';
 import { createProxyHandlers } from './proxies/proxies.routes';
 import { createIpListHandlers } from './ip-lists/ip-lists.routes';
+import { createProxyTestHandlers } from './proxy-test/proxy-test.routes';
+import { createUsageHandlers } from './usage/usage.routes';
+import { createSpiderHandlers } from './spider/spider.routes';
+import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
 
 /** Every feature's handlers; routes without one answer 501. */
 export function createFeatureHandlers(deps: TDeps): THandlers {
@@ -24,5 +28,9 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     ...createAreaHandlers(deps),
     ...createProxyHandlers(deps),
     ...createIpListHandlers(deps),
+    ...createProxyTestHandlers(deps),
+    ...createUsageHandlers(deps),
+    ...createSpiderHandlers(deps),
+    ...createCustomerApiHandlers(deps),
   };
 }

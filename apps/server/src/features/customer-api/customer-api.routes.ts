@@ -1,0 +1,17 @@
+import type { TDeps } from '../../lib/deps';
+import type { THandlers } from '../../lib/routing';
+import { listCities, listCountries, listStates } from '../areas/areas.service';
+import { getV1Endpoints, listV1Proxies, resetApiKey } from './customer-api.service';
+
+/** The customer API under /api/v1 (API key or bearer) and the key reset (bearer only). */
+export function createCustomerApiHandlers(deps: TDeps): THandlers {
+  return {
+    v1AreaCountries: async ({ input, lang }) => listCountries(deps, input.category, lang),
+    v1AreaStates: async ({ input, lang }) => listStates(deps, input.category, input.countryId, lang),
+    v1AreaCities: async ({ input, lang }) => listCities(deps, input.category, input.countryId, input.stateId, lang),
+    v1Proxies: async ({ input, user, lang }) => listV1Proxies(deps, user.id, input, lang),
+    v1Endpoints: async ({ input, user }) => getV1Endpoints(deps, user.id, input),
+    // Bearer only (auth "user"): a leaked key cannot replace itself and lock its owner out.
+    userApiKeyReset: async ({ user }) => resetApiKey(deps, user.id),
+  };
+}

@@ -13,6 +13,7 @@ const users: Record<string, { password: string; tokenId: number; refusal?: TRefu
   expired: { password: 'x', tokenId: 2, refusal: 'token-expired' },
   socksonly: { password: 'x', tokenId: 3, network: 'socks5' },
   cut: { password: 'x', tokenId: 4 },
+  single: { password: 'x', tokenId: 5 },
 };
 const liveRefusal = new Map<number, TRefusal>();
 const metered = new Map<number, number>();
@@ -23,7 +24,7 @@ const authorizer: TAuthorizer = {
     if (!u || u.password !== password) return 'bad-credentials';
     if (u.refusal) return u.refusal;
     if (u.network && u.network !== protocol) return 'wrong-protocol';
-    return { tokenId: u.tokenId, exits: [{ id: 0, kind: 'direct' }], maxConnections: 100 } satisfies TGrant;
+    return { tokenId: u.tokenId, exits: [{ id: 0, kind: 'direct' }], maxConnections: username === 'single' ? 1 : 100 } satisfies TGrant;
   },
   check: (tokenId) => liveRefusal.get(tokenId) ?? null,
 };
@@ -144,6 +145,52 @@ describe('HTTP forward proxying', () => {
       expect(c.received().toString().toLowerCase()).toContain(`x-proxy-reason: ${reason}`);
       c.socket.destroy();
     }
+  });
+});
+
+describe('malformed and limited HTTP requests', () => {
+  it('answers 400 to a malformed request line and to an oversized head, and closes', async () => {
+    for (const request of ['NONSENSE\r\n\r\n', `GET http://x/ HTTP/1.1\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`]) {
+      const c = rawClient();
+      c.write(request);
+      await c.closed;
+      expect(c.received().toString()).toMatch(/^HTTP\/1\.1 4\d\d/);
+    }
+  });
+
+  it('answers 400 to a request that is not in absolute form (not a proxy request)', async () => {
+    const c = rawClient();
+    c.write(`GET /just-a-path HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('alice', 'pw:a@1')}\r\n\r\n`);
+    await c.waitFor((b) => b.includes('\r\n\r\n'));
+    expect(c.received().toString()).toMatch(/^HTTP\/1\.1 400/);
+    expect(c.received().toString().toLowerCase()).toContain('x-proxy-reason: bad-request');
+    c.socket.destroy();
+  });
+
+  it('refuses a connection over the per-token limit with 429 too-many-connections', async () => {
+    const first = rawClient();
+    first.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`);
+    await first.waitFor((b) => b.includes('\r\n\r\n'));
+    expect(first.received().toString()).toMatch(/^HTTP\/1\.1 200/);
+    const second = rawClient();
+    second.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`);
+    await second.waitFor((b) => b.includes('\r\n\r\n'));
+    expect(second.received().toString()).toMatch(/^HTTP\/1\.1 429/);
+    expect(second.received().toString().toLowerCase()).toContain('x-proxy-reason: too-many-connections');
+    first.socket.destroy();
+    await first.closed;
+    // The slot frees once the gateway has seen the first connection close.
+    let status = '';
+    for (let i = 0; i < 50 && !status.startsWith('HTTP/1.1 200'); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const next = rawClient();
+      next.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`);
+      await next.waitFor((b) => b.includes('\r\n\r\n'));
+      status = next.received().toString();
+      next.socket.destroy();
+      await next.closed;
+    }
+    expect(status).toMatch(/^HTTP\/1\.1 200/);
   });
 });
 

@@ -47,6 +47,7 @@ export async function sumMoneyByDay(
     })
     .from(e)
     .where(and(eq(e.userId, userId), gte(e.createdAt, from), lt(e.createdAt, to)))
-    .groupBy(day);
+    // By position: the day expression carries a bind parameter, so repeating it would not match the select list.
+    .groupBy(sql`1`);
   return rows.map((r) => ({ date: r.date, spendFen: Number(r.spend), rechargeFen: Number(r.recharge) }));
 }

@@ -314,7 +314,7 @@ export default function EndpointGeneratorPage() {
                 value={shownLines.join('\n')}
                 aria-label={t('preview.title')}
                 data-testid="endpoint-preview"
-                autoSize={{ minRows: 8, maxRows: 18 }}
+                rows={Math.min(18, Math.max(8, shownLines.length))}
                 spellCheck={false}
                 style={{ fontFamily: 'monospace', fontSize: 13, whiteSpace: 'pre', overflowX: 'auto' }}
               />

@@ -24,6 +24,8 @@ const isWanted = (scenario: 'bulk' | 'keepalive' | 'tunnels' | 'idle' | 'meter')
 // Profiling the gateway child: a CPU profile written when it stops, a heap snapshot with the idle tunnels open.
 const profileDir = argv.includes('--profile') ? argv[argv.indexOf('--profile') + 1] : null;
 const heapSnapshotFile = argv.includes('--heap-snapshot') ? argv[argv.indexOf('--heap-snapshot') + 1] : null;
+// Extra Node flags for the gateway child (experiments such as --initial-old-space-size=64), space-separated.
+const gatewayFlags = argv.includes('--gateway-flags') ? argv[argv.indexOf('--gateway-flags') + 1].split(' ').filter(Boolean) : [];
 const settings = {
   runs: option('runs') ?? (isQuick ? 2 : 5),
   bulkBytes: Math.round((option('bulk-gib') ?? (isQuick ? 0.5 : 1)) * GiB),
@@ -56,14 +58,14 @@ function log(text: string): void {
 type TSubject = { label: string; pid: number | null; path: TPath; proxy: string; canGc: boolean };
 
 async function main(): Promise<void> {
-  log(`gateway benchmark, ${isQuick ? 'quick' : 'full'} run: ${JSON.stringify(settings)}`);
+  log(`gateway benchmark, ${isQuick ? 'quick' : 'full'} run: ${JSON.stringify(settings)}${gatewayFlags.length ? `, gateway flags ${gatewayFlags.join(' ')}` : ''}`);
   const origin = await startNodeChild('origin.ts');
   children.push(origin);
   const originPorts = origin.ready.ports as { source: number; http: number; echo: number; hold: number };
   const relay = await startNodeChild('relay.ts', [`source=${originPorts.source}`, `http=${originPorts.http}`, `hold=${originPorts.hold}`], ['--expose-gc']);
   children.push(relay);
   const relayPorts = relay.ready.ports as { source: number; http: number; hold: number };
-  const gateway = await startNodeChild('gateway-child.ts', [], ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])]);
+  const gateway = await startNodeChild('gateway-child.ts', [], ['--expose-gc', ...gatewayFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])]);
   children.push(gateway);
   const gatewayPort = gateway.ready.port as number;
   const tokenIds = gateway.ready.tokenIds as Record<keyof typeof BENCH_TOKENS, number>;

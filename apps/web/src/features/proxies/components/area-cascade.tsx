@@ -34,7 +34,7 @@ export function AreaCascade(props: { category: TProxyCategory; form: FormInstanc
   return (
     <Row gutter={12}>
       <Col xs={24} sm={8}>
-        <Form.Item name="country_id" label={t('buy.country')} rules={[zodRule(zCountryId)]} validateFirst>
+        <Form.Item name="country_id" label={t('buy.country')} required rules={[zodRule(zCountryId)]}>
           <Select
             showSearch={{ filterOption }}
             placeholder={t('buy.countryPlaceholder')}

@@ -49,6 +49,7 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
             size="small"
             column={1}
             bordered
+            styles={{ label: { width: 130, whiteSpace: 'nowrap' } }}
             items={[
               { key: 'id', label: t('fields.tokenId'), children: token.token_id },
               { key: 'remark', label: t('fields.remark'), children: token.remark || '-' },

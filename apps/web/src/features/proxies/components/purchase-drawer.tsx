@@ -155,7 +155,7 @@ export function PurchaseDrawer(props: { screen: TScreenConfig; isOpen: boolean; 
       {result ? (
         <PurchaseResult result={result} />
       ) : (
-        <Form<TPurchaseValues> form={form} layout="vertical" initialValues={INITIAL_VALUES} onFinish={handleFinish} requiredMark="optional">
+        <Form<TPurchaseValues> form={form} layout="vertical" initialValues={INITIAL_VALUES} onFinish={handleFinish}>
           <Form.Item label={t('buy.product')}>
             <Flex align="center" gap={8} wrap>
               <Typography.Text strong>{productLabel}</Typography.Text>

@@ -6,6 +6,12 @@ import { buildApp } from './app';
 import { runStartupTasks } from './features/startup';
 import { createServerJobRunner } from './jobs/token-jobs';
 
+// host:port of a URL as the gateway's target rules compare it.
+function echoEndpointOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname.replace(/^\[|\]$/g, '')}:${parsed.port || (parsed.protocol === 'https:' ? 443 : 80)}`;
+}
+
 // One process: API and console on PORT, gateway on GATEWAY_PORT when embedded.
 let config;
 try {
@@ -35,8 +41,8 @@ if (config.isGatewayEmbedded) {
     port: config.GATEWAY_PORT,
     policy: {
       allowPrivateTargets: config.GATEWAY_ALLOW_PRIVATE_TARGETS,
-      // The proxy test fetches the API's own echo endpoint through the gateway.
-      allowedEndpoints: [`${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`],
+      // The proxy test fetches the API's own echo endpoint through the gateway (TOKEN_TEST_ECHO_URL may name it otherwise).
+      allowedEndpoints: [`${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`, echoEndpointOf(config.tokenTestEchoUrl)],
     },
     maxConnectionsPerToken: config.GATEWAY_MAX_CONNECTIONS_PER_TOKEN,
     idleTimeoutMs: config.GATEWAY_IDLE_TIMEOUT_S * 1000,

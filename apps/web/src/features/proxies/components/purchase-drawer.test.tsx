@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { formatFen, priceIpFen, priceTrafficFen } from '@proxy/contract';
+import { ok } from '../test/api-test-server';
+import { makeToken } from '../test/fixtures';
+import { CATALOGUE, fail, messages, renderStatic, setUpScreenTests } from '../test/screen-harness';
+
+const { answerDefaults, requestsTo, api } = await setUpScreenTests();
+
+async function openPurchase() {
+  fireEvent.click(await screen.findByText('Buy proxies'));
+  return (await screen.findByTestId('price-preview')).closest('.ant-drawer') as HTMLElement;
+}
+
+function setNumber(label: string, value: string) {
+  const input = screen.getByLabelText(label);
+  fireEvent.change(input, { target: { value } });
+  fireEvent.blur(input);
+}
+
+async function chooseCountry(drawer: HTMLElement) {
+  fireEvent.mouseDown(within(drawer).getByLabelText('Country / region'));
+  // An earlier dropdown may still be in the document: the newest is last.
+  await screen.findAllByText('United States (3 available)');
+  fireEvent.click(screen.getAllByText('United States (3 available)').at(-1)!);
+}
+
+describe('purchase form', { timeout: 60_000 }, () => {
+  it('previews the price with the server catalogue and the contract functions', async () => {
+    renderStatic();
+    const drawer = await openPurchase();
+    const total = () => within(drawer).getByTestId('price-total').textContent;
+    await waitFor(() => expect(total()).toBe(formatFen(priceIpFen('static', 1, CATALOGUE))));
+    expect(total()).toBe('¥2.50');
+    setNumber('Duration', '31');
+    setNumber('Quantity', '3');
+    await waitFor(() => expect(total()).toBe(formatFen(priceIpFen('static', 31, CATALOGUE) * 3)));
+    fireEvent.click(drawer.querySelector('input[type=radio][value=traffic]')!);
+    await screen.findByLabelText('Traffic per proxy');
+    setNumber('Traffic per proxy', '0.3');
+    await waitFor(() => expect(total()).toBe(formatFen(priceTrafficFen('static', 0.9, CATALOGUE))));
+    expect(within(drawer).getByTestId('price-balance').textContent).toBe('¥15.00');
+  });
+
+  it('requires a country and sends nothing without one', async () => {
+    renderStatic();
+    const drawer = await openPurchase();
+    fireEvent.click(within(drawer).getByTestId('buy-submit'));
+    expect(await within(drawer).findByText('Please select a country')).toBeTruthy();
+    expect(requestsTo('POST', '/token/static/ip')).toHaveLength(0);
+  });
+
+  it('shows insufficient balance before submitting', async () => {
+    answerDefaults(1);
+    renderStatic();
+    const drawer = await openPurchase();
+    expect(await within(drawer).findByTestId('insufficient-balance')).toBeTruthy();
+    expect(within(drawer).getByText('Insufficient balance: this purchase costs ¥2.50 and your balance is ¥1.00.')).toBeTruthy();
+    expect(within(drawer).getByTestId('buy-submit').hasAttribute('disabled')).toBe(true);
+  });
+
+  it('buys with an Idempotency-Key reused on retry, then shows the proxies and refreshes list and balance', async () => {
+    let attempts = 0;
+    api.on('POST /api/token/static/ip', () => {
+      attempts += 1;
+      if (attempts === 1) return fail(500, 500, 'Server error');
+      return ok({ tokens: [makeToken({ token_id: 9, username: 'newuser', password: 'newpass', proxy_url: 'http://newuser:newpass@127.0.0.1:7777' })], cost: 2.5, balance: 12.5, order_id: 1 });
+    });
+    renderStatic();
+    const drawer = await openPurchase();
+    await chooseCountry(drawer);
+    fireEvent.click(within(drawer).getByTestId('buy-submit'));
+    await waitFor(() => expect(attempts).toBe(1));
+    await waitFor(() => expect(messages('error')).toContain('Server error'));
+    const listLoads = requestsTo('GET', '/token/list/isp/static').length;
+    const infoLoads = requestsTo('GET', '/user/info').length;
+    fireEvent.click(within(drawer).getByTestId('buy-submit'));
+    expect(await within(drawer).findByText('http://newuser:newpass@127.0.0.1:7777')).toBeTruthy();
+    const [first, second] = requestsTo('POST', '/token/static/ip');
+    const key = first.headers['idempotency-key'];
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second.headers['idempotency-key']).toBe(key);
+    expect(JSON.parse(second.body)).toEqual({ category: 'isp', network: 'HTTP', country_id: 'us', quantity: 1, days: 1, auto_renew: false });
+    await waitFor(() => expect(requestsTo('GET', '/token/list/isp/static').length).toBeGreaterThan(listLoads));
+    await waitFor(() => expect(requestsTo('GET', '/user/info').length).toBeGreaterThan(infoLoads));
+    // A new submission gets a new key.
+    fireEvent.click(within(drawer).getByText('Buy more'));
+    await chooseCountry(drawer);
+    fireEvent.click(within(drawer).getByTestId('buy-submit'));
+    await waitFor(() => expect(requestsTo('POST', '/token/static/ip')).toHaveLength(3));
+    expect(requestsTo('POST', '/token/static/ip')[2].headers['idempotency-key']).not.toBe(key);
+  });
+
+  it('says "failed to fetch countries" when the area list fails', async () => {
+    api.on('GET /api/token/list/area/countries', () => fail(500, 500, 'Server error'));
+    renderStatic();
+    await waitFor(() => expect(messages('error')).toContain('Failed to fetch countries'));
+  });
+});

@@ -151,26 +151,28 @@ export function readCpuSeconds(root: number): number {
 }
 
 /**
- * Memory of a process tree in KB: proportional set size summed over the tree
- * (equal to RSS for a single process, and not counting shared pages twice for
- * forking servers such as dante).
+ * Anonymous memory of a process tree in KB: the part of RSS that connections
+ * grow (heap, buffers, stacks), as proportional set size summed over the tree so
+ * that forking servers (dante) do not count copy-on-write pages twice. File-backed
+ * pages (the binary, libraries) are left out: their PSS moves whenever another
+ * process maps the same files, which would drown a per-tunnel figure.
  */
 export function readMemoryKb(root: number): number {
   let kb = 0;
   for (const pid of processTree(root)) {
     try {
       const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      const pss = /^Pss:\s+(\d+) kB/m.exec(text);
+      const pss = /^Pss_Anon:\s+(\d+) kB/m.exec(text);
       if (pss) {
         kb += Number(pss[1]);
         continue;
       }
     } catch {
-      // Fall back to RSS below.
+      // Fall back to RssAnon below.
     }
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      kb += Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+      kb += Number(/^RssAnon:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
     } catch {
       // The process ended meanwhile.
     }

@@ -30,7 +30,7 @@ const settings = {
   runs: option('runs') ?? (isQuick ? 2 : 5),
   bulkBytes: Math.round((option('bulk-gib') ?? (isQuick ? 0.5 : 1)) * GiB),
   durationMs: (option('seconds') ?? (isQuick ? 3 : 5)) * 1000,
-  warmupMs: isQuick ? 500 : 1000,
+  warmupMs: 500,
   connections: 50,
   idleCount: option('idle') ?? 2000,
   idleRuns: option('idle-runs') ?? (isQuick ? 1 : 3),
@@ -187,6 +187,7 @@ async function main(): Promise<void> {
     const child = childOf(s);
     let heapKb = NaN;
     if (child) {
+      await child.call('gc');
       const m = await child.call<TNodeMemory>('gc');
       heapKb = (m.heapUsed + m.external) / 1024;
       await sleep(200);
@@ -309,13 +310,26 @@ async function main(): Promise<void> {
   }
 
   if (idle.size) {
-    lines.push(`Idle tunnels: ${settings.idleCount} open at once; proxy memory (PSS summed over its process tree; Node processes after a full GC)`, '');
+    lines.push(
+      `Idle tunnels: ${settings.idleCount} open at once; proxy anonymous memory (RSS without file-backed pages, PSS_Anon summed over the process tree; ` +
+        `Node processes after a full GC); median of ${settings.idleRuns} openings, and the first one alone (later openings of squid, tinyproxy and dante reuse the memory the first one left behind)`,
+      '',
+    );
     lines.push(
       formatTable(
-        ['path', 'KB per tunnel', 'JS heap KB per tunnel', 'before MB', 'open MB', 'after close MB', 'errors'],
+        ['path', 'KB per tunnel', 'first opening', 'JS heap KB per tunnel', 'before MB', 'open MB', 'after close MB', 'errors'],
         idleSubjects.map((s) => {
           const e = idle.get(s.label)!;
-          return [s.label, fixed(median(e.perTunnelKb), 1), fixed(median(e.heapPerTunnelKb), 1), fixed(median(e.baseMb), 1), fixed(median(e.openMb), 1), fixed(median(e.afterMb), 1), e.errors ? `${e.errors} (${e.firstError})` : '0'] as TCell[];
+          return [
+            s.label,
+            fixed(median(e.perTunnelKb), 1),
+            fixed(e.perTunnelKb[0], 1),
+            fixed(median(e.heapPerTunnelKb), 1),
+            fixed(median(e.baseMb), 1),
+            fixed(median(e.openMb), 1),
+            fixed(median(e.afterMb), 1),
+            e.errors ? `${e.errors} (${e.firstError})` : '0',
+          ] as TCell[];
         }),
       ),
       '',

@@ -124,6 +124,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
             page={page}
             pageSize={pageSize}
             isLoading={query.isFetching}
+            isFiltered={Object.values(filters).some((value) => value !== undefined && value !== '')}
             selectedIds={selectedIds}
             onSelect={(ids, rows) => {
               // Rows of other pages stay selected: keep the ones already known.

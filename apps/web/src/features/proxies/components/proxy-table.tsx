@@ -20,6 +20,8 @@ export function ProxyTable(
     page: number;
     pageSize: number;
     isLoading: boolean;
+    /** Filters are applied: an empty list means nothing matched, not that nothing was bought. */
+    isFiltered: boolean;
     selectedIds: number[];
     onSelect: (ids: number[], rows: TProxyToken[]) => void;
     onPage: (page: number, pageSize: number) => void;
@@ -171,7 +173,7 @@ export function ProxyTable(
         showTotal: (total) => t('table.total', { total }),
         onChange: props.onPage,
       }}
-      locale={{ emptyText: <Flex vertical align="center" style={{ padding: 16 }}>{t('table.empty')}</Flex> }}
+      locale={{ emptyText: <Flex vertical align="center" style={{ padding: 16 }}>{props.isFiltered ? t('table.noMatch') : t('table.empty')}</Flex> }}
     />
   );
 }

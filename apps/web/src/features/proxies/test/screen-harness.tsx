@@ -89,9 +89,10 @@ export async function selectRows(...ids: number[]) {
   }
 }
 
-/** The antd modal holding a text. */
+/** The newest antd modal holding a text (a confirm dialog may repeat its title for screen readers). */
 export async function findModalWith(text: string): Promise<HTMLElement> {
-  return (await screen.findByText(text)).closest('.ant-modal') as HTMLElement;
+  const hits = await screen.findAllByText(text);
+  return hits.at(-1)!.closest('.ant-modal') as HTMLElement;
 }
 
 /** Opens a row's "More" menu and clicks an item. */

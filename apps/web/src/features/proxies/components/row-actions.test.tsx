@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ok } from '../test/api-test-server';
+import { makeToken } from '../test/fixtures';
+import { clickRowMenu, findModalWith, messages, renderStatic, setUpScreenTests } from '../test/screen-harness';
+
+const { requestsTo, api } = await setUpScreenTests();
+
+describe('row actions', { timeout: 60_000 }, () => {
+  it('tests a proxy and shows latency, exit IP and country', async () => {
+    api.on('GET /api/token/test/1', () =>
+      ok({ ok: true, latency_ms: 123, exit_ip: '203.0.113.9', country: { code: 'us', name_zh: '美国', name_en: 'United States' }, status_code: 200 }),
+    );
+    renderStatic();
+    fireEvent.click((await screen.findAllByText('Test'))[0]);
+    const dialog = await findModalWith('Test user1');
+    expect(await within(dialog).findByText('The proxy works')).toBeTruthy();
+    expect(within(dialog).getByText('123 ms')).toBeTruthy();
+    expect(within(dialog).getByText('203.0.113.9')).toBeTruthy();
+    expect(within(dialog).getByText('United States')).toBeTruthy();
+  });
+
+  it('shows the refusal reason in place, not as a toast', async () => {
+    api.on('GET /api/token/test/1', () =>
+      ok({
+        ok: false,
+        latency_ms: null,
+        exit_ip: null,
+        country: null,
+        status_code: 403,
+        error: { reason: 'token-disabled', message: 'This proxy is disabled', message_zh: '该代理已禁用', message_en: 'This proxy is disabled' },
+      }),
+    );
+    renderStatic();
+    fireEvent.click((await screen.findAllByText('Test'))[0]);
+    const dialog = await findModalWith('Test user1');
+    expect(await within(dialog).findByText('This proxy is disabled')).toBeTruthy();
+    expect(within(dialog).getByText('The proxy did not work')).toBeTruthy();
+    expect(messages('error')).toEqual([]);
+  });
+
+  it('edits the remark inline', async () => {
+    api.on('PUT /api/token/remark/1', () => ok(makeToken({ token_id: 1, remark: 'office' })));
+    renderStatic();
+    const cell = await screen.findByTestId('remark-1');
+    fireEvent.click(within(cell.parentElement!).getByLabelText('Edit remark'));
+    const input = await waitFor(() => {
+      const box = document.querySelector<HTMLTextAreaElement>('.ant-typography-edit-content textarea');
+      if (!box) throw new Error('remark editor not open');
+      return box;
+    });
+    fireEvent.change(input, { target: { value: 'office' } });
+    fireEvent.keyDown(input, { key: 'Enter', keyCode: 13 });
+    fireEvent.keyUp(input, { key: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(requestsTo('PUT', '/token/remark/1')).toHaveLength(1));
+    // The id travels in the path (the request layer takes path parameters out of the body).
+    expect(JSON.parse(requestsTo('PUT', '/token/remark/1')[0].body)).toMatchObject({ remark: 'office' });
+    await waitFor(() => expect(messages('success')).toContain('Remark saved'));
+  });
+
+  it('disables a proxy and resets its password after confirming', async () => {
+    api.on('PUT /api/token/1', () => ok(makeToken({ token_id: 1, status: 'disabled' })));
+    api.on('PUT /api/token/reset/1', () => ok(makeToken({ token_id: 1 })));
+    renderStatic();
+    await clickRowMenu('user1', 'Disable');
+    await waitFor(() => expect(requestsTo('PUT', '/token/1')).toHaveLength(1));
+    expect(JSON.parse(requestsTo('PUT', '/token/1')[0].body)).toEqual({ status: 'disabled' });
+    await clickRowMenu('user1', 'Reset password');
+    const dialog = await findModalWith('Reset the password?');
+    expect(requestsTo('PUT', '/token/reset/1')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByText('OK'));
+    await waitFor(() => expect(requestsTo('PUT', '/token/reset/1')).toHaveLength(1));
+  });
+
+  it('turns auto-renew on from the row switch', async () => {
+    api.on('POST /api/token/ip/auto/renew', () => ok({ success: 1, failed: 0, total: 1 }));
+    renderStatic();
+    fireEvent.click(await screen.findByLabelText('Auto-renew user1'));
+    await waitFor(() => expect(requestsTo('POST', '/token/ip/auto/renew')).toHaveLength(1));
+    expect(JSON.parse(requestsTo('POST', '/token/ip/auto/renew')[0].body)).toEqual({ token_ids: [1], auto_renew: true });
+    await waitFor(() => expect(messages('success')).toContain('Auto-renew turned on'));
+  });
+
+  it('shows every field with the proxy URL and QR code, and says when the QR code cannot be saved', async () => {
+    renderStatic();
+    fireEvent.click((await screen.findAllByText('Details'))[0]);
+    const drawer = (await screen.findByText('Proxy #1')).closest('.ant-drawer') as HTMLElement;
+    expect(within(drawer).getByTestId('detail-proxy-url').textContent).toBe('http://user1:secret-pass-1@127.0.0.1:7777');
+    expect(within(drawer).queryByText('secret-pass-1')).toBeNull(); // masked until revealed
+    fireEvent.click(within(drawer).getByLabelText('Show password user1'));
+    expect(within(drawer).getByText('secret-pass-1')).toBeTruthy();
+    expect(within(drawer).getByTestId('qr-code')).toBeTruthy();
+    // jsdom cannot encode a canvas: the download fails and says so.
+    fireEvent.click(within(drawer).getByText('Download QR code'));
+    await waitFor(() => expect(messages('error')).toEqual(['QR code generate/download failed']));
+  });
+});

@@ -1,7 +1,12 @@
 import { Empty, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { groupByTag, type TApiOperation, type TExampleValues } from '../utils/openapi';
+import { groupByTag, type TApiOperation, type TApiTagGroup, type TExampleValues } from '../utils/openapi';
 import { OperationCard } from './operation-card';
+
+/** The customer API's own calls first, then other /v1 calls (e.g. tools). */
+function sortGroups(groups: TApiTagGroup[]): TApiTagGroup[] {
+  return [...groups].sort((a, b) => Number(b.tag === 'customer-api') - Number(a.tag === 'customer-api'));
+}
 
 /** Props of a tab of calls. */
 export type TOperationsTabProps = {
@@ -22,7 +27,7 @@ export function OperationsTab({ intro, operations, ...rest }: TOperationsTabProp
       <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
         {intro}
       </Typography.Paragraph>
-      {groupByTag(operations).map((group) => (
+      {sortGroups(groupByTag(operations)).map((group) => (
         <section key={group.tag} aria-label={t(`tags.${group.tag}`, { defaultValue: group.tag })}>
           <Typography.Title level={4}>{t(`tags.${group.tag}`, { defaultValue: group.tag })}</Typography.Title>
           <Flex vertical gap={16}>

@@ -134,8 +134,11 @@ function schemaType(schema: TJsonSchema): string {
   return schema.type ?? 'string';
 }
 
+/** Words of the limits text, in the page's language. */
+export type TLimitWords = { default: string; chars: string };
+
 /** Range and default of a parameter for the table, e.g. "1-200, default 20". */
-export function describeLimits(schema: TJsonSchema | undefined): string {
+export function describeLimits(schema: TJsonSchema | undefined, words: TLimitWords = { default: 'default', chars: 'chars' }): string {
   if (!schema) return '';
   const parts: string[] = [];
   // zod writes the safe-integer bounds for plain integers: they say nothing to a reader.
@@ -146,8 +149,8 @@ export function describeLimits(schema: TJsonSchema | undefined): string {
   if (min !== undefined && max !== undefined) parts.push(`${min}-${max}`);
   else if (min !== undefined) parts.push(`>= ${min}`);
   else if (max !== undefined) parts.push(`<= ${max}`);
-  if (schema.maxLength !== undefined) parts.push(`<= ${schema.maxLength} chars`);
-  if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
+  if (schema.maxLength !== undefined) parts.push(`<= ${schema.maxLength} ${words.chars}`);
+  if (schema.default !== undefined) parts.push(`${words.default} ${JSON.stringify(schema.default)}`);
   return parts.join(', ');
 }
 
@@ -195,7 +198,9 @@ function sampleInteger(name: string, schema: TJsonSchema): number {
 
 function sampleString(name: string, schema: TJsonSchema): string {
   if (schema.format === 'date-time' || /(_at|time|date)$/i.test(name)) return '2026-01-01T00:00:00.000Z';
-  if (name === 'name_zh') return '美国';
+  if (name === 'name_zh' || name === 'zh') return '美国';
+  if (name === 'en') return 'United States';
+  if (name === 'flag') return '🇺🇸';
   if (name === 'name' || name === 'name_en' || name === 'country_name') return 'United States';
   if (name === 'id') return 'us';
   if (/host/i.test(name)) return 'gw.example.com';

@@ -45,7 +45,8 @@ export function ExpiringCard() {
               title: t('expiring.expiresAt'),
               render: (_, r) => (
                 <>
-                  {dayjs(r.expires_at).format('YYYY-MM-DD HH:mm')} <Typography.Text type="warning">({timeLeft(r.expires_at, t)})</Typography.Text>
+                  <div style={{ whiteSpace: 'nowrap' }}>{dayjs(r.expires_at).format('YYYY-MM-DD HH:mm')}</div>
+                  <Typography.Text type="warning">({timeLeft(r.expires_at, t)})</Typography.Text>
                 </>
               ),
             },

@@ -36,11 +36,15 @@ function tokenLabel(token: TProxyToken): string {
   return [token.username, area, token.network, token.remark].filter(Boolean).join(' · ');
 }
 
-function areaOptions(areas: TArea[] | undefined, t: (key: string, options?: Record<string, unknown>) => string) {
+type TAreaOption = { value: string; label: string; available: number; search: string };
+
+/** Options of an area picker: the name in the field, the available count only in the list (narrow fields). */
+function areaOptions(areas: TArea[] | undefined): TAreaOption[] {
   const lang = getLanguage();
   return (areas ?? []).map((area) => ({
     value: area.id,
-    label: `${lang === 'zh' ? area.name_zh : area.name_en} (${t('form.available', { count: area.available })})`,
+    label: lang === 'zh' ? area.name_zh : area.name_en,
+    available: area.available,
     search: `${area.id} ${area.name_zh} ${area.name_en}`.toLowerCase(),
   }));
 }
@@ -167,6 +171,15 @@ export default function EndpointGeneratorPage() {
   };
 
   const hasNoTokens = tokens.isSuccess && allTokens.length === 0;
+  const areaSelectProps = {
+    popupMatchSelectWidth: 260,
+    optionRender: (option: { data: TAreaOption }) => (
+      <Flex justify="space-between" gap={8}>
+        <span>{option.data.label}</span>
+        <Typography.Text type="secondary">{t('form.available', { count: option.data.available })}</Typography.Text>
+      </Flex>
+    ),
+  };
   const format = values?.line ?? 'hpup';
   const mismatch = token && isFormatAgainstNetwork(format, token.network);
 
@@ -178,7 +191,7 @@ export default function EndpointGeneratorPage() {
         </Typography.Paragraph>
       </Card>
       <Row gutter={[16, 16]}>
-        <Col xs={24} xl={10}>
+        <Col xs={24} xl={11}>
           <Card title={t('form.title')} style={{ height: '100%' }}>
             {hasNoTokens && (
               <Empty description={t('form.noTokens')} style={{ marginBottom: 16 }}>
@@ -216,7 +229,8 @@ export default function EndpointGeneratorPage() {
                         disabled={!token}
                         loading={countries.isFetching}
                         optionFilterProp="search"
-                        options={areaOptions(countries.data, t)}
+                        options={areaOptions(countries.data)}
+                        {...areaSelectProps}
                         onChange={() => form.setFieldsValue({ state_id: undefined, city_id: undefined })}
                       />
                     </Form.Item>
@@ -230,7 +244,8 @@ export default function EndpointGeneratorPage() {
                         placeholder={t('form.anyState')}
                         loading={states.isFetching}
                         optionFilterProp="search"
-                        options={areaOptions(states.data, t)}
+                        options={areaOptions(states.data)}
+                        {...areaSelectProps}
                         onChange={() => form.setFieldsValue({ city_id: undefined })}
                       />
                     </Form.Item>
@@ -244,7 +259,8 @@ export default function EndpointGeneratorPage() {
                         placeholder={t('form.anyCity')}
                         loading={cities.isFetching}
                         optionFilterProp="search"
-                        options={areaOptions(cities.data, t)}
+                        options={areaOptions(cities.data)}
+                        {...areaSelectProps}
                       />
                     </Form.Item>
                   </Col>
@@ -295,7 +311,7 @@ export default function EndpointGeneratorPage() {
             </Form>
           </Card>
         </Col>
-        <Col xs={24} xl={14}>
+        <Col xs={24} xl={13}>
           <Card
             title={
               <Space>
@@ -316,7 +332,8 @@ export default function EndpointGeneratorPage() {
                 data-testid="endpoint-preview"
                 rows={Math.min(18, Math.max(8, shownLines.length))}
                 spellCheck={false}
-                style={{ fontFamily: 'monospace', fontSize: 13, whiteSpace: 'pre', overflowX: 'auto' }}
+                wrap="off"
+                style={{ fontFamily: 'monospace', fontSize: 12.5 }}
               />
             )}
             <Flex gap={8} wrap style={{ marginTop: 16 }}>

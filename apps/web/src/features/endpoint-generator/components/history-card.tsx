@@ -67,7 +67,7 @@ export function HistoryCard() {
                 <Tag color="blue">{t('form.rotating')}</Tag>
               ),
           },
-          { key: 'format', title: t('history.format'), render: (_, record) => <Typography.Text code>{LINE_FORMAT_LABELS[record.params.line]}</Typography.Text> },
+          { key: 'format', title: t('history.format'), render: (_, record) => <Typography.Text code style={{ whiteSpace: 'nowrap' }}>{LINE_FORMAT_LABELS[record.params.line]}</Typography.Text> },
           { key: 'lines', title: t('history.lines'), dataIndex: 'line_count', width: 80, align: 'right' },
           {
             key: 'file',

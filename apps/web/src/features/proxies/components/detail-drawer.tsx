@@ -4,7 +4,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
 import { showError } from '../../../lib/message';
-import { formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
+import { formatAllowance, formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
 import { CopyText, SecretText } from './copy-field';
 import { StatusTag } from './status-tag';
 
@@ -74,7 +74,7 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
                     formatBytes(token.usage.used_bytes)
                   ) : (
                     <div>
-                      {t('usage.ofLimit', { used: formatBytes(token.usage.used_bytes), limit: formatBytes(token.usage.limit_bytes) })}
+                      {t('usage.ofLimit', { used: formatBytes(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
                       <Progress percent={percent ?? 0} size="small" />
                     </div>
                   ),

@@ -4,7 +4,7 @@ import { PROXY_REMARK_MAX, type TProxyToken } from '@proxy/contract';
 import { showError, showSuccess } from '../../../lib/message';
 import { useSetAutoRenew } from '../api/set-auto-renew';
 import { useUpdateRemark } from '../api/update-remark';
-import { formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
+import { formatAllowance, formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
 import { showFailure } from '../utils/failure';
 import type { TScreenConfig } from '../utils/screens';
 import { SecretText } from './copy-field';
@@ -91,7 +91,7 @@ export function ProxyTable(
         return (
           <div>
             <Typography.Text style={{ fontSize: 12 }}>
-              {t('usage.ofLimit', { used: formatBytes(token.usage.used_bytes), limit: formatBytes(token.usage.limit_bytes) })}
+              {t('usage.ofLimit', { used: formatBytes(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
             </Typography.Text>
             <Progress percent={percent} size="small" status={percent >= 100 ? 'exception' : 'normal'} showInfo={false} />
           </div>

@@ -20,9 +20,9 @@ export function usagePercent(usage: TProxyToken['usage']): number | null {
   return Math.min(100, Math.round((usage.used_bytes / usage.limit_bytes) * 1000) / 10);
 }
 
-/** GB of an allowance, for the detail drawer. */
-export function bytesToGb(bytes: number): number {
-  return Math.round((bytes / BYTES_PER_GB) * 10) / 10;
+/** A traffic allowance in GB as it was bought ("0.1 GB"), up to two decimals. */
+export function formatAllowance(bytes: number): string {
+  return `${Math.round((bytes / BYTES_PER_GB) * 100) / 100} GB`;
 }
 
 /** Date and time as the lists show them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICE_CATALOGUE, priceIpFen, priceTrafficFen, type TPriceCatalogue } from '@proxy/contract';
+import { DEFAULT_PRICE_CATALOGUE, priceIpFen, priceTrafficFen, trafficFenPerGb, type TPriceCatalogue } from '@proxy/contract';
 import { previewPrice } from './price-preview';
 
 const CUSTOM: TPriceCatalogue = { ...DEFAULT_PRICE_CATALOGUE, residential_traffic_tier0_fen: 4123, idc_ip_month_fen: 4100, static_ip_day_fen: 250 };
@@ -20,10 +20,10 @@ describe('price preview', () => {
     // 60 GB x 2 = 120 GB crosses the 100 GB tier: 38 yuan per GB for all of it.
     expect(previewPrice('static', { billing: 'traffic', quantity: 2, trafficGb: 60 })).toEqual({
       totalFen: priceTrafficFen('static', 120),
-      unitFen: priceTrafficFen('static', 60),
+      unitFen: trafficFenPerGb('static', 120),
       totalGb: 120,
     });
-    expect(previewPrice('static', { billing: 'traffic', quantity: 2, trafficGb: 60 })?.totalFen).toBe(120 * 3800);
+    expect(previewPrice('static', { billing: 'traffic', quantity: 2, trafficGb: 60 })).toMatchObject({ totalFen: 120 * 3800, unitFen: 3800 });
     expect(previewPrice('dynamic', { billing: 'traffic', quantity: 3, trafficGb: 0.1 }, CUSTOM)?.totalFen).toBe(priceTrafficFen('dynamic', 0.3, CUSTOM));
     expect(previewPrice('idc', { billing: 'traffic', quantity: 1, trafficGb: 0.7 }, CUSTOM)?.totalFen).toBe(priceTrafficFen('idc', 0.7, CUSTOM));
   });

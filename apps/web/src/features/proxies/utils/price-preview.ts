@@ -1,4 +1,4 @@
-import { priceIpFen, priceTrafficFen, TRAFFIC_MIN_GB, type TPriceCatalogue, type TPriceKind } from '@proxy/contract';
+import { priceIpFen, priceTrafficFen, trafficFenPerGb, TRAFFIC_MIN_GB, type TPriceCatalogue, type TPriceKind } from '@proxy/contract';
 import type { TBilling } from './screens';
 
 /** What the purchase form holds when the price is computed. */
@@ -11,7 +11,10 @@ export type TPriceInput = {
   days?: number | null;
 };
 
-/** Price of a purchase, or null while the form cannot be priced yet. */
+/**
+ * Price of a purchase, or null while the form cannot be priced yet. unitFen is
+ * the price per GB of the purchase's tier (traffic) or per IP (IP products).
+ */
 export type TPricePreview = { totalFen: number; unitFen: number; totalGb?: number } | null;
 
 function isWhole(value: number | null | undefined, min: number): value is number {
@@ -33,7 +36,7 @@ export function previewPrice(kind: TPriceKind, input: TPriceInput, catalogue?: P
     const tenths = Math.round(gb * 10);
     if (Math.abs(gb * 10 - tenths) > 1e-9) return null;
     const totalGb = (tenths * quantity) / 10;
-    return { totalFen: priceTrafficFen(kind, totalGb, catalogue), unitFen: priceTrafficFen(kind, tenths / 10, catalogue), totalGb };
+    return { totalFen: priceTrafficFen(kind, totalGb, catalogue), unitFen: trafficFenPerGb(kind, totalGb, catalogue), totalGb };
   }
   if (!isWhole(input.days, 1)) return null;
   const unitFen = priceIpFen(kind, input.days, catalogue);

@@ -2,8 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import type { TBuyIpBody, TBuyResult, TBuyTrafficBody } from '@proxy/contract';
 import { callApi } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
-import { refreshUserInfo } from '../../../lib/user-info';
 import type { TBilling, TScreenConfig } from '../utils/screens';
+import { refreshBalance } from '../utils/refresh-balance';
 import { TOKEN_LIST_QUERY_KEY } from './token-list';
 
 /** A purchase as the form sends it. */
@@ -27,8 +27,10 @@ export function buyProxies(screen: TScreenConfig, request: TBuyRequest, idempote
 export function useBuyProxies(screen: TScreenConfig) {
   return useMutation({
     mutationFn: ({ request, idempotencyKey }: { request: TBuyRequest; idempotencyKey: string }) => buyProxies(screen, request, idempotencyKey),
-    onSuccess: async () => {
-      await Promise.all([queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }), refreshUserInfo()]);
+    // Not awaited: the answer shows at once while list and balance reload.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY });
+      void refreshBalance();
     },
   });
 }

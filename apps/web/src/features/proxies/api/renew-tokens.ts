@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { TScreenConfig } from '../utils/screens';
 import { callApi } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
-import { refreshUserInfo } from '../../../lib/user-info';
+import { refreshBalance } from '../utils/refresh-balance';
 import { TOKEN_LIST_QUERY_KEY } from './token-list';
 
 /** What a renewal sends: the IP proxies, the days and the chosen payment option. */
@@ -17,8 +17,10 @@ export function renewTokens(screen: TScreenConfig, request: TRenewRequest) {
 export function useRenewTokens(screen: TScreenConfig) {
   return useMutation({
     mutationFn: (request: TRenewRequest) => renewTokens(screen, request),
-    onSettled: async () => {
-      await Promise.all([queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }), refreshUserInfo()]);
+    // Not awaited: the answer shows at once while list and balance reload.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY });
+      void refreshBalance();
     },
   });
 }

@@ -91,6 +91,18 @@ describe('purchase form', { timeout: 60_000 }, () => {
     expect(requestsTo('POST', '/token/static/ip')[2].headers['idempotency-key']).not.toBe(key);
   });
 
+  it('says "balance refresh failed" when the balance cannot be reloaded after a purchase', async () => {
+    api.on('POST /api/token/static/ip', () => ok({ tokens: [makeToken({ token_id: 9 })], cost: 2.5, balance: 12.5, order_id: 1 }));
+    renderStatic();
+    const drawer = await openPurchase();
+    await waitFor(() => expect(within(drawer).getByTestId('price-balance').textContent).toBe('¥15.00'));
+    api.on('GET /api/user/info', () => fail(500, 500, 'Server error'));
+    await chooseCountry(drawer);
+    fireEvent.click(within(drawer).getByTestId('buy-submit'));
+    expect(await within(drawer).findByTestId('purchase-result')).toBeTruthy();
+    await waitFor(() => expect(messages('error')).toContain('Balance refresh failed'));
+  });
+
   it('says "failed to fetch countries" when the area list fails', async () => {
     api.on('GET /api/token/list/area/countries', () => fail(500, 500, 'Server error'));
     renderStatic();

@@ -25,7 +25,10 @@ const isWanted = (scenario: 'bulk' | 'keepalive' | 'tunnels' | 'idle' | 'meter')
 const profileDir = argv.includes('--profile') ? argv[argv.indexOf('--profile') + 1] : null;
 const heapSnapshotFile = argv.includes('--heap-snapshot') ? argv[argv.indexOf('--heap-snapshot') + 1] : null;
 // Extra Node flags for the gateway child (experiments such as --initial-old-space-size=64), space-separated.
-const gatewayFlags = argv.includes('--gateway-flags') ? argv[argv.indexOf('--gateway-flags') + 1].split(' ').filter(Boolean) : [];
+// The gateway runs with the flags of `npm run start:gateway` (a larger first heap avoids
+// early full collections under bulk traffic); --gateway-flags replaces them.
+const PRODUCTION_FLAGS = ['--initial-old-space-size=64'];
+const gatewayFlags = argv.includes('--gateway-flags') ? argv[argv.indexOf('--gateway-flags') + 1].split(' ').filter(Boolean) : PRODUCTION_FLAGS;
 const settings = {
   runs: option('runs') ?? (isQuick ? 2 : 5),
   bulkBytes: Math.round((option('bulk-gib') ?? (isQuick ? 0.5 : 1)) * GiB),

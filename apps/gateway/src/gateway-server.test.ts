@@ -150,7 +150,12 @@ describe('HTTP forward proxying', () => {
 
 describe('malformed and limited HTTP requests', () => {
   it('answers 400 to a malformed request line and to an oversized head, and closes', async () => {
-    for (const request of ['NONSENSE\r\n\r\n', `GET http://x/ HTTP/1.1\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`]) {
+    for (const request of [
+      'NONSENSE\r\n\r\n',
+      `GET http://x/ HTTP/1.1\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`,
+      'CONNECT nonsense\r\n\r\n',
+      `CONNECT x:1 HTTP/1.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    ]) {
       const c = rawClient();
       c.write(request);
       await c.closed;

@@ -41,7 +41,16 @@ type TConn = {
   counted: number;
   /** The destination side, destroyed with the client. */
   peer?: net.Socket;
+  /** Last accepted Proxy-Authorization of a kept-alive HTTP connection (re-checked each second). */
+  lastAuth?: { header: string; grant: TGrant; at: number };
 };
+
+// A kept-alive HTTP connection re-authorises at most this often; live checks still run every sample.
+const AUTH_CACHE_MS = 1000;
+
+const CONNECT_OK = 'HTTP/1.1 200 Connection Established\r\n\r\n';
+// Longest request head accepted.
+const HEAD_LIMIT = 16 * 1024;
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -144,7 +153,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
   }
 
   async function dialWithFallback(grant: TGrant, target: TTarget): Promise<net.Socket> {
-    let lastError: unknown = new GatewayRefusal('upstream-failed');
+    let lastError: unknown = null;
     for (const exit of grant.exits) {
       try {
         return await dialThroughExit(exit, target, guard, connectTimeoutMs);
@@ -154,7 +163,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
         grant.onExitFailed?.(exit);
       }
     }
-    throw lastError;
+    throw lastError ?? new GatewayRefusal('upstream-failed');
   }
 
   function authorize(conn: TConn, creds: { username: string; password: string } | null, protocol: TProxyProtocol): TGrant | TRefusal {
@@ -188,32 +197,82 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     else socket.destroy();
   });
 
-  httpServer.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-    const conn = conns.get(socket);
-    if (!conn) return socket.destroy();
+  /**
+   * Opens a CONNECT tunnel. `handshakeRead` is the size of the CONNECT head;
+   * `early` holds bytes the client sent after it.
+   */
+  function startConnect(conn: TConn, authority: string, authHeader: string | undefined, early: Buffer, handshakeRead: number): void {
+    const socket = conn.socket;
     const refuse = (reason: TRefusal) => {
-      conn.counted = socket.bytesRead + socket.bytesWritten + Buffer.byteLength(httpRefusal(reason));
-      socket.end(httpRefusal(reason));
+      const answer = httpRefusal(reason);
+      conn.counted = socket.bytesRead + socket.bytesWritten + Buffer.byteLength(answer);
+      socket.end(answer);
     };
-    const target = splitHostPort(req.url ?? '');
+    const target = splitHostPort(authority);
     if (!target) return refuse('bad-request');
-    const grant = authorize(conn, parseBasic(req.headers['proxy-authorization']), 'http');
+    const grant = authorize(conn, parseBasic(authHeader), 'http');
     if (typeof grant === 'string') return refuse(grant);
     socket.pause();
     dialWithFallback(grant, target).then(
       (upstream) => {
         if (socket.destroyed) return upstream.destroy();
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        socket.write(CONNECT_OK);
         // Metering starts after the handshake: the CONNECT head and this reply are not counted.
-        conn.counted = socket.bytesRead - head.length + socket.bytesWritten;
-        tunnel(conn, upstream, head);
+        conn.counted = handshakeRead + socket.bytesWritten;
+        tunnel(conn, upstream, early);
       },
       (err: unknown) => {
         unbind(conn);
         refuse(err instanceof GatewayRefusal ? err.reason : 'upstream-failed');
       },
     );
+  }
+
+  // A CONNECT after plain requests on a kept-alive connection arrives through Node's HTTP parser.
+  httpServer.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    const conn = conns.get(socket);
+    if (!conn) return socket.destroy();
+    startConnect(conn, req.url ?? '', req.headers['proxy-authorization'], head, socket.bytesRead - head.length);
   });
+
+  /**
+   * A connection that opens with CONNECT (the usual case) is parsed here,
+   * without Node's HTTP server: one head, then a raw tunnel.
+   */
+  function handleConnectHead(conn: TConn, first: Buffer): void {
+    const socket = conn.socket;
+    let buf = first;
+    const timer = setTimeout(() => socket.destroy(), handshakeTimeoutMs);
+    const onData = (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      step();
+    };
+    const step = () => {
+      const end = buf.indexOf('\r\n\r\n');
+      if (end === -1) {
+        if (buf.length > HEAD_LIMIT) {
+          clearTimeout(timer);
+          socket.removeListener('data', onData);
+          socket.end(httpRefusal('bad-request'));
+        }
+        return;
+      }
+      clearTimeout(timer);
+      socket.removeListener('data', onData);
+      const head = buf.toString('latin1', 0, end);
+      const lines = head.split('\r\n');
+      const requestLine = /^CONNECT (\S+) HTTP\/1\.[01]$/.exec(lines[0]);
+      if (!requestLine) return void socket.end(httpRefusal('bad-request'));
+      let auth: string | undefined;
+      for (let i = 1; i < lines.length; i++) {
+        const colon = lines[i].indexOf(':');
+        if (colon > 0 && lines[i].slice(0, colon).trim().toLowerCase() === 'proxy-authorization') auth = lines[i].slice(colon + 1).trim();
+      }
+      startConnect(conn, requestLine[1], auth, buf.subarray(end + 4), end + 4);
+    };
+    socket.on('data', onData);
+    step();
+  }
 
   httpServer.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const conn = conns.get(req.socket);
@@ -238,8 +297,16 @@ export function createGatewayServer(options: TGatewayServerOptions) {
       return refuse('bad-request');
     }
     if (url.protocol !== 'http:') return refuse('bad-request');
-    const grant = authorize(conn, parseBasic(req.headers['proxy-authorization']), 'http');
-    if (typeof grant === 'string') return refuse(grant);
+    const header = req.headers['proxy-authorization'];
+    const cached = conn.lastAuth;
+    let grant: TGrant | TRefusal;
+    if (header && cached && cached.header === header && conn.tokenId === cached.grant.tokenId && Date.now() - cached.at < AUTH_CACHE_MS) {
+      grant = cached.grant;
+    } else {
+      grant = authorize(conn, parseBasic(header), 'http');
+      if (typeof grant === 'string') return refuse(grant);
+      if (header) conn.lastAuth = { header, grant, at: Date.now() };
+    }
     const target = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) };
     try {
       if (grant.exits[0]?.kind === 'direct') guard.check(target.host, target.port);
@@ -372,6 +439,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     });
     socket.once('data', (first: Buffer) => {
       if (first[0] === 0x05) return handleSocks(conn, first);
+      if (first.length >= 8 && first.toString('latin1', 0, 8) === 'CONNECT ') return handleConnectHead(conn, first);
       socket.pause();
       socket.unshift(first);
       httpServer.emit('connection', socket);

@@ -1,4 +1,4 @@
-import { CloudServerOutlined, SwapOutlined, EnvironmentOutlined } from '@ant-design/icons';
+import { DatabaseOutlined, EnvironmentOutlined, SwapOutlined } from '@ant-design/icons';
 import type { TAppRoute } from '../../app/route-types';
 
 /** The proxy screens (spec section 2): dynamic and static residential, and data-center. */
@@ -22,6 +22,6 @@ export const proxyRoutes: TAppRoute[] = [
     load: () => import('./components/idc-proxies-page'),
     access: 'protected',
     titleKey: 'proxies:screens.idc.menu',
-    menu: { order: 2, group: 'datacenter', icon: <CloudServerOutlined /> },
+    menu: { order: 2, group: 'datacenter', icon: <DatabaseOutlined /> },
   },
 ];

@@ -182,13 +182,13 @@ export function PurchaseDrawer(props: { screen: TScreenConfig; isOpen: boolean; 
           </Row>
           <AreaCascade category={screen.category} form={form} />
           <Row gutter={12}>
-            <Col xs={24} sm={8}>
+            <Col xs={24} sm={billing === 'traffic' ? 12 : 8}>
               <Form.Item name="quantity" label={t('buy.quantity')} rules={[zodRule(ZBuyIpBody.shape.quantity)]}>
                 <InputNumber min={1} max={PROXY_QUANTITY_MAX} precision={0} style={{ width: '100%' }} />
               </Form.Item>
             </Col>
             {billing === 'traffic' ? (
-              <Col xs={24} sm={8}>
+              <Col xs={24} sm={12}>
                 <Form.Item name="traffic_gb" label={t('buy.trafficGb')} rules={[zodRule(zTrafficGb)]} extra={t('buy.trafficHint', { min: TRAFFIC_MIN_GB })}>
                   <InputNumber min={TRAFFIC_MIN_GB} step={0.1} precision={1} suffix="GB" style={{ width: '100%' }} />
                 </Form.Item>

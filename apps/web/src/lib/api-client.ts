@@ -163,7 +163,10 @@ export async function callApi<N extends TRouteName>(
   else if (route.body === 'form') {
     config.data = toFormBody(rest);
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
-  } else config.data = rest;
+  } else {
+    // JSON bodies keep the path parameters too (spec: PUT /token/remark/{token_id} carries token_id and remark).
+    config.data = { ...(input as Record<string, unknown> | undefined) };
+  }
   if (route.isBlob) config.responseType = 'blob';
 
   let response: AxiosResponse;

@@ -54,7 +54,7 @@ describe('row actions', { timeout: 60_000 }, () => {
     fireEvent.keyUp(input, { key: 'Enter', keyCode: 13 });
     await waitFor(() => expect(requestsTo('PUT', '/token/remark/1')).toHaveLength(1));
     // The id travels in the path (the request layer takes path parameters out of the body).
-    expect(JSON.parse(requestsTo('PUT', '/token/remark/1')[0].body)).toMatchObject({ remark: 'office' });
+    expect(JSON.parse(requestsTo('PUT', '/token/remark/1')[0].body)).toEqual({ token_id: 1, remark: 'office' });
     await waitFor(() => expect(messages('success')).toContain('Remark saved'));
   });
 
@@ -64,7 +64,7 @@ describe('row actions', { timeout: 60_000 }, () => {
     renderStatic();
     await clickRowMenu('user1', 'Disable');
     await waitFor(() => expect(requestsTo('PUT', '/token/1')).toHaveLength(1));
-    expect(JSON.parse(requestsTo('PUT', '/token/1')[0].body)).toEqual({ status: 'disabled' });
+    expect(JSON.parse(requestsTo('PUT', '/token/1')[0].body)).toEqual({ id: 1, status: 'disabled' });
     await clickRowMenu('user1', 'Reset password');
     const dialog = await findModalWith('Reset the password?');
     expect(requestsTo('PUT', '/token/reset/1')).toHaveLength(0);

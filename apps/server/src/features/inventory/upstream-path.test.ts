@@ -57,7 +57,7 @@ describe('upstream exits imported by CSV', () => {
     ['jp', '127.0.0.3'],
   ])('a static IP bought in %s leaves through its upstream (origin sees %s)', async (country, exitAddress) => {
     const bought = await buyOk(t.app, user.token, '/token/static/ip', { category: 'isp', network: 'HTTP', country_id: country, quantity: 1, days: 1 });
-    const token = bought.tokens[0] as { token_id: number; proxy_url: string };
+    const token = bought.tokens[0] as unknown as { token_id: number; proxy_url: string };
     // The console's proxy test: a real request through the gateway to the API's echo.
     let test: { ok: boolean; exit_ip: string } = { ok: false, exit_ip: '' };
     await until(async () => {

@@ -280,6 +280,25 @@ describe('gateway with the database', () => {
     b.close();
   });
 
+  it('skips a failing upstream: a dynamic token falls back to the next exit of its area', async () => {
+    const alive = await startUpstreamHttpProxy({ localAddress: '127.0.0.5', username: 'ok', password: 'ok' });
+    const deadServer = net.createServer();
+    const deadPort = await listen(deadServer);
+    await new Promise((r) => deadServer.close(r));
+    await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: deadPort, username: 'x', password: 'x', country: 'nl' });
+    await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: alive.port, username: 'ok', password: 'ok', country: 'nl' });
+    const tokenId = await insertToken(handle.db, { userId, username: 'ufailover', product: 'dynamic', country: 'nl', expiresAt: new Date(clock + 86_400_000) });
+    await bump(handle.db);
+    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    // Whichever exit rotation picks, every request gets through: the dead one is tried, marked, and skipped.
+    for (let i = 0; i < 6; i++) {
+      clock += 6 * 60_000;
+      const res = await fetchViaProxy({ proxyPort: gateway.port, username: 'ufailover', password: 'secret', url: `http://127.0.0.1:${origin.port}/`, tunnel: true });
+      expect(res.body).toContain('seen-from=127.0.0.5');
+    }
+    alive.close();
+  });
+
   it('returns to its baseline of open files after 1,000 connections with resets and half-closes', async () => {
     const fdCount = () => readdirSync('/proc/self/fd').length;
     const tokenId = await insertToken(handle.db, { userId, username: 'ufiles', product: 'dynamic', expiresAt: new Date(clock + 86_400_000) });

@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { AppProviders } from '../../../app/providers';
 import { setLanguage } from '../../../lib/i18n';
+import { DEFAULT_PRICE_CATALOGUE } from '@proxy/contract';
+import { saveSession } from '../../../lib/session';
+import { ok, startApiTestServer } from '../../../test/api-test-server';
 import { PriceTable } from './price-table';
 
 afterEach(() => cleanup());
@@ -26,5 +29,20 @@ describe('list-price table', { timeout: 20_000 }, () => {
     expect(screen.getByText('标准价格')).toBeTruthy();
     expect(screen.getAllByText('¥40.00 / GB（100 GB 以下）')).toHaveLength(2);
     act(() => setLanguage('en'));
+  });
+
+  it('shows the prices the server charges once they load', async () => {
+    act(() => setLanguage('en'));
+    saveSession('tok', { remember: true });
+    const server = await startApiTestServer({
+      'GET /token/prices': () => ok({ ...DEFAULT_PRICE_CATALOGUE, static_ip_day_fen: 250, idc_traffic_fen: 1200 }),
+    });
+    try {
+      render(<AppProviders><PriceTable /></AppProviders>);
+      expect(await screen.findByText('¥12.00 / GB')).toBeTruthy();
+      expect(screen.getByText('¥2.50 / IP / day')).toBeTruthy();
+    } finally {
+      await server.close();
+    }
   });
 });

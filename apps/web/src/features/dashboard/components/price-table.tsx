@@ -1,55 +1,53 @@
 import { Card, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
-  IDC_IP_FEN_PER_MONTH,
-  IDC_TRAFFIC_FEN_PER_GB,
+  DEFAULT_PRICE_CATALOGUE,
   IP_MONTH_DAYS,
   RESIDENTIAL_TRAFFIC_TIERS_FEN,
-  STATIC_IP_FEN_PER_DAY,
-  STATIC_IP_FEN_PER_MONTH,
-  DYNAMIC_IP_FEN_PER_DAY,
   TRAFFIC_MIN_GB,
   TRAFFIC_VALID_DAYS,
   formatFen,
   priceIpFen,
 } from '@proxy/contract';
+import { usePriceCatalogue } from '../api/price-catalogue';
 
 type TPriceRow = { key: string; product: string; traffic: string[]; ip: string[] };
 
 /** The list prices of the contract's price catalogue (spec section 9; ARCHITECTURE.md, Proxies). */
 export function PriceTable() {
   const { t } = useTranslation('dashboard');
-  // Tiers are listed from the highest threshold; show them cheapest-last as customers read them.
-  const residentialTraffic = [...RESIDENTIAL_TRAFFIC_TIERS_FEN]
-    .reverse()
-    .map((tier) =>
-      tier.fromGb === 0
-        ? t('prices.perGbUnder', { price: formatFen(tier.fenPerGb), gb: RESIDENTIAL_TRAFFIC_TIERS_FEN[1].fromGb })
-        : t('prices.perGbFrom', { price: formatFen(tier.fenPerGb), gb: tier.fromGb }),
-    );
+  // The prices the server charges (operators may change them); the list prices until they load.
+  const prices = usePriceCatalogue().data ?? DEFAULT_PRICE_CATALOGUE;
+  const tierFen = [prices.residential_traffic_tier0_fen, prices.residential_traffic_tier1_fen, prices.residential_traffic_tier2_fen];
+  const tierFromGb = [...RESIDENTIAL_TRAFFIC_TIERS_FEN].reverse().map((tier) => tier.fromGb);
+  const residentialTraffic = tierFromGb.map((fromGb, i) =>
+    fromGb === 0
+      ? t('prices.perGbUnder', { price: formatFen(tierFen[i]), gb: tierFromGb[1] })
+      : t('prices.perGbFrom', { price: formatFen(tierFen[i]), gb: fromGb }),
+  );
   const rows: TPriceRow[] = [
     {
       key: 'static',
       product: t('products.static.name'),
       traffic: residentialTraffic,
       ip: [
-        t('prices.perDay', { price: formatFen(STATIC_IP_FEN_PER_DAY) }),
-        t('prices.perMonth', { price: formatFen(STATIC_IP_FEN_PER_MONTH), days: IP_MONTH_DAYS }),
+        t('prices.perDay', { price: formatFen(prices.static_ip_day_fen) }),
+        t('prices.perMonth', { price: formatFen(prices.static_ip_month_fen), days: IP_MONTH_DAYS }),
       ],
     },
     {
       key: 'dynamic',
       product: t('products.dynamic.name'),
       traffic: residentialTraffic,
-      ip: [t('prices.perDay', { price: formatFen(DYNAMIC_IP_FEN_PER_DAY) })],
+      ip: [t('prices.perDay', { price: formatFen(prices.dynamic_ip_day_fen) })],
     },
     {
       key: 'idc',
       product: t('products.idc.name'),
-      traffic: [t('prices.perGb', { price: formatFen(IDC_TRAFFIC_FEN_PER_GB) })],
+      traffic: [t('prices.perGb', { price: formatFen(prices.idc_traffic_fen) })],
       ip: [
-        t('prices.perMonth', { price: formatFen(IDC_IP_FEN_PER_MONTH), days: IP_MONTH_DAYS }),
-        t('prices.extraDay', { price: formatFen(priceIpFen('idc', 1)) }),
+        t('prices.perMonth', { price: formatFen(prices.idc_ip_month_fen), days: IP_MONTH_DAYS }),
+        t('prices.extraDay', { price: formatFen(priceIpFen('idc', 1, prices)) }),
       ],
     },
   ];

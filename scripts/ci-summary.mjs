@@ -14,6 +14,11 @@ for (const file of process.argv.slice(2)) {
   const p = r.numPassedTests ?? 0;
   const f = (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0);
   const s = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  if (r.success === false && f === 0) {
+    // Vitest fails a run with errors outside tests (for example unhandled rejections).
+    console.log(`${file}: the run reported errors outside the tests (see its log)`);
+    failed += 1;
+  }
   console.log(`${file}: ${p} passed, ${f} failed, ${s} skipped`);
   passed += p;
   failed += f;

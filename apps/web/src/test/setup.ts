@@ -1,3 +1,6 @@
+import { afterAll, afterEach } from 'vitest';
+import { cleanup } from '@testing-library/react';
+
 // Ant Design reads matchMedia, which jsdom lacks.
 if (typeof window !== 'undefined' && !window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
@@ -26,3 +29,9 @@ if (typeof window !== 'undefined' && !('ResizeObserver' in window)) {
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: NoLayoutResizeObserver });
   Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: NoLayoutResizeObserver });
 }
+
+// Without vitest globals, Testing Library does not unmount by itself: do it after
+// every test, and let React's scheduler finish its last tasks before the file's
+// jsdom is torn down (a task left behind fails with "window is not defined").
+afterEach(() => cleanup());
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 50)));

@@ -39,7 +39,7 @@ export async function startTestApiServer(handlers: Record<string, THandler> = {}
     req.on('end', async () => {
       const cors = {
         'access-control-allow-origin': '*',
-        'access-control-allow-headers': 'Authorization, Content-Type, Lang',
+        'access-control-allow-headers': 'Authorization, Content-Type, Lang, Idempotency-Key',
         'access-control-allow-methods': 'GET, POST, PUT, DELETE',
         'access-control-expose-headers': 'Content-Disposition',
       };

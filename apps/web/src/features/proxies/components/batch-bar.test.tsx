@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { setLanguage } from '../../../lib/i18n';
 import { clearShownMessages } from '../../../lib/message';
-import { ok } from '../test/api-test-server';
+import { ok } from '../../../test/api-server';
 import { fail, findModalWith, messages, renderStatic, selectRows, setUpScreenTests } from '../test/screen-harness';
 
 const { requestsTo, api } = await setUpScreenTests();

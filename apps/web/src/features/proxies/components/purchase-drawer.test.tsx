@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatFen, priceIpFen, priceTrafficFen } from '@proxy/contract';
-import { ok } from '../test/api-test-server';
+import { ok } from '../../../test/api-server';
 import { makeToken } from '../test/fixtures';
 import { CATALOGUE, fail, messages, renderStatic, setUpScreenTests } from '../test/screen-harness';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatFen, priceIpFen } from '@proxy/contract';
-import { ok } from '../test/api-test-server';
+import { ok } from '../../../test/api-server';
 import { CATALOGUE, clickRowMenu, fail, findModalWith, messages, renderStatic, selectRows, setUpScreenTests } from '../test/screen-harness';
 
 const { requestsTo, api } = await setUpScreenTests();

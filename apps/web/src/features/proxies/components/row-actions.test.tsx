@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { ok } from '../test/api-test-server';
+import { ok } from '../../../test/api-server';
 import { makeToken } from '../test/fixtures';
 import { clickRowMenu, findModalWith, messages, renderStatic, setUpScreenTests } from '../test/screen-harness';
 

@@ -7,7 +7,7 @@ import { clearShownMessages, getShownMessages } from '../../../lib/message';
 import { queryClient } from '../../../lib/query-client';
 import { clearToken, saveSession } from '../../../lib/session';
 import { ProxyScreen } from '../components/proxy-screen';
-import { ok, startTestApiServer, type TReply } from './api-test-server';
+import { ok, startTestApiServer, type TReply } from '../../../test/api-server';
 import { makeToken, makeUser } from './fixtures';
 import { renderScreen } from './render';
 

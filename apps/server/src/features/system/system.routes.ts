@@ -1,14 +1,14 @@
-import { sql } from 'drizzle-orm';
 import { buildOpenApi } from '@proxy/contract';
 import type { TDeps } from '../../lib/deps';
 import { RawReply, type THandlers } from '../../lib/routing';
+import { pingDatabase } from './system.repository';
 
 /** Health and the OpenAPI document. */
 export function createSystemHandlers(deps: TDeps): THandlers {
   let openApiText: string | undefined;
   return {
     async health() {
-      await deps.db.execute(sql`SELECT 1`);
+      await pingDatabase(deps.db);
       return { status: 'ok' as const, database: deps.dbKind };
     },
     async openapi() {

@@ -14,7 +14,7 @@ import { getSafeRedirect } from '../utils/redirect';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { OAuthButtons } from './oauth-buttons';
-import { SendCodeButton } from './send-code-button';
+import { SendCodeButton } from '../../../components/send-code-button';
 
 type TRegisterValues = {
   username: string;

@@ -8,7 +8,7 @@ import { useResetPassword } from '../api/reset-password';
 import { getConfirmPasswordRules, zodRule } from '../../../lib/form-rules';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
-import { SendCodeButton } from './send-code-button';
+import { SendCodeButton } from '../../../components/send-code-button';
 
 type TResetValues = { email: string; code: string; password: string; confirm_password: string };
 

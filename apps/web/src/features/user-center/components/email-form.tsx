@@ -5,7 +5,7 @@ import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useChangeEmail } from '../api/change-email';
 import { markServerIssues } from '../../../lib/server-issues';
-import { SendCodeButton } from './send-code-button';
+import { SendCodeButton } from '../../../components/send-code-button';
 
 type TValues = { email: string; code: string };
 
@@ -39,7 +39,7 @@ export function EmailForm({ currentEmail }: { currentEmail: string }) {
           <Form.Item name="email" noStyle rules={[zodRule(fields.email)]}>
             <Input placeholder={t('email.placeholder')} autoComplete="email" />
           </Form.Item>
-          <SendCodeButton form={form} />
+          <SendCodeButton form={form} type="change_email" />
         </Space.Compact>
       </Form.Item>
       <Form.Item name="code" label={t('email.code')} rules={[zodRule(fields.code)]}>

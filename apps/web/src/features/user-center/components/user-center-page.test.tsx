@@ -32,6 +32,7 @@ const api = await startApiTestServer({
       ? fail(409, 1003, 'This username is already taken', { error: 'USERNAME_TAKEN' })
       : ok({ ...user, name: username });
   },
+  'POST /user/code': () => ok({ resend_after: 60 }),
   'POST /user/change_password': (req) => {
     const body = JSON.parse(req.body) as { current_password: string };
     return body.current_password === 'old password'
@@ -69,6 +70,18 @@ describe('user center', { timeout: 30_000 }, () => {
     expect(key.textContent).not.toContain('efghijkl');
     fireEvent.click(screen.getByRole('button', { name: /Show the key/ }));
     expect(screen.getByTestId('api-key').textContent).toBe(user.token);
+  });
+
+  it('sends the change-email code to the new address and counts down', async () => {
+    renderUserCenter();
+    await screen.findByText('alice@example.com');
+    fireEvent.click(screen.getByRole('tab', { name: 'E-mail' }));
+    await screen.findByLabelText('New e-mail');
+    type('New e-mail', 'alice.new@example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    await screen.findByRole('button', { name: /Resend in \d+ s/ });
+    const sent = api.requestsTo('/user/code')[0];
+    expect(Object.fromEntries(sent.form)).toEqual({ email: 'alice.new@example.com', type: 'change_email' });
   });
 
   it('changes the username and shows the new one', async () => {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TRouteRequest } from '@proxy/contract';
-import { callApi } from '../../../lib/api-client';
+import { callApi } from './api-client';
 
 /** E-mail and purpose of a verification code. */
 export type TSendCodeInput = TRouteRequest<'userCode'>;

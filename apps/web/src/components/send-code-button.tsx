@@ -1,15 +1,22 @@
 import { useEffect, useState } from 'react';
 import { Button, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CODE_RESEND_MS } from '@proxy/contract';
-import { showError, showSuccess } from '../../../lib/message';
-import { useSendEmailChangeCode } from '../api/send-email-code';
-import { getErrorMessage } from '../../../lib/server-issues';
+import { CODE_RESEND_MS, type TCodePurpose } from '@proxy/contract';
+import { showError, showSuccess } from '../lib/message';
+import { useSendCode } from '../lib/send-code';
+import { getErrorMessage } from '../lib/server-issues';
 
-/** Sends the change-email code to the form's new address, then counts down 60 s before a resend. */
-export function SendCodeButton({ form, emailField = 'email' }: { form: FormInstance; emailField?: string }) {
-  const { t } = useTranslation('user-center');
-  const sendCode = useSendEmailChangeCode();
+type TSendCodeButtonProps = {
+  form: FormInstance;
+  type: TCodePurpose;
+  /** Name of the form's e-mail field (validated before sending). */
+  emailField?: string;
+};
+
+/** "Send code" button of every form that e-mails a code (register, reset, change e-mail): validates the e-mail, asks for a code, then counts down 60 s before a resend. */
+export function SendCodeButton({ form, type, emailField = 'email' }: TSendCodeButtonProps) {
+  const { t } = useTranslation('common');
+  const sendCode = useSendCode();
   const [secondsLeft, setSecondsLeft] = useState(0);
 
   useEffect(() => {
@@ -23,10 +30,10 @@ export function SendCodeButton({ form, emailField = 'email' }: { form: FormInsta
     try {
       email = (await form.validateFields([emailField]))[emailField];
     } catch {
-      return;
+      return; // the field shows why
     }
     try {
-      const answer = await sendCode.mutateAsync(email);
+      const answer = await sendCode.mutateAsync({ email, type });
       showSuccess(t('code.sent', { email }));
       setSecondsLeft(answer.resend_after > 0 ? answer.resend_after : CODE_RESEND_MS / 1000);
     } catch (error) {

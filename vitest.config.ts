@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', root: 'packages/contract', environment: 'node' } },
+      // Repository tooling: the lint rules of the layout.
+      { test: { name: 'scripts', root: 'scripts', environment: 'node' } },
       {
         test: {
           name: 'db',
@@ -20,7 +22,7 @@ export default defineConfig({
           name: 'server',
           root: 'apps/server',
           environment: 'node',
-          globalSetup: ['./test/global-setup.ts'],
+          globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -30,7 +32,17 @@ export default defineConfig({
           name: 'gateway',
           root: 'apps/gateway',
           environment: 'node',
-          globalSetup: ['./test/global-setup.ts'],
+          globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'launcher',
+          root: 'apps/launcher',
+          environment: 'node',
+          globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

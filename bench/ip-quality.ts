@@ -4,8 +4,8 @@
  * binary search, the MMDB geolocation lookup and the network-kind rules.
  */
 import { ipToNumber } from '@proxy/contract';
-import { getIpData } from '../apps/server/src/features/ip-quality/ip-data';
-import { classifyNetwork } from '../apps/server/src/features/ip-quality/network-kind-rules';
+import { getIpData } from '@proxy/server/features/ip-quality/ip-data';
+import { classifyNetwork } from '@proxy/server/features/ip-quality/network-kind-rules';
 
 const count = Number(process.argv[2] ?? 200_000);
 

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 
 const children = [
-  spawn('npx', ['tsx', 'watch', 'apps/server/src/main.ts'], { stdio: 'inherit' }),
+  spawn('npx', ['tsx', 'watch', 'apps/launcher/src/main.ts', 'server'], { stdio: 'inherit' }),
   spawn('npm', ['run', 'dev', '-w', 'apps/web'], { stdio: 'inherit' }),
 ];
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -40,7 +40,7 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
   const gatewayPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', 'server'], {
     cwd: ROOT,
     env: {
       ...process.env,

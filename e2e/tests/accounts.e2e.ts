@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startLocalOAuthProviders, type TLocalOAuthProviders } from '../../apps/server/test/oauth-providers';
+import { startLocalOAuthProviders, type TLocalOAuthProviders } from '@proxy/server/testing';
 import { startAppServer, type TAppServer } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { dismissNotice } from '../support/console';

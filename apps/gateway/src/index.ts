@@ -6,6 +6,7 @@ import type { TTargetPolicy } from './target-policy';
 
 export { REFUSALS, type TRefusal } from './refusals';
 export type { TTargetPolicy } from './target-policy';
+export { ZGatewaySettings, loadGatewaySettings, gatewayOptionsOf, type TGatewaySettings } from './settings';
 
 /** Options of a gateway: where it listens, its database and its rules. */
 export type TGatewayOptions = {

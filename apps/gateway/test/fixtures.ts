@@ -1,17 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
-import { inject } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { exitNodes, ipListEntries, proxyTokens, users, type TDb, type TDbHandle } from '@proxy/db';
-import { createDatabaseFromTemplate } from '@proxy/db/testing';
-
-/** A fresh migrated database for this test file. */
-export function createTestDatabase(options: { poolSize?: number } = {}): Promise<TDbHandle & { url?: string }> {
-  return createDatabaseFromTemplate({ pgliteTemplate: inject('pgliteTemplate'), pgTemplate: inject('pgTemplate') }, options);
-}
-
-/** True on a PostgreSQL server run. */
-export const isPostgres = Boolean(process.env.DATABASE_URL);
+import { exitNodes, ipListEntries, proxyTokens, users, type TDb } from '@proxy/db';
+export { createTestDatabase, isPostgres } from '@proxy/db/testing';
 
 let seq = 0;
 

@@ -1,9 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
 import type { TDbHandle } from '@proxy/db';
-import { createDatabaseFromTemplate } from '@proxy/db/testing';
+import { createTestDatabase } from '@proxy/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { loadServerConfig, type TServerConfig } from '../src/config/env';
 import { buildApp } from '../src/app';
@@ -11,16 +10,7 @@ import type { TClock } from '../src/lib/clock';
 import type { TMail, TMailer } from '../src/lib/mailer';
 import type { TDeps } from '../src/lib/deps';
 
-/** True when the suites run on a PostgreSQL server (DATABASE_URL set). */
-export const isPostgres = Boolean(process.env.DATABASE_URL);
-
-/**
- * A fresh database with the real migrations: a PGlite copy of the migrated
- * template, or a new PostgreSQL database made from the template database.
- */
-export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TDbHandle & { url?: string }> {
-  return createDatabaseFromTemplate({ pgliteTemplate: inject('pgliteTemplate'), pgTemplate: inject('pgTemplate') }, options);
-}
+export { createTestDatabase, isPostgres } from '@proxy/db/testing';
 
 /** Test configuration: cheap argon2, generous rate limits, a temporary data folder. */
 export function createTestConfig(overrides: Record<string, string> = {}): TServerConfig {
@@ -31,7 +21,6 @@ export function createTestConfig(overrides: Record<string, string> = {}): TServe
     ARGON2_TIME_COST: '1',
     RATE_LIMIT_AUTH_MAX: '1000',
     LOG_LEVEL: 'silent',
-    GATEWAY_EMBEDDED: 'false',
     WEB_DIST_DIR: path.join(tmpdir(), 'no-web-dist'),
     ...overrides,
   });

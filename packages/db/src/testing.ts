@@ -1,78 +1,27 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { migrateDb, openDb, type TDbHandle } from './client';
+import { inject } from 'vitest';
+import type { TDbHandle } from './client';
+import { createDatabaseFromTemplate } from './test-template';
 
-/**
- * Test databases with the real migrations, shared by the server and gateway
- * suites: migrate once per run into a template, then give each test file a
- * copy (a PGlite dump, or a PostgreSQL database made from a template database).
- */
+export { createDatabaseFromTemplate, prepareTestTemplate, type TTestTemplate } from './test-template';
 
-/** What the run-wide setup hands to test files. */
-export type TTestTemplate = { pgliteTemplate: string; pgTemplate: string };
-
-/** Migrates the template; returns it and a teardown. Uses DATABASE_URL when set. */
-export async function prepareTestTemplate(): Promise<{ template: TTestTemplate; teardown: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const name = `proxy_tpl_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    const handle = await openDb({ url: target.toString(), poolSize: 1 });
-    await migrateDb(handle);
-    await handle.close();
-    return {
-      template: { pgTemplate: name, pgliteTemplate: '' },
-      async teardown() {
-        const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`proxy_t_${process.pid}_%`]);
-        for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
-      },
-    };
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- module augmentation needs an interface
+  export interface ProvidedContext {
+    /** PGlite mode: file with the migrated template dump. */
+    pgliteTemplate: string;
+    /** PostgreSQL mode: name of the migrated template database. */
+    pgTemplate: string;
   }
-  const handle = await openDb();
-  await migrateDb(handle);
-  const dump = await handle.pglite!.dumpDataDir('none');
-  await handle.close();
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'proxy-pglite-')), 'template.tar');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  return { template: { pgliteTemplate: file, pgTemplate: '' }, teardown: async () => {} };
 }
 
-let counter = 0;
+/** True when the suites run on a PostgreSQL server (DATABASE_URL set). */
+export const isPostgres = Boolean(process.env.DATABASE_URL);
 
-/** A fresh database copied from the template; close() also drops a PostgreSQL copy. */
-export async function createDatabaseFromTemplate(
-  template: TTestTemplate,
-  options: { poolSize?: number } = {},
-): Promise<TDbHandle & { url?: string }> {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const name = `proxy_t_${process.pid}_${Date.now()}_${counter++}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template.pgTemplate}`);
-    await admin.end();
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    const handle = await openDb({ url: target.toString(), poolSize: options.poolSize ?? 20 });
-    return {
-      ...handle,
-      url: target.toString(),
-      async close() {
-        await handle.close();
-        const drop = new pg.Client({ connectionString: url });
-        await drop.connect();
-        await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await drop.end();
-      },
-    };
-  }
-  return openDb({ loadDataDir: new Blob([readFileSync(template.pgliteTemplate)]) });
+/**
+ * A fresh migrated database for one test file (inside a Vitest project whose
+ * globalSetup is vitest-global-setup.ts): a PGlite copy of the template, or a
+ * new PostgreSQL database made from the template database.
+ */
+export function createTestDatabase(options: { poolSize?: number } = {}): Promise<TDbHandle & { url?: string }> {
+  return createDatabaseFromTemplate({ pgliteTemplate: inject('pgliteTemplate'), pgTemplate: inject('pgTemplate') }, options);
 }

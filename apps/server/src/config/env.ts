@@ -20,20 +20,10 @@ export const ZServerEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Public URL of the console, used in e-mails and OAuth redirects. */
   PUBLIC_URL: optionalText,
-  /** Port of the in-process gateway (embedded mode). */
-  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(7777),
-  /** Host name customers put in their proxy settings. */
+  /** Host name customers put in their proxy settings (default: PUBLIC_URL's host). */
   GATEWAY_PUBLIC_HOST: optionalText,
-  /** Run the gateway inside the server process ("auto": only with the embedded database). */
-  GATEWAY_EMBEDDED: z.enum(['auto', 'true', 'false']).default('auto'),
-  /** Tests only: let the gateway dial loopback and private addresses. */
-  GATEWAY_ALLOW_PRIVATE_TARGETS: bool,
-  /** Simultaneous connections per proxy token. */
-  GATEWAY_MAX_CONNECTIONS_PER_TOKEN: z.coerce.number().int().min(1).default(200),
-  /** Idle proxy connections are closed after this many seconds. */
-  GATEWAY_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).default(120),
-  /** Traffic allowance a gateway claims per lease, in bytes (bounds overshoot per gateway). */
-  GATEWAY_LEASE_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  /** Port customers put in their proxy settings (the gateway's GATEWAY_PORT; the launcher fills it in embedded mode). */
+  GATEWAY_PUBLIC_PORT: z.coerce.number().int().min(0).max(65535).default(7777),
   /** Data folder: PGlite files, outbox, generated secrets. */
   DATA_DIR: z.string().default('./data'),
   /** postgres:// URL; unset means embedded PGlite in DATA_DIR/pg. */
@@ -89,7 +79,7 @@ export const ZServerEnv = z.object({
     .optional()
     .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
     .refine((v) => v === undefined || /^https?:\/\/[^/\s]+/i.test(v), 'http:// or https:// URL'),
-  /** host:port of the gateway the proxy test dials (default 127.0.0.1:GATEWAY_PORT). */
+  /** host:port of the gateway the proxy test dials (default 127.0.0.1:GATEWAY_PUBLIC_PORT). */
   TOKEN_TEST_GATEWAY: z
     .string()
     .optional()
@@ -102,7 +92,6 @@ export type TServerConfig = z.output<typeof ZServerEnv> & {
   jwtSecret: string;
   publicUrl: string;
   gatewayPublicHost: string;
-  isGatewayEmbedded: boolean;
   /** Echo endpoint of the proxy test. */
   tokenTestEchoUrl: string;
   /** Gateway the proxy test dials. */
@@ -139,8 +128,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerC
     jwtSecret: c.JWT_SECRET ?? loadOrCreateSecret(c.DATA_DIR, 'jwt-secret'),
     publicUrl,
     gatewayPublicHost: c.GATEWAY_PUBLIC_HOST ?? new URL(publicUrl).hostname,
-    isGatewayEmbedded: c.GATEWAY_EMBEDDED === 'true' || (c.GATEWAY_EMBEDDED === 'auto' && !c.DATABASE_URL),
     tokenTestEchoUrl: c.TOKEN_TEST_ECHO_URL ?? `${publicUrl}/api/proxy/echo`,
-    tokenTestGateway: parseHostPort(c.TOKEN_TEST_GATEWAY ?? `127.0.0.1:${c.GATEWAY_PORT}`),
+    tokenTestGateway: parseHostPort(c.TOKEN_TEST_GATEWAY ?? `127.0.0.1:${c.GATEWAY_PUBLIC_PORT}`),
   };
 }

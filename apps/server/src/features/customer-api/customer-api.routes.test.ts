@@ -23,7 +23,7 @@ describe('customer API (/api/v1) and the personal API key', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ mailer, config: { GATEWAY_PUBLIC_HOST: 'gw.test', GATEWAY_PORT: '7000' } });
+    t = await createTestApp({ mailer, config: { GATEWAY_PUBLIC_HOST: 'gw.test', GATEWAY_PUBLIC_PORT: '7000' } });
     await seedProxyStartup(t.deps);
     await importInventory(t.deps, '10.9.0.1:3128,us,ca,Los Angeles\n10.9.0.2:3128,de,be,Berlin\n', 'residential');
     await t.db.db.update(exitNodes).set({ exitIp: '203.0.113.7' }).where(eq(exitNodes.host, '10.9.0.2'));

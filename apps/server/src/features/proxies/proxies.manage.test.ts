@@ -18,7 +18,7 @@ describe('managing proxies', () => {
   // Ann's tokens by product.
   const ids: Record<string, number> = {};
   beforeAll(async () => {
-    t = await createTestApp({ clock, mailer, config: { GATEWAY_PUBLIC_HOST: 'gw.test', GATEWAY_PORT: '7000' } });
+    t = await createTestApp({ clock, mailer, config: { GATEWAY_PUBLIC_HOST: 'gw.test', GATEWAY_PUBLIC_PORT: '7000' } });
     await seedProxyStartup(t.deps);
     ann = await createUser(t.app, mailer, 'ann');
     ben = await createUser(t.app, mailer, 'ben');

@@ -12,7 +12,7 @@ describe('buying proxies', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
   let alice: TTestUser;
   beforeAll(async () => {
-    t = await createTestApp({ clock, mailer, config: { DIRECT_EXIT_COUNTRY: 'us', GATEWAY_PUBLIC_HOST: 'gw.example.com', GATEWAY_PORT: '7777' } });
+    t = await createTestApp({ clock, mailer, config: { DIRECT_EXIT_COUNTRY: 'us', GATEWAY_PUBLIC_HOST: 'gw.example.com', GATEWAY_PUBLIC_PORT: '7777' } });
     await seedProxyStartup(t.deps);
     alice = await createUser(t.app, mailer, 'alice');
   });

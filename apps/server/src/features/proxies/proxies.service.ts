@@ -77,7 +77,7 @@ export function trafficBytesOf(gb: number): number {
 /** A token as the API shows it, in the request's language. */
 export function toProxyToken(row: TTokenRow, deps: Pick<TDeps, 'config'>, lang: TLang): TProxyToken {
   const host = deps.config.gatewayPublicHost;
-  const port = deps.config.GATEWAY_PORT;
+  const port = deps.config.GATEWAY_PUBLIC_PORT;
   return {
     token_id: row.id,
     remark: row.remark,
@@ -421,7 +421,7 @@ export async function exportTokens(deps: Pick<TDeps, 'db' | 'config'>, userId: n
     ? (await findUserTokens(deps.db, userId, uniqueIds(ids).slice(0, EXPORT_MAX_TOKENS))).filter((r) => !r.deletedAt)
     : await listTokensMatching(deps.db, userId, filters, EXPORT_MAX_TOKENS);
   const host = deps.config.gatewayPublicHost;
-  const port = deps.config.GATEWAY_PORT;
+  const port = deps.config.GATEWAY_PUBLIC_PORT;
   const lineOf = (r: TTokenRow) => formatEndpointLine({ host, port, username: r.username, password: r.password }, line);
   if (format === 'csv') {
     const header = ['token_id', 'line', 'host', 'port', 'username', 'password', 'network', 'type', 'country', 'state', 'city', 'status', 'expires_at', 'remark'];

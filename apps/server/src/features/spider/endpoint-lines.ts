@@ -67,9 +67,9 @@ export async function assertAreaServed(deps: Pick<TDeps, 'db'>, token: TTokenRow
  * lines of a dynamic token with the area options and, for sticky sessions, a
  * distinct session id and the sticky minutes on each line.
  */
-export function buildEndpoints(config: Pick<TDeps['config'], 'gatewayPublicHost' | 'GATEWAY_PORT'>, token: TTokenRow, options: TEndpointOptions, count: number): TEndpoint[] {
+export function buildEndpoints(config: Pick<TDeps['config'], 'gatewayPublicHost' | 'GATEWAY_PUBLIC_PORT'>, token: TTokenRow, options: TEndpointOptions, count: number): TEndpoint[] {
   const host = config.gatewayPublicHost;
-  const port = config.GATEWAY_PORT;
+  const port = config.GATEWAY_PUBLIC_PORT;
   const make = (username: string): TEndpoint => {
     const endpoint = { host, port, username, password: token.password };
     return { ...endpoint, network: token.network, line: formatEndpointLine(endpoint, options.line), url: proxyUrlOf({ ...endpoint, network: token.network }) };

@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseProxyUsername } from '@proxy/contract';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { insertExitNodes } from '../inventory/inventory.repository';
-import { getThroughHttpProxy, startApiWithGateway, until } from '../proxy-test/gateway-test-kit';
-import { buyOk, createUser, creditFen, request, type TTestUser } from '../proxies/proxies-test-kit';
+import { createMemoryMailer, createTestApp } from '../../../test/helpers';
+import { buyOk, createUser, creditFen, request, seedProxyStartup, type TTestUser } from '../proxies/proxies-test-kit';
 import { distinctSessionIds } from './endpoint-lines';
 
+// Lines used through a real gateway: apps/launcher/src/real-path/endpoint-files.test.ts.
 describe('endpoint files (spider records)', () => {
-  let t: Awaited<ReturnType<typeof startApiWithGateway>>;
+  const mailer = createMemoryMailer();
+  let t: Awaited<ReturnType<typeof createTestApp>>;
   let ann: TTestUser;
   let ben: TTestUser;
   let dynamicId: number;
@@ -15,9 +17,10 @@ describe('endpoint files (spider records)', () => {
   let bensId: number;
 
   beforeAll(async () => {
-    t = await startApiWithGateway();
-    ann = await createUser(t.app, t.mailer, 'ann');
-    ben = await createUser(t.app, t.mailer, 'ben');
+    t = await createTestApp({ mailer });
+    await seedProxyStartup(t.deps);
+    ann = await createUser(t.app, mailer, 'ann');
+    ben = await createUser(t.app, mailer, 'ben');
     await creditFen(t.deps, ann.userId, 10_000);
     // A second direct exit in the US, so dynamic tokens have two exits to rotate among.
     await t.db.db.transaction(async (tx) => {
@@ -51,7 +54,7 @@ describe('endpoint files (spider records)', () => {
     for (const line of record.lines as string[]) {
       const [host, port, user, pass] = line.split(':');
       expect(host).toBe('127.0.0.1');
-      expect(Number(port)).toBe(t.gateway.port);
+      expect(Number(port)).toBe(t.deps.config.GATEWAY_PUBLIC_PORT);
       expect(pass.length).toBeGreaterThan(0);
       const parsed = parseProxyUsername(user)!;
       expect(parsed.username).toBe(record.token_username);
@@ -59,21 +62,6 @@ describe('endpoint files (spider records)', () => {
       sessions.add(parsed.options.session!);
     }
     expect(sessions.size).toBe(50);
-  });
-
-  it('generated sticky lines work through the gateway', async () => {
-    const res = await create({ token_id: dynamicId, session: 'sticky', line: 'http', count: 2 });
-    const lines = res.json().data.lines as string[];
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).not.toBe(lines[1]);
-    expect(parseProxyUsername(new URL(lines[0]).username)!.options.sesstime).toBe(10);
-    const echo = `http://127.0.0.1:${t.apiPort}/api/proxy/echo`;
-    for (const line of lines) {
-      let answer = await getThroughHttpProxy(line, echo);
-      // A new token is a gateway poll away from being known.
-      await until(async () => (answer = await getThroughHttpProxy(line, echo)).status === 200);
-      expect(JSON.parse(answer.body).data.ip).toBe('127.0.0.1');
-    }
   });
 
   it('rotating lines repeat the same username; a static token answers one plain line', async () => {
@@ -90,7 +78,8 @@ describe('endpoint files (spider records)', () => {
     const list = await request(t.app, 'GET', '/token/spider/records?page=1&page_size=2', { token: ann.token });
     expect(list.json().code).toBe(0);
     const page = list.json().data;
-    expect(page.total).toBe(4);
+    // Three files made by the tests above: sticky (50 lines), rotating (3) and pinned (1).
+    expect(page.total).toBe(3);
     expect(page.records).toHaveLength(2);
     expect(page.records[0].id).toBeGreaterThan(page.records[1].id);
     expect(page.records[0]).not.toHaveProperty('lines');

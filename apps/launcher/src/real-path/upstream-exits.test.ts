@@ -1,9 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyOk, createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
-import { getThroughHttpProxy, startApiWithGateway, until } from '../proxy-test/gateway-test-kit';
-import { importInventory } from './inventory.service';
+import { buyOk, createUser, importInventory, request, type TTestUser } from '@proxy/server/testing';
+import { getThroughHttpProxy, startApiWithGateway, until } from '../../test/api-with-gateway';
 
 // The real path of ARCHITECTURE.md: two local upstream proxies imported by CSV in
 // two areas; a static IP bought in each area reaches the origin (the API's echo)

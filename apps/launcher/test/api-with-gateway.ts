@@ -1,8 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { startGateway, type TGateway } from '@proxy/gateway';
-import { createMemoryMailer, createTestApp } from '../../../test/helpers';
-import { seedProxyStartup } from '../proxies/proxies-test-kit';
+import { createMemoryMailer, createTestApp, seedProxyStartup } from '@proxy/server/testing';
 
 /**
  * Test support for suites that need the real path: the API listening on a
@@ -27,7 +26,7 @@ export async function startApiWithGateway(config: Record<string, string> = {}) {
   const mailer = createMemoryMailer();
   const t = await createTestApp({
     mailer,
-    config: { HOST: '127.0.0.1', PORT: String(apiPort), GATEWAY_PORT: String(gatewayPort), ...config },
+    config: { HOST: '127.0.0.1', PORT: String(apiPort), GATEWAY_PUBLIC_PORT: String(gatewayPort), ...config },
   });
   await seedProxyStartup(t.deps);
   await t.app.listen({ host: '127.0.0.1', port: apiPort });

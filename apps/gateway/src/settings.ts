@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { TDb } from '@proxy/db';
+import type { TGatewayOptions } from './index';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+/**
+ * The gateway's own settings, read from the environment (GATEWAY_*). The
+ * composition root (apps/launcher) reads them for a standalone gateway and for
+ * the gateway embedded in the API process alike; no other app declares them.
+ */
+export const ZGatewaySettings = z.object({
+  /** Bind address (default: 0.0.0.0 standalone, the API's HOST when embedded). */
+  GATEWAY_HOST: optionalText,
+  /** Proxy port (HTTP, CONNECT and SOCKS5). */
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(7777),
+  /** host:port pairs always allowed as targets (the API's echo endpoint used by the proxy test), comma separated. */
+  GATEWAY_ALLOWED_ENDPOINTS: z.string().default(''),
+  /** Tests only: allow loopback and private targets. */
+  GATEWAY_ALLOW_PRIVATE_TARGETS: bool,
+  /** Simultaneous connections per proxy token. */
+  GATEWAY_MAX_CONNECTIONS_PER_TOKEN: z.coerce.number().int().min(1).default(200),
+  /** Idle connections are closed after this many seconds. */
+  GATEWAY_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).default(120),
+  /** Traffic allowance claimed per lease, in bytes (bounds overshoot per gateway). */
+  GATEWAY_LEASE_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+});
+
+/** Parsed gateway settings. */
+export type TGatewaySettings = z.output<typeof ZGatewaySettings>;
+
+/** Parses the gateway's settings; throws a readable list of what is wrong. */
+export function loadGatewaySettings(env: NodeJS.ProcessEnv = process.env): TGatewaySettings {
+  const parsed = ZGatewaySettings.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`Invalid gateway configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** Options of startGateway from the settings, plus what the run mode decides (database, bind address, extra allowed targets). */
+export function gatewayOptionsOf(
+  settings: TGatewaySettings,
+  run: { db: TDb; defaultHost: string; allowedEndpoints?: string[]; onError?: TGatewayOptions['onError'] },
+): TGatewayOptions {
+  return {
+    db: run.db,
+    host: settings.GATEWAY_HOST ?? run.defaultHost,
+    port: settings.GATEWAY_PORT,
+    policy: {
+      allowPrivateTargets: settings.GATEWAY_ALLOW_PRIVATE_TARGETS,
+      allowedEndpoints: [
+        ...settings.GATEWAY_ALLOWED_ENDPOINTS.split(',').map((e) => e.trim()).filter(Boolean),
+        ...(run.allowedEndpoints ?? []),
+      ],
+    },
+    maxConnectionsPerToken: settings.GATEWAY_MAX_CONNECTIONS_PER_TOKEN,
+    idleTimeoutMs: settings.GATEWAY_IDLE_TIMEOUT_S * 1000,
+    leaseBytes: settings.GATEWAY_LEASE_BYTES,
+    onError: run.onError,
+  };
+}

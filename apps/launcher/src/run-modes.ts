@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { migrateDb, openDb } from '@proxy/db';
+import { gatewayOptionsOf, loadGatewaySettings, startGateway, type TGateway } from '@proxy/gateway';
+import { loadServerConfig, startApi, type TServerConfig } from '@proxy/server';
+
+/** Settings that choose what a run starts (the API's and the gateway's own settings live in their apps). */
+export const ZLaunchSettings = z.object({
+  /** Run the gateway inside the API process: auto (only on the embedded database), true, false. */
+  GATEWAY_EMBEDDED: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** postgres:// URL of the shared database (required by a standalone gateway). */
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined)),
+});
+
+/** Something started by a run mode. */
+export type TRunning = { close(): Promise<void> };
+
+function parseLaunchSettings(env: NodeJS.ProcessEnv) {
+  const parsed = ZLaunchSettings.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  return parsed.data;
+}
+
+// host:port of a URL as the gateway's target rules compare it.
+function endpointOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname.replace(/^\[|\]$/g, '')}:${parsed.port || (parsed.protocol === 'https:' ? 443 : 80)}`;
+}
+
+/** Targets the gateway must reach on the API's own listener: the proxy test's echo endpoint. */
+export function apiEndpointsFor(config: TServerConfig): string[] {
+  return [`${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`, endpointOf(config.tokenTestEchoUrl)];
+}
+
+/**
+ * `npm run start:server` (and `npm start`): the API and console; on the
+ * embedded database (or GATEWAY_EMBEDDED=true) the gateway runs in the same
+ * process and shares the database handle, since PGlite admits one process.
+ */
+export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<TRunning> {
+  const launch = parseLaunchSettings(env);
+  const gatewaySettings = loadGatewaySettings(env);
+  const isEmbedded = launch.GATEWAY_EMBEDDED === 'true' || (launch.GATEWAY_EMBEDDED === 'auto' && !launch.DATABASE_URL);
+  // Embedded, the port customers use is the gateway's own port unless told otherwise.
+  const config = loadServerConfig(
+    isEmbedded && !env.GATEWAY_PUBLIC_PORT ? { ...env, GATEWAY_PUBLIC_PORT: String(gatewaySettings.GATEWAY_PORT) } : env,
+  );
+  const database = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') });
+  await migrateDb(database);
+  const api = await startApi({ config, database });
+  let gateway: TGateway | undefined;
+  if (isEmbedded) {
+    gateway = await startGateway(
+      gatewayOptionsOf(gatewaySettings, {
+        db: database.db,
+        defaultHost: config.HOST,
+        allowedEndpoints: apiEndpointsFor(config),
+        onError: (error, where) => api.app.log.error({ err: error }, `gateway ${where} failed`),
+      }),
+    );
+    api.app.log.info(`gateway on ${config.HOST}:${gateway.port}`);
+  }
+  return {
+    async close() {
+      await api.close();
+      await gateway?.close();
+      await database.close();
+    },
+  };
+}
+
+/** `npm run start:gateway`: a standalone gateway on the shared PostgreSQL database. */
+export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<TRunning> {
+  const launch = parseLaunchSettings(env);
+  const settings = loadGatewaySettings(env);
+  if (!launch.DATABASE_URL) throw new Error('Invalid configuration:\n  DATABASE_URL: a standalone gateway needs the PostgreSQL database of the API');
+  const database = await openDb({ url: launch.DATABASE_URL, poolSize: 4 });
+  const gateway = await startGateway(
+    gatewayOptionsOf(settings, { db: database.db, defaultHost: '0.0.0.0', onError: (error, where) => console.error(`gateway ${where}:`, error) }),
+  );
+  console.log(`gateway listening on ${settings.GATEWAY_HOST ?? '0.0.0.0'}:${gateway.port}`);
+  return {
+    async close() {
+      await gateway.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { TDbHandle } from '@proxy/db';
+import type { TServerConfig } from './config/env';
+import { buildApp } from './app';
+import type { TDeps } from './lib/deps';
+import { runStartupTasks } from './features/startup';
+import { createServerJobRunner } from './jobs/token-jobs';
+
+/** A running API: the HTTP server, its dependencies and its jobs. */
+export type TApi = { app: FastifyInstance; deps: TDeps; close(): Promise<void> };
+
+/**
+ * Starts the API on a migrated database: start-up tasks (operator, prices,
+ * direct exits), the HTTP listener, and the lifecycle jobs when enabled.
+ * The database belongs to the caller (the launcher), which closes it.
+ */
+export async function startApi(options: { config: TServerConfig; database: TDbHandle }): Promise<TApi> {
+  const { config, database } = options;
+  const { app, deps } = await buildApp({ config, database });
+  await runStartupTasks(deps);
+  await app.listen({ host: config.HOST, port: config.PORT });
+  app.log.info(`console and API on ${config.publicUrl} (database: ${database.kind}, mail: ${deps.mailer.describe})`);
+  const jobs = createServerJobRunner(deps);
+  if (config.JOBS_ENABLED) jobs.start();
+  return {
+    app,
+    deps,
+    async close() {
+      await jobs.stop();
+      await app.close();
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createIpMatcher, parseProxyUsername } from '@proxy/contract';
+import { createIpMatcher, findTokenStateRefusal, parseProxyUsername } from '@proxy/contract';
 import type { TDb } from '@proxy/db';
 import type { TAuthorizer, TGrant, TMeter } from './authorizer';
 import type { TExit } from './egress';
@@ -116,12 +116,13 @@ export function createTokenStore(options: TTokenStoreOptions) {
 
   // --- rules --------------------------------------------------------------
   function refusalOf(token: TTokenRow, sourceIp: string): TRefusal | null {
-    if (token.deletedAt || token.status === 'disabled') return 'token-disabled';
-    if (token.status === 'expired' || token.expiresAt.getTime() <= now()) return 'token-expired';
-    if (token.status === 'invalid' || exhausted.has(token.id)) return 'token-exhausted';
-    if (token.trafficLimitBytes !== null && !lease.get(token.id) && Math.max(token.trafficLeasedBytes, token.trafficUsedBytes) >= token.trafficLimitBytes) {
-      return 'token-exhausted';
-    }
+    // With a lease in hand the token may spend it; without one, what is left is what no gateway has claimed.
+    const allowanceLeft =
+      token.trafficLimitBytes === null || lease.get(token.id)
+        ? Infinity
+        : token.trafficLimitBytes - Math.max(token.trafficLeasedBytes, token.trafficUsedBytes);
+    const stateRefusal = findTokenStateRefusal(token, now(), exhausted.has(token.id) ? 0 : allowanceLeft);
+    if (stateRefusal) return stateRefusal;
     const lists = listsByUser.get(token.userId);
     if (lists) {
       if (lists.blacklist.matches(sourceIp)) return 'source-refused';

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   ERRORS,
   ROUTES,
+  ROUTE_GROUPS,
+  defineRoute,
+  mergeRouteGroups,
   VALIDATION_MESSAGES,
   ZLoginForm,
   ZRegisterForm,
@@ -124,6 +127,14 @@ describe('route table', () => {
       'GET /pay/option/list', 'GET /pay/record/list', 'POST /pay/charge/:method/:option', 'GET /v1/ip-quality/:ip',
       'GET /user/work/order/list', 'POST /user/work/order', 'POST /user/work/order/cancel/:id',
     ]) expect(keys).toContain(must);
+  });
+  it('is the groups merged, and refuses a name or a call declared twice', () => {
+    expect(Object.keys(ROUTES)).toEqual(Object.values(ROUTE_GROUPS).flatMap((g) => Object.keys(g)));
+    const a = defineRoute({ method: 'GET', path: '/a', auth: 'user', summary: 'a', tag: 't' });
+    const b = defineRoute({ method: 'GET', path: '/b', auth: 'user', summary: 'b', tag: 't' });
+    expect(() => mergeRouteGroups({ one: { a }, two: { a: b } })).toThrow('Route "a" is declared twice');
+    expect(() => mergeRouteGroups({ one: { a }, two: { other: a } })).toThrow('GET /a is declared twice');
+    expect(Object.keys(mergeRouteGroups({ one: { a }, two: { b } }))).toEqual(['a', 'b']);
   });
   it('auth calls are form posts without a token', () => {
     for (const name of ['userLogin', 'userRegister', 'userCode', 'userResetPassword', 'userGoogleVerify', 'userGithubVerify'] as const) {

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { ZPageQuery, zPage } from './envelope';
 import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies';
 import { SESSTIME_MAX_MINUTES } from './proxy-username';
+import { ZArea } from './proxies';
+import { defineRoute, type TRouteDef } from './route-def';
+import { zIdParam } from './validators';
 
 /**
  * Shared schemas of the endpoint generator (spider records: POST
@@ -186,3 +189,20 @@ export type TV1Endpoints = z.infer<typeof ZV1Endpoints>;
 
 /** Answer of POST /user/api-key/reset: the new personal API key (the old one stops working at once). */
 export const ZApiKeyReset = z.object({ token: z.string() });
+
+/** Endpoint files (spider records). */
+export const SPIDER_ROUTES = {
+  tokenSpiderRecords: defineRoute({ method: 'GET', path: '/token/spider/records', auth: 'user', summary: 'Generated endpoint files, newest first', tag: 'proxy', input: ZSpiderRecordsQuery, output: ZSpiderRecordPage }),
+  tokenCreateSpider: defineRoute({ method: 'POST', path: '/token/create/spider', auth: 'user', summary: 'Generate an endpoint file: count lines of one proxy with area, session (rotating or sticky with sesstime) and line format', tag: 'proxy', input: ZCreateSpiderBody, output: ZSpiderRecordWithLines }),
+  tokenSpiderFile: defineRoute({ method: 'GET', path: '/token/spider/record/file/:id', auth: 'user', summary: 'Download an endpoint file (text, one endpoint per line)', tag: 'proxy', input: zIdParam, isBlob: true }),
+} as const satisfies Record<string, TRouteDef>;
+
+/** The customer API under /api/v1 (personal API key or bearer token) and the key reset. */
+export const CUSTOMER_API_ROUTES = {
+  v1AreaCountries: defineRoute({ method: 'GET', path: '/v1/areas/countries', auth: 'user-or-key', summary: 'Countries with inventory: id (countryId), names in zh and en, available exits', tag: 'customer-api', input: ZV1CountriesQuery, output: z.array(ZArea) }),
+  v1AreaStates: defineRoute({ method: 'GET', path: '/v1/areas/states', auth: 'user-or-key', summary: 'States with inventory in a country (countryId): id (stateId), names, available exits', tag: 'customer-api', input: ZV1StatesQuery, output: z.array(ZArea) }),
+  v1AreaCities: defineRoute({ method: 'GET', path: '/v1/areas/cities', auth: 'user-or-key', summary: 'Cities with inventory in a country and state (countryId, stateId): id (cityId), names, available exits', tag: 'customer-api', input: ZV1CitiesQuery, output: z.array(ZArea) }),
+  v1Proxies: defineRoute({ method: 'GET', path: '/v1/proxies', auth: 'user-or-key', summary: 'Your proxies with credentials, paged (page, pageSize), filtered by networkType, countryId, stateId, cityId and exit ipAddress', tag: 'customer-api', input: ZV1ProxiesQuery, output: ZV1ProxyPage }),
+  v1Endpoints: defineRoute({ method: 'GET', path: '/v1/endpoints', auth: 'user-or-key', summary: 'Endpoint lines of your proxies (proxyId, countryId, stateId, cityId, networkType, limit, session, sesstime, line): format=text answers text/plain, one per line; format=json the envelope', tag: 'customer-api', input: ZV1EndpointsQuery, output: ZV1Endpoints }),
+  userApiKeyReset: defineRoute({ method: 'POST', path: '/user/api-key/reset', auth: 'user', summary: 'Replace your personal API key (the old key stops working at once)', tag: 'user', output: ZApiKeyReset }),
+} as const satisfies Record<string, TRouteDef>;

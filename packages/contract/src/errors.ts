@@ -35,6 +35,8 @@ export const ERRORS = {
   CODE_INVALID: { code: 1004, status: 400, zh: '验证码错误或已过期', en: 'The verification code is wrong or has expired' },
   /** A code was sent to this address less than a minute ago. */
   CODE_TOO_FREQUENT: { code: 1005, status: 429, zh: '验证码发送过于频繁，请 {seconds} 秒后再试', en: 'Codes are sent at most once a minute; try again in {seconds} s' },
+  /** An operator may not disable their own account. */
+  SELF_ACTION_REFUSED: { code: 1015, status: 409, zh: '不能对自己的账号执行此操作', en: 'You cannot do this to your own account' },
   /** The account is disabled. */
   ACCOUNT_DISABLED: { code: 1006, status: 403, zh: '账号已被禁用', en: 'This account is disabled' },
   /** The invite code does not exist. */

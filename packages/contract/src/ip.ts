@@ -1,5 +1,10 @@
 import ipaddr from 'ipaddr.js';
 
+/** Forms of an IP list entry: one address, a CIDR block or a range. */
+export const IP_ENTRY_KINDS = ['single', 'cidr', 'range'] as const;
+/** An entry's form. */
+export type TIpEntryKind = (typeof IP_ENTRY_KINDS)[number];
+
 /**
  * IP list entries (ARCHITECTURE.md, Proxies; spec section 5): a single IPv4 or
  * IPv6 address, a CIDR block, or a range "a-b". One implementation for the
@@ -12,7 +17,7 @@ export type TIpRange = {
   start: bigint;
   end: bigint;
   /** How the user wrote it. */
-  kind: 'single' | 'cidr' | 'range';
+  kind: TIpEntryKind;
   /** Canonical text: "1.2.3.4", "10.0.0.0/24", "10.0.0.1-10.0.0.9", IPv6 in RFC 5952 form. */
   text: string;
 };

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ZPageQuery, zPage } from './envelope';
 import { PRICE_KEYS, TRAFFIC_MIN_GB } from './prices';
+import { ZBatchResult } from './envelope';
+import { defineRoute, type TRouteDef } from './route-def';
+import { zIdParam } from './validators';
 
 /**
  * Shared schemas of the proxy products (spec sections 3 and 7, ARCHITECTURE.md
@@ -15,8 +18,40 @@ export type TProxyCategory = (typeof PROXY_CATEGORIES)[number];
 export const PROXY_NETWORKS = ['HTTP', 'SOCKS5'] as const;
 /** A token's protocol. */
 export type TProxyNetwork = (typeof PROXY_NETWORKS)[number];
+/** Product of a token: static (pinned exit) or dynamic (rotating exits). */
+export const PROXY_PRODUCTS = ['static', 'dynamic'] as const;
+/** A token's product. */
+export type TProxyProduct = (typeof PROXY_PRODUCTS)[number];
+/** Billing: by traffic or by IP (days). */
+export const PROXY_BILLINGS = ['traffic', 'ip'] as const;
+/** A token's billing. */
+export type TProxyBilling = (typeof PROXY_BILLINGS)[number];
+/** Statuses as stored; a deleted token keeps its status and has deleted_at set. */
+export const TOKEN_STATUSES = ['enabled', 'disabled', 'expired', 'invalid'] as const;
+/** A stored status. */
+export type TTokenStatus = (typeof TOKEN_STATUSES)[number];
 /** Statuses as the API shows them ("deleted" when the token is deleted). */
-export const PROXY_STATUSES = ['enabled', 'disabled', 'expired', 'invalid', 'deleted'] as const;
+export const PROXY_STATUSES = [...TOKEN_STATUSES, 'deleted'] as const;
+
+/** Refusals that follow from a token's own state (the gateway's reason names). */
+export type TTokenStateRefusal = 'token-disabled' | 'token-expired' | 'token-exhausted';
+
+/**
+ * Why a token may not carry traffic now, from its own state, or null: the one
+ * rule the gateway (which adds IP lists, protocol and connection limits) and
+ * the proxy test both apply. `allowanceLeft` lets the gateway count its leases;
+ * by default it is the stored limit minus the stored usage.
+ */
+export function findTokenStateRefusal(
+  token: { status: TTokenStatus; deletedAt: Date | null; expiresAt: Date; trafficLimitBytes: number | null; trafficUsedBytes: number },
+  nowMs: number,
+  allowanceLeft = token.trafficLimitBytes === null ? Infinity : token.trafficLimitBytes - token.trafficUsedBytes,
+): TTokenStateRefusal | null {
+  if (token.deletedAt || token.status === 'disabled') return 'token-disabled';
+  if (token.status === 'expired' || token.expiresAt.getTime() <= nowMs) return 'token-expired';
+  if (token.status === 'invalid' || allowanceLeft <= 0) return 'token-exhausted';
+  return null;
+}
 /** A status as shown. */
 export type TProxyStatus = (typeof PROXY_STATUSES)[number];
 
@@ -140,10 +175,10 @@ export const ZProxyToken = z.object({
   token_id: z.number().int(),
   remark: z.string(),
   /** static or dynamic. */
-  product: z.enum(['static', 'dynamic']),
+  product: z.enum(PROXY_PRODUCTS),
   category: z.enum(PROXY_CATEGORIES),
   /** Billing: by IP or by traffic. */
-  type: z.enum(['ip', 'traffic']),
+  type: z.enum(PROXY_BILLINGS),
   network: z.enum(PROXY_NETWORKS),
   area: ZProxyArea,
   /** Traffic used and allowance in bytes (limit null for IP products). */
@@ -247,3 +282,42 @@ export const ZExportQuery = ZProxyListQuery.omit({ page: true, page_size: true }
 });
 /** Parsed export query. */
 export type TExportQuery = z.infer<typeof ZExportQuery>;
+
+/** The /token calls of proxy products: the seven lists, purchase, switches, batch calls, renewals, remark and export. */
+export const PROXY_ROUTES = {
+  tokenListStaticTraffic: defineRoute({ method: 'GET', path: '/token/list/static/traffic', auth: 'user', summary: 'Static residential proxies by traffic', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
+  tokenListStaticIp: defineRoute({ method: 'GET', path: '/token/list/static/ip', auth: 'user', summary: 'Static residential proxies by IP', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
+  tokenListVariableTraffic: defineRoute({ method: 'GET', path: '/token/list/variable/traffic', auth: 'user', summary: 'Dynamic residential proxies by traffic', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
+  tokenListVariableIp: defineRoute({ method: 'GET', path: '/token/list/variable/ip', auth: 'user', summary: 'Dynamic residential proxies by IP', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
+  tokenListIspDynamic: defineRoute({ method: 'GET', path: '/token/list/isp/dynamic', auth: 'user', summary: 'All dynamic residential proxies', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
+  tokenListIspStatic: defineRoute({ method: 'GET', path: '/token/list/isp/static', auth: 'user', summary: 'All static residential proxies', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
+  tokenListIdcStatic: defineRoute({ method: 'GET', path: '/token/list/idc/static', auth: 'user', summary: 'Data-center proxies', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
+  tokenBatchDelete: defineRoute({ method: 'DELETE', path: '/token/batch', auth: 'user', body: 'json', summary: 'Delete proxies (per item: unknown ids count as failed)', tag: 'proxy', input: ZTokenBatchBody, output: ZBatchResult }),
+  tokenBatchRestore: defineRoute({ method: 'PUT', path: '/token/batch/restore', auth: 'user', summary: 'Restore deleted proxies (per item: unknown ids count as failed)', tag: 'proxy', input: ZTokenBatchBody, output: ZBatchResult }),
+  tokenSetStatus: defineRoute({ method: 'PUT', path: '/token/:id', auth: 'user', summary: 'Enable or disable a proxy', tag: 'proxy', input: ZTokenStatusBody, output: ZProxyToken }),
+  tokenDelete: defineRoute({ method: 'DELETE', path: '/token/:id', auth: 'user', summary: 'Delete a proxy (it can be restored)', tag: 'proxy', input: zIdParam }),
+  tokenReset: defineRoute({ method: 'PUT', path: '/token/reset/:id', auth: 'user', summary: 'Reset a proxy password', tag: 'proxy', input: zIdParam, output: ZProxyToken }),
+  tokenPaywayList: defineRoute({ method: 'GET', path: '/token/payway/list', auth: 'user', summary: 'Payment options for renewals', tag: 'proxy', output: z.array(ZPayway) }),
+  tokenCreateStaticTraffic: defineRoute({ method: 'POST', path: '/token/static/traffic', auth: 'user', summary: 'Buy static proxies by traffic (optional Idempotency-Key header)', tag: 'proxy', input: ZBuyTrafficBody, output: ZBuyResult }),
+  tokenCreateStaticIp: defineRoute({ method: 'POST', path: '/token/static/ip', auth: 'user', summary: 'Buy static proxies by IP (optional Idempotency-Key header)', tag: 'proxy', input: ZBuyIpBody, output: ZBuyResult }),
+  tokenCreateVariableTraffic: defineRoute({ method: 'POST', path: '/token/variable/traffic', auth: 'user', summary: 'Buy dynamic residential proxies by traffic (optional Idempotency-Key header)', tag: 'proxy', input: ZBuyTrafficBody, output: ZBuyResult }),
+  tokenCreateVariableIp: defineRoute({ method: 'POST', path: '/token/variable/ip', auth: 'user', summary: 'Buy dynamic residential proxies by IP (optional Idempotency-Key header)', tag: 'proxy', input: ZBuyIpBody, output: ZBuyResult }),
+  tokenIpRenew: defineRoute({ method: 'POST', path: '/token/ip/renew', auth: 'user', summary: 'Renew static IP proxies', tag: 'proxy', input: ZRenewBody, output: ZRenewResult }),
+  tokenIpAutoRenew: defineRoute({ method: 'POST', path: '/token/ip/auto/renew', auth: 'user', summary: 'Auto-renew static IP proxies on or off', tag: 'proxy', input: ZAutoRenewBody, output: ZBatchResult }),
+  tokenVariableIpRenew: defineRoute({ method: 'POST', path: '/token/variable/ip/renew', auth: 'user', summary: 'Renew dynamic IP proxies', tag: 'proxy', input: ZRenewBody, output: ZRenewResult }),
+  tokenVariableIpAutoRenew: defineRoute({ method: 'POST', path: '/token/variable/ip/auto/renew', auth: 'user', summary: 'Auto-renew dynamic IP proxies on or off', tag: 'proxy', input: ZAutoRenewBody, output: ZBatchResult }),
+  tokenRemark: defineRoute({ method: 'PUT', path: '/token/remark/:token_id', auth: 'user', summary: 'Edit a proxy remark', tag: 'proxy', input: ZTokenRemarkBody, output: ZProxyToken }),
+  tokenExport: defineRoute({ method: 'GET', path: '/token/export', auth: 'user', summary: 'Export proxies as a file (token_ids, or every token matching the list filters)', tag: 'proxy', input: ZExportQuery, isBlob: true }),
+} as const satisfies Record<string, TRouteDef>;
+
+/** Areas with stock for the purchase form. */
+export const AREA_ROUTES = {
+  tokenAreaCountries: defineRoute({ method: 'GET', path: '/token/list/area/countries', auth: 'user', summary: 'Countries with inventory', tag: 'proxy', input: ZAreaQuery, output: z.array(ZArea) }),
+  tokenAreaStates: defineRoute({ method: 'GET', path: '/token/list/area/state', auth: 'user', summary: 'States with inventory in a country', tag: 'proxy', input: ZAreaQuery.extend({ country_id: zCountryId }), output: z.array(ZArea) }),
+  tokenAreaCities: defineRoute({ method: 'GET', path: '/token/list/area/city', auth: 'user', summary: 'Cities with inventory in a state', tag: 'proxy', input: ZAreaQuery.extend({ country_id: zCountryId, state_id: z.string().trim().toLowerCase().max(64).default('') }), output: z.array(ZArea) }),
+} as const satisfies Record<string, TRouteDef>;
+
+/** The price catalogue. */
+export const PRICING_ROUTES = {
+  tokenPrices: defineRoute({ method: 'GET', path: '/token/prices', auth: 'user', summary: 'Price catalogue in fen', tag: 'proxy', output: ZPriceCatalogue }),
+} as const satisfies Record<string, TRouteDef>;

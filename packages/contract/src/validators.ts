@@ -56,3 +56,8 @@ export function withPasswordConfirm<T extends z.ZodObject<{ password: z.ZodType<
     path: ['confirm_password'],
   });
 }
+
+/** A positive integer id (path parameters and id fields). */
+export const zId = z.coerce.number().int().positive();
+/** Path parameters of calls on one row: `/:id`. */
+export const zIdParam = z.object({ id: zId });

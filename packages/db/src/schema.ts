@@ -1,11 +1,25 @@
 import { sql } from 'drizzle-orm';
 import {
+  CODE_PURPOSES,
+  IP_ENTRY_KINDS,
+  IP_LISTS,
+  OAUTH_PROVIDERS,
+  PROXY_BILLINGS,
+  PROXY_CATEGORIES,
+  PROXY_NETWORKS,
+  PROXY_PRODUCTS,
+  SIGN_IN_METHODS,
+  TOKEN_STATUSES,
+  USER_STATUSES,
+} from '@proxy/contract';
+import {
   bigint,
   bigserial,
   boolean,
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -27,7 +41,7 @@ export const users = pgTable(
     email: text('email').notNull(),
     /** argon2id hash; null for accounts that only sign in through GitHub or Google. */
     passwordHash: text('password_hash'),
-    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    status: text('status', { enum: USER_STATUSES }).notNull().default('active'),
     /** Bumped by logout, password change or disabling: older access tokens answer -401. */
     tokenVersion: integer('token_version').notNull().default(0),
     /** Personal API key for the /api/v1 customer API. */
@@ -99,7 +113,7 @@ export const emailCodes = pgTable(
   {
     id: id(),
     email: text('email').notNull(),
-    purpose: text('purpose', { enum: ['register', 'reset', 'change_email'] }).notNull(),
+    purpose: text('purpose', { enum: CODE_PURPOSES }).notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -113,7 +127,7 @@ export const emailCodes = pgTable(
 export const oauthAccounts = pgTable(
   'oauth_accounts',
   {
-    provider: text('provider', { enum: ['github', 'google'] }).notNull(),
+    provider: text('provider', { enum: OAUTH_PROVIDERS }).notNull(),
     providerUserId: text('provider_user_id').notNull(),
     userId: userRef(),
     email: text('email').notNull(),
@@ -125,7 +139,7 @@ export const oauthAccounts = pgTable(
 /** Pending OAuth sign-ins: state and PKCE verifier, single use. */
 export const oauthStates = pgTable('oauth_states', {
   state: text('state').primaryKey(),
-  provider: text('provider', { enum: ['github', 'google'] }).notNull(),
+  provider: text('provider', { enum: OAUTH_PROVIDERS }).notNull(),
   codeVerifier: text('code_verifier').notNull(),
   redirectUri: text('redirect_uri').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -148,8 +162,6 @@ export const notifications = pgTable(
   (t) => [index('notifications_user_idx').on(t.userId, t.id)],
 );
 
-/** The two IP lists of an account (spec section 3, "safe list entry"). */
-export const IP_LIST_KINDS = ['whitelist', 'blacklist'] as const;
 
 /**
  * IP whitelist and blacklist entries: a single address, a CIDR block or a
@@ -160,10 +172,10 @@ export const ipListEntries = pgTable(
   {
     id: id(),
     userId: userRef(),
-    list: text('list', { enum: IP_LIST_KINDS }).notNull(),
+    list: text('list', { enum: IP_LISTS }).notNull(),
     /** Canonical text of the entry ("1.2.3.4", "10.0.0.0/24", "a-b"). */
     entry: text('entry').notNull(),
-    kind: text('kind', { enum: ['single', 'cidr', 'range'] }).notNull(),
+    kind: text('kind', { enum: IP_ENTRY_KINDS }).notNull(),
     family: integer('family').notNull(),
     /** First and last address as 32-digit hex. */
     startHex: text('start_hex').notNull(),
@@ -232,16 +244,6 @@ export const exitNodes = pgTable(
   ],
 );
 
-/** Product of a token: static (pinned exit) or dynamic (rotating). */
-export const TOKEN_PRODUCTS = ['static', 'dynamic'] as const;
-/** Category: residential ISP or data-center. */
-export const TOKEN_CATEGORIES = ['isp', 'idc'] as const;
-/** Billing: by traffic or by IP (days). */
-export const TOKEN_BILLINGS = ['traffic', 'ip'] as const;
-/** Protocol the token accepts. */
-export const TOKEN_NETWORKS = ['HTTP', 'SOCKS5'] as const;
-/** Stored statuses; "deleted" is shown when deleted_at is set. */
-export const TOKEN_STATUSES = ['enabled', 'disabled', 'expired', 'invalid'] as const;
 
 /** What a customer buys (the specification's proxy / token). */
 export const proxyTokens = pgTable(
@@ -249,10 +251,10 @@ export const proxyTokens = pgTable(
   {
     id: id(),
     userId: userRef(),
-    product: text('product', { enum: TOKEN_PRODUCTS }).notNull(),
-    category: text('category', { enum: TOKEN_CATEGORIES }).notNull(),
-    billing: text('billing', { enum: TOKEN_BILLINGS }).notNull(),
-    network: text('network', { enum: TOKEN_NETWORKS }).notNull(),
+    product: text('product', { enum: PROXY_PRODUCTS }).notNull(),
+    category: text('category', { enum: PROXY_CATEGORIES }).notNull(),
+    billing: text('billing', { enum: PROXY_BILLINGS }).notNull(),
+    network: text('network', { enum: PROXY_NETWORKS }).notNull(),
     country: text('country').notNull(),
     state: text('state').notNull().default(''),
     city: text('city').notNull().default(''),
@@ -297,9 +299,9 @@ export const proxyOrders = pgTable(
     id: id(),
     userId: userRef(),
     action: text('action', { enum: ['purchase', 'renew', 'auto_renew'] }).notNull(),
-    product: text('product', { enum: TOKEN_PRODUCTS }).notNull(),
-    category: text('category', { enum: TOKEN_CATEGORIES }).notNull(),
-    billing: text('billing', { enum: TOKEN_BILLINGS }).notNull(),
+    product: text('product', { enum: PROXY_PRODUCTS }).notNull(),
+    category: text('category', { enum: PROXY_CATEGORIES }).notNull(),
+    billing: text('billing', { enum: PROXY_BILLINGS }).notNull(),
     quantity: integer('quantity').notNull(),
     /** GB per token (traffic) or days per token (IP), as text to keep 0.1 exact. */
     amount: text('amount').notNull(),
@@ -344,4 +346,59 @@ export const spiderRecords = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('spider_records_user_idx').on(t.userId, t.id)],
+);
+
+/**
+ * Sign-in sessions: every access token carries its session id. Signing out
+ * ends this row only; the user's token version still ends every session at
+ * once (sign out everywhere, password change or reset, disabling).
+ */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: id(),
+    userId: userRef().references(() => users.id),
+    method: text('method', { enum: SIGN_IN_METHODS }).notNull(),
+    /** Device as the browser names itself (User-Agent), cut to 256 characters. */
+    userAgent: text('user_agent').notNull().default(''),
+    /** Address of the sign-in, then of the latest use. */
+    ip: text('ip').notNull().default(''),
+    createdAt: createdAt(),
+    /** Written at most once a minute. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the session is ended (sign-out, or ended from the session list). */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('user_sessions_user_idx').on(t.userId, t.id)],
+);
+
+/** Outcome of an audited operator call. */
+export const AUDIT_RESULTS = ['ok', 'error'] as const;
+
+/**
+ * What operators did: one row per admin call that changes data, written by the
+ * routing layer. Rows are never updated or deleted (a trigger refuses both).
+ */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: id(),
+    operatorId: bigint('operator_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** Route name in the contract's table, e.g. "adminUserSetStatus". */
+    route: text('route').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    /** The id the call acted on (its :id path parameter), if any. */
+    targetId: text('target_id'),
+    /** The call's input with passwords, codes, keys and tokens removed. */
+    input: jsonb('input').notNull(),
+    result: text('result', { enum: AUDIT_RESULTS }).notNull(),
+    /** Error name when the call failed. */
+    errorCode: text('error_code'),
+    ip: text('ip').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_entries_created_idx').on(t.createdAt), index('audit_entries_operator_idx').on(t.operatorId, t.createdAt)],
 );

@@ -14,23 +14,31 @@ import { createProxyTestHandlers } from './proxy-test/proxy-test.routes';
 import { createUsageHandlers } from './usage/usage.routes';
 import { createSpiderHandlers } from './spider/spider.routes';
 import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
+import { createUserAdminHandlers } from './users/users-admin.routes';
+import { createAuditHandlers } from './audit/audit.routes';
 
-/** Every feature's handlers; routes without one answer 501. */
+/**
+ * Every feature's handlers, by route group (packages/contract/src/routes.ts):
+ * a feature answers exactly the routes of its group. Groups without handlers
+ * (invite, payments, work orders until they are built) answer 501.
+ */
 export function createFeatureHandlers(deps: TDeps): THandlers {
   return {
-    ...createSystemHandlers(deps),
-    ...createAuthHandlers(deps),
-    ...createOAuthHandlers(deps),
-    ...createUserHandlers(deps),
-    ...createNotificationHandlers(deps),
-    ...createIpQualityHandlers(deps),
-    ...createPricingHandlers(deps),
-    ...createAreaHandlers(deps),
-    ...createProxyHandlers(deps),
-    ...createIpListHandlers(deps),
-    ...createProxyTestHandlers(deps),
-    ...createUsageHandlers(deps),
-    ...createSpiderHandlers(deps),
-    ...createCustomerApiHandlers(deps),
+    system: createSystemHandlers(deps),
+    auth: createAuthHandlers(deps),
+    oauth: createOAuthHandlers(deps),
+    users: createUserHandlers(deps),
+    notifications: createNotificationHandlers(deps),
+    'ip-quality': createIpQualityHandlers(deps),
+    pricing: createPricingHandlers(deps),
+    areas: createAreaHandlers(deps),
+    proxies: createProxyHandlers(deps),
+    'ip-lists': createIpListHandlers(deps),
+    'proxy-test': createProxyTestHandlers(deps),
+    usage: createUsageHandlers(deps),
+    spider: createSpiderHandlers(deps),
+    'customer-api': createCustomerApiHandlers(deps),
+    'users-admin': createUserAdminHandlers(deps),
+    audit: createAuditHandlers(deps),
   };
 }

@@ -2,16 +2,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   API_PREFIX,
   ROUTES,
+  ROUTE_GROUPS,
   resolveLang,
   type TLang,
   type TRouteDef,
+  type TRouteGroupName,
   type TRouteInput,
   type TRouteName,
+  type TRouteNameOf,
   type TRouteOutput,
 } from '@proxy/contract';
 import { AppError } from './app-error';
 import type { TDeps } from './deps';
 import { findUserByApiKey, findUserById, type TUserRow } from '../features/users/users.repository';
+import { recordAdminCall } from '../features/audit/audit.service';
 
 /** A file answer (export, downloads): sent as is, not wrapped in the envelope. */
 export class RawReply {
@@ -22,13 +26,18 @@ export class RawReply {
   ) {}
 }
 
+/** The caller of a route by its declared auth: a user, or nobody on public (auth "none") routes. */
+export type TRouteUser<N extends TRouteName> = (typeof ROUTES)[N]['auth'] extends 'none' ? undefined : TUserRow;
+
 /** What a handler receives. */
 export type TRouteContext<N extends TRouteName> = {
+  /** Path parameters, query and body, parsed by the route's input schema. */
   input: TRouteInput<N>;
-  /** The signed-in user (routes with auth other than "none"). */
-  user: N extends TRouteName ? TUserRow : never;
-  /** Signed-in user if a valid token came with a public route. */
+  /** The signed-in user (every route whose auth is not "none"). */
+  user: TRouteUser<N>;
+  /** Language of the answer's messages (the Lang header). */
   lang: TLang;
+  /** Address of the caller. */
   ip: string;
   req: FastifyRequest;
   reply: FastifyReply;
@@ -36,8 +45,10 @@ export type TRouteContext<N extends TRouteName> = {
 
 /** A route handler returns the answer's data (or a RawReply for files). */
 export type THandler<N extends TRouteName> = (ctx: TRouteContext<N>) => Promise<TRouteOutput<N> | RawReply>;
-/** Handlers of some routes, keyed by route name. */
-export type THandlers = { [N in TRouteName]?: THandler<N> };
+/** The handlers of one route group, one per route: a server feature answers its whole group. */
+export type THandlersOf<G extends TRouteGroupName> = { [N in TRouteNameOf<G>]: THandler<N> };
+/** Handlers by group; a group without handlers answers 501 NOT_AVAILABLE. */
+export type THandlers = { [G in TRouteGroupName]?: THandlersOf<G> };
 
 /** Language of a request: the Lang header (zh or en). */
 export function requestLang(req: FastifyRequest): TLang {
@@ -77,7 +88,12 @@ export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<T
   return user;
 }
 
-/** Turns zod issues into envelope issues with translated messages. */
+// The audit entry of an operator call (features/audit).
+function audit(deps: TDeps, route: string, def: TRouteDef, req: FastifyRequest, operator: TUserRow, input: Record<string, unknown>, errorName?: string) {
+  return recordAdminCall(deps, { operatorId: operator.id, route, method: def.method, path: req.url.split('?')[0], input, errorName, ip: req.ip });
+}
+
+// Path parameters, query and body merged into the one object the input schema reads.
 function collectInput(req: FastifyRequest): Record<string, unknown> {
   const body = req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as object) : {};
   return { ...(req.query as object), ...body, ...(req.params as object) };
@@ -88,8 +104,13 @@ function collectInput(req: FastifyRequest): Record<string, unknown> {
  * 501 NOT_AVAILABLE (never a fake success).
  */
 export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THandlers): void {
+  const byName = new Map<string, THandler<TRouteName>>();
+  for (const [group, routes] of Object.entries(ROUTE_GROUPS)) {
+    const groupHandlers = handlers[group as TRouteGroupName] as Record<string, THandler<TRouteName>> | undefined;
+    for (const name of Object.keys(routes)) if (groupHandlers?.[name]) byName.set(name, groupHandlers[name]);
+  }
   for (const [name, def] of Object.entries(ROUTES) as [TRouteName, TRouteDef][]) {
-    const handler = handlers[name] as THandler<TRouteName> | undefined;
+    const handler = byName.get(name);
     app.route({
       method: def.method,
       url: API_PREFIX + def.path,
@@ -97,22 +118,28 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
         const lang = requestLang(req);
         const user = def.auth === 'none' ? undefined : await authenticate(deps, req, def);
         if (!handler) throw new AppError('NOT_AVAILABLE');
-        const parsed = def.input.safeParse(collectInput(req));
-        if (!parsed.success) {
-          throw new AppError(
-            'BAD_REQUEST',
-            undefined,
-            parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-          );
+        const raw = collectInput(req);
+        const run = async () => {
+          const parsed = def.input.safeParse(raw);
+          if (!parsed.success) {
+            throw new AppError(
+              'BAD_REQUEST',
+              undefined,
+              parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+            );
+          }
+          return handler({ input: parsed.data as never, user: user as never, lang, ip: req.ip, req, reply });
+        };
+        // Every operator call that changes data leaves an audit entry, whatever its outcome.
+        const isAudited = def.auth === 'admin' && def.method !== 'GET';
+        let result: Awaited<ReturnType<typeof run>>;
+        try {
+          result = await run();
+        } catch (error) {
+          if (isAudited) await audit(deps, name, def, req, user!, raw, error instanceof AppError ? error.errorName : 'INTERNAL');
+          throw error;
         }
-        const result = await handler({
-          input: parsed.data as never,
-          user: user as never,
-          lang,
-          ip: req.ip,
-          req,
-          reply,
-        });
+        if (isAudited) await audit(deps, name, def, req, user!, raw);
         if (result instanceof RawReply) {
           reply.header('content-type', result.contentType);
           if (result.filename) {

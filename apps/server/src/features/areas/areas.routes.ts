@@ -1,9 +1,9 @@
 import type { TDeps } from '../../lib/deps';
-import type { THandlers } from '../../lib/routing';
+import type { THandlersOf } from '../../lib/routing';
 import { listCities, listCountries, listStates } from './areas.service';
 
 /** GET /token/list/area/countries, /state and /city: areas with inventory and available counts. */
-export function createAreaHandlers(deps: TDeps): THandlers {
+export function createAreaHandlers(deps: TDeps): THandlersOf<'areas'> {
   return {
     tokenAreaCountries: async ({ input, lang }) => listCountries(deps, input.category, lang),
     tokenAreaStates: async ({ input, lang }) => listStates(deps, input.category, input.country_id, lang),

@@ -1,9 +1,9 @@
 import type { TDeps } from '../../lib/deps';
-import type { THandlers } from '../../lib/routing';
+import type { THandlersOf } from '../../lib/routing';
 import { login, logout, refreshSession, register, requestCode, resetPassword } from './auth.service';
 
 /** Codes, registration, sign-in, password reset, refresh and sign-out. */
-export function createAuthHandlers(deps: TDeps): THandlers {
+export function createAuthHandlers(deps: TDeps): THandlersOf<'auth'> {
   return {
     async userCode({ input, ip, lang }) {
       return requestCode(deps, input, { ip, lang });

@@ -1,9 +1,9 @@
 import type { TDeps } from '../../lib/deps';
-import type { THandlers } from '../../lib/routing';
+import type { THandlersOf } from '../../lib/routing';
 import { finishOAuthSignIn, listOAuthProviders, startOAuthSignIn } from './oauth.service';
 
 /** GitHub and Google sign-in: the providers on offer, the start (state and PKCE) and the finish. */
-export function createOAuthHandlers(deps: TDeps): THandlers {
+export function createOAuthHandlers(deps: TDeps): THandlersOf<'oauth'> {
   return {
     userOAuthProviders: async () => listOAuthProviders(deps.config),
     userOAuthAuthorize: async ({ input, ip }) => startOAuthSignIn(deps, input.provider, input.redirect_uri, ip),

@@ -1,10 +1,10 @@
 import type { TDeps } from '../../lib/deps';
-import type { THandlers } from '../../lib/routing';
+import type { THandlersOf } from '../../lib/routing';
 import { listCities, listCountries, listStates } from '../areas/areas.service';
 import { getV1Endpoints, listV1Proxies, resetApiKey } from './customer-api.service';
 
 /** The customer API under /api/v1 (API key or bearer) and the key reset (bearer only). */
-export function createCustomerApiHandlers(deps: TDeps): THandlers {
+export function createCustomerApiHandlers(deps: TDeps): THandlersOf<'customer-api'> {
   return {
     v1AreaCountries: async ({ input, lang }) => listCountries(deps, input.category, lang),
     v1AreaStates: async ({ input, lang }) => listStates(deps, input.category, input.countryId, lang),

@@ -1,9 +1,9 @@
 import type { TDeps } from '../../lib/deps';
-import type { THandlers } from '../../lib/routing';
+import type { THandlersOf } from '../../lib/routing';
 import { addIpEntries, listIpEntries, removeIpEntry } from './ip-lists.service';
 
 /** IP whitelist and blacklist: list, add (entries separated by ";"), remove. */
-export function createIpListHandlers(deps: TDeps): THandlers {
+export function createIpListHandlers(deps: TDeps): THandlersOf<'ip-lists'> {
   return {
     async userWhitelist({ input, user }) {
       return listIpEntries(deps, user.id, 'whitelist', input);

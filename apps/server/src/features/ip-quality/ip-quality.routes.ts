@@ -1,9 +1,9 @@
 import type { TDeps } from '../../lib/deps';
-import type { THandlers } from '../../lib/routing';
+import type { THandlersOf } from '../../lib/routing';
 import { checkIpQuality, describeCallerIp, warmIpData } from './ip-quality.service';
 
 /** GET /v1/ip-quality/{ip} (bearer token or personal API key) and GET /user/my-ip. */
-export function createIpQualityHandlers(deps: TDeps): THandlers {
+export function createIpQualityHandlers(deps: TDeps): THandlersOf<'ip-quality'> {
   return {
     async ipQuality({ input, user }) {
       return checkIpQuality(deps, user.id, input.ip);

@@ -1,9 +1,9 @@
 import type { TDeps } from '../../lib/deps';
-import type { THandlers } from '../../lib/routing';
+import type { THandlersOf } from '../../lib/routing';
 import { listNotifications, markRead } from './notifications.service';
 
 /** GET /user/notification/list and POST /user/notification/mark_as_read. */
-export function createNotificationHandlers(deps: TDeps): THandlers {
+export function createNotificationHandlers(deps: TDeps): THandlersOf<'notifications'> {
   return {
     async userNotificationList({ input, user, lang }) {
       return listNotifications(deps, user.id, { page: input.page, page_size: input.page_size, isUnreadOnly: input.unread }, lang);

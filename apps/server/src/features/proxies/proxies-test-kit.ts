@@ -5,6 +5,7 @@ import { callApi, postForm, registerUser } from '../auth/auth-test-kit';
 import { seedDirectNodes } from '../inventory/inventory.service';
 import { createLedgerService } from '../ledger/ledger.service';
 import { seedPriceCatalogue } from '../pricing/pricing.service';
+import { updateIsAdmin } from '../users/users.repository';
 
 /** Test support for the proxy suites: users with money, purchases with headers, balances. */
 
@@ -23,6 +24,13 @@ export async function createUser(app: FastifyInstance, mailer: { last(to?: strin
   const token = await registerUser(app, mailer, { email, username: name });
   const info = await callApi(app, 'GET', '/user/info', { token });
   return { token, userId: info.json().data.user_id as number, email };
+}
+
+/** Registers a user and makes it an operator (users.is_admin). */
+export async function createAdmin(app: FastifyInstance, deps: TDeps, mailer: { last(to?: string): TMail | undefined }, name: string): Promise<TTestUser> {
+  const user = await createUser(app, mailer, name);
+  await updateIsAdmin(deps.db, user.userId, true);
+  return user;
 }
 
 /** Signs the users in again (sessions expire after 2.5 days of fake time). */

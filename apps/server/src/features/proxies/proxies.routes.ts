@@ -1,7 +1,7 @@
 import type { TLang, TProxyList, TProxyListQuery } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
-import type { TRouteContext, THandlers } from '../../lib/routing';
+import type { TRouteContext, THandlersOf } from '../../lib/routing';
 import {
   batchSetAutoRenew,
   batchSetDeleted,
@@ -28,7 +28,7 @@ function idempotencyKeyOf(ctx: Pick<TRouteContext<'tokenCreateStaticIp'>, 'req'>
 }
 
 /** The /token calls of proxy products: purchase, the seven lists, switches, batch, renewals and export. */
-export function createProxyHandlers(deps: TDeps): THandlers {
+export function createProxyHandlers(deps: TDeps): THandlersOf<'proxies'> {
   const list =
     (name: TProxyList) =>
     async ({ input, user, lang }: { input: TProxyListQuery; user: { id: number }; lang: TLang }) =>

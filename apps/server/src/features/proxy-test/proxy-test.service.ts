@@ -4,6 +4,7 @@ import type net from 'node:net';
 import tls from 'node:tls';
 import { SocksClient } from 'socks';
 import {
+  findTokenStateRefusal,
   TOKEN_TEST_REASONS,
   TOKEN_TEST_TIMEOUT_MS,
   addressScope,
@@ -135,10 +136,7 @@ export function socksReplyReason(code: number, token: Pick<TTokenRow, 'status' |
   switch (code) {
     case 0x02: {
       // One reply code covers every refusal: the token's state tells which one it most likely was.
-      if (token.deletedAt || token.status === 'disabled') return 'token-disabled';
-      if (token.status === 'expired' || token.expiresAt.getTime() <= now.getTime()) return 'token-expired';
-      if (token.status === 'invalid' || (token.trafficLimitBytes !== null && token.trafficUsedBytes >= token.trafficLimitBytes)) return 'token-exhausted';
-      return 'not-allowed';
+      return findTokenStateRefusal(token, now.getTime()) ?? 'not-allowed';
     }
     case 0x03:
       return 'no-exit';

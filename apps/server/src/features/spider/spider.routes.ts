@@ -1,9 +1,9 @@
 import type { TDeps } from '../../lib/deps';
-import type { THandlers } from '../../lib/routing';
+import type { THandlersOf } from '../../lib/routing';
 import { createSpiderRecord, downloadSpiderRecord, listSpiderRecords } from './spider.service';
 
 /** The endpoint generator's files: create, list, download. */
-export function createSpiderHandlers(deps: TDeps): THandlers {
+export function createSpiderHandlers(deps: TDeps): THandlersOf<'spider'> {
   return {
     tokenCreateSpider: async ({ input, user }) => createSpiderRecord(deps, user.id, input),
     tokenSpiderRecords: async ({ input, user }) => listSpiderRecords(deps, user.id, input),

@@ -1,10 +1,10 @@
 import { buildOpenApi } from '@proxy/contract';
 import type { TDeps } from '../../lib/deps';
-import { RawReply, type THandlers } from '../../lib/routing';
+import { RawReply, type THandlersOf } from '../../lib/routing';
 import { pingDatabase } from './system.repository';
 
 /** Health and the OpenAPI document. */
-export function createSystemHandlers(deps: TDeps): THandlers {
+export function createSystemHandlers(deps: TDeps): THandlersOf<'system'> {
   let openApiText: string | undefined;
   return {
     async health() {

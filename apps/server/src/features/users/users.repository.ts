@@ -64,3 +64,8 @@ export async function updateUserStatus(db: TDbOrTx, userId: number, status: TUse
     .returning();
   return row;
 }
+
+/** Grants or revokes the operator role. */
+export async function updateIsAdmin(db: TDbOrTx, userId: number, isAdmin: boolean): Promise<void> {
+  await db.update(users).set({ isAdmin }).where(eq(users.id, userId));
+}

@@ -1,9 +1,9 @@
 import type { TDeps } from '../../lib/deps';
-import type { THandlers } from '../../lib/routing';
+import type { THandlersOf } from '../../lib/routing';
 import { changeEmail, changePassword, getUserInfo, updateProfile } from './users.service';
 
 /** The signed-in user's info and user center. */
-export function createUserHandlers(deps: TDeps): THandlers {
+export function createUserHandlers(deps: TDeps): THandlersOf<'users'> {
   return {
     async userInfo({ user }) {
       return getUserInfo(deps, user);

@@ -1,0 +1,37 @@
+import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { auditEntries, users, type TDbOrTx } from '@proxy/db';
+
+/** What a new audit entry needs. */
+export type TNewAuditEntry = typeof auditEntries.$inferInsert;
+/** An audit entry with its operator's e-mail. */
+export type TAuditRow = typeof auditEntries.$inferSelect & { operatorEmail: string };
+
+/** Appends an entry (entries are never updated or deleted). */
+export async function insertAuditEntry(db: TDbOrTx, row: TNewAuditEntry): Promise<void> {
+  await db.insert(auditEntries).values(row);
+}
+
+/** One page of entries, newest first, with the total under the same filters. */
+export async function listAuditPage(
+  db: TDbOrTx,
+  filters: { operatorId?: number; route?: string; targetId?: string; from?: Date; to?: Date },
+  page: { limit: number; offset: number },
+): Promise<{ rows: TAuditRow[]; total: number }> {
+  const conditions: SQL[] = [];
+  if (filters.operatorId !== undefined) conditions.push(eq(auditEntries.operatorId, filters.operatorId));
+  if (filters.route) conditions.push(eq(auditEntries.route, filters.route));
+  if (filters.targetId) conditions.push(eq(auditEntries.targetId, filters.targetId));
+  if (filters.from) conditions.push(gte(auditEntries.createdAt, filters.from));
+  if (filters.to) conditions.push(lt(auditEntries.createdAt, filters.to));
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const rows = await db
+    .select({ entry: auditEntries, operatorEmail: users.email })
+    .from(auditEntries)
+    .innerJoin(users, eq(users.id, auditEntries.operatorId))
+    .where(where)
+    .orderBy(desc(auditEntries.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [{ total }] = await db.select({ total: count() }).from(auditEntries).where(where);
+  return { rows: rows.map((r) => ({ ...r.entry, operatorEmail: r.operatorEmail })), total: Number(total) };
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { defineRoute, type TRouteDef } from './route-def';
+import { zCode, zEmail, zFormBool, zInviteCode, zPassword, zUsername, withPasswordConfirm } from './validators';
+
+/**
+ * Sign-in, registration, codes, password reset and OAuth (spec sections 4, 5
+ * and 7: the form posts without a token).
+ */
+
+/** Purposes of an e-mailed verification code. */
+export const CODE_PURPOSES = ['register', 'reset', 'change_email'] as const;
+/** A verification code purpose. */
+export type TCodePurpose = (typeof CODE_PURPOSES)[number];
+
+/** Sign-in providers. */
+export const OAUTH_PROVIDERS = ['github', 'google'] as const;
+/** A sign-in provider. */
+export type TOAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+
+/** How a session was created (shown in the user centre's session list). */
+export const SIGN_IN_METHODS = ['password', 'register', 'github', 'google'] as const;
+/** A sign-in method. */
+export type TSignInMethod = (typeof SIGN_IN_METHODS)[number];
+
+/** Answer of every sign-in: the access token. */
+export const ZSession = z.object({
+  token: z.string(),
+  /** Seconds until the token expires. */
+  expires_in: z.number().int(),
+  /** True when this sign-in created the account. */
+  is_new_user: z.boolean(),
+});
+/** Parsed sign-in answer. */
+export type TSession = z.infer<typeof ZSession>;
+
+/** Register form (spec section 5). */
+export const ZRegisterForm = withPasswordConfirm(
+  z.object({
+    username: zUsername,
+    email: zEmail,
+    password: zPassword,
+    confirm_password: z.string({ error: 'required' }),
+    code: zCode,
+    invite_code: z.union([zInviteCode, z.literal('')]).optional(),
+  }),
+);
+
+/** Reset-password form (spec section 5). */
+export const ZResetPasswordForm = withPasswordConfirm(
+  z.object({
+    email: zEmail,
+    code: zCode,
+    password: zPassword,
+    confirm_password: z.string({ error: 'required' }),
+  }),
+);
+
+/** Login form: e-mail or username, password, remember me. */
+export const ZLoginForm = z.object({
+  email: z.string({ error: 'loginRequired' }).trim().min(1, { error: 'loginRequired' }).max(254, { error: 'tooLong' }),
+  password: z.string({ error: 'loginRequired' }).min(1, { error: 'loginRequired' }).max(128, { error: 'passwordMax' }),
+  remember: zFormBool,
+});
+
+const zOAuthVerify = z
+  .object({
+    code: z.string().trim().max(2048).optional(),
+    state: z.string().trim().max(256).optional(),
+    access_token: z.string().trim().max(4096).optional(),
+    redirect_uri: z.string().trim().max(2048).optional(),
+    /** Needed only when the sign-in creates an account and REGISTRATION_INVITE_REQUIRED is on. */
+    invite_code: z.union([zInviteCode, z.literal('')]).optional(),
+  })
+  .refine((v) => (v.code && v.state) || v.access_token, { error: 'required', path: ['code'] });
+
+/** Codes, registration, password sign-in, reset, refresh and sign-out. */
+export const AUTH_ROUTES = {
+  userLogin: defineRoute({ method: 'POST', path: '/user/login', auth: 'none', body: 'form', summary: 'Sign in with e-mail (or username) and password', tag: 'auth', input: ZLoginForm, output: ZSession }),
+  userRegister: defineRoute({ method: 'POST', path: '/user/register', auth: 'none', body: 'form', summary: 'Register with an e-mailed code', tag: 'auth', input: ZRegisterForm, output: ZSession }),
+  userCode: defineRoute({ method: 'POST', path: '/user/code', auth: 'none', body: 'form', summary: 'E-mail a 6-digit verification code', tag: 'auth', input: z.object({ email: zEmail, type: z.enum(CODE_PURPOSES, { error: 'invalidValue' }) }), output: z.object({ resend_after: z.number().int() }) }),
+  userResetPassword: defineRoute({ method: 'POST', path: '/user/reset_password', auth: 'none', body: 'form', summary: 'Set a new password with an e-mailed code', tag: 'auth', input: ZResetPasswordForm }),
+  userRefreshToken: defineRoute({ method: 'GET', path: '/user/refresh_token', auth: 'user', summary: 'A fresh access token for the current session', tag: 'auth', output: z.object({ token: z.string(), expires_in: z.number().int() }) }),
+  userLogout: defineRoute({ method: 'POST', path: '/user/logout', auth: 'user', summary: 'Sign out everywhere (revokes every access token)', tag: 'auth' }),
+} as const satisfies Record<string, TRouteDef>;
+
+/** GitHub and Google sign-in. */
+export const OAUTH_ROUTES = {
+  userGoogleVerify: defineRoute({ method: 'POST', path: '/user/google/verify', auth: 'none', body: 'form', summary: 'Finish Google sign-in with an authorization code (and state) or an access token', tag: 'auth', input: zOAuthVerify, output: ZSession }),
+  userGithubVerify: defineRoute({ method: 'POST', path: '/user/github/verify', auth: 'none', body: 'form', summary: 'Finish GitHub sign-in with an authorization code and state', tag: 'auth', input: zOAuthVerify, output: ZSession }),
+  userOAuthProviders: defineRoute({ method: 'GET', path: '/user/oauth/providers', auth: 'none', summary: 'Sign-in options of this installation', tag: 'auth', output: z.object({ github: z.boolean(), google: z.boolean(), invite_required: z.boolean() }) }),
+  userOAuthAuthorize: defineRoute({ method: 'GET', path: '/user/oauth/:provider/authorize', auth: 'none', summary: 'Start GitHub or Google sign-in: authorization URL with state and PKCE', tag: 'auth', input: z.object({ provider: z.enum(OAUTH_PROVIDERS), redirect_uri: z.string().trim().url().max(2048) }), output: z.object({ url: z.string(), state: z.string() }) }),
+} as const satisfies Record<string, TRouteDef>;

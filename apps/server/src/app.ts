@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { API_PREFIX } from '@proxy/contract';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
@@ -10,7 +11,7 @@ import type { TDbHandle } from '@proxy/db';
 import type { TServerConfig } from './config/env';
 import { systemClock, type TClock } from './lib/clock';
 import type { TDeps } from './lib/deps';
-import { installErrorHandler } from './lib/error-handler';
+import { answerClientError, installErrorHandler } from './lib/error-handler';
 import { createJwt } from './lib/jwt';
 import { createMailer, type TMailer } from './lib/mailer';
 import { createRateLimiter } from './lib/rate-limiter';
@@ -37,6 +38,7 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     bodyLimit: 256 * 1024,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler: answerClientError,
   });
   const clock = options.clock ?? systemClock;
   const deps: TDeps = {
@@ -77,6 +79,11 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
   });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
+
+  // API answers may hold secrets (the API key, proxy passwords): no cache keeps any of them.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.startsWith(`${API_PREFIX}/`)) reply.header('cache-control', 'no-store');
+  });
 
   const handlers: THandlers = createFeatureHandlers(deps);
   await app.register(

@@ -4,7 +4,7 @@ import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies';
 import { SESSTIME_MAX_MINUTES } from './proxy-username';
 import { ZArea } from './proxies';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zIdParam } from './validators';
+import { zDigits, zIdParam, zJsonNumber } from './validators';
 
 /**
  * Shared schemas of the endpoint generator (spider records: POST
@@ -34,13 +34,11 @@ const zCountryOption = z
   .toLowerCase()
   .regex(/^([a-z]{2})?$/, { error: 'invalidValue' })
   .optional();
-const zSesstime = z.coerce
-  .number({ error: 'sesstimeRange' })
-  .int({ error: 'sesstimeRange' })
-  .min(1, { error: 'sesstimeRange' })
-  .max(SESSTIME_MAX_MINUTES, { error: 'sesstimeRange' })
-  .optional();
-const zPositiveId = z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).positive({ error: 'invalidValue' });
+const sesstimeRule = zJsonNumber('sesstimeRange').int({ error: 'sesstimeRange' }).min(1, { error: 'sesstimeRange' }).max(SESSTIME_MAX_MINUTES, { error: 'sesstimeRange' });
+// The endpoint generator's body takes a JSON number; the customer API's query, decimal digits.
+const zSesstime = sesstimeRule.optional();
+const zSesstimeQuery = zDigits(sesstimeRule).optional();
+const zPositiveId = zDigits(z.number().int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }));
 
 /**
  * Body of POST /token/create/spider. Area options apply to dynamic tokens
@@ -49,15 +47,14 @@ const zPositiveId = z.coerce.number({ error: 'invalidValue' }).int({ error: 'inv
  */
 export const ZCreateSpiderBody = z
   .object({
-    token_id: z.coerce.number({ error: 'tokenRequired' }).int({ error: 'invalidValue' }).positive({ error: 'tokenRequired' }),
+    token_id: zJsonNumber('tokenRequired').int({ error: 'invalidValue' }).positive({ error: 'tokenRequired' }).max(Number.MAX_SAFE_INTEGER, { error: 'invalidValue' }),
     country_id: zCountryOption,
     state_id: zAreaOption,
     city_id: zAreaOption,
     session: z.enum(ENDPOINT_SESSIONS, { error: 'invalidValue' }).default('rotating'),
     sesstime: zSesstime,
     line: z.enum(EXPORT_LINE_FORMATS, { error: 'invalidValue' }).default('hpup'),
-    count: z.coerce
-      .number({ error: 'spiderCountRange' })
+    count: zJsonNumber('spiderCountRange')
       .int({ error: 'spiderCountRange' })
       .min(1, { error: 'spiderCountRange' })
       .max(SPIDER_COUNT_MAX, { error: 'spiderCountRange' }),
@@ -125,8 +122,8 @@ export const ZV1CitiesQuery = z.object({ category: zV1Category, countryId: zV1Co
 
 /** Query of GET /v1/proxies: the caller's proxies, paged, filtered by protocol, area and exit address. */
 export const ZV1ProxiesQuery = z.object({
-  page: z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).min(1, { error: 'invalidValue' }).default(1),
-  pageSize: z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).min(1, { error: 'invalidValue' }).max(200, { error: 'invalidValue' }).default(20),
+  page: zDigits(z.number().int({ error: 'pageRange' }).min(1, { error: 'pageRange' }).max(1_000_000, { error: 'pageRange' })).default(1),
+  pageSize: zDigits(z.number().int({ error: 'pageSizeRange' }).min(1, { error: 'pageSizeRange' }).max(200, { error: 'pageSizeRange' })).default(20),
   networkType: z.enum(PROXY_NETWORKS, { error: 'invalidValue' }).optional(),
   countryId: zCountryOption,
   stateId: zAreaOption,
@@ -152,17 +149,12 @@ export const ZV1EndpointsQuery = z
     stateId: zAreaOption,
     cityId: zAreaOption,
     networkType: z.enum(PROXY_NETWORKS, { error: 'invalidValue' }).optional(),
-    limit: z.coerce
-      .number({ error: 'limitRange' })
-      .int({ error: 'limitRange' })
-      .min(1, { error: 'limitRange' })
-      .max(SPIDER_COUNT_MAX, { error: 'limitRange' })
-      .default(10),
+    limit: zDigits(z.number().int({ error: 'limitRange' }).min(1, { error: 'limitRange' }).max(SPIDER_COUNT_MAX, { error: 'limitRange' })).default(10),
     format: z.enum(['text', 'json'], { error: 'invalidValue' }).default('text'),
     /** Line format (text and the `line` field of JSON). */
     line: z.enum(EXPORT_LINE_FORMATS, { error: 'invalidValue' }).default('hpup'),
     session: z.enum(ENDPOINT_SESSIONS, { error: 'invalidValue' }).default('rotating'),
-    sesstime: zSesstime,
+    sesstime: zSesstimeQuery,
   })
   .refine((v) => v.session === 'sticky' || v.sesstime === undefined, { error: 'sesstimeStickyOnly', path: ['sesstime'] })
   .refine((v) => !v.cityId || v.stateId, { error: 'stateRequired', path: ['stateId'] });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zDigits } from './validators';
 
 /** Body code of every successful answer (spec section 7: success only when code equals 0). */
 export const OK_CODE = 0;
@@ -23,8 +24,8 @@ export type TPage<T> = { records: T[]; total: number; page: number; page_size: n
 
 /** Paging query shared by every paged list. */
 export const ZPageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(200).default(20),
+  page: zDigits(z.number().int({ error: 'pageRange' }).min(1, { error: 'pageRange' }).max(1_000_000, { error: 'pageRange' })).default(1),
+  page_size: zDigits(z.number().int({ error: 'pageSizeRange' }).min(1, { error: 'pageSizeRange' }).max(200, { error: 'pageSizeRange' })).default(20),
 });
 
 /** Zod schema of a page of records. */

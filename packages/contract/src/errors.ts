@@ -20,6 +20,12 @@ export const ERRORS = {
   NOT_FOUND: { code: 404, status: 404, zh: '资源或接口不存在', en: 'Resource or endpoint not found' },
   /** Too many attempts in a short time. */
   RATE_LIMITED: { code: 429, status: 429, zh: '操作过于频繁，请稍后再试', en: 'Too many attempts, please try again later' },
+  /** The request body is larger than the API accepts. */
+  PAYLOAD_TOO_LARGE: { code: 413, status: 413, zh: '请求内容过大', en: 'The request body is too large' },
+  /** The request body's content type is not JSON or a form. */
+  UNSUPPORTED_MEDIA_TYPE: { code: 415, status: 415, zh: '不支持的请求内容类型，请使用 JSON 或表单', en: 'Unsupported content type; send JSON or a form' },
+  /** The request line or headers (for example a very long query string) are too large. */
+  HEADERS_TOO_LARGE: { code: 431, status: 431, zh: '请求头或查询字符串过长', en: 'The request headers or query string are too long' },
   /** Unexpected failure; details are in the server log only. */
   INTERNAL: { code: 500, status: 500, zh: '服务器异常', en: 'Server error' },
   /** The call exists in the route table but is not available in this version. */
@@ -59,7 +65,7 @@ export const ERRORS = {
   /** The available balance does not cover the amount. */
   INSUFFICIENT_BALANCE: { code: 2001, status: 402, zh: '余额不足', en: 'Insufficient balance' },
   /** An idempotency key was reused for a different operation. */
-  IDEMPOTENCY_CONFLICT: { code: 2002, status: 409, zh: '重复的请求标识', en: 'This idempotency key was used for another operation' },
+  IDEMPOTENCY_CONFLICT: { code: 2002, status: 409, zh: '该 Idempotency-Key 已用于另一个不同的请求，请为新请求使用新的标识', en: 'This Idempotency-Key was already used for a different request; use a new key for a new request' },
   /** Frozen balance does not cover the amount. */
   INSUFFICIENT_FROZEN: { code: 2003, status: 409, zh: '冻结余额不足', en: 'Insufficient frozen balance' },
 

@@ -40,7 +40,25 @@ export const VALIDATION_MESSAGES = {
   stateRequired: { zh: '选择城市前请先选择州/省', en: 'Please select a state before a city' },
   rangeTooLong: { zh: '时间范围过长，请缩小范围或按天统计', en: 'The time range is too long; narrow it or use days' },
   rangeOrder: { zh: '开始时间不能晚于结束时间', en: 'The start must not be after the end' },
+  integerFormat: { zh: '须为十进制整数（不含前导零、空格或指数）', en: 'Must be a whole number in plain decimal digits' },
+  numberRequired: { zh: '须为数字', en: 'Must be a number' },
+  integerRequired: { zh: '须为整数', en: 'Must be a whole number' },
+  booleanRequired: { zh: '须为 true 或 false', en: 'Must be true or false' },
+  tooSmall: { zh: '不能小于 {min}', en: 'Must be at least {min}' },
+  tooBig: { zh: '不能大于 {max}', en: 'Must be at most {max}' },
+  invalidType: { zh: '类型不正确', en: 'Wrong type' },
+  invalidFormat: { zh: '格式不正确', en: 'Wrong format' },
+  controlChars: { zh: '不能包含控制字符', en: 'Must not contain control characters' },
+  pageRange: { zh: '页码须为不小于 1 的整数', en: 'The page must be a whole number from 1' },
+  pageSizeRange: { zh: '每页条数为 1-200', en: 'The page size must be 1-200' },
+  dateInvalid: { zh: '请输入有效的 ISO 8601 日期或时间', en: 'Please enter a valid ISO 8601 date or time' },
 } as const satisfies Record<string, Record<TLang, string>>;
+
+/** Messages that do not say which field they are about: the API names the field before them. */
+export const GENERIC_VALIDATION_KEYS: ReadonlySet<string> = new Set([
+  'required', 'invalidValue', 'tooLong', 'integerFormat', 'numberRequired', 'integerRequired', 'booleanRequired',
+  'tooSmall', 'tooBig', 'invalidType', 'invalidFormat', 'controlChars', 'dateInvalid',
+]);
 
 /** Key of a validation message. */
 export type TValidationKey = keyof typeof VALIDATION_MESSAGES;

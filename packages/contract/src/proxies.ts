@@ -3,7 +3,7 @@ import { ZPageQuery, zPage } from './envelope';
 import { PRICE_KEYS, TRAFFIC_MIN_GB } from './prices';
 import { ZBatchResult } from './envelope';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zIdParam } from './validators';
+import { zDigits, zId, zIdParam, zJsonNumber } from './validators';
 
 /**
  * Shared schemas of the proxy products (spec sections 3 and 7, ARCHITECTURE.md
@@ -124,7 +124,8 @@ export const zCountryId = z
   .min(1, { error: 'countryRequired' })
   .regex(/^[a-z]{2}$/, { error: 'invalidValue' });
 
-const zBool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
+// JSON bodies take JSON booleans.
+const zBool = z.boolean({ error: 'booleanRequired' });
 
 const purchaseBase = {
   category: z.enum(PROXY_CATEGORIES, { error: 'invalidValue' }).default('isp'),
@@ -132,21 +133,19 @@ const purchaseBase = {
   country_id: zCountryId,
   state_id: zAreaCode.optional(),
   city_id: zAreaCode.optional(),
-  quantity: z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).min(1, { error: 'quantityRange' }).max(PROXY_QUANTITY_MAX, { error: 'quantityRange' }),
+  quantity: zJsonNumber('quantityRange').int({ error: 'quantityRange' }).min(1, { error: 'quantityRange' }).max(PROXY_QUANTITY_MAX, { error: 'quantityRange' }),
   auto_renew: zBool.optional(),
   remark: z.string().trim().max(PROXY_REMARK_MAX, { error: 'tooLong' }).optional(),
 };
 
 /** GB of traffic: from 0.1, at most one decimal. */
-export const zTrafficGb = z.coerce
-  .number({ error: 'invalidValue' })
+export const zTrafficGb = zJsonNumber('trafficRange')
   .min(TRAFFIC_MIN_GB, { error: 'trafficRange' })
   .max(PROXY_TRAFFIC_MAX_GB, { error: 'trafficRange' })
   .refine((gb) => Math.abs(gb * 10 - Math.round(gb * 10)) < 1e-9, { error: 'trafficDecimals' });
 
 /** Whole days of an IP purchase or renewal (1-365). */
-export const zProxyDays = z.coerce
-  .number({ error: 'invalidValue' })
+export const zProxyDays = zJsonNumber('daysRange')
   .int({ error: 'daysRange' })
   .min(1, { error: 'daysRange' })
   .max(PROXY_DAYS_MAX, { error: 'daysRange' });
@@ -201,7 +200,11 @@ export const ZBuyResult = z.object({ tokens: z.array(ZProxyToken), cost: z.numbe
 /** Parsed purchase answer. */
 export type TBuyResult = z.infer<typeof ZBuyResult>;
 
-const zDateParam = z.coerce.date({ error: 'invalidValue' }).optional();
+/** A date or instant of a query: ISO 8601 only (2026-01-31 or 2026-01-31T08:00:00Z). */
+export const zQueryDate = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'dateInvalid' })
+  .transform((v) => new Date(v));
+const zDateParam = zQueryDate.optional();
 
 /** Filters of the seven lists (and the export). */
 export const ZProxyListQuery = ZPageQuery.extend({
@@ -221,17 +224,18 @@ export const ZProxyTokenPage = zPage(ZProxyToken);
 
 /** Ids of a batch call. */
 export const zTokenIds = z
-  .array(z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }), { error: 'selectionRequired' })
+  .array(zJsonNumber('invalidValue').int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }).max(Number.MAX_SAFE_INTEGER, { error: 'invalidValue' }), { error: 'selectionRequired' })
   .min(1, { error: 'selectionRequired' })
   .max(PROXY_BATCH_MAX, { error: 'tooMany' });
 /** Body of DELETE /token/batch and PUT /token/batch/restore. */
 export const ZTokenBatchBody = z.object({ token_ids: zTokenIds });
 
 /** Body of PUT /token/:id. */
-export const ZTokenStatusBody = z.object({ id: z.coerce.number().int().positive(), status: z.enum(['enabled', 'disabled'], { error: 'invalidValue' }) });
+export const ZTokenStatusBody = z.object({ id: zId, status: z.enum(['enabled', 'disabled'], { error: 'invalidValue' }) });
 /** Body of PUT /token/remark/:token_id. */
 export const ZTokenRemarkBody = z.object({
-  token_id: z.coerce.number().int().positive(),
+  /** The path's id (the spec's body repeats it; the path decides). */
+  token_id: zId,
   remark: z.string({ error: 'required' }).trim().max(PROXY_REMARK_MAX, { error: 'tooLong' }),
 });
 

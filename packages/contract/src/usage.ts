@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PROXY_LISTS } from './proxies';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zIdParam } from './validators';
+import { zDigits, zIdParam } from './validators';
+import { zQueryDate } from './proxies';
 
 /**
  * Shared schemas of the token test (GET /token/test/{id}), the traffic series
@@ -70,12 +71,7 @@ export const TRAFFIC_GRANULARITIES = ['hour', 'day'] as const;
 /** Most buckets one traffic query may answer. */
 export const TRAFFIC_POINTS_MAX = 2_400;
 
-const zTzOffset = z.coerce
-  .number({ error: 'invalidValue' })
-  .int({ error: 'tzOffsetRange' })
-  .min(-720, { error: 'tzOffsetRange' })
-  .max(840, { error: 'tzOffsetRange' })
-  .default(480);
+const zTzOffset = zDigits(z.number().int({ error: 'tzOffsetRange' }).min(-720, { error: 'tzOffsetRange' }).max(840, { error: 'tzOffsetRange' })).default(480);
 
 /**
  * Query of GET /token/session/traffic: one token (token_id), the tokens of a
@@ -84,10 +80,10 @@ const zTzOffset = z.coerce
  * `tz_offset_minutes` zone (default 480, China); hour buckets are UTC hours.
  */
 export const ZSessionTrafficQuery = z.object({
-  token_id: z.coerce.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }).optional(),
+  token_id: zDigits(z.number().int({ error: 'invalidValue' }).positive({ error: 'invalidValue' })).optional(),
   list: z.enum(PROXY_LISTS, { error: 'invalidValue' }).optional(),
-  from: z.coerce.date({ error: 'invalidValue' }).optional(),
-  to: z.coerce.date({ error: 'invalidValue' }).optional(),
+  from: zQueryDate.optional(),
+  to: zQueryDate.optional(),
   granularity: z.enum(TRAFFIC_GRANULARITIES, { error: 'invalidValue' }).default('day'),
   tz_offset_minutes: zTzOffset,
 });
@@ -113,8 +109,7 @@ export const STATISTICS_DAYS = [7, 30, 90] as const;
 
 /** Query of GET /user/statistics/amount: the last 7, 30 or 90 days in the user's time zone. */
 export const ZStatisticsAmountQuery = z.object({
-  days: z.coerce
-    .number({ error: 'statisticsDays' })
+  days: zDigits(z.number({ error: 'statisticsDays' }), 'statisticsDays')
     .refine((d) => (STATISTICS_DAYS as readonly number[]).includes(d), { error: 'statisticsDays' })
     .default(7),
   tz_offset_minutes: zTzOffset,

@@ -57,7 +57,33 @@ export function withPasswordConfirm<T extends z.ZodObject<{ password: z.ZodType<
   });
 }
 
-/** A positive integer id (path parameters and id fields). */
-export const zId = z.coerce.number().int().positive();
+// Canonical decimal integer: an optional minus, no leading zeros, no sign
+// "+", exponent, hex, spaces or fraction; at most 15 digits (a safe integer).
+const CANONICAL_INT = /^-?(0|[1-9]\d{0,14})$/;
+
+/**
+ * An integer from a query string, a path or a form field: canonical decimal
+ * digits only ("06", "0x6", "6e0", " 6", "true" are refused with
+ * `integerFormat`); the number is then checked by `rules`, which carry their
+ * own messages (`formatMessage` replaces `integerFormat` where a field has
+ * one message for every failure). A finite JS number is taken as is (the
+ * console's typed calls).
+ */
+export function zDigits<T extends z.ZodType<number, number>>(rules: T, formatMessage = 'integerFormat') {
+  return z
+    .custom<string | number>((v) => (typeof v === 'string' && CANONICAL_INT.test(v)) || (typeof v === 'number' && Number.isFinite(v)), {
+      error: formatMessage,
+    })
+    .transform((v) => Number(v))
+    .pipe(rules);
+}
+
+/** A number of a JSON body: a JSON number only (no string, boolean or array is coerced). */
+export function zJsonNumber(message: string = 'numberRequired') {
+  return z.number({ error: message });
+}
+
+/** A positive integer id (path parameters and id fields of queries and forms). */
+export const zId = zDigits(z.number().int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }));
 /** Path parameters of calls on one row: `/:id`. */
 export const zIdParam = z.object({ id: zId });

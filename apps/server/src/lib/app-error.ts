@@ -5,7 +5,7 @@ export class AppError extends Error {
   constructor(
     readonly errorName: TErrorName,
     readonly params?: Record<string, string | number>,
-    readonly issues?: { path: string; message: string }[],
+    readonly issues?: { path: string; message: string; params?: Record<string, string | number> }[],
   ) {
     super(errorName);
     this.name = 'AppError';

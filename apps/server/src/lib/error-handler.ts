@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { API_PREFIX, ERRORS, errorMessage, validationMessage } from '@proxy/contract';
+import { API_PREFIX, ERRORS, GENERIC_VALIDATION_KEYS, errorMessage, validationMessage } from '@proxy/contract';
 import { AppError } from './app-error';
 import { requestLang } from './routing';
 
@@ -9,9 +11,11 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
     const lang = requestLang(req);
     if (error instanceof AppError) {
       const def = ERRORS[error.errorName];
-      const issues = error.issues?.map((i) => ({ path: i.path, message: validationMessage(i.message, lang) }));
+      const issues = error.issues?.map((i) => ({ path: i.path, message: validationMessage(i.message, lang, i.params) }));
       let msg = errorMessage(error.errorName, lang, error.params);
-      if (issues?.length) msg = issues[0].message;
+      // The first issue is the message; generic ones ("Must be at least 1") say which field.
+      const first = error.issues?.[0];
+      if (first && issues) msg = first.path && GENERIC_VALIDATION_KEYS.has(first.message) ? `${first.path}: ${issues[0].message}` : issues[0].message;
       return reply.status(def.status).send({ code: def.code, msg, data: { error: error.errorName, ...(issues ? { issues } : {}) } });
     }
     const status = error.statusCode ?? 500;
@@ -20,6 +24,8 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: unparsable body, too large, bad content type.
+      const own = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : undefined;
+      if (own) return reply.status(status).send({ code: ERRORS[own].code, msg: errorMessage(own, lang), data: { error: own } });
       if (status === 404 || status === 403) {
         return reply.status(404).send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
       }
@@ -40,4 +46,23 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
     const lang = requestLang(req);
     return reply.status(404).send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
   });
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before a request exists (headers or
+ * query string too large, malformed request line) with the envelope too. The
+ * headers were not read, so the message carries both languages.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const name = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  const def = ERRORS[name];
+  const body = JSON.stringify({ code: def.code, msg: `${def.zh} / ${def.en}`, data: { error: name } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${def.status} ${STATUS_CODES[def.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import {
   API_PREFIX,
   ROUTES,
   ROUTE_GROUPS,
+  isValidationKey,
   resolveLang,
   type TLang,
   type TRouteDef,
@@ -93,6 +95,47 @@ function audit(deps: TDeps, route: string, def: TRouteDef, req: FastifyRequest, 
   return recordAdminCall(deps, { operatorId: operator.id, route, method: def.method, path: req.url.split('?')[0], input, errorName, ip: req.ip });
 }
 
+// Control characters other than tab, line feed and carriage return (NUL first of all).
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/**
+ * Where text input is refused: the path of the first string (at any depth) that
+ * holds a control character, so no route ever passes one to the database.
+ */
+export function findControlCharacters(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return CONTROL_CHARACTERS.test(value) ? path : undefined;
+  if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const found = findControlCharacters(child, path ? `${path}.${key}` : key);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A zod issue as an envelope issue: the schema's own message key when it has
+ * one, else a catalogue key by the kind of failure, never zod's English text.
+ */
+export function toIssue(issue: z.core.$ZodIssue): { path: string; message: string; params?: Record<string, string | number> } {
+  const path = issue.path.join('.');
+  if (isValidationKey(issue.message)) return { path, message: issue.message };
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return { path, message: 'required' };
+      return { path, message: issue.expected === 'int' ? 'integerRequired' : issue.expected === 'number' ? 'numberRequired' : 'invalidType' };
+    case 'too_small':
+      return { path, message: 'tooSmall', params: { min: Number(issue.minimum) } };
+    case 'too_big':
+      return issue.origin === 'string' ? { path, message: 'tooLong' } : { path, message: 'tooBig', params: { max: Number(issue.maximum) } };
+    case 'invalid_format':
+      return { path, message: 'invalidFormat' };
+    default:
+      return { path, message: 'invalidValue' };
+  }
+}
+
 // Path parameters, query and body merged into the one object the input schema reads.
 function collectInput(req: FastifyRequest): Record<string, unknown> {
   const body = req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as object) : {};
@@ -120,14 +163,10 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
         if (!handler) throw new AppError('NOT_AVAILABLE');
         const raw = collectInput(req);
         const run = async () => {
+          const withControl = findControlCharacters(raw);
+          if (withControl !== undefined) throw new AppError('BAD_REQUEST', undefined, [{ path: withControl, message: 'controlChars' }]);
           const parsed = def.input.safeParse(raw);
-          if (!parsed.success) {
-            throw new AppError(
-              'BAD_REQUEST',
-              undefined,
-              parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-            );
-          }
+          if (!parsed.success) throw new AppError('BAD_REQUEST', undefined, parsed.error.issues.map(toIssue));
           return handler({ input: parsed.data as never, user: user as never, lang, ip: req.ip, req, reply });
         };
         // Every operator call that changes data leaves an audit entry, whatever its outcome.

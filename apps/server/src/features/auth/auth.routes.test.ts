@@ -90,7 +90,7 @@ describe('registration (/user/register)', () => {
     ['code with letters', { code: '12345a' }, 'The verification code is 6 digits', '验证码为 6 位数字'],
     ['code of 7 digits', { code: '1234567' }, 'The verification code is 6 digits', '验证码为 6 位数字'],
     ['invalid e-mail', { email: 'newbie@' }, 'Please enter a valid e-mail address', '请输入有效的邮箱地址'],
-    ['missing e-mail', { email: '' }, 'This field is required', '此项为必填项'],
+    ['missing e-mail', { email: '' }, 'email: This field is required', 'email: 此项为必填项'],
     ['malformed invite code', { invite_code: 'ab!' }, 'Invalid invitation code format', '邀请码格式不正确'],
   ])('rejects %s in both languages and creates nothing', async (_name, over, en, zh) => {
     const enRes = await postForm(t.app, '/user/register', form(over), { lang: 'en' });

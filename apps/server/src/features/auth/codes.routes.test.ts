@@ -57,7 +57,7 @@ describe('verification codes (/user/code)', () => {
     expect(badType.statusCode).toBe(400);
     expect(badType.json().data.issues[0].path).toBe('type');
     const missing = await postForm(t.app, '/user/code', { type: 'register' }, { lang: 'en' });
-    expect(missing.json().msg).toBe('This field is required');
+    expect(missing.json().msg).toBe('email: This field is required');
     expect(mailer.sent.length).toBe(before);
   });
 

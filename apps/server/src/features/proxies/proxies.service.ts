@@ -176,6 +176,20 @@ export async function purchaseTokens(
       const order = key ? await findOrderByKey(tx, userId, key) : undefined;
       if (!order) throw new AppError('IDEMPOTENCY_CONFLICT');
       const tokens = await findOrderTokens(tx, userId, order.id);
+      // A key answers again only the request it was first used with: the same call and the same fields.
+      const first = tokens[0];
+      const isSameRequest =
+        order.action === 'purchase' &&
+        order.product === product &&
+        order.billing === billing &&
+        order.category === body.category &&
+        order.quantity === body.quantity &&
+        order.amount === amount &&
+        first?.network === body.network &&
+        first.country === body.country_id &&
+        first.state === (body.state_id ?? '') &&
+        first.city === (body.city_id ?? '');
+      if (!isSameRequest) throw new AppError('IDEMPOTENCY_CONFLICT');
       return { tokens: tokens.map((t) => toProxyToken(t, deps, lang)), cost: fenToYuan(order.costFen), balance: fenToYuan(debit.availableFen), order_id: order.id };
     }
     const area: TAreaFilter = { kind: exitKindOf(body.category), country: body.country_id, state: body.state_id, city: body.city_id };

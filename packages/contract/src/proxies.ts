@@ -3,7 +3,7 @@ import { ZPageQuery, zPage } from './envelope';
 import { PRICE_KEYS, TRAFFIC_MIN_GB } from './prices';
 import { ZBatchResult } from './envelope';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zDigits, zId, zIdParam, zJsonNumber } from './validators';
+import { zId, zIdParam, zJsonNumber } from './validators';
 
 /**
  * Shared schemas of the proxy products (spec sections 3 and 7, ARCHITECTURE.md

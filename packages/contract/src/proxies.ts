@@ -277,8 +277,10 @@ export const ZExportQuery = ZProxyListQuery.omit({ page: true, page_size: true }
   token_ids: z
     .string()
     .trim()
-    .regex(/^\d+(,\d+)*$/, { error: 'invalidValue' })
+    // Ids in canonical digits (safe integers), comma separated, at most a batch.
+    .regex(/^[1-9]\d{0,14}(,[1-9]\d{0,14})*$/, { error: 'invalidValue' })
     .transform((v) => v.split(',').map(Number))
+    .refine((ids) => ids.length <= PROXY_BATCH_MAX, { error: 'tooMany' })
     .optional(),
   list: z.enum(PROXY_LISTS, { error: 'invalidValue' }).optional(),
   format: z.enum(['txt', 'csv'], { error: 'invalidValue' }).default('txt'),

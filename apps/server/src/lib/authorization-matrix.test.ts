@@ -120,6 +120,8 @@ describe('authorization matrix over every route', () => {
       if (def.auth === 'admin') {
         const res = await callRoute(t.app, def, input, { token: ben.token });
         expect([res.statusCode, res.json().code], `${name} as a customer`).toEqual([403, 403]);
+        const asOperator = await callRoute(t.app, def, input, { token: oper.token });
+        expect([401, 403], `${name} as an operator`).not.toContain(asOperator.statusCode);
       }
       if (def.auth === 'user' || def.auth === 'admin') {
         const res = await callRoute(t.app, def, input, { headers: { 'x-api-key': benApiKey } });

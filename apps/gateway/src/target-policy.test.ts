@@ -1,0 +1,127 @@
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TAuthorizer } from './authorizer';
+import { createGatewayServer, type TGatewayServer } from './gateway-server';
+import { GatewayRefusal } from './refusals';
+import { buildConnectRequest, buildUserPass } from './socks5';
+import { createTargetGuard } from './target-policy';
+
+// The SSRF battery: every form of a loopback, private, link-local, CGNAT or
+// unspecified address a customer might try as a target. Loopback forms go
+// through a real gateway on all three protocols (a listener waits on
+// 127.0.0.1, so a wrongly allowed target would be reached and the test would
+// see it); addresses outside this machine are checked at the guard itself,
+// so no test ever sends a packet off the machine.
+
+const authorizer: TAuthorizer = {
+  authorize: ({ username, password }) => (username === 'u' && password === 'p' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 1000 } : 'bad-credentials'),
+  check: () => null,
+};
+
+let gateway: TGatewayServer;
+let gatewayPort: number;
+let origin: http.Server;
+let originPort: number;
+let reached = 0;
+
+function listen(server: net.Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+}
+
+// Loopback spelled every way a resolver or a parser may accept.
+const LOOPBACK_FORMS = ['127.0.0.1', '127.1', '127.0.1', '2130706433', '0x7f000001', '0x7f.0.0.1', '0177.0.0.1', '017700000001', '127.255.255.254', 'localhost', 'LOCALHOST', 'localhost.', '0.0.0.0', '0', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:0:0:1]', '[::]'];
+
+beforeAll(async () => {
+  origin = http.createServer((_req, res) => {
+    reached += 1;
+    res.end('reached');
+  });
+  originPort = await listen(origin);
+  // Port 0 of every form above means "this listener": the same port on 0.0.0.0 and ::1 is not needed, 127.0.0.1 is where it waits.
+  gateway = createGatewayServer({ authorizer, meter: { record() {} }, policy: { allowPrivateTargets: false, allowedEndpoints: [] } });
+  gatewayPort = await listen(gateway.server);
+});
+
+afterAll(async () => {
+  await gateway.close();
+  origin.close();
+});
+
+function exchange(write: (socket: net.Socket) => void, until: (got: Buffer) => boolean): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const socket = net.connect(gatewayPort, '127.0.0.1', () => write(socket));
+    let got = Buffer.alloc(0);
+    const done = () => {
+      socket.destroy();
+      resolve(got);
+    };
+    socket.on('data', (d) => {
+      got = Buffer.concat([got, d]);
+      if (until(got)) done();
+    });
+    socket.on('close', done);
+    socket.on('error', done);
+  });
+}
+
+const auth = `Basic ${Buffer.from('u:p').toString('base64')}`;
+
+describe('SSRF battery through the gateway', () => {
+  it.each(LOOPBACK_FORMS)('refuses %s with target-refused over HTTP forward, CONNECT and SOCKS5', async (host) => {
+    const forward = await exchange(
+      (s) => s.write(`GET http://${host}:${originPort}/ HTTP/1.1\r\nHost: ${host}:${originPort}\r\nProxy-Authorization: ${auth}\r\n\r\n`),
+      (b) => b.includes('\r\n\r\n'),
+    );
+    // Refused before any dial (403 target-refused); a spelling no resolver knows cannot be dialled at all (502).
+    expect(forward.toString()).toMatch(/^HTTP\/1\.1 (403 .*x-proxy-reason: target-refused|502 )/is);
+    const connect = await exchange(
+      (s) => s.write(`CONNECT ${host}:${originPort} HTTP/1.1\r\nHost: ${host}:${originPort}\r\nProxy-Authorization: ${auth}\r\n\r\n`),
+      (b) => b.includes('\r\n\r\n'),
+    );
+    expect(connect.toString()).toMatch(/^HTTP\/1\.1 (403 .*x-proxy-reason: target-refused|502 )/is);
+    const bare = host.replace(/^\[|\]$/g, '');
+    const socks = await exchange(
+      (s) => {
+        s.write(Buffer.from([5, 1, 2]));
+        s.once('data', () => {
+          s.write(buildUserPass('u', 'p'));
+          s.once('data', () => s.write(buildConnectRequest(bare, originPort)));
+        });
+      },
+      (b) => b.length >= 2 + 2 + 10,
+    );
+    expect(socks.length).toBeGreaterThanOrEqual(14);
+    expect(socks[2 + 2 + 1], `SOCKS5 reply for ${host}`).not.toBe(0);
+    expect(reached, `${host} reached the origin`).toBe(0);
+  });
+
+  it('still relays to a public name when asked (the battery is not refusing everything)', () => {
+    const guard = createTargetGuard({ allowPrivateTargets: false, allowedEndpoints: [] });
+    expect(() => guard.check('93.184.216.34', 443)).not.toThrow();
+    expect(guard.isAddressAllowed('2606:2800:220:1:248:1893:25c8:1946', 443)).toBe(true);
+  });
+});
+
+describe('SSRF battery at the guard (addresses off this machine are never dialled by a test)', () => {
+  const guard = createTargetGuard({ allowPrivateTargets: false, allowedEndpoints: ['127.0.0.1:8080'] });
+  it.each([
+    ['10.0.0.1'], ['10.255.255.255'], ['172.16.0.1'], ['172.31.255.1'], ['192.168.1.1'],
+    ['169.254.169.254'], ['169.254.0.1'], ['100.64.0.1'], ['100.127.255.254'], ['0.0.0.0'], ['255.255.255.255'], ['224.0.0.1'],
+    ['::1'], ['::'], ['fe80::1'], ['fc00::1'], ['fd12:3456::1'], ['::ffff:10.0.0.1'], ['::ffff:169.254.169.254'], ['::ffff:192.168.0.1'], ['64:ff9b::10.0.0.1'],
+  ])('refuses %s', (address) => {
+    expect(() => guard.check(address, 80)).toThrow(GatewayRefusal);
+    expect(guard.isAddressAllowed(address, 80)).toBe(false);
+  });
+
+  it('allows exactly the configured endpoint, not its other ports', () => {
+    expect(() => guard.check('127.0.0.1', 8080)).not.toThrow();
+    expect(() => guard.check('127.0.0.1', 8081)).toThrow(GatewayRefusal);
+  });
+
+  it('refuses a name that resolves to loopback at lookup time (no rebinding around the check)', async () => {
+    const lookup = guard.guardedLookup(80);
+    const error = await new Promise<unknown>((resolve) => lookup('localhost', { family: 4 }, (err) => resolve(err)));
+    expect(error).toBeInstanceOf(GatewayRefusal);
+  });
+});

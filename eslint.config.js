@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import layout from './scripts/eslint-boundaries.mjs';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/migrations/**', 'coverage/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/migrations/**', 'coverage/**', '.tsbuild/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

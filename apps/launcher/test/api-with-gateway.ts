@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { startGateway, type TGateway } from '@proxy/gateway';
-import { createMemoryMailer, createTestApp, seedProxyStartup } from '@proxy/server/testing';
+import { createMemoryMailer, createTestApp, seedProxyStartup, type TMemoryMailer, type TTestApp } from '@proxy/server/testing';
 
 /**
  * Test support for suites that need the real path: the API listening on a
@@ -20,7 +20,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** The API on a real port plus a gateway; close() stops both. */
-export async function startApiWithGateway(config: Record<string, string> = {}) {
+/** What startApiWithGateway answers. */
+export type TApiWithGateway = TTestApp & { mailer: TMemoryMailer; apiPort: number; gateway: TGateway };
+
+export async function startApiWithGateway(config: Record<string, string> = {}): Promise<TApiWithGateway> {
   const apiPort = await freePort();
   const gatewayPort = await freePort();
   const mailer = createMemoryMailer();

@@ -26,8 +26,11 @@ export function createTestConfig(overrides: Record<string, string> = {}): TServe
   });
 }
 
+/** A mailer that keeps what it sends. */
+export type TMemoryMailer = TMailer & { sent: TMail[]; last(to?: string): TMail | undefined };
+
 /** A mailer that keeps what it sends, for tests that read codes. */
-export function createMemoryMailer(): TMailer & { sent: TMail[]; last(to?: string): TMail | undefined } {
+export function createMemoryMailer(): TMemoryMailer {
   const sent: TMail[] = [];
   return {
     describe: 'memory',
@@ -55,12 +58,15 @@ export function createFakeClock(start = new Date('2026-01-01T00:00:00Z')): TCloc
   };
 }
 
+/** A test app on its own database. */
+export type TTestApp = { app: FastifyInstance; deps: TDeps; db: TDbHandle; mailer: TMailer; close(): Promise<void> };
+
 /** The app on a fresh database; close() stops both. */
 export async function createTestApp(options: {
   config?: Record<string, string>;
   clock?: TClock;
   mailer?: TMailer;
-} = {}): Promise<{ app: FastifyInstance; deps: TDeps; db: TDbHandle; mailer: TMailer; close(): Promise<void> }> {
+} = {}): Promise<TTestApp> {
   const db = await createTestDatabase();
   const mailer = options.mailer ?? createMemoryMailer();
   const { app, deps } = await buildApp({

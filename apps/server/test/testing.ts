@@ -1,6 +1,6 @@
 // What suites outside the API (the launcher's real-path tests, e2e) use to
 // drive it: the test app on a fresh database, users with money, purchases.
-export { createTestApp, createMemoryMailer, createFakeClock, isPostgres } from './helpers';
+export { createTestApp, createMemoryMailer, createFakeClock, isPostgres, type TTestApp, type TMemoryMailer } from './helpers';
 export { startLocalOAuthProviders, type TLocalOAuthProviders } from './oauth-providers';
 export { buyOk, createUser, creditFen, request, seedProxyStartup, type TTestUser } from '../src/features/proxies/proxies-test-kit';
 export { importInventory } from '../src/features/inventory/inventory.service';

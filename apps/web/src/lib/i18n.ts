@@ -1,4 +1,4 @@
-import i18next from 'i18next';
+import i18next, { type i18n as TI18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
@@ -62,7 +62,7 @@ const resources = collectResources(
 const startLang = initialLanguage();
 
 /** The console's i18next instance. */
-export const i18n = i18next.createInstance();
+export const i18n: TI18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   resources,
   lng: startLang,

@@ -136,6 +136,33 @@ describe('route table', () => {
     expect(() => mergeRouteGroups({ one: { a }, two: { other: a } })).toThrow('GET /a is declared twice');
     expect(Object.keys(mergeRouteGroups({ one: { a }, two: { b } }))).toEqual(['a', 'b']);
   });
+  it('declares OpenAPI 3.1 with JSON Schema 2020-12, and every customer API answer has examples from the contract', () => {
+    const doc = buildOpenApi() as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: TSchema }> }> }>> };
+    expect(doc.openapi).toBe('3.1.0');
+    type TSchema = { examples?: unknown[]; type?: string | string[]; properties?: Record<string, TSchema>; items?: TSchema; anyOf?: TSchema[]; enum?: unknown[]; const?: unknown };
+    // A schema shows a real example when it has one, or when everything inside it does.
+    const missing: string[] = [];
+    const walk = (schema: TSchema | undefined, at: string): boolean => {
+      if (!schema) return true;
+      if (schema.examples?.length || schema.enum || schema.const !== undefined || schema.type === 'null') return true;
+      if (schema.anyOf) return schema.anyOf.every((s, i) => walk(s, `${at}|${i}`));
+      if (schema.properties) return Object.entries(schema.properties).every(([k, s]) => walk(s, `${at}.${k}`));
+      if (schema.items) return walk(schema.items, `${at}[]`);
+      missing.push(at);
+      return false;
+    };
+    let operations = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/api/v1/')) continue;
+      for (const [method, op] of Object.entries(ops)) {
+        const data = op.responses[200].content?.['application/json']?.schema?.properties?.data;
+        walk(data as TSchema, `${method.toUpperCase()} ${path}`);
+        operations += 1;
+      }
+    }
+    expect(operations).toBeGreaterThanOrEqual(6);
+    expect(missing).toEqual([]);
+  });
   it('auth calls are form posts without a token', () => {
     for (const name of ['userLogin', 'userRegister', 'userCode', 'userResetPassword', 'userGoogleVerify', 'userGithubVerify'] as const) {
       expect(ROUTES[name].body).toBe('form');

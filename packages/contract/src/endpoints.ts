@@ -173,9 +173,18 @@ export const ZV1Endpoint = z.object({
   line: z.string(),
   /** http://... or socks5://... by the proxy's network. */
   url: z.string(),
-});
+}).meta({ examples: [{
+    proxy_id: 1024,
+    host: 'gw.example.com',
+    port: 7777,
+    username: 'u1a2b3c4-country-us-session-k3x9q2-sesstime-10',
+    password: 'p4ssw0rdX',
+    network: 'HTTP',
+    line: 'gw.example.com:7777:u1a2b3c4-country-us-session-k3x9q2-sesstime-10:p4ssw0rdX',
+    url: 'http://u1a2b3c4-country-us-session-k3x9q2-sesstime-10:p4ssw0rdX@gw.example.com:7777',
+  }] });
 /** Answer of GET /v1/endpoints?format=json (format=text answers text/plain lines instead). */
-export const ZV1Endpoints = z.object({ endpoints: z.array(ZV1Endpoint), total: z.number().int() });
+export const ZV1Endpoints = z.object({ endpoints: z.array(ZV1Endpoint), total: z.number().int().meta({ examples: [1] }) });
 /** Parsed endpoints answer. */
 export type TV1Endpoints = z.infer<typeof ZV1Endpoints>;
 

@@ -84,7 +84,28 @@ export const ZIpQuality = z.object({
     rules_date: z.string(),
     checked_at: z.string(),
   }),
-});
+}).meta({ examples: [{
+    ip: '8.8.8.8',
+    family: 4,
+    scope: 'public',
+    is_public: true,
+    location: { country_code: 'US', country_name: { zh: '美国', en: 'United States' }, flag: '🇺🇸', region: '', city: '', latitude: 37.751, longitude: -97.822, timezone: 'America/Chicago' },
+    asn: { number: 15169, organization: 'GOOGLE' },
+    network_kind: 'hosting',
+    network_kind_rule: 'asn:15169',
+    is_our_exit: false,
+    is_blacklisted: false,
+    blacklist_entries: [],
+    risk_score: 40,
+    risk_level: 'medium',
+    reasons: [{ code: 'hosting', points: 40, text: { zh: '数据中心网络', en: 'Data-center network' } }],
+    note: null,
+    data: {
+      sources: [{ kind: 'asn', name: 'ASN', package: '@ip-location-db/asn', version: '2.3.2026061719', date: '2026-06-17', license: 'CC BY 4.0' }],
+      rules_date: '2026-06-01',
+      checked_at: '2026-11-22T08:00:00.000Z',
+    },
+  }] });
 /** Parsed IP quality answer. */
 export type TIpQuality = z.infer<typeof ZIpQuality>;
 

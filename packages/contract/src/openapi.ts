@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERRORS } from './errors';
+import { DECIMAL_DIGITS_INPUTS } from './validators';
 import { API_PREFIX, ROUTES } from './routes';
 import type { TRouteDef } from './route-def';
 
@@ -7,7 +8,22 @@ type TJson = Record<string, unknown>;
 
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): TJson {
   try {
-    return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as TJson;
+    // JSON Schema 2020-12, the dialect of the OpenAPI 3.1 document declared below.
+    return z.toJSONSchema(schema, {
+      io,
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+      // Integers sent as decimal digits (zDigits) are documented as the integers they are, with their bounds.
+      override: (ctx) => {
+        const def = (ctx.zodSchema as unknown as { _zod: { def: { type: string; in?: z.ZodType; out?: z.ZodType; defaultValue?: unknown } } })._zod.def;
+        if (def.type === 'default' && ctx.jsonSchema.default === undefined) ctx.jsonSchema.default = def.defaultValue as never;
+        if (def.type !== 'pipe' || !def.in || !def.out || !DECIMAL_DIGITS_INPUTS.has(def.in)) return;
+        const { $schema: _ignored, ...rules } = z.toJSONSchema(def.out, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as TJson;
+        const json = ctx.jsonSchema as TJson;
+        for (const key of Object.keys(json)) if (key !== 'default' && key !== 'examples' && key !== 'description') delete json[key];
+        Object.assign(json, rules);
+      },
+    }) as TJson;
   } catch {
     return {};
   }

@@ -191,7 +191,25 @@ export const ZProxyToken = z.object({
   username: z.string(),
   password: z.string(),
   proxy_url: z.string(),
-});
+}).meta({ examples: [{
+    token_id: 1024,
+    remark: 'shop crawler',
+    product: 'dynamic',
+    category: 'isp',
+    type: 'traffic',
+    network: 'HTTP',
+    area: { country: 'us', state: 'ca', city: 'losangeles', country_name: 'United States', state_name: 'California', city_name: 'Los Angeles' },
+    usage: { used_bytes: 52428800, limit_bytes: 1073741824 },
+    created_at: '2026-11-01T08:00:00.000Z',
+    expires_at: '2026-12-01T08:00:00.000Z',
+    status: 'enabled',
+    auto_renew: false,
+    host: 'gw.example.com',
+    port: 7777,
+    username: 'u1a2b3c4',
+    password: 'p4ssw0rdX',
+    proxy_url: 'http://u1a2b3c4:p4ssw0rdX@gw.example.com:7777',
+  }] });
 /** Parsed token. */
 export type TProxyToken = z.infer<typeof ZProxyToken>;
 
@@ -265,7 +283,7 @@ export const ZArea = z.object({
   name_zh: z.string(),
   name_en: z.string(),
   available: z.number().int(),
-});
+}).meta({ examples: [{ id: 'us', name: 'United States', name_zh: '美国', name_en: 'United States', available: 12 }] });
 /** Parsed area. */
 export type TArea = z.infer<typeof ZArea>;
 

@@ -70,13 +70,17 @@ const CANONICAL_INT = /^-?(0|[1-9]\d{0,14})$/;
  * console's typed calls).
  */
 export function zDigits<T extends z.ZodType<number, number>>(rules: T, formatMessage = 'integerFormat') {
-  return z
+  const digits = z
     .custom<string | number>((v) => (typeof v === 'string' && CANONICAL_INT.test(v)) || (typeof v === 'number' && Number.isFinite(v)), {
       error: formatMessage,
     })
-    .transform((v) => Number(v))
-    .pipe(rules);
+    .transform((v) => Number(v));
+  DECIMAL_DIGITS_INPUTS.add(digits);
+  return digits.pipe(rules);
 }
+
+/** The input side of every zDigits schema: the OpenAPI document describes them by their number rules. */
+export const DECIMAL_DIGITS_INPUTS = new WeakSet<z.ZodType>();
 
 /** A number of a JSON body: a JSON number only (no string, boolean or array is coerced). */
 export function zJsonNumber(message: string = 'numberRequired') {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zCode, zEmail, zFormBool, zInviteCode, zPassword, zUsername, withPasswordConfirm } from './validators';
+import { zCode, zEmail, zFormBool, zIdParam, zInviteCode, zPassword, zUsername, withPasswordConfirm } from './validators';
 
 /**
  * Sign-in, registration, codes, password reset and OAuth (spec sections 4, 5
@@ -32,6 +32,25 @@ export const ZSession = z.object({
 });
 /** Parsed sign-in answer. */
 export type TSession = z.infer<typeof ZSession>;
+
+/**
+ * One live session of the signed-in user (GET /user/sessions): how it was
+ * created, the device (User-Agent, at most 256 characters), the address of
+ * the sign-in or of its latest use, and times as ISO 8601.
+ */
+export const ZSessionInfo = z.object({
+  id: z.number().int(),
+  method: z.enum(SIGN_IN_METHODS),
+  user_agent: z.string(),
+  ip: z.string(),
+  created_at: z.string(),
+  /** Updated at most once a minute while the session is used. */
+  last_used_at: z.string(),
+  /** True for the session of the token that made the call. */
+  is_current: z.boolean(),
+});
+/** Parsed session of the session list. */
+export type TSessionInfo = z.infer<typeof ZSessionInfo>;
 
 /** Register form (spec section 5). */
 export const ZRegisterForm = withPasswordConfirm(
@@ -80,7 +99,10 @@ export const AUTH_ROUTES = {
   userCode: defineRoute({ method: 'POST', path: '/user/code', auth: 'none', body: 'form', summary: 'E-mail a 6-digit verification code', tag: 'auth', input: z.object({ email: zEmail, type: z.enum(CODE_PURPOSES, { error: 'invalidValue' }) }), output: z.object({ resend_after: z.number().int() }) }),
   userResetPassword: defineRoute({ method: 'POST', path: '/user/reset_password', auth: 'none', body: 'form', summary: 'Set a new password with an e-mailed code', tag: 'auth', input: ZResetPasswordForm }),
   userRefreshToken: defineRoute({ method: 'GET', path: '/user/refresh_token', auth: 'user', summary: 'A fresh access token for the current session', tag: 'auth', output: z.object({ token: z.string(), expires_in: z.number().int() }) }),
-  userLogout: defineRoute({ method: 'POST', path: '/user/logout', auth: 'user', summary: 'Sign out everywhere (revokes every access token)', tag: 'auth' }),
+  userLogout: defineRoute({ method: 'POST', path: '/user/logout', auth: 'user', summary: 'Sign out: ends the session of this token only', tag: 'auth' }),
+  userLogoutAll: defineRoute({ method: 'POST', path: '/user/logout/all', auth: 'user', summary: 'Sign out everywhere: ends every session of the user', tag: 'auth' }),
+  userSessions: defineRoute({ method: 'GET', path: '/user/sessions', auth: 'user', summary: "The user's live sessions, newest first", tag: 'auth', output: z.array(ZSessionInfo) }),
+  userSessionEnd: defineRoute({ method: 'POST', path: '/user/sessions/end/:id', auth: 'user', summary: "End one of the user's own sessions (another user's session answers 404)", tag: 'auth', input: zIdParam }),
 } as const satisfies Record<string, TRouteDef>;
 
 /** GitHub and Google sign-in. */

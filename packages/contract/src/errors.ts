@@ -62,6 +62,9 @@ export const ERRORS = {
   /** The notification does not exist. */
   NOTIFICATION_NOT_FOUND: { code: 1014, status: 404, zh: '通知不存在', en: 'Notification not found' },
 
+  /** The session does not exist, is already ended, or belongs to another user. */
+  SESSION_NOT_FOUND: { code: 1016, status: 404, zh: '登录会话不存在或已结束', en: 'Session not found or already ended' },
+
   /** The available balance does not cover the amount. */
   INSUFFICIENT_BALANCE: { code: 2001, status: 402, zh: '余额不足', en: 'Insufficient balance' },
   /** An idempotency key was reused for a different operation. */

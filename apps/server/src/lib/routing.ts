@@ -18,6 +18,7 @@ import { AppError } from './app-error';
 import type { TDeps } from './deps';
 import { findUserByApiKey, findUserById, type TUserRow } from '../features/users/users.repository';
 import { recordAdminCall } from '../features/audit/audit.service';
+import { resumeSession } from '../features/auth/sessions.service';
 
 /** A file answer (export, downloads): sent as is, not wrapped in the envelope. */
 export class RawReply {
@@ -65,7 +66,7 @@ function bearerToken(req: FastifyRequest): string | undefined {
   return match?.[1]?.trim();
 }
 
-/** Resolves the signed-in user from the bearer token; throws 401 / -401. */
+/** Resolves the signed-in user from the bearer token and its session; throws 401 / -401. */
 export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<TRouteDef, 'auth'>): Promise<TUserRow> {
   if (def.auth === 'user-or-key') {
     const headerKey = req.headers['x-api-key'];
@@ -86,6 +87,8 @@ export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<T
   if (!user || user.tokenVersion !== claims.tokenVersion || user.status !== 'active') {
     throw new AppError('SESSION_REVOKED');
   }
+  // The token's session must be live (SESSION_REVOKED when ended or missing); its last use is stamped.
+  await resumeSession(deps, req, user.id, claims.sessionId);
   if (def.auth === 'admin' && !user.isAdmin) throw new AppError('FORBIDDEN');
   return user;
 }

@@ -1,5 +1,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { TDeps } from '../../lib/deps';
 import type { TMail } from '../../lib/mailer';
+import type { TUserRow } from '../users/users.repository';
+import { insertSession } from './sessions.repository';
 
 /** Test support for the account suites: form posts, codes from the memory mailer, ready-made users. */
 
@@ -69,4 +72,14 @@ export async function registerUser(
   });
   if (res.json().code !== 0) throw new Error(`register: ${res.body}`);
   return res.json().data.token as string;
+}
+
+/**
+ * A token for an account without signing in (no trial credit, no
+ * last_login_at): a session row of its own, as the accounts made by
+ * createAccount in tests have never signed in.
+ */
+export async function issueTestToken(deps: TDeps, user: Pick<TUserRow, 'id' | 'tokenVersion'>, ip = '127.0.0.1'): Promise<string> {
+  const session = await insertSession(deps.db, { userId: user.id, method: 'password', userAgent: 'test', ip, at: deps.clock.now() });
+  return deps.jwt.sign({ userId: user.id, tokenVersion: user.tokenVersion, sessionId: session.id });
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_RESEND_MS } from '@proxy/contract';
-import { ledgerEntries, notifications, users } from '@proxy/db';
+import { ledgerEntries, notifications, userSessions, users } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
 import { setUserStatus } from '../users/users.service';
 import { callApi, codeSentTo, postForm, registerUser } from './auth-test-kit';
@@ -144,6 +144,10 @@ describe('registration (/user/register)', () => {
     expect(right.json()).toMatchObject({ code: 0, data: { is_new_user: false } });
     const info = await callApi(t.app, 'GET', '/user/info', { token: right.json().data.token });
     expect(info.json().data).toMatchObject({ name: 'existing', balance: 15 });
+    // A password sign-in of the existing account: a session of method "password".
+    const claims = await t.deps.jwt.verify(right.json().data.token);
+    const [session] = await t.db.db.select().from(userSessions).where(eq(userSessions.id, claims!.sessionId));
+    expect(session).toMatchObject({ userId: info.json().data.user_id, method: 'password' });
     // The code was used by that sign-in.
     const replay = await postForm(t.app, '/user/register', form({ username: 'someone', email, code, password: 'their-password', confirm_password: 'their-password' }));
     expect(replay.json().code).toBe(1004);
@@ -245,14 +249,16 @@ describe('sign-in, sessions and password reset', () => {
     expect(info.json().data).toMatchObject({ balance: 15, trial_credit: 15, total_balance: 0 });
   });
 
-  it('refresh answers a working token; logout makes every token answer -401', async () => {
+  it('refresh keeps the session; logout ends this session only', async () => {
     const login = await postForm(t.app, '/user/login', { email: 'dave', password: 'dave-password' });
     const token = login.json().data.token as string;
+    const other = (await postForm(t.app, '/user/login', { email: 'dave', password: 'dave-password' })).json().data.token as string;
     clock.advance(10 * 60 * 1000);
     const refreshed = await callApi(t.app, 'GET', '/user/refresh_token', { token });
     expect(refreshed.json()).toMatchObject({ code: 0, data: { expires_in: 216000 } });
     const fresh = refreshed.json().data.token as string;
     expect(fresh).not.toBe(token);
+    expect((await t.deps.jwt.verify(fresh))!.sessionId).toBe((await t.deps.jwt.verify(token))!.sessionId);
     expect((await callApi(t.app, 'GET', '/user/info', { token: fresh })).json().code).toBe(0);
 
     const out = await callApi(t.app, 'POST', '/user/logout', { token: fresh, lang: 'zh' });
@@ -263,9 +269,8 @@ describe('sign-in, sessions and password reset', () => {
       expect(res.json()).toEqual({ code: -401, msg: '登录已失效，请重新登录！', data: { error: 'SESSION_REVOKED' } });
       expect((await callApi(t.app, 'GET', '/user/refresh_token', { token: old })).json().code).toBe(-401);
     }
-    // A new sign-in works again.
-    const again = await postForm(t.app, '/user/login', { email: 'dave', password: 'dave-password' });
-    expect((await callApi(t.app, 'GET', '/user/info', { token: again.json().data.token })).json().code).toBe(0);
+    // The other browser stays signed in.
+    expect((await callApi(t.app, 'GET', '/user/info', { token: other })).json().code).toBe(0);
   });
 
   it('an expired token answers 401 (not -401)', async () => {

@@ -1,28 +1,40 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
-import { login, logout, refreshSession, register, requestCode, resetPassword } from './auth.service';
+import { login, register, requestCode, resetPassword } from './auth.service';
+import { endSession, listSessions, logout, logoutEverywhere, refreshSession, requireSessionId, userAgentOf } from './sessions.service';
 
-/** Codes, registration, sign-in, password reset, refresh and sign-out. */
+/** Codes, registration, sign-in, password reset, refresh, sign-out and the session list. */
 export function createAuthHandlers(deps: TDeps): THandlersOf<'auth'> {
   return {
     async userCode({ input, ip, lang }) {
       return requestCode(deps, input, { ip, lang });
     },
-    async userRegister({ input, ip, lang }) {
-      return register(deps, input, { ip, lang });
+    async userRegister({ input, ip, lang, req }) {
+      return register(deps, input, { ip, lang, userAgent: userAgentOf(req) });
     },
-    async userLogin({ input, ip, lang }) {
-      return login(deps, input, { ip, lang });
+    async userLogin({ input, ip, lang, req }) {
+      return login(deps, input, { ip, lang, userAgent: userAgentOf(req) });
     },
     async userResetPassword({ input, ip, lang }) {
       await resetPassword(deps, input, { ip, lang });
       return null;
     },
-    async userRefreshToken({ user }) {
-      return refreshSession(deps, user);
+    async userRefreshToken({ user, req }) {
+      return refreshSession(deps, user, requireSessionId(req));
     },
-    async userLogout({ user }) {
-      await logout(deps, user);
+    async userLogout({ user, req }) {
+      await logout(deps, user.id, requireSessionId(req));
+      return null;
+    },
+    async userLogoutAll({ user }) {
+      await logoutEverywhere(deps, user.id);
+      return null;
+    },
+    async userSessions({ user, req }) {
+      return listSessions(deps, user.id, requireSessionId(req));
+    },
+    async userSessionEnd({ input, user }) {
+      await endSession(deps, user.id, input.id);
       return null;
     },
   };

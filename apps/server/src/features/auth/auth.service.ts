@@ -1,6 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
-  ACCESS_TOKEN_TTL_S,
   USERNAME_MAX,
   USERNAME_MIN,
   type TCodePurpose,
@@ -11,16 +10,19 @@ import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { createLedgerService } from '../ledger/ledger.service';
-import { renderPasswordChangedMail, renderWelcomeMail, type TMailContent } from '../mail/mail-templates';
+import { renderPasswordChangedMail } from '../mail/mail-templates';
+import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
 import { uniqueViolationOf } from '../users/unique-violation';
 import { findUserByEmail, findUserByUsername, isUsernameTaken, type TUserRow } from '../users/users.repository';
-import { bumpTokenVersion, findUserByInviteCode, insertUser, isInviteCodeTaken, updateLastLogin, updatePasswordHash } from './auth.repository';
+import { findUserByInviteCode, insertUser, isInviteCodeTaken, updatePasswordHash } from './auth.repository';
 import { checkCode, consumeCheckedCode, sendCode } from './codes.service';
 import { argon2ParamsOf, hashPassword, verifyDummyPassword, verifyPassword } from './password';
+import { endAllUserSessions } from './sessions.repository';
+import { createSession } from './sessions.service';
 
-/** Where a request comes from: the rate limiter's address key and the answer language. */
-export type TRequestMeta = { ip: string; lang: TLang };
+/** Where a request comes from: the rate limiter's address key, the device a session records and the answer language. */
+export type TRequestMeta = { ip: string; lang: TLang; userAgent?: string };
 
 /** What a new account needs; the OAuth sign-in passes passwordHash null. */
 export type TCreateAccountInput = {
@@ -116,40 +118,6 @@ export async function createAccount(deps: TDeps, input: TCreateAccountInput, tx?
   return user;
 }
 
-// Mail after a committed change: a failed send is logged, never undoes the change.
-async function sendMailQuietly(deps: TDeps, to: string, content: TMailContent): Promise<void> {
-  try {
-    await deps.mailer.send({ to, ...content });
-  } catch (error) {
-    deps.log.error({ err: error, subject: content.subject }, 'e-mail failed');
-  }
-}
-
-/**
- * Signs a user in: stamps last_login_at, grants the trial credit on the first
- * sign-in (exactly once, with a notification), sends the welcome e-mail for a
- * new account in the request language, and signs the access token.
- */
-export async function startSession(
-  deps: TDeps,
-  user: TUserRow,
-  lang: TLang,
-  options: { isNewUser?: boolean } = {},
-): Promise<TSession> {
-  if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
-  await updateLastLogin(deps.db, user.id, deps.clock.now());
-  const { isGranted } = await createLedgerService(deps).grantTrialCredit(user.id);
-  if (isGranted) await writeNotification(deps, user.id, 'trial_credit');
-  if (options.isNewUser) {
-    await sendMailQuietly(deps, user.email, renderWelcomeMail(lang, { username: user.username, publicUrl: deps.config.publicUrl }));
-  }
-  return {
-    token: await deps.jwt.sign(user.id, user.tokenVersion),
-    expires_in: ACCESS_TOKEN_TTL_S,
-    is_new_user: Boolean(options.isNewUser),
-  };
-}
-
 /** POST /user/code: rate-limited, then sendCode (same answer whether or not an account exists). */
 export async function requestCode(
   deps: TDeps,
@@ -163,7 +131,8 @@ export async function requestCode(
 /**
  * POST /user/register. The e-mailed code proves the address; the account is
  * active at once. An e-mail that already has an account signs in when the
- * password matches (spec section 4), otherwise EMAIL_TAKEN.
+ * password matches (spec section 4; a session of method "password"),
+ * otherwise EMAIL_TAKEN.
  */
 export async function register(
   deps: TDeps,
@@ -182,7 +151,7 @@ export async function register(
     if (!isMatch) throw new AppError('EMAIL_TAKEN');
     if (existing.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
     await deps.db.transaction((tx) => consumeCheckedCode(deps, checked, tx));
-    return startSession(deps, existing, meta.lang);
+    return createSession(deps, existing, { method: 'password', ...meta });
   }
   if (await isUsernameTaken(deps.db, input.username)) throw new AppError('USERNAME_TAKEN');
   // Hash before the transaction: it takes tens of milliseconds and needs no lock.
@@ -191,7 +160,7 @@ export async function register(
     await consumeCheckedCode(deps, checked, tx);
     return createAccount(deps, { email: input.email, username: input.username, passwordHash, inviteCode }, tx);
   });
-  return startSession(deps, user, meta.lang, { isNewUser: true });
+  return createSession(deps, user, { method: 'register', ...meta }, { isNewUser: true });
 }
 
 /**
@@ -210,7 +179,7 @@ export async function login(deps: TDeps, input: { email: string; password: strin
   }
   if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('INVALID_CREDENTIALS');
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
-  return startSession(deps, user, meta.lang);
+  return createSession(deps, user, { method: 'password', ...meta });
 }
 
 /** Tells the owner that the password changed (notification and e-mail). */
@@ -221,7 +190,8 @@ export async function notifyPasswordChanged(deps: TDeps, user: TUserRow, lang: T
 
 /**
  * POST /user/reset_password: a new password with an e-mailed code; every
- * session is signed out. An unknown e-mail is CODE_INVALID, like a wrong code.
+ * session is signed out (token version bumped, sessions ended). An unknown
+ * e-mail is CODE_INVALID, like a wrong code.
  */
 export async function resetPassword(
   deps: TDeps,
@@ -235,17 +205,9 @@ export async function resetPassword(
   const passwordHash = await hashPassword(input.password, argon2ParamsOf(deps.config));
   const updated = await deps.db.transaction(async (tx) => {
     await consumeCheckedCode(deps, checked, tx);
-    return updatePasswordHash(tx, user.id, passwordHash);
+    const row = await updatePasswordHash(tx, user.id, passwordHash);
+    await endAllUserSessions(tx, user.id, deps.clock.now());
+    return row;
   });
   await notifyPasswordChanged(deps, updated, meta.lang);
-}
-
-/** GET /user/refresh_token: a fresh token for the same session version. */
-export async function refreshSession(deps: TDeps, user: TUserRow): Promise<{ token: string; expires_in: number }> {
-  return { token: await deps.jwt.sign(user.id, user.tokenVersion), expires_in: ACCESS_TOKEN_TTL_S };
-}
-
-/** POST /user/logout: bumps the token version, so every token of the user answers -401. */
-export async function logout(deps: TDeps, user: TUserRow): Promise<void> {
-  await bumpTokenVersion(deps.db, user.id);
 }

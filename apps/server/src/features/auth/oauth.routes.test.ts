@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oauthAccounts, oauthStates, users } from '@proxy/db';
+import { oauthAccounts, oauthStates, userSessions, users } from '@proxy/db';
 import { createFakeClock, createTestApp } from '../../../test/helpers';
 import { startLocalOAuthProviders, type TLocalOAuthProviders } from '../../../test/oauth-providers';
 import { createAccount } from './auth.service';
@@ -116,6 +116,10 @@ describe('GitHub and Google sign-in', () => {
     expect(link).toMatchObject({ provider: 'github', userId: info.json().data.user_id, email: 'newbie@example.com' });
     const [user] = await t.deps.db.select().from(users).where(eq(users.id, link.userId));
     expect(user.passwordHash).toBeNull();
+    // The sign-in is a session of method "github" whose id is in the token.
+    const claims = await t.deps.jwt.verify(body.data.token);
+    const [session] = await t.deps.db.select().from(userSessions).where(eq(userSessions.id, claims!.sessionId));
+    expect(session).toMatchObject({ userId: user.id, method: 'github', ip: '127.0.0.1', endedAt: null });
   });
 
   it('signs the same GitHub user in again to the same account, without a second trial credit', async () => {
@@ -239,6 +243,8 @@ describe('GitHub and Google sign-in', () => {
     expect(info.data).toMatchObject({ email: 'gina.code@example.com', balance: 15 });
     const again = (await c.signIn('google')).json();
     expect((await c.userInfo(again.data.token)).json().data.user_id).toBe(info.data.user_id);
+    const methods = (await t.deps.db.select().from(userSessions).where(eq(userSessions.userId, info.data.user_id))).map((s) => s.method);
+    expect(methods).toEqual(['google', 'google']);
   });
 
   it('signs a Google user in with an access token issued to this console', async () => {

@@ -1,5 +1,6 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
+import { userAgentOf } from './sessions.service';
 import { finishOAuthSignIn, listOAuthProviders, startOAuthSignIn } from './oauth.service';
 
 /** GitHub and Google sign-in: the providers on offer, the start (state and PKCE) and the finish. */
@@ -7,7 +8,7 @@ export function createOAuthHandlers(deps: TDeps): THandlersOf<'oauth'> {
   return {
     userOAuthProviders: async () => listOAuthProviders(deps.config),
     userOAuthAuthorize: async ({ input, ip }) => startOAuthSignIn(deps, input.provider, input.redirect_uri, ip),
-    userGithubVerify: async ({ input, ip, lang }) => finishOAuthSignIn(deps, 'github', input, { ip, lang }),
-    userGoogleVerify: async ({ input, ip, lang }) => finishOAuthSignIn(deps, 'google', input, { ip, lang }),
+    userGithubVerify: async ({ input, ip, lang, req }) => finishOAuthSignIn(deps, 'github', input, { ip, lang, userAgent: userAgentOf(req) }),
+    userGoogleVerify: async ({ input, ip, lang, req }) => finishOAuthSignIn(deps, 'google', input, { ip, lang, userAgent: userAgentOf(req) }),
   };
 }

@@ -1,12 +1,13 @@
 import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from 'arctic';
 import { z } from 'zod';
-import type { TLang, TOAuthProvider, TSession } from '@proxy/contract';
+import type { TOAuthProvider, TSession } from '@proxy/contract';
 import type { TServerConfig } from '../../config/env';
 import { AppError, isAppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { uniqueViolationOf } from '../users/unique-violation';
 import { findUserByEmail, findUserById, type TUserRow } from '../users/users.repository';
-import { createAccount, startSession } from './auth.service';
+import { createAccount, type TRequestMeta } from './auth.service';
+import { createSession } from './sessions.service';
 import { deleteExpiredOAuthStates, findOAuthAccount, insertOAuthAccount, insertOAuthState, takeOAuthState } from './oauth.repository';
 
 /** How long a started sign-in may take before its state is void. */
@@ -294,7 +295,7 @@ export async function finishOAuthSignIn(
   deps: TDeps,
   provider: TOAuthProvider,
   input: TOAuthVerifyInput,
-  meta: { ip: string; lang: TLang },
+  meta: TRequestMeta,
 ): Promise<TSession> {
   requireProviderSettings(deps.config, provider);
   // Each finish makes calls to the provider: bounded per address.
@@ -303,5 +304,5 @@ export async function finishOAuthSignIn(
   const inviteCode = input.invite_code?.trim() || undefined;
   const { user, isNewUser } = await findOrCreateAccount(deps, provider, profile, inviteCode);
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
-  return startSession(deps, user, meta.lang, { isNewUser });
+  return createSession(deps, user, { method: provider, ...meta }, { isNewUser });
 }

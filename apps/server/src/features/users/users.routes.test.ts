@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_RESEND_MS } from '@proxy/contract';
 import { users } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp } from '../../../test/helpers';
-import { callApi, codeSentTo, postForm, registerUser } from '../auth/auth-test-kit';
+import { callApi, codeSentTo, issueTestToken, postForm, registerUser } from '../auth/auth-test-kit';
 import { insertUser } from '../auth/auth.repository';
 import { createAccount } from '../auth/auth.service';
 import { uniqueViolationOf } from './unique-violation';
@@ -51,7 +51,7 @@ describe('user info and user center', () => {
 
   it('a new account that never signed in has no trial credit yet', async () => {
     const user = await createAccount(t.deps, { email: 'fresh@example.com', passwordHash: null });
-    const token = await t.deps.jwt.sign(user.id, user.tokenVersion);
+    const token = await issueTestToken(t.deps, user);
     const res = await callApi(t.app, 'GET', '/user/info', { token });
     expect(res.json().data).toMatchObject({ balance: 0, trial_credit: 0, total_balance: 0, name: 'fresh' });
   });
@@ -157,7 +157,7 @@ describe('user info and user center', () => {
 
   it('change_password: an account without a password (GitHub or Google) must use the reset flow', async () => {
     const user = await createAccount(t.deps, { email: 'oauth@example.com', passwordHash: null });
-    const token = await t.deps.jwt.sign(user.id, user.tokenVersion);
+    const token = await issueTestToken(t.deps, user);
     const res = await callApi(t.app, 'POST', '/user/change_password', {
       token,
       body: { current_password: 'anything-at-all', password: 'brand-new-password', confirm_password: 'brand-new-password' },

@@ -1,5 +1,6 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
+import { userAgentOf } from '../auth/sessions.service';
 import { changeEmail, changePassword, getUserInfo, updateProfile } from './users.service';
 
 /** The signed-in user's info and user center. */
@@ -14,8 +15,8 @@ export function createUserHandlers(deps: TDeps): THandlersOf<'users'> {
     async userChangeEmail({ input, user }) {
       return changeEmail(deps, user, input);
     },
-    async userChangePassword({ input, user, lang }) {
-      return changePassword(deps, user, input, lang);
+    async userChangePassword({ input, user, ip, lang, req }) {
+      return changePassword(deps, user, input, { ip, lang, userAgent: userAgentOf(req) });
     },
   };
 }

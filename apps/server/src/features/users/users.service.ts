@@ -1,10 +1,12 @@
-import { ACCESS_TOKEN_TTL_S, TRIAL_CREDIT_FEN, fenToYuan, type TLang, type TSession, type TUserInfo } from '@proxy/contract';
+import { TRIAL_CREDIT_FEN, fenToYuan, type TSession, type TUserInfo } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { updatePasswordHash } from '../auth/auth.repository';
-import { notifyPasswordChanged } from '../auth/auth.service';
+import { notifyPasswordChanged, type TRequestMeta } from '../auth/auth.service';
 import { checkCode, consumeCheckedCode } from '../auth/codes.service';
 import { argon2ParamsOf, hashPassword, verifyPassword } from '../auth/password';
+import { endAllUserSessions } from '../auth/sessions.repository';
+import { createSession } from '../auth/sessions.service';
 import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
 import { uniqueViolationOf } from './unique-violation';
@@ -74,27 +76,36 @@ export async function changeEmail(deps: TDeps, user: TUserRow, input: { email: s
 /**
  * POST /user/change_password: checks the current password (accounts without
  * one, made by GitHub or Google sign-in, use the reset flow), stores the new
- * one, signs out every other session and answers a new session for the caller.
+ * one and ends every session (token version bumped) in one transaction, then
+ * answers a new session (method "password") for the caller.
  */
 export async function changePassword(
   deps: TDeps,
   user: TUserRow,
   input: { current_password: string; password: string },
-  lang: TLang,
+  meta: TRequestMeta,
 ): Promise<TSession> {
   // Guessing the current password with a stolen session is throttled like a sign-in.
   deps.authLimiter.hit(`password:acct:${user.id}`);
   const isMatch = user.passwordHash ? await verifyPassword(user.passwordHash, input.current_password) : false;
   if (!isMatch) throw new AppError('PASSWORD_INCORRECT');
   const passwordHash = await hashPassword(input.password, argon2ParamsOf(deps.config));
-  const updated = await updatePasswordHash(deps.db, user.id, passwordHash);
-  await notifyPasswordChanged(deps, updated, lang);
-  return { token: await deps.jwt.sign(updated.id, updated.tokenVersion), expires_in: ACCESS_TOKEN_TTL_S, is_new_user: false };
+  const updated = await deps.db.transaction(async (tx) => {
+    const row = await updatePasswordHash(tx, user.id, passwordHash);
+    await endAllUserSessions(tx, user.id, deps.clock.now());
+    return row;
+  });
+  await notifyPasswordChanged(deps, updated, meta.lang);
+  return createSession(deps, updated, { method: 'password', ...meta });
 }
 
-/** Disables or re-enables an account; disabling ends its sessions at once (token version bumped). */
+/** Disables or re-enables an account; disabling ends its sessions at once (token version bumped, sessions ended). */
 export async function setUserStatus(deps: TDeps, userId: number, status: TUserRow['status']): Promise<TUserRow> {
-  const updated = await updateUserStatus(deps.db, userId, status);
+  const updated = await deps.db.transaction(async (tx) => {
+    const row = await updateUserStatus(tx, userId, status);
+    if (row && status === 'disabled') await endAllUserSessions(tx, userId, deps.clock.now());
+    return row;
+  });
   if (!updated) throw new AppError('NOT_FOUND');
   return updated;
 }

@@ -14,7 +14,7 @@ import type { TDeps } from './lib/deps';
 import { answerClientError, installErrorHandler } from './lib/error-handler';
 import { createJwt } from './lib/jwt';
 import { createMailer, type TMailer } from './lib/mailer';
-import { createRateLimiter } from './lib/rate-limiter';
+import { createAuthLimiter } from './lib/rate-limiter';
 import { registerRoutes, type THandlers } from './lib/routing';
 import { createFeatureHandlers } from './features';
 
@@ -50,7 +50,12 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     mailer:
       options.mailer ??
       createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox'), log: app.log }),
-    authLimiter: createRateLimiter({ max: config.RATE_LIMIT_AUTH_MAX, windowMs: config.RATE_LIMIT_AUTH_WINDOW_S * 1000 }),
+    // PostgreSQL: counters shared by every API instance; PGlite (one process): in memory.
+    authLimiter: await createAuthLimiter({
+      max: config.RATE_LIMIT_AUTH_MAX,
+      windowS: config.RATE_LIMIT_AUTH_WINDOW_S,
+      pool: options.database.kind === 'postgres' ? options.database.pool : undefined,
+    }),
     log: app.log,
   };
 

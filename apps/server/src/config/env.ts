@@ -49,8 +49,13 @@ export const ZServerEnv = z.object({
   REGISTRATION_INVITE_REQUIRED: bool,
   /** Allowed browser origins besides PUBLIC_URL (comma separated). */
   CORS_ORIGINS: z.string().default(''),
-  /** Attempts per window on login, code, register and reset, per address and per account. */
+  /**
+   * Attempts per window on code, register, reset, OAuth and password change, and failed
+   * sign-ins per window, per address, per account and per account+address. Kept in
+   * PostgreSQL when DATABASE_URL is set, so every API instance counts together.
+   */
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().min(1).default(10),
+  /** Length of a rate-limit window in seconds (the Retry-After of a 429 is at most this). */
   RATE_LIMIT_AUTH_WINDOW_S: z.coerce.number().int().min(1).default(60),
   /** argon2id memory cost in KiB and time cost (production: 19456 and 2; tests may lower them). */
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(8).default(19456),

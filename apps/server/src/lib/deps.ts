@@ -4,7 +4,7 @@ import type { TServerConfig } from '../config/env';
 import type { TClock } from './clock';
 import type { TJwt } from './jwt';
 import type { TMailer } from './mailer';
-import type { TRateLimiter } from './rate-limiter';
+import type { TAuthLimiter } from './rate-limiter';
 
 /** Shared services handed to every feature. */
 export type TDeps = {
@@ -14,7 +14,7 @@ export type TDeps = {
   clock: TClock;
   jwt: TJwt;
   mailer: TMailer;
-  /** Attempts on login, code, register and reset. */
-  authLimiter: TRateLimiter;
+  /** Attempts on login, code, register, reset, OAuth and password change (shared by every instance on PostgreSQL). */
+  authLimiter: TAuthLimiter;
   log: FastifyBaseLogger;
 };

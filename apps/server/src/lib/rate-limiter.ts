@@ -1,36 +1,145 @@
-import { AppError } from './app-error';
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { TDbHandle } from '@proxy/db';
+import { AppError, isAppError } from './app-error';
+
+/** A node-postgres pool (what RateLimiterPostgres stores its counters through). */
+export type TPgPool = NonNullable<TDbHandle['pool']>;
+
+/** Settings of the sign-in limits (RATE_LIMIT_AUTH_MAX and RATE_LIMIT_AUTH_WINDOW_S). */
+export type TAuthLimiterOptions = {
+  /** Attempts (or failures, on sign-in) allowed per key and window. */
+  max: number;
+  windowS: number;
+  /** PostgreSQL: counters in the shared table, so every API instance sees the same counts. Unset: in process memory (PGlite, one process). */
+  pool?: TPgPool;
+};
+
+/** The table RateLimiterPostgres creates and shares between instances (not part of the Drizzle schema: the library owns it). */
+export const RATE_LIMIT_TABLE = 'rate_limits';
+
+// The library's key column is varchar(255); long keys (e-mail addresses) are hashed to fit.
+function storeKey(key: string): string {
+  return key.length <= 200 ? key : `h:${createHash('sha256').update(key).digest('hex')}`;
+}
+
+function retryAfterSeconds(msBeforeNext: number): number {
+  return Math.max(1, Math.ceil(msBeforeNext / 1000));
+}
+
+async function createStoreLimiter(keyPrefix: string, options: TAuthLimiterOptions, isTableReady: boolean): Promise<RateLimiterAbstract> {
+  const memory = () => new RateLimiterMemory({ keyPrefix, points: options.max, duration: options.windowS });
+  const { pool } = options;
+  if (!pool) return memory();
+  const settings = {
+    storeClient: pool,
+    storeType: 'pool',
+    tableName: RATE_LIMIT_TABLE,
+    tableCreated: isTableReady,
+    // Only the limiter that creates the table sweeps expired rows (one sweeper per process).
+    clearExpiredByTimeout: !isTableReady,
+    keyPrefix,
+    points: options.max,
+    duration: options.windowS,
+    // A database hiccup falls back to this process's own counts rather than failing the request.
+    insuranceLimiter: memory(),
+  };
+  if (isTableReady) return new RateLimiterPostgres(settings);
+  // The table is created (if missing) before the first use: the constructor reports when it is there.
+  return new Promise((resolve, reject) => {
+    const created: { limiter?: RateLimiterPostgres } = {};
+    created.limiter = new RateLimiterPostgres(settings, (error?: unknown) => {
+      if (error) reject(error);
+      else queueMicrotask(() => resolve(created.limiter!));
+    });
+  });
+}
+
+// Consumes one point on every key; RATE_LIMITED with the longest wait when any is over.
+async function consumeAll(limiter: RateLimiterAbstract, keys: string[]): Promise<void> {
+  const results = await Promise.allSettled(keys.map((key) => limiter.consume(storeKey(key))));
+  let waitMs = -1;
+  for (const result of results) {
+    if (result.status === 'fulfilled') continue;
+    if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
+    waitMs = Math.max(waitMs, result.reason.msBeforeNext);
+  }
+  if (waitMs >= 0) throw new AppError('RATE_LIMITED', { seconds: retryAfterSeconds(waitMs) });
+}
+
+/** A sign-in attempt that holds one failure point on each of its keys until it is known to have succeeded. */
+export type TSignInAttempt = {
+  /** The password was right: the held points are given back. */
+  succeed(): Promise<void>;
+};
 
 /**
- * Fixed-window attempt counter kept in memory, keyed by address and by
- * account (ARCHITECTURE.md, Security). With several API instances each keeps
- * its own count, which only makes the limit more lenient by that factor.
+ * Rate limits of the sign-in calls (ARCHITECTURE.md, Security), on
+ * rate-limiter-flexible: counters in PostgreSQL when the API runs on it (so
+ * a limit reached on one instance holds on all), in memory on PGlite.
+ *
+ * - `hit`: attempts per key and window (codes, registration, reset, OAuth,
+ *   password change): every call counts.
+ * - `beginSignIn` / `recordSignIn`: password sign-in, after rate-limiter-flexible's
+ *   login endpoint protection: failures count per address, per
+ *   account+address (consecutive: any successful sign-in of the account from
+ *   the address clears them) and per account; the per-account count is not
+ *   applied from an address the account already signed in from (known
+ *   address), so failures elsewhere cannot lock the owner out.
  */
-export function createRateLimiter(options: { max: number; windowMs: number; now?: () => number }) {
-  const now = options.now ?? Date.now;
-  const windows = new Map<string, { count: number; resetAt: number }>();
+export async function createAuthLimiter(options: TAuthLimiterOptions) {
+  // The first limiter creates the shared table; the second finds it.
+  const attempts = await createStoreLimiter('auth', options, false);
+  const failures = await createStoreLimiter('signin-fail', options, true);
   return {
-    /** Counts one attempt for every key; throws RATE_LIMITED when any is over the limit. */
-    hit(...keys: (string | undefined | null)[]) {
-      const t = now();
-      if (windows.size > 50_000) for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
-      let isOver = false;
-      for (const key of keys) {
-        if (!key) continue;
-        let w = windows.get(key);
-        if (!w || w.resetAt <= t) {
-          w = { count: 0, resetAt: t + options.windowMs };
-          windows.set(key, w);
-        }
-        w.count += 1;
-        if (w.count > options.max) isOver = true;
-      }
-      if (isOver) throw new AppError('RATE_LIMITED');
+    /** Counts one attempt on every key (e.g. "code:ip:1.2.3.4"); RATE_LIMITED (with the seconds to wait) when any is over the limit. */
+    async hit(...keys: (string | undefined | null)[]): Promise<void> {
+      await consumeAll(attempts, keys.filter((k): k is string => Boolean(k)));
     },
-    reset() {
-      windows.clear();
+
+    /**
+     * Holds one failure point per key before the password is checked (so
+     * parallel guesses cannot all slip under the limit); RATE_LIMITED when
+     * any key is already over it. `account` is the account's stable key
+     * (its user id, or the name tried when no account has it).
+     */
+    async beginSignIn(input: { ip: string; account: string; isKnownAddress: boolean }): Promise<TSignInAttempt> {
+      const shared = [`ip:${input.ip}`, ...(input.isKnownAddress ? [] : [`acct:${input.account}`])];
+      await consumeAll(failures, [...shared, `acct-ip:${input.account}:${input.ip}`]);
+      return {
+        async succeed() {
+          await Promise.all(shared.map((key) => failures.reward(storeKey(key), 1)));
+        },
+      };
+    },
+
+    /** A session started for the account from the address (any sign-in method): its consecutive failures there are forgotten. */
+    async recordSignIn(account: string, ip: string): Promise<void> {
+      await failures.delete(storeKey(`acct-ip:${account}:${ip}`));
     },
   };
 }
 
 /** The limiter type. */
-export type TRateLimiter = ReturnType<typeof createRateLimiter>;
+export type TAuthLimiter = Awaited<ReturnType<typeof createAuthLimiter>>;
+
+/** The limiter's account key of a user (sign-in attempts are counted per account, however it was named). */
+export function accountKeyOf(userId: number): string {
+  return `u${userId}`;
+}
+
+/**
+ * Runs a handler; a RATE_LIMITED failure gets the Retry-After header
+ * (seconds) before the error handler writes the envelope.
+ */
+export async function withRetryAfter<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isAppError(error, 'RATE_LIMITED') && typeof error.params?.seconds === 'number') {
+      reply.header('retry-after', String(error.params.seconds));
+    }
+    throw error;
+  }
+}

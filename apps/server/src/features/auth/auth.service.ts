@@ -9,6 +9,7 @@ import {
 import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
+import { accountKeyOf } from '../../lib/rate-limiter';
 import { createLedgerService } from '../ledger/ledger.service';
 import { renderPasswordChangedMail } from '../mail/mail-templates';
 import { sendMailQuietly } from '../mail/send-mail';
@@ -18,7 +19,7 @@ import { findUserByEmail, findUserByUsername, isUsernameTaken, type TUserRow } f
 import { findUserByInviteCode, insertUser, isInviteCodeTaken, updatePasswordHash } from './auth.repository';
 import { checkCode, consumeCheckedCode, sendCode } from './codes.service';
 import { argon2ParamsOf, hashPassword, verifyDummyPassword, verifyPassword } from './password';
-import { endAllUserSessions } from './sessions.repository';
+import { endAllUserSessions, hasSessionFromAddress } from './sessions.repository';
 import { createSession } from './sessions.service';
 
 /** Where a request comes from: the rate limiter's address key, the device a session records and the answer language. */
@@ -124,7 +125,7 @@ export async function requestCode(
   input: { email: string; type: TCodePurpose },
   meta: TRequestMeta,
 ): Promise<{ resend_after: number }> {
-  deps.authLimiter.hit(`code:ip:${meta.ip}`, `code:acct:${input.email}`);
+  await deps.authLimiter.hit(`code:ip:${meta.ip}`, `code:acct:${input.email}`);
   return sendCode(deps, { email: input.email, purpose: input.type, lang: meta.lang });
 }
 
@@ -139,7 +140,7 @@ export async function register(
   input: { username: string; email: string; password: string; code: string; invite_code?: string },
   meta: TRequestMeta,
 ): Promise<TSession> {
-  deps.authLimiter.hit(`register:ip:${meta.ip}`, `register:acct:${input.email}`);
+  await deps.authLimiter.hit(`register:ip:${meta.ip}`, `register:acct:${input.email}`);
   const inviteCode = input.invite_code ? input.invite_code : undefined;
   if (deps.config.REGISTRATION_INVITE_REQUIRED && !inviteCode) {
     throw new AppError('BAD_REQUEST', undefined, [{ path: 'invite_code', message: 'inviteRequired' }]);
@@ -167,17 +168,26 @@ export async function register(
  * POST /user/login with an e-mail or a username. Unknown account, account
  * without a password and wrong password all answer INVALID_CREDENTIALS after
  * one argon2 verification (no account enumeration, similar timing).
+ * Failures are limited per address, per account+address and per account;
+ * the account is resolved first, so its e-mail and its username share one
+ * count, and an address the account signed in from before is spared the
+ * per-account count (others' failures cannot lock the owner out).
  */
 export async function login(deps: TDeps, input: { email: string; password: string }, meta: TRequestMeta): Promise<TSession> {
   const account = input.email.trim();
-  deps.authLimiter.hit(`login:ip:${meta.ip}`, `login:acct:${account.toLowerCase()}`);
   // Usernames cannot contain "@", so an "@" means an e-mail.
   const user = account.includes('@') ? await findUserByEmail(deps.db, account) : await findUserByUsername(deps.db, account);
+  const attempt = await deps.authLimiter.beginSignIn({
+    ip: meta.ip,
+    account: user ? accountKeyOf(user.id) : `name:${account.toLowerCase()}`,
+    isKnownAddress: user ? await hasSessionFromAddress(deps.db, user.id, meta.ip) : false,
+  });
   if (!user || !user.passwordHash) {
     await verifyDummyPassword(input.password, argon2ParamsOf(deps.config));
     throw new AppError('INVALID_CREDENTIALS');
   }
   if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('INVALID_CREDENTIALS');
+  await attempt.succeed();
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
   return createSession(deps, user, { method: 'password', ...meta });
 }
@@ -198,7 +208,7 @@ export async function resetPassword(
   input: { email: string; code: string; password: string },
   meta: TRequestMeta,
 ): Promise<void> {
-  deps.authLimiter.hit(`reset:ip:${meta.ip}`, `reset:acct:${input.email}`);
+  await deps.authLimiter.hit(`reset:ip:${meta.ip}`, `reset:acct:${input.email}`);
   const checked = await checkCode(deps, { email: input.email, purpose: 'reset', code: input.code });
   const user = await findUserByEmail(deps.db, input.email);
   if (!user) throw new AppError('CODE_INVALID');

@@ -377,6 +377,7 @@ describe('sign-in attempts per address', () => {
       const limited = await c.authorize('github');
       expect(limited.statusCode).toBe(429);
       expect(limited.json().data.error).toBe('RATE_LIMITED');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       await c.verify('google', { access_token: 'a' });
       await c.verify('google', { access_token: 'b' });
       expect((await c.verify('google', { access_token: 'c' })).json().data.error).toBe('RATE_LIMITED');

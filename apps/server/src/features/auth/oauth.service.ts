@@ -115,7 +115,7 @@ export async function startOAuthSignIn(
 ): Promise<{ url: string; state: string }> {
   const settings = requireProviderSettings(deps.config, provider);
   // Each start stores a row: bounded per address like the other sign-in calls.
-  deps.authLimiter.hit(`oauth-start:ip:${ip}`);
+  await deps.authLimiter.hit(`oauth-start:ip:${ip}`);
   if (!isAllowedRedirectUri(deps.config, redirectUri)) {
     throw new AppError('BAD_REQUEST', undefined, [{ path: 'redirect_uri', message: 'invalidValue' }]);
   }
@@ -299,7 +299,7 @@ export async function finishOAuthSignIn(
 ): Promise<TSession> {
   requireProviderSettings(deps.config, provider);
   // Each finish makes calls to the provider: bounded per address.
-  deps.authLimiter.hit(`oauth-finish:ip:${meta.ip}`);
+  await deps.authLimiter.hit(`oauth-finish:ip:${meta.ip}`);
   const profile = await resolveProfile(deps, provider, input);
   const inviteCode = input.invite_code?.trim() || undefined;
   const { user, isNewUser } = await findOrCreateAccount(deps, provider, profile, inviteCode);

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_TTL_S, type TLang, type TSession, type TSessionInfo, type TSignInMethod } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
+import { accountKeyOf } from '../../lib/rate-limiter';
 import { createLedgerService } from '../ledger/ledger.service';
 import { renderWelcomeMail } from '../mail/mail-templates';
 import { sendMailQuietly } from '../mail/send-mail';
@@ -60,7 +61,8 @@ export function requireSessionId(req: FastifyRequest): number {
  * GitHub, Google, or the new session of a password change): refuses a
  * disabled account, writes the session row (method, device, address) and
  * last_login_at in one transaction, grants the trial credit on the first
- * sign-in (exactly once, with a notification), sends the welcome
+ * sign-in (exactly once, with a notification), clears the consecutive
+ * failed sign-ins of the account from this address, sends the welcome
  * e-mail for a new account and signs the access token with the session id.
  * Checks that must hold for every sign-in belong here.
  */
@@ -85,6 +87,11 @@ export async function createSession(
   });
   const { isGranted } = await createLedgerService(deps).grantTrialCredit(user.id);
   if (isGranted) await writeNotification(deps, user.id, 'trial_credit');
+  try {
+    await deps.authLimiter.recordSignIn(accountKeyOf(user.id), origin.ip);
+  } catch (error) {
+    deps.log.warn({ err: error }, 'sign-in limiter update failed');
+  }
   if (options.isNewUser) {
     await sendMailQuietly(deps, user.email, renderWelcomeMail(origin.lang, { username: user.username, publicUrl: deps.config.publicUrl }));
   }

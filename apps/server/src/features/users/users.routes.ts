@@ -1,4 +1,5 @@
 import type { TDeps } from '../../lib/deps';
+import { withRetryAfter } from '../../lib/rate-limiter';
 import type { THandlersOf } from '../../lib/routing';
 import { userAgentOf } from '../auth/sessions.service';
 import { changeEmail, changePassword, getUserInfo, updateProfile } from './users.service';
@@ -15,8 +16,8 @@ export function createUserHandlers(deps: TDeps): THandlersOf<'users'> {
     async userChangeEmail({ input, user }) {
       return changeEmail(deps, user, input);
     },
-    async userChangePassword({ input, user, ip, lang, req }) {
-      return changePassword(deps, user, input, { ip, lang, userAgent: userAgentOf(req) });
+    async userChangePassword({ input, user, ip, lang, req, reply }) {
+      return withRetryAfter(reply, () => changePassword(deps, user, input, { ip, lang, userAgent: userAgentOf(req) }));
     },
   };
 }

@@ -86,7 +86,7 @@ export async function changePassword(
   meta: TRequestMeta,
 ): Promise<TSession> {
   // Guessing the current password with a stolen session is throttled like a sign-in.
-  deps.authLimiter.hit(`password:acct:${user.id}`);
+  await deps.authLimiter.hit(`password:acct:${user.id}`);
   const isMatch = user.passwordHash ? await verifyPassword(user.passwordHash, input.current_password) : false;
   if (!isMatch) throw new AppError('PASSWORD_INCORRECT');
   const passwordHash = await hashPassword(input.password, argon2ParamsOf(deps.config));

@@ -132,14 +132,17 @@ describe('registration (/user/register)', () => {
     expect((await findUser(t, 'invited@example.com')).invitedBy).toBe(inviter.id);
   });
 
-  it('an e-mail that has an account: the right password signs in, a wrong one gets EMAIL_TAKEN', async () => {
+  it('an e-mail that has an account: the right password signs in, a wrong one answers exactly like a wrong code', async () => {
     const email = 'existing@example.com';
     // The code was sent before the account existed (it was then created through another sign-in).
     const code = await sendCode(email);
     await createAccount(t.deps, { email, username: 'existing', passwordHash: await hashPassword('their-password', { memoryKib: 1024, timeCost: 1 }) });
+    const wrongCode = await postForm(t.app, '/user/register', form({ username: 'someone', email, code: code === '000000' ? '111111' : '000000' }), { lang: 'en' });
     const wrong = await postForm(t.app, '/user/register', form({ username: 'someone', email, code, password: 'not-theirs-1', confirm_password: 'not-theirs-1' }), { lang: 'en' });
-    expect(wrong.statusCode).toBe(409);
-    expect(wrong.json()).toMatchObject({ code: 1002, msg: 'This e-mail is already registered; sign in or reset your password' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.statusCode).toBe(wrongCode.statusCode);
+    expect(wrong.json()).toEqual(wrongCode.json());
+    expect(wrong.json()).toEqual({ code: 1004, msg: 'The verification code is wrong or has expired', data: { error: 'CODE_INVALID' } });
     const right = await postForm(t.app, '/user/register', form({ username: 'someone', email, code, password: 'their-password', confirm_password: 'their-password' }));
     expect(right.json()).toMatchObject({ code: 0, data: { is_new_user: false } });
     const info = await callApi(t.app, 'GET', '/user/info', { token: right.json().data.token });
@@ -152,6 +155,40 @@ describe('registration (/user/register)', () => {
     const replay = await postForm(t.app, '/user/register', form({ username: 'someone', email, code, password: 'their-password', confirm_password: 'their-password' }));
     expect(replay.json().code).toBe(1004);
     expect((await t.db.db.select().from(users).where(eq(users.email, email))).length).toBe(1);
+  });
+
+  it('registering an existing e-mail: the owner gets the account-exists e-mail whose code signs in with the right password', async () => {
+    const email = 'owner@example.com';
+    await registerUser(t.app, mailer, { email, username: 'owner', password: 'owner-password' });
+    clock.advance(CODE_RESEND_MS);
+    const sent = await postForm(t.app, '/user/code', { email, type: 'register' }, { lang: 'en' });
+    expect(sent.json()).toEqual({ code: 0, msg: 'OK', data: { resend_after: 60 } });
+    const mail = mailer.last(email);
+    expect(mail?.subject).toBe('ProxyHub: you already have an account');
+    expect(mail?.text).toContain('username: owner');
+    expect(mail?.text).toContain(`${t.deps.config.publicUrl}/reset-password`);
+    const code = codeSentTo(mailer, email);
+    const res = await postForm(t.app, '/user/register', form({ username: 'whatever', email, code, password: 'owner-password', confirm_password: 'owner-password' }));
+    expect(res.json()).toMatchObject({ code: 0, data: { is_new_user: false } });
+    expect((await callApi(t.app, 'GET', '/user/info', { token: res.json().data.token })).json().data.name).toBe('owner');
+  });
+
+  it('registering an existing e-mail with wrong passwords counts wrong tries of the code: the fifth voids it', async () => {
+    const email = 'guarded@example.com';
+    await registerUser(t.app, mailer, { email, username: 'guarded', password: 'guarded-password' });
+    clock.advance(CODE_RESEND_MS);
+    await postForm(t.app, '/user/code', { email, type: 'register' }, { lang: 'zh' });
+    expect(mailer.last(email)?.subject).toBe('ProxyHub 账号已存在');
+    const code = codeSentTo(mailer, email);
+    for (let i = 0; i < 5; i += 1) {
+      const res = await postForm(t.app, '/user/register', form({ email, code, password: `wrong-password-${i}`, confirm_password: `wrong-password-${i}` }), { lang: 'zh' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 1004, msg: '验证码错误或已过期', data: { error: 'CODE_INVALID' } });
+    }
+    const right = await postForm(t.app, '/user/register', form({ email, code, password: 'guarded-password', confirm_password: 'guarded-password' }));
+    expect(right.json().code).toBe(1004);
+    const user = await findUser(t, email);
+    expect((await t.db.db.select().from(userSessions).where(eq(userSessions.userId, user.id))).length).toBe(1);
   });
 });
 

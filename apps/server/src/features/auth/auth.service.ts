@@ -17,7 +17,7 @@ import { writeNotification } from '../notifications/notifications.service';
 import { uniqueViolationOf } from '../users/unique-violation';
 import { findUserByEmail, findUserByUsername, isUsernameTaken, type TUserRow } from '../users/users.repository';
 import { findUserByInviteCode, insertUser, isInviteCodeTaken, updatePasswordHash } from './auth.repository';
-import { checkCode, consumeCheckedCode, sendCode } from './codes.service';
+import { checkCode, consumeCheckedCode, refuseCheckedCode, sendCode } from './codes.service';
 import { argon2ParamsOf, hashPassword, verifyDummyPassword, verifyPassword } from './password';
 import { endAllUserSessions, hasSessionFromAddress } from './sessions.repository';
 import { createSession } from './sessions.service';
@@ -131,9 +131,13 @@ export async function requestCode(
 
 /**
  * POST /user/register. The e-mailed code proves the address; the account is
- * active at once. An e-mail that already has an account signs in when the
- * password matches (spec section 4; a session of method "password"),
- * otherwise EMAIL_TAKEN.
+ * active at once. An e-mail that already has an account (its owner got the
+ * account-exists e-mail with the code) signs in when the password is the
+ * account's: a session of method "password", since it is a password sign-in
+ * of an existing account and "register" marks the session that created one
+ * (spec section 4). A wrong password answers CODE_INVALID and counts a wrong
+ * try of the code, exactly as a wrong code does, so the form tells nothing
+ * about the account.
  */
 export async function register(
   deps: TDeps,
@@ -148,8 +152,10 @@ export async function register(
   const checked = await checkCode(deps, { email: input.email, purpose: 'register', code: input.code });
   const existing = await findUserByEmail(deps.db, input.email);
   if (existing) {
-    const isMatch = existing.passwordHash ? await verifyPassword(existing.passwordHash, input.password) : false;
-    if (!isMatch) throw new AppError('EMAIL_TAKEN');
+    const isMatch = existing.passwordHash
+      ? await verifyPassword(existing.passwordHash, input.password)
+      : await verifyDummyPassword(input.password, argon2ParamsOf(deps.config));
+    if (!isMatch) return refuseCheckedCode(deps, checked);
     if (existing.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
     await deps.db.transaction((tx) => consumeCheckedCode(deps, checked, tx));
     return createSession(deps, existing, { method: 'password', ...meta });

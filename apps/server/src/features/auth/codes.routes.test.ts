@@ -89,14 +89,22 @@ describe('verification codes (/user/code)', () => {
     const unknownAgain = await postForm(t.app, '/user/code', { email: 'nobody@example.com', type: 'reset' }, { lang: 'en' });
     expect(unknownAgain.statusCode).toBe(429);
     expect(unknownAgain.json()).toEqual(knownAgain.json());
-    // A register code for an address that has an account: same answer, nothing sent.
+    // A register code for an address that has an account: the same answer; its owner is told the account exists.
     clock.advance(CODE_RESEND_MS);
     const count = mailer.sent.length;
     const registerKnown = await postForm(t.app, '/user/code', { email: 'known@example.com', type: 'register' }, { lang: 'en' });
     const registerNew = await postForm(t.app, '/user/code', { email: 'brand-new@example.com', type: 'register' }, { lang: 'en' });
+    expect(registerKnown.statusCode).toBe(registerNew.statusCode);
     expect(registerKnown.json()).toEqual(registerNew.json());
-    expect(mailer.sent.length).toBe(count + 1);
-    expect(mailer.last()?.to).toBe('brand-new@example.com');
+    expect(mailer.sent.slice(count).map((m) => [m.to, m.subject])).toEqual([
+      ['known@example.com', 'ProxyHub: you already have an account'],
+      ['brand-new@example.com', expect.stringContaining('verification code')],
+    ]);
+    // The throttle behaves the same too.
+    const knownRegisterAgain = await postForm(t.app, '/user/code', { email: 'known@example.com', type: 'register' }, { lang: 'en' });
+    const newAgain = await postForm(t.app, '/user/code', { email: 'brand-new@example.com', type: 'register' }, { lang: 'en' });
+    expect(knownRegisterAgain.statusCode).toBe(429);
+    expect(knownRegisterAgain.json()).toEqual(newAgain.json());
   });
 
   it('a code expires after 10 minutes (and the failed register creates nothing)', async () => {

@@ -10,7 +10,7 @@ import {
 import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
-import { renderCodeMail } from '../mail/mail-templates';
+import { renderAccountExistsMail, renderCodeMail } from '../mail/mail-templates';
 import { findUserByEmail } from '../users/users.repository';
 import {
   consumeCodeOnce,
@@ -35,18 +35,27 @@ export function generateCode(): string {
   return String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
 }
 
-// Whether the address should really get a code. Answers are the same either way (no account enumeration).
-async function isDeliverable(db: TDbOrTx, email: string, purpose: TCodePurpose): Promise<boolean> {
-  const hasAccount = Boolean(await findUserByEmail(db, email));
-  return purpose === 'reset' ? hasAccount : !hasAccount;
+/** What an address gets for a code request: a code, the account-exists notice (with a code), or nothing. */
+type TDelivery = 'code' | 'account-exists' | 'none';
+
+// What the address should really get. Answers are the same either way (no account enumeration).
+async function deliveryOf(db: TDbOrTx, email: string, purpose: TCodePurpose): Promise<{ delivery: TDelivery; username?: string }> {
+  const account = await findUserByEmail(db, email);
+  if (purpose === 'reset') return { delivery: account ? 'code' : 'none' };
+  if (!account) return { delivery: 'code' };
+  // Registering an address that has an account: its owner hears so, with a code that signs in with the right password (spec section 4).
+  return purpose === 'register' ? { delivery: 'account-exists', username: account.username } : { delivery: 'none' };
 }
 
 /**
  * E-mails a code for register, reset or change_email. At most one send per
  * address per CODE_RESEND_MS (CODE_TOO_FREQUENT with the seconds left).
- * When the address should not get one (register or change_email for a used
- * address, reset for an unknown one) nothing is sent, but an unusable code
- * row is stored so the answer and the throttle behave exactly the same.
+ * A register code for an address that has an account goes out as the
+ * account-exists e-mail (sign in, reset, or register with the account's
+ * password to sign in). When the address should get nothing (change_email
+ * for a used address, reset for an unknown one) nothing is sent, but an
+ * unusable code row is stored so the answer and the throttle behave exactly
+ * the same.
  */
 export async function sendCode(
   deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'mailer' | 'log'>,
@@ -54,28 +63,33 @@ export async function sendCode(
 ): Promise<{ resend_after: number }> {
   const now = deps.clock.now();
   const code = generateCode();
-  const { row, isReal } = await deps.db.transaction(async (tx) => {
+  const { row, delivery, username } = await deps.db.transaction(async (tx) => {
     await lockCodeAddress(tx, input.email);
     const previous = await findLatestCodeForEmail(tx, input.email);
     if (previous) {
       const waitMs = previous.createdAt.getTime() + CODE_RESEND_MS - now.getTime();
       if (waitMs > 0) throw new AppError('CODE_TOO_FREQUENT', { seconds: Math.ceil(waitMs / 1000) });
     }
-    const isDelivered = await isDeliverable(tx, input.email, input.purpose);
+    const target = await deliveryOf(tx, input.email, input.purpose);
     const inserted = await insertCode(tx, {
       email: input.email,
       purpose: input.purpose,
       // "unsent:" never equals a hex HMAC, so a silent row can never be used.
-      codeHash: isDelivered ? hashCode(deps.config.jwtSecret, input.email, input.purpose, code) : `unsent:${randomBytes(16).toString('hex')}`,
+      codeHash: target.delivery !== 'none' ? hashCode(deps.config.jwtSecret, input.email, input.purpose, code) : `unsent:${randomBytes(16).toString('hex')}`,
       expiresAt: new Date(now.getTime() + CODE_TTL_MS),
       createdAt: now,
     });
-    return { row: inserted, isReal: isDelivered };
+    return { row: inserted, ...target };
   });
   // The e-mail goes out after the commit: no transaction waits on the mail server.
-  if (isReal) {
+  if (delivery !== 'none') {
+    const minutes = CODE_TTL_MS / 60_000;
+    const content =
+      delivery === 'account-exists'
+        ? renderAccountExistsMail(input.lang, { code, minutes, username: username ?? '', publicUrl: deps.config.publicUrl })
+        : renderCodeMail(input.lang, { code, purpose: input.purpose, minutes });
     try {
-      await deps.mailer.send({ to: input.email, ...renderCodeMail(input.lang, { code, purpose: input.purpose, minutes: CODE_TTL_MS / 60_000 }) });
+      await deps.mailer.send({ to: input.email, ...content });
     } catch (error) {
       deps.log.error({ err: error, purpose: input.purpose }, 'verification e-mail failed');
       await deleteCode(deps.db, row.id);
@@ -107,6 +121,16 @@ export async function checkCode(
     throw new AppError('CODE_INVALID');
   }
   return { id: row.id };
+}
+
+/**
+ * Refuses an operation with a code that was right but whose other proof
+ * failed (registering an existing e-mail with a wrong password): counts a
+ * wrong try and throws CODE_INVALID, exactly as a wrong code does.
+ */
+export async function refuseCheckedCode(deps: Pick<TDeps, 'db'>, checked: TCheckedCode): Promise<never> {
+  await incrementCodeAttempts(deps.db, checked.id);
+  throw new AppError('CODE_INVALID');
 }
 
 /** Uses a checked code once, inside the caller's transaction; CODE_INVALID when a concurrent use won. */

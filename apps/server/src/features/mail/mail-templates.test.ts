@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderCodeMail, renderPasswordChangedMail, renderWelcomeMail } from './mail-templates';
+import { renderAccountExistsMail, renderCodeMail, renderPasswordChangedMail, renderWelcomeMail } from './mail-templates';
 
 describe('mail templates', () => {
   it('the code e-mail carries the code and its validity in both languages', () => {
@@ -28,5 +28,22 @@ describe('mail templates', () => {
   it('the password-changed e-mail offers a reset in both languages', () => {
     expect(renderPasswordChangedMail('zh', { username: 'x', publicUrl: 'http://h' }).text).toContain('http://h/reset-password');
     expect(renderPasswordChangedMail('en', { username: 'x', publicUrl: 'http://h' }).subject).toContain('password was changed');
+  });
+
+  it('the account-exists e-mail names the account, links sign-in and reset, and carries the code in both languages', () => {
+    const options = { code: '024680', minutes: 10, username: '<i>bob</i>', publicUrl: 'https://console.example/' };
+    const en = renderAccountExistsMail('en', options);
+    expect(en.subject).toBe('ProxyHub: you already have an account');
+    expect(en.text).toContain('https://console.example/login');
+    expect(en.text).toContain('https://console.example/reset-password');
+    expect(en.text).toContain('024680');
+    expect(en.text).toContain('10 minutes');
+    expect(en.html).toContain('&lt;i&gt;bob&lt;/i&gt;');
+    expect(en.html).not.toContain('<i>bob</i>');
+    const zh = renderAccountExistsMail('zh', options);
+    expect(zh.subject).toBe('ProxyHub 账号已存在');
+    expect(zh.text).toContain('https://console.example/reset-password');
+    expect(zh.text).toContain('024680');
+    expect(zh.text).toContain('10 分钟');
   });
 });

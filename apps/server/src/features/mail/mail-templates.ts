@@ -44,6 +44,42 @@ export function renderCodeMail(lang: TLang, options: { code: string; purpose: TC
   ]);
 }
 
+/**
+ * Sent instead of a registration code when the address already has an
+ * account (the answer of /user/code stays the same, so nobody learns that):
+ * names the account, links sign-in and password reset, and carries a code
+ * with which the registration form signs the owner in when the password
+ * given there is the account's (spec section 4).
+ */
+export function renderAccountExistsMail(
+  lang: TLang,
+  options: { code: string; minutes: number; username: string; publicUrl: string },
+): TMailContent {
+  const base = options.publicUrl.replace(/\/$/, '');
+  if (lang === 'zh') {
+    return compose(
+      `${PRODUCT_NAME} 账号已存在`,
+      [
+        `有人（可能是您）正在使用此邮箱注册 ${PRODUCT_NAME}，但该邮箱已有账号（用户名：${options.username}），无需再次注册。`,
+        `请直接登录：${base}/login 。忘记密码可在此重置：${base}/reset-password 。`,
+        `如果您正在注册页面，也可以填写验证码 ${options.code} 和该账号的密码，即可直接登录（${options.minutes} 分钟内有效，仅可使用一次）。`,
+        '如果这不是您本人的操作，请忽略此邮件，您的账号不会有任何变化。',
+      ],
+      { href: `${base}/login`, label: '立即登录' },
+    );
+  }
+  return compose(
+    `${PRODUCT_NAME}: you already have an account`,
+    [
+      `Someone (probably you) tried to register at ${PRODUCT_NAME} with this e-mail address, but it already has an account (username: ${options.username}), so there is nothing to register.`,
+      `Sign in at ${base}/login. If you forgot your password, reset it at ${base}/reset-password.`,
+      `If you are on the registration page, you can also enter the code ${options.code} with the account's password there to sign in (valid for ${options.minutes} minutes, usable once).`,
+      'If this was not you, ignore this e-mail: nothing changes on your account.',
+    ],
+    { href: `${base}/login`, label: 'Sign in now' },
+  );
+}
+
 /** Welcome e-mail after registration, with a sign-in link (the specification's activation link). */
 export function renderWelcomeMail(lang: TLang, options: { username: string; publicUrl: string }): TMailContent {
   const href = `${options.publicUrl.replace(/\/$/, '')}/login`;

@@ -14,6 +14,7 @@ import type { TDeps } from './lib/deps';
 import { answerClientError, installErrorHandler } from './lib/error-handler';
 import { createJwt } from './lib/jwt';
 import { createMailer, type TMailer } from './lib/mailer';
+import { createLoggerOptions } from './lib/logger';
 import { createAuthLimiter } from './lib/rate-limiter';
 import { registerRoutes, type THandlers } from './lib/routing';
 import { createFeatureHandlers } from './features';
@@ -24,7 +25,7 @@ export type TAppOptions = {
   database: TDbHandle;
   clock?: TClock;
   mailer?: TMailer;
-  /** Pino logger options or false. */
+  /** Pino logger options (e.g. a destination `stream`) or false; the redaction of secrets is always added. */
   logger?: boolean | object;
 };
 
@@ -34,7 +35,10 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url
 export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInstance; deps: TDeps }> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL },
+    logger:
+      options.logger === false
+        ? false
+        : createLoggerOptions(config.LOG_LEVEL, typeof options.logger === 'object' ? (options.logger as Record<string, unknown>) : {}),
     bodyLimit: 256 * 1024,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },

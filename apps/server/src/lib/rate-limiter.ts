@@ -19,9 +19,11 @@ export type TAuthLimiterOptions = {
 /** The table RateLimiterPostgres creates and shares between instances (not part of the Drizzle schema: the library owns it). */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
-// The library's key column is varchar(255); long keys (e-mail addresses) are hashed to fit.
+// The library's key column is varchar(255): long keys (e-mail addresses) are hashed to fit, and so
+// are keys with control characters (a NUL that PostgreSQL text cannot hold).
 function storeKey(key: string): string {
-  return key.length <= 200 ? key : `h:${createHash('sha256').update(key).digest('hex')}`;
+  // eslint-disable-next-line no-control-regex
+  return key.length <= 200 && !/[\u0000-\u001f\u007f]/.test(key) ? key : `h:${createHash('sha256').update(key).digest('hex')}`;
 }
 
 function retryAfterSeconds(msBeforeNext: number): number {

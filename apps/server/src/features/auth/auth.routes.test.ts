@@ -5,7 +5,8 @@ import { ledgerEntries, notifications, userSessions, users } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
 import { setUserStatus } from '../users/users.service';
 import { callApi, codeSentTo, postForm, registerUser } from './auth-test-kit';
-import { createAccount } from './auth.service';
+import { isAppError } from '../../lib/app-error';
+import { createAccount, login } from './auth.service';
 import { hashPassword } from './password';
 
 type TTestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -256,6 +257,17 @@ describe('sign-in, sessions and password reset', () => {
     }
     const zh = await postForm(t.app, '/user/login', { email: 'ghost', password: 'x' }, { lang: 'zh' });
     expect(zh.json().msg).toBe('账号或密码错误');
+  });
+
+  it('a name with a control character (a NUL the database cannot hold) is refused, never a server error', async () => {
+    for (const email of ['da\u0000ve', 'dave\u0000@example.com', 'da\u0007ve']) {
+      const res = await postForm(t.app, '/user/login', { email, password: 'dave-password' }, { lang: 'en' });
+      expect(res.statusCode, JSON.stringify(email)).toBe(400);
+      expect(res.json()).toMatchObject({ code: 400, msg: 'email: Must not contain control characters', data: { issues: [{ path: 'email' }] } });
+      // The sign-in rule itself (for any caller that skips the request checks) sees an unknown account.
+      const direct = await login(t.deps, { email, password: 'dave-password' }, { ip: '10.40.0.1', lang: 'en' }).catch((e: unknown) => e);
+      expect(isAppError(direct, 'INVALID_CREDENTIALS'), JSON.stringify(email)).toBe(true);
+    }
   });
 
   it('asks for both fields: "Please enter your username and password"', async () => {

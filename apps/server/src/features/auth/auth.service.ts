@@ -37,6 +37,10 @@ export type TCreateAccountInput = {
   isAdmin?: boolean;
 };
 
+// C0 controls and DEL: never part of an e-mail address or a username.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 const INVITE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const INVITE_CODE_LENGTH = 8;
 
@@ -181,8 +185,13 @@ export async function register(
  */
 export async function login(deps: TDeps, input: { email: string; password: string }, meta: TRequestMeta): Promise<TSession> {
   const account = input.email.trim();
-  // Usernames cannot contain "@", so an "@" means an e-mail.
-  const user = account.includes('@') ? await findUserByEmail(deps.db, account) : await findUserByUsername(deps.db, account);
+  // Usernames cannot contain "@", so an "@" means an e-mail. No account has a control character
+  // in its name (and PostgreSQL text cannot hold NUL): such a name is an unknown account.
+  const user = CONTROL_CHARACTER.test(account)
+    ? undefined
+    : account.includes('@')
+      ? await findUserByEmail(deps.db, account)
+      : await findUserByUsername(deps.db, account);
   const attempt = await deps.authLimiter.beginSignIn({
     ip: meta.ip,
     account: user ? accountKeyOf(user.id) : `name:${account.toLowerCase()}`,

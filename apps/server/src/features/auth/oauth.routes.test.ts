@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthAccounts, oauthStates, userSessions, users } from '@proxy/db';
 import { createFakeClock, createTestApp } from '../../../test/helpers';
 import { startLocalOAuthProviders, type TLocalOAuthProviders } from '../../../test/oauth-providers';
+import { isAppError } from '../../lib/app-error';
 import { createAccount } from './auth.service';
+import { finishOAuthSignIn } from './oauth.service';
 import { hashPassword } from './password';
 
 type TTestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -189,6 +191,10 @@ describe('GitHub and Google sign-in', () => {
     const { code } = await c.followProvider(started.url);
     const usersBefore = await c.countUsers();
     const res = await c.verify('github', { code, state: 'not-the-state-we-issued' });
+    // A state with a NUL (which the database cannot compare) is refused by the request checks, and by the sign-in rule itself.
+    expect((await c.verify('github', { code, state: 'abc\u0000def' })).statusCode).toBe(400);
+    const direct = await finishOAuthSignIn(t.deps, 'github', { code, state: 'abc\u0000def' }, { ip: '10.41.0.1', lang: 'en' }).catch((e: unknown) => e);
+    expect(isAppError(direct, 'OAUTH_FAILED')).toBe(true);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 1010, msg: 'Google or GitHub sign-in failed, please try again', data: { error: 'OAUTH_FAILED' } });
     expect(await c.countUsers()).toBe(usersBefore);

@@ -216,6 +216,8 @@ async function resolveProfile(deps: TDeps, provider: TOAuthProvider, input: TOAu
   const settings = requireProviderSettings(deps.config, provider);
   const { config } = deps;
   if (input.code && input.state) {
+    // A state is our own base64url string: anything else (a NUL PostgreSQL cannot even compare) is no pending sign-in.
+    if (!/^[A-Za-z0-9_-]+$/.test(input.state)) throw new AppError('OAUTH_FAILED');
     const pending = await takeOAuthState(deps.db, input.state);
     if (!pending || pending.provider !== provider || pending.expiresAt.getTime() <= deps.clock.now().getTime()) {
       throw new AppError('OAUTH_FAILED');

@@ -81,6 +81,9 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     expect(row).toMatchObject({ userId, method: 'password', ip: '10.20.0.1', userAgent: longAgent.slice(0, 256), endedAt: null });
     expect(row.createdAt.getTime()).toBe(clock.now().getTime());
     expect(row.lastUsedAt.getTime()).toBe(clock.now().getTime());
+    // Control characters (a NUL the database cannot hold) are dropped from the device name.
+    const odd = await signIn('sam', 'sam-password', { ua: 'Odd\u0000Agent\u0007/1' });
+    expect((await sessionRow(await sessionIdOf(odd))).userAgent).toBe('OddAgent/1');
   });
 
   it('GET /user/sessions lists the live sessions newest first, marking the current one', async () => {

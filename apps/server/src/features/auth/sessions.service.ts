@@ -46,7 +46,9 @@ const requestSessions = new WeakMap<FastifyRequest, number>();
 /** The User-Agent of a request, as a session stores it. */
 export function userAgentOf(req: FastifyRequest): string {
   const header = req.headers['user-agent'];
-  return (Array.isArray(header) ? header[0] : header ?? '').slice(0, USER_AGENT_MAX);
+  // Control characters (a NUL PostgreSQL text cannot hold) are dropped.
+  // eslint-disable-next-line no-control-regex
+  return (Array.isArray(header) ? header[0] : header ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, USER_AGENT_MAX);
 }
 
 /** The session id of an authenticated request; SESSION_REVOKED when it has none (API-key calls). */

@@ -73,6 +73,9 @@ export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<T
     const queryKey = (req.query as Record<string, unknown> | undefined)?.key;
     const key = (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? (typeof queryKey === 'string' ? queryKey : undefined);
     if (key && !bearerToken(req)) {
+      // No key holds control characters (a NUL PostgreSQL text cannot even compare) or is that long.
+      // eslint-disable-next-line no-control-regex
+      if (key.length > 200 || /[\u0000-\u001f\u007f]/.test(key)) throw new AppError('UNAUTHORIZED');
       const user = await findUserByApiKey(deps.db, key);
       if (!user) throw new AppError('UNAUTHORIZED');
       if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');

@@ -368,6 +368,14 @@ describe('access tokens are strict', () => {
     expect(res.json()).toEqual({ code: 401, msg: 'Your session has expired, please sign in again!', data: { error: 'UNAUTHORIZED' } });
   });
 
+  it('a personal API key with a control character or of absurd length is refused (401), never a server error', async () => {
+    for (const url of ['/api/v1/proxies?key=pk_a%00b', `/api/v1/proxies?key=pk_${'x'.repeat(5000)}`, '/api/v1/proxies?key=pk_%07']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { lang: 'en' } });
+      expect(res.statusCode, url.slice(0, 40)).toBe(401);
+      expect(res.json().data.error).toBe('UNAUTHORIZED');
+    }
+  });
+
   it('refuses a token signed with another algorithm or another secret', async () => {
     expect((await info(await craft({}, 'HS512'))).statusCode).toBe(401);
     const foreign = await new SignJWT({ sub: String(userId), sid: sessionId, ver: tokenVersion })

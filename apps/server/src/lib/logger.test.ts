@@ -9,7 +9,10 @@ describe('masking secrets in URLs and texts', () => {
   it.each([
     ['/api/v1/proxies?key=pk_abcdefghijklmnopqrstuvwxyz012345&page=2', '/api/v1/proxies?key=[REDACTED]&page=2'],
     ['/api/x?page=1&KEY=secret', '/api/x?page=1&KEY=[REDACTED]'],
-    ['/api/x?token=t&code=123456&password=hunter2&access_token=a&api_key=b', '/api/x?token=[REDACTED]&code=[REDACTED]&password=[REDACTED]&access_token=[REDACTED]&api_key=[REDACTED]'],
+    [
+      '/api/x?token=t&code=123456&password=hunter2&access_token=a&api_key=b',
+      '/api/x?token=[REDACTED]&code=[REDACTED]&password=[REDACTED]&access_token=[REDACTED]&api_key=[REDACTED]',
+    ],
     ['/api/x?%6Bey=secret', '/api/x?%6Bey=[REDACTED]'],
     ['/api/x?key', '/api/x?key=[REDACTED]'],
     ['/api/x?monkey=1&keys=2', '/api/x?monkey=1&keys=2'],
@@ -20,7 +23,9 @@ describe('masking secrets in URLs and texts', () => {
   });
 
   it('masks API keys, bearer tokens and secret parameters inside any text', () => {
-    expect(maskSecretsInText('GET https://h/api/v1/proxies?page=1&key=pk_abc123abc123 failed')).toBe('GET https://h/api/v1/proxies?page=1&key=[REDACTED] failed');
+    expect(maskSecretsInText('GET https://h/api/v1/proxies?page=1&key=pk_abc123abc123 failed')).toBe(
+      'GET https://h/api/v1/proxies?page=1&key=[REDACTED] failed',
+    );
     expect(maskSecretsInText('the key pk_AbCdEfGhIjKlMnOp was used')).toBe('the key pk_[REDACTED] was used');
     expect(maskSecretsInText('Authorization: Bearer eyJhbGciOi.x.y')).toBe('Authorization: Bearer [REDACTED]');
     expect(maskSecretsInText('nothing to hide')).toBe('nothing to hide');
@@ -90,11 +95,20 @@ describe('log lines of the API', () => {
     });
     expect(res.statusCode).toBe(200);
     await app.inject({ method: 'GET', url: `/api/v1/proxies?key=${apiKey}` });
-    await app.inject({ method: 'POST', url: '/api/user/login?password=in-the-query', payload: 'email=logged&password=logged-password', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/user/login?password=in-the-query',
+      payload: 'email=logged&password=logged-password',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     // A feature logging request data, an error or a URL in its message is masked too.
     app.log.error({ err: new Error(`Failed query: select 1\nparams: ${apiKey},logged-password`) }, 'unexpected error');
     app.log.info(
-      { headers: { authorization: `Bearer ${token}`, 'x-api-key': apiKey }, body: { password: 'logged-password', code: '482913' }, target: `/api/v1/proxies?key=${apiKey}` },
+      {
+        headers: { authorization: `Bearer ${token}`, 'x-api-key': apiKey },
+        body: { password: 'logged-password', code: '482913' },
+        target: `/api/v1/proxies?key=${apiKey}`,
+      },
       `calling /api/v1/proxies?key=${apiKey} with ${apiKey}`,
     );
 

@@ -9,7 +9,19 @@ import type { FastifyRequest } from 'fastify';
 const MASK = '[REDACTED]';
 
 /** Query parameters whose values are secrets. */
-const SECRET_PARAMS = ['key', 'api_key', 'apikey', 'token', 'access_token', 'refresh_token', 'code', 'password', 'current_password', 'confirm_password', 'secret'];
+const SECRET_PARAMS = [
+  'key',
+  'api_key',
+  'apikey',
+  'token',
+  'access_token',
+  'refresh_token',
+  'code',
+  'password',
+  'current_password',
+  'confirm_password',
+  'secret',
+];
 const SECRET_PARAM_SET = new Set(SECRET_PARAMS);
 
 // A secret query parameter inside any text (a URL in a message or a field).
@@ -21,10 +33,7 @@ const BEARER_IN_TEXT = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
 /** Masks secret values in a text: query parameters, personal API keys, bearer tokens. */
 export function maskSecretsInText(text: string): string {
   if (!text.includes('=') && !text.includes('pk_') && !/bearer/i.test(text)) return text;
-  return text
-    .replace(SECRET_PARAM_IN_TEXT, `$1${MASK}`)
-    .replace(API_KEY_IN_TEXT, `pk_${MASK}`)
-    .replace(BEARER_IN_TEXT, `$1${MASK}`);
+  return text.replace(SECRET_PARAM_IN_TEXT, `$1${MASK}`).replace(API_KEY_IN_TEXT, `pk_${MASK}`).replace(BEARER_IN_TEXT, `$1${MASK}`);
 }
 
 /** A request URL with the values of secret query parameters (key, token, code, password...) masked. */
@@ -49,7 +58,20 @@ export function maskUrl(url: string): string {
 }
 
 // Field names whose values are secrets wherever they appear (one level deep or at the top).
-const SECRET_FIELDS = ['password', 'current_password', 'confirm_password', 'passwordHash', 'password_hash', 'apiKey', 'api_key', 'access_token', 'authorization', 'token', 'key', 'jwtSecret'];
+const SECRET_FIELDS = [
+  'password',
+  'current_password',
+  'confirm_password',
+  'passwordHash',
+  'password_hash',
+  'apiKey',
+  'api_key',
+  'access_token',
+  'authorization',
+  'token',
+  'key',
+  'jwtSecret',
+];
 // "code" is also an error's code (err.code), so it is masked only inside request data.
 const REQUEST_CONTAINERS = ['body', 'input', 'query', 'params', 'form'];
 
@@ -143,7 +165,10 @@ export function createLoggerOptions(level: string, overrides: Record<string, unk
     hooks: {
       // Message strings: a URL or a key written into the text.
       logMethod(this: unknown, args: unknown[], method: (...a: unknown[]) => void) {
-        method.apply(this, args.map((a) => (typeof a === 'string' ? maskSecretsInText(a) : a)));
+        method.apply(
+          this,
+          args.map((a) => (typeof a === 'string' ? maskSecretsInText(a) : a)),
+        );
       },
     },
     formatters: {

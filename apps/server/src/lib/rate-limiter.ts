@@ -97,7 +97,10 @@ export async function createAuthLimiter(options: TAuthLimiterOptions) {
   return {
     /** Counts one attempt on every key (e.g. "code:ip:1.2.3.4"); RATE_LIMITED (with the seconds to wait) when any is over the limit. */
     async hit(...keys: (string | undefined | null)[]): Promise<void> {
-      await consumeAll(attempts, keys.filter((k): k is string => Boolean(k)));
+      await consumeAll(
+        attempts,
+        keys.filter((k): k is string => Boolean(k)),
+      );
     },
 
     /**

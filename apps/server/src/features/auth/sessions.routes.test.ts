@@ -21,11 +21,7 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
   });
 
   /** Calls the API as a browser: bearer token, address and User-Agent. */
-  function call(
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    options: { token?: string; ip?: string; ua?: string; lang?: string; body?: object } = {},
-  ) {
+  function call(method: 'GET' | 'POST' | 'PUT', url: string, options: { token?: string; ip?: string; ua?: string; lang?: string; body?: object } = {}) {
     return t.app.inject({
       method,
       url: `/api${url}`,
@@ -100,8 +96,24 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     const res = await call('GET', '/user/sessions', { token: second, ip: '10.21.0.2' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual([
-      { id: await sessionIdOf(second), method: 'password', user_agent: 'Firefox', ip: '10.21.0.2', created_at: secondAt.toISOString(), last_used_at: secondAt.toISOString(), is_current: true },
-      { id: await sessionIdOf(first), method: 'register', user_agent: 'lightMyRequest', ip: '127.0.0.1', created_at: firstAt.toISOString(), last_used_at: firstAt.toISOString(), is_current: false },
+      {
+        id: await sessionIdOf(second),
+        method: 'password',
+        user_agent: 'Firefox',
+        ip: '10.21.0.2',
+        created_at: secondAt.toISOString(),
+        last_used_at: secondAt.toISOString(),
+        is_current: true,
+      },
+      {
+        id: await sessionIdOf(first),
+        method: 'register',
+        user_agent: 'lightMyRequest',
+        ip: '127.0.0.1',
+        created_at: firstAt.toISOString(),
+        last_used_at: firstAt.toISOString(),
+        is_current: false,
+      },
     ]);
     expect(thirdAt.getTime()).toBeGreaterThan(secondAt.getTime());
     const fromFirst = (await call('GET', '/user/sessions', { token: first })).json().data as { id: number; is_current: boolean }[];
@@ -226,7 +238,12 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     clock.advance(CODE_RESEND_MS);
     await postForm(t.app, '/user/code', { email: 'abe@example.com', type: 'reset' });
     const code = codeSentTo(mailer, 'abe@example.com');
-    const reset = await postForm(t.app, '/user/reset_password', { email: 'abe@example.com', code, password: 'abe-new-password', confirm_password: 'abe-new-password' });
+    const reset = await postForm(t.app, '/user/reset_password', {
+      email: 'abe@example.com',
+      code,
+      password: 'abe-new-password',
+      confirm_password: 'abe-new-password',
+    });
     expect(reset.json().code).toBe(0);
     expect(await liveRows(userId)).toEqual([]);
 
@@ -238,7 +255,7 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     await setUserStatus(t.deps, userId, 'active');
   });
 
-  it('a token whose session row is ended or missing, or is another user\'s, answers -401 like a revoked version', async () => {
+  it("a token whose session row is ended or missing, or is another user's, answers -401 like a revoked version", async () => {
     const token = await signIn('abe', 'abe-new-password');
     const id = await sessionIdOf(token);
     await t.db.db.update(userSessions).set({ endedAt: clock.now() }).where(eq(userSessions.id, id));
@@ -274,7 +291,12 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
   });
 
   it('every session call needs a session', async () => {
-    for (const [method, url] of [['GET', '/user/sessions'], ['POST', '/user/sessions/end/1'], ['POST', '/user/logout/all'], ['POST', '/user/logout']] as const) {
+    for (const [method, url] of [
+      ['GET', '/user/sessions'],
+      ['POST', '/user/sessions/end/1'],
+      ['POST', '/user/logout/all'],
+      ['POST', '/user/logout'],
+    ] as const) {
       const res = await call(method, url, { lang: 'en' });
       expect(res.statusCode, url).toBe(401);
       expect(res.json().code, url).toBe(401);

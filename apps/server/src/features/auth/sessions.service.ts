@@ -9,15 +9,7 @@ import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
 import type { TUserRow } from '../users/users.repository';
 import { bumpTokenVersion, updateLastLogin } from './auth.repository';
-import {
-  endAllUserSessions,
-  endUserSession,
-  findUserSession,
-  insertSession,
-  listLiveSessions,
-  touchSession,
-  type TSessionRow,
-} from './sessions.repository';
+import { endAllUserSessions, endUserSession, findUserSession, insertSession, listLiveSessions, touchSession, type TSessionRow } from './sessions.repository';
 
 /**
  * Sessions (ARCHITECTURE.md, API conventions): every sign-in is a
@@ -48,7 +40,7 @@ export function userAgentOf(req: FastifyRequest): string {
   const header = req.headers['user-agent'];
   // Control characters (a NUL PostgreSQL text cannot hold) are dropped.
   // eslint-disable-next-line no-control-regex
-  return (Array.isArray(header) ? header[0] : header ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, USER_AGENT_MAX);
+  return (Array.isArray(header) ? header[0] : (header ?? '')).replace(/[\u0000-\u001f\u007f]/g, '').slice(0, USER_AGENT_MAX);
 }
 
 /** The session id of an authenticated request; SESSION_REVOKED when it has none (API-key calls). */
@@ -68,12 +60,7 @@ export function requireSessionId(req: FastifyRequest): number {
  * e-mail for a new account and signs the access token with the session id.
  * Checks that must hold for every sign-in belong here.
  */
-export async function createSession(
-  deps: TDeps,
-  user: TUserRow,
-  origin: TSignInOrigin,
-  options: { isNewUser?: boolean } = {},
-): Promise<TSession> {
+export async function createSession(deps: TDeps, user: TUserRow, origin: TSignInOrigin, options: { isNewUser?: boolean } = {}): Promise<TSession> {
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
   const now = deps.clock.now();
   const session = await deps.db.transaction(async (tx) => {

@@ -20,6 +20,7 @@ import {
   index,
   integer,
   jsonb,
+  varchar,
   pgTable,
   primaryKey,
   text,
@@ -402,3 +403,14 @@ export const auditEntries = pgTable(
   },
   (t) => [index('audit_entries_created_idx').on(t.createdAt), index('audit_entries_operator_idx').on(t.operatorId, t.createdAt)],
 );
+
+/**
+ * Attempt counters of the sign-in rate limits, shared by every API instance on
+ * PostgreSQL (rate-limiter-flexible's table layout; PGlite counts in memory).
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  /** Unix time in milliseconds when the window ends. */
+  expire: bigint('expire', { mode: 'number' }),
+});

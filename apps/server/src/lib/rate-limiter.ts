@@ -16,7 +16,7 @@ export type TAuthLimiterOptions = {
   pool?: TPgPool;
 };
 
-/** The table RateLimiterPostgres creates and shares between instances (not part of the Drizzle schema: the library owns it). */
+/** The table of the shared counters (in the Drizzle schema and migrations). */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
 // The library's key column is varchar(255): long keys (e-mail addresses) are hashed to fit, and so
@@ -30,31 +30,23 @@ function retryAfterSeconds(msBeforeNext: number): number {
   return Math.max(1, Math.ceil(msBeforeNext / 1000));
 }
 
-async function createStoreLimiter(keyPrefix: string, options: TAuthLimiterOptions, isTableReady: boolean): Promise<RateLimiterAbstract> {
+function createStoreLimiter(keyPrefix: string, options: TAuthLimiterOptions, isSweeper: boolean): RateLimiterAbstract {
   const memory = () => new RateLimiterMemory({ keyPrefix, points: options.max, duration: options.windowS });
   const { pool } = options;
   if (!pool) return memory();
-  const settings = {
+  return new RateLimiterPostgres({
     storeClient: pool,
     storeType: 'pool',
     tableName: RATE_LIMIT_TABLE,
-    tableCreated: isTableReady,
-    // Only the limiter that creates the table sweeps expired rows (one sweeper per process).
-    clearExpiredByTimeout: !isTableReady,
+    // The table comes with the migrations (packages/db, rate_limits).
+    tableCreated: true,
+    // One limiter per process sweeps expired rows.
+    clearExpiredByTimeout: isSweeper,
     keyPrefix,
     points: options.max,
     duration: options.windowS,
     // A database hiccup falls back to this process's own counts rather than failing the request.
     insuranceLimiter: memory(),
-  };
-  if (isTableReady) return new RateLimiterPostgres(settings);
-  // The table is created (if missing) before the first use: the constructor reports when it is there.
-  return new Promise((resolve, reject) => {
-    const created: { limiter?: RateLimiterPostgres } = {};
-    created.limiter = new RateLimiterPostgres(settings, (error?: unknown) => {
-      if (error) reject(error);
-      else queueMicrotask(() => resolve(created.limiter!));
-    });
   });
 }
 
@@ -92,8 +84,8 @@ export type TSignInAttempt = {
  */
 export async function createAuthLimiter(options: TAuthLimiterOptions) {
   // The first limiter creates the shared table; the second finds it.
-  const attempts = await createStoreLimiter('auth', options, false);
-  const failures = await createStoreLimiter('signin-fail', options, true);
+  const attempts = createStoreLimiter('auth', options, true);
+  const failures = createStoreLimiter('signin-fail', options, false);
   return {
     /** Counts one attempt on every key (e.g. "code:ip:1.2.3.4"); RATE_LIMITED (with the seconds to wait) when any is over the limit. */
     async hit(...keys: (string | undefined | null)[]): Promise<void> {

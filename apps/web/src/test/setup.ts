@@ -30,6 +30,14 @@ if (typeof window !== 'undefined' && !('ResizeObserver' in window)) {
   Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: NoLayoutResizeObserver });
 }
 
+// jsdom implements getComputedStyle without pseudo-elements and prints a "Not
+// implemented" stack trace whenever one is asked for (antd measures the
+// scrollbar with "::-webkit-scrollbar"). Answer the element's own style instead.
+if (typeof window !== 'undefined') {
+  const elementStyle = window.getComputedStyle.bind(window);
+  window.getComputedStyle = (element: Element) => elementStyle(element);
+}
+
 // Without vitest globals, Testing Library does not unmount by itself: do it after
 // every test, and let React's scheduler finish its last tasks before the file's
 // jsdom is torn down (a task left behind fails with "window is not defined").

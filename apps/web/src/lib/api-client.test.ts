@@ -31,6 +31,19 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   throw new Error('expected the call to fail');
 }
 
+/** Runs a call against an address where nothing listens any more. */
+async function againstDeadServer<T>(call: () => Promise<T>): Promise<T> {
+  const dead = createApiStub();
+  await dead.listen();
+  await dead.close();
+  apiHttp.defaults.baseURL = dead.url;
+  try {
+    return await call();
+  } finally {
+    apiHttp.defaults.baseURL = api.url;
+  }
+}
+
 describe('request headers', () => {
   it('sends Lang and the bearer token, and resolves data when code is 0', async () => {
     saveSession('tok-123', { remember: true });
@@ -167,18 +180,50 @@ describe('the code 0 rule and error handling', () => {
   });
 
   it('a network error without a response toasts the error message', async () => {
-    const dead = createApiStub();
-    await dead.listen();
-    await dead.close();
-    apiHttp.defaults.baseURL = dead.url;
-    try {
-      const error = await rejection(callApi('userOAuthProviders'));
-      expect(error.status).toBeUndefined();
-      expect(error.msg).toBe('网络异常，请检查网络连接');
-      expect(errors()).toEqual(['网络异常，请检查网络连接']);
-    } finally {
-      apiHttp.defaults.baseURL = api.url;
-    }
+    const error = await rejection(againstDeadServer(() => callApi('userOAuthProviders')));
+    expect(error.status).toBeUndefined();
+    expect(error.msg).toBe('网络异常，请检查网络连接');
+    expect(errors()).toEqual(['网络异常，请检查网络连接']);
+  });
+});
+
+describe('failure messages of an action', () => {
+  const failed = { failureMessage: '导出失败' };
+  beforeEach(() => saveSession('tok', { remember: true }));
+
+  it('follows the action\'s message with the server\'s reason when the server refused', async () => {
+    api.on('tokenExport', () => fail(409, 3001, '所选地区库存不足'));
+    const error = await rejection(callApi('tokenExport', {}, failed));
+    expect(error.msg).toBe('所选地区库存不足');
+    expect(errors()).toEqual(['导出失败: 所选地区库存不足']);
+  });
+
+  it('shows the action\'s message alone for a server fault or a reason that says the same', async () => {
+    api.on('tokenExport', () => fail(500, 500, '服务器异常'));
+    await rejection(callApi('tokenExport', {}, failed));
+    api.on('tokenExport', () => fail(400, 1010, '导出失败'));
+    await rejection(callApi('tokenExport', {}, failed));
+    expect(errors()).toEqual(['导出失败', '导出失败']);
+  });
+
+  it('names a network failure', async () => {
+    await rejection(againstDeadServer(() => callApi('userOAuthProviders', undefined, failed)));
+    expect(errors()).toEqual(['导出失败: 网络异常，请检查网络连接']);
+  });
+
+  it('leaves session failures their own message', async () => {
+    api.on('tokenExport', () => fail(401, -401, 'revoked'));
+    await rejection(callApi('tokenExport', {}, failed));
+    saveSession('tok', { remember: true });
+    api.on('tokenExport', () => raw('', { status: 401 }));
+    await rejection(callApi('tokenExport', {}, failed));
+    expect(errors()).toEqual(['登录已失效，请重新登录！', '登录已过期']);
+  });
+
+  it('is not shown with skipTips', async () => {
+    api.on('tokenExport', () => fail(409, 3001, '所选地区库存不足'));
+    await rejection(callApi('tokenExport', {}, { ...failed, skipTips: true }));
+    expect(errors()).toEqual([]);
   });
 });
 

@@ -2,32 +2,22 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TProxyCategory } from '@proxy/contract';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { showError } from '../../../lib/message';
 
-// Failures show the spec's "fetch country/state/city failed" instead of the raw toast.
+// Failures show the spec's "fetch country/state/city failed".
 
 /** Countries with inventory (GET /token/list/area/countries). */
 export function listCountries(category: TProxyCategory, signal?: AbortSignal) {
-  return callApi('tokenAreaCountries', { category }, { signal, skipTips: true }).catch((error: unknown) => {
-    showError(translate('endpoint-generator:errors.countries'));
-    throw error;
-  });
+  return callApi('tokenAreaCountries', { category }, { signal, failureMessage: translate('endpoint-generator:errors.countries') });
 }
 
 /** States of a country (GET /token/list/area/state). */
 export function listStates(category: TProxyCategory, countryId: string, signal?: AbortSignal) {
-  return callApi('tokenAreaStates', { category, country_id: countryId }, { signal, skipTips: true }).catch((error: unknown) => {
-    showError(translate('endpoint-generator:errors.states'));
-    throw error;
-  });
+  return callApi('tokenAreaStates', { category, country_id: countryId }, { signal, failureMessage: translate('endpoint-generator:errors.states') });
 }
 
 /** Cities of a state (GET /token/list/area/city). */
 export function listCities(category: TProxyCategory, countryId: string, stateId: string, signal?: AbortSignal) {
-  return callApi('tokenAreaCities', { category, country_id: countryId, state_id: stateId }, { signal, skipTips: true }).catch((error: unknown) => {
-    showError(translate('endpoint-generator:errors.cities'));
-    throw error;
-  });
+  return callApi('tokenAreaCities', { category, country_id: countryId, state_id: stateId }, { signal, failureMessage: translate('endpoint-generator:errors.cities') });
 }
 
 const STALE_MS = 60_000;

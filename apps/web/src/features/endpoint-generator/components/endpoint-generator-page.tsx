@@ -4,7 +4,6 @@ import { CopyOutlined, DownloadOutlined, FileAddOutlined, SyncOutlined } from '@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SESSTIME_MAX_MINUTES, type TArea, type TExportLineFormat, type TProxyToken, type TSpiderRecordWithLines } from '@proxy/contract';
-import { ApiError } from '../../../lib/api-client';
 import { getLanguage } from '../../../lib/i18n';
 import { showError, showSuccess } from '../../../lib/message';
 import { useCreateSpider } from '../api/create-spider';
@@ -152,22 +151,17 @@ export default function EndpointGeneratorPage() {
       });
       setGenerated({ key: settingsKey, record });
       showSuccess(t('preview.generated', { count: record.line_count }));
-    } catch (error) {
-      const reason = error instanceof ApiError && error.msg ? `: ${error.msg}` : '';
-      showError(`${t('errors.generate')}${reason}`);
+    } catch {
+      // the request layer has shown why
     }
   };
 
   const handleDownload = async () => {
     if (!generated) return;
     setIsDownloading(true);
-    try {
-      await downloadSpiderFile(generated.record.id, generated.record.filename);
-    } catch {
-      showError(t('preview.downloadFailed'));
-    } finally {
-      setIsDownloading(false);
-    }
+    // A failure was shown by the request layer.
+    await downloadSpiderFile(generated.record.id, generated.record.filename).catch(() => undefined);
+    setIsDownloading(false);
   };
 
   const hasNoTokens = tokens.isSuccess && allTokens.length === 0;

@@ -2,17 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TProxyCategory } from '@proxy/contract';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { showError } from '../../../lib/message';
-import { isCancelled } from '../utils/failure';
 
 /** Cities with inventory in a state (GET /token/list/area/city); failures say "failed to fetch cities". */
-export async function getAreaCities(category: TProxyCategory, countryId: string, stateId: string, signal?: AbortSignal) {
-  try {
-    return await callApi('tokenAreaCities', { category, country_id: countryId, state_id: stateId }, { signal, skipTips: true });
-  } catch (error) {
-    if (!isCancelled(error, signal)) showError(translate('proxies:errors.fetchCities'));
-    throw error;
-  }
+export function getAreaCities(category: TProxyCategory, countryId: string, stateId: string, signal?: AbortSignal) {
+  return callApi('tokenAreaCities', { category, country_id: countryId, state_id: stateId }, { signal, failureMessage: translate('proxies:errors.fetchCities') });
 }
 
 /** Query options of a state's cities. */

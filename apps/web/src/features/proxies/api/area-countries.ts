@@ -2,17 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TProxyCategory } from '@proxy/contract';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { showError } from '../../../lib/message';
-import { isCancelled } from '../utils/failure';
 
 /** Countries with inventory for a category (GET /token/list/area/countries); failures say "failed to fetch countries". */
-export async function getAreaCountries(category: TProxyCategory, signal?: AbortSignal) {
-  try {
-    return await callApi('tokenAreaCountries', { category }, { signal, skipTips: true });
-  } catch (error) {
-    if (!isCancelled(error, signal)) showError(translate('proxies:errors.fetchCountries'));
-    throw error;
-  }
+export function getAreaCountries(category: TProxyCategory, signal?: AbortSignal) {
+  return callApi('tokenAreaCountries', { category }, { signal, failureMessage: translate('proxies:errors.fetchCountries') });
 }
 
 /** Query options of the country list. */

@@ -2,17 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TProxyCategory } from '@proxy/contract';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { showError } from '../../../lib/message';
-import { isCancelled } from '../utils/failure';
 
 /** States with inventory in a country (GET /token/list/area/state); failures say "failed to fetch states". */
-export async function getAreaStates(category: TProxyCategory, countryId: string, signal?: AbortSignal) {
-  try {
-    return await callApi('tokenAreaStates', { category, country_id: countryId }, { signal, skipTips: true });
-  } catch (error) {
-    if (!isCancelled(error, signal)) showError(translate('proxies:errors.fetchStates'));
-    throw error;
-  }
+export function getAreaStates(category: TProxyCategory, countryId: string, signal?: AbortSignal) {
+  return callApi('tokenAreaStates', { category, country_id: countryId }, { signal, failureMessage: translate('proxies:errors.fetchStates') });
 }
 
 /** Query options of a country's states. */

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TScreenConfig } from '../utils/screens';
 import { callApi } from '../../../lib/api-client';
+import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { refreshBalance } from '../utils/refresh-balance';
 import { TOKEN_LIST_QUERY_KEY } from './token-list';
@@ -8,9 +9,10 @@ import { TOKEN_LIST_QUERY_KEY } from './token-list';
 /** What a renewal sends: the IP proxies, the days and the chosen payment option. */
 export type TRenewRequest = { tokenIds: number[]; days: number; payway: 'balance' };
 
-/** Renews IP proxies (POST /token/ip/renew or /token/variable/ip/renew); answers counts, cost and balance. */
+/** Renews IP proxies (POST /token/ip/renew or /token/variable/ip/renew); answers counts, cost and balance; failures say "renewal failed". */
 export function renewTokens(screen: TScreenConfig, request: TRenewRequest) {
-  return callApi(screen.renewRoute, { token_ids: request.tokenIds, days: request.days, payway: request.payway }, { skipTips: true });
+  const body = { token_ids: request.tokenIds, days: request.days, payway: request.payway };
+  return callApi(screen.renewRoute, body, { failureMessage: translate('proxies:renew.failed') });
 }
 
 /** Mutation of the renew dialog; lists and the balance reload afterwards. */

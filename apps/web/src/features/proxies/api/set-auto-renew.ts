@@ -1,12 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TScreenConfig } from '../utils/screens';
 import { callApi } from '../../../lib/api-client';
+import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { TOKEN_LIST_QUERY_KEY } from './token-list';
 
 /** Turns auto-renew on or off for IP proxies (POST /token/ip/auto/renew or /token/variable/ip/auto/renew). */
 export function setAutoRenew(screen: TScreenConfig, tokenIds: number[], isOn: boolean) {
-  return callApi(screen.autoRenewRoute, { token_ids: tokenIds, auto_renew: isOn }, { skipTips: true });
+  return callApi(screen.autoRenewRoute, { token_ids: tokenIds, auto_renew: isOn }, { failureMessage: translate('proxies:autoRenew.failed') });
 }
 
 /** Mutation of the auto-renew switch and batch button; the lists reload afterwards. */

@@ -2,8 +2,6 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { TProxyList, TProxyStatus } from '@proxy/contract';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { showError } from '../../../lib/message';
-import { isCancelled } from '../utils/failure';
 
 /** Root key of every proxy list query, for invalidation after a change. */
 export const TOKEN_LIST_QUERY_KEY = ['proxies', 'list'] as const;
@@ -43,13 +41,9 @@ export function toListQuery(filters: TTokenListFilters): Record<string, string> 
 }
 
 /** One page of a list (GET /token/list/<list>); failures say "failed to fetch the list". */
-export async function getTokenList(params: TTokenListParams, signal?: AbortSignal) {
-  try {
-    return await callApi(LIST_ROUTES[params.list], { ...toListQuery(params.filters), page: params.page, page_size: params.pageSize }, { signal, skipTips: true });
-  } catch (error) {
-    if (!isCancelled(error, signal)) showError(translate('proxies:errors.fetchList'));
-    throw error;
-  }
+export function getTokenList(params: TTokenListParams, signal?: AbortSignal) {
+  const query = { ...toListQuery(params.filters), page: params.page, page_size: params.pageSize };
+  return callApi(LIST_ROUTES[params.list], query, { signal, failureMessage: translate('proxies:errors.fetchList') });
 }
 
 /** Query options of one page. */

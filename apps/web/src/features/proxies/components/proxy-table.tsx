@@ -5,7 +5,6 @@ import { showError, showSuccess } from '../../../lib/message';
 import { useSetAutoRenew } from '../api/set-auto-renew';
 import { useUpdateRemark } from '../api/update-remark';
 import { formatAllowance, formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
-import { showFailure } from '../utils/failure';
 import type { TScreenConfig } from '../utils/screens';
 import { SecretText } from './copy-field';
 import { RowActions, type TRowHandlers } from './row-actions';
@@ -42,15 +41,16 @@ export function ProxyTable(
     }
   };
 
-  const handleAutoRenew = async (token: TProxyToken, isOn: boolean) => {
-    try {
-      const result = await autoRenew.mutateAsync({ tokenIds: [token.token_id], isOn });
-      if (result.success > 0) showSuccess(t(isOn ? 'autoRenew.on' : 'autoRenew.off'));
-      else showError(t('autoRenew.failed'));
-    } catch (error) {
-      showFailure(error, 'proxies:autoRenew.failed');
-    }
-  };
+  const handleAutoRenew = (token: TProxyToken, isOn: boolean) =>
+    autoRenew.mutate(
+      { tokenIds: [token.token_id], isOn },
+      {
+        onSuccess: (result) => {
+          if (result.success > 0) showSuccess(t(isOn ? 'autoRenew.on' : 'autoRenew.off'));
+          else showError(t('autoRenew.failed'));
+        },
+      },
+    );
 
   const columns: TableColumnsType<TProxyToken> = [
     {
@@ -113,7 +113,7 @@ export function ProxyTable(
             disabled={token.status === 'deleted' || token.status === 'invalid'}
             loading={autoRenew.isPending && autoRenew.variables?.tokenIds[0] === token.token_id}
             aria-label={t('row.autoRenewFor', { name: token.username })}
-            onChange={(checked) => void handleAutoRenew(token, checked)}
+            onChange={(checked) => handleAutoRenew(token, checked)}
           />
         ) : (
           <Typography.Text type="secondary">-</Typography.Text>

@@ -7,7 +7,6 @@ import { useBatchRestoreTokens } from '../api/batch-restore';
 import { useDeleteToken } from '../api/delete-token';
 import { useResetTokenPassword } from '../api/reset-token-password';
 import { useSetTokenStatus } from '../api/set-token-status';
-import { showFailure } from '../utils/failure';
 import { showBatchResult } from './batch-bar';
 
 /** What the row asks the screen to open. */
@@ -70,13 +69,12 @@ export function RowActions(props: { token: TProxyToken } & TRowHandlers) {
       },
     });
 
-  const handleRestore = async () => {
-    try {
-      showBatchResult(await restore.mutateAsync([token.token_id]), 'restore', t);
-    } catch (error) {
-      showFailure(error, 'proxies:batch.restore.error');
-    }
-  };
+  // Awaited rather than a mutate() callback: the restored row may leave a "deleted" list before the answer is shown.
+  const handleRestore = () =>
+    restore.mutateAsync([token.token_id]).then(
+      (result) => showBatchResult(result, 'restore', t),
+      () => undefined, // the request layer has shown why
+    );
 
   const canToggle = token.status === 'enabled' || token.status === 'disabled';
   const items: MenuProps['items'] = [

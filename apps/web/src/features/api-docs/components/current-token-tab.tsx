@@ -1,10 +1,10 @@
 import { Alert, Button, Card, Descriptions, Flex, Skeleton, Typography } from 'antd';
-import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined, KeyOutlined, RedoOutlined } from '@ant-design/icons';
+import { EyeInvisibleOutlined, EyeOutlined, KeyOutlined, RedoOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { useResetApiKey } from '../api/reset-api-key';
 import { maskApiKey } from '../utils/mask-api-key';
-import { copyWithMessage } from './copy-text';
+import { CopyButton } from '../../../components/copy-button';
 
 /** Props of the current token tab. */
 export type TCurrentTokenTabProps = {
@@ -48,9 +48,7 @@ export function CurrentTokenTab({ apiKey, isRevealed, onToggleReveal, origin }: 
           >
             {isRevealed ? t('token.hide') : t('token.show')}
           </Button>
-          <Button icon={<CopyOutlined />} onClick={() => void copyWithMessage(apiKey)} disabled={!apiKey}>
-            {t('copy.copy')}
-          </Button>
+          <CopyButton text={apiKey} disabled={!apiKey} />
           <Button danger icon={<RedoOutlined />} onClick={handleReset} loading={reset.isPending}>
             {t('token.reset')}
           </Button>

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, Flex, Form, Input, InputNumber, Radio, Row, Select, Space, Tag, Typography } from 'antd';
-import { CopyOutlined, DownloadOutlined, FileAddOutlined, SyncOutlined } from '@ant-design/icons';
+import { DownloadOutlined, FileAddOutlined, SyncOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SESSTIME_MAX_MINUTES, type TArea, type TExportLineFormat, type TProxyToken, type TSpiderRecordWithLines } from '@proxy/contract';
+import { CopyButton } from '../../../components/copy-button';
 import { getLanguage } from '../../../lib/i18n';
 import { showError, showSuccess } from '../../../lib/message';
 import { useCreateSpider } from '../api/create-spider';
@@ -46,16 +47,6 @@ function areaOptions(areas: TArea[] | undefined): TAreaOption[] {
     available: area.available,
     search: `${area.id} ${area.name_zh} ${area.name_en}`.toLowerCase(),
   }));
-}
-
-/** Copies text; false when the browser refuses. */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -125,11 +116,6 @@ export default function EndpointGeneratorPage() {
   }, [token, isPinned, settingsKey, sessionSeed]);
   const isFromFile = generated !== null && generated.key === settingsKey;
   const shownLines = isFromFile ? generated.record.lines : lines;
-
-  const handleCopy = async () => {
-    if (await copyText(shownLines.join('\n'))) showSuccess(t('preview.copied', { count: shownLines.length }));
-    else showError(t('preview.copyFailed'));
-  };
 
   const handleGenerate = async () => {
     let checked: TValues;
@@ -331,9 +317,9 @@ export default function EndpointGeneratorPage() {
               />
             )}
             <Flex gap={8} wrap style={{ marginTop: 16 }}>
-              <Button icon={<CopyOutlined />} onClick={() => void handleCopy()} disabled={shownLines.length === 0}>
+              <CopyButton text={shownLines.join('\n')} successMessage={t('preview.copied', { count: shownLines.length })} disabled={shownLines.length === 0}>
                 {t('preview.copy')}
-              </Button>
+              </CopyButton>
               {values?.session === 'sticky' && !isPinned && (
                 <Button icon={<SyncOutlined />} onClick={() => setSessionSeed((seed) => seed + 1)} disabled={!token || isFromFile}>
                   {t('preview.newSessions')}

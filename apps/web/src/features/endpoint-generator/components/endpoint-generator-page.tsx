@@ -5,11 +5,13 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SESSTIME_MAX_MINUTES, type TArea, type TExportLineFormat, type TProxyToken, type TSpiderRecordWithLines } from '@proxy/contract';
 import { CopyButton } from '../../../components/copy-button';
+import { useAreaCities } from '../../../entities/areas/area-cities';
+import { useAreaCountries } from '../../../entities/areas/area-countries';
+import { useAreaStates } from '../../../entities/areas/area-states';
 import { getLanguage } from '../../../lib/i18n';
 import { showError, showSuccess } from '../../../lib/message';
 import { useCreateSpider } from '../api/create-spider';
 import { downloadSpiderFile } from '../api/download-spider-file';
-import { useCities, useCountries, useStates } from '../api/list-areas';
 import { useGeneratorTokens } from '../api/list-generator-tokens';
 import { DEFAULT_STICKY_MINUTES, ENDPOINT_COUNT_MAX, buildEndpointLines, clampCount, type TSessionMode } from '../utils/build-lines';
 import { LINE_FORMAT_OPTIONS, isFormatAgainstNetwork, LINE_FORMAT_LABELS } from '../utils/line-formats';
@@ -74,9 +76,9 @@ export default function EndpointGeneratorPage() {
   const isPinned = token?.product === 'static';
   const category = token?.category ?? 'isp';
 
-  const countries = useCountries(category, Boolean(token) && !isPinned);
-  const states = useStates(category, isPinned ? undefined : values?.country_id);
-  const cities = useCities(category, isPinned ? undefined : values?.country_id, values?.state_id);
+  const countries = useAreaCountries(category, { isEnabled: Boolean(token) && !isPinned });
+  const states = useAreaStates(category, isPinned ? undefined : values?.country_id);
+  const cities = useAreaCities(category, isPinned ? undefined : values?.country_id, values?.state_id);
 
   // Start with the first dynamic token (the generator's main use).
   useEffect(() => {

@@ -1,8 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
+import { refreshTokenLists } from '../../../entities/proxies/token-list';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
-import { TOKEN_LIST_QUERY_KEY } from './token-list';
 
 /** Deletes several proxies (DELETE /token/batch); answers { success, failed, total }; failures say "batch delete failed". */
 export function batchDeleteTokens(tokenIds: number[]) {
@@ -11,5 +10,5 @@ export function batchDeleteTokens(tokenIds: number[]) {
 
 /** Mutation of the batch delete button; the lists reload afterwards. */
 export function useBatchDeleteTokens() {
-  return useMutation({ mutationFn: batchDeleteTokens, onSettled: () => queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }) });
+  return useMutation({ mutationFn: batchDeleteTokens, onSettled: refreshTokenLists });
 }

@@ -1,8 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
+import { refreshTokenLists } from '../../../entities/proxies/token-list';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
-import { TOKEN_LIST_QUERY_KEY } from './token-list';
 
 /** Restores several deleted proxies (PUT /token/batch/restore); answers { success, failed, total }; failures say "batch restore failed". */
 export function batchRestoreTokens(tokenIds: number[]) {
@@ -11,5 +10,5 @@ export function batchRestoreTokens(tokenIds: number[]) {
 
 /** Mutation of the batch restore button; the lists reload afterwards. */
 export function useBatchRestoreTokens() {
-  return useMutation({ mutationFn: batchRestoreTokens, onSettled: () => queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }) });
+  return useMutation({ mutationFn: batchRestoreTokens, onSettled: refreshTokenLists });
 }

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TExportLineFormat, TProxyList } from '@proxy/contract';
+import { toListQuery, type TTokenListFilters } from '../../../entities/proxies/token-list';
 import { callApi, downloadBlob } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { toListQuery, type TTokenListFilters } from './token-list';
 
 /** File formats of the export. */
 export type TExportFileFormat = 'txt' | 'csv';

@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TScreenConfig } from '../utils/screens';
+import { refreshTokenLists } from '../../../entities/proxies/token-list';
+import { refreshBalance } from '../../../entities/user/user-info';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
-import { refreshBalance } from '../utils/refresh-balance';
-import { TOKEN_LIST_QUERY_KEY } from './token-list';
+import type { TScreenConfig } from '../utils/screens';
 
 /** What a renewal sends: the IP proxies, the days and the chosen payment option. */
 export type TRenewRequest = { tokenIds: number[]; days: number; payway: 'balance' };
@@ -21,7 +20,7 @@ export function useRenewTokens(screen: TScreenConfig) {
     mutationFn: (request: TRenewRequest) => renewTokens(screen, request),
     // Not awaited: the answer shows at once while list and balance reload.
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY });
+      void refreshTokenLists();
       void refreshBalance();
     },
   });

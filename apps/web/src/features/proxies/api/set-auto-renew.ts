@@ -1,9 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TScreenConfig } from '../utils/screens';
+import { refreshTokenLists } from '../../../entities/proxies/token-list';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
-import { TOKEN_LIST_QUERY_KEY } from './token-list';
+import type { TScreenConfig } from '../utils/screens';
 
 /** Turns auto-renew on or off for IP proxies (POST /token/ip/auto/renew or /token/variable/ip/auto/renew). */
 export function setAutoRenew(screen: TScreenConfig, tokenIds: number[], isOn: boolean) {
@@ -14,6 +13,6 @@ export function setAutoRenew(screen: TScreenConfig, tokenIds: number[], isOn: bo
 export function useSetAutoRenew(screen: TScreenConfig) {
   return useMutation({
     mutationFn: ({ tokenIds, isOn }: { tokenIds: number[]; isOn: boolean }) => setAutoRenew(screen, tokenIds, isOn),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }),
+    onSettled: refreshTokenLists,
   });
 }

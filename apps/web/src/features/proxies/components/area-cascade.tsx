@@ -1,11 +1,11 @@
 import { Col, Form, Row, Select, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { zCountryId, type TArea, type TProxyCategory } from '@proxy/contract';
+import { useAreaCities } from '../../../entities/areas/area-cities';
+import { useAreaCountries } from '../../../entities/areas/area-countries';
+import { useAreaStates } from '../../../entities/areas/area-states';
 import { zodRule } from '../../../lib/form-rules';
 import { getLanguage } from '../../../lib/i18n';
-import { useAreaCities } from '../api/area-cities';
-import { useAreaCountries } from '../api/area-countries';
-import { useAreaStates } from '../api/area-states';
 
 /** Option label of an area: its name in the interface language and how many exits are available. */
 function toOptions(areas: TArea[] | undefined, t: (key: string, options?: Record<string, unknown>) => string) {

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Alert, Form, Modal, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { EXPORT_LINE_FORMATS, type TExportLineFormat, type TProxyList } from '@proxy/contract';
+import type { TTokenListFilters } from '../../../entities/proxies/token-list';
 import { showSuccess } from '../../../lib/message';
 import { useExportTokens, type TExportFileFormat } from '../api/export-tokens';
-import type { TTokenListFilters } from '../api/token-list';
 
 /** Sample of each line format, shown next to its choice. */
 const LINE_SAMPLES: Record<TExportLineFormat, string> = {

@@ -15,11 +15,11 @@ import {
   type TBuyResult,
   type TProxyNetwork,
 } from '@proxy/contract';
+import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
+import { useUserInfo } from '../../../entities/user/user-info';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
-import { useUserInfo } from '../../../lib/user-info';
 import { useBuyProxies, type TBuyRequest } from '../api/buy-proxies';
-import { usePriceCatalogue } from '../api/price-catalogue';
 import { createIdempotencyKey } from '../utils/idempotency-key';
 import { previewPrice, yuanNumberToFen } from '../utils/price-preview';
 import type { TBilling, TScreenConfig } from '../utils/screens';

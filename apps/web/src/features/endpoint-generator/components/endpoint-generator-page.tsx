@@ -3,12 +3,9 @@ import { Alert, Button, Card, Col, Empty, Flex, Form, Input, InputNumber, Radio,
 import { DownloadOutlined, FileAddOutlined, SyncOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { SESSTIME_MAX_MINUTES, type TArea, type TExportLineFormat, type TProxyToken, type TSpiderRecordWithLines } from '@proxy/contract';
+import { SESSTIME_MAX_MINUTES, type TExportLineFormat, type TProxyToken, type TSpiderRecordWithLines } from '@proxy/contract';
 import { CopyButton } from '../../../components/copy-button';
-import { useAreaCities } from '../../../entities/areas/area-cities';
-import { useAreaCountries } from '../../../entities/areas/area-countries';
-import { useAreaStates } from '../../../entities/areas/area-states';
-import { getLanguage } from '../../../lib/i18n';
+import { AreaPicker } from '../../../entities/areas/area-picker';
 import { showError, showSuccess } from '../../../lib/message';
 import { useCreateSpider } from '../api/create-spider';
 import { downloadSpiderFile } from '../api/download-spider-file';
@@ -38,19 +35,6 @@ function tokenLabel(token: TProxyToken): string {
   return [token.username, area, token.network, token.remark].filter(Boolean).join(' · ');
 }
 
-type TAreaOption = { value: string; label: string; available: number; search: string };
-
-/** Options of an area picker: the name in the field, the available count only in the list (narrow fields). */
-function areaOptions(areas: TArea[] | undefined): TAreaOption[] {
-  const lang = getLanguage();
-  return (areas ?? []).map((area) => ({
-    value: area.id,
-    label: lang === 'zh' ? area.name_zh : area.name_en,
-    available: area.available,
-    search: `${area.id} ${area.name_zh} ${area.name_en}`.toLowerCase(),
-  }));
-}
-
 /**
  * /proxy/endpoint-generator: endpoint lines of one of the user's proxies with
  * area, session and format options, previewed in the browser in the username
@@ -76,9 +60,6 @@ export default function EndpointGeneratorPage() {
   const isPinned = token?.product === 'static';
   const category = token?.category ?? 'isp';
 
-  const countries = useAreaCountries(category, { isEnabled: Boolean(token) && !isPinned });
-  const states = useAreaStates(category, isPinned ? undefined : values?.country_id);
-  const cities = useAreaCities(category, isPinned ? undefined : values?.country_id, values?.state_id);
 
   // Start with the first dynamic token (the generator's main use).
   useEffect(() => {
@@ -153,15 +134,6 @@ export default function EndpointGeneratorPage() {
   };
 
   const hasNoTokens = tokens.isSuccess && allTokens.length === 0;
-  const areaSelectProps = {
-    popupMatchSelectWidth: 260,
-    optionRender: (option: { data: TAreaOption }) => (
-      <Flex justify="space-between" gap={8}>
-        <span>{option.data.label}</span>
-        <Typography.Text type="secondary">{t('form.available', { count: option.data.available })}</Typography.Text>
-      </Flex>
-    ),
-  };
   const format = values?.line ?? 'hpup';
   const mismatch = token && isFormatAgainstNetwork(format, token.network);
 
@@ -202,51 +174,7 @@ export default function EndpointGeneratorPage() {
               {isPinned ? (
                 <Alert type="info" showIcon title={t('form.staticArea')} style={{ marginBottom: 24 }} />
               ) : (
-                <Row gutter={12}>
-                  <Col xs={24} sm={8}>
-                    <Form.Item name="country_id" label={t('form.country')}>
-                      <Select
-                        showSearch
-                        allowClear
-                        disabled={!token}
-                        loading={countries.isFetching}
-                        optionFilterProp="search"
-                        options={areaOptions(countries.data)}
-                        {...areaSelectProps}
-                        onChange={() => form.setFieldsValue({ state_id: undefined, city_id: undefined })}
-                      />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={24} sm={8}>
-                    <Form.Item name="state_id" label={t('form.state')}>
-                      <Select
-                        showSearch
-                        allowClear
-                        disabled={!values?.country_id}
-                        placeholder={t('form.anyState')}
-                        loading={states.isFetching}
-                        optionFilterProp="search"
-                        options={areaOptions(states.data)}
-                        {...areaSelectProps}
-                        onChange={() => form.setFieldsValue({ city_id: undefined })}
-                      />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={24} sm={8}>
-                    <Form.Item name="city_id" label={t('form.city')}>
-                      <Select
-                        showSearch
-                        allowClear
-                        disabled={!values?.state_id}
-                        placeholder={t('form.anyCity')}
-                        loading={cities.isFetching}
-                        optionFilterProp="search"
-                        options={areaOptions(cities.data)}
-                        {...areaSelectProps}
-                      />
-                    </Form.Item>
-                  </Col>
-                </Row>
+                <AreaPicker category={category} disabled={!token} />
               )}
               <Form.Item
                 name="session"

@@ -15,6 +15,7 @@ import {
   type TBuyResult,
   type TProxyNetwork,
 } from '@proxy/contract';
+import { AreaPicker } from '../../../entities/areas/area-picker';
 import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
 import { useUserInfo } from '../../../entities/user/user-info';
 import { zodRule } from '../../../lib/form-rules';
@@ -23,7 +24,6 @@ import { useBuyProxies, type TBuyRequest } from '../api/buy-proxies';
 import { createIdempotencyKey } from '../utils/idempotency-key';
 import { previewPrice, yuanNumberToFen } from '../utils/price-preview';
 import type { TBilling, TScreenConfig } from '../utils/screens';
-import { AreaCascade } from './area-cascade';
 import { PricePreviewCard } from './price-preview-card';
 import { PurchaseResult } from './purchase-result';
 
@@ -180,7 +180,7 @@ export function PurchaseDrawer(props: { screen: TScreenConfig; isOpen: boolean; 
               </Form.Item>
             </Col>
           </Row>
-          <AreaCascade category={screen.category} form={form} />
+          <AreaPicker category={screen.category} isCountryRequired />
           <Row gutter={12}>
             <Col xs={24} sm={billing === 'traffic' ? 12 : 8}>
               <Form.Item name="quantity" label={t('buy.quantity')} rules={[zodRule(ZBuyIpBody.shape.quantity)]}>

@@ -1,4 +1,4 @@
-import { Col, Form, Row, Select } from 'antd';
+import { Col, Form, Row, Select, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { zCountryId, type TArea, type TProxyCategory } from '@proxy/contract';
 import { zodRule } from '../../lib/form-rules';
@@ -22,9 +22,39 @@ function matches(input: string, option?: TAreaOption): boolean {
   return Boolean(option?.search.includes(input.trim().toLowerCase()));
 }
 
-/** Shows the chosen area's name in the field (the available count is for choosing). */
-function nameOf(options: TAreaOption[]) {
-  return (props: { value?: string | number; label?: unknown }) => options.find((option) => option.value === props.value)?.name ?? String(props.value ?? '');
+/** One level of the picker: a searchable select of the level's areas that says when they could not be fetched. */
+function AreaLevel(props: {
+  name: 'country_id' | 'state_id' | 'city_id';
+  label: string;
+  areas: { data?: TArea[]; isFetching: boolean; isError: boolean };
+  failedText: string;
+  placeholder?: string;
+  /** Must be chosen, by this rule. */
+  requiredRule?: FormRule;
+  disabled: boolean;
+  onChange?: () => void;
+}) {
+  const { t } = useTranslation('common');
+  const options = toOptions(props.areas.data, t);
+  return (
+    <Col xs={24} sm={8}>
+      <Form.Item name={props.name} label={props.label} required={Boolean(props.requiredRule)} rules={props.requiredRule ? [props.requiredRule] : []}>
+        <Select<string, TAreaOption>
+          showSearch={{ filterOption: matches }}
+          popupMatchSelectWidth={260}
+          allowClear={!props.requiredRule}
+          disabled={props.disabled}
+          placeholder={props.placeholder}
+          loading={props.areas.isFetching}
+          options={options}
+          // The field names the chosen area; the available count is for choosing.
+          labelRender={({ value }) => options.find((option) => option.value === value)?.name ?? String(value ?? '')}
+          notFoundContent={props.areas.isError ? props.failedText : undefined}
+          onChange={props.onChange}
+        />
+      </Form.Item>
+    </Col>
+  );
 }
 
 /**
@@ -42,57 +72,29 @@ export function AreaPicker(props: { category: TProxyCategory; isCountryRequired?
   const countries = useAreaCountries(category, { isEnabled: !disabled });
   const states = useAreaStates(category, countryId);
   const cities = useAreaCities(category, countryId, stateId);
-  const countryOptions = toOptions(countries.data, t);
-  const stateOptions = toOptions(states.data, t);
-  const cityOptions = toOptions(cities.data, t);
-  const shared = { showSearch: { filterOption: matches }, popupMatchSelectWidth: 260 };
 
   return (
     <Row gutter={12}>
-      <Col xs={24} sm={8}>
-        <Form.Item name="country_id" label={t('areas.country')} required={isCountryRequired} rules={isCountryRequired ? [zodRule(zCountryId)] : []}>
-          <Select<string, TAreaOption>
-            {...shared}
-            allowClear={!isCountryRequired}
-            disabled={disabled}
-            placeholder={isCountryRequired ? t('areas.countryPlaceholder') : undefined}
-            loading={countries.isFetching}
-            options={countryOptions}
-            labelRender={nameOf(countryOptions)}
-            notFoundContent={countries.isError ? t('areas.fetchCountries') : undefined}
-            onChange={() => form.setFieldsValue({ state_id: undefined, city_id: undefined })}
-          />
-        </Form.Item>
-      </Col>
-      <Col xs={24} sm={8}>
-        <Form.Item name="state_id" label={t('areas.state')}>
-          <Select<string, TAreaOption>
-            {...shared}
-            allowClear
-            disabled={disabled || !countryId}
-            placeholder={t('areas.anyState')}
-            loading={states.isFetching}
-            options={stateOptions}
-            labelRender={nameOf(stateOptions)}
-            notFoundContent={states.isError ? t('areas.fetchStates') : undefined}
-            onChange={() => form.setFieldsValue({ city_id: undefined })}
-          />
-        </Form.Item>
-      </Col>
-      <Col xs={24} sm={8}>
-        <Form.Item name="city_id" label={t('areas.city')}>
-          <Select<string, TAreaOption>
-            {...shared}
-            allowClear
-            disabled={disabled || !stateId}
-            placeholder={t('areas.anyCity')}
-            loading={cities.isFetching}
-            options={cityOptions}
-            labelRender={nameOf(cityOptions)}
-            notFoundContent={cities.isError ? t('areas.fetchCities') : undefined}
-          />
-        </Form.Item>
-      </Col>
+      <AreaLevel
+        name="country_id"
+        label={t('areas.country')}
+        areas={countries}
+        failedText={t('areas.fetchCountries')}
+        placeholder={isCountryRequired ? t('areas.countryPlaceholder') : undefined}
+        requiredRule={isCountryRequired ? zodRule(zCountryId) : undefined}
+        disabled={disabled}
+        onChange={() => form.setFieldsValue({ state_id: undefined, city_id: undefined })}
+      />
+      <AreaLevel
+        name="state_id"
+        label={t('areas.state')}
+        areas={states}
+        failedText={t('areas.fetchStates')}
+        placeholder={t('areas.anyState')}
+        disabled={disabled || !countryId}
+        onChange={() => form.setFieldsValue({ city_id: undefined })}
+      />
+      <AreaLevel name="city_id" label={t('areas.city')} areas={cities} failedText={t('areas.fetchCities')} placeholder={t('areas.anyCity')} disabled={disabled || !stateId} />
     </Row>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ForbiddenResult } from '../components/forbidden-result';
 import { PageLoading } from '../components/page-loading';
-import { hasRequiredRole, useRoles, useUserInfo } from '../lib/user-info';
+import { hasRequiredRole, useRoles, useUserInfo } from '../entities/user/user-info';
 
 /** Shows the page only to users with at least one of `roles` (spec section 5). */
 export function RoleGate(props: { roles?: string[]; children: ReactNode }) {

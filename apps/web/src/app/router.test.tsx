@@ -1,20 +1,16 @@
 import { useState } from 'react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { message } from 'antd';
-import { RouterProvider } from 'react-router';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ACCESS_TOKEN_TTL_S, TOKEN_REFRESH_AFTER_MS } from '@proxy/contract';
-import { startTestApiServer, ok, type TTestApiServer } from '../test/api-server';
-import { apiHttp } from '../lib/api-client';
+import { fail } from '../test/api-stub';
+import { makeUser } from '../test/fixtures';
+import { api } from '../test/harness';
+import { renderAt as renderWithRouter } from '../test/render';
 import { i18n, setLanguage } from '../lib/i18n';
-import { setHardNavigate } from '../lib/navigation';
-import { queryClient } from '../lib/query-client';
-import { getAccessToken, saveSession } from '../lib/session';
+import { clearToken, getAccessToken, saveSession } from '../lib/session';
 import { readValue, writeRecord } from '../lib/storage';
-import { clearTabs, getTabsState } from '../lib/tabs';
+import { getTabsState } from '../lib/tabs';
 import { buildMenuEntries } from './menu';
-import { AppProviders } from './providers';
-import { createAppRouter } from './router';
 import type { TAppRoute } from './route-types';
 
 function Counter(props: { label: string }) {
@@ -40,49 +36,26 @@ const TEST_ROUTES: TAppRoute[] = [
 // Rendering the whole antd layout in jsdom is slow on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
 
-let server: TTestApiServer;
 let totalBalance = 0;
 
-beforeAll(async () => {
+beforeAll(() => {
   i18n.addResourceBundle('zh', 'test', { login: '登录', home: '首页', a: '甲页', b: '乙页', c: '丙页', software: '软件下载' });
-  server = await startTestApiServer({
-    'GET /api/user/info': () =>
-      ok({ user_id: 1, name: 'alice', balance: 12.5, frozen_balance: 0, status: 'active', total_balance: totalBalance, email: 'a@b.co', token: 'k', avatar: '', invite_code: 'ABCD', trial_credit: 15, is_admin: false, created_at: '' }),
-    'GET /api/user/notification/list': () => ok({ records: [], total: 3, page: 1, page_size: 1, unread: 3 }),
-    'POST /api/user/logout': () => ok(null),
-  });
-  apiHttp.defaults.baseURL = server.apiUrl;
-  setHardNavigate(() => undefined);
-});
-
-afterAll(async () => {
-  await server.close();
-  message.destroy();
-  await new Promise((resolve) => setTimeout(resolve, 100));
 });
 
 beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  clearTabs();
-  queryClient.clear();
-  server.requests.length = 0;
+  clearToken();
   totalBalance = 0;
   setLanguage('zh');
   // No notice dialog in the way unless a test asks for it.
   writeRecord('local', 'NOTICE_HIDDEN', true);
+  api.on('userInfo', () => makeUser({ user_id: 1, balance: 12.5, total_balance: totalBalance }));
+  api.on('userNotificationList', () => ({ records: [], total: 3, page: 1, page_size: 1, unread: 3 }));
+  api.on('userLogout', () => null);
 });
 
-afterEach(() => cleanup());
-
+/** The console's own router (guards, layout, tabs) over the test pages. */
 function renderAt(path: string) {
-  const router = createAppRouter(TEST_ROUTES, { initialEntries: [path] });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
+  return renderWithRouter(path, { featureRoutes: TEST_ROUTES }).router;
 }
 
 const here = (router: ReturnType<typeof renderAt>) => `${router.state.location.pathname}${router.state.location.search}`;
@@ -209,11 +182,11 @@ describe('layout', () => {
 
 describe('token refresh', () => {
   it('refreshes a stored token older than 5 minutes on navigation', async () => {
-    server.on('GET /api/user/refresh_token', () => ok({ token: 'fresh-token', expires_in: ACCESS_TOKEN_TTL_S }));
+    api.on('userRefreshToken', () => ({ token: 'fresh-token', expires_in: ACCESS_TOKEN_TTL_S }));
     writeRecord('local', 'TOKEN', 'old-token', ACCESS_TOKEN_TTL_S, Date.now() - TOKEN_REFRESH_AFTER_MS - 1000);
     renderAt('/');
     await waitFor(() => expect(getAccessToken()).toBe('fresh-token'));
-    const refresh = server.requests.find((r) => r.path === '/api/user/refresh_token');
+    const [refresh] = api.requestsTo('userRefreshToken');
     expect(refresh?.headers.authorization).toBe('Bearer old-token');
   });
 
@@ -221,11 +194,11 @@ describe('token refresh', () => {
     saveSession('young', { remember: true });
     renderAt('/');
     await screen.findByText('HOME:0');
-    expect(server.requests.some((r) => r.path === '/api/user/refresh_token')).toBe(false);
+    expect(api.requestsTo('userRefreshToken')).toHaveLength(0);
   });
 
   it('a failed refresh removes the stored token', async () => {
-    server.on('GET /api/user/refresh_token', () => ({ status: 500, json: { code: 500, msg: '服务器异常', data: null } }));
+    api.on('userRefreshToken', () => fail(500, 500, '服务器异常'));
     writeRecord('session', 'TOKEN', 'old-token', ACCESS_TOKEN_TTL_S, Date.now() - TOKEN_REFRESH_AFTER_MS - 1000);
     renderAt('/');
     await waitFor(() => expect(getAccessToken()).toBeNull());

@@ -2,9 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CODE_RESEND_MS, type TCodePurpose } from '@proxy/contract';
-import { showError, showSuccess } from '../lib/message';
+import { showSuccess } from '../lib/message';
 import { useSendCode } from '../lib/send-code';
-import { getErrorMessage } from '../lib/server-issues';
 
 type TSendCodeButtonProps = {
   form: FormInstance;
@@ -36,9 +35,8 @@ export function SendCodeButton({ form, type, emailField = 'email' }: TSendCodeBu
       const answer = await sendCode.mutateAsync({ email, type });
       showSuccess(t('code.sent', { email }));
       setSecondsLeft(answer.resend_after > 0 ? answer.resend_after : CODE_RESEND_MS / 1000);
-    } catch (error) {
-      const reason = getErrorMessage(error);
-      showError(reason ? `${t('code.failed')}: ${reason}` : t('code.failed'));
+    } catch {
+      // the request layer has shown why
     }
   };
 

@@ -1,40 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { message } from 'antd';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_TTL_S } from '@proxy/contract';
-import { startTestApiServer, ok, type TTestApiServer } from '../test/api-server';
+import { createApiStub, fail, raw } from '../test/api-stub';
+import { makeUser } from '../test/fixtures';
+import { api, hardNavigations } from '../test/harness';
 import { ApiError, apiHttp, callApi, readBlobText } from './api-client';
 import { setLanguage } from './i18n';
-import { clearShownMessages, getShownMessages } from './message';
-import { registerNavigator, setHardNavigate } from './navigation';
-import { getAccessToken, saveSession } from './session';
+import { getShownMessages } from './message';
+import { registerNavigator } from './navigation';
+import { clearToken, getAccessToken, saveSession } from './session';
 import { STORAGE_PREFIX } from './storage';
 
-let server: TTestApiServer;
 let softNavigations: string[] = [];
-let hardNavigations: string[] = [];
-
-beforeAll(async () => {
-  server = await startTestApiServer();
-  apiHttp.defaults.baseURL = server.apiUrl;
-  setHardNavigate((url) => hardNavigations.push(url));
-  registerNavigator((to) => softNavigations.push(to));
-});
-
-afterAll(async () => {
-  registerNavigator(null);
-  await server.close();
-  // Let antd finish rendering its toasts before jsdom is torn down.
-  message.destroy();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-});
 
 beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  server.requests.length = 0;
+  clearToken();
   softNavigations = [];
-  hardNavigations = [];
-  clearShownMessages();
+  registerNavigator((to) => softNavigations.push(to));
   setLanguage('zh');
 });
 
@@ -50,13 +31,26 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   throw new Error('expected the call to fail');
 }
 
+/** Runs a call against an address where nothing listens any more. */
+async function againstDeadServer<T>(call: () => Promise<T>): Promise<T> {
+  const dead = createApiStub();
+  await dead.listen();
+  await dead.close();
+  apiHttp.defaults.baseURL = dead.url;
+  try {
+    return await call();
+  } finally {
+    apiHttp.defaults.baseURL = api.url;
+  }
+}
+
 describe('request headers', () => {
   it('sends Lang and the bearer token, and resolves data when code is 0', async () => {
     saveSession('tok-123', { remember: true });
-    server.on('GET /api/user/info', () => ok({ name: 'alice' }));
+    api.on('userInfo', () => makeUser({ name: 'alice' }));
     const data = await callApi('userInfo');
-    expect(data).toEqual({ name: 'alice' });
-    const request = server.requests.at(-1)!;
+    expect(data).toEqual(makeUser({ name: 'alice' }));
+    const request = api.requests.at(-1)!;
     expect(request.headers.lang).toBe('zh');
     expect(request.headers.authorization).toBe('Bearer tok-123');
   });
@@ -64,47 +58,48 @@ describe('request headers', () => {
   it('sends Lang en after switching language and no token to a no-token route', async () => {
     saveSession('tok-123', { remember: false });
     setLanguage('en');
-    server.on('GET /api/user/oauth/providers', () => ok({ github: false, google: true, invite_required: false }));
+    api.on('userOAuthProviders', () => ({ github: false, google: true, invite_required: false }));
     await callApi('userOAuthProviders');
-    const request = server.requests.at(-1)!;
+    const request = api.requests.at(-1)!;
     expect(request.headers.lang).toBe('en');
     expect(request.headers.authorization).toBeUndefined();
   });
 
   it('fills path parameters and sends the rest as query on GET', async () => {
     saveSession('tok', { remember: true });
-    server.on('GET /api/user/notification/list', () => ok({ records: [], total: 0, page: 2, page_size: 5, unread: 0 }));
+    api.on('userNotificationList', () => ({ records: [], total: 0, page: 2, page_size: 5, unread: 0 }));
     await callApi('userNotificationList', { page: 2, page_size: 5 });
-    expect(server.requests.at(-1)!.query.get('page')).toBe('2');
-    server.on('DELETE /api/user/remove/ip/42', () => ok(null));
+    expect(api.requests.at(-1)!.query.get('page')).toBe('2');
+    api.on('userIpRemove', () => null);
     await callApi('userIpRemove', { id: 42 });
-    expect(server.requests.at(-1)!.path).toBe('/api/user/remove/ip/42');
+    expect(api.requests.at(-1)!.path).toBe('/user/remove/ip/42');
+    expect(api.requestsTo('userIpRemove')[0].params).toEqual({ id: '42' });
   });
 });
 
 describe('body encoding', () => {
   it('sends form routes as application/x-www-form-urlencoded', async () => {
-    server.on('POST /api/user/login', () => ok({ token: 't', expires_in: 1, is_new_user: false }));
+    api.on('userLogin', () => ({ token: 't', expires_in: 1, is_new_user: false }));
     await callApi('userLogin', { email: 'a@b.co', password: 'secret pass', remember: true });
-    const request = server.requests.at(-1)!;
+    const request = api.requests.at(-1)!;
     expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
-    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({ email: 'a@b.co', password: 'secret pass', remember: 'true' });
+    expect(Object.fromEntries(request.form)).toEqual({ email: 'a@b.co', password: 'secret pass', remember: 'true' });
   });
 
   it('sends JSON routes as JSON', async () => {
     saveSession('tok', { remember: true });
-    server.on('PUT /api/user/profile', () => ok({}));
+    api.on('userUpdateProfile', () => makeUser({ name: 'bob' }));
     await callApi('userUpdateProfile', { username: 'bob' });
-    const request = server.requests.at(-1)!;
+    const request = api.requests.at(-1)!;
     expect(request.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(request.body)).toEqual({ username: 'bob' });
+    expect(request.json).toEqual({ username: 'bob' });
   });
 });
 
 describe('the code 0 rule and error handling', () => {
   it('rejects a non-zero body code with its message and toasts it', async () => {
     saveSession('tok', { remember: true });
-    server.on('GET /api/user/info', () => ({ status: 200, json: { code: 2001, msg: '余额不足', data: { error: 'INSUFFICIENT_BALANCE' } } }));
+    api.on('userInfo', () => fail(200, 2001, '余额不足', { error: 'INSUFFICIENT_BALANCE' }));
     const error = await rejection(callApi('userInfo'));
     expect(error.code).toBe(2001);
     expect(error.msg).toBe('余额不足');
@@ -114,7 +109,7 @@ describe('the code 0 rule and error handling', () => {
 
   it('skipTips suppresses the toast but still rejects', async () => {
     saveSession('tok', { remember: true });
-    server.on('GET /api/user/info', () => ({ status: 400, json: { code: 400, msg: 'bad', data: null } }));
+    api.on('userInfo', () => fail(400, 400, 'bad'));
     const error = await rejection(callApi('userInfo', undefined, { skipTips: true }));
     expect(error.code).toBe(400);
     expect(errors()).toEqual([]);
@@ -128,7 +123,7 @@ describe('the code 0 rule and error handling', () => {
     [418, '【418】: 未知异常!', '[418]: Unknown error!'],
   ])('HTTP %i without a message shows the default text in zh and en', async (status, zh, en) => {
     saveSession('tok', { remember: true });
-    server.on('GET /api/user/info', () => ({ status, raw: '' }));
+    api.on('userInfo', () => raw('', { status }));
     const zhError = await rejection(callApi('userInfo'));
     expect(zhError.code).toBe(status);
     expect(zhError.status).toBe(status);
@@ -141,13 +136,13 @@ describe('the code 0 rule and error handling', () => {
 
   it('an envelope with an empty message gets the default text of its code', async () => {
     saveSession('tok', { remember: true });
-    server.on('GET /api/user/info', () => ({ status: 403, json: { code: 403, msg: '', data: null } }));
+    api.on('userInfo', () => fail(403, 403, ''));
     expect((await rejection(callApi('userInfo'))).msg).toBe('没有权限');
   });
 
   it('body code -401 clears the token, shows the revoked message and hard-navigates to /login', async () => {
     saveSession('tok', { remember: true });
-    server.on('GET /api/user/info', () => ({ status: 401, json: { code: -401, msg: 'whatever', data: null } }));
+    api.on('userInfo', () => fail(401, -401, 'whatever'));
     const error = await rejection(callApi('userInfo'));
     expect(error.code).toBe(-401);
     expect(getAccessToken()).toBeNull();
@@ -158,7 +153,7 @@ describe('the code 0 rule and error handling', () => {
 
   it('HTTP 401 logs out: token gone, to /login with a redirect query', async () => {
     saveSession('tok', { remember: false });
-    server.on('GET /api/user/info', () => ({ status: 401, raw: '' }));
+    api.on('userInfo', () => raw('', { status: 401 }));
     const error = await rejection(callApi('userInfo'));
     expect(error.code).toBe(401);
     expect(error.msg).toBe('登录已过期');
@@ -168,7 +163,7 @@ describe('the code 0 rule and error handling', () => {
 
   it('a 401 status with another body code (wrong password) does not log out', async () => {
     saveSession('tok', { remember: true });
-    server.on('POST /api/user/login', () => ({ status: 401, json: { code: 1001, msg: '账号或密码错误', data: null } }));
+    api.on('userLogin', () => fail(401, 1001, '账号或密码错误'));
     const error = await rejection(callApi('userLogin', { email: 'a@b.co', password: 'x' }));
     expect(error.code).toBe(1001);
     expect(getAccessToken()).toBe('tok');
@@ -179,30 +174,63 @@ describe('the code 0 rule and error handling', () => {
     const error = await rejection(callApi('userInfo'));
     expect(error.code).toBe(401);
     expect(error.msg).toBe('登录已过期，请重新登录！');
-    expect(server.requests).toHaveLength(0);
+    expect(api.requests).toHaveLength(0);
     expect(errors()).toEqual(['登录已过期，请重新登录！']);
     expect(softNavigations).toEqual(['/login?redirect=%2F']);
   });
 
   it('a network error without a response toasts the error message', async () => {
-    const dead = await startTestApiServer();
-    await dead.close();
-    apiHttp.defaults.baseURL = dead.apiUrl;
-    try {
-      const error = await rejection(callApi('userOAuthProviders'));
-      expect(error.status).toBeUndefined();
-      expect(error.msg).toBe('网络异常，请检查网络连接');
-      expect(errors()).toEqual(['网络异常，请检查网络连接']);
-    } finally {
-      apiHttp.defaults.baseURL = server.apiUrl;
-    }
+    const error = await rejection(againstDeadServer(() => callApi('userOAuthProviders')));
+    expect(error.status).toBeUndefined();
+    expect(error.msg).toBe('网络异常，请检查网络连接');
+    expect(errors()).toEqual(['网络异常，请检查网络连接']);
+  });
+});
+
+describe('failure messages of an action', () => {
+  const failed = { failureMessage: '导出失败' };
+  beforeEach(() => saveSession('tok', { remember: true }));
+
+  it('follows the action\'s message with the server\'s reason when the server refused', async () => {
+    api.on('tokenExport', () => fail(409, 3001, '所选地区库存不足'));
+    const error = await rejection(callApi('tokenExport', {}, failed));
+    expect(error.msg).toBe('所选地区库存不足');
+    expect(errors()).toEqual(['导出失败: 所选地区库存不足']);
+  });
+
+  it('shows the action\'s message alone for a server fault or a reason that says the same', async () => {
+    api.on('tokenExport', () => fail(500, 500, '服务器异常'));
+    await rejection(callApi('tokenExport', {}, failed));
+    api.on('tokenExport', () => fail(400, 1010, '导出失败'));
+    await rejection(callApi('tokenExport', {}, failed));
+    expect(errors()).toEqual(['导出失败', '导出失败']);
+  });
+
+  it('names a network failure', async () => {
+    await rejection(againstDeadServer(() => callApi('userOAuthProviders', undefined, failed)));
+    expect(errors()).toEqual(['导出失败: 网络异常，请检查网络连接']);
+  });
+
+  it('leaves session failures their own message', async () => {
+    api.on('tokenExport', () => fail(401, -401, 'revoked'));
+    await rejection(callApi('tokenExport', {}, failed));
+    saveSession('tok', { remember: true });
+    api.on('tokenExport', () => raw('', { status: 401 }));
+    await rejection(callApi('tokenExport', {}, failed));
+    expect(errors()).toEqual(['登录已失效，请重新登录！', '登录已过期']);
+  });
+
+  it('is not shown with skipTips', async () => {
+    api.on('tokenExport', () => fail(409, 3001, '所选地区库存不足'));
+    await rejection(callApi('tokenExport', {}, { ...failed, skipTips: true }));
+    expect(errors()).toEqual([]);
   });
 });
 
 describe('blob routes', () => {
   it('resolve with the raw data', async () => {
     saveSession('tok', { remember: true });
-    server.on('GET /api/token/export', () => ({ raw: 'host:1:u:p\n', headers: { 'content-type': 'text/plain' } }));
+    api.on('tokenExport', () => raw('host:1:u:p\n', { headers: { 'content-type': 'text/plain' } }));
     const blob = await callApi('tokenExport', { format: 'txt' });
     expect(blob).toBeInstanceOf(Blob);
     expect(await readBlobText(blob as Blob)).toBe('host:1:u:p\n');
@@ -210,7 +238,7 @@ describe('blob routes', () => {
 
   it('still report an error envelope', async () => {
     saveSession('tok', { remember: true });
-    server.on('GET /api/token/export', () => ({ status: 501, json: { code: 501, msg: '该功能暂未开放', data: null } }));
+    api.on('tokenExport', () => fail(501, 501, '该功能暂未开放'));
     const error = await rejection(callApi('tokenExport', {}));
     expect(error.code).toBe(501);
     expect(error.msg).toBe('该功能暂未开放');

@@ -46,6 +46,11 @@ export const SESSION_REVOKED_CODE = ERRORS.SESSION_REVOKED.code;
 export type TCallOptions = {
   /** Do not toast a failure (the caller shows it its own way). */
   skipTips?: boolean;
+  /**
+   * The action's own failure message (spec section 8, e.g. "export failed"),
+   * toasted instead of the server's text; see failureTip.
+   */
+  failureMessage?: string;
   signal?: AbortSignal;
   headers?: Record<string, string>;
 };
@@ -94,8 +99,20 @@ function networkMessage(err: AxiosError): string {
   return err.message || defaultMessage(NETWORK_ERROR_CODE);
 }
 
+/**
+ * The toast of a failed call. With a failure message, the server's reason
+ * follows it ("Export failed: No stock in the selected area") unless the
+ * failure is the server's own fault (5xx) or says the same; session failures
+ * (401) keep their own message.
+ */
+export function failureTip(error: ApiError, failureMessage: string | undefined): string {
+  if (!failureMessage || error.code === ERRORS.UNAUTHORIZED.code) return error.msg;
+  const isServerFault = error.code >= 500 && error.code < 600;
+  return error.msg && !isServerFault && error.msg !== failureMessage ? `${failureMessage}: ${error.msg}` : failureMessage;
+}
+
 function fail(error: ApiError, options: TCallOptions): never {
-  if (!options.skipTips) showError(error.msg);
+  if (!options.skipTips) showError(failureTip(error, options.failureMessage));
   throw error;
 }
 
@@ -136,7 +153,8 @@ function handleFailure(code: number, message: string | undefined, status: number
 /**
  * Calls a route of the contract's table (spec section 7). Resolves with
  * `data` when the body code is 0 (or the raw Blob for file routes); otherwise
- * rejects with ApiError after the spec-8 handling (toast unless skipTips).
+ * rejects with ApiError after the spec-8 handling: a toast (the server's
+ * message, or the caller's failure message) unless skipTips.
  */
 export async function callApi<N extends TRouteName>(
   name: N,

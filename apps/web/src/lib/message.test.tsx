@@ -1,26 +1,17 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Modal, message } from 'antd';
-import { AppProviders } from '../app/providers';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Modal } from 'antd';
+import { renderAt } from '../test/render';
 import { setLanguage } from './i18n';
 import { confirmAction, showLoading, showSuccess } from './message';
 
-afterEach(() => {
-  Modal.destroyAll();
-  cleanup();
-  setLanguage('zh');
-});
-
-afterAll(async () => {
-  message.destroy();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-});
+afterEach(() => Modal.destroyAll());
 
 describe('confirmAction', () => {
   it('defaults its buttons to 确定/取消 in zh and runs onOk', async () => {
     setLanguage('zh');
     let isConfirmed = false;
-    render(<AppProviders>{null}</AppProviders>);
+    renderAt('/', null);
     confirmAction({ title: '删除吗？', onOk: () => (isConfirmed = true) });
     await screen.findAllByText('删除吗？');
     expect(screen.getByText('取消')).toBeTruthy();
@@ -30,7 +21,7 @@ describe('confirmAction', () => {
 
   it('defaults to OK/Cancel in en, and takes explicit texts', async () => {
     setLanguage('en');
-    render(<AppProviders>{null}</AppProviders>);
+    renderAt('/', null);
     confirmAction({ title: 'Delete?', onOk: () => undefined });
     await screen.findAllByText('Delete?');
     expect(screen.getByText('OK')).toBeTruthy();
@@ -44,7 +35,7 @@ describe('confirmAction', () => {
 
 describe('messages', () => {
   it('a success with the loading key replaces the loading toast in place', async () => {
-    render(<AppProviders>{null}</AppProviders>);
+    renderAt('/', null);
     const key = showLoading('保存中');
     await screen.findByText('保存中');
     showSuccess('已保存', key);

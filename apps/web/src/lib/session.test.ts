@@ -1,14 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_TTL_S } from '@proxy/contract';
-import { getAccessToken, getTokenRecord, isSignedIn, logout, replaceToken, saveSession } from './session';
+import { clearToken, getAccessToken, getTokenRecord, isSignedIn, logout, replaceToken, saveSession } from './session';
 import { STORAGE_PREFIX, prefixedKey, readRecord, writeRecord } from './storage';
 import { registerNavigator } from './navigation';
 import { getTabsState, openTab } from './tabs';
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-});
+// Every test starts signed out.
+beforeEach(() => clearToken());
 
 describe('token storage', () => {
   it('"remember me" keeps the token in localStorage as { value, time, expire }', () => {

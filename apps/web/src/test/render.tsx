@@ -1,14 +1,26 @@
-import type { ReactNode } from 'react';
-import { configure, render } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter } from 'react-router';
+import { isValidElement, type ReactNode } from 'react';
+import { render } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
 import { AppProviders } from '../app/providers';
+import { createAppRouter } from '../app/router';
+import type { TAppRoute } from '../app/route-types';
 
-// antd renders slowly in jsdom: give async queries more than the default second.
-configure({ asyncUtilTimeout: 5000 });
+/** What to render: one screen (at any path), a few routes, or feature routes inside the console's own router (guards, layout, tabs). */
+export type TRenderContent = ReactNode | RouteObject[] | { featureRoutes: TAppRoute[] };
 
-/** Renders screens inside the console's real providers (i18n, antd theme, query client) at a path. */
-export function renderAt(path: string, routes: { path: string; element: ReactNode }[]) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+function isFeatureRoutes(content: TRenderContent): content is { featureRoutes: TAppRoute[] } {
+  return typeof content === 'object' && content !== null && !isValidElement(content) && 'featureRoutes' in content;
+}
+
+function createRouter(path: string, content: TRenderContent) {
+  if (isFeatureRoutes(content)) return createAppRouter(content.featureRoutes, { initialEntries: [path] });
+  const routes = Array.isArray(content) ? (content as RouteObject[]) : [{ path: '*', element: content }];
+  return createMemoryRouter(routes, { initialEntries: [path] });
+}
+
+/** Renders at `path` inside the console's real providers (query client, i18n, antd theme and messages) and a memory router. */
+export function renderAt(path: string, content: TRenderContent) {
+  const router = createRouter(path, content);
   const view = render(
     <AppProviders>
       <RouterProvider router={router} />

@@ -1,37 +1,5 @@
-import { afterAll, afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import './jsdom-polyfills';
+import { installConsoleHarness } from './harness';
 
-// Ant Design reads matchMedia, which jsdom lacks.
-if (typeof window !== 'undefined' && !window.matchMedia) {
-  Object.defineProperty(window, 'matchMedia', {
-    writable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }),
-  });
-}
-
-// jsdom has no ResizeObserver; antd's Tabs and Menu measure with it. A no-op
-// observer is enough: jsdom does no layout, so nothing would ever resize.
-if (typeof window !== 'undefined' && !('ResizeObserver' in window)) {
-  class NoLayoutResizeObserver {
-    observe(): void {}
-    unobserve(): void {}
-    disconnect(): void {}
-  }
-  Object.defineProperty(window, 'ResizeObserver', { writable: true, value: NoLayoutResizeObserver });
-  Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, value: NoLayoutResizeObserver });
-}
-
-// Without vitest globals, Testing Library does not unmount by itself: do it after
-// every test, and let React's scheduler finish its last tasks before the file's
-// jsdom is torn down (a task left behind fails with "window is not defined").
-afterEach(() => cleanup());
-afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 50)));
+// One API stub, session, language, query cache and clean-up for every test file.
+installConsoleHarness();

@@ -1,73 +1,35 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { buildOpenApi } from '@proxy/contract';
-import { AppProviders } from '../../../app/providers';
-import { apiHttp } from '../../../lib/api-client';
 import { setLanguage } from '../../../lib/i18n';
-import { clearShownMessages, getShownMessages } from '../../../lib/message';
-import { queryClient } from '../../../lib/query-client';
-import { clearToken, saveSession } from '../../../lib/session';
-import { ok, startTestApiServer } from '../../../test/api-server';
+import { fail, raw } from '../../../test/api-stub';
+import { makeArea, makeToken, makeUser, pageOf } from '../../../test/fixtures';
+import { api, shownMessages } from '../../../test/harness';
+import { renderAt } from '../../../test/render';
 import ApiDocsPage from './api-docs-page';
-
-// Generous: antd pages render slowly in jsdom, more so on a busy machine.
-configure({ asyncUtilTimeout: 15_000 });
 
 const KEY = 'pk_abcdefghijklmnopqrstuvwxyz123456';
 const NEW_KEY = 'pk_zyxwvutsrqponmlkjihgfedcba654321';
-const user = {
-  user_id: 42,
-  name: 'alice',
-  balance: 15,
-  frozen_balance: 0,
-  status: 'active',
-  total_balance: 15,
-  email: 'alice@example.com',
-  token: KEY,
-  avatar: '',
-  invite_code: 'INVITE42',
-  trial_credit: 15,
-  is_admin: false,
-  created_at: '2026-01-02T03:04:05.000Z',
-};
-const dynamicToken = { token_id: 31, area: { country: 'de' } };
-
-const api = await startTestApiServer();
-const previousBase = apiHttp.defaults.baseURL;
-apiHttp.defaults.baseURL = api.apiUrl;
+const dynamicToken = makeToken({ token_id: 31, product: 'dynamic', area: { country: 'de', state: '', city: '', country_name: 'Germany', state_name: '', city_name: '' } });
 
 function renderPage() {
-  return render(
-    <AppProviders>
-      <ApiDocsPage />
-    </AppProviders>,
-  );
+  return renderAt('/api-docs', <ApiDocsPage />);
 }
 
+// A user whose key can be reset, the real OpenAPI document, one dynamic proxy in Germany.
 beforeEach(() => {
-  act(() => setLanguage('en'));
-  saveSession('test-session', { remember: false });
-  queryClient.clear();
-  clearShownMessages();
-  api.requests.length = 0;
   let currentKey = KEY;
-  api.on('GET /api/user/info', () => ok({ ...user, token: currentKey }));
-  api.on('POST /api/user/api-key/reset', () => {
+  api.on('userInfo', () => makeUser({ user_id: 42, token: currentKey }));
+  api.on('userApiKeyReset', () => {
     currentKey = NEW_KEY;
-    return ok({ token: NEW_KEY });
+    return { token: NEW_KEY };
   });
   // The real document of the route table, served as the server does (raw JSON, no envelope).
-  api.on('GET /api/openapi.json', () => ({ raw: JSON.stringify(buildOpenApi()), headers: { 'content-type': 'application/json; charset=utf-8' } }));
-  api.on('GET /api/token/list/isp/dynamic', () => ok({ records: [dynamicToken], total: 1, page: 1, page_size: 1 }));
-  api.on('GET /api/token/list/isp/static', () => ok({ records: [], total: 0, page: 1, page_size: 1 }));
-  api.on('GET /api/token/list/idc/static', () => ok({ records: [], total: 0, page: 1, page_size: 1 }));
-  api.on('GET /api/token/list/area/countries', () => ok([{ id: 'de', name: 'Germany', name_zh: '德国', name_en: 'Germany', available: 2 }]));
-});
-afterEach(() => cleanup());
-afterAll(async () => {
-  clearToken();
-  apiHttp.defaults.baseURL = previousBase;
-  await api.close();
+  api.on('openapi', () => raw(JSON.stringify(buildOpenApi()), { headers: { 'content-type': 'application/json; charset=utf-8' } }));
+  api.on('tokenListIspDynamic', () => pageOf([dynamicToken], 1));
+  api.on('tokenListIspStatic', () => pageOf([], 1));
+  api.on('tokenListIdcStatic', () => pageOf([], 1));
+  api.on('tokenAreaCountries', () => [makeArea('de', 'Germany', '德国', 2)]);
 });
 
 describe('API docs page', { timeout: 90_000 }, () => {
@@ -86,11 +48,11 @@ describe('API docs page', { timeout: 90_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: /Reset key/ }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/the current one stops working at once/)).toBeTruthy();
-    expect(api.requests.some((r) => r.path === '/api/user/api-key/reset')).toBe(false);
+    expect(api.requestsTo('userApiKeyReset')).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(screen.getByTestId('api-key').textContent).toMatch(/^pk_z\*+4321$/));
-    expect(api.requests.filter((r) => r.path === '/api/user/api-key/reset')).toHaveLength(1);
-    expect(getShownMessages().map((m) => m.text)).toContain('A new API key was created');
+    expect(api.requestsTo('userApiKeyReset')).toHaveLength(1);
+    expect(shownMessages('success')).toContain('A new API key was created');
   });
 
   it('proxy API tab: calls from the OpenAPI document with parameters, answers and working curl commands with the key', async () => {
@@ -131,7 +93,7 @@ describe('API docs page', { timeout: 90_000 }, () => {
   });
 
   it('says when the description cannot be loaded', async () => {
-    api.on('GET /api/openapi.json', () => ({ status: 500, json: { code: 500, msg: 'boom', data: null } }));
+    api.on('openapi', () => fail(500, 500, 'boom'));
     renderPage();
     fireEvent.click(screen.getByRole('tab', { name: /Proxy API/ }));
     expect(await screen.findByText('The API description could not be loaded')).toBeTruthy();

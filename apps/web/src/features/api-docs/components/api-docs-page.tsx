@@ -2,7 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Skeleton, Tabs } from 'antd';
 import { ApiOutlined, EnvironmentOutlined, KeyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../lib/user-info';
+import { useUserInfo } from '../../../entities/user/user-info';
 import { useExampleValues } from '../api/example-values';
 import { useOpenApiDocument } from '../api/openapi-document';
 import { isAreaOperation, listCustomerOperations } from '../utils/openapi';
@@ -30,7 +30,7 @@ export default function ApiDocsPage() {
   const origin = currentOrigin();
 
   const operations = useMemo(() => (doc.data ? listCustomerOperations(doc.data) : []), [doc.data]);
-  const shared = { origin, apiKey: user?.token ?? '', isKeyRevealed, values: values.data ?? {} };
+  const shared = { origin, apiKey: user?.token ?? '', isKeyRevealed, values };
 
   const docsBody = (children: ReactNode) => {
     if (doc.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;

@@ -1,11 +1,10 @@
 import { Alert, Button, Card, Descriptions, Flex, Skeleton, Typography } from 'antd';
-import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined, KeyOutlined, RedoOutlined } from '@ant-design/icons';
+import { EyeInvisibleOutlined, EyeOutlined, KeyOutlined, RedoOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/api-client';
-import { confirmAction, showError, showSuccess } from '../../../lib/message';
+import { confirmAction, showSuccess } from '../../../lib/message';
 import { useResetApiKey } from '../api/reset-api-key';
 import { maskApiKey } from '../utils/mask-api-key';
-import { copyWithMessage } from './copy-text';
+import { CopyButton } from '../../../components/copy-button';
 
 /** Props of the current token tab. */
 export type TCurrentTokenTabProps = {
@@ -25,14 +24,12 @@ export function CurrentTokenTab({ apiKey, isRevealed, onToggleReveal, origin }: 
       title: t('token.resetTitle'),
       content: t('token.resetConfirm'),
       isDanger: true,
-      onOk: async () => {
-        try {
-          await reset.mutateAsync();
-          showSuccess(t('token.resetDone'));
-        } catch (error) {
-          showError(error instanceof ApiError && error.msg ? `${t('token.resetFailed')}: ${error.msg}` : t('token.resetFailed'));
-        }
-      },
+      // The OK button keeps loading until the call settles; a failure was shown by the request layer.
+      onOk: () =>
+        reset.mutateAsync().then(
+          () => showSuccess(t('token.resetDone')),
+          () => undefined,
+        ),
     });
 
   if (apiKey === undefined) return <Card><Skeleton active paragraph={{ rows: 3 }} /></Card>;
@@ -51,9 +48,7 @@ export function CurrentTokenTab({ apiKey, isRevealed, onToggleReveal, origin }: 
           >
             {isRevealed ? t('token.hide') : t('token.show')}
           </Button>
-          <Button icon={<CopyOutlined />} onClick={() => void copyWithMessage(apiKey)} disabled={!apiKey}>
-            {t('copy.copy')}
-          </Button>
+          <CopyButton text={apiKey} disabled={!apiKey} />
           <Button danger icon={<RedoOutlined />} onClick={handleReset} loading={reset.isPending}>
             {t('token.reset')}
           </Button>

@@ -1,5 +1,4 @@
-import { Button, Card, Flex, Table, Tag, Typography, theme } from 'antd';
-import { CopyOutlined } from '@ant-design/icons';
+import { Card, Flex, Table, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { maskApiKey } from '../utils/mask-api-key';
 import {
@@ -13,7 +12,7 @@ import {
   type TApiParameter,
   type TExampleValues,
 } from '../utils/openapi';
-import { copyWithMessage } from './copy-text';
+import { CopyButton } from '../../../components/copy-button';
 
 const METHOD_COLORS: Record<string, string> = { GET: 'blue', POST: 'green', PUT: 'orange', DELETE: 'red', PATCH: 'purple' };
 
@@ -115,9 +114,7 @@ export function OperationCard({ operation, origin, apiKey, isKeyRevealed, values
         <Typography.Title level={5} style={{ margin: 0 }}>
           {t('operation.curl')}
         </Typography.Title>
-        <Button size="small" icon={<CopyOutlined />} onClick={() => void copyWithMessage(curl)} disabled={!apiKey}>
-          {t('copy.copy')}
-        </Button>
+        <CopyButton size="small" text={curl} disabled={!apiKey} />
       </Flex>
       <CodeBlock text={shownCurl} label={t('operation.curl')} />
       <Typography.Title level={5} style={{ marginTop: 16 }}>

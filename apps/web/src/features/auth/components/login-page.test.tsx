@@ -1,24 +1,31 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { setLanguage } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { clearToken, getAccessToken, getTokenRecord } from '../../../lib/session';
-import { fail, ok, startApiTestServer } from '../../../test/api-test-server';
+import { fail } from '../../../test/api-stub';
+import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { OAUTH_MESSAGE_SOURCE } from '../utils/oauth-message';
 import LoginPage from './login-page';
 
 let providers = { github: false, google: false, invite_required: false };
-const api = await startApiTestServer({
-  'GET /user/oauth/providers': () => ok(providers),
-  'POST /user/login': (req) =>
+
+// Signed out, with a server that knows one password and one Google sign-in.
+beforeEach(() => {
+  clearToken();
+  providers = { github: false, google: false, invite_required: false };
+  api.on('userOAuthProviders', () => providers);
+  api.on('userLogin', (req) =>
     req.form.get('password') === 'correct horse'
-      ? ok({ token: 'session-token-1', expires_in: 216000, is_new_user: false })
+      ? { token: 'session-token-1', expires_in: 216000, is_new_user: false }
       : fail(401, 1001, req.headers.lang === 'zh' ? '账号或密码错误' : 'Incorrect account or password', { error: 'INVALID_CREDENTIALS' }),
-  'POST /user/google/verify': (req) =>
+  );
+  api.on('userGoogleVerify', (req) =>
     req.form.get('code') === 'g-code' || req.form.get('access_token') === 'g-token'
-      ? ok({ token: 'google-session', expires_in: 216000, is_new_user: false })
+      ? { token: 'google-session', expires_in: 216000, is_new_user: false }
       : fail(400, 1010, 'Google or GitHub sign-in failed, please try again', { error: 'OAUTH_FAILED' }),
+  );
 });
 
 function postFromPopup(data: Record<string, unknown>, origin = window.location.origin) {
@@ -42,23 +49,13 @@ function fillAndSubmit(account: string, password: string) {
   fireEvent.click(screen.getByRole('button', { name: /Sign in|登\s?录/ }));
 }
 
-beforeEach(() => {
-  act(() => setLanguage('en'));
-  providers = { github: false, google: false, invite_required: false };
-  clearToken();
-  queryClient.clear();
-  api.requests.length = 0;
-});
-afterEach(() => cleanup());
-afterAll(() => api.close());
-
 describe('login page', { timeout: 20_000 }, () => {
   it('says "Please enter your username and password" when fields are missing (en)', async () => {
     act(() => setLanguage('en'));
     renderLogin();
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(screen.getAllByText('Please enter your username and password')).toHaveLength(2));
-    expect(api.requestsTo('/user/login')).toHaveLength(0);
+    expect(api.requestsTo('userLogin')).toHaveLength(0);
   });
 
   it('says "请输入用户名和密码" when fields are missing (zh)', async () => {
@@ -82,7 +79,7 @@ describe('login page', { timeout: 20_000 }, () => {
     expect(await screen.findByText('user center page')).toBeTruthy();
     expect(getAccessToken()).toBe('session-token-1');
     expect(getTokenRecord()?.kind).toBe('local'); // "remember me" is on by default
-    const [request] = api.requestsTo('/user/login');
+    const [request] = api.requestsTo('userLogin');
     expect(request.form.get('email')).toBe('alice@example.com');
     expect(request.form.get('remember')).toBe('true');
     expect(request.headers.lang).toBe('en');
@@ -106,7 +103,7 @@ describe('login page', { timeout: 20_000 }, () => {
 
   it('shows GitHub and Google buttons only when the server enables them', async () => {
     renderLogin();
-    await waitFor(() => expect(api.requestsTo('/user/oauth/providers').length).toBeGreaterThan(0));
+    await waitFor(() => expect(api.requestsTo('userOAuthProviders').length).toBeGreaterThan(0));
     expect(screen.queryByRole('button', { name: /GitHub/ })).toBeNull();
     cleanup();
     queryClient.clear();
@@ -130,7 +127,7 @@ describe('login page', { timeout: 20_000 }, () => {
     postFromPopup({ code: 'g-code', state: 'g-state' });
     expect(await screen.findByText('user center page')).toBeTruthy();
     expect(getAccessToken()).toBe('google-session');
-    const requests = api.requestsTo('/user/google/verify');
+    const requests = api.requestsTo('userGoogleVerify');
     expect(requests).toHaveLength(1); // the message from another origin was ignored
     expect(requests[0].form.get('state')).toBe('g-state');
   });

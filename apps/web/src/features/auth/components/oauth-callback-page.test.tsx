@@ -1,18 +1,20 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, screen } from '@testing-library/react';
-import { setLanguage } from '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
 import { clearToken, getAccessToken, getTokenRecord } from '../../../lib/session';
-import { fail, ok, startApiTestServer } from '../../../test/api-test-server';
+import { fail } from '../../../test/api-stub';
+import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { OAUTH_CHANNEL_NAME, markPopupSignIn, saveOAuthContext } from '../utils/oauth-message';
 import OAuthCallbackPage from './oauth-callback-page';
 
-const api = await startApiTestServer({
-  'POST /user/github/verify': (req) =>
+// Signed out, with a server that accepts one GitHub code.
+beforeEach(() => {
+  clearToken();
+  api.on('userGithubVerify', (req) =>
     req.form.get('code') === 'good-code'
-      ? ok({ token: 'github-session', expires_in: 216000, is_new_user: true })
+      ? { token: 'github-session', expires_in: 216000, is_new_user: true }
       : fail(400, 1010, 'Google or GitHub sign-in failed, please try again', { error: 'OAUTH_FAILED' }),
+  );
 });
 
 function renderCallback(path: string) {
@@ -29,18 +31,10 @@ function setOpener(opener: unknown) {
   Object.defineProperty(window, 'opener', { value: opener, configurable: true, writable: true });
 }
 
-beforeEach(() => {
-  act(() => setLanguage('en'));
-  clearToken();
-  queryClient.clear();
-  api.requests.length = 0;
-});
 afterEach(() => {
-  cleanup();
   setOpener(null);
   vi.restoreAllMocks();
 });
-afterAll(() => api.close());
 
 describe('OAuth callback page', { timeout: 20_000 }, () => {
   it('posts the code and state to the console window that opened it, then closes', async () => {
@@ -89,7 +83,7 @@ describe('OAuth callback page', { timeout: 20_000 }, () => {
     expect(await screen.findByText('static proxies page')).toBeTruthy();
     expect(getAccessToken()).toBe('github-session');
     expect(getTokenRecord()?.kind).toBe('session');
-    const [request] = api.requestsTo('/user/github/verify');
+    const [request] = api.requestsTo('userGithubVerify');
     expect(request.form.get('state')).toBe('s1');
     expect(request.form.get('redirect_uri')).toBe(`${window.location.origin}/oauth/callback/github`);
   });

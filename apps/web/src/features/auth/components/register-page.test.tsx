@@ -1,22 +1,27 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { setLanguage } from '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
 import { clearToken, getAccessToken } from '../../../lib/session';
-import { fail, ok, startApiTestServer } from '../../../test/api-test-server';
+import { fail } from '../../../test/api-stub';
+import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { OAUTH_MESSAGE_SOURCE } from '../utils/oauth-message';
 import RegisterPage from './register-page';
 
 let providers = { github: false, google: false, invite_required: false };
-const api = await startApiTestServer({
-  'GET /user/oauth/providers': () => ok(providers),
-  'POST /user/code': () => ok({ resend_after: 60 }),
-  'POST /user/register': (req) =>
+
+// Signed out, with a server that refuses the username "taken".
+beforeEach(() => {
+  clearToken();
+  providers = { github: false, google: false, invite_required: false };
+  api.on('userOAuthProviders', () => providers);
+  api.on('userCode', () => ({ resend_after: 60 }));
+  api.on('userRegister', (req) =>
     req.form.get('username') === 'taken'
       ? fail(400, 400, 'Invalid request parameters', { error: 'BAD_REQUEST', issues: [{ path: 'username', message: 'Username is reserved here' }] })
-      : ok({ token: 'fresh-session', expires_in: 216000, is_new_user: true }),
-  'POST /user/google/verify': () => ok({ token: 'google-session', expires_in: 216000, is_new_user: true }),
+      : { token: 'fresh-session', expires_in: 216000, is_new_user: true },
+  );
+  api.on('userGoogleVerify', () => ({ token: 'google-session', expires_in: 216000, is_new_user: true }));
 });
 
 function renderRegister(path = '/register') {
@@ -38,45 +43,20 @@ function fillValidForm() {
   type('Confirm password', 'correct horse');
 }
 
-beforeEach(() => {
-  act(() => setLanguage('en'));
-  providers = { github: false, google: false, invite_required: false };
-  clearToken();
-  queryClient.clear();
-  api.requests.length = 0;
-});
-afterEach(() => cleanup());
-afterAll(() => api.close());
-
 describe('register form rules (spec section 5)', { timeout: 20_000 }, () => {
-  it('checks the username length as the user types', async () => {
+  it.each([
+    { label: 'Username', wrong: ['a', 'a'.repeat(21)], right: 'alice', rule: 'Username must be 2-20 characters' },
+    { label: 'E-mail', wrong: ['not-an-email'], right: 'alice@example.com', rule: 'Please enter a valid e-mail address' },
+    { label: 'Verification code', wrong: ['12a45'], right: '123456', rule: 'The verification code is 6 digits' },
+    { label: 'Password', wrong: ['short'], right: 'correct horse', rule: 'Password must be at least 8 characters' },
+  ])('checks the $label as the user types', async ({ label, wrong, right, rule }) => {
     renderRegister();
-    type('Username', 'a');
-    expect(await screen.findByText('Username must be 2-20 characters')).toBeTruthy();
-    type('Username', 'a'.repeat(21));
-    expect(await screen.findByText('Username must be 2-20 characters')).toBeTruthy();
-    type('Username', 'alice');
-    await waitFor(() => expect(screen.queryByText('Username must be 2-20 characters')).toBeNull());
-  });
-
-  it('wants a valid e-mail', async () => {
-    renderRegister();
-    type('E-mail', 'not-an-email');
-    expect(await screen.findByText('Please enter a valid e-mail address')).toBeTruthy();
-  });
-
-  it('wants a 6-digit code', async () => {
-    renderRegister();
-    type('Verification code', '12a45');
-    expect(await screen.findByText('The verification code is 6 digits')).toBeTruthy();
-    type('Verification code', '123456');
-    await waitFor(() => expect(screen.queryByText('The verification code is 6 digits')).toBeNull());
-  });
-
-  it('wants a password of at least 8 characters', async () => {
-    renderRegister();
-    type('Password', 'short');
-    expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
+    for (const value of wrong) {
+      type(label, value);
+      expect(await screen.findByText(rule)).toBeTruthy();
+    }
+    type(label, right);
+    await waitFor(() => expect(screen.queryByText(rule)).toBeNull());
   });
 
   it('says the two passwords are inconsistent, also when the first one changes afterwards', async () => {
@@ -115,7 +95,7 @@ describe('register form rules (spec section 5)', { timeout: 20_000 }, () => {
     type('E-mail', 'alice@example.com');
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
     expect(await screen.findByText(/Resend in \d+ s/)).toBeTruthy();
-    const [request] = api.requestsTo('/user/code');
+    const [request] = api.requestsTo('userCode');
     expect(request.form.get('email')).toBe('alice@example.com');
     expect(request.form.get('type')).toBe('register');
   });
@@ -126,7 +106,7 @@ describe('register form rules (spec section 5)', { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
     expect(await screen.findByText('home page')).toBeTruthy();
     expect(getAccessToken()).toBe('fresh-session');
-    const [request] = api.requestsTo('/user/register');
+    const [request] = api.requestsTo('userRegister');
     expect(request.form.get('invite_code')).toBe('ABCD1234');
     expect(request.form.get('confirm_password')).toBe('correct horse');
   });
@@ -155,6 +135,6 @@ describe('register form rules (spec section 5)', { timeout: 20_000 }, () => {
     });
     expect(await screen.findByText('home page')).toBeTruthy();
     expect(getAccessToken()).toBe('google-session');
-    expect(api.requestsTo('/user/google/verify')[0].form.get('invite_code')).toBe('ABCD1234');
+    expect(api.requestsTo('userGoogleVerify')[0].form.get('invite_code')).toBe('ABCD1234');
   });
 });

@@ -65,7 +65,7 @@ export function useOAuthSignIn({ onSession, getContext }: TOAuthSignInOptions) {
         });
         onSessionRef.current(session);
       } catch {
-        showError(translate('auth:oauth.failed'));
+        // the request layer has shown why
       } finally {
         setPending(null);
       }

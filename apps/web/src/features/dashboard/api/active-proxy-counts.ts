@@ -1,27 +1,19 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api-client';
+import { useMemo } from 'react';
+import { useTokenLists } from '../../../entities/proxies/token-list';
 
 /** Enabled proxies per kind: dynamic residential, static residential and data-center. */
 export type TActiveProxyCounts = { dynamic: number; static: number; idc: number };
 
-/** Counts from the three list calls with page_size 1 (their `total`). */
-export async function getActiveProxyCounts(signal?: AbortSignal): Promise<TActiveProxyCounts> {
-  const query = { page: 1, page_size: 1, status: 'enabled' as const };
-  const options = { signal, skipTips: true };
-  const [dynamic, ispStatic, idc] = await Promise.all([
-    callApi('tokenListIspDynamic', query, options),
-    callApi('tokenListIspStatic', query, options),
-    callApi('tokenListIdcStatic', query, options),
-  ]);
-  return { dynamic: dynamic.total, static: ispStatic.total, idc: idc.total };
-}
+const KIND_LISTS = ['isp/dynamic', 'isp/static', 'idc/static'] as const;
+/** One record is enough: the counts are the lists' totals. */
+const COUNT_QUERY = { page: 1, page_size: 1, status: 'enabled' } as const;
 
-/** Query options of the counts. */
-export function activeProxyCountsQueryOptions() {
-  return queryOptions({ queryKey: ['dashboard', 'active-proxies'], queryFn: ({ signal }) => getActiveProxyCounts(signal), staleTime: 30_000, retry: false });
-}
-
-/** Enabled proxies per kind. */
+/** Enabled proxies per kind, from the three list calls with page_size 1; failures show in the card, not as toasts. */
 export function useActiveProxyCounts() {
-  return useQuery(activeProxyCountsQueryOptions());
+  const lists = useTokenLists(KIND_LISTS, COUNT_QUERY, { skipTips: true });
+  const data = useMemo<TActiveProxyCounts | undefined>(
+    () => (lists.pages ? { dynamic: lists.pages[0].total, static: lists.pages[1].total, idc: lists.pages[2].total } : undefined),
+    [lists.pages],
+  );
+  return { data, isPending: lists.isPending, isError: lists.isError, refetch: lists.refetch };
 }

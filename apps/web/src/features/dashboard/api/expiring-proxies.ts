@@ -1,6 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import type { TProxyToken } from '@proxy/contract';
-import { callApi } from '../../../lib/api-client';
+import { useTokenLists } from '../../../entities/proxies/token-list';
 
 /** Days ahead the expiring-soon list looks. */
 export const EXPIRING_WITHIN_DAYS = 3;
@@ -9,34 +9,31 @@ const EXPIRING_PAGE_SIZE = 50;
 /** A proxy that expires soon, with the list it belongs to. */
 export type TExpiringProxy = TProxyToken & { kind: 'dynamic' | 'static' | 'idc' };
 
-/** Enabled proxies expiring within 3 days, soonest first (the three lists with an expiry range). */
-export async function getExpiringProxies(now = new Date(), signal?: AbortSignal): Promise<TExpiringProxy[]> {
-  const query = {
+const KIND_LISTS = ['isp/dynamic', 'isp/static', 'idc/static'] as const;
+const KINDS = ['dynamic', 'static', 'idc'] as const;
+
+/** The lists' query for enabled proxies expiring within 3 days of `now`. */
+function expiringQuery(now: Date) {
+  return {
     page: 1,
     page_size: EXPIRING_PAGE_SIZE,
     status: 'enabled' as const,
     expires_from: now.toISOString(),
     expires_to: new Date(now.getTime() + EXPIRING_WITHIN_DAYS * 24 * 60 * 60 * 1000).toISOString(),
   };
-  const options = { signal, skipTips: true };
-  const [dynamic, ispStatic, idc] = await Promise.all([
-    callApi('tokenListIspDynamic', query, options),
-    callApi('tokenListIspStatic', query, options),
-    callApi('tokenListIdcStatic', query, options),
-  ]);
-  return [
-    ...dynamic.records.map((r) => ({ ...r, kind: 'dynamic' as const })),
-    ...ispStatic.records.map((r) => ({ ...r, kind: 'static' as const })),
-    ...idc.records.map((r) => ({ ...r, kind: 'idc' as const })),
-  ].sort((a, b) => Date.parse(a.expires_at) - Date.parse(b.expires_at));
 }
 
-/** Query options of the expiring-soon list. */
-export function expiringProxiesQueryOptions() {
-  return queryOptions({ queryKey: ['dashboard', 'expiring'], queryFn: ({ signal }) => getExpiringProxies(new Date(), signal), staleTime: 60_000, retry: false });
-}
-
-/** Proxies expiring within 3 days. */
+/** Enabled proxies expiring within 3 days of the page's opening, soonest first; failures show in the card, not as toasts. */
 export function useExpiringProxies() {
-  return useQuery(expiringProxiesQueryOptions());
+  // The window is fixed when the card mounts, so the query (and its key) stays the same.
+  const [query] = useState(() => expiringQuery(new Date()));
+  const lists = useTokenLists(KIND_LISTS, query, { skipTips: true });
+  const data = useMemo<TExpiringProxy[] | undefined>(
+    () =>
+      lists.pages
+        ?.flatMap((page, i) => page.records.map((record) => ({ ...record, kind: KINDS[i] })))
+        .sort((a, b) => Date.parse(a.expires_at) - Date.parse(b.expires_at)),
+    [lists.pages],
+  );
+  return { data, isPending: lists.isPending, isError: lists.isError, refetch: lists.refetch };
 }

@@ -2,20 +2,18 @@ import { Alert, Button, Card, Col, Row, Skeleton, Statistic, Tooltip, theme } fr
 import { GiftOutlined, LockOutlined, QuestionCircleOutlined, ReloadOutlined, WalletOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { TRIAL_CREDIT_FEN, fenToYuan, formatYuan } from '@proxy/contract';
-import { showError, showSuccess } from '../../../lib/message';
-import { useUserInfo } from '../../../lib/user-info';
+import { refreshBalance, useUserInfo } from '../../../entities/user/user-info';
+import { showSuccess } from '../../../lib/message';
 
 /** Available and frozen balance, total recharge and the trial credit note. */
 export function BalanceCards() {
   const { t } = useTranslation('dashboard');
   const { token } = theme.useToken();
-  const { data: user, isPending, isFetching, refetch } = useUserInfo();
+  const { data: user, isPending, isFetching } = useUserInfo();
   const trialYuan = fenToYuan(TRIAL_CREDIT_FEN);
 
   const handleRefresh = async () => {
-    const result = await refetch();
-    if (result.isError) showError(t('balance.refreshFailed'));
-    else showSuccess(t('balance.refreshed'));
+    if (await refreshBalance()) showSuccess(t('balance.refreshed'));
   };
 
   if (isPending || !user) {

@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { act, cleanup, render, screen } from '@testing-library/react';
-import { AppProviders } from '../../../app/providers';
-import { setLanguage } from '../../../lib/i18n';
+import { describe, expect, it } from 'vitest';
+import { act, screen } from '@testing-library/react';
 import { DEFAULT_PRICE_CATALOGUE } from '@proxy/contract';
-import { saveSession } from '../../../lib/session';
-import { ok, startApiTestServer } from '../../../test/api-test-server';
+import { setLanguage } from '../../../lib/i18n';
+import { api } from '../../../test/harness';
+import { renderAt } from '../../../test/render';
 import { PriceTable } from './price-table';
-
-afterEach(() => cleanup());
 
 describe('list-price table', { timeout: 20_000 }, () => {
   it('shows the contract prices: residential tiers, data-center traffic and the IP rates', () => {
-    act(() => setLanguage('en'));
-    render(<AppProviders><PriceTable /></AppProviders>);
+    renderAt('/', <PriceTable />);
     expect(screen.getAllByText('¥40.00 / GB under 100 GB')).toHaveLength(2); // static and dynamic alike
     expect(screen.getAllByText('¥38.00 / GB from 100 GB')).toHaveLength(2);
     expect(screen.getAllByText('¥35.00 / GB from 500 GB')).toHaveLength(2);
@@ -25,24 +21,15 @@ describe('list-price table', { timeout: 20_000 }, () => {
 
   it('is translated into Chinese', () => {
     act(() => setLanguage('zh'));
-    render(<AppProviders><PriceTable /></AppProviders>);
+    renderAt('/', <PriceTable />);
     expect(screen.getByText('标准价格')).toBeTruthy();
     expect(screen.getAllByText('¥40.00 / GB（100 GB 以下）')).toHaveLength(2);
-    act(() => setLanguage('en'));
   });
 
   it('shows the prices the server charges once they load', async () => {
-    act(() => setLanguage('en'));
-    saveSession('tok', { remember: true });
-    const server = await startApiTestServer({
-      'GET /token/prices': () => ok({ ...DEFAULT_PRICE_CATALOGUE, static_ip_day_fen: 250, idc_traffic_fen: 1200 }),
-    });
-    try {
-      render(<AppProviders><PriceTable /></AppProviders>);
-      expect(await screen.findByText('¥12.00 / GB')).toBeTruthy();
-      expect(screen.getByText('¥2.50 / IP / day')).toBeTruthy();
-    } finally {
-      await server.close();
-    }
+    api.on('tokenPrices', () => ({ ...DEFAULT_PRICE_CATALOGUE, static_ip_day_fen: 250, idc_traffic_fen: 1200 }));
+    renderAt('/', <PriceTable />);
+    expect(await screen.findByText('¥12.00 / GB')).toBeTruthy();
+    expect(screen.getByText('¥2.50 / IP / day')).toBeTruthy();
   });
 });

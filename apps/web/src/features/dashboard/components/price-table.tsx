@@ -9,7 +9,7 @@ import {
   formatFen,
   priceIpFen,
 } from '@proxy/contract';
-import { usePriceCatalogue } from '../api/price-catalogue';
+import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
 
 type TPriceRow = { key: string; product: string; traffic: string[]; ip: string[] };
 

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TRouteRequest } from '@proxy/contract';
 import { callApi } from '../../../lib/api-client';
+import { translate } from '../../../lib/i18n';
 import { SPIDER_RECORDS_KEY } from './spider-records';
 
-/** Builds an endpoint file on the server (POST /token/create/spider); the page shows "endpoint generation failed" itself. */
+/** Builds an endpoint file on the server (POST /token/create/spider); failures say "endpoint generation failed" with the reason. */
 export function createSpider(body: TRouteRequest<'tokenCreateSpider'>) {
-  return callApi('tokenCreateSpider', body, { skipTips: true });
+  return callApi('tokenCreateSpider', body, { failureMessage: translate('endpoint-generator:errors.generate') });
 }
 
 /** Mutation of the "Generate file" button; refreshes the history. */

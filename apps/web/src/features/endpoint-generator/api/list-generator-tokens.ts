@@ -1,27 +1,18 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { TProxyToken } from '@proxy/contract';
-import { callApi } from '../../../lib/api-client';
+import { useTokenLists } from '../../../entities/proxies/token-list';
 
-/** Most tokens offered in the picker (the lists' page limit). */
-const PICKER_PAGE_SIZE = 200;
+/** The lists the generator offers: dynamic residential first, then static residential and data-center. */
+const PICKER_LISTS = ['isp/dynamic', 'isp/static', 'idc/static'] as const;
+/** The enabled proxies, as many as a list page holds. */
+const PICKER_QUERY = { page: 1, page_size: 200, status: 'enabled' } as const;
 
-/** The enabled tokens the generator can use: dynamic (GET /token/list/isp/dynamic) and static (residential and data-center). */
-export async function listGeneratorTokens(signal?: AbortSignal): Promise<{ dynamic: TProxyToken[]; static: TProxyToken[] }> {
-  const query = { page: 1, page_size: PICKER_PAGE_SIZE, status: 'enabled' as const };
-  const [dynamic, ispStatic, idcStatic] = await Promise.all([
-    callApi('tokenListIspDynamic', query, { signal }),
-    callApi('tokenListIspStatic', query, { signal }),
-    callApi('tokenListIdcStatic', query, { signal }),
-  ]);
-  return { dynamic: dynamic.records, static: [...ispStatic.records, ...idcStatic.records] };
-}
-
-/** Query options of the picker's tokens. */
-export function generatorTokensQueryOptions() {
-  return queryOptions({ queryKey: ['endpoint-generator', 'tokens'], queryFn: ({ signal }) => listGeneratorTokens(signal), staleTime: 30_000 });
-}
-
-/** The picker's tokens. */
+/** The picker's tokens, dynamic and static; failures are not toasted per list (the page says it once). */
 export function useGeneratorTokens() {
-  return useQuery(generatorTokensQueryOptions());
+  const lists = useTokenLists(PICKER_LISTS, PICKER_QUERY, { skipTips: true });
+  const data = useMemo<{ dynamic: TProxyToken[]; static: TProxyToken[] } | undefined>(
+    () => (lists.pages ? { dynamic: lists.pages[0].records, static: [...lists.pages[1].records, ...lists.pages[2].records] } : undefined),
+    [lists.pages],
+  );
+  return { data, isPending: lists.isPending, isError: lists.isError, isSuccess: data !== undefined };
 }

@@ -1,17 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { showError } from '../../../lib/message';
 
 /** Query key prefix of the endpoint file history. */
 export const SPIDER_RECORDS_KEY = ['endpoint-generator', 'records'] as const;
 
 /** A page of endpoint files, newest first (GET /token/spider/records). */
 export function listSpiderRecords(page: number, pageSize: number, signal?: AbortSignal) {
-  return callApi('tokenSpiderRecords', { page, page_size: pageSize }, { signal, skipTips: true }).catch((error: unknown) => {
-    showError(translate('endpoint-generator:errors.records'));
-    throw error;
-  });
+  return callApi('tokenSpiderRecords', { page, page_size: pageSize }, { signal, failureMessage: translate('endpoint-generator:errors.records') });
 }
 
 /** Query options of one page of the history. */

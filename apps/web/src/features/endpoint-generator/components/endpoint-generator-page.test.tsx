@@ -1,42 +1,30 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { parseProxyUsername, type TProxyToken, type TSpiderRecord } from '@proxy/contract';
-import { AppProviders } from '../../../app/providers';
-import { apiHttp } from '../../../lib/api-client';
 import { setLanguage } from '../../../lib/i18n';
-import { clearShownMessages, getShownMessages } from '../../../lib/message';
-import { queryClient } from '../../../lib/query-client';
-import { clearToken, saveSession } from '../../../lib/session';
-import { ok, startTestApiServer } from '../../../test/api-server';
+import { fail } from '../../../test/api-stub';
+import { makeArea, makeToken, pageOf } from '../../../test/fixtures';
+import { api, shownMessages } from '../../../test/harness';
+import { renderAt } from '../../../test/render';
 import EndpointGeneratorPage from './endpoint-generator-page';
 
-// antd renders slowly in jsdom.
-configure({ asyncUtilTimeout: 15_000 });
-
-function makeToken(fields: Partial<TProxyToken> & Pick<TProxyToken, 'token_id' | 'username'>): TProxyToken {
-  return {
-    remark: '',
+/** A dynamic traffic proxy in California, as the generator's picker lists it. */
+function generatorToken(fields: Partial<TProxyToken> & Pick<TProxyToken, 'token_id' | 'username'>): TProxyToken {
+  return makeToken({
     product: 'dynamic',
-    category: 'isp',
     type: 'traffic',
-    network: 'HTTP',
     area: { country: 'us', state: 'ca', city: '', country_name: 'United States', state_name: 'California', city_name: '' },
     usage: { used_bytes: 0, limit_bytes: 1073741824 },
-    created_at: '2026-01-01T00:00:00.000Z',
     expires_at: '2026-02-01T00:00:00.000Z',
-    status: 'enabled',
-    auto_renew: false,
     host: 'gw.example.com',
-    port: 7777,
     password: 'secretpw',
     proxy_url: '',
     ...fields,
-  };
+  });
 }
 
-const DYNAMIC = makeToken({ token_id: 5, username: 'udyn5' });
-const STATIC = makeToken({
+const DYNAMIC = generatorToken({ token_id: 5, username: 'udyn5' });
+const STATIC = generatorToken({
   token_id: 9,
   username: 'ustat9',
   product: 'static',
@@ -44,7 +32,6 @@ const STATIC = makeToken({
   network: 'SOCKS5',
   area: { country: 'gb', state: '', city: 'london', country_name: 'United Kingdom', state_name: '', city_name: 'London' },
 });
-const page = (records: TProxyToken[]) => ok({ records, total: records.length, page: 1, page_size: 200 });
 const RECORD: TSpiderRecord = {
   id: 7,
   token_id: 5,
@@ -55,43 +42,23 @@ const RECORD: TSpiderRecord = {
   created_at: '2026-01-05T08:00:00.000Z',
 };
 
-const api = await startTestApiServer();
-const previousBase = apiHttp.defaults.baseURL;
-apiHttp.defaults.baseURL = api.apiUrl;
-
 function renderPage() {
-  return render(
-    <AppProviders>
-      <MemoryRouter>
-        <EndpointGeneratorPage />
-      </MemoryRouter>
-    </AppProviders>,
-  );
+  return renderAt('/proxy/endpoint-generator', <EndpointGeneratorPage />);
 }
 
 function previewLines(): string[] {
   return (screen.getByTestId('endpoint-preview') as HTMLTextAreaElement).value.split('\n');
 }
 
+// One dynamic and one static proxy, the area lists down to a city, and one generated file.
 beforeEach(() => {
-  act(() => setLanguage('en'));
-  saveSession('test-session', { remember: false });
-  queryClient.clear();
-  clearShownMessages();
-  api.requests.length = 0;
-  api.on('GET /api/token/list/isp/dynamic', () => page([DYNAMIC]));
-  api.on('GET /api/token/list/isp/static', () => page([STATIC]));
-  api.on('GET /api/token/list/idc/static', () => page([]));
-  api.on('GET /api/token/list/area/countries', () => ok([{ id: 'us', name: 'United States', name_zh: '美国', name_en: 'United States', available: 3 }]));
-  api.on('GET /api/token/list/area/state', () => ok([{ id: 'ca', name: 'California', name_zh: '加利福尼亚州', name_en: 'California', available: 2 }]));
-  api.on('GET /api/token/list/area/city', () => ok([{ id: 'losangeles', name: 'Los Angeles', name_zh: '洛杉矶', name_en: 'Los Angeles', available: 1 }]));
-  api.on('GET /api/token/spider/records', () => ok({ records: [RECORD], total: 1, page: 1, page_size: 10 }));
-});
-afterEach(() => cleanup());
-afterAll(async () => {
-  clearToken();
-  apiHttp.defaults.baseURL = previousBase;
-  await api.close();
+  api.on('tokenListIspDynamic', () => pageOf([DYNAMIC], 200));
+  api.on('tokenListIspStatic', () => pageOf([STATIC], 200));
+  api.on('tokenListIdcStatic', () => pageOf([], 200));
+  api.on('tokenAreaCountries', () => [makeArea('us', 'United States', '美国', 3)]);
+  api.on('tokenAreaStates', () => [makeArea('ca', 'California', '加利福尼亚州', 2)]);
+  api.on('tokenAreaCities', () => [makeArea('losangeles', 'Los Angeles', '洛杉矶', 1)]);
+  api.on('tokenSpiderRecords', () => pageOf([RECORD]));
 });
 
 // Generous: antd pages render slowly in jsdom, more so on a busy machine.
@@ -102,7 +69,7 @@ describe('endpoint generator', { timeout: 90_000 }, () => {
     expect(new Set(previewLines())).toEqual(new Set(['gw.example.com:7777:udyn5-country-us-state-ca:secretpw']));
     expect(screen.getByText('10 lines')).toBeTruthy();
     // The area pickers load the token's category.
-    await waitFor(() => expect(api.requests.some((r) => r.path === '/api/token/list/area/countries' && r.query.get('category') === 'isp')).toBe(true));
+    await waitFor(() => expect(api.requestsTo('tokenAreaCountries').some((r) => r.query.get('category') === 'isp')).toBe(true));
     // The grammar is explained on the page.
     expect(screen.getByText('USERNAME-country-us-state-ca-city-losangeles-session-abc123-sesstime-10')).toBeTruthy();
     expect(screen.getByText(/Minutes a session keeps its exit \(1-120, default 10\)/)).toBeTruthy();
@@ -142,32 +109,32 @@ describe('endpoint generator', { timeout: 90_000 }, () => {
   });
 
   it('"Generate file" sends the settings and then shows the file\'s own lines with a download', async () => {
-    let body: Record<string, unknown> = {};
-    api.on('POST /api/token/create/spider', (req) => {
-      body = JSON.parse(req.body) as Record<string, unknown>;
-      return ok({ ...RECORD, id: 8, filename: 'endpoints-8.txt', line_count: 10, lines: Array.from({ length: 10 }, (_, i) => `gw.example.com:7777:udyn5-country-us-state-ca:secretpw#${i}`) });
-    });
+    api.on('tokenCreateSpider', () => ({
+      ...RECORD,
+      id: 8,
+      filename: 'endpoints-8.txt',
+      line_count: 10,
+      lines: Array.from({ length: 10 }, (_, i) => `gw.example.com:7777:udyn5-country-us-state-ca:secretpw#${i}`),
+    }));
     renderPage();
     await waitFor(() => expect(previewLines()).toHaveLength(10));
-    const recordsBefore = api.requests.filter((r) => r.path === '/api/token/spider/records').length;
+    const recordsBefore = api.requestsTo('tokenSpiderRecords').length;
     fireEvent.click(screen.getByRole('button', { name: /Generate file/ }));
     await waitFor(() => expect(screen.getByText('Lines of file #8')).toBeTruthy());
-    expect(body).toEqual({ token_id: 5, country_id: 'us', state_id: 'ca', city_id: '', session: 'rotating', line: 'hpup', count: 10 });
+    expect(api.requestsTo('tokenCreateSpider')[0].json).toEqual({ token_id: 5, country_id: 'us', state_id: 'ca', city_id: '', session: 'rotating', line: 'hpup', count: 10 });
     expect(previewLines()[3]).toBe('gw.example.com:7777:udyn5-country-us-state-ca:secretpw#3');
     expect(screen.getByRole('button', { name: /Download file/ })).toBeTruthy();
-    expect(getShownMessages().at(-1)).toMatchObject({ type: 'success', text: 'Endpoint file generated: 10 lines' });
+    expect(shownMessages('success').at(-1)).toBe('Endpoint file generated: 10 lines');
     // The history reloads with the new file.
-    await waitFor(() => expect(api.requests.filter((r) => r.path === '/api/token/spider/records').length).toBeGreaterThan(recordsBefore));
+    await waitFor(() => expect(api.requestsTo('tokenSpiderRecords').length).toBeGreaterThan(recordsBefore));
   });
 
   it('says "endpoint generation failed" with the server\'s reason', async () => {
-    api.on('POST /api/token/create/spider', () => ({ status: 400, json: { code: 400, msg: 'Count must be 1-10000', data: { error: 'VALIDATION' } } }));
+    api.on('tokenCreateSpider', () => fail(400, 400, 'Count must be 1-10000', { error: 'VALIDATION' }));
     renderPage();
     await waitFor(() => expect(previewLines()).toHaveLength(10));
     fireEvent.click(screen.getByRole('button', { name: /Generate file/ }));
-    await waitFor(() =>
-      expect(getShownMessages().map((m) => m.text)).toContain('Endpoint generation failed, please try again later: Count must be 1-10000'),
-    );
+    await waitFor(() => expect(shownMessages()).toContain('Endpoint generation failed, please try again later: Count must be 1-10000'));
     expect(screen.queryByText(/Lines of file/)).toBeNull();
   });
 

@@ -4,7 +4,6 @@ import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { TSpiderRecord } from '@proxy/contract';
-import { showError } from '../../../lib/message';
 import { downloadSpiderFile } from '../api/download-spider-file';
 import { useSpiderRecords } from '../api/spider-records';
 import { LINE_FORMAT_LABELS } from '../utils/line-formats';
@@ -25,13 +24,9 @@ export function HistoryCard() {
 
   const handleDownload = async (record: TSpiderRecord) => {
     setDownloading(record.id);
-    try {
-      await downloadSpiderFile(record.id, record.filename);
-    } catch {
-      showError(t('preview.downloadFailed'));
-    } finally {
-      setDownloading(null);
-    }
+    // A failure was shown by the request layer.
+    await downloadSpiderFile(record.id, record.filename).catch(() => undefined);
+    setDownloading(null);
   };
 
   return (

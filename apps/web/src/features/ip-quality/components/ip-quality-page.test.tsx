@@ -1,21 +1,11 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { TIpQuality } from '@proxy/contract';
-import { AppProviders } from '../../../app/providers';
-import { apiHttp } from '../../../lib/api-client';
 import { setLanguage } from '../../../lib/i18n';
-import { clearShownMessages, getShownMessages } from '../../../lib/message';
-import { queryClient } from '../../../lib/query-client';
-import { clearToken, saveSession } from '../../../lib/session';
-import { ok, startTestApiServer } from '../../../test/api-server';
+import { fail } from '../../../test/api-stub';
+import { api, TEST_SESSION_TOKEN, shownMessages } from '../../../test/harness';
+import { renderAt } from '../../../test/render';
 import IpQualityPage from './ip-quality-page';
-
-// antd renders slowly in jsdom.
-configure({ asyncUtilTimeout: 5000 });
-
-const api = await startTestApiServer();
-const previousBase = apiHttp.defaults.baseURL;
-apiHttp.defaults.baseURL = api.apiUrl;
 
 const GOOGLE: TIpQuality = {
   ip: '8.8.8.8',
@@ -49,26 +39,11 @@ function ipField(): HTMLInputElement {
 }
 
 function renderPage() {
-  return render(
-    <AppProviders>
-      <IpQualityPage />
-    </AppProviders>,
-  );
+  return renderAt('/tools/ip-quality', <IpQualityPage />);
 }
 
 beforeEach(() => {
-  act(() => setLanguage('en'));
-  saveSession('test-session', { remember: false });
-  queryClient.clear();
-  clearShownMessages();
-  api.requests.length = 0;
-  api.on('GET /api/user/my-ip', () => ok({ ip: '203.0.113.9' }));
-});
-afterEach(() => cleanup());
-afterAll(async () => {
-  clearToken();
-  apiHttp.defaults.baseURL = previousBase;
-  await api.close();
+  api.on('userMyIp', () => ({ ip: '203.0.113.9' }));
 });
 
 describe('IP quality page', { timeout: 20_000 }, () => {
@@ -84,7 +59,7 @@ describe('IP quality page', { timeout: 20_000 }, () => {
     fireEvent.change(ipField(), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: /Check$/ }));
     expect(await screen.findByText('An IP address is required')).toBeTruthy();
-    expect(api.requests.filter((r) => r.path.startsWith('/api/v1/'))).toHaveLength(0);
+    expect(api.requestsTo('ipQuality')).toHaveLength(0);
 
     cleanup();
     act(() => setLanguage('zh'));
@@ -94,7 +69,7 @@ describe('IP quality page', { timeout: 20_000 }, () => {
     fireEvent.change(zhField(), { target: { value: '   ' } });
     fireEvent.click(screen.getByRole('button', { name: /检\s*测$/ }));
     expect(await screen.findByText('请输入 IP 地址')).toBeTruthy();
-    expect(api.requests.filter((r) => r.path.startsWith('/api/v1/'))).toHaveLength(0);
+    expect(api.requestsTo('ipQuality')).toHaveLength(0);
   });
 
   it('refuses a malformed address before asking the server', async () => {
@@ -102,11 +77,11 @@ describe('IP quality page', { timeout: 20_000 }, () => {
     fireEvent.change(ipField(), { target: { value: '1.2.3' } });
     fireEvent.click(screen.getByRole('button', { name: /Check$/ }));
     expect(await screen.findByText('Please enter a valid IPv4 or IPv6 address')).toBeTruthy();
-    expect(api.requests.filter((r) => r.path.startsWith('/api/v1/'))).toHaveLength(0);
+    expect(api.requestsTo('ipQuality')).toHaveLength(0);
   });
 
   it('shows location, network, kind, flags, score, reasons and the data date', async () => {
-    api.on('GET /api/v1/ip-quality/8.8.8.8', () => ok(GOOGLE));
+    api.on('ipQuality', (req) => (req.params.ip === '8.8.8.8' ? GOOGLE : fail(404, 404, '')));
     renderPage();
     fireEvent.change(ipField(), { target: { value: ' 8.8.8.8 ' } });
     fireEvent.click(screen.getByRole('button', { name: /Check$/ }));
@@ -122,20 +97,18 @@ describe('IP quality page', { timeout: 20_000 }, () => {
     expect(screen.getByText('TOR and public proxy lists were not checked')).toBeTruthy();
     expect(screen.getByTestId('ip-data-sources').textContent).toContain('2.3.2026061719, data of 2026-06-17');
     expect(screen.getByTestId('ip-data-sources').textContent).toContain('Network-kind rules of 2026-06-20');
-    const request = api.requests.find((r) => r.path === '/api/v1/ip-quality/8.8.8.8');
-    expect(request?.headers.authorization).toBe('Bearer test-session');
+    const [request] = api.requestsTo('ipQuality');
+    expect(request.params.ip).toBe('8.8.8.8');
+    expect(request.headers.authorization).toBe(`Bearer ${TEST_SESSION_TOKEN}`);
   });
 
   it('says "IP check failed" with the reason when the check fails', async () => {
-    api.on('GET /api/v1/ip-quality/8.8.4.4', () => ({
-      status: 503,
-      json: { code: 4201, msg: 'The IP data is not available right now, please try again later', data: { error: 'IP_DATA_UNAVAILABLE' } },
-    }));
+    api.on('ipQuality', () => fail(503, 4201, 'The IP data is not available right now, please try again later', { error: 'IP_DATA_UNAVAILABLE' }));
     renderPage();
     fireEvent.change(ipField(), { target: { value: '8.8.4.4' } });
     fireEvent.click(screen.getByRole('button', { name: /Check$/ }));
     expect(await screen.findByText('IP check failed')).toBeTruthy();
     expect(screen.getByText('The IP data is not available right now, please try again later')).toBeTruthy();
-    expect(getShownMessages().map((m) => m.text)).toContain('IP check failed: The IP data is not available right now, please try again later');
+    expect(shownMessages()).toContain('IP check failed: The IP data is not available right now, please try again later');
   });
 });

@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { ROUTES } from '@proxy/contract';
 import { ApiError } from '../../../lib/api-client';
 import { zodRule } from '../../../lib/form-rules';
-import { showError } from '../../../lib/message';
 import { useCheckIpQuality } from '../api/check-ip-quality';
 import { useMyIp } from '../api/my-ip';
 import { IpQualityResult } from './ip-quality-result';
@@ -39,9 +38,8 @@ export default function IpQualityPage() {
     try {
       await check.mutateAsync(ip.trim());
     } catch (error) {
-      const message = failureMessage(error);
-      showError(message ? `${t('failed')}: ${message}` : t('failed'));
-      setFailure(message);
+      // The request layer has toasted it; the page shows the reason in place too.
+      setFailure(failureMessage(error));
       if (error instanceof ApiError && error.code === 400) form.setFields([{ name: 'ip', errors: [error.msg] }]);
     }
   };

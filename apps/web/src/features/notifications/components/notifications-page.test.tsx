@@ -1,40 +1,29 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { setLanguage } from '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
-import { clearToken, saveSession } from '../../../lib/session';
-import { ok, startApiTestServer } from '../../../test/api-test-server';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { TNotification } from '@proxy/contract';
+import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import NotificationsPage from './notifications-page';
 
-let store: { notification_id: number; kind: string; title: string; content: string; is_read: boolean; created_at: string }[] = [];
+let store: TNotification[] = [];
 
-const api = await startApiTestServer({
-  'GET /user/notification/list': (req) => {
-    const onlyUnread = req.query.get('unread') === 'true';
-    const records = store.filter((n) => !onlyUnread || !n.is_read);
-    return ok({ records, total: records.length, page: 1, page_size: 10, unread: store.filter((n) => !n.is_read).length });
-  },
-  'POST /user/notification/mark_as_read': (req) => {
-    const id = req.form.get('notification_id');
-    for (const n of store) if (id === 'all' || String(n.notification_id) === id) n.is_read = true;
-    return ok(null);
-  },
-});
-
+// Two unread notifications on a server that lists and marks them.
 beforeEach(() => {
-  act(() => setLanguage('en'));
-  clearToken();
-  queryClient.clear();
-  api.requests.length = 0;
-  saveSession('token', { remember: false });
   store = [
     { notification_id: 2, kind: 'system', title: 'Trial credit received', content: '15 yuan added', is_read: false, created_at: '2026-01-02T03:04:05.000Z' },
     { notification_id: 1, kind: 'system', title: 'Welcome', content: 'Your account is ready', is_read: false, created_at: '2026-01-01T03:04:05.000Z' },
   ];
+  api.on('userNotificationList', (req) => {
+    const onlyUnread = req.query.get('unread') === 'true';
+    const records = store.filter((n) => !onlyUnread || !n.is_read);
+    return { records, total: records.length, page: 1, page_size: 10, unread: store.filter((n) => !n.is_read).length };
+  });
+  api.on('userNotificationMarkRead', (req) => {
+    const id = req.form.get('notification_id');
+    for (const n of store) if (id === 'all' || String(n.notification_id) === id) n.is_read = true;
+    return null;
+  });
 });
-afterEach(() => cleanup());
-afterAll(() => api.close());
 
 function itemOf(title: string): HTMLElement {
   return screen.getByText(title).closest('.ant-list-item') as HTMLElement;
@@ -48,7 +37,7 @@ describe('notifications page', { timeout: 20_000 }, () => {
     fireEvent.click(within(itemOf('Welcome')).getByRole('button', { name: /Mark as read/ }));
     await waitFor(() => expect(within(itemOf('Welcome')).getByText('Read')).toBeTruthy());
     expect(within(itemOf('Trial credit received')).getByRole('button', { name: /Mark as read/ })).toBeTruthy();
-    expect(api.requestsTo('/user/notification/mark_as_read')[0].form.get('notification_id')).toBe('1');
+    expect(api.requestsTo('userNotificationMarkRead')[0].form.get('notification_id')).toBe('1');
   });
 
   it('marks all as read and filters unread ones', async () => {
@@ -56,7 +45,7 @@ describe('notifications page', { timeout: 20_000 }, () => {
     await screen.findByText('Welcome');
     fireEvent.click(screen.getByRole('button', { name: 'Mark all as read' }));
     await waitFor(() => expect(screen.queryAllByRole('button', { name: /Mark as read/ })).toHaveLength(0));
-    expect(api.requestsTo('/user/notification/mark_as_read')[0].form.get('notification_id')).toBe('all');
+    expect(api.requestsTo('userNotificationMarkRead')[0].form.get('notification_id')).toBe('all');
     fireEvent.click(screen.getByText('Unread'));
     expect(await screen.findByText('No unread notifications')).toBeTruthy();
   });

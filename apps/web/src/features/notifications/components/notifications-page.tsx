@@ -4,9 +4,9 @@ import { CheckOutlined, MailOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { TNotification } from '@proxy/contract';
+import { useNotificationList } from '../../../entities/notifications/notification-list';
 import { showSuccess } from '../../../lib/message';
 import { useMarkAsRead } from '../api/mark-as-read';
-import { useNotificationList } from '../api/notification-list';
 
 const PAGE_SIZE = 10;
 

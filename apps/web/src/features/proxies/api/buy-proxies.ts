@@ -1,10 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TBuyIpBody, TBuyResult, TBuyTrafficBody } from '@proxy/contract';
+import { refreshTokenLists } from '../../../entities/proxies/token-list';
+import { refreshBalance } from '../../../entities/user/user-info';
 import { callApi } from '../../../lib/api-client';
-import { queryClient } from '../../../lib/query-client';
 import type { TBilling, TScreenConfig } from '../utils/screens';
-import { refreshBalance } from '../utils/refresh-balance';
-import { TOKEN_LIST_QUERY_KEY } from './token-list';
 
 /** A purchase as the form sends it. */
 export type TBuyRequest =
@@ -29,7 +28,7 @@ export function useBuyProxies(screen: TScreenConfig) {
     mutationFn: ({ request, idempotencyKey }: { request: TBuyRequest; idempotencyKey: string }) => buyProxies(screen, request, idempotencyKey),
     // Not awaited: the answer shows at once while list and balance reload.
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY });
+      void refreshTokenLists();
       void refreshBalance();
     },
   });

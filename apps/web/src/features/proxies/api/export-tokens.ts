@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TExportLineFormat, TProxyList } from '@proxy/contract';
+import { toListQuery, type TTokenListFilters } from '../../../entities/proxies/token-list';
 import { callApi, downloadBlob } from '../../../lib/api-client';
-import { toListQuery, type TTokenListFilters } from './token-list';
+import { translate } from '../../../lib/i18n';
 
 /** File formats of the export. */
 export type TExportFileFormat = 'txt' | 'csv';
@@ -22,9 +23,9 @@ export function buildExportQuery(request: TExportRequest): Record<string, string
   return { ...base, list: request.list, ...toListQuery(request.filters) };
 }
 
-/** Downloads the export file (a blob) as proxies-<list>.<format>. */
+/** Downloads the export file (a blob) as proxies-<list>.<format>; failures say "export failed". */
 export async function exportTokens(request: TExportRequest): Promise<void> {
-  const blob = await callApi('tokenExport', buildExportQuery(request) as never, { skipTips: true });
+  const blob = await callApi('tokenExport', buildExportQuery(request) as never, { failureMessage: translate('proxies:export.failed') });
   downloadBlob(blob as Blob, `proxies-${request.list.replace('/', '-')}.${request.format}`);
 }
 

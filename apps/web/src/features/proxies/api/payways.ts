@@ -1,17 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { showError } from '../../../lib/message';
-import { isCancelled } from '../utils/failure';
 
 /** Payment options of renewals (GET /token/payway/list); failures say "fetch payment options failed". */
-export async function getPayways(signal?: AbortSignal) {
-  try {
-    return await callApi('tokenPaywayList', undefined, { signal, skipTips: true });
-  } catch (error) {
-    if (!isCancelled(error, signal)) showError(translate('proxies:errors.fetchPayways'));
-    throw error;
-  }
+export function getPayways(signal?: AbortSignal) {
+  return callApi('tokenPaywayList', undefined, { signal, failureMessage: translate('proxies:errors.fetchPayways') });
 }
 
 /** Query options of the payment options (fresh each time the dialog opens: they carry the balance). */

@@ -1,16 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TScreenConfig } from '../utils/screens';
+import { refreshTokenLists } from '../../../entities/proxies/token-list';
+import { refreshBalance } from '../../../entities/user/user-info';
 import { callApi } from '../../../lib/api-client';
-import { queryClient } from '../../../lib/query-client';
-import { refreshBalance } from '../utils/refresh-balance';
-import { TOKEN_LIST_QUERY_KEY } from './token-list';
+import { translate } from '../../../lib/i18n';
+import type { TScreenConfig } from '../utils/screens';
 
 /** What a renewal sends: the IP proxies, the days and the chosen payment option. */
 export type TRenewRequest = { tokenIds: number[]; days: number; payway: 'balance' };
 
-/** Renews IP proxies (POST /token/ip/renew or /token/variable/ip/renew); answers counts, cost and balance. */
+/** Renews IP proxies (POST /token/ip/renew or /token/variable/ip/renew); answers counts, cost and balance; failures say "renewal failed". */
 export function renewTokens(screen: TScreenConfig, request: TRenewRequest) {
-  return callApi(screen.renewRoute, { token_ids: request.tokenIds, days: request.days, payway: request.payway }, { skipTips: true });
+  const body = { token_ids: request.tokenIds, days: request.days, payway: request.payway };
+  return callApi(screen.renewRoute, body, { failureMessage: translate('proxies:renew.failed') });
 }
 
 /** Mutation of the renew dialog; lists and the balance reload afterwards. */
@@ -19,7 +20,7 @@ export function useRenewTokens(screen: TScreenConfig) {
     mutationFn: (request: TRenewRequest) => renewTokens(screen, request),
     // Not awaited: the answer shows at once while list and balance reload.
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY });
+      void refreshTokenLists();
       void refreshBalance();
     },
   });

@@ -1,7 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
+import { refreshTokenLists } from '../../../entities/proxies/token-list';
 import { callApi } from '../../../lib/api-client';
-import { queryClient } from '../../../lib/query-client';
-import { TOKEN_LIST_QUERY_KEY } from './token-list';
 
 /** Enables or disables a proxy (PUT /token/{id}). */
 export function setTokenStatus(id: number, status: 'enabled' | 'disabled') {
@@ -12,6 +11,6 @@ export function setTokenStatus(id: number, status: 'enabled' | 'disabled') {
 export function useSetTokenStatus() {
   return useMutation({
     mutationFn: ({ id, status }: { id: number; status: 'enabled' | 'disabled' }) => setTokenStatus(id, status),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: TOKEN_LIST_QUERY_KEY }),
+    onSettled: refreshTokenLists,
   });
 }

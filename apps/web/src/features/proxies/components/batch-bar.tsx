@@ -7,7 +7,6 @@ import { confirmAction, showError, showSuccess, showWarning } from '../../../lib
 import { useBatchDeleteTokens } from '../api/batch-delete';
 import { useBatchRestoreTokens } from '../api/batch-restore';
 import { useSetAutoRenew } from '../api/set-auto-renew';
-import { showFailure } from '../utils/failure';
 import type { TScreenConfig } from '../utils/screens';
 
 /** Toasts of a batch answer: "Successfully deleted {success}/{total}" and "Failed to delete {failed}/{total}" (spec section 8). */
@@ -41,48 +40,37 @@ export function BatchBar(props: {
     return false;
   };
 
+  const finish = (result: TBatchResult, action: 'delete' | 'restore' | 'autoRenew') => {
+    showBatchResult(result, action, t);
+    props.onDone();
+  };
+
   const handleDelete = () => {
     if (!requireSelection()) return;
     confirmAction({
       title: t('batch.delete.confirmTitle'),
       content: t('batch.delete.confirmContent', { count: ids.length }),
       isDanger: true,
-      onOk: async () => {
-        try {
-          showBatchResult(await batchDelete.mutateAsync(ids), 'delete', t);
-          props.onDone();
-        } catch (error) {
-          showFailure(error, 'proxies:batch.delete.error');
-        }
-      },
+      // The OK button keeps loading until the call settles; a failure was shown by the request layer.
+      onOk: () =>
+        batchDelete.mutateAsync(ids).then(
+          (result) => finish(result, 'delete'),
+          () => undefined,
+        ),
     });
   };
 
-  const handleRestore = async () => {
-    if (!requireSelection()) return;
-    try {
-      showBatchResult(await batchRestore.mutateAsync(ids), 'restore', t);
-      props.onDone();
-    } catch (error) {
-      showFailure(error, 'proxies:batch.restore.error');
-    }
+  const handleRestore = () => {
+    if (requireSelection()) batchRestore.mutate(ids, { onSuccess: (result) => finish(result, 'restore') });
   };
 
   const ipTokens = () => props.selected.filter((token) => token.type === 'ip' && token.status !== 'deleted');
 
-  const handleAutoRenew = async (isOn: boolean) => {
+  const handleAutoRenew = (isOn: boolean) => {
     if (!requireSelection()) return;
     const tokens = ipTokens();
-    if (tokens.length === 0) {
-      showWarning(t('batch.ipOnly'));
-      return;
-    }
-    try {
-      showBatchResult(await autoRenew.mutateAsync({ tokenIds: tokens.map((x) => x.token_id), isOn }), 'autoRenew', t);
-      props.onDone();
-    } catch (error) {
-      showFailure(error, 'proxies:autoRenew.failed');
-    }
+    if (tokens.length === 0) showWarning(t('batch.ipOnly'));
+    else autoRenew.mutate({ tokenIds: tokens.map((x) => x.token_id), isOn }, { onSuccess: (result) => finish(result, 'autoRenew') });
   };
 
   const handleRenew = () => {

@@ -2,26 +2,14 @@ import { useState } from 'react';
 import { Button, Flex, Tooltip, Typography } from 'antd';
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { showError } from '../../../lib/message';
 import { maskSecret } from '../utils/format';
-
-/** Copies text to the clipboard, with the spec's "copy failed" message when the browser refuses. */
-export async function copyText(text: string, t: (key: string) => string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    showError(t('errors.copyFailed'));
-    return false;
-  }
-}
 
 /** Monospace text with a copy button. */
 export function CopyText(props: { text: string; label?: string; testId?: string }) {
   const { t } = useTranslation('proxies');
   return (
     <Typography.Text
-      copyable={{ text: props.text, tooltips: [t('actions.copy'), t('actions.copied')] }}
+      copyable={{ text: props.text, tooltips: [t('common:copy.copy'), t('common:copy.copied')] }}
       style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
       data-testid={props.testId}
       aria-label={props.label}
@@ -38,7 +26,7 @@ export function SecretText(props: { secret: string; label: string }) {
   return (
     <Flex align="center" gap={2} wrap={false}>
       <Typography.Text
-        copyable={{ text: props.secret, tooltips: [t('actions.copy'), t('actions.copied')] }}
+        copyable={{ text: props.secret, tooltips: [t('common:copy.copy'), t('common:copy.copied')] }}
         style={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}
         data-testid="secret-text"
       >

@@ -2,10 +2,9 @@ import { useState } from 'react';
 import { Alert, Form, Modal, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { EXPORT_LINE_FORMATS, type TExportLineFormat, type TProxyList } from '@proxy/contract';
+import type { TTokenListFilters } from '../../../entities/proxies/token-list';
 import { showSuccess } from '../../../lib/message';
 import { useExportTokens, type TExportFileFormat } from '../api/export-tokens';
-import type { TTokenListFilters } from '../api/token-list';
-import { showFailure } from '../utils/failure';
 
 /** Sample of each line format, shown next to its choice. */
 const LINE_SAMPLES: Record<TExportLineFormat, string> = {
@@ -25,15 +24,16 @@ export function ExportModal(props: { isOpen: boolean; list: TProxyList; tokenIds
   const [line, setLine] = useState<TExportLineFormat>('hpup');
   const exporter = useExportTokens();
 
-  const handleOk = async () => {
-    try {
-      await exporter.mutateAsync({ list: props.list, tokenIds: props.tokenIds, filters: props.filters, format, line });
-      showSuccess(t('export.success'));
-      props.onClose();
-    } catch (error) {
-      showFailure(error, 'proxies:export.failed');
-    }
-  };
+  const handleOk = () =>
+    exporter.mutate(
+      { list: props.list, tokenIds: props.tokenIds, filters: props.filters, format, line },
+      {
+        onSuccess: () => {
+          showSuccess(t('export.success'));
+          props.onClose();
+        },
+      },
+    );
 
   return (
     <Modal

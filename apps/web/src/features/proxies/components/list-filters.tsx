@@ -3,9 +3,9 @@ import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { PROXY_STATUSES, type TProxyCategory, type TProxyStatus } from '@proxy/contract';
+import { useAreaCountries } from '../../../entities/areas/area-countries';
+import type { TTokenListFilters } from '../../../entities/proxies/token-list';
 import { getLanguage } from '../../../lib/i18n';
-import { useAreaCountries } from '../api/area-countries';
-import type { TTokenListFilters } from '../api/token-list';
 
 type TRange = [Dayjs | null, Dayjs | null] | null;
 type TFilterValues = { status?: TProxyStatus; country?: string; keyword?: string; created?: TRange; expires?: TRange };

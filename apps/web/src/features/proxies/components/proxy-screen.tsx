@@ -3,8 +3,8 @@ import { Button, Card, Flex, Segmented, Tag, Typography } from 'antd';
 import { ShoppingCartOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatFen, IP_MONTH_DAYS, type TPriceCatalogue, type TProxyList, type TProxyToken } from '@proxy/contract';
-import { usePriceCatalogue } from '../api/price-catalogue';
-import { useTokenList, type TTokenListFilters } from '../api/token-list';
+import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
+import { toListQuery, useTokenList, type TTokenListFilters } from '../../../entities/proxies/token-list';
 import { SCREENS, type TScreenKey } from '../utils/screens';
 import { BatchBar } from './batch-bar';
 import { DetailDrawer } from './detail-drawer';
@@ -59,7 +59,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
   const catalogue = usePriceCatalogue();
 
   const list: TProxyList = screen.lists[tab] ?? screen.lists.all;
-  const query = useTokenList({ list, page, pageSize, filters });
+  const query = useTokenList(list, { ...toListQuery(filters), page, page_size: pageSize }, { failureMessage: t('errors.fetchList') });
   const tabs = useMemo(
     () =>
       (['all', 'traffic', 'ip'] as const).filter((key) => screen.lists[key] !== undefined).map((key) => ({ value: key, label: t(`listTabs.${key}`) })),

@@ -1,11 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatFen, priceIpFen, priceTrafficFen } from '@proxy/contract';
-import { ok } from '../../../test/api-server';
-import { makeToken } from '../test/fixtures';
-import { CATALOGUE, fail, messages, renderStatic, setUpScreenTests } from '../test/screen-harness';
+import { fail } from '../../../test/api-stub';
+import { makeToken } from '../../../test/fixtures';
+import { api, shownMessages } from '../../../test/harness';
+import { CATALOGUE, answerProxyScreen, renderStatic } from '../test/proxy-screen';
 
-const { answerDefaults, requestsTo, api } = await setUpScreenTests();
+beforeEach(() => answerProxyScreen());
 
 async function openPurchase() {
   fireEvent.click(await screen.findByText('Buy proxies'));
@@ -47,11 +48,11 @@ describe('purchase form', { timeout: 60_000 }, () => {
     const drawer = await openPurchase();
     fireEvent.click(within(drawer).getByTestId('buy-submit'));
     expect(await within(drawer).findByText('Please select a country')).toBeTruthy();
-    expect(requestsTo('POST', '/token/static/ip')).toHaveLength(0);
+    expect(api.requestsTo('tokenCreateStaticIp')).toHaveLength(0);
   });
 
   it('shows insufficient balance before submitting', async () => {
-    answerDefaults(1);
+    answerProxyScreen(1);
     renderStatic();
     const drawer = await openPurchase();
     expect(await within(drawer).findByTestId('insufficient-balance')).toBeTruthy();
@@ -61,51 +62,51 @@ describe('purchase form', { timeout: 60_000 }, () => {
 
   it('buys with an Idempotency-Key reused on retry, then shows the proxies and refreshes list and balance', async () => {
     let attempts = 0;
-    api.on('POST /api/token/static/ip', () => {
+    api.on('tokenCreateStaticIp', () => {
       attempts += 1;
       if (attempts === 1) return fail(500, 500, 'Server error');
-      return ok({ tokens: [makeToken({ token_id: 9, username: 'newuser', password: 'newpass', proxy_url: 'http://newuser:newpass@127.0.0.1:7777' })], cost: 2.5, balance: 12.5, order_id: 1 });
+      return { tokens: [makeToken({ token_id: 9, username: 'newuser', password: 'newpass', proxy_url: 'http://newuser:newpass@127.0.0.1:7777' })], cost: 2.5, balance: 12.5, order_id: 1 };
     });
     renderStatic();
     const drawer = await openPurchase();
     await chooseCountry(drawer);
     fireEvent.click(within(drawer).getByTestId('buy-submit'));
     await waitFor(() => expect(attempts).toBe(1));
-    await waitFor(() => expect(messages('error')).toContain('Server error'));
-    const listLoads = requestsTo('GET', '/token/list/isp/static').length;
-    const infoLoads = requestsTo('GET', '/user/info').length;
+    await waitFor(() => expect(shownMessages('error')).toContain('Server error'));
+    const listLoads = api.requestsTo('tokenListIspStatic').length;
+    const infoLoads = api.requestsTo('userInfo').length;
     fireEvent.click(within(drawer).getByTestId('buy-submit'));
     expect(await within(drawer).findByText('http://newuser:newpass@127.0.0.1:7777')).toBeTruthy();
-    const [first, second] = requestsTo('POST', '/token/static/ip');
+    const [first, second] = api.requestsTo('tokenCreateStaticIp');
     const key = first.headers['idempotency-key'];
     expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(second.headers['idempotency-key']).toBe(key);
-    expect(JSON.parse(second.body)).toEqual({ category: 'isp', network: 'HTTP', country_id: 'us', quantity: 1, days: 1, auto_renew: false });
-    await waitFor(() => expect(requestsTo('GET', '/token/list/isp/static').length).toBeGreaterThan(listLoads));
-    await waitFor(() => expect(requestsTo('GET', '/user/info').length).toBeGreaterThan(infoLoads));
+    expect(second.json).toEqual({ category: 'isp', network: 'HTTP', country_id: 'us', quantity: 1, days: 1, auto_renew: false });
+    await waitFor(() => expect(api.requestsTo('tokenListIspStatic').length).toBeGreaterThan(listLoads));
+    await waitFor(() => expect(api.requestsTo('userInfo').length).toBeGreaterThan(infoLoads));
     // A new submission gets a new key.
     fireEvent.click(within(drawer).getByText('Buy more'));
     await chooseCountry(drawer);
     fireEvent.click(within(drawer).getByTestId('buy-submit'));
-    await waitFor(() => expect(requestsTo('POST', '/token/static/ip')).toHaveLength(3));
-    expect(requestsTo('POST', '/token/static/ip')[2].headers['idempotency-key']).not.toBe(key);
+    await waitFor(() => expect(api.requestsTo('tokenCreateStaticIp')).toHaveLength(3));
+    expect(api.requestsTo('tokenCreateStaticIp')[2].headers['idempotency-key']).not.toBe(key);
   });
 
   it('says "balance refresh failed" when the balance cannot be reloaded after a purchase', async () => {
-    api.on('POST /api/token/static/ip', () => ok({ tokens: [makeToken({ token_id: 9 })], cost: 2.5, balance: 12.5, order_id: 1 }));
+    api.on('tokenCreateStaticIp', () => ({ tokens: [makeToken({ token_id: 9 })], cost: 2.5, balance: 12.5, order_id: 1 }));
     renderStatic();
     const drawer = await openPurchase();
     await waitFor(() => expect(within(drawer).getByTestId('price-balance').textContent).toBe('¥15.00'));
-    api.on('GET /api/user/info', () => fail(500, 500, 'Server error'));
+    api.on('userInfo', () => fail(500, 500, 'Server error'));
     await chooseCountry(drawer);
     fireEvent.click(within(drawer).getByTestId('buy-submit'));
     expect(await within(drawer).findByTestId('purchase-result')).toBeTruthy();
-    await waitFor(() => expect(messages('error')).toContain('Balance refresh failed'));
+    await waitFor(() => expect(shownMessages('error')).toContain('Balance refresh failed'));
   });
 
   it('says "failed to fetch countries" when the area list fails', async () => {
-    api.on('GET /api/token/list/area/countries', () => fail(500, 500, 'Server error'));
+    api.on('tokenAreaCountries', () => fail(500, 500, 'Server error'));
     renderStatic();
-    await waitFor(() => expect(messages('error')).toContain('Failed to fetch countries'));
+    await waitFor(() => expect(shownMessages('error')).toContain('Failed to fetch countries'));
   });
 });

@@ -1,19 +1,15 @@
-import { Button, Card, Descriptions, Flex, Result, Typography } from 'antd';
-import { CopyOutlined } from '@ant-design/icons';
+import { Card, Descriptions, Flex, Result, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatEndpointLine, formatYuan, type TBuyResult } from '@proxy/contract';
-import { showSuccess } from '../../../lib/message';
+import { CopyButton } from '../../../components/copy-button';
 import { formatDateTime } from '../utils/format';
-import { CopyText, copyText } from './copy-field';
+import { CopyText } from './copy-field';
 
 /** The proxies a purchase created: host, port, username, password and URL, each with a copy button. */
 export function PurchaseResult(props: { result: TBuyResult }) {
   const { t } = useTranslation('proxies');
   const { result } = props;
-  const handleCopyAll = async () => {
-    const lines = result.tokens.map((token) => formatEndpointLine(token, 'hpup')).join('\n');
-    if (await copyText(lines, t)) showSuccess(t('actions.copied'));
-  };
+  const lines = result.tokens.map((token) => formatEndpointLine(token, 'hpup')).join('\n');
   return (
     <Flex vertical gap={12} data-testid="purchase-result">
       <Result
@@ -21,11 +17,7 @@ export function PurchaseResult(props: { result: TBuyResult }) {
         style={{ padding: '8px 0' }}
         title={t('buy.resultTitle', { count: result.tokens.length })}
         subTitle={t('buy.resultSubtitle', { cost: formatYuan(result.cost), balance: formatYuan(result.balance) })}
-        extra={
-          <Button icon={<CopyOutlined />} onClick={handleCopyAll}>
-            {t('buy.copyAll')}
-          </Button>
-        }
+        extra={<CopyButton text={lines}>{t('buy.copyAll')}</CopyButton>}
       />
       {result.tokens.map((token) => (
         <Card key={token.token_id} size="small" title={`#${token.token_id} · ${token.network}`}>

@@ -2,13 +2,12 @@ import { useEffect, useMemo } from 'react';
 import { Alert, Descriptions, Form, InputNumber, Modal, Radio, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatFen, formatYuan, PROXY_DAYS_MAX, priceIpFen, ZRenewBody, zProxyDays, type TProxyToken } from '@proxy/contract';
+import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
 import { zodRule } from '../../../lib/form-rules';
 import { getLanguage } from '../../../lib/i18n';
 import { showSuccess, showWarning } from '../../../lib/message';
 import { usePayways } from '../api/payways';
-import { usePriceCatalogue } from '../api/price-catalogue';
 import { useRenewTokens } from '../api/renew-tokens';
-import { showFailure } from '../utils/failure';
 import { yuanNumberToFen } from '../utils/price-preview';
 import type { TScreenConfig } from '../utils/screens';
 
@@ -41,19 +40,19 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
   const chosen = payways.data?.find((p) => p.id === payway);
   const isShort = totalFen !== null && chosen !== undefined && totalFen > yuanNumberToFen(chosen.balance);
 
-  const handleFinish = async (values: TRenewValues) => {
+  const handleFinish = (values: TRenewValues) => {
     if (!values.payway) {
       showWarning(t('renew.paywayRequired'));
       return;
     }
-    try {
-      const result = await renew.mutateAsync({ tokenIds: props.tokens.map((x) => x.token_id), days: values.days ?? 0, payway: values.payway });
-      if (result.success > 0) showSuccess(t('renew.success', { success: result.success, total: result.total, cost: formatYuan(result.cost) }));
-      if (result.failed > 0) showWarning(t('renew.partlyFailed', { failed: result.failed, total: result.total }));
-      props.onClose();
-    } catch (error) {
-      showFailure(error, 'proxies:renew.failed');
-    }
+    const request = { tokenIds: props.tokens.map((x) => x.token_id), days: values.days ?? 0, payway: values.payway };
+    renew.mutate(request, {
+      onSuccess: (result) => {
+        if (result.success > 0) showSuccess(t('renew.success', { success: result.success, total: result.total, cost: formatYuan(result.cost) }));
+        if (result.failed > 0) showWarning(t('renew.partlyFailed', { failed: result.failed, total: result.total }));
+        props.onClose();
+      },
+    });
   };
 
   return (

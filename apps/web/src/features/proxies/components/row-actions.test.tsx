@@ -1,16 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { ok } from '../../../test/api-server';
-import { makeToken } from '../test/fixtures';
-import { clickRowMenu, findModalWith, messages, renderStatic, setUpScreenTests } from '../test/screen-harness';
+import { makeToken } from '../../../test/fixtures';
+import { api, findModalWith, shownMessages } from '../../../test/harness';
+import { answerProxyScreen, clickRowMenu, renderStatic } from '../test/proxy-screen';
 
-const { requestsTo, api } = await setUpScreenTests();
+beforeEach(() => answerProxyScreen());
 
 describe('row actions', { timeout: 60_000 }, () => {
   it('tests a proxy and shows latency, exit IP and country', async () => {
-    api.on('GET /api/token/test/1', () =>
-      ok({ ok: true, latency_ms: 123, exit_ip: '203.0.113.9', country: { code: 'us', name_zh: '美国', name_en: 'United States' }, status_code: 200 }),
-    );
+    api.on('tokenTest', () => ({ ok: true, latency_ms: 123, exit_ip: '203.0.113.9', country: { code: 'us', name_zh: '美国', name_en: 'United States' }, status_code: 200 }));
     renderStatic();
     fireEvent.click((await screen.findAllByText('Test'))[0]);
     const dialog = await findModalWith('Test user1');
@@ -21,26 +19,24 @@ describe('row actions', { timeout: 60_000 }, () => {
   });
 
   it('shows the refusal reason in place, not as a toast', async () => {
-    api.on('GET /api/token/test/1', () =>
-      ok({
-        ok: false,
-        latency_ms: null,
-        exit_ip: null,
-        country: null,
-        status_code: 403,
-        error: { reason: 'token-disabled', message: 'This proxy is disabled', message_zh: '该代理已禁用', message_en: 'This proxy is disabled' },
-      }),
-    );
+    api.on('tokenTest', () => ({
+      ok: false,
+      latency_ms: null,
+      exit_ip: null,
+      country: null,
+      status_code: 403,
+      error: { reason: 'token-disabled', message: 'This proxy is disabled', message_zh: '该代理已禁用', message_en: 'This proxy is disabled' },
+    }));
     renderStatic();
     fireEvent.click((await screen.findAllByText('Test'))[0]);
     const dialog = await findModalWith('Test user1');
     expect(await within(dialog).findByText('This proxy is disabled')).toBeTruthy();
     expect(within(dialog).getByText('The proxy did not work')).toBeTruthy();
-    expect(messages('error')).toEqual([]);
+    expect(shownMessages('error')).toEqual([]);
   });
 
   it('edits the remark inline', async () => {
-    api.on('PUT /api/token/remark/1', () => ok(makeToken({ token_id: 1, remark: 'office' })));
+    api.on('tokenRemark', () => (makeToken({ token_id: 1, remark: 'office' })));
     renderStatic();
     const cell = await screen.findByTestId('remark-1');
     fireEvent.click(within(cell.parentElement!).getByLabelText('Edit remark'));
@@ -52,33 +48,33 @@ describe('row actions', { timeout: 60_000 }, () => {
     fireEvent.change(input, { target: { value: 'office' } });
     fireEvent.keyDown(input, { key: 'Enter', keyCode: 13 });
     fireEvent.keyUp(input, { key: 'Enter', keyCode: 13 });
-    await waitFor(() => expect(requestsTo('PUT', '/token/remark/1')).toHaveLength(1));
+    await waitFor(() => expect(api.requestsTo('tokenRemark')).toHaveLength(1));
     // The id travels in the path (the request layer takes path parameters out of the body).
-    expect(JSON.parse(requestsTo('PUT', '/token/remark/1')[0].body)).toEqual({ token_id: 1, remark: 'office' });
-    await waitFor(() => expect(messages('success')).toContain('Remark saved'));
+    expect(api.requestsTo('tokenRemark')[0].json).toEqual({ token_id: 1, remark: 'office' });
+    await waitFor(() => expect(shownMessages('success')).toContain('Remark saved'));
   });
 
   it('disables a proxy and resets its password after confirming', async () => {
-    api.on('PUT /api/token/1', () => ok(makeToken({ token_id: 1, status: 'disabled' })));
-    api.on('PUT /api/token/reset/1', () => ok(makeToken({ token_id: 1 })));
+    api.on('tokenSetStatus', () => (makeToken({ token_id: 1, status: 'disabled' })));
+    api.on('tokenReset', () => (makeToken({ token_id: 1 })));
     renderStatic();
     await clickRowMenu('user1', 'Disable');
-    await waitFor(() => expect(requestsTo('PUT', '/token/1')).toHaveLength(1));
-    expect(JSON.parse(requestsTo('PUT', '/token/1')[0].body)).toEqual({ id: 1, status: 'disabled' });
+    await waitFor(() => expect(api.requestsTo('tokenSetStatus')).toHaveLength(1));
+    expect(api.requestsTo('tokenSetStatus')[0].json).toEqual({ id: 1, status: 'disabled' });
     await clickRowMenu('user1', 'Reset password');
     const dialog = await findModalWith('Reset the password?');
-    expect(requestsTo('PUT', '/token/reset/1')).toHaveLength(0);
+    expect(api.requestsTo('tokenReset')).toHaveLength(0);
     fireEvent.click(within(dialog).getByText('OK'));
-    await waitFor(() => expect(requestsTo('PUT', '/token/reset/1')).toHaveLength(1));
+    await waitFor(() => expect(api.requestsTo('tokenReset')).toHaveLength(1));
   });
 
   it('turns auto-renew on from the row switch', async () => {
-    api.on('POST /api/token/ip/auto/renew', () => ok({ success: 1, failed: 0, total: 1 }));
+    api.on('tokenIpAutoRenew', () => ({ success: 1, failed: 0, total: 1 }));
     renderStatic();
     fireEvent.click(await screen.findByLabelText('Auto-renew user1'));
-    await waitFor(() => expect(requestsTo('POST', '/token/ip/auto/renew')).toHaveLength(1));
-    expect(JSON.parse(requestsTo('POST', '/token/ip/auto/renew')[0].body)).toEqual({ token_ids: [1], auto_renew: true });
-    await waitFor(() => expect(messages('success')).toContain('Auto-renew turned on'));
+    await waitFor(() => expect(api.requestsTo('tokenIpAutoRenew')).toHaveLength(1));
+    expect(api.requestsTo('tokenIpAutoRenew')[0].json).toEqual({ token_ids: [1], auto_renew: true });
+    await waitFor(() => expect(shownMessages('success')).toContain('Auto-renew turned on'));
   });
 
   it('shows every field with the proxy URL and QR code, and says when the QR code cannot be saved', async () => {
@@ -92,6 +88,6 @@ describe('row actions', { timeout: 60_000 }, () => {
     expect(within(drawer).getByTestId('qr-code')).toBeTruthy();
     // jsdom cannot encode a canvas: the download fails and says so.
     fireEvent.click(within(drawer).getByText('Download QR code'));
-    await waitFor(() => expect(messages('error')).toEqual(['QR code generate/download failed']));
+    await waitFor(() => expect(shownMessages('error')).toEqual(['QR code generate/download failed']));
   });
 });

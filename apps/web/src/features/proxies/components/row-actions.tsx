@@ -7,7 +7,6 @@ import { useBatchRestoreTokens } from '../api/batch-restore';
 import { useDeleteToken } from '../api/delete-token';
 import { useResetTokenPassword } from '../api/reset-token-password';
 import { useSetTokenStatus } from '../api/set-token-status';
-import { showFailure } from '../utils/failure';
 import { showBatchResult } from './batch-bar';
 
 /** What the row asks the screen to open. */
@@ -31,28 +30,23 @@ export function RowActions(props: { token: TProxyToken } & TRowHandlers) {
   const restore = useBatchRestoreTokens();
   const isDeleted = token.status === 'deleted';
 
-  const handleToggle = async () => {
+  /**
+   * Awaits a row's call, then says it is done (a failure was shown by the
+   * request layer). Awaited rather than a mutate() callback: the row may leave
+   * the list (a restored or deleted proxy) before the answer is shown.
+   */
+  const settle = <T,>(call: Promise<T>, onDone: (answer: T) => void) => call.then(onDone, () => undefined);
+
+  const handleToggle = () => {
     const status = token.status === 'disabled' ? 'enabled' : 'disabled';
-    try {
-      await setStatus.mutateAsync({ id: token.token_id, status });
-      showSuccess(t(status === 'enabled' ? 'row.enabled' : 'row.disabled'));
-    } catch {
-      // the request layer has shown why
-    }
+    return settle(setStatus.mutateAsync({ id: token.token_id, status }), () => showSuccess(t(status === 'enabled' ? 'row.enabled' : 'row.disabled')));
   };
 
   const handleReset = () =>
     confirmAction({
       title: t('row.resetConfirmTitle'),
       content: t('row.resetConfirmContent', { name: token.username }),
-      onOk: async () => {
-        try {
-          await reset.mutateAsync(token.token_id);
-          showSuccess(t('row.resetDone'));
-        } catch {
-          // the request layer has shown why
-        }
-      },
+      onOk: () => settle(reset.mutateAsync(token.token_id), () => showSuccess(t('row.resetDone'))),
     });
 
   const handleDelete = () =>
@@ -60,23 +54,10 @@ export function RowActions(props: { token: TProxyToken } & TRowHandlers) {
       title: t('row.deleteConfirmTitle'),
       content: t('row.deleteConfirmContent', { name: token.username }),
       isDanger: true,
-      onOk: async () => {
-        try {
-          await remove.mutateAsync(token.token_id);
-          showSuccess(t('row.deleted'));
-        } catch {
-          // the request layer has shown why
-        }
-      },
+      onOk: () => settle(remove.mutateAsync(token.token_id), () => showSuccess(t('row.deleted'))),
     });
 
-  const handleRestore = async () => {
-    try {
-      showBatchResult(await restore.mutateAsync([token.token_id]), 'restore', t);
-    } catch (error) {
-      showFailure(error, 'proxies:batch.restore.error');
-    }
-  };
+  const handleRestore = () => settle(restore.mutateAsync([token.token_id]), (result) => showBatchResult(result, 'restore', t));
 
   const canToggle = token.status === 'enabled' || token.status === 'disabled';
   const items: MenuProps['items'] = [

@@ -1,8 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TIpList } from '@proxy/contract';
-import { ApiError, callApi, NETWORK_ERROR_CODE } from '../../../lib/api-client';
+import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
-import { showError } from '../../../lib/message';
 
 /** Root key of the IP list queries, for invalidation after a change. */
 export const IP_LISTS_QUERY_KEY = ['ip-lists'] as const;
@@ -15,17 +14,10 @@ export type TIpListParams = { list: TIpList; page: number; pageSize: number };
  * spec's "fetch whitelist/blacklist failed" message (section 8) instead of
  * the server's text.
  */
-export async function getIpList(params: TIpListParams, signal?: AbortSignal) {
+export function getIpList(params: TIpListParams, signal?: AbortSignal) {
   const query = { page: params.page, page_size: params.pageSize };
-  try {
-    return params.list === 'whitelist'
-      ? await callApi('userWhitelist', query, { signal, skipTips: true })
-      : await callApi('userBlacklist', query, { signal, skipTips: true });
-  } catch (error) {
-    const isCancelled = error instanceof ApiError && error.code === NETWORK_ERROR_CODE && signal?.aborted;
-    if (!isCancelled) showError(translate(`security:fetchFailed.${params.list}`));
-    throw error;
-  }
+  const options = { signal, failureMessage: translate(`security:fetchFailed.${params.list}`) };
+  return params.list === 'whitelist' ? callApi('userWhitelist', query, options) : callApi('userBlacklist', query, options);
 }
 
 /** Query options of a page of one list. */

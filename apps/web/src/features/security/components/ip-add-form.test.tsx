@@ -1,46 +1,18 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { AppProviders } from '../../../app/providers';
-import { apiHttp } from '../../../lib/api-client';
+import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { setLanguage } from '../../../lib/i18n';
-import { getShownMessages, clearShownMessages } from '../../../lib/message';
-import { queryClient } from '../../../lib/query-client';
-import { clearToken, saveSession } from '../../../lib/session';
-import { ok, startTestApiServer } from '../../../test/api-server';
+import { fail } from '../../../test/api-stub';
+import { api, TEST_SESSION_TOKEN, shownMessages } from '../../../test/harness';
+import { renderAt } from '../../../test/render';
 import { IpAddForm } from './ip-add-form';
 
-// antd renders slowly in jsdom.
-configure({ asyncUtilTimeout: 5000 });
-
-const api = await startTestApiServer();
-const previousBase = apiHttp.defaults.baseURL;
-apiHttp.defaults.baseURL = api.apiUrl;
-
 function renderForm(existingCount = 0) {
-  return render(
-    <AppProviders>
-      <IpAddForm list="whitelist" existingCount={existingCount} />
-    </AppProviders>,
-  );
+  return renderAt('/security', <IpAddForm list="whitelist" existingCount={existingCount} />);
 }
 
 function typeIp(value: string) {
   fireEvent.change(screen.getByRole('textbox', { name: /IP/ }), { target: { value } });
 }
-
-beforeEach(() => {
-  act(() => setLanguage('en'));
-  saveSession('test-session', { remember: false });
-  queryClient.clear();
-  clearShownMessages();
-  api.requests.length = 0;
-});
-afterEach(() => cleanup());
-afterAll(async () => {
-  clearToken();
-  apiHttp.defaults.baseURL = previousBase;
-  await api.close();
-});
 
 describe('IP list add form', { timeout: 60_000 }, () => {
   it('names the wrong entry as the user types, and clears it when fixed', async () => {
@@ -80,24 +52,23 @@ describe('IP list add form', { timeout: 60_000 }, () => {
     typeIp('nope');
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('Invalid IP Format: nope')).toBeTruthy();
-    expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(api.requestsTo('userWhitelistAdd')).toHaveLength(0);
   });
 
   it('posts the entries and the remark, and shows a server refusal under the field', async () => {
-    api.on('POST /api/user/add/ip/whitelist', (req) => {
-      const form = new URLSearchParams(req.body);
-      return form.get('ip') === '9.9.9.9'
-        ? { status: 409, json: { code: 4102, msg: 'IP already exists in whitelist: 9.9.9.9', data: { error: 'IP_DUPLICATE' } } }
-        : ok({ records: [{ id: 1, ip: '8.8.8.8', kind: 'single', remark: form.get('remark'), created_at: new Date().toISOString() }] });
-    });
+    api.on('userWhitelistAdd', (req) =>
+      req.form.get('ip') === '9.9.9.9'
+        ? fail(409, 4102, 'IP already exists in whitelist: 9.9.9.9', { error: 'IP_DUPLICATE' })
+        : { records: [{ id: 1, ip: '8.8.8.8', kind: 'single' as const, remark: req.form.get('remark') ?? '', created_at: '2026-01-01T00:00:00.000Z' }] },
+    );
     renderForm();
     typeIp('8.8.8.8');
     fireEvent.change(screen.getByRole('textbox', { name: 'Remark' }), { target: { value: 'office' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
-    await waitFor(() => expect(getShownMessages().some((m) => m.type === 'success' && m.text === 'Entries added to the whitelist: 1')).toBe(true));
-    const posted = api.requests.find((r) => r.method === 'POST')!;
-    expect(Object.fromEntries(new URLSearchParams(posted.body))).toEqual({ ip: '8.8.8.8', remark: 'office' });
-    expect(posted.headers.authorization).toBe('Bearer test-session');
+    await waitFor(() => expect(shownMessages('success')).toContain('Entries added to the whitelist: 1'));
+    const [posted] = api.requestsTo('userWhitelistAdd');
+    expect(Object.fromEntries(posted.form)).toEqual({ ip: '8.8.8.8', remark: 'office' });
+    expect(posted.headers.authorization).toBe(`Bearer ${TEST_SESSION_TOKEN}`);
 
     typeIp('9.9.9.9');
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));

@@ -1,54 +1,32 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { AppProviders } from '../../../app/providers';
-import { apiHttp } from '../../../lib/api-client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { TIpListEntry } from '@proxy/contract';
 import { setLanguage } from '../../../lib/i18n';
-import { clearShownMessages, getShownMessages } from '../../../lib/message';
 import { queryClient } from '../../../lib/query-client';
-import { clearToken, saveSession } from '../../../lib/session';
-import { ok, startTestApiServer } from '../../../test/api-server';
+import { fail } from '../../../test/api-stub';
+import { pageOf } from '../../../test/fixtures';
+import { api, shownMessages } from '../../../test/harness';
+import { renderAt } from '../../../test/render';
 import SecurityPage from './security-page';
 
-configure({ asyncUtilTimeout: 5000 });
+let whitelist: TIpListEntry[] = [];
 
-const api = await startTestApiServer();
-const previousBase = apiHttp.defaults.baseURL;
-apiHttp.defaults.baseURL = api.apiUrl;
-
-type TEntry = { id: number; ip: string; kind: 'single' | 'cidr' | 'range'; remark: string; created_at: string };
-let whitelist: TEntry[] = [];
-const page = (records: TEntry[]) => ok({ records, total: records.length, page: 1, page_size: 10 });
-
+// A whitelist of an address and a block that can lose its first entry; an empty blacklist.
 beforeEach(() => {
-  act(() => setLanguage('en'));
-  saveSession('test-session', { remember: false });
-  queryClient.clear();
-  clearShownMessages();
-  api.requests.length = 0;
   whitelist = [
     { id: 11, ip: '203.0.113.7', kind: 'single', remark: 'office', created_at: '2026-01-01T00:00:00Z' },
     { id: 12, ip: '198.51.100.0/24', kind: 'cidr', remark: '', created_at: '2026-01-01T00:00:00Z' },
   ];
-  api.on('GET /api/user/ip/whitelist', () => page(whitelist));
-  api.on('GET /api/user/ip/blacklist', () => page([]));
-  api.on('DELETE /api/user/remove/ip/11', () => {
-    whitelist = whitelist.filter((e) => e.id !== 11);
-    return ok(null);
+  api.on('userWhitelist', () => pageOf(whitelist));
+  api.on('userBlacklist', () => pageOf([]));
+  api.on('userIpRemove', (req) => {
+    whitelist = whitelist.filter((e) => String(e.id) !== req.params.id);
+    return null;
   });
-});
-afterEach(() => cleanup());
-afterAll(async () => {
-  clearToken();
-  apiHttp.defaults.baseURL = previousBase;
-  await api.close();
 });
 
 function renderPage() {
-  return render(
-    <AppProviders>
-      <SecurityPage />
-    </AppProviders>,
-  );
+  return renderAt('/security', <SecurityPage />);
 }
 
 describe('security page', { timeout: 60_000 }, () => {
@@ -69,24 +47,24 @@ describe('security page', { timeout: 60_000 }, () => {
     const content = await screen.findByText('203.0.113.7 will be removed from the whitelist.');
     const dialog = content.closest('.ant-modal-confirm') as HTMLElement;
     expect(dialog).toBeTruthy();
-    expect(api.requests.some((r) => r.method === 'DELETE')).toBe(false);
+    expect(api.requestsTo('userIpRemove')).toHaveLength(0);
     fireEvent.click(within(dialog).getByText('OK'));
     await waitFor(() => expect(screen.queryByText('203.0.113.7')).toBeNull());
-    expect(api.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/api/user/remove/ip/11']);
-    expect(getShownMessages().some((m) => m.type === 'success' && m.text === 'Entry deleted')).toBe(true);
+    expect(api.requestsTo('userIpRemove').map((r) => r.params.id)).toEqual(['11']);
+    expect(shownMessages('success')).toContain('Entry deleted');
   });
 
   it('says "fetch whitelist failed" when the list cannot be loaded, in both languages', async () => {
-    api.on('GET /api/user/ip/whitelist', () => ({ status: 500, json: { code: 500, msg: 'Server error', data: { error: 'INTERNAL' } } }));
+    api.on('userWhitelist', () => fail(500, 500, 'Server error', { error: 'INTERNAL' }));
     renderPage();
-    await waitFor(() => expect(getShownMessages().map((m) => m.text)).toContain('Failed to fetch the whitelist'));
-    expect(getShownMessages().map((m) => m.text)).not.toContain('Server error');
+    await waitFor(() => expect(shownMessages()).toContain('Failed to fetch the whitelist'));
+    expect(shownMessages()).not.toContain('Server error');
     expect(await screen.findByText('Retry')).toBeTruthy();
     cleanup();
     queryClient.clear();
     act(() => setLanguage('zh'));
     renderPage();
-    await waitFor(() => expect(getShownMessages().map((m) => m.text)).toContain('获取白名单失败'));
+    await waitFor(() => expect(shownMessages()).toContain('获取白名单失败'));
     fireEvent.click(screen.getAllByText('黑名单')[0]);
     expect(await screen.findByText('黑名单为空')).toBeTruthy();
   });

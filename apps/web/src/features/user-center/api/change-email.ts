@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TRouteRequest } from '@proxy/contract';
+import { USER_INFO_QUERY_KEY } from '../../../entities/user/user-info';
 import { callApi } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
-import { USER_INFO_QUERY_KEY } from '../../../lib/user-info';
 
 /** New e-mail and the code sent to it. */
 export type TChangeEmailInput = TRouteRequest<'userChangeEmail'>;

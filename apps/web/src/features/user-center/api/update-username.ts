@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
+import { USER_INFO_QUERY_KEY } from '../../../entities/user/user-info';
 import { callApi } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
-import { USER_INFO_QUERY_KEY } from '../../../lib/user-info';
 
 /** Changes the username; the answer is the updated user info. */
 export function updateUsername(username: string) {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Flex, Typography } from 'antd';
-import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined, KeyOutlined } from '@ant-design/icons';
+import { EyeInvisibleOutlined, EyeOutlined, KeyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { showError, showSuccess } from '../../../lib/message';
+import { CopyButton } from '../../../components/copy-button';
 
 /** The key shown with only its ends visible. */
 export function maskApiKey(key: string): string {
@@ -14,15 +14,6 @@ export function maskApiKey(key: string): string {
 export function ApiKeyCard({ apiKey }: { apiKey: string }) {
   const { t } = useTranslation('user-center');
   const [isRevealed, setIsRevealed] = useState(false);
-
-  const handleCopy = async () => {
-    try {
-      await navigator.clipboard.writeText(apiKey);
-      showSuccess(t('copy.copied'));
-    } catch {
-      showError(t('copy.failed'));
-    }
-  };
 
   return (
     <Card title={<Flex gap={8}><KeyOutlined />{t('apiKey.title')}</Flex>}>
@@ -36,9 +27,7 @@ export function ApiKeyCard({ apiKey }: { apiKey: string }) {
           aria-label={isRevealed ? t('apiKey.hide') : t('apiKey.show')}
           disabled={!apiKey}
         />
-        <Button icon={<CopyOutlined />} onClick={handleCopy} disabled={!apiKey}>
-          {t('copy.copy')}
-        </Button>
+        <CopyButton text={apiKey} disabled={!apiKey} />
       </Flex>
       <Alert type="warning" showIcon title={t('apiKey.secret')} />
     </Card>

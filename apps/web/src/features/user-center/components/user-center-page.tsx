@@ -1,6 +1,6 @@
 import { Card, Col, Result, Row, Skeleton, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../lib/user-info';
+import { useUserInfo } from '../../../entities/user/user-info';
 import { ApiKeyCard } from './api-key-card';
 import { EmailForm } from './email-form';
 import { PasswordForm } from './password-form';

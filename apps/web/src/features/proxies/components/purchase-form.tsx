@@ -1,0 +1,92 @@
+import { Alert, Col, Flex, Form, Input, InputNumber, Radio, Row, Switch, Typography, type FormInstance } from 'antd';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PROXY_DAYS_MAX, PROXY_NETWORKS, PROXY_QUANTITY_MAX, PROXY_REMARK_MAX, TRAFFIC_MIN_GB, ZBuyIpBody, zProxyDays, zTrafficGb } from '@proxy/contract';
+import { AreaPicker } from '../../../entities/areas/area-picker';
+import { zodRule } from '../../../lib/form-rules';
+import type { TPriceQuote } from '../hooks/use-price-quote';
+import { INITIAL_PURCHASE, type TPurchaseValues } from '../hooks/use-purchase';
+import type { TScreenConfig } from '../utils/screens';
+import { PricePreviewCard } from './price-preview-card';
+
+/** Where to switch to the other product of the residential screens. */
+const OTHER_PRODUCT_PATH = { static: '/proxy/isp/variable', dynamic: '/proxy/isp/static' } as const;
+
+/**
+ * The purchase form: product fixed by the screen, billing, network, area,
+ * quantity, days or GB, auto-renew and remark, then the live price.
+ */
+export function PurchaseForm(props: {
+  screen: TScreenConfig;
+  form: FormInstance<TPurchaseValues>;
+  quote: TPriceQuote;
+  onFinish: (values: TPurchaseValues) => void;
+  /** The user follows the link to the other product. */
+  onLeave: () => void;
+}) {
+  const { screen, quote } = props;
+  const { t } = useTranslation('proxies');
+  const isTraffic = quote.billing === 'traffic';
+
+  return (
+    <Form<TPurchaseValues> form={props.form} layout="vertical" initialValues={INITIAL_PURCHASE} onFinish={props.onFinish}>
+      <Form.Item label={t('buy.product')}>
+        <Flex align="center" gap={8} wrap>
+          <Typography.Text strong>{t(`screens.${screen.key}.product`)}</Typography.Text>
+          {screen.category === 'idc' ? (
+            <Typography.Text type="secondary">{t('buy.idcStaticOnly')}</Typography.Text>
+          ) : (
+            <Link to={OTHER_PRODUCT_PATH[screen.product]} onClick={props.onLeave}>
+              {t(`buy.switchTo.${screen.product === 'static' ? 'dynamic' : 'static'}`)}
+            </Link>
+          )}
+        </Flex>
+      </Form.Item>
+      <Row gutter={12}>
+        <Col xs={24} sm={12}>
+          <Form.Item name="billing" label={t('buy.billing')}>
+            <Radio.Group optionType="button" buttonStyle="solid" options={[{ value: 'ip', label: t('billing.ip') }, { value: 'traffic', label: t('billing.traffic') }]} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} sm={12}>
+          <Form.Item name="network" label={t('buy.network')}>
+            <Radio.Group optionType="button" options={PROXY_NETWORKS.map((n) => ({ value: n, label: n }))} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <AreaPicker category={screen.category} isCountryRequired />
+      <Row gutter={12}>
+        <Col xs={24} sm={isTraffic ? 12 : 8}>
+          <Form.Item name="quantity" label={t('buy.quantity')} rules={[zodRule(ZBuyIpBody.shape.quantity)]}>
+            <InputNumber min={1} max={PROXY_QUANTITY_MAX} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        {isTraffic ? (
+          <Col xs={24} sm={12}>
+            <Form.Item name="traffic_gb" label={t('buy.trafficGb')} rules={[zodRule(zTrafficGb)]} extra={t('buy.trafficHint', { min: TRAFFIC_MIN_GB })}>
+              <InputNumber min={TRAFFIC_MIN_GB} step={0.1} precision={1} suffix="GB" style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+        ) : (
+          <>
+            <Col xs={24} sm={8}>
+              <Form.Item name="days" label={t('buy.days')} rules={[zodRule(zProxyDays)]}>
+                <InputNumber min={1} max={PROXY_DAYS_MAX} precision={0} suffix={t('buy.daysUnit')} style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={8}>
+              <Form.Item name="auto_renew" label={t('buy.autoRenew')} valuePropName="checked" tooltip={t('buy.autoRenewHelp')}>
+                <Switch />
+              </Form.Item>
+            </Col>
+          </>
+        )}
+      </Row>
+      <Form.Item name="remark" label={t('buy.remark')}>
+        <Input maxLength={PROXY_REMARK_MAX} showCount placeholder={t('buy.remarkPlaceholder')} />
+      </Form.Item>
+      {quote.hasCatalogueFailed && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('price.catalogueFailed')} />}
+      <PricePreviewCard preview={quote.preview} billing={quote.billing} quantity={quote.quantity} balanceFen={quote.balanceFen} isLoadingPrices={quote.isLoadingPrices} />
+    </Form>
+  );
+}

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { cleanup, configure, screen } from '@testing-library/react';
+import { act, cleanup, configure, screen } from '@testing-library/react';
+import { message as staticMessage, Modal as StaticModal } from 'antd';
 import type { TLang } from '@proxy/contract';
 import { apiHttp } from '../lib/api-client';
 import { setLanguage } from '../lib/i18n';
@@ -72,6 +73,12 @@ export function installConsoleHarness(): void {
   });
 
   afterAll(async () => {
+    // antd's static toasts and dialogs (used outside a rendered app) live in React roots of their
+    // own: close them inside act so React's last work is done before the file's jsdom goes away.
+    await act(async () => {
+      staticMessage.destroy();
+      StaticModal.destroyAll();
+    });
     clearToken();
     queryClient.clear();
     await api.close();

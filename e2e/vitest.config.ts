@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    // expect.poll waits on what the page shows; a busy machine may take seconds, not the default one.
+    expect: { poll: { timeout: 30_000, interval: 100 } },
   },
 });

@@ -21,7 +21,11 @@ function randomIpv6(): string {
   return `${prefixes[Math.floor(Math.random() * prefixes.length)]}:${words.join(':')}`;
 }
 
-function measure(label: string, addresses: { text: string; family: 4 | 6; value: bigint }[], fn: (a: { text: string; family: 4 | 6; value: bigint }) => unknown): void {
+function measure(
+  label: string,
+  addresses: { text: string; family: 4 | 6; value: bigint }[],
+  fn: (a: { text: string; family: 4 | 6; value: bigint }) => unknown,
+): void {
   // Warm-up, then timed run.
   for (let i = 0; i < Math.min(10_000, addresses.length); i++) fn(addresses[i]);
   let hits = 0;

@@ -36,10 +36,11 @@ const boundaries = {
     docs: { description: 'import boundaries between apps, console features and the data layer' },
     schema: [],
     messages: {
-      appToApp: '{{from}} may not import apps/{{to}}: share code through packages/* or the app\'s package exports (only apps/launcher composes the server and the gateway).',
+      appToApp:
+        "{{from}} may not import apps/{{to}}: share code through packages/* or the app's package exports (only apps/launcher composes the server and the gateway).",
       featureToFeature: 'Console feature "{{from}}" may not import feature "{{to}}": move what both need to src/entities, src/components or src/lib.',
       sharedToFeature: 'Shared console code ({{layer}}) may not import a feature ("{{to}}").',
-      drizzleOutsideRepository: 'Drizzle belongs in *.repository.ts files (and packages/db, tests): put the query in the feature\'s repository.',
+      drizzleOutsideRepository: "Drizzle belongs in *.repository.ts files (and packages/db, tests): put the query in the feature's repository.",
     },
   },
   create(context) {

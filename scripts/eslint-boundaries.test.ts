@@ -13,11 +13,17 @@ async function ruleErrors(file: string, code: string): Promise<string[]> {
 
 describe('import boundaries', () => {
   it('refuses a console feature importing another feature, and the shared layers importing a feature', async () => {
-    const crossing = await ruleErrors('apps/web/src/features/dashboard/components/x.tsx', "import { ProxyTable } from '../../proxies/components/proxy-table';\nexport const x = ProxyTable;\n");
+    const crossing = await ruleErrors(
+      'apps/web/src/features/dashboard/components/x.tsx',
+      "import { ProxyTable } from '../../proxies/components/proxy-table';\nexport const x = ProxyTable;\n",
+    );
     expect(crossing).toEqual([expect.stringContaining('feature "dashboard" may not import feature "proxies"')]);
     const shared = await ruleErrors('apps/web/src/lib/x.ts', "import { y } from '../features/proxies/y';\nexport const x = y;\n");
     expect(shared).toEqual([expect.stringContaining('(src/lib) may not import a feature ("proxies")')]);
-    const ownFeature = await ruleErrors('apps/web/src/features/proxies/components/x.tsx', "import { y } from '../api/token-list';\nimport { z } from '../../../lib/api-client';\nexport const x = [y, z];\n");
+    const ownFeature = await ruleErrors(
+      'apps/web/src/features/proxies/components/x.tsx',
+      "import { y } from '../api/token-list';\nimport { z } from '../../../lib/api-client';\nexport const x = [y, z];\n",
+    );
     expect(ownFeature).toEqual([]);
   });
 
@@ -25,7 +31,12 @@ describe('import boundaries', () => {
     expect(await ruleErrors('apps/server/src/x.ts', "import { startGateway } from '@proxy/gateway';\nexport const x = startGateway;\n")).toHaveLength(1);
     expect(await ruleErrors('apps/gateway/src/x.ts', "import { y } from '../../server/src/app';\nexport const x = y;\n")).toHaveLength(1);
     expect(await ruleErrors('bench/x.ts', "import { y } from '../apps/server/src/app';\nexport const x = y;\n")).toHaveLength(1);
-    expect(await ruleErrors('apps/launcher/src/x.ts', "import { startGateway } from '@proxy/gateway';\nimport { startApi } from '@proxy/server';\nexport const x = [startGateway, startApi];\n")).toEqual([]);
+    expect(
+      await ruleErrors(
+        'apps/launcher/src/x.ts',
+        "import { startGateway } from '@proxy/gateway';\nimport { startApi } from '@proxy/server';\nexport const x = [startGateway, startApi];\n",
+      ),
+    ).toEqual([]);
   });
 
   it('keeps Drizzle in repositories', async () => {

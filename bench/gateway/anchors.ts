@@ -87,9 +87,13 @@ async function startDaemon(options: { name: string; version: string; file: strin
 
 function firstLine(file: string, args: string[]): string {
   try {
-    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n')[0];
+    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+      .trim()
+      .split('\n')[0];
   } catch (err) {
-    return String((err as { stdout?: string }).stdout ?? '').trim().split('\n')[0];
+    return String((err as { stdout?: string }).stdout ?? '')
+      .trim()
+      .split('\n')[0];
   }
 }
 

@@ -33,7 +33,16 @@ export type TNodeChild = {
  */
 export function startNodeChild(file: string, args: string[] = [], nodeFlags: string[] = []): Promise<TNodeChild> {
   const script = path.join(HERE, file);
-  const command = ['ulimit -n 65536 2>/dev/null || ulimit -n $(ulimit -Hn);', 'exec', JSON.stringify(process.execPath), ...nodeFlags, '--import', 'tsx', JSON.stringify(script), ...args.map((a) => JSON.stringify(a))].join(' ');
+  const command = [
+    'ulimit -n 65536 2>/dev/null || ulimit -n $(ulimit -Hn);',
+    'exec',
+    JSON.stringify(process.execPath),
+    ...nodeFlags,
+    '--import',
+    'tsx',
+    JSON.stringify(script),
+    ...args.map((a) => JSON.stringify(a)),
+  ].join(' ');
   const child = spawn('bash', ['-c', command], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return wrapChild(child, file);
 }

@@ -41,7 +41,16 @@ export type TBulkResult = { bytes: number; seconds: number };
 
 /** Result of a timed request run (keep-alive or tunnel per request). */
 /** `completed` counts answers inside the measured window, `total` all answers (warm-up included). */
-export type TRateResult = { completed: number; total: number; errors: number; reconnects: number; seconds: number; p50Ms: number; p99Ms: number; firstError?: string };
+export type TRateResult = {
+  completed: number;
+  total: number;
+  errors: number;
+  reconnects: number;
+  seconds: number;
+  p50Ms: number;
+  p99Ms: number;
+  firstError?: string;
+};
 
 /** Result of opening idle tunnels. */
 export type TIdleResult = { opened: number; errors: number; firstError?: string };

@@ -261,7 +261,16 @@ async function runKeepAlive(job: Extract<TJob, { type: 'keepalive' }>): Promise<
   for (let i = 0; i < job.connections; i++) startWorker();
   await allDone;
   latencies.sort((a, b) => a - b);
-  return { completed, total: answered, errors, reconnects, seconds: job.durationMs / 1000, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), firstError };
+  return {
+    completed,
+    total: answered,
+    errors,
+    reconnects,
+    seconds: job.durationMs / 1000,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    firstError,
+  };
 }
 
 async function runTunnels(job: Extract<TJob, { type: 'tunnels' }>): Promise<TRateResult> {
@@ -305,7 +314,16 @@ async function runTunnels(job: Extract<TJob, { type: 'tunnels' }>): Promise<TRat
 
   await Promise.all(Array.from({ length: job.clients }, () => client()));
   latencies.sort((a, b) => a - b);
-  return { completed, total, errors, reconnects: 0, seconds: job.durationMs / 1000, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), firstError };
+  return {
+    completed,
+    total,
+    errors,
+    reconnects: 0,
+    seconds: job.durationMs / 1000,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    firstError,
+  };
 }
 
 let idle: net.Socket[] = [];

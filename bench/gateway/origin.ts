@@ -73,7 +73,10 @@ function onHttpConnection(socket: net.Socket): void {
       const bytes = /^[A-Z]+ \S*\/bytes\/(\d+)/.exec(head);
       if (bytes) {
         const n = Number(bytes[1]);
-        response = Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${n}\r\n\r\n`, 'latin1'), Buffer.alloc(n, 0x63)]);
+        response = Buffer.concat([
+          Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${n}\r\n\r\n`, 'latin1'),
+          Buffer.alloc(n, 0x63),
+        ]);
       } else {
         response = SMALL_RESPONSE;
       }

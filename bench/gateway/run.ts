@@ -61,14 +61,20 @@ function log(text: string): void {
 type TSubject = { label: string; pid: number | null; path: TPath; proxy: string; canGc: boolean };
 
 async function main(): Promise<void> {
-  log(`gateway benchmark, ${isQuick ? 'quick' : 'full'} run: ${JSON.stringify(settings)}${gatewayFlags.length ? `, gateway flags ${gatewayFlags.join(' ')}` : ''}`);
+  log(
+    `gateway benchmark, ${isQuick ? 'quick' : 'full'} run: ${JSON.stringify(settings)}${gatewayFlags.length ? `, gateway flags ${gatewayFlags.join(' ')}` : ''}`,
+  );
   const origin = await startNodeChild('origin.ts');
   children.push(origin);
   const originPorts = origin.ready.ports as { source: number; http: number; echo: number; hold: number };
   const relay = await startNodeChild('relay.ts', [`source=${originPorts.source}`, `http=${originPorts.http}`, `hold=${originPorts.hold}`], ['--expose-gc']);
   children.push(relay);
   const relayPorts = relay.ready.ports as { source: number; http: number; hold: number };
-  const gateway = await startNodeChild('gateway-child.ts', [], ['--expose-gc', ...gatewayFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])]);
+  const gateway = await startNodeChild(
+    'gateway-child.ts',
+    [],
+    ['--expose-gc', ...gatewayFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+  );
   children.push(gateway);
   const gatewayPort = gateway.ready.port as number;
   const tokenIds = gateway.ready.tokenIds as Record<keyof typeof BENCH_TOKENS, number>;
@@ -96,11 +102,39 @@ async function main(): Promise<void> {
   const auth = (key: keyof typeof BENCH_TOKENS) => ({ username: BENCH_TOKENS[key].username, password: BENCH_PASSWORD });
   const direct = (port: number): TSubject => ({ label: 'direct (no proxy)', pid: null, path: { mode: 'plain', port }, proxy: 'direct', canGc: false });
   const viaRelay = (port: number): TSubject => ({ label: 'bare Node relay', pid: relay.pid, path: { mode: 'plain', port }, proxy: 'relay', canGc: true });
-  const gwConnect: TSubject = { label: 'gateway CONNECT', pid: gateway.pid, path: { mode: 'connect', port: gatewayPort, auth: auth('http') }, proxy: 'gateway', canGc: true };
-  const gwSocks: TSubject = { label: 'gateway SOCKS5', pid: gateway.pid, path: { mode: 'socks5', port: gatewayPort, auth: auth('socks') }, proxy: 'gateway', canGc: true };
-  const gwForward: TSubject = { label: 'gateway HTTP forward', pid: gateway.pid, path: { mode: 'forward', port: gatewayPort, auth: auth('http') }, proxy: 'gateway', canGc: true };
+  const gwConnect: TSubject = {
+    label: 'gateway CONNECT',
+    pid: gateway.pid,
+    path: { mode: 'connect', port: gatewayPort, auth: auth('http') },
+    proxy: 'gateway',
+    canGc: true,
+  };
+  const gwSocks: TSubject = {
+    label: 'gateway SOCKS5',
+    pid: gateway.pid,
+    path: { mode: 'socks5', port: gatewayPort, auth: auth('socks') },
+    proxy: 'gateway',
+    canGc: true,
+  };
+  const gwForward: TSubject = {
+    label: 'gateway HTTP forward',
+    pid: gateway.pid,
+    path: { mode: 'forward', port: gatewayPort, auth: auth('http') },
+    proxy: 'gateway',
+    canGc: true,
+  };
   const anchorSubject = (a: TAnchor | undefined, mode: TPath['mode']): TSubject[] =>
-    a ? [{ label: `${a.name} ${mode === 'forward' ? 'HTTP forward' : mode === 'socks5' ? 'SOCKS5' : 'CONNECT'}`, pid: a.pid, path: { mode, port: a.port }, proxy: a.name, canGc: false }] : [];
+    a
+      ? [
+          {
+            label: `${a.name} ${mode === 'forward' ? 'HTTP forward' : mode === 'socks5' ? 'SOCKS5' : 'CONNECT'}`,
+            pid: a.pid,
+            path: { mode, port: a.port },
+            proxy: a.name,
+            canGc: false,
+          },
+        ]
+      : [];
 
   const cpuOf = (subject: TSubject) => (subject.pid === null ? 0 : readCpuSeconds(subject.pid));
 
@@ -130,7 +164,13 @@ async function main(): Promise<void> {
   }
 
   // --- 2. keep-alive HTTP forward ------------------------------------------
-  const kaSubjects = [direct(originPorts.http), viaRelay(relayPorts.http), gwForward, ...anchorSubject(squid, 'forward'), ...anchorSubject(tinyproxy, 'forward')];
+  const kaSubjects = [
+    direct(originPorts.http),
+    viaRelay(relayPorts.http),
+    gwForward,
+    ...anchorSubject(squid, 'forward'),
+    ...anchorSubject(tinyproxy, 'forward'),
+  ];
   const keepAlive = isWanted('keepalive') ? await runRates('keepalive', kaSubjects, originPorts.http) : null;
 
   // --- 3. a new tunnel per request -----------------------------------------
@@ -146,7 +186,10 @@ async function main(): Promise<void> {
   const tunnels = isWanted('tunnels') ? await runRates('tunnels', tunnelSubjects, originPorts.http) : null;
 
   async function runRates(type: 'keepalive' | 'tunnels', subjects: TSubject[], targetPort: number) {
-    const out = new Map<string, { rate: number[]; p50: number[]; p99: number[]; cpu: number[]; cpuPerRequest: number[]; errors: number; reconnects: number; firstError?: string }>();
+    const out = new Map<
+      string,
+      { rate: number[]; p50: number[]; p99: number[]; cpu: number[]; cpuPerRequest: number[]; errors: number; reconnects: number; firstError?: string }
+    >();
     for (let r = 0; r < settings.runs; r++) {
       for (const s of subjects) {
         const cpu0 = cpuOf(s);
@@ -180,8 +223,18 @@ async function main(): Promise<void> {
   }
 
   // --- 4. idle tunnels ----------------------------------------------------
-  const idleSubjects = [viaRelay(relayPorts.hold), gwConnect, gwSocks, ...anchorSubject(squid, 'connect'), ...anchorSubject(tinyproxy, 'connect'), ...anchorSubject(dante, 'socks5')];
-  const idle = new Map<string, { perTunnelKb: number[]; heapPerTunnelKb: number[]; baseMb: number[]; openMb: number[]; afterMb: number[]; errors: number; firstError?: string }>();
+  const idleSubjects = [
+    viaRelay(relayPorts.hold),
+    gwConnect,
+    gwSocks,
+    ...anchorSubject(squid, 'connect'),
+    ...anchorSubject(tinyproxy, 'connect'),
+    ...anchorSubject(dante, 'socks5'),
+  ];
+  const idle = new Map<
+    string,
+    { perTunnelKb: number[]; heapPerTunnelKb: number[]; baseMb: number[]; openMb: number[]; afterMb: number[]; errors: number; firstError?: string }
+  >();
   const childOf = (s: TSubject) => (s.proxy === 'relay' ? relay : s.proxy === 'gateway' ? gateway : null);
   type TNodeMemory = { rss: number; heapUsed: number; external: number };
   // Memory once things settle; Node processes collect garbage first and also report their JS heap.
@@ -229,20 +282,39 @@ async function main(): Promise<void> {
 
   // --- 5. metering accuracy -----------------------------------------------
   const meterCases = [
-    { label: 'CONNECT', key: 'meterConnect' as const, path: { mode: 'connect', port: gatewayPort, auth: auth('meterConnect') } as TPath, target: originPorts.echo },
+    {
+      label: 'CONNECT',
+      key: 'meterConnect' as const,
+      path: { mode: 'connect', port: gatewayPort, auth: auth('meterConnect') } as TPath,
+      target: originPorts.echo,
+    },
     { label: 'SOCKS5', key: 'meterSocks' as const, path: { mode: 'socks5', port: gatewayPort, auth: auth('meterSocks') } as TPath, target: originPorts.echo },
-    { label: 'HTTP forward', key: 'meterHttp' as const, path: { mode: 'forward', port: gatewayPort, auth: auth('meterHttp') } as TPath, target: originPorts.http },
+    {
+      label: 'HTTP forward',
+      key: 'meterHttp' as const,
+      path: { mode: 'forward', port: gatewayPort, auth: auth('meterHttp') } as TPath,
+      target: originPorts.http,
+    },
   ];
   const meterRows: { label: string; sent: number; used: number; buckets: number; isExact: boolean; info: TMeterResult }[] = [];
   if (isWanted('meter')) {
     const clientBytes: Record<string, TMeterResult> = {};
     for (const c of meterCases) clientBytes[c.key] = await run<TMeterResult>({ type: 'meter', path: c.path, targetPort: c.target });
     await sleep(500);
-    const usage = await gateway.call<{ tokenId: number; trafficUsedBytes: number; tokenUsageBytes: number }[]>('usage', { tokenIds: meterCases.map((c) => tokenIds[c.key]) });
+    const usage = await gateway.call<{ tokenId: number; trafficUsedBytes: number; tokenUsageBytes: number }[]>('usage', {
+      tokenIds: meterCases.map((c) => tokenIds[c.key]),
+    });
     for (const c of meterCases) {
       const u = usage.find((x) => x.tokenId === tokenIds[c.key])!;
       const sent = clientBytes[c.key].clientBytes;
-      meterRows.push({ label: c.label, sent, used: u.trafficUsedBytes, buckets: u.tokenUsageBytes, isExact: u.trafficUsedBytes === sent && u.tokenUsageBytes === sent, info: clientBytes[c.key] });
+      meterRows.push({
+        label: c.label,
+        sent,
+        used: u.trafficUsedBytes,
+        buckets: u.tokenUsageBytes,
+        isExact: u.trafficUsedBytes === sent && u.tokenUsageBytes === sent,
+        info: clientBytes[c.key],
+      });
     }
     log('metering checked');
   }
@@ -278,7 +350,11 @@ async function main(): Promise<void> {
     );
     for (const label of ['gateway CONNECT', 'gateway SOCKS5']) {
       const cpu = median(bulk.get(label)!.cpuPerGiB);
-      targets.push([`${label}: CPU per GiB <= 1.1 x bare relay`, `${fixed(cpu, 2)} s vs ${fixed(relayCpu, 2)} s = ${ratio(cpu, relayCpu)}`, mark(cpu <= 1.1 * relayCpu)]);
+      targets.push([
+        `${label}: CPU per GiB <= 1.1 x bare relay`,
+        `${fixed(cpu, 2)} s vs ${fixed(relayCpu, 2)} s = ${ratio(cpu, relayCpu)}`,
+        mark(cpu <= 1.1 * relayCpu),
+      ]);
     }
   }
 
@@ -293,7 +369,16 @@ async function main(): Promise<void> {
           const rate = median(e.rate);
           const notes = [e.errors ? `${e.errors} (${e.firstError})` : '0', e.reconnects ? `${e.reconnects} reconnects` : ''].filter(Boolean).join(', ');
           const isProxy = s.pid !== null;
-          return [s.label, fixed(rate, 0), fixed(median(e.p50), 2), fixed(median(e.p99), 2), isProxy ? fixed(median(e.cpu), 0) : '-', isProxy ? fixed(median(e.cpuPerRequest), 0) : '-', ratio(rate, squidRate), notes] as TCell[];
+          return [
+            s.label,
+            fixed(rate, 0),
+            fixed(median(e.p50), 2),
+            fixed(median(e.p99), 2),
+            isProxy ? fixed(median(e.cpu), 0) : '-',
+            isProxy ? fixed(median(e.cpuPerRequest), 0) : '-',
+            ratio(rate, squidRate),
+            notes,
+          ] as TCell[];
         }),
       ),
       '',
@@ -301,15 +386,35 @@ async function main(): Promise<void> {
   };
   if (keepAlive) {
     const squidKa = squid ? median(keepAlive.get('squid HTTP forward')!.rate) : NaN;
-    rateTable(`Keep-alive HTTP forward: ${settings.connections} connections, ${settings.durationMs / 1000} s, 64-byte answers`, keepAlive, kaSubjects, 'req/s', squidKa);
+    rateTable(
+      `Keep-alive HTTP forward: ${settings.connections} connections, ${settings.durationMs / 1000} s, 64-byte answers`,
+      keepAlive,
+      kaSubjects,
+      'req/s',
+      squidKa,
+    );
     const gwKa = median(keepAlive.get('gateway HTTP forward')!.rate);
-    targets.push(['gateway keep-alive req/s >= 0.7 x squid', squid ? `${fixed(gwKa, 0)} vs ${fixed(squidKa, 0)} = ${ratio(gwKa, squidKa)}` : 'squid skipped', mark(squid ? gwKa >= 0.7 * squidKa : null)]);
+    targets.push([
+      'gateway keep-alive req/s >= 0.7 x squid',
+      squid ? `${fixed(gwKa, 0)} vs ${fixed(squidKa, 0)} = ${ratio(gwKa, squidKa)}` : 'squid skipped',
+      mark(squid ? gwKa >= 0.7 * squidKa : null),
+    ]);
   }
   if (tunnels) {
     const squidTunnels = squid ? median(tunnels.get('squid CONNECT')!.rate) : NaN;
-    rateTable(`A new tunnel per request: ${settings.connections} clients, ${settings.durationMs / 1000} s, one GET each`, tunnels, tunnelSubjects, 'tunnels/s', squidTunnels);
+    rateTable(
+      `A new tunnel per request: ${settings.connections} clients, ${settings.durationMs / 1000} s, one GET each`,
+      tunnels,
+      tunnelSubjects,
+      'tunnels/s',
+      squidTunnels,
+    );
     const gwTunnels = median(tunnels.get('gateway CONNECT')!.rate);
-    targets.push(['gateway CONNECT tunnels/s >= squid', squid ? `${fixed(gwTunnels, 0)} vs ${fixed(squidTunnels, 0)} = ${ratio(gwTunnels, squidTunnels)}` : 'squid skipped', mark(squid ? gwTunnels >= squidTunnels : null)]);
+    targets.push([
+      'gateway CONNECT tunnels/s >= squid',
+      squid ? `${fixed(gwTunnels, 0)} vs ${fixed(squidTunnels, 0)} = ${ratio(gwTunnels, squidTunnels)}` : 'squid skipped',
+      mark(squid ? gwTunnels >= squidTunnels : null),
+    ]);
   }
 
   if (idle.size) {
@@ -348,7 +453,9 @@ async function main(): Promise<void> {
     lines.push(
       formatTable(
         ['protocol', 'connections / requests', 'client bytes', 'traffic_used_bytes', 'token_usage', 'equal'],
-        meterRows.map((m) => [m.label, `${m.info.connections} / ${m.info.requests}`, m.sent, m.used, m.buckets, m.isExact ? 'yes' : `NO (${m.used - m.sent})`] as TCell[]),
+        meterRows.map(
+          (m) => [m.label, `${m.info.connections} / ${m.info.requests}`, m.sent, m.used, m.buckets, m.isExact ? 'yes' : `NO (${m.used - m.sent})`] as TCell[],
+        ),
       ),
       '',
     );

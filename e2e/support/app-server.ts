@@ -92,7 +92,13 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
     gatewayPort,
     output: () => output,
     latestMail,
-    latestCode: (to) => /\b(\d{6})\b/.exec(latestMail(to)?.split(/\r?\n\r?\n/).slice(1).join('\n') ?? '')?.[1],
+    latestCode: (to) =>
+      /\b(\d{6})\b/.exec(
+        latestMail(to)
+          ?.split(/\r?\n\r?\n/)
+          .slice(1)
+          .join('\n') ?? '',
+      )?.[1],
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -119,7 +125,10 @@ export async function registerUser(server: TAppServer, name: string): Promise<{ 
     code = server.latestCode(email);
     if (!code) await new Promise((r) => setTimeout(r, 100));
   }
-  const res = await fetch(`${server.url}/api/user/register`, form({ username: `${name}${Date.now() % 100000}`, email, password, confirm_password: password, code: code ?? '' }));
+  const res = await fetch(
+    `${server.url}/api/user/register`,
+    form({ username: `${name}${Date.now() % 100000}`, email, password, confirm_password: password, code: code ?? '' }),
+  );
   const body = await res.json();
   if (body.code !== 0) throw new Error(`register failed: ${body.msg}`);
   return { email, password, token: body.data.token };

@@ -73,7 +73,10 @@ describe('accounts in the browser', () => {
     await page.getByText('退出登录').click();
     await page.getByRole('button', { name: '确定' }).click();
     await page.waitForURL(/\/login/);
-    await page.getByLabel(/邮箱|用户名/).first().fill(email);
+    await page
+      .getByLabel(/邮箱|用户名/)
+      .first()
+      .fill(email);
     await page.getByLabel('密码', { exact: true }).fill('correct horse 1');
     await page.getByRole('button', { name: '登录', exact: true }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));

@@ -37,7 +37,10 @@ describe('proxies in the browser', () => {
       await page.goto(`${server.url}/proxy/isp/static`);
 
       // Buy: by IP, the gateway host's own area (US), HTTP, one day.
-      await page.getByRole('button', { name: /Buy proxies/ }).first().click();
+      await page
+        .getByRole('button', { name: /Buy proxies/ })
+        .first()
+        .click();
       const drawer = page.getByRole('dialog').filter({ hasText: 'Buy proxies' });
       await drawer.locator('.ant-radio-button-wrapper', { hasText: 'By IP' }).click();
       await drawer.getByLabel('Country / region').click();

@@ -34,7 +34,10 @@ describe('security page in the browser', () => {
     await page.getByRole('button', { name: 'Add', exact: true }).first().click();
     await expect.poll(() => page.locator('body').innerText()).toContain('IP already exists in whitelist');
     // Delete one, with confirmation.
-    await page.getByRole('button', { name: /203\.0\.113\.7/ }).first().click();
+    await page
+      .getByRole('button', { name: /203\.0\.113\.7/ })
+      .first()
+      .click();
     await page.getByRole('dialog').getByRole('button').last().click();
     await expect.poll(() => page.locator('td', { hasText: '203.0.113.7' }).count()).toBe(0);
     await expect.poll(() => page.locator('td', { hasText: '198.51.100.0/24' }).count()).toBe(1);

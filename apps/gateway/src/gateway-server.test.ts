@@ -137,7 +137,10 @@ describe('HTTP forward proxying', () => {
   });
 
   it('refuses with a reason header: expired token, wrong protocol', async () => {
-    for (const [user, reason] of [['expired', 'token-expired'], ['socksonly', 'wrong-protocol']] as const) {
+    for (const [user, reason] of [
+      ['expired', 'token-expired'],
+      ['socksonly', 'wrong-protocol'],
+    ] as const) {
       const c = rawClient();
       c.write(`GET http://127.0.0.1:${originPort}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(user, 'x')}\r\n\r\n`);
       await c.waitFor((b) => b.includes('\r\n\r\n'));

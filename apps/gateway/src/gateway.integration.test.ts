@@ -48,7 +48,9 @@ async function openTunnel(username: string, password: string, port: number) {
   socket.on('data', (d) => (got = Buffer.concat([got, d])));
   socket.on('error', () => {});
   const closed = new Promise<void>((r) => socket.on('close', () => r()));
-  socket.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from(`${username}:${password}`).toString('base64')}\r\n\r\n`);
+  socket.write(
+    `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from(`${username}:${password}`).toString('base64')}\r\n\r\n`,
+  );
   await until(() => got.includes('\r\n\r\n'));
   const head = got.toString('latin1', 0, got.indexOf('\r\n\r\n'));
   got = got.subarray(got.indexOf('\r\n\r\n') + 4);
@@ -147,7 +149,10 @@ describe('gateway with the database', () => {
     expect(ok.status).toBe(200);
     await handle.db.update(proxyTokens).set({ password: 'fresh' }).where(eq(proxyTokens.id, tokenId));
     await bump(handle.db);
-    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'secret', url: `http://127.0.0.1:${origin.port}/` })).status === 407);
+    await until(
+      async () =>
+        (await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'secret', url: `http://127.0.0.1:${origin.port}/` })).status === 407,
+    );
     const fresh = await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'fresh', url: `http://127.0.0.1:${origin.port}/` });
     expect(fresh.status).toBe(200);
   });
@@ -158,7 +163,10 @@ describe('gateway with the database', () => {
     await insertIpEntry(handle.db, other, 'whitelist', '10.9.9.9');
     await bump(handle.db);
     const url = `http://127.0.0.1:${origin.port}/`;
-    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers['x-proxy-reason'] === 'source-refused');
+    await until(
+      async () =>
+        (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers['x-proxy-reason'] === 'source-refused',
+    );
     await handle.db.execute(sql`DELETE FROM ip_list_entries WHERE user_id = ${other}`);
     await bump(handle.db);
     await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).status === 200);
@@ -166,7 +174,10 @@ describe('gateway with the database', () => {
     await insertIpEntry(handle.db, other, 'blacklist', '127.0.0.1');
     await bump(handle.db);
     // In both lists: refused.
-    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers['x-proxy-reason'] === 'source-refused');
+    await until(
+      async () =>
+        (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers['x-proxy-reason'] === 'source-refused',
+    );
   });
 
   it('refuses an expired token once the clock passes its expiry, without any database change', async () => {
@@ -179,7 +190,14 @@ describe('gateway with the database', () => {
 
   it('cuts a live connection when the traffic allowance runs out and refuses new ones', async () => {
     const limit = 256 * 1024;
-    const tokenId = await insertToken(handle.db, { userId, username: 'utraffic', product: 'dynamic', billing: 'traffic', trafficLimitBytes: limit, expiresAt: new Date(clock + 86_400_000) });
+    const tokenId = await insertToken(handle.db, {
+      userId,
+      username: 'utraffic',
+      product: 'dynamic',
+      billing: 'traffic',
+      trafficLimitBytes: limit,
+      expiresAt: new Date(clock + 86_400_000),
+    });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
     const t = await openTunnel('utraffic', 'secret', echo.port);
@@ -201,11 +219,27 @@ describe('gateway with the database', () => {
 
   it('chains through upstream HTTP and SOCKS5 proxies with special-character credentials', async () => {
     const upstream = await startUpstreamHttpProxy({ localAddress: '127.0.0.2', username: 'up user', password: 'p@ss:w/rd%' });
-    const nodeId = await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: upstream.port, username: 'up user', password: 'p@ss:w/rd%', country: 'jp' });
+    const nodeId = await insertExit(handle.db, {
+      egress: 'http',
+      host: '127.0.0.1',
+      port: upstream.port,
+      username: 'up user',
+      password: 'p@ss:w/rd%',
+      country: 'jp',
+    });
     await insertToken(handle.db, { userId, username: 'uchain', exitNodeId: nodeId, country: 'jp' });
     await bump(handle.db);
-    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'uchain', password: 'secret', url: `http://127.0.0.1:${origin.port}/` })).status === 200);
-    const viaTunnel = await fetchViaProxy({ proxyPort: gateway.port, username: 'uchain', password: 'secret', url: `http://127.0.0.1:${origin.port}/`, tunnel: true });
+    await until(
+      async () =>
+        (await fetchViaProxy({ proxyPort: gateway.port, username: 'uchain', password: 'secret', url: `http://127.0.0.1:${origin.port}/` })).status === 200,
+    );
+    const viaTunnel = await fetchViaProxy({
+      proxyPort: gateway.port,
+      username: 'uchain',
+      password: 'secret',
+      url: `http://127.0.0.1:${origin.port}/`,
+      tunnel: true,
+    });
     expect(viaTunnel.body).toContain('seen-from=127.0.0.2');
     upstream.close();
 
@@ -213,14 +247,22 @@ describe('gateway with the database', () => {
     const { createGatewayServer } = await import('./gateway-server');
     const socksUpstream = createGatewayServer({
       authorizer: {
-        authorize: ({ username, password }) => (username === 's:user' && password === 'p w@d' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 10 } : 'bad-credentials'),
+        authorize: ({ username, password }) =>
+          username === 's:user' && password === 'p w@d' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 10 } : 'bad-credentials',
         check: () => null,
       },
       meter: { record() {} },
       policy: { allowPrivateTargets: true, allowedEndpoints: [] },
     });
     const socksPort = await listen(socksUpstream.server);
-    const socksNode = await insertExit(handle.db, { egress: 'socks5', host: '127.0.0.1', port: socksPort, username: 's:user', password: 'p w@d', country: 'kr' });
+    const socksNode = await insertExit(handle.db, {
+      egress: 'socks5',
+      host: '127.0.0.1',
+      port: socksPort,
+      username: 's:user',
+      password: 'p w@d',
+      country: 'kr',
+    });
     const socksToken = await insertToken(handle.db, { userId, username: 'usockschain', exitNodeId: socksNode, country: 'kr', network: 'SOCKS5' });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.check(socksToken, '127.0.0.1') === null);
@@ -250,7 +292,9 @@ describe('gateway with the database', () => {
     await insertToken(handle.db, { userId, username: 'urotate', product: 'dynamic', country: 'gb', expiresAt: new Date(clock + 86_400_000) });
     await bump(handle.db);
     const seen = async (username: string) =>
-      /seen-from=([\d.]+)/.exec((await fetchViaProxy({ proxyPort: gateway.port, username, password: 'secret', url: `http://127.0.0.1:${origin.port}/`, tunnel: true })).body)?.[1];
+      /seen-from=([\d.]+)/.exec(
+        (await fetchViaProxy({ proxyPort: gateway.port, username, password: 'secret', url: `http://127.0.0.1:${origin.port}/`, tunnel: true })).body,
+      )?.[1];
     await until(async () => (await seen('urotate')) !== undefined);
     const first = await seen('urotate');
     expect(['127.0.0.3', '127.0.0.4']).toContain(first);
@@ -293,7 +337,13 @@ describe('gateway with the database', () => {
     // Whichever exit rotation picks, every request gets through: the dead one is tried, marked, and skipped.
     for (let i = 0; i < 6; i++) {
       clock += 6 * 60_000;
-      const res = await fetchViaProxy({ proxyPort: gateway.port, username: 'ufailover', password: 'secret', url: `http://127.0.0.1:${origin.port}/`, tunnel: true });
+      const res = await fetchViaProxy({
+        proxyPort: gateway.port,
+        username: 'ufailover',
+        password: 'secret',
+        url: `http://127.0.0.1:${origin.port}/`,
+        tunnel: true,
+      });
       expect(res.body).toContain('seen-from=127.0.0.5');
     }
     alive.close();
@@ -309,21 +359,23 @@ describe('gateway with the database', () => {
     const auth = `Proxy-Authorization: Basic ${Buffer.from('ufiles:secret').toString('base64')}\r\n`;
     for (let batch = 0; batch < 20; batch++) {
       await Promise.all(
-        Array.from({ length: 50 }, (_, i) =>
-          new Promise<void>((resolve) => {
-            const s = net.connect(gateway.port, '127.0.0.1');
-            s.on('error', () => {});
-            s.on('close', () => resolve());
-            s.write(`CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`);
-            s.once('data', () => {
-              if (i % 3 === 0) s.resetAndDestroy();
-              else if (i % 3 === 1) s.end('half-close');
-              else {
-                s.write('x');
-                s.destroy();
-              }
-            });
-          }),
+        Array.from(
+          { length: 50 },
+          (_, i) =>
+            new Promise<void>((resolve) => {
+              const s = net.connect(gateway.port, '127.0.0.1');
+              s.on('error', () => {});
+              s.on('close', () => resolve());
+              s.write(`CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`);
+              s.once('data', () => {
+                if (i % 3 === 0) s.resetAndDestroy();
+                else if (i % 3 === 1) s.end('half-close');
+                else {
+                  s.write('x');
+                  s.destroy();
+                }
+              });
+            }),
         ),
       );
     }
@@ -347,7 +399,14 @@ describe.skipIf(!isPostgres)('two gateways on one PostgreSQL (needs PostgreSQL)'
     });
     try {
       const limit = 512 * 1024;
-      const tokenId = await insertToken(handle.db, { userId, username: 'ushared', product: 'dynamic', billing: 'traffic', trafficLimitBytes: limit, expiresAt: new Date(clock + 86_400_000) });
+      const tokenId = await insertToken(handle.db, {
+        userId,
+        username: 'ushared',
+        product: 'dynamic',
+        billing: 'traffic',
+        trafficLimitBytes: limit,
+        expiresAt: new Date(clock + 86_400_000),
+      });
       await bump(handle.db);
       await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null && second.store.authorizer.check(tokenId, '127.0.0.1') === null);
       const pump = async (port: number) => {

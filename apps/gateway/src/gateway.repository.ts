@@ -77,7 +77,13 @@ export async function loadExitNodes(db: TDb): Promise<TExitNodeRow[]> {
 /** Every IP list entry (capped per user). */
 export async function loadIpEntries(db: TDb): Promise<TIpEntryRow[]> {
   return db
-    .select({ userId: ipListEntries.userId, list: ipListEntries.list, family: ipListEntries.family, startHex: ipListEntries.startHex, endHex: ipListEntries.endHex })
+    .select({
+      userId: ipListEntries.userId,
+      list: ipListEntries.list,
+      family: ipListEntries.family,
+      startHex: ipListEntries.startHex,
+      endHex: ipListEntries.endHex,
+    })
     .from(ipListEntries);
 }
 

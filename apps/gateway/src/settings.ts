@@ -30,7 +30,11 @@ export const ZGatewaySettings = z.object({
   /** Idle connections are closed after this many seconds. */
   GATEWAY_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).default(120),
   /** Traffic allowance claimed per lease, in bytes (bounds overshoot per gateway). */
-  GATEWAY_LEASE_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  GATEWAY_LEASE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(8 * 1024 * 1024),
 });
 
 /** Parsed gateway settings. */
@@ -57,7 +61,9 @@ export function gatewayOptionsOf(
     policy: {
       allowPrivateTargets: settings.GATEWAY_ALLOW_PRIVATE_TARGETS,
       allowedEndpoints: [
-        ...settings.GATEWAY_ALLOWED_ENDPOINTS.split(',').map((e) => e.trim()).filter(Boolean),
+        ...settings.GATEWAY_ALLOWED_ENDPOINTS.split(',')
+          .map((e) => e.trim())
+          .filter(Boolean),
         ...(run.allowedEndpoints ?? []),
       ],
     },

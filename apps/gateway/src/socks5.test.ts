@@ -18,7 +18,11 @@ describe('SOCKS5 parsers', () => {
     expect(parseUserPass(Buffer.from([1, 1, 65, 0]))).toMatchObject({ status: 'ok', value: { username: 'A', password: '' } });
   });
   it('request: IPv4, IPv6 and domain targets round trip', () => {
-    for (const [host, type] of [['93.184.216.34', 'ipv4'], ['2001:db8:0:0:0:0:0:1', 'ipv6'], ['example.com', 'domain']] as const) {
+    for (const [host, type] of [
+      ['93.184.216.34', 'ipv4'],
+      ['2001:db8:0:0:0:0:0:1', 'ipv6'],
+      ['example.com', 'domain'],
+    ] as const) {
       const buf = buildConnectRequest(host, 8443);
       const r = parseRequest(buf);
       expect(r).toMatchObject({ status: 'ok', used: buf.length, value: { command: 1, target: { port: 8443, type } } });

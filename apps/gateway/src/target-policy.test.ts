@@ -15,7 +15,8 @@ import { createTargetGuard } from './target-policy';
 // so no test ever sends a packet off the machine.
 
 const authorizer: TAuthorizer = {
-  authorize: ({ username, password }) => (username === 'u' && password === 'p' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 1000 } : 'bad-credentials'),
+  authorize: ({ username, password }) =>
+    username === 'u' && password === 'p' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 1000 } : 'bad-credentials',
   check: () => null,
 };
 
@@ -30,7 +31,27 @@ function listen(server: net.Server): Promise<number> {
 }
 
 // Loopback spelled every way a resolver or a parser may accept.
-const LOOPBACK_FORMS = ['127.0.0.1', '127.1', '127.0.1', '2130706433', '0x7f000001', '0x7f.0.0.1', '0177.0.0.1', '017700000001', '127.255.255.254', 'localhost', 'LOCALHOST', 'localhost.', '0.0.0.0', '0', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:0:0:1]', '[::]'];
+const LOOPBACK_FORMS = [
+  '127.0.0.1',
+  '127.1',
+  '127.0.1',
+  '2130706433',
+  '0x7f000001',
+  '0x7f.0.0.1',
+  '0177.0.0.1',
+  '017700000001',
+  '127.255.255.254',
+  'localhost',
+  'LOCALHOST',
+  'localhost.',
+  '0.0.0.0',
+  '0',
+  '[::1]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:7f00:1]',
+  '[0:0:0:0:0:0:0:1]',
+  '[::]',
+];
 
 beforeAll(async () => {
   origin = http.createServer((_req, res) => {
@@ -106,9 +127,27 @@ describe('SSRF battery through the gateway', () => {
 describe('SSRF battery at the guard (addresses off this machine are never dialled by a test)', () => {
   const guard = createTargetGuard({ allowPrivateTargets: false, allowedEndpoints: ['127.0.0.1:8080'] });
   it.each([
-    ['10.0.0.1'], ['10.255.255.255'], ['172.16.0.1'], ['172.31.255.1'], ['192.168.1.1'],
-    ['169.254.169.254'], ['169.254.0.1'], ['100.64.0.1'], ['100.127.255.254'], ['0.0.0.0'], ['255.255.255.255'], ['224.0.0.1'],
-    ['::1'], ['::'], ['fe80::1'], ['fc00::1'], ['fd12:3456::1'], ['::ffff:10.0.0.1'], ['::ffff:169.254.169.254'], ['::ffff:192.168.0.1'], ['64:ff9b::10.0.0.1'],
+    ['10.0.0.1'],
+    ['10.255.255.255'],
+    ['172.16.0.1'],
+    ['172.31.255.1'],
+    ['192.168.1.1'],
+    ['169.254.169.254'],
+    ['169.254.0.1'],
+    ['100.64.0.1'],
+    ['100.127.255.254'],
+    ['0.0.0.0'],
+    ['255.255.255.255'],
+    ['224.0.0.1'],
+    ['::1'],
+    ['::'],
+    ['fe80::1'],
+    ['fc00::1'],
+    ['fd12:3456::1'],
+    ['::ffff:10.0.0.1'],
+    ['::ffff:169.254.169.254'],
+    ['::ffff:192.168.0.1'],
+    ['64:ff9b::10.0.0.1'],
   ])('refuses %s', (address) => {
     expect(() => guard.check(address, 80)).toThrow(GatewayRefusal);
     expect(guard.isAddressAllowed(address, 80)).toBe(false);

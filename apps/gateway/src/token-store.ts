@@ -104,7 +104,10 @@ export function createTokenStore(options: TTokenStoreOptions) {
       if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
     }
     nodesById = new Map(nodes.map((n) => [n.id, n]));
-    const grouped = new Map<number, { whitelist: { family: 4 | 6; start: bigint; end: bigint }[]; blacklist: { family: 4 | 6; start: bigint; end: bigint }[] }>();
+    const grouped = new Map<
+      number,
+      { whitelist: { family: 4 | 6; start: bigint; end: bigint }[]; blacklist: { family: 4 | 6; start: bigint; end: bigint }[] }
+    >();
     for (const e of entries) {
       let g = grouped.get(e.userId);
       if (!g) grouped.set(e.userId, (g = { whitelist: [], blacklist: [] }));
@@ -118,9 +121,7 @@ export function createTokenStore(options: TTokenStoreOptions) {
   function refusalOf(token: TTokenRow, sourceIp: string): TRefusal | null {
     // With a lease in hand the token may spend it; without one, what is left is what no gateway has claimed.
     const allowanceLeft =
-      token.trafficLimitBytes === null || lease.get(token.id)
-        ? Infinity
-        : token.trafficLimitBytes - Math.max(token.trafficLeasedBytes, token.trafficUsedBytes);
+      token.trafficLimitBytes === null || lease.get(token.id) ? Infinity : token.trafficLimitBytes - Math.max(token.trafficLeasedBytes, token.trafficUsedBytes);
     const stateRefusal = findTokenStateRefusal(token, now(), exhausted.has(token.id) ? 0 : allowanceLeft);
     if (stateRefusal) return stateRefusal;
     const lists = listsByUser.get(token.userId);

@@ -11,7 +11,12 @@ export async function insertUser(db: TDb): Promise<number> {
   seq += 1;
   const [row] = await db
     .insert(users)
-    .values({ username: `gw${seq}_${Date.now()}`, email: `gw${seq}_${Date.now()}@example.com`, apiKey: `pk_gw_${seq}_${Date.now()}`, inviteCode: `GW${seq}${Date.now()}` })
+    .values({
+      username: `gw${seq}_${Date.now()}`,
+      email: `gw${seq}_${Date.now()}@example.com`,
+      apiKey: `pk_gw_${seq}_${Date.now()}`,
+      inviteCode: `GW${seq}${Date.now()}`,
+    })
     .returning({ id: users.id });
   return row.id;
 }
@@ -95,7 +100,11 @@ export async function startEcho(): Promise<{ port: number; close(): void }> {
  * connections leave from a chosen loopback address, so the origin can tell
  * which upstream a request came through.
  */
-export async function startUpstreamHttpProxy(options: { localAddress: string; username: string; password: string }): Promise<{ port: number; connects: number; close(): void }> {
+export async function startUpstreamHttpProxy(options: {
+  localAddress: string;
+  username: string;
+  password: string;
+}): Promise<{ port: number; connects: number; close(): void }> {
   const state = { connects: 0 };
   const expected = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString('base64')}`;
   const server = http.createServer((_req, res) => res.writeHead(405).end());
@@ -134,7 +143,14 @@ export async function fetchViaProxy(options: {
   const auth = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString('base64')}`;
   if (!options.tunnel) {
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: options.proxyPort, method: 'GET', path: options.url, headers: { host: target.host, 'proxy-authorization': auth }, agent: false });
+      const req = http.request({
+        host: '127.0.0.1',
+        port: options.proxyPort,
+        method: 'GET',
+        path: options.url,
+        headers: { host: target.host, 'proxy-authorization': auth },
+        agent: false,
+      });
       req.on('response', (res) => {
         let body = '';
         res.on('data', (d) => (body += d));
@@ -145,7 +161,14 @@ export async function fetchViaProxy(options: {
     });
   }
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: options.proxyPort, method: 'CONNECT', path: target.host, headers: { 'proxy-authorization': auth }, agent: false });
+    const req = http.request({
+      host: '127.0.0.1',
+      port: options.proxyPort,
+      method: 'CONNECT',
+      path: target.host,
+      headers: { 'proxy-authorization': auth },
+      agent: false,
+    });
     req.on('connect', (res, socket) => {
       if (res.statusCode !== 200) {
         socket.destroy();

@@ -47,9 +47,7 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
   const gatewaySettings = loadGatewaySettings(env);
   const isEmbedded = launch.GATEWAY_EMBEDDED === 'true' || (launch.GATEWAY_EMBEDDED === 'auto' && !launch.DATABASE_URL);
   // Embedded, the port customers use is the gateway's own port unless told otherwise.
-  const config = loadServerConfig(
-    isEmbedded && !env.GATEWAY_PUBLIC_PORT ? { ...env, GATEWAY_PUBLIC_PORT: String(gatewaySettings.GATEWAY_PORT) } : env,
-  );
+  const config = loadServerConfig(isEmbedded && !env.GATEWAY_PUBLIC_PORT ? { ...env, GATEWAY_PUBLIC_PORT: String(gatewaySettings.GATEWAY_PORT) } : env);
   const database = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') });
   await migrateDb(database);
   const api = await startApi({ config, database });

@@ -51,9 +51,7 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     dbKind: options.database.kind,
     clock,
     jwt: createJwt(config.jwtSecret, () => clock.now()),
-    mailer:
-      options.mailer ??
-      createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox'), log: app.log }),
+    mailer: options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox'), log: app.log }),
     // PostgreSQL: counters shared by every API instance; PGlite (one process): in memory.
     authLimiter: await createAuthLimiter({
       max: config.RATE_LIMIT_AUTH_MAX,
@@ -80,7 +78,12 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     },
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   });
-  const allowedOrigins = new Set([new URL(config.publicUrl).origin, ...config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)]);
+  const allowedOrigins = new Set([
+    new URL(config.publicUrl).origin,
+    ...config.CORS_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  ]);
   await app.register(cors, {
     origin: (origin, cb) => cb(null, !origin || allowedOrigins.has(origin)),
     credentials: false,
@@ -95,11 +98,9 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
   });
 
   const handlers: THandlers = createFeatureHandlers(deps);
-  await app.register(
-    async (api) => {
-      registerRoutes(api, deps, handlers);
-    },
-  );
+  await app.register(async (api) => {
+    registerRoutes(api, deps, handlers);
+  });
 
   if (hasWeb) {
     await app.register(fastifyStatic, {

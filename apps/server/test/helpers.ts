@@ -62,11 +62,13 @@ export function createFakeClock(start = new Date('2026-01-01T00:00:00Z')): TCloc
 export type TTestApp = { app: FastifyInstance; deps: TDeps; db: TDbHandle; mailer: TMailer; close(): Promise<void> };
 
 /** The app on a fresh database; close() stops both. */
-export async function createTestApp(options: {
-  config?: Record<string, string>;
-  clock?: TClock;
-  mailer?: TMailer;
-} = {}): Promise<TTestApp> {
+export async function createTestApp(
+  options: {
+    config?: Record<string, string>;
+    clock?: TClock;
+    mailer?: TMailer;
+  } = {},
+): Promise<TTestApp> {
   const db = await createTestDatabase();
   const mailer = options.mailer ?? createMemoryMailer();
   const { app, deps } = await buildApp({

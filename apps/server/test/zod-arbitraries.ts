@@ -26,7 +26,8 @@ function stringArbitrary(def: TDef): fc.Arbitrary<string> {
   const pattern = (def.pattern as RegExp | undefined) ?? checks.find((c) => c.format === 'regex')?.pattern;
   if (format === 'email') return fc.emailAddress();
   if (format === 'datetime') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
-  if (format === 'date') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  if (format === 'date')
+    return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
   if (format === 'url') return fc.webUrl();
   if (pattern) return fc.stringMatching(pattern);
   const min = checks.find((c) => c.check === 'min_length')?.minimum ?? 0;

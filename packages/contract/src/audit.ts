@@ -48,5 +48,13 @@ export type TAuditQuery = z.output<typeof ZAuditQuery>;
 
 /** The operator area's audit list. */
 export const AUDIT_ROUTES = {
-  adminAuditList: defineRoute({ method: 'GET', path: '/admin/audit/list', auth: 'admin', summary: 'Audit entries of operator calls, newest first (filters: operator, route, target, time)', tag: 'admin', input: ZAuditQuery, output: zPage(ZAuditEntry) }),
+  adminAuditList: defineRoute({
+    method: 'GET',
+    path: '/admin/audit/list',
+    auth: 'admin',
+    summary: 'Audit entries of operator calls, newest first (filters: operator, route, target, time)',
+    tag: 'admin',
+    input: ZAuditQuery,
+    output: zPage(ZAuditEntry),
+  }),
 } as const satisfies Record<string, TRouteDef>;

@@ -110,23 +110,69 @@ describe('route table', () => {
     const keys = Object.values(ROUTES).map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const must of [
-      'POST /user/login', 'POST /user/google/verify', 'POST /user/github/verify', 'POST /user/register',
-      'GET /user/refresh_token', 'GET /user/info', 'GET /user/notification/list', 'POST /user/notification/mark_as_read',
-      'GET /user/statistics/amount', 'POST /user/code', 'POST /user/reset_password', 'GET /user/ip/whitelist',
-      'POST /user/add/ip/whitelist', 'GET /user/ip/blacklist', 'POST /user/add/ip/blacklist', 'DELETE /user/remove/ip/:id',
-      'GET /token/list/static/traffic', 'GET /token/list/static/ip', 'GET /token/list/variable/traffic',
-      'GET /token/list/variable/ip', 'GET /token/list/isp/dynamic', 'GET /token/list/isp/static', 'GET /token/list/idc/static',
-      'GET /token/test/:id', 'PUT /token/:id', 'DELETE /token/:id', 'PUT /token/reset/:id', 'DELETE /token/batch',
-      'PUT /token/batch/restore', 'GET /token/session/traffic', 'GET /token/list/area/countries', 'GET /token/list/area/state',
-      'GET /token/list/area/city', 'GET /token/payway/list', 'POST /token/static/traffic', 'POST /token/static/ip',
-      'POST /token/variable/traffic', 'POST /token/variable/ip', 'POST /token/ip/renew', 'POST /token/ip/auto/renew',
-      'POST /token/variable/ip/renew', 'POST /token/variable/ip/auto/renew', 'PUT /token/remark/:token_id',
-      'GET /token/spider/records', 'POST /token/create/spider', 'GET /token/spider/record/file/:id', 'GET /token/export',
-      'GET /invite/info', 'GET /invite/records', 'GET /invite/rebate/records', 'GET /invite/rebate/config',
-      'GET /invite/share/:code', 'POST /invite/admin/rebate/config', 'GET /invite/admin/rebate/config/list',
-      'GET /pay/option/list', 'GET /pay/record/list', 'POST /pay/charge/:method/:option', 'GET /v1/ip-quality/:ip',
-      'GET /user/work/order/list', 'POST /user/work/order', 'POST /user/work/order/cancel/:id',
-    ]) expect(keys).toContain(must);
+      'POST /user/login',
+      'POST /user/google/verify',
+      'POST /user/github/verify',
+      'POST /user/register',
+      'GET /user/refresh_token',
+      'GET /user/info',
+      'GET /user/notification/list',
+      'POST /user/notification/mark_as_read',
+      'GET /user/statistics/amount',
+      'POST /user/code',
+      'POST /user/reset_password',
+      'GET /user/ip/whitelist',
+      'POST /user/add/ip/whitelist',
+      'GET /user/ip/blacklist',
+      'POST /user/add/ip/blacklist',
+      'DELETE /user/remove/ip/:id',
+      'GET /token/list/static/traffic',
+      'GET /token/list/static/ip',
+      'GET /token/list/variable/traffic',
+      'GET /token/list/variable/ip',
+      'GET /token/list/isp/dynamic',
+      'GET /token/list/isp/static',
+      'GET /token/list/idc/static',
+      'GET /token/test/:id',
+      'PUT /token/:id',
+      'DELETE /token/:id',
+      'PUT /token/reset/:id',
+      'DELETE /token/batch',
+      'PUT /token/batch/restore',
+      'GET /token/session/traffic',
+      'GET /token/list/area/countries',
+      'GET /token/list/area/state',
+      'GET /token/list/area/city',
+      'GET /token/payway/list',
+      'POST /token/static/traffic',
+      'POST /token/static/ip',
+      'POST /token/variable/traffic',
+      'POST /token/variable/ip',
+      'POST /token/ip/renew',
+      'POST /token/ip/auto/renew',
+      'POST /token/variable/ip/renew',
+      'POST /token/variable/ip/auto/renew',
+      'PUT /token/remark/:token_id',
+      'GET /token/spider/records',
+      'POST /token/create/spider',
+      'GET /token/spider/record/file/:id',
+      'GET /token/export',
+      'GET /invite/info',
+      'GET /invite/records',
+      'GET /invite/rebate/records',
+      'GET /invite/rebate/config',
+      'GET /invite/share/:code',
+      'POST /invite/admin/rebate/config',
+      'GET /invite/admin/rebate/config/list',
+      'GET /pay/option/list',
+      'GET /pay/record/list',
+      'POST /pay/charge/:method/:option',
+      'GET /v1/ip-quality/:ip',
+      'GET /user/work/order/list',
+      'POST /user/work/order',
+      'POST /user/work/order/cancel/:id',
+    ])
+      expect(keys).toContain(must);
   });
   it('is the groups merged, and refuses a name or a call declared twice', () => {
     expect(Object.keys(ROUTES)).toEqual(Object.values(ROUTE_GROUPS).flatMap((g) => Object.keys(g)));
@@ -137,9 +183,20 @@ describe('route table', () => {
     expect(Object.keys(mergeRouteGroups({ one: { a }, two: { b } }))).toEqual(['a', 'b']);
   });
   it('declares OpenAPI 3.1 with JSON Schema 2020-12, and every customer API answer has examples from the contract', () => {
-    const doc = buildOpenApi() as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: TSchema }> }> }>> };
+    const doc = buildOpenApi() as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: TSchema }> }> }>>;
+    };
     expect(doc.openapi).toBe('3.1.0');
-    type TSchema = { examples?: unknown[]; type?: string | string[]; properties?: Record<string, TSchema>; items?: TSchema; anyOf?: TSchema[]; enum?: unknown[]; const?: unknown };
+    type TSchema = {
+      examples?: unknown[];
+      type?: string | string[];
+      properties?: Record<string, TSchema>;
+      items?: TSchema;
+      anyOf?: TSchema[];
+      enum?: unknown[];
+      const?: unknown;
+    };
     // A schema shows a real example when it has one, or when everything inside it does.
     const missing: string[] = [];
     const walk = (schema: TSchema | undefined, at: string): boolean => {

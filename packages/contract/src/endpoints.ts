@@ -34,7 +34,10 @@ const zCountryOption = z
   .toLowerCase()
   .regex(/^([a-z]{2})?$/, { error: 'invalidValue' })
   .optional();
-const sesstimeRule = zJsonNumber('sesstimeRange').int({ error: 'sesstimeRange' }).min(1, { error: 'sesstimeRange' }).max(SESSTIME_MAX_MINUTES, { error: 'sesstimeRange' });
+const sesstimeRule = zJsonNumber('sesstimeRange')
+  .int({ error: 'sesstimeRange' })
+  .min(1, { error: 'sesstimeRange' })
+  .max(SESSTIME_MAX_MINUTES, { error: 'sesstimeRange' });
 // The endpoint generator's body takes a JSON number; the customer API's query, decimal digits.
 const zSesstime = sesstimeRule.optional();
 const zSesstimeQuery = zDigits(sesstimeRule).optional();
@@ -47,7 +50,10 @@ const zPositiveId = zDigits(z.number().int({ error: 'invalidValue' }).positive({
  */
 export const ZCreateSpiderBody = z
   .object({
-    token_id: zJsonNumber('tokenRequired').int({ error: 'invalidValue' }).positive({ error: 'tokenRequired' }).max(Number.MAX_SAFE_INTEGER, { error: 'invalidValue' }),
+    token_id: zJsonNumber('tokenRequired')
+      .int({ error: 'invalidValue' })
+      .positive({ error: 'tokenRequired' })
+      .max(Number.MAX_SAFE_INTEGER, { error: 'invalidValue' }),
     country_id: zCountryOption,
     state_id: zAreaOption,
     city_id: zAreaOption,
@@ -162,29 +168,41 @@ export const ZV1EndpointsQuery = z
 export type TV1EndpointsQuery = z.infer<typeof ZV1EndpointsQuery>;
 
 /** One endpoint of GET /v1/endpoints?format=json. */
-export const ZV1Endpoint = z.object({
-  proxy_id: z.number().int(),
-  host: z.string(),
-  port: z.number().int(),
-  username: z.string(),
-  password: z.string(),
-  network: z.enum(PROXY_NETWORKS),
-  /** The endpoint in the asked line format. */
-  line: z.string(),
-  /** http://... or socks5://... by the proxy's network. */
-  url: z.string(),
-}).meta({ examples: [{
-    proxy_id: 1024,
-    host: 'gw.example.com',
-    port: 7777,
-    username: 'u1a2b3c4-country-us-session-k3x9q2-sesstime-10',
-    password: 'p4ssw0rdX',
-    network: 'HTTP',
-    line: 'gw.example.com:7777:u1a2b3c4-country-us-session-k3x9q2-sesstime-10:p4ssw0rdX',
-    url: 'http://u1a2b3c4-country-us-session-k3x9q2-sesstime-10:p4ssw0rdX@gw.example.com:7777',
-  }] });
+export const ZV1Endpoint = z
+  .object({
+    proxy_id: z.number().int(),
+    host: z.string(),
+    port: z.number().int(),
+    username: z.string(),
+    password: z.string(),
+    network: z.enum(PROXY_NETWORKS),
+    /** The endpoint in the asked line format. */
+    line: z.string(),
+    /** http://... or socks5://... by the proxy's network. */
+    url: z.string(),
+  })
+  .meta({
+    examples: [
+      {
+        proxy_id: 1024,
+        host: 'gw.example.com',
+        port: 7777,
+        username: 'u1a2b3c4-country-us-session-k3x9q2-sesstime-10',
+        password: 'p4ssw0rdX',
+        network: 'HTTP',
+        line: 'gw.example.com:7777:u1a2b3c4-country-us-session-k3x9q2-sesstime-10:p4ssw0rdX',
+        url: 'http://u1a2b3c4-country-us-session-k3x9q2-sesstime-10:p4ssw0rdX@gw.example.com:7777',
+      },
+    ],
+  });
 /** Answer of GET /v1/endpoints?format=json (format=text answers text/plain lines instead). */
-export const ZV1Endpoints = z.object({ endpoints: z.array(ZV1Endpoint), total: z.number().int().meta({ examples: [1] }) });
+export const ZV1Endpoints = z.object({
+  endpoints: z.array(ZV1Endpoint),
+  total: z
+    .number()
+    .int()
+    .meta({ examples: [1] }),
+});
 /** Parsed endpoints answer. */
 export type TV1Endpoints = z.infer<typeof ZV1Endpoints>;
 
@@ -193,17 +211,89 @@ export const ZApiKeyReset = z.object({ token: z.string() });
 
 /** Endpoint files (spider records). */
 export const SPIDER_ROUTES = {
-  tokenSpiderRecords: defineRoute({ method: 'GET', path: '/token/spider/records', auth: 'user', summary: 'Generated endpoint files, newest first', tag: 'proxy', input: ZSpiderRecordsQuery, output: ZSpiderRecordPage }),
-  tokenCreateSpider: defineRoute({ method: 'POST', path: '/token/create/spider', auth: 'user', summary: 'Generate an endpoint file: count lines of one proxy with area, session (rotating or sticky with sesstime) and line format', tag: 'proxy', input: ZCreateSpiderBody, output: ZSpiderRecordWithLines }),
-  tokenSpiderFile: defineRoute({ method: 'GET', path: '/token/spider/record/file/:id', auth: 'user', summary: 'Download an endpoint file (text, one endpoint per line)', tag: 'proxy', input: zIdParam, isBlob: true }),
+  tokenSpiderRecords: defineRoute({
+    method: 'GET',
+    path: '/token/spider/records',
+    auth: 'user',
+    summary: 'Generated endpoint files, newest first',
+    tag: 'proxy',
+    input: ZSpiderRecordsQuery,
+    output: ZSpiderRecordPage,
+  }),
+  tokenCreateSpider: defineRoute({
+    method: 'POST',
+    path: '/token/create/spider',
+    auth: 'user',
+    summary: 'Generate an endpoint file: count lines of one proxy with area, session (rotating or sticky with sesstime) and line format',
+    tag: 'proxy',
+    input: ZCreateSpiderBody,
+    output: ZSpiderRecordWithLines,
+  }),
+  tokenSpiderFile: defineRoute({
+    method: 'GET',
+    path: '/token/spider/record/file/:id',
+    auth: 'user',
+    summary: 'Download an endpoint file (text, one endpoint per line)',
+    tag: 'proxy',
+    input: zIdParam,
+    isBlob: true,
+  }),
 } as const satisfies Record<string, TRouteDef>;
 
 /** The customer API under /api/v1 (personal API key or bearer token) and the key reset. */
 export const CUSTOMER_API_ROUTES = {
-  v1AreaCountries: defineRoute({ method: 'GET', path: '/v1/areas/countries', auth: 'user-or-key', summary: 'Countries with inventory: id (countryId), names in zh and en, available exits', tag: 'customer-api', input: ZV1CountriesQuery, output: z.array(ZArea) }),
-  v1AreaStates: defineRoute({ method: 'GET', path: '/v1/areas/states', auth: 'user-or-key', summary: 'States with inventory in a country (countryId): id (stateId), names, available exits', tag: 'customer-api', input: ZV1StatesQuery, output: z.array(ZArea) }),
-  v1AreaCities: defineRoute({ method: 'GET', path: '/v1/areas/cities', auth: 'user-or-key', summary: 'Cities with inventory in a country and state (countryId, stateId): id (cityId), names, available exits', tag: 'customer-api', input: ZV1CitiesQuery, output: z.array(ZArea) }),
-  v1Proxies: defineRoute({ method: 'GET', path: '/v1/proxies', auth: 'user-or-key', summary: 'Your proxies with credentials, paged (page, pageSize), filtered by networkType, countryId, stateId, cityId and exit ipAddress', tag: 'customer-api', input: ZV1ProxiesQuery, output: ZV1ProxyPage }),
-  v1Endpoints: defineRoute({ method: 'GET', path: '/v1/endpoints', auth: 'user-or-key', summary: 'Endpoint lines of your proxies (proxyId, countryId, stateId, cityId, networkType, limit, session, sesstime, line): format=text answers text/plain, one per line; format=json the envelope', tag: 'customer-api', input: ZV1EndpointsQuery, output: ZV1Endpoints }),
-  userApiKeyReset: defineRoute({ method: 'POST', path: '/user/api-key/reset', auth: 'user', summary: 'Replace your personal API key (the old key stops working at once)', tag: 'user', output: ZApiKeyReset }),
+  v1AreaCountries: defineRoute({
+    method: 'GET',
+    path: '/v1/areas/countries',
+    auth: 'user-or-key',
+    summary: 'Countries with inventory: id (countryId), names in zh and en, available exits',
+    tag: 'customer-api',
+    input: ZV1CountriesQuery,
+    output: z.array(ZArea),
+  }),
+  v1AreaStates: defineRoute({
+    method: 'GET',
+    path: '/v1/areas/states',
+    auth: 'user-or-key',
+    summary: 'States with inventory in a country (countryId): id (stateId), names, available exits',
+    tag: 'customer-api',
+    input: ZV1StatesQuery,
+    output: z.array(ZArea),
+  }),
+  v1AreaCities: defineRoute({
+    method: 'GET',
+    path: '/v1/areas/cities',
+    auth: 'user-or-key',
+    summary: 'Cities with inventory in a country and state (countryId, stateId): id (cityId), names, available exits',
+    tag: 'customer-api',
+    input: ZV1CitiesQuery,
+    output: z.array(ZArea),
+  }),
+  v1Proxies: defineRoute({
+    method: 'GET',
+    path: '/v1/proxies',
+    auth: 'user-or-key',
+    summary: 'Your proxies with credentials, paged (page, pageSize), filtered by networkType, countryId, stateId, cityId and exit ipAddress',
+    tag: 'customer-api',
+    input: ZV1ProxiesQuery,
+    output: ZV1ProxyPage,
+  }),
+  v1Endpoints: defineRoute({
+    method: 'GET',
+    path: '/v1/endpoints',
+    auth: 'user-or-key',
+    summary:
+      'Endpoint lines of your proxies (proxyId, countryId, stateId, cityId, networkType, limit, session, sesstime, line): format=text answers text/plain, one per line; format=json the envelope',
+    tag: 'customer-api',
+    input: ZV1EndpointsQuery,
+    output: ZV1Endpoints,
+  }),
+  userApiKeyReset: defineRoute({
+    method: 'POST',
+    path: '/user/api-key/reset',
+    auth: 'user',
+    summary: 'Replace your personal API key (the old key stops working at once)',
+    tag: 'user',
+    output: ZApiKeyReset,
+  }),
 } as const satisfies Record<string, TRouteDef>;

@@ -32,9 +32,18 @@ export const ZPageQuery = z.object({
 export function zPage<T extends z.ZodType>(record: T) {
   return z.object({
     records: z.array(record),
-    total: z.number().int().meta({ examples: [1] }),
-    page: z.number().int().meta({ examples: [1] }),
-    page_size: z.number().int().meta({ examples: [20] }),
+    total: z
+      .number()
+      .int()
+      .meta({ examples: [1] }),
+    page: z
+      .number()
+      .int()
+      .meta({ examples: [1] }),
+    page_size: z
+      .number()
+      .int()
+      .meta({ examples: [20] }),
   });
 }
 

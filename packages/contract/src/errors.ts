@@ -40,7 +40,12 @@ export const ERRORS = {
   /** Verification code wrong, expired, used or locked after too many tries. */
   CODE_INVALID: { code: 1004, status: 400, zh: '验证码错误或已过期', en: 'The verification code is wrong or has expired' },
   /** A code was sent to this address less than a minute ago. */
-  CODE_TOO_FREQUENT: { code: 1005, status: 429, zh: '验证码发送过于频繁，请 {seconds} 秒后再试', en: 'Codes are sent at most once a minute; try again in {seconds} s' },
+  CODE_TOO_FREQUENT: {
+    code: 1005,
+    status: 429,
+    zh: '验证码发送过于频繁，请 {seconds} 秒后再试',
+    en: 'Codes are sent at most once a minute; try again in {seconds} s',
+  },
   /** An operator may not disable their own account. */
   SELF_ACTION_REFUSED: { code: 1015, status: 409, zh: '不能对自己的账号执行此操作', en: 'You cannot do this to your own account' },
   /** The account is disabled. */
@@ -68,7 +73,12 @@ export const ERRORS = {
   /** The available balance does not cover the amount. */
   INSUFFICIENT_BALANCE: { code: 2001, status: 402, zh: '余额不足', en: 'Insufficient balance' },
   /** An idempotency key was reused for a different operation. */
-  IDEMPOTENCY_CONFLICT: { code: 2002, status: 409, zh: '该 Idempotency-Key 已用于另一个不同的请求，请为新请求使用新的标识', en: 'This Idempotency-Key was already used for a different request; use a new key for a new request' },
+  IDEMPOTENCY_CONFLICT: {
+    code: 2002,
+    status: 409,
+    zh: '该 Idempotency-Key 已用于另一个不同的请求，请为新请求使用新的标识',
+    en: 'This Idempotency-Key was already used for a different request; use a new key for a new request',
+  },
   /** Frozen balance does not cover the amount. */
   INSUFFICIENT_FROZEN: { code: 2003, status: 409, zh: '冻结余额不足', en: 'Insufficient frozen balance' },
 
@@ -84,7 +94,12 @@ export const ERRORS = {
   /** The entry's normalised range is already in the list, or given twice in one submission (spec section 5). */
   IP_DUPLICATE: { code: 4102, status: 409, zh: 'IP 已存在于{listName}中：{entry}', en: 'IP already exists in {listName}: {entry}' },
   /** The list would hold more than the per-user maximum of entries. */
-  IP_LIST_FULL: { code: 4103, status: 409, zh: '{listName}最多可添加 {max} 条，当前已有 {count} 条', en: 'The {listName} holds at most {max} entries; it has {count}' },
+  IP_LIST_FULL: {
+    code: 4103,
+    status: 409,
+    zh: '{listName}最多可添加 {max} 条，当前已有 {count} 条',
+    en: 'The {listName} holds at most {max} entries; it has {count}',
+  },
 
   /** The offline IP data packages could not be read (missing after an install, or unreadable); the IP check cannot answer. */
   IP_DATA_UNAVAILABLE: { code: 4201, status: 503, zh: 'IP 数据暂不可用，请稍后再试', en: 'The IP data is not available right now, please try again later' },

@@ -14,7 +14,5 @@ export function resolveLang(tag: string | null | undefined): TLang {
 /** Replaces `{name}` placeholders with the given values. */
 export function interpolate(text: string, params?: Record<string, string | number>): string {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    key in params ? String(params[key]) : whole,
-  );
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
 }

@@ -125,7 +125,10 @@ export function isIpParseError(value: TIpRange | TIpParseError): value is TIpPar
  * are ignored). All or nothing: any invalid entry makes the whole field invalid.
  */
 export function parseIpEntries(field: string): { ranges: TIpRange[]; errors: TIpParseError[] } {
-  const parts = field.split(IP_ENTRY_SEPARATOR).map((p) => p.trim()).filter((p) => p !== '');
+  const parts = field
+    .split(IP_ENTRY_SEPARATOR)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (parts.length === 0) return { ranges: [], errors: [{ input: field, reason: 'empty' }] };
   const ranges: TIpRange[] = [];
   const errors: TIpParseError[] = [];
@@ -209,14 +212,7 @@ export function createIpMatcher(ranges: Pick<TIpRange, 'family' | 'start' | 'end
 }
 
 /** What kind of address space an address belongs to. */
-export type TAddressScope =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'link-local'
-  | 'unspecified'
-  | 'multicast'
-  | 'reserved';
+export type TAddressScope = 'public' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'reserved';
 
 /**
  * Scope of an address (null when not an address). Only "public" addresses may

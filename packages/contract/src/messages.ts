@@ -56,8 +56,19 @@ export const VALIDATION_MESSAGES = {
 
 /** Messages that do not say which field they are about: the API names the field before them. */
 export const GENERIC_VALIDATION_KEYS: ReadonlySet<string> = new Set([
-  'required', 'invalidValue', 'tooLong', 'integerFormat', 'numberRequired', 'integerRequired', 'booleanRequired',
-  'tooSmall', 'tooBig', 'invalidType', 'invalidFormat', 'controlChars', 'dateInvalid',
+  'required',
+  'invalidValue',
+  'tooLong',
+  'integerFormat',
+  'numberRequired',
+  'integerRequired',
+  'booleanRequired',
+  'tooSmall',
+  'tooBig',
+  'invalidType',
+  'invalidFormat',
+  'controlChars',
+  'dateInvalid',
 ]);
 
 /** Key of a validation message. */

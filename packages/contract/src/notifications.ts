@@ -17,6 +17,22 @@ export type TNotification = z.infer<typeof ZNotification>;
 
 /** Notifications: the list and marking read. */
 export const NOTIFICATION_ROUTES = {
-  userNotificationList: defineRoute({ method: 'GET', path: '/user/notification/list', auth: 'user', summary: 'Notifications, newest first', tag: 'user', input: ZPageQuery.extend({ unread: zFormBool }), output: zPage(ZNotification).extend({ unread: z.number().int() }) }),
-  userNotificationMarkRead: defineRoute({ method: 'POST', path: '/user/notification/mark_as_read', auth: 'user', body: 'form', summary: 'Mark a notification (or all with notification_id=all) as read', tag: 'user', input: z.object({ notification_id: z.union([zId, z.literal('all')]) }) }),
+  userNotificationList: defineRoute({
+    method: 'GET',
+    path: '/user/notification/list',
+    auth: 'user',
+    summary: 'Notifications, newest first',
+    tag: 'user',
+    input: ZPageQuery.extend({ unread: zFormBool }),
+    output: zPage(ZNotification).extend({ unread: z.number().int() }),
+  }),
+  userNotificationMarkRead: defineRoute({
+    method: 'POST',
+    path: '/user/notification/mark_as_read',
+    auth: 'user',
+    body: 'form',
+    summary: 'Mark a notification (or all with notification_id=all) as read',
+    tag: 'user',
+    input: z.object({ notification_id: z.union([zId, z.literal('all')]) }),
+  }),
 } as const satisfies Record<string, TRouteDef>;

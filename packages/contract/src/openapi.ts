@@ -50,8 +50,7 @@ function operation(name: string, def: TRouteDef): TJson {
     summary: def.summary,
     tags: [def.tag],
     parameters,
-    security:
-      def.auth === 'none' ? [] : def.auth === 'user-or-key' ? [{ bearer: [] }, { apiKey: [] }] : [{ bearer: [] }],
+    security: def.auth === 'none' ? [] : def.auth === 'user-or-key' ? [{ bearer: [] }, { apiKey: [] }] : [{ bearer: [] }],
     responses: {
       200: {
         description: def.isBlob ? 'A file' : 'Envelope with code 0',

@@ -98,7 +98,12 @@ describe('price catalogue', () => {
   });
 
   it('charges the catalogue amount of each tier', () => {
-    const catalogue = { ...DEFAULT_PRICE_CATALOGUE, residential_traffic_tier0_fen: 5000, residential_traffic_tier1_fen: 4500, residential_traffic_tier2_fen: 3000 };
+    const catalogue = {
+      ...DEFAULT_PRICE_CATALOGUE,
+      residential_traffic_tier0_fen: 5000,
+      residential_traffic_tier1_fen: 4500,
+      residential_traffic_tier2_fen: 3000,
+    };
     expect(priceTrafficFen('static', 99, catalogue)).toBe(495_000);
     expect(priceTrafficFen('dynamic', 100, catalogue)).toBe(450_000);
     expect(priceTrafficFen('static', 500, catalogue)).toBe(1_500_000);

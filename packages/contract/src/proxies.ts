@@ -69,15 +69,7 @@ export const PROXY_BATCH_MAX = 500;
 export const BYTES_PER_GB = 1024 ** 3;
 
 /** The seven lists of spec section 7 (membership in ARCHITECTURE.md, Proxies). */
-export const PROXY_LISTS = [
-  'static/traffic',
-  'static/ip',
-  'variable/traffic',
-  'variable/ip',
-  'isp/static',
-  'isp/dynamic',
-  'idc/static',
-] as const;
+export const PROXY_LISTS = ['static/traffic', 'static/ip', 'variable/traffic', 'variable/ip', 'isp/static', 'isp/dynamic', 'idc/static'] as const;
 /** One of the seven lists. */
 export type TProxyList = (typeof PROXY_LISTS)[number];
 
@@ -87,10 +79,7 @@ export const EXPORT_LINE_FORMATS = ['hpup', 'upahp', 'http', 'socks5'] as const;
 export type TExportLineFormat = (typeof EXPORT_LINE_FORMATS)[number];
 
 /** One endpoint line in a format. */
-export function formatEndpointLine(
-  endpoint: { host: string; port: number; username: string; password: string },
-  format: TExportLineFormat,
-): string {
+export function formatEndpointLine(endpoint: { host: string; port: number; username: string; password: string }, format: TExportLineFormat): string {
   const { host, port, username, password } = endpoint;
   switch (format) {
     case 'hpup':
@@ -145,10 +134,7 @@ export const zTrafficGb = zJsonNumber('trafficRange')
   .refine((gb) => Math.abs(gb * 10 - Math.round(gb * 10)) < 1e-9, { error: 'trafficDecimals' });
 
 /** Whole days of an IP purchase or renewal (1-365). */
-export const zProxyDays = zJsonNumber('daysRange')
-  .int({ error: 'daysRange' })
-  .min(1, { error: 'daysRange' })
-  .max(PROXY_DAYS_MAX, { error: 'daysRange' });
+export const zProxyDays = zJsonNumber('daysRange').int({ error: 'daysRange' }).min(1, { error: 'daysRange' }).max(PROXY_DAYS_MAX, { error: 'daysRange' });
 
 /** Body of POST /token/static/traffic and /token/variable/traffic. */
 export const ZBuyTrafficBody = z.object({ ...purchaseBase, traffic_gb: zTrafficGb });
@@ -170,46 +156,52 @@ export const ZProxyArea = z.object({
 });
 
 /** A proxy / token as the lists show it (spec section 3). Times are ISO strings. */
-export const ZProxyToken = z.object({
-  token_id: z.number().int(),
-  remark: z.string(),
-  /** static or dynamic. */
-  product: z.enum(PROXY_PRODUCTS),
-  category: z.enum(PROXY_CATEGORIES),
-  /** Billing: by IP or by traffic. */
-  type: z.enum(PROXY_BILLINGS),
-  network: z.enum(PROXY_NETWORKS),
-  area: ZProxyArea,
-  /** Traffic used and allowance in bytes (limit null for IP products). */
-  usage: z.object({ used_bytes: z.number().int(), limit_bytes: z.number().int().nullable() }),
-  created_at: z.string(),
-  expires_at: z.string(),
-  status: z.enum(PROXY_STATUSES),
-  auto_renew: z.boolean(),
-  host: z.string(),
-  port: z.number().int(),
-  username: z.string(),
-  password: z.string(),
-  proxy_url: z.string(),
-}).meta({ examples: [{
-    token_id: 1024,
-    remark: 'shop crawler',
-    product: 'dynamic',
-    category: 'isp',
-    type: 'traffic',
-    network: 'HTTP',
-    area: { country: 'us', state: 'ca', city: 'losangeles', country_name: 'United States', state_name: 'California', city_name: 'Los Angeles' },
-    usage: { used_bytes: 52428800, limit_bytes: 1073741824 },
-    created_at: '2026-11-01T08:00:00.000Z',
-    expires_at: '2026-12-01T08:00:00.000Z',
-    status: 'enabled',
-    auto_renew: false,
-    host: 'gw.example.com',
-    port: 7777,
-    username: 'u1a2b3c4',
-    password: 'p4ssw0rdX',
-    proxy_url: 'http://u1a2b3c4:p4ssw0rdX@gw.example.com:7777',
-  }] });
+export const ZProxyToken = z
+  .object({
+    token_id: z.number().int(),
+    remark: z.string(),
+    /** static or dynamic. */
+    product: z.enum(PROXY_PRODUCTS),
+    category: z.enum(PROXY_CATEGORIES),
+    /** Billing: by IP or by traffic. */
+    type: z.enum(PROXY_BILLINGS),
+    network: z.enum(PROXY_NETWORKS),
+    area: ZProxyArea,
+    /** Traffic used and allowance in bytes (limit null for IP products). */
+    usage: z.object({ used_bytes: z.number().int(), limit_bytes: z.number().int().nullable() }),
+    created_at: z.string(),
+    expires_at: z.string(),
+    status: z.enum(PROXY_STATUSES),
+    auto_renew: z.boolean(),
+    host: z.string(),
+    port: z.number().int(),
+    username: z.string(),
+    password: z.string(),
+    proxy_url: z.string(),
+  })
+  .meta({
+    examples: [
+      {
+        token_id: 1024,
+        remark: 'shop crawler',
+        product: 'dynamic',
+        category: 'isp',
+        type: 'traffic',
+        network: 'HTTP',
+        area: { country: 'us', state: 'ca', city: 'losangeles', country_name: 'United States', state_name: 'California', city_name: 'Los Angeles' },
+        usage: { used_bytes: 52428800, limit_bytes: 1073741824 },
+        created_at: '2026-11-01T08:00:00.000Z',
+        expires_at: '2026-12-01T08:00:00.000Z',
+        status: 'enabled',
+        auto_renew: false,
+        host: 'gw.example.com',
+        port: 7777,
+        username: 'u1a2b3c4',
+        password: 'p4ssw0rdX',
+        proxy_url: 'http://u1a2b3c4:p4ssw0rdX@gw.example.com:7777',
+      },
+    ],
+  });
 /** Parsed token. */
 export type TProxyToken = z.infer<typeof ZProxyToken>;
 
@@ -219,9 +211,7 @@ export const ZBuyResult = z.object({ tokens: z.array(ZProxyToken), cost: z.numbe
 export type TBuyResult = z.infer<typeof ZBuyResult>;
 
 /** A date or instant of a query: ISO 8601 only (2026-01-31 or 2026-01-31T08:00:00Z). */
-export const zQueryDate = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'dateInvalid' })
-  .transform((v) => new Date(v));
+export const zQueryDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'dateInvalid' }).transform((v) => new Date(v));
 const zDateParam = zQueryDate.optional();
 
 /** Filters of the seven lists (and the export). */
@@ -242,7 +232,10 @@ export const ZProxyTokenPage = zPage(ZProxyToken);
 
 /** Ids of a batch call. */
 export const zTokenIds = z
-  .array(zJsonNumber('invalidValue').int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }).max(Number.MAX_SAFE_INTEGER, { error: 'invalidValue' }), { error: 'selectionRequired' })
+  .array(
+    zJsonNumber('invalidValue').int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }).max(Number.MAX_SAFE_INTEGER, { error: 'invalidValue' }),
+    { error: 'selectionRequired' },
+  )
   .min(1, { error: 'selectionRequired' })
   .max(PROXY_BATCH_MAX, { error: 'tooMany' });
 /** Body of DELETE /token/batch and PUT /token/batch/restore. */
@@ -277,13 +270,15 @@ export const ZAreaQuery = z.object({
   category: z.enum(PROXY_CATEGORIES, { error: 'invalidValue' }).default('isp'),
 });
 /** One area with inventory: code, names and how many exits are available. */
-export const ZArea = z.object({
-  id: z.string(),
-  name: z.string(),
-  name_zh: z.string(),
-  name_en: z.string(),
-  available: z.number().int(),
-}).meta({ examples: [{ id: 'us', name: 'United States', name_zh: '美国', name_en: 'United States', available: 12 }] });
+export const ZArea = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    name_zh: z.string(),
+    name_en: z.string(),
+    available: z.number().int(),
+  })
+  .meta({ examples: [{ id: 'us', name: 'United States', name_zh: '美国', name_en: 'United States', available: 12 }] });
 /** Parsed area. */
 export type TArea = z.infer<typeof ZArea>;
 
@@ -309,36 +304,243 @@ export type TExportQuery = z.infer<typeof ZExportQuery>;
 
 /** The /token calls of proxy products: the seven lists, purchase, switches, batch calls, renewals, remark and export. */
 export const PROXY_ROUTES = {
-  tokenListStaticTraffic: defineRoute({ method: 'GET', path: '/token/list/static/traffic', auth: 'user', summary: 'Static residential proxies by traffic', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
-  tokenListStaticIp: defineRoute({ method: 'GET', path: '/token/list/static/ip', auth: 'user', summary: 'Static residential proxies by IP', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
-  tokenListVariableTraffic: defineRoute({ method: 'GET', path: '/token/list/variable/traffic', auth: 'user', summary: 'Dynamic residential proxies by traffic', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
-  tokenListVariableIp: defineRoute({ method: 'GET', path: '/token/list/variable/ip', auth: 'user', summary: 'Dynamic residential proxies by IP', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
-  tokenListIspDynamic: defineRoute({ method: 'GET', path: '/token/list/isp/dynamic', auth: 'user', summary: 'All dynamic residential proxies', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
-  tokenListIspStatic: defineRoute({ method: 'GET', path: '/token/list/isp/static', auth: 'user', summary: 'All static residential proxies', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
-  tokenListIdcStatic: defineRoute({ method: 'GET', path: '/token/list/idc/static', auth: 'user', summary: 'Data-center proxies', tag: 'proxy', input: ZProxyListQuery, output: ZProxyTokenPage }),
-  tokenBatchDelete: defineRoute({ method: 'DELETE', path: '/token/batch', auth: 'user', body: 'json', summary: 'Delete proxies (per item: unknown ids count as failed)', tag: 'proxy', input: ZTokenBatchBody, output: ZBatchResult }),
-  tokenBatchRestore: defineRoute({ method: 'PUT', path: '/token/batch/restore', auth: 'user', summary: 'Restore deleted proxies (per item: unknown ids count as failed)', tag: 'proxy', input: ZTokenBatchBody, output: ZBatchResult }),
-  tokenSetStatus: defineRoute({ method: 'PUT', path: '/token/:id', auth: 'user', summary: 'Enable or disable a proxy', tag: 'proxy', input: ZTokenStatusBody, output: ZProxyToken }),
-  tokenDelete: defineRoute({ method: 'DELETE', path: '/token/:id', auth: 'user', summary: 'Delete a proxy (it can be restored)', tag: 'proxy', input: zIdParam }),
-  tokenReset: defineRoute({ method: 'PUT', path: '/token/reset/:id', auth: 'user', summary: 'Reset a proxy password', tag: 'proxy', input: zIdParam, output: ZProxyToken }),
-  tokenPaywayList: defineRoute({ method: 'GET', path: '/token/payway/list', auth: 'user', summary: 'Payment options for renewals', tag: 'proxy', output: z.array(ZPayway) }),
-  tokenCreateStaticTraffic: defineRoute({ method: 'POST', path: '/token/static/traffic', auth: 'user', summary: 'Buy static proxies by traffic (optional Idempotency-Key header)', tag: 'proxy', input: ZBuyTrafficBody, output: ZBuyResult }),
-  tokenCreateStaticIp: defineRoute({ method: 'POST', path: '/token/static/ip', auth: 'user', summary: 'Buy static proxies by IP (optional Idempotency-Key header)', tag: 'proxy', input: ZBuyIpBody, output: ZBuyResult }),
-  tokenCreateVariableTraffic: defineRoute({ method: 'POST', path: '/token/variable/traffic', auth: 'user', summary: 'Buy dynamic residential proxies by traffic (optional Idempotency-Key header)', tag: 'proxy', input: ZBuyTrafficBody, output: ZBuyResult }),
-  tokenCreateVariableIp: defineRoute({ method: 'POST', path: '/token/variable/ip', auth: 'user', summary: 'Buy dynamic residential proxies by IP (optional Idempotency-Key header)', tag: 'proxy', input: ZBuyIpBody, output: ZBuyResult }),
-  tokenIpRenew: defineRoute({ method: 'POST', path: '/token/ip/renew', auth: 'user', summary: 'Renew static IP proxies', tag: 'proxy', input: ZRenewBody, output: ZRenewResult }),
-  tokenIpAutoRenew: defineRoute({ method: 'POST', path: '/token/ip/auto/renew', auth: 'user', summary: 'Auto-renew static IP proxies on or off', tag: 'proxy', input: ZAutoRenewBody, output: ZBatchResult }),
-  tokenVariableIpRenew: defineRoute({ method: 'POST', path: '/token/variable/ip/renew', auth: 'user', summary: 'Renew dynamic IP proxies', tag: 'proxy', input: ZRenewBody, output: ZRenewResult }),
-  tokenVariableIpAutoRenew: defineRoute({ method: 'POST', path: '/token/variable/ip/auto/renew', auth: 'user', summary: 'Auto-renew dynamic IP proxies on or off', tag: 'proxy', input: ZAutoRenewBody, output: ZBatchResult }),
-  tokenRemark: defineRoute({ method: 'PUT', path: '/token/remark/:token_id', auth: 'user', summary: 'Edit a proxy remark', tag: 'proxy', input: ZTokenRemarkBody, output: ZProxyToken }),
-  tokenExport: defineRoute({ method: 'GET', path: '/token/export', auth: 'user', summary: 'Export proxies as a file (token_ids, or every token matching the list filters)', tag: 'proxy', input: ZExportQuery, isBlob: true }),
+  tokenListStaticTraffic: defineRoute({
+    method: 'GET',
+    path: '/token/list/static/traffic',
+    auth: 'user',
+    summary: 'Static residential proxies by traffic',
+    tag: 'proxy',
+    input: ZProxyListQuery,
+    output: ZProxyTokenPage,
+  }),
+  tokenListStaticIp: defineRoute({
+    method: 'GET',
+    path: '/token/list/static/ip',
+    auth: 'user',
+    summary: 'Static residential proxies by IP',
+    tag: 'proxy',
+    input: ZProxyListQuery,
+    output: ZProxyTokenPage,
+  }),
+  tokenListVariableTraffic: defineRoute({
+    method: 'GET',
+    path: '/token/list/variable/traffic',
+    auth: 'user',
+    summary: 'Dynamic residential proxies by traffic',
+    tag: 'proxy',
+    input: ZProxyListQuery,
+    output: ZProxyTokenPage,
+  }),
+  tokenListVariableIp: defineRoute({
+    method: 'GET',
+    path: '/token/list/variable/ip',
+    auth: 'user',
+    summary: 'Dynamic residential proxies by IP',
+    tag: 'proxy',
+    input: ZProxyListQuery,
+    output: ZProxyTokenPage,
+  }),
+  tokenListIspDynamic: defineRoute({
+    method: 'GET',
+    path: '/token/list/isp/dynamic',
+    auth: 'user',
+    summary: 'All dynamic residential proxies',
+    tag: 'proxy',
+    input: ZProxyListQuery,
+    output: ZProxyTokenPage,
+  }),
+  tokenListIspStatic: defineRoute({
+    method: 'GET',
+    path: '/token/list/isp/static',
+    auth: 'user',
+    summary: 'All static residential proxies',
+    tag: 'proxy',
+    input: ZProxyListQuery,
+    output: ZProxyTokenPage,
+  }),
+  tokenListIdcStatic: defineRoute({
+    method: 'GET',
+    path: '/token/list/idc/static',
+    auth: 'user',
+    summary: 'Data-center proxies',
+    tag: 'proxy',
+    input: ZProxyListQuery,
+    output: ZProxyTokenPage,
+  }),
+  tokenBatchDelete: defineRoute({
+    method: 'DELETE',
+    path: '/token/batch',
+    auth: 'user',
+    body: 'json',
+    summary: 'Delete proxies (per item: unknown ids count as failed)',
+    tag: 'proxy',
+    input: ZTokenBatchBody,
+    output: ZBatchResult,
+  }),
+  tokenBatchRestore: defineRoute({
+    method: 'PUT',
+    path: '/token/batch/restore',
+    auth: 'user',
+    summary: 'Restore deleted proxies (per item: unknown ids count as failed)',
+    tag: 'proxy',
+    input: ZTokenBatchBody,
+    output: ZBatchResult,
+  }),
+  tokenSetStatus: defineRoute({
+    method: 'PUT',
+    path: '/token/:id',
+    auth: 'user',
+    summary: 'Enable or disable a proxy',
+    tag: 'proxy',
+    input: ZTokenStatusBody,
+    output: ZProxyToken,
+  }),
+  tokenDelete: defineRoute({
+    method: 'DELETE',
+    path: '/token/:id',
+    auth: 'user',
+    summary: 'Delete a proxy (it can be restored)',
+    tag: 'proxy',
+    input: zIdParam,
+  }),
+  tokenReset: defineRoute({
+    method: 'PUT',
+    path: '/token/reset/:id',
+    auth: 'user',
+    summary: 'Reset a proxy password',
+    tag: 'proxy',
+    input: zIdParam,
+    output: ZProxyToken,
+  }),
+  tokenPaywayList: defineRoute({
+    method: 'GET',
+    path: '/token/payway/list',
+    auth: 'user',
+    summary: 'Payment options for renewals',
+    tag: 'proxy',
+    output: z.array(ZPayway),
+  }),
+  tokenCreateStaticTraffic: defineRoute({
+    method: 'POST',
+    path: '/token/static/traffic',
+    auth: 'user',
+    summary: 'Buy static proxies by traffic (optional Idempotency-Key header)',
+    tag: 'proxy',
+    input: ZBuyTrafficBody,
+    output: ZBuyResult,
+  }),
+  tokenCreateStaticIp: defineRoute({
+    method: 'POST',
+    path: '/token/static/ip',
+    auth: 'user',
+    summary: 'Buy static proxies by IP (optional Idempotency-Key header)',
+    tag: 'proxy',
+    input: ZBuyIpBody,
+    output: ZBuyResult,
+  }),
+  tokenCreateVariableTraffic: defineRoute({
+    method: 'POST',
+    path: '/token/variable/traffic',
+    auth: 'user',
+    summary: 'Buy dynamic residential proxies by traffic (optional Idempotency-Key header)',
+    tag: 'proxy',
+    input: ZBuyTrafficBody,
+    output: ZBuyResult,
+  }),
+  tokenCreateVariableIp: defineRoute({
+    method: 'POST',
+    path: '/token/variable/ip',
+    auth: 'user',
+    summary: 'Buy dynamic residential proxies by IP (optional Idempotency-Key header)',
+    tag: 'proxy',
+    input: ZBuyIpBody,
+    output: ZBuyResult,
+  }),
+  tokenIpRenew: defineRoute({
+    method: 'POST',
+    path: '/token/ip/renew',
+    auth: 'user',
+    summary: 'Renew static IP proxies',
+    tag: 'proxy',
+    input: ZRenewBody,
+    output: ZRenewResult,
+  }),
+  tokenIpAutoRenew: defineRoute({
+    method: 'POST',
+    path: '/token/ip/auto/renew',
+    auth: 'user',
+    summary: 'Auto-renew static IP proxies on or off',
+    tag: 'proxy',
+    input: ZAutoRenewBody,
+    output: ZBatchResult,
+  }),
+  tokenVariableIpRenew: defineRoute({
+    method: 'POST',
+    path: '/token/variable/ip/renew',
+    auth: 'user',
+    summary: 'Renew dynamic IP proxies',
+    tag: 'proxy',
+    input: ZRenewBody,
+    output: ZRenewResult,
+  }),
+  tokenVariableIpAutoRenew: defineRoute({
+    method: 'POST',
+    path: '/token/variable/ip/auto/renew',
+    auth: 'user',
+    summary: 'Auto-renew dynamic IP proxies on or off',
+    tag: 'proxy',
+    input: ZAutoRenewBody,
+    output: ZBatchResult,
+  }),
+  tokenRemark: defineRoute({
+    method: 'PUT',
+    path: '/token/remark/:token_id',
+    auth: 'user',
+    summary: 'Edit a proxy remark',
+    tag: 'proxy',
+    input: ZTokenRemarkBody,
+    output: ZProxyToken,
+  }),
+  tokenExport: defineRoute({
+    method: 'GET',
+    path: '/token/export',
+    auth: 'user',
+    summary: 'Export proxies as a file (token_ids, or every token matching the list filters)',
+    tag: 'proxy',
+    input: ZExportQuery,
+    isBlob: true,
+  }),
 } as const satisfies Record<string, TRouteDef>;
 
 /** Areas with stock for the purchase form. */
 export const AREA_ROUTES = {
-  tokenAreaCountries: defineRoute({ method: 'GET', path: '/token/list/area/countries', auth: 'user', summary: 'Countries with inventory', tag: 'proxy', input: ZAreaQuery, output: z.array(ZArea) }),
-  tokenAreaStates: defineRoute({ method: 'GET', path: '/token/list/area/state', auth: 'user', summary: 'States with inventory in a country', tag: 'proxy', input: ZAreaQuery.extend({ country_id: zCountryId }), output: z.array(ZArea) }),
-  tokenAreaCities: defineRoute({ method: 'GET', path: '/token/list/area/city', auth: 'user', summary: 'Cities with inventory in a state', tag: 'proxy', input: ZAreaQuery.extend({ country_id: zCountryId, state_id: z.string().trim().toLowerCase().max(64).default('') }), output: z.array(ZArea) }),
+  tokenAreaCountries: defineRoute({
+    method: 'GET',
+    path: '/token/list/area/countries',
+    auth: 'user',
+    summary: 'Countries with inventory',
+    tag: 'proxy',
+    input: ZAreaQuery,
+    output: z.array(ZArea),
+  }),
+  tokenAreaStates: defineRoute({
+    method: 'GET',
+    path: '/token/list/area/state',
+    auth: 'user',
+    summary: 'States with inventory in a country',
+    tag: 'proxy',
+    input: ZAreaQuery.extend({ country_id: zCountryId }),
+    output: z.array(ZArea),
+  }),
+  tokenAreaCities: defineRoute({
+    method: 'GET',
+    path: '/token/list/area/city',
+    auth: 'user',
+    summary: 'Cities with inventory in a state',
+    tag: 'proxy',
+    input: ZAreaQuery.extend({ country_id: zCountryId, state_id: z.string().trim().toLowerCase().max(64).default('') }),
+    output: z.array(ZArea),
+  }),
 } as const satisfies Record<string, TRouteDef>;
 
 /** The price catalogue. */

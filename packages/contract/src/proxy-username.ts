@@ -51,7 +51,13 @@ export function formatProxyUsername(username: string, options: TProxyUserOptions
   for (const key of KEYS) {
     const value = options[key];
     if (value === undefined || value === '') continue;
-    out += `-${key}-${key === 'session' ? value : String(value).toLowerCase().replace(/[^a-z0-9_]/g, '')}`;
+    out += `-${key}-${
+      key === 'session'
+        ? value
+        : String(value)
+            .toLowerCase()
+            .replace(/[^a-z0-9_]/g, '')
+    }`;
   }
   return out;
 }

@@ -37,17 +37,7 @@ export function defineRoute<
   const P extends string,
   I extends z.ZodType = z.ZodObject<Record<string, never>>,
   O extends z.ZodType = z.ZodNull,
->(def: {
-  method: M;
-  path: P;
-  auth: TRouteAuth;
-  body?: TRouteBody;
-  summary: string;
-  tag: string;
-  input?: I;
-  output?: O;
-  isBlob?: boolean;
-}) {
+>(def: { method: M; path: P; auth: TRouteAuth; body?: TRouteBody; summary: string; tag: string; input?: I; output?: O; isBlob?: boolean }) {
   return {
     ...def,
     body: def.body ?? (def.method === 'GET' || def.method === 'DELETE' ? 'none' : 'json'),

@@ -133,12 +133,44 @@ export type TStatisticsAmount = z.infer<typeof ZStatisticsAmount>;
 
 /** Traffic and spend series. */
 export const USAGE_ROUTES = {
-  tokenSessionTraffic: defineRoute({ method: 'GET', path: '/token/session/traffic', auth: 'user', summary: 'Metered traffic over time by hour or day (one proxy, a list, or all); the buckets sum to the metered bytes', tag: 'proxy', input: ZSessionTrafficQuery, output: ZSessionTraffic }),
-  userStatisticsAmount: defineRoute({ method: 'GET', path: '/user/statistics/amount', auth: 'user', summary: 'Spend and recharge per day in yuan over the last 7, 30 or 90 days (days, tz_offset_minutes; zero-filled)', tag: 'user', input: ZStatisticsAmountQuery, output: ZStatisticsAmount }),
+  tokenSessionTraffic: defineRoute({
+    method: 'GET',
+    path: '/token/session/traffic',
+    auth: 'user',
+    summary: 'Metered traffic over time by hour or day (one proxy, a list, or all); the buckets sum to the metered bytes',
+    tag: 'proxy',
+    input: ZSessionTrafficQuery,
+    output: ZSessionTraffic,
+  }),
+  userStatisticsAmount: defineRoute({
+    method: 'GET',
+    path: '/user/statistics/amount',
+    auth: 'user',
+    summary: 'Spend and recharge per day in yuan over the last 7, 30 or 90 days (days, tz_offset_minutes; zero-filled)',
+    tag: 'user',
+    input: ZStatisticsAmountQuery,
+    output: ZStatisticsAmount,
+  }),
 } as const satisfies Record<string, TRouteDef>;
 
 /** The proxy test and the echo it fetches through the gateway. */
 export const PROXY_TEST_ROUTES = {
-  tokenTest: defineRoute({ method: 'GET', path: '/token/test/:id', auth: 'user', summary: 'Test a proxy: a real request through the gateway with its credentials (latency, exit address and country; a refusal answers ok false with the reason; the bytes count as usage)', tag: 'proxy', input: zIdParam, output: ZTokenTestResult }),
-  proxyEcho: defineRoute({ method: 'GET', path: '/proxy/echo', auth: 'none', summary: 'Echo of the caller\'s address (the proxy test\'s target)', tag: 'tools', output: ZProxyEcho }),
+  tokenTest: defineRoute({
+    method: 'GET',
+    path: '/token/test/:id',
+    auth: 'user',
+    summary:
+      'Test a proxy: a real request through the gateway with its credentials (latency, exit address and country; a refusal answers ok false with the reason; the bytes count as usage)',
+    tag: 'proxy',
+    input: zIdParam,
+    output: ZTokenTestResult,
+  }),
+  proxyEcho: defineRoute({
+    method: 'GET',
+    path: '/proxy/echo',
+    auth: 'none',
+    summary: "Echo of the caller's address (the proxy test's target)",
+    tag: 'tools',
+    output: ZProxyEcho,
+  }),
 } as const satisfies Record<string, TRouteDef>;

@@ -40,12 +40,44 @@ export const ZChangePasswordForm = withPasswordConfirm(
 /** The signed-in user: info, username, e-mail and password. */
 export const USER_ROUTES = {
   userInfo: defineRoute({ method: 'GET', path: '/user/info', auth: 'user', summary: 'The signed-in user', tag: 'user', output: ZUserInfo }),
-  userUpdateProfile: defineRoute({ method: 'PUT', path: '/user/profile', auth: 'user', summary: 'Change the username', tag: 'user', input: z.object({ username: zUsername }), output: ZUserInfo }),
-  userChangeEmail: defineRoute({ method: 'POST', path: '/user/change_email', auth: 'user', summary: 'Change the e-mail with a code sent to the new address', tag: 'user', input: z.object({ email: zEmail, code: zCode }), output: ZUserInfo }),
-  userChangePassword: defineRoute({ method: 'POST', path: '/user/change_password', auth: 'user', summary: 'Change the password; other sessions are signed out', tag: 'user', input: ZChangePasswordForm, output: ZSession }),
+  userUpdateProfile: defineRoute({
+    method: 'PUT',
+    path: '/user/profile',
+    auth: 'user',
+    summary: 'Change the username',
+    tag: 'user',
+    input: z.object({ username: zUsername }),
+    output: ZUserInfo,
+  }),
+  userChangeEmail: defineRoute({
+    method: 'POST',
+    path: '/user/change_email',
+    auth: 'user',
+    summary: 'Change the e-mail with a code sent to the new address',
+    tag: 'user',
+    input: z.object({ email: zEmail, code: zCode }),
+    output: ZUserInfo,
+  }),
+  userChangePassword: defineRoute({
+    method: 'POST',
+    path: '/user/change_password',
+    auth: 'user',
+    summary: 'Change the password; other sessions are signed out',
+    tag: 'user',
+    input: ZChangePasswordForm,
+    output: ZSession,
+  }),
 } as const satisfies Record<string, TRouteDef>;
 
 /** Operators: disable or enable an account (a disabled account's sessions end at once). */
 export const USER_ADMIN_ROUTES = {
-  adminUserSetStatus: defineRoute({ method: 'PUT', path: '/admin/users/:id/status', auth: 'admin', summary: 'Disable or enable an account; disabling ends its sessions at once and stops its proxies', tag: 'admin', input: zIdParam.extend({ status: z.enum(USER_STATUSES, { error: 'invalidValue' }) }), output: z.object({ user_id: z.number().int(), status: z.enum(USER_STATUSES) }) }),
+  adminUserSetStatus: defineRoute({
+    method: 'PUT',
+    path: '/admin/users/:id/status',
+    auth: 'admin',
+    summary: 'Disable or enable an account; disabling ends its sessions at once and stops its proxies',
+    tag: 'admin',
+    input: zIdParam.extend({ status: z.enum(USER_STATUSES, { error: 'invalidValue' }) }),
+    output: z.object({ user_id: z.number().int(), status: z.enum(USER_STATUSES) }),
+  }),
 } as const satisfies Record<string, TRouteDef>;

@@ -32,10 +32,7 @@ export const zUsername = trimmed
   .regex(/^[^\s@\u0000-\u001f\u007f]+$/u, { error: 'usernameChars' });
 
 /** Password: at least 8 characters. */
-export const zPassword = z
-  .string({ error: 'required' })
-  .min(PASSWORD_MIN, { error: 'passwordMin' })
-  .max(PASSWORD_MAX, { error: 'passwordMax' });
+export const zPassword = z.string({ error: 'required' }).min(PASSWORD_MIN, { error: 'passwordMin' }).max(PASSWORD_MAX, { error: 'passwordMax' });
 
 /** Verification code: exactly 6 digits. */
 export const zCode = trimmed.regex(/^\d{6}$/, { error: 'codeFormat' });

@@ -5,5 +5,12 @@ import { zIdParam } from './validators';
 export const WORK_ORDER_ROUTES = {
   workOrderList: defineRoute({ method: 'GET', path: '/user/work/order/list', auth: 'user', summary: 'Work orders', tag: 'support', input: zPending }),
   workOrderCreate: defineRoute({ method: 'POST', path: '/user/work/order', auth: 'user', summary: 'Open a work order', tag: 'support', input: zPending }),
-  workOrderCancel: defineRoute({ method: 'POST', path: '/user/work/order/cancel/:id', auth: 'user', summary: 'Cancel a work order', tag: 'support', input: zIdParam }),
+  workOrderCancel: defineRoute({
+    method: 'POST',
+    path: '/user/work/order/cancel/:id',
+    auth: 'user',
+    summary: 'Cancel a work order',
+    tag: 'support',
+    input: zIdParam,
+  }),
 } as const satisfies Record<string, TRouteDef>;

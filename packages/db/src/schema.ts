@@ -12,21 +12,7 @@ import {
   TOKEN_STATUSES,
   USER_STATUSES,
 } from '@proxy/contract';
-import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  varchar,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, varchar, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const id = () => bigserial({ mode: 'number' }).primaryKey();
 const userRef = () => bigint('user_id', { mode: 'number' }).notNull();
@@ -102,10 +88,7 @@ export const ledgerEntries = pgTable(
     idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex('ledger_entries_idempotency_key').on(t.userId, t.idempotencyKey),
-    index('ledger_entries_user_idx').on(t.userId, t.id),
-  ],
+  (t) => [uniqueIndex('ledger_entries_idempotency_key').on(t.userId, t.idempotencyKey), index('ledger_entries_user_idx').on(t.userId, t.id)],
 );
 
 /** E-mailed verification codes (hashed). */
@@ -162,7 +145,6 @@ export const notifications = pgTable(
   },
   (t) => [index('notifications_user_idx').on(t.userId, t.id)],
 );
-
 
 /**
  * IP whitelist and blacklist entries: a single address, a CIDR block or a
@@ -232,7 +214,9 @@ export const exitNodes = pgTable(
     cityName: text('city_name').notNull().default(''),
     /** Public address traffic leaves from, when known (IP check: "is it one of our exits"). */
     exitIp: text('exit_ip'),
-    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'disabled'] })
+      .notNull()
+      .default('active'),
     /** Static-IP token holding this upstream node exclusively. */
     holderTokenId: bigint('holder_token_id', { mode: 'number' }),
     createdAt: createdAt(),
@@ -244,7 +228,6 @@ export const exitNodes = pgTable(
     index('exit_nodes_holder_idx').on(t.holderTokenId),
   ],
 );
-
 
 /** What a customer buys (the specification's proxy / token). */
 export const proxyTokens = pgTable(

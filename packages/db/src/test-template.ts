@@ -48,10 +48,7 @@ export async function prepareTestTemplate(): Promise<{ template: TTestTemplate; 
 let counter = 0;
 
 /** A fresh database copied from the template; close() also drops a PostgreSQL copy. */
-export async function createDatabaseFromTemplate(
-  template: TTestTemplate,
-  options: { poolSize?: number } = {},
-): Promise<TDbHandle & { url?: string }> {
+export async function createDatabaseFromTemplate(template: TTestTemplate, options: { poolSize?: number } = {}): Promise<TDbHandle & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `proxy_t_${process.pid}_${Date.now()}_${counter++}`;

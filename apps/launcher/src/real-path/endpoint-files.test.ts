@@ -12,14 +12,18 @@ describe('endpoint file lines through the gateway', () => {
   beforeAll(async () => {
     t = await startApiWithGateway();
     ann = await createUser(t.app, t.mailer, 'ann');
-    dynamicId = (await buyOk(t.app, ann.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0].token_id;
+    dynamicId = (await buyOk(t.app, ann.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0]
+      .token_id;
   });
   afterAll(async () => {
     await t?.close();
   });
 
   it('generated sticky lines work through the gateway', async () => {
-    const res = await request(t.app, 'POST', '/token/create/spider', { token: ann.token, body: { token_id: dynamicId, session: 'sticky', line: 'http', count: 2 } });
+    const res = await request(t.app, 'POST', '/token/create/spider', {
+      token: ann.token,
+      body: { token_id: dynamicId, session: 'sticky', line: 'http', count: 2 },
+    });
     const lines = res.json().data.lines as string[];
     expect(lines).toHaveLength(2);
     expect(lines[0]).not.toBe(lines[1]);

@@ -31,7 +31,10 @@ describe('proxy test through the gateway', () => {
 
   async function usage(id: number): Promise<{ used: number; buckets: number }> {
     const [row] = await t.db.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, id));
-    const [sum] = await t.db.db.select({ bytes: sql<string>`coalesce(sum(${tokenUsage.bytes}), 0)` }).from(tokenUsage).where(eq(tokenUsage.tokenId, id));
+    const [sum] = await t.db.db
+      .select({ bytes: sql<string>`coalesce(sum(${tokenUsage.bytes}), 0)` })
+      .from(tokenUsage)
+      .where(eq(tokenUsage.tokenId, id));
     return { used: row.used, buckets: Number(sum.bytes) };
   }
 
@@ -60,7 +63,12 @@ describe('proxy test through the gateway', () => {
     const after = await usage(httpId);
     expect(after.buckets).toBeGreaterThan(before.buckets);
     expect(after.buckets).toBe(after.used);
-    const series = await request(t.app, 'GET', `/token/session/traffic?token_id=${httpId}&granularity=hour&from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`, { token: ann.token });
+    const series = await request(
+      t.app,
+      'GET',
+      `/token/session/traffic?token_id=${httpId}&granularity=hour&from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
+      { token: ann.token },
+    );
     expect(series.json().code, series.body).toBe(0);
     expect(series.json().data.total_bytes).toBe(after.used);
     expect(series.json().data.points.reduce((s: number, p: { bytes: number }) => s + p.bytes, 0)).toBe(after.used);
@@ -73,7 +81,11 @@ describe('proxy test through the gateway', () => {
       let result = await runTest(id);
       await until(async () => (result = await runTest(id)).body.data.ok === false);
       expect(result.body.code).toBe(0);
-      expect(result.body.data).toMatchObject({ ok: false, exit_ip: null, error: { reason: 'token-disabled', message: 'This proxy is disabled', message_zh: '该代理已禁用' } });
+      expect(result.body.data).toMatchObject({
+        ok: false,
+        exit_ip: null,
+        error: { reason: 'token-disabled', message: 'This proxy is disabled', message_zh: '该代理已禁用' },
+      });
       const zh = await runTest(id, ann.token, 'zh');
       expect(zh.body.data.error.message).toBe('该代理已禁用');
       if (id === httpId) expect(result.body.data.status_code).toBe(403);
@@ -81,7 +93,7 @@ describe('proxy test through the gateway', () => {
     }
   });
 
-  it('answers not found for another user\'s token, 401 without a session, 400 for a bad id', async () => {
+  it("answers not found for another user's token, 401 without a session, 400 for a bad id", async () => {
     expect((await runTest(httpId, ben.token)).status).toBe(404);
     expect((await runTest(httpId, ben.token)).body.code).toBe(404);
     const anon = await request(t.app, 'GET', `/token/test/${httpId}`);

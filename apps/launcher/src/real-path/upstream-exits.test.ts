@@ -37,10 +37,9 @@ describe('upstream exits imported by CSV', () => {
     t = await startApiWithGateway();
     upstreams.push(await startUpstream('127.0.0.2', 'berlin user', 'p@ss:1'));
     upstreams.push(await startUpstream('127.0.0.3', 'tokyo', 'secret/2'));
-    const csv = [
-      `http://127.0.0.1:${upstreams[0].port}:berlin user:p@ss:1,de,be,Berlin`,
-      `127.0.0.1:${upstreams[1].port}:tokyo:secret/2,jp,13,Tokyo`,
-    ].join('\n');
+    const csv = [`http://127.0.0.1:${upstreams[0].port}:berlin user:p@ss:1,de,be,Berlin`, `127.0.0.1:${upstreams[1].port}:tokyo:secret/2,jp,13,Tokyo`].join(
+      '\n',
+    );
     const result = await importInventory(t.deps, csv, 'residential');
     expect(result).toMatchObject({ imported: 2, errors: [] });
     user = await createUser(t.app, t.mailer, 'carol');

@@ -69,13 +69,31 @@ export const ZServerEnv = z.object({
   /** Folder of the built console; unset means apps/web/dist. */
   WEB_DIST_DIR: optionalText,
   /** Country (ISO 3166-1 alpha-2) of the gateway host: the area of the seeded direct exit nodes. */
-  DIRECT_EXIT_COUNTRY: z.string().trim().toLowerCase().regex(/^[a-z]{2}$/, 'two-letter country code').default('us'),
+  DIRECT_EXIT_COUNTRY: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z]{2}$/, 'two-letter country code')
+    .default('us'),
   /** State or region slug of the gateway host ('' when not told). */
-  DIRECT_EXIT_STATE: z.string().trim().toLowerCase().regex(/^[a-z0-9_]*$/, 'lower-case slug of letters, digits and _').default(''),
+  DIRECT_EXIT_STATE: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9_]*$/, 'lower-case slug of letters, digits and _')
+    .default(''),
   /** City slug of the gateway host ('' when not told). */
-  DIRECT_EXIT_CITY: z.string().trim().toLowerCase().regex(/^[a-z0-9_]*$/, 'lower-case slug of letters, digits and _').default(''),
+  DIRECT_EXIT_CITY: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9_]*$/, 'lower-case slug of letters, digits and _')
+    .default(''),
   /** Run the lifecycle jobs (expiry, exhaustion, auto-renew) in this process. */
-  JOBS_ENABLED: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  JOBS_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   /** Pause between two runs of each lifecycle job, in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   /** URL the proxy test fetches through the gateway (default PUBLIC_URL/api/proxy/echo); the gateway must allow it as a target. */

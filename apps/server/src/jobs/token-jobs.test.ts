@@ -53,7 +53,10 @@ describe('token lifecycle jobs', () => {
     expect(await readGatewayVersion(t.db.db)).toBeGreaterThan(version);
     expect(await job.runOnce()).toBe(0);
     expect(await balanceFen(t.deps, gil.userId)).toBe(1100);
-    const entries = await t.db.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.userId, gil.userId), eq(ledgerEntries.reason, 'auto_renew')));
+    const entries = await t.db.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.userId, gil.userId), eq(ledgerEntries.reason, 'auto_renew')));
     expect(entries).toHaveLength(1);
     expect(entries[0].idempotencyKey).toBe(`auto-renew:${id}:${start + DAY}`);
     // The expiry job leaves the renewed token alone.
@@ -73,7 +76,10 @@ describe('token lifecycle jobs', () => {
     expect(await job.runOnce()).toBe(1);
     expect(await job.runOnce()).toBe(0);
     expect(await balanceFen(t.deps, hal.userId)).toBe(100);
-    const notes = await t.db.db.select().from(notifications).where(and(eq(notifications.userId, hal.userId), eq(notifications.kind, 'auto_renew_failed')));
+    const notes = await t.db.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, hal.userId), eq(notifications.kind, 'auto_renew_failed')));
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ titleZh: '自动续费失败', titleEn: 'Auto-renewal failed' });
     clock.set(new Date(start + 7 * DAY));
@@ -113,7 +119,8 @@ describe('token lifecycle jobs', () => {
 
   it('marks a traffic token whose usage reached its allowance invalid', async () => {
     const kim = await createUser(t.app, mailer, 'kim');
-    const id = (await buyOk(t.app, kim.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0].token_id;
+    const id = (await buyOk(t.app, kim.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0]
+      .token_id;
     const job = createExhaustionJob(t.deps);
     await addTokenUsage(t.db.db, id, 107374181);
     expect(await job.runOnce()).toBe(0);
@@ -150,13 +157,21 @@ describe('token lifecycle jobs', () => {
     const second = await openDb({ url, poolSize: 10 });
     try {
       clock.set(new Date(start + DAY - 5 * MINUTE));
-      const jobs = [createAutoRenewJob(t.deps), createAutoRenewJob({ db: second.db, clock }), createAutoRenewJob(t.deps), createAutoRenewJob({ db: second.db, clock })];
+      const jobs = [
+        createAutoRenewJob(t.deps),
+        createAutoRenewJob({ db: second.db, clock }),
+        createAutoRenewJob(t.deps),
+        createAutoRenewJob({ db: second.db, clock }),
+      ];
       const counts = await Promise.all(jobs.map((j) => j.runOnce()));
       expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
       expect(counts.filter((c) => c > 0).length).toBeGreaterThan(1);
       expect(await Promise.all(jobs.map((j) => j.runOnce()))).toEqual([0, 0, 0, 0]);
       expect(await balanceFen(t.deps, lee.userId)).toBe(before - 30 * 200);
-      const entries = await t.db.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.userId, lee.userId), eq(ledgerEntries.reason, 'auto_renew')));
+      const entries = await t.db.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.userId, lee.userId), eq(ledgerEntries.reason, 'auto_renew')));
       expect(entries).toHaveLength(30);
       for (const id of ids) expect((await tokenRow(id)).expiresAt.getTime()).toBe(start + 2 * DAY);
     } finally {

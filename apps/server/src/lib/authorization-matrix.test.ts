@@ -160,8 +160,10 @@ describe('authorization matrix over every route', () => {
       if (fields.length > 0) {
         for (const seed of [3, 4, 5]) {
           const input = sampleInput(def, seed);
-          for (const field of fields) input[field] = field === 'token_ids' ? (def.body === 'none' ? String(annIdFor(def, field)) : [annIdFor(def, field)]) : String(annIdFor(def, field));
-          if (def.body === 'json') for (const field of fields) if (field !== 'token_ids' && !pathParams(def).includes(field)) input[field] = annIdFor(def, field);
+          for (const field of fields)
+            input[field] = field === 'token_ids' ? (def.body === 'none' ? String(annIdFor(def, field)) : [annIdFor(def, field)]) : String(annIdFor(def, field));
+          if (def.body === 'json')
+            for (const field of fields) if (field !== 'token_ids' && !pathParams(def).includes(field)) input[field] = annIdFor(def, field);
           const res = await callRoute(t.app, def, input, { token: ben.token });
           tried += 1;
           expectNoServerError(res, name);

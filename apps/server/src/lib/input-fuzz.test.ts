@@ -20,8 +20,18 @@ const HOSTILE_PER_FIELD = 6;
 // audit_entries (a refused operator call is audited), user_sessions (last use),
 // email_codes (a wrong code counts a try), oauth_states (a started sign-in).
 const WATCHED_TABLES = [
-  'users', 'balances', 'ledger_entries', 'proxy_tokens', 'proxy_orders', 'ip_list_entries',
-  'notifications', 'spider_records', 'exit_nodes', 'token_usage', 'price_catalogue', 'oauth_accounts',
+  'users',
+  'balances',
+  'ledger_entries',
+  'proxy_tokens',
+  'proxy_orders',
+  'ip_list_entries',
+  'notifications',
+  'spider_records',
+  'exit_nodes',
+  'token_usage',
+  'price_catalogue',
+  'oauth_accounts',
 ];
 
 describe('input fuzzing over every route', () => {
@@ -62,8 +72,14 @@ describe('input fuzzing over every route', () => {
     const arbitrary = arbitraryOf(def.input);
     const samples = (arbitrary ? fc.sample(arbitrary, { seed: routeSeed, numRuns: VALID_SAMPLES }) : [{}]) as Record<string, unknown>[];
     const base = { ...(samples[0] ?? {}) };
-    const cases: { label: string; input: Record<string, unknown>; encoding?: 'form' | 'json' }[] = samples.map((s, i) => ({ label: `sample ${i}`, input: { ...s } }));
-    const hostile = fc.sample(fc.shuffledSubarray(HOSTILE_VALUES, { minLength: HOSTILE_PER_FIELD, maxLength: HOSTILE_PER_FIELD }), { seed: routeSeed, numRuns: 1 })[0];
+    const cases: { label: string; input: Record<string, unknown>; encoding?: 'form' | 'json' }[] = samples.map((s, i) => ({
+      label: `sample ${i}`,
+      input: { ...s },
+    }));
+    const hostile = fc.sample(fc.shuffledSubarray(HOSTILE_VALUES, { minLength: HOSTILE_PER_FIELD, maxLength: HOSTILE_PER_FIELD }), {
+      seed: routeSeed,
+      numRuns: 1,
+    })[0];
     for (const field of fieldsOf(def.input)) {
       const { [field]: _dropped, ...missing } = base;
       cases.push({ label: `${field} missing`, input: missing });

@@ -66,10 +66,20 @@ describe('mailer', () => {
     try {
       const email = `smtp.${Date.now()}@example.com`;
       const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-      const sent = await t.app.inject({ method: 'POST', url: '/api/user/code', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ email, type: 'register' }) });
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: '/api/user/code',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form({ email, type: 'register' }),
+      });
       expect(sent.json().code).toBe(0);
       const mail = [...received].reverse().find((m) => m.to.includes(email));
-      const code = /\b(\d{6})\b/.exec(mail!.raw.split(/\r?\n\r?\n/).slice(1).join('\n'))?.[1];
+      const code = /\b(\d{6})\b/.exec(
+        mail!.raw
+          .split(/\r?\n\r?\n/)
+          .slice(1)
+          .join('\n'),
+      )?.[1];
       expect(code).toMatch(/^\d{6}$/);
       const registered = await t.app.inject({
         method: 'POST',

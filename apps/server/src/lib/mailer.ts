@@ -9,12 +9,7 @@ export type TMail = { to: string; subject: string; text: string; html?: string }
 export type TMailer = { send(mail: TMail): Promise<void>; describe: string };
 
 /** Builds the mailer from the configuration. */
-export function createMailer(options: {
-  smtpUrl?: string;
-  from: string;
-  outboxDir: string;
-  log?: { info(obj: object, msg: string): void };
-}): TMailer {
+export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string; log?: { info(obj: object, msg: string): void } }): TMailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {

@@ -23,7 +23,7 @@ describe('request pipeline', () => {
     await t?.close();
   });
 
-  it('refuses a NUL byte or another control character in any string with 400 in the caller\'s language', async () => {
+  it("refuses a NUL byte or another control character in any string with 400 in the caller's language", async () => {
     const attempts = [
       () => postForm(t.app, '/user/login', { email: 'a\u0000b', password: 'whatever1' }, { lang: 'zh' }),
       () => postForm(t.app, '/user/add/ip/whitelist', { ip: '1.2.3.4', remark: 'x\u0000' }, { token: ann.token, lang: 'zh' }),
@@ -49,7 +49,10 @@ describe('request pipeline', () => {
       const res = await request(t.app, 'POST', '/token/static/ip', { token: ann.token, body: { network: 'HTTP', country_id: 'us', quantity: 1, days } });
       expect(res.statusCode, `days ${JSON.stringify(days)}`).toBe(400);
     }
-    const quantity = await request(t.app, 'POST', '/token/static/ip', { token: ann.token, body: { network: 'HTTP', country_id: 'us', quantity: '1', days: 1 } });
+    const quantity = await request(t.app, 'POST', '/token/static/ip', {
+      token: ann.token,
+      body: { network: 'HTTP', country_id: 'us', quantity: '1', days: 1 },
+    });
     expect(quantity.statusCode).toBe(400);
     const autoRenew = await request(t.app, 'POST', '/token/ip/auto/renew', { token: ann.token, body: { token_ids: [tokenId], auto_renew: 'true' } });
     expect(autoRenew.statusCode).toBe(400);
@@ -113,14 +116,24 @@ describe('request pipeline', () => {
     }
   });
 
-  it('answers the framework\'s own refusals in the envelope: 404, 413, 415 and 431', async () => {
+  it("answers the framework's own refusals in the envelope: 404, 413, 415 and 431", async () => {
     const notFound = await request(t.app, 'GET', '/no/such/call', { lang: 'en' });
     expect(notFound.statusCode).toBe(404);
     expect(notFound.json()).toMatchObject({ code: 404, data: { error: 'NOT_FOUND' } });
-    const tooLarge = await t.app.inject({ method: 'POST', url: '/api/token/static/ip', headers: { authorization: `Bearer ${ann.token}`, 'content-type': 'application/json' }, payload: `{"x":"${'a'.repeat(300_000)}"}` });
+    const tooLarge = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/static/ip',
+      headers: { authorization: `Bearer ${ann.token}`, 'content-type': 'application/json' },
+      payload: `{"x":"${'a'.repeat(300_000)}"}`,
+    });
     expect(tooLarge.statusCode).toBe(413);
     expect(tooLarge.json()).toMatchObject({ code: 413, data: { error: 'PAYLOAD_TOO_LARGE' } });
-    const badType = await t.app.inject({ method: 'POST', url: '/api/token/static/ip', headers: { authorization: `Bearer ${ann.token}`, 'content-type': 'text/xml' }, payload: '<x/>' });
+    const badType = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/static/ip',
+      headers: { authorization: `Bearer ${ann.token}`, 'content-type': 'text/xml' },
+      payload: '<x/>',
+    });
     expect(badType.statusCode).toBe(415);
     expect(badType.json()).toMatchObject({ code: 415, data: { error: 'UNSUPPORTED_MEDIA_TYPE' } });
 
@@ -128,7 +141,9 @@ describe('request pipeline', () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = t.app.server.address() as net.AddressInfo;
     const raw = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET /api/token/list/isp/static?keyword=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      const socket = net.connect(port, '127.0.0.1', () =>
+        socket.write(`GET /api/token/list/isp/static?keyword=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      );
       let text = '';
       socket.on('data', (d) => (text += d));
       socket.on('close', () => resolve(text));

@@ -56,7 +56,7 @@ export type THandlers = { [G in TRouteGroupName]?: THandlersOf<G> };
 /** Language of a request: the Lang header (zh or en). */
 export function requestLang(req: FastifyRequest): TLang {
   const header = req.headers['lang'];
-  return resolveLang(Array.isArray(header) ? header[0] : header ?? req.headers['accept-language']);
+  return resolveLang(Array.isArray(header) ? header[0] : (header ?? req.headers['accept-language']));
 }
 
 function bearerToken(req: FastifyRequest): string | undefined {

@@ -85,7 +85,15 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void }) {
         </Tooltip>
         <Tooltip title={unread > 0 ? t('header.unreadCount', { count: unread }) : t('header.notifications')}>
           <Link to="/notifications" aria-label={t('header.notifications')} data-testid="header-notifications">
-            <Button type="text" tabIndex={-1} icon={<Badge count={unread} size="small" offset={[4, -2]}><BellOutlined /></Badge>} />
+            <Button
+              type="text"
+              tabIndex={-1}
+              icon={
+                <Badge count={unread} size="small" offset={[4, -2]}>
+                  <BellOutlined />
+                </Badge>
+              }
+            />
           </Link>
         </Tooltip>
         <LanguageSwitch isCompact />

@@ -110,9 +110,7 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
 /** The app's router; `initialEntries` gives an in-memory router (tests). */
 export function createAppRouter(featureRoutes: TAppRoute[], options: { initialEntries?: string[] } = {}) {
   const routes = buildRouteObjects(featureRoutes);
-  const router = options.initialEntries
-    ? createMemoryRouter(routes, { initialEntries: options.initialEntries })
-    : createBrowserRouter(routes);
+  const router = options.initialEntries ? createMemoryRouter(routes, { initialEntries: options.initialEntries }) : createBrowserRouter(routes);
   registerNavigator((to, navOptions) => void router.navigate(to, navOptions));
   return router;
 }

@@ -26,10 +26,7 @@ export function TabsBar() {
       items: MODES.map((mode) => ({
         key: mode,
         label: t(MODE_KEYS[mode]),
-        disabled:
-          (mode === 'others' && tabs.length <= 1) ||
-          (mode === 'left' && index <= 0) ||
-          (mode === 'right' && index >= tabs.length - 1),
+        disabled: (mode === 'others' && tabs.length <= 1) || (mode === 'left' && index <= 0) || (mode === 'right' && index >= tabs.length - 1),
       })),
       onClick: ({ key: mode, domEvent }) => {
         domEvent.stopPropagation();

@@ -19,7 +19,10 @@ beforeEach(() => {
   setLanguage('zh');
 });
 
-const errors = () => getShownMessages().filter((m) => m.type === 'error').map((m) => m.text);
+const errors = () =>
+  getShownMessages()
+    .filter((m) => m.type === 'error')
+    .map((m) => m.text);
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {
@@ -191,14 +194,14 @@ describe('failure messages of an action', () => {
   const failed = { failureMessage: '导出失败' };
   beforeEach(() => saveSession('tok', { remember: true }));
 
-  it('follows the action\'s message with the server\'s reason when the server refused', async () => {
+  it("follows the action's message with the server's reason when the server refused", async () => {
     api.on('tokenExport', () => fail(409, 3001, '所选地区库存不足'));
     const error = await rejection(callApi('tokenExport', {}, failed));
     expect(error.msg).toBe('所选地区库存不足');
     expect(errors()).toEqual(['导出失败: 所选地区库存不足']);
   });
 
-  it('shows the action\'s message alone for a server fault or a reason that says the same', async () => {
+  it("shows the action's message alone for a server fault or a reason that says the same", async () => {
     api.on('tokenExport', () => fail(500, 500, '服务器异常'));
     await rejection(callApi('tokenExport', {}, failed));
     api.on('tokenExport', () => fail(400, 1010, '导出失败'));

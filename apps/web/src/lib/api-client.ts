@@ -156,11 +156,7 @@ function handleFailure(code: number, message: string | undefined, status: number
  * rejects with ApiError after the spec-8 handling: a toast (the server's
  * message, or the caller's failure message) unless skipTips.
  */
-export async function callApi<N extends TRouteName>(
-  name: N,
-  input?: TRouteRequest<N>,
-  options: TCallOptions = {},
-): Promise<TRouteOutput<N>> {
+export async function callApi<N extends TRouteName>(name: N, input?: TRouteRequest<N>, options: TCallOptions = {}): Promise<TRouteOutput<N>> {
   const route = ROUTES[name];
   const lang = getLanguage();
   const headers: Record<string, string> = { Lang: lang, ...options.headers };

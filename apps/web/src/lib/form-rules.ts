@@ -42,7 +42,6 @@ export function zodFormRule(schema: ZodType, field: string): FormRule {
   });
 }
 
-
 /** A field that only has to be filled: the contract's "required" rule (non-empty string). */
 export const zFilled = ZChangePasswordForm.shape.current_password;
 

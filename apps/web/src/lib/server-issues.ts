@@ -15,12 +15,7 @@ export function getServerIssues(error: unknown): TIssue[] {
  * are already in the user's language), or the field an error code points at
  * (e.g. CODE_INVALID -> "code"). Returns true when a field was marked.
  */
-export function markServerIssues(
-  form: FormInstance,
-  error: unknown,
-  fields: readonly string[],
-  fieldByCode: Partial<Record<number, string>> = {},
-): boolean {
+export function markServerIssues(form: FormInstance, error: unknown, fields: readonly string[], fieldByCode: Partial<Record<number, string>> = {}): boolean {
   const issues = getServerIssues(error).filter((issue) => fields.includes(issue.path));
   const code = (error as { code?: unknown } | null)?.code;
   const codeField = typeof code === 'number' ? fieldByCode[code] : undefined;

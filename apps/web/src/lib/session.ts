@@ -74,7 +74,11 @@ export function clearToken(): void {
 
 /** True when signed in; re-renders on sign-in, refresh and logout. */
 export function useIsSignedIn(): boolean {
-  useSyncExternalStore(subscribe, () => version, () => version);
+  useSyncExternalStore(
+    subscribe,
+    () => version,
+    () => version,
+  );
   return isSignedIn();
 }
 

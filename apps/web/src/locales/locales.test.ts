@@ -70,7 +70,9 @@ const NON_CHINESE_WORDS = new Set(['GB', 'MB', 'TB', 'IP', 'IPs', 'HTTP', 'HTTPS
 
 /** True when, placeholders aside, only unit or protocol words remain. */
 function isOnlyUnits(text: string): boolean {
-  const words = withoutPlaceholders(text).split(/[\s\p{P}\p{S}\d]+/u).filter(Boolean);
+  const words = withoutPlaceholders(text)
+    .split(/[\s\p{P}\p{S}\d]+/u)
+    .filter(Boolean);
   return words.length > 0 && words.every((w) => NON_CHINESE_WORDS.has(w));
 }
 
@@ -96,8 +98,14 @@ describe('translations', () => {
       expect(langs.en, `${ns} has no en file`).toBeDefined();
       const zhKeys = Object.keys(langs.zh!).sort();
       const enKeys = Object.keys(langs.en!).sort();
-      expect(zhKeys.filter((k) => !enKeys.includes(k)), `${ns}: keys missing in en`).toEqual([]);
-      expect(enKeys.filter((k) => !zhKeys.includes(k)), `${ns}: keys missing in zh`).toEqual([]);
+      expect(
+        zhKeys.filter((k) => !enKeys.includes(k)),
+        `${ns}: keys missing in en`,
+      ).toEqual([]);
+      expect(
+        enKeys.filter((k) => !zhKeys.includes(k)),
+        `${ns}: keys missing in zh`,
+      ).toEqual([]);
     });
 
     it(`${ns}: zh values contain Chinese`, () => {

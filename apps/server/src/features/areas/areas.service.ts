@@ -25,13 +25,7 @@ export async function listStates(deps: Pick<TDeps, 'db'>, category: TProxyCatego
 }
 
 /** Cities with inventory in a state of a country. */
-export async function listCities(
-  deps: Pick<TDeps, 'db'>,
-  category: TProxyCategory,
-  country: string,
-  state: string,
-  lang: TLang,
-): Promise<TArea[]> {
+export async function listCities(deps: Pick<TDeps, 'db'>, category: TProxyCategory, country: string, state: string, lang: TLang): Promise<TArea[]> {
   const rows = await countAreas(deps.db, exitKindOf(category), { country, state });
   return rows.filter((r) => r.code !== '').map((r) => toArea(r.code, cityName(country, state, r.code, r.name), r.available, lang));
 }

@@ -35,7 +35,7 @@ describe('operator area: admin routes and their audit', () => {
     expect(audit.json().data.total).toBe(0);
   });
 
-  it('writes an audit entry for an operator change, and the disabled customer\'s session ends with -401', async () => {
+  it("writes an audit entry for an operator change, and the disabled customer's session ends with -401", async () => {
     const before = await request(t.app, 'GET', '/user/info', { token: customer.token });
     expect(before.json().code).toBe(0);
     const off = await request(t.app, 'PUT', `/admin/users/${customer.userId}/status`, { token: operator.token, body: { status: 'disabled' } });
@@ -61,14 +61,22 @@ describe('operator area: admin routes and their audit', () => {
   });
 
   it('audits refused operator calls too, with the error, and keeps secrets out of the entry', async () => {
-    const self = await request(t.app, 'PUT', `/admin/users/${operator.userId}/status`, { token: operator.token, body: { status: 'disabled', password: 'hunter22', api_key: 'pk_x' } });
+    const self = await request(t.app, 'PUT', `/admin/users/${operator.userId}/status`, {
+      token: operator.token,
+      body: { status: 'disabled', password: 'hunter22', api_key: 'pk_x' },
+    });
     expect(self.json().code).toBe(1015);
     const bad = await request(t.app, 'PUT', '/admin/users/999999/status', { token: operator.token, body: { status: 'gone' } });
     expect(bad.statusCode).toBe(400);
     const list = await request(t.app, 'GET', '/admin/audit/list?page_size=2', { token: operator.token });
     const [newest, older] = list.json().data.records;
     expect(newest).toMatchObject({ target_id: '999999', result: 'error', error_code: 'BAD_REQUEST' });
-    expect(older).toMatchObject({ target_id: String(operator.userId), result: 'error', error_code: 'SELF_ACTION_REFUSED', input: { status: 'disabled', password: '[redacted]', api_key: '[redacted]' } });
+    expect(older).toMatchObject({
+      target_id: String(operator.userId),
+      result: 'error',
+      error_code: 'SELF_ACTION_REFUSED',
+      input: { status: 'disabled', password: '[redacted]', api_key: '[redacted]' },
+    });
   });
 
   it('never updates or deletes an audit entry, and reading the list is not audited', async () => {
@@ -78,7 +86,7 @@ describe('operator area: admin routes and their audit', () => {
     expect((await request(t.app, 'GET', '/admin/audit/list', { token: operator.token })).json().data.total).toBe(total);
   });
 
-  it('filters by route and time, and refuses bad filters in the caller\'s language', async () => {
+  it("filters by route and time, and refuses bad filters in the caller's language", async () => {
     const byRoute = await request(t.app, 'GET', '/admin/audit/list?route=adminUserSetStatus', { token: operator.token });
     expect(byRoute.json().data.total).toBe(4);
     const future = await request(t.app, 'GET', `/admin/audit/list?from=${encodeURIComponent('2999-01-01T00:00:00Z')}`, { token: operator.token });

@@ -124,11 +124,17 @@ describe('registration (/user/register)', () => {
   it('links the inviter by invite code (any case), refuses an unknown one and leaves no trace', async () => {
     const inviter = await findUser(t, 'alice@example.com');
     const code = await sendCode('invited@example.com');
-    const unknown = await postForm(t.app, '/user/register', form({ username: 'invited', email: 'invited@example.com', code, invite_code: 'ZZZZ0000' }), { lang: 'zh' });
+    const unknown = await postForm(t.app, '/user/register', form({ username: 'invited', email: 'invited@example.com', code, invite_code: 'ZZZZ0000' }), {
+      lang: 'zh',
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toMatchObject({ code: 1007, msg: '邀请码不存在或已失效', data: { error: 'INVITE_CODE_INVALID' } });
     expect(await findUser(t, 'invited@example.com')).toBeUndefined();
-    const res = await postForm(t.app, '/user/register', form({ username: 'invited', email: 'invited@example.com', code, invite_code: inviter.inviteCode.toLowerCase() }));
+    const res = await postForm(
+      t.app,
+      '/user/register',
+      form({ username: 'invited', email: 'invited@example.com', code, invite_code: inviter.inviteCode.toLowerCase() }),
+    );
     expect(res.json().code).toBe(0);
     expect((await findUser(t, 'invited@example.com')).invitedBy).toBe(inviter.id);
   });
@@ -138,13 +144,24 @@ describe('registration (/user/register)', () => {
     // The code was sent before the account existed (it was then created through another sign-in).
     const code = await sendCode(email);
     await createAccount(t.deps, { email, username: 'existing', passwordHash: await hashPassword('their-password', { memoryKib: 1024, timeCost: 1 }) });
-    const wrongCode = await postForm(t.app, '/user/register', form({ username: 'someone', email, code: code === '000000' ? '111111' : '000000' }), { lang: 'en' });
-    const wrong = await postForm(t.app, '/user/register', form({ username: 'someone', email, code, password: 'not-theirs-1', confirm_password: 'not-theirs-1' }), { lang: 'en' });
+    const wrongCode = await postForm(t.app, '/user/register', form({ username: 'someone', email, code: code === '000000' ? '111111' : '000000' }), {
+      lang: 'en',
+    });
+    const wrong = await postForm(
+      t.app,
+      '/user/register',
+      form({ username: 'someone', email, code, password: 'not-theirs-1', confirm_password: 'not-theirs-1' }),
+      { lang: 'en' },
+    );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.statusCode).toBe(wrongCode.statusCode);
     expect(wrong.json()).toEqual(wrongCode.json());
     expect(wrong.json()).toEqual({ code: 1004, msg: 'The verification code is wrong or has expired', data: { error: 'CODE_INVALID' } });
-    const right = await postForm(t.app, '/user/register', form({ username: 'someone', email, code, password: 'their-password', confirm_password: 'their-password' }));
+    const right = await postForm(
+      t.app,
+      '/user/register',
+      form({ username: 'someone', email, code, password: 'their-password', confirm_password: 'their-password' }),
+    );
     expect(right.json()).toMatchObject({ code: 0, data: { is_new_user: false } });
     const info = await callApi(t.app, 'GET', '/user/info', { token: right.json().data.token });
     expect(info.json().data).toMatchObject({ name: 'existing', balance: 15 });
@@ -153,7 +170,11 @@ describe('registration (/user/register)', () => {
     const [session] = await t.db.db.select().from(userSessions).where(eq(userSessions.id, claims!.sessionId));
     expect(session).toMatchObject({ userId: info.json().data.user_id, method: 'password' });
     // The code was used by that sign-in.
-    const replay = await postForm(t.app, '/user/register', form({ username: 'someone', email, code, password: 'their-password', confirm_password: 'their-password' }));
+    const replay = await postForm(
+      t.app,
+      '/user/register',
+      form({ username: 'someone', email, code, password: 'their-password', confirm_password: 'their-password' }),
+    );
     expect(replay.json().code).toBe(1004);
     expect((await t.db.db.select().from(users).where(eq(users.email, email))).length).toBe(1);
   });
@@ -169,7 +190,11 @@ describe('registration (/user/register)', () => {
     expect(mail?.text).toContain('username: owner');
     expect(mail?.text).toContain(`${t.deps.config.publicUrl}/reset-password`);
     const code = codeSentTo(mailer, email);
-    const res = await postForm(t.app, '/user/register', form({ username: 'whatever', email, code, password: 'owner-password', confirm_password: 'owner-password' }));
+    const res = await postForm(
+      t.app,
+      '/user/register',
+      form({ username: 'whatever', email, code, password: 'owner-password', confirm_password: 'owner-password' }),
+    );
     expect(res.json()).toMatchObject({ code: 0, data: { is_new_user: false } });
     expect((await callApi(t.app, 'GET', '/user/info', { token: res.json().data.token })).json().data.name).toBe('owner');
   });
@@ -182,7 +207,9 @@ describe('registration (/user/register)', () => {
     expect(mailer.last(email)?.subject).toBe('ProxyHub 账号已存在');
     const code = codeSentTo(mailer, email);
     for (let i = 0; i < 5; i += 1) {
-      const res = await postForm(t.app, '/user/register', form({ email, code, password: `wrong-password-${i}`, confirm_password: `wrong-password-${i}` }), { lang: 'zh' });
+      const res = await postForm(t.app, '/user/register', form({ email, code, password: `wrong-password-${i}`, confirm_password: `wrong-password-${i}` }), {
+        lang: 'zh',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ code: 1004, msg: '验证码错误或已过期', data: { error: 'CODE_INVALID' } });
     }
@@ -292,7 +319,11 @@ describe('sign-in, sessions and password reset', () => {
   });
 
   it('grants the trial credit on the first sign-in of an account created without one', async () => {
-    await createAccount(t.deps, { email: 'frank@example.com', username: 'frank', passwordHash: await hashPassword('frank-password', { memoryKib: 1024, timeCost: 1 }) });
+    await createAccount(t.deps, {
+      email: 'frank@example.com',
+      username: 'frank',
+      passwordHash: await hashPassword('frank-password', { memoryKib: 1024, timeCost: 1 }),
+    });
     const res = await postForm(t.app, '/user/login', { email: 'frank', password: 'frank-password' });
     const info = await callApi(t.app, 'GET', '/user/info', { token: res.json().data.token });
     expect(info.json().data).toMatchObject({ balance: 15, trial_credit: 15, total_balance: 0 });
@@ -347,7 +378,12 @@ describe('sign-in, sessions and password reset', () => {
     clock.advance(CODE_RESEND_MS);
     await postForm(t.app, '/user/code', { email: 'hank@example.com', type: 'reset' });
     const code = codeSentTo(mailer, 'hank@example.com');
-    const res = await postForm(t.app, '/user/reset_password', { email: 'hank@example.com', code, password: 'hank-new-password', confirm_password: 'hank-new-password' }, { lang: 'en' });
+    const res = await postForm(
+      t.app,
+      '/user/reset_password',
+      { email: 'hank@example.com', code, password: 'hank-new-password', confirm_password: 'hank-new-password' },
+      { lang: 'en' },
+    );
     expect(res.json()).toEqual({ code: 0, msg: 'OK', data: null });
     expect((await callApi(t.app, 'GET', '/user/info', { token })).json().code).toBe(-401);
     expect((await postForm(t.app, '/user/login', { email: 'hank', password: 'hank-password' })).json().code).toBe(1001);
@@ -360,9 +396,19 @@ describe('sign-in, sessions and password reset', () => {
     await postForm(t.app, '/user/code', { email: 'hank@example.com', type: 'reset' });
     const realCode = codeSentTo(mailer, 'hank@example.com');
     const wrongCode = realCode === '000000' ? '111111' : '000000';
-    const known = await postForm(t.app, '/user/reset_password', { email: 'hank@example.com', code: wrongCode, password: 'whatever-123', confirm_password: 'whatever-123' }, { lang: 'en' });
+    const known = await postForm(
+      t.app,
+      '/user/reset_password',
+      { email: 'hank@example.com', code: wrongCode, password: 'whatever-123', confirm_password: 'whatever-123' },
+      { lang: 'en' },
+    );
     await postForm(t.app, '/user/code', { email: 'stranger@example.com', type: 'reset' });
-    const unknown = await postForm(t.app, '/user/reset_password', { email: 'stranger@example.com', code: wrongCode, password: 'whatever-123', confirm_password: 'whatever-123' }, { lang: 'en' });
+    const unknown = await postForm(
+      t.app,
+      '/user/reset_password',
+      { email: 'stranger@example.com', code: wrongCode, password: 'whatever-123', confirm_password: 'whatever-123' },
+      { lang: 'en' },
+    );
     expect(known.statusCode).toBe(400);
     expect(unknown.statusCode).toBe(known.statusCode);
     expect(unknown.json()).toEqual(known.json());
@@ -428,7 +474,11 @@ describe('sign-in timing', () => {
   it('an unknown account costs as much hashing as a wrong password (production argon2 cost)', async () => {
     const t = await createTestApp({ config: { ARGON2_MEMORY_KIB: '19456', ARGON2_TIME_COST: '2' } });
     try {
-      await createAccount(t.deps, { email: 'timed@example.com', username: 'timed', passwordHash: await hashPassword('timed-password', { memoryKib: 19456, timeCost: 2 }) });
+      await createAccount(t.deps, {
+        email: 'timed@example.com',
+        username: 'timed',
+        passwordHash: await hashPassword('timed-password', { memoryKib: 19456, timeCost: 2 }),
+      });
       // CPU time of this process (argon2 runs on its worker threads), not wall-clock time:
       // other work on the machine does not change how much hashing a sign-in does.
       const cpuOfLogin = async (email: string) => {
@@ -460,7 +510,11 @@ describe('concurrent first sign-ins', () => {
   it.skipIf(!isPostgres)(name, async () => {
     const t = await createTestApp();
     try {
-      await createAccount(t.deps, { email: 'rush@example.com', username: 'rush', passwordHash: await hashPassword('rush-password', { memoryKib: 1024, timeCost: 1 }) });
+      await createAccount(t.deps, {
+        email: 'rush@example.com',
+        username: 'rush',
+        passwordHash: await hashPassword('rush-password', { memoryKib: 1024, timeCost: 1 }),
+      });
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) => postForm(t.app, '/user/login', { email: 'rush', password: 'rush-password' }, { ip: `10.9.9.${i}` })),
       );

@@ -1,11 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import {
-  USERNAME_MAX,
-  USERNAME_MIN,
-  type TCodePurpose,
-  type TLang,
-  type TSession,
-} from '@proxy/contract';
+import { USERNAME_MAX, USERNAME_MIN, type TCodePurpose, type TLang, type TSession } from '@proxy/contract';
 import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
@@ -65,7 +59,10 @@ async function generateUniqueInviteCode(db: TDbOrTx): Promise<string> {
 
 /** A username from the e-mail's local part (allowed characters only), with digits appended until unique. */
 async function deriveUsername(db: TDbOrTx, email: string): Promise<string> {
-  let base = email.split('@')[0].replace(/[^A-Za-z0-9._-]/g, '').slice(0, USERNAME_MAX - 6);
+  let base = email
+    .split('@')[0]
+    .replace(/[^A-Za-z0-9._-]/g, '')
+    .slice(0, USERNAME_MAX - 6);
   if (base.length < USERNAME_MIN) base = 'user';
   if (!(await isUsernameTaken(db, base))) return base;
   for (;;) {
@@ -124,11 +121,7 @@ export async function createAccount(deps: TDeps, input: TCreateAccountInput, tx?
 }
 
 /** POST /user/code: rate-limited, then sendCode (same answer whether or not an account exists). */
-export async function requestCode(
-  deps: TDeps,
-  input: { email: string; type: TCodePurpose },
-  meta: TRequestMeta,
-): Promise<{ resend_after: number }> {
+export async function requestCode(deps: TDeps, input: { email: string; type: TCodePurpose }, meta: TRequestMeta): Promise<{ resend_after: number }> {
   await deps.authLimiter.hit(`code:ip:${meta.ip}`, `code:acct:${input.email}`);
   return sendCode(deps, { email: input.email, purpose: input.type, lang: meta.lang });
 }
@@ -218,11 +211,7 @@ export async function notifyPasswordChanged(deps: TDeps, user: TUserRow, lang: T
  * session is signed out (token version bumped, sessions ended). An unknown
  * e-mail is CODE_INVALID, like a wrong code.
  */
-export async function resetPassword(
-  deps: TDeps,
-  input: { email: string; code: string; password: string },
-  meta: TRequestMeta,
-): Promise<void> {
+export async function resetPassword(deps: TDeps, input: { email: string; code: string; password: string }, meta: TRequestMeta): Promise<void> {
   await deps.authLimiter.hit(`reset:ip:${meta.ip}`, `reset:acct:${input.email}`);
   const checked = await checkCode(deps, { email: input.email, purpose: 'reset', code: input.code });
   const user = await findUserByEmail(deps.db, input.email);

@@ -21,12 +21,7 @@ export async function deleteCode(db: TDbOrTx, id: number): Promise<void> {
 
 /** The most recent code sent to an address, whatever its purpose (the resend throttle). */
 export async function findLatestCodeForEmail(db: TDbOrTx, email: string): Promise<TEmailCodeRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(emailCodes)
-    .where(eq(emailCodes.email, email))
-    .orderBy(desc(emailCodes.createdAt), desc(emailCodes.id))
-    .limit(1);
+  const [row] = await db.select().from(emailCodes).where(eq(emailCodes.email, email)).orderBy(desc(emailCodes.createdAt), desc(emailCodes.id)).limit(1);
   return row;
 }
 

@@ -231,7 +231,12 @@ describe('verification codes under concurrency', () => {
       const code = codeSentTo(mailer, 'twin@example.com');
       const results = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
-          postForm(t.app, '/user/register', { username: `twin${i}`, email: 'twin@example.com', password: 'password-123', confirm_password: 'password-123', code }, { ip: `10.6.6.${i}` }),
+          postForm(
+            t.app,
+            '/user/register',
+            { username: `twin${i}`, email: 'twin@example.com', password: 'password-123', confirm_password: 'password-123', code },
+            { ip: `10.6.6.${i}` },
+          ),
         ),
       );
       expect(results.filter((r) => r.json().code === 0)).toHaveLength(1);

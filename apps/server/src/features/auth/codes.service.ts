@@ -1,26 +1,11 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import {
-  CODE_LENGTH,
-  CODE_MAX_ATTEMPTS,
-  CODE_RESEND_MS,
-  CODE_TTL_MS,
-  type TCodePurpose,
-  type TLang,
-} from '@proxy/contract';
+import { CODE_LENGTH, CODE_MAX_ATTEMPTS, CODE_RESEND_MS, CODE_TTL_MS, type TCodePurpose, type TLang } from '@proxy/contract';
 import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { renderAccountExistsMail, renderCodeMail } from '../mail/mail-templates';
 import { findUserByEmail } from '../users/users.repository';
-import {
-  consumeCodeOnce,
-  deleteCode,
-  findLatestCode,
-  findLatestCodeForEmail,
-  incrementCodeAttempts,
-  insertCode,
-  lockCodeAddress,
-} from './codes.repository';
+import { consumeCodeOnce, deleteCode, findLatestCode, findLatestCodeForEmail, incrementCodeAttempts, insertCode, lockCodeAddress } from './codes.repository';
 
 /** A code that passed the check but is not used yet (see consumeCheckedCode). */
 export type TCheckedCode = { id: number };

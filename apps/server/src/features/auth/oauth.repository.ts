@@ -37,9 +37,6 @@ export async function findOAuthAccount(db: TDbOrTx, provider: TOAuthProvider, pr
 }
 
 /** Links a provider identity to a user; an existing link of that identity is kept as it is. */
-export async function insertOAuthAccount(
-  db: TDbOrTx,
-  row: { provider: TOAuthProvider; providerUserId: string; userId: number; email: string },
-): Promise<void> {
+export async function insertOAuthAccount(db: TDbOrTx, row: { provider: TOAuthProvider; providerUserId: string; userId: number; email: string }): Promise<void> {
   await db.insert(oauthAccounts).values(row).onConflictDoNothing();
 }

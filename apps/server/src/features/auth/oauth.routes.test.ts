@@ -39,8 +39,7 @@ function createClient(t: TTestApp) {
     const { code, state } = await followProvider(started.json().data.url);
     return verify(provider, { code, state, ...extra });
   };
-  const userInfo = async (token: string) =>
-    t.app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: `Bearer ${token}`, lang: 'en' } });
+  const userInfo = async (token: string) => t.app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: `Bearer ${token}`, lang: 'en' } });
   const countUsers = async (email?: string) =>
     (await (email ? t.deps.db.select().from(users).where(eq(users.email, email)) : t.deps.db.select().from(users))).length;
   return { authorize, followProvider, verify, signIn, userInfo, countUsers };

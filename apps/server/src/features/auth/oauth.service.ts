@@ -107,12 +107,7 @@ export function isAllowedRedirectUri(config: TServerConfig, redirectUri: string)
  * Starts a sign-in: stores a random state with a PKCE verifier for 10 minutes
  * and answers the provider's authorization URL.
  */
-export async function startOAuthSignIn(
-  deps: TDeps,
-  provider: TOAuthProvider,
-  redirectUri: string,
-  ip: string,
-): Promise<{ url: string; state: string }> {
+export async function startOAuthSignIn(deps: TDeps, provider: TOAuthProvider, redirectUri: string, ip: string): Promise<{ url: string; state: string }> {
   const settings = requireProviderSettings(deps.config, provider);
   // Each start stores a row: bounded per address like the other sign-in calls.
   await deps.authLimiter.hit(`oauth-start:ip:${ip}`);
@@ -293,12 +288,7 @@ async function findOrCreateAccount(
  * Google, the access token), reads the verified e-mail, links or creates the
  * account and answers a session.
  */
-export async function finishOAuthSignIn(
-  deps: TDeps,
-  provider: TOAuthProvider,
-  input: TOAuthVerifyInput,
-  meta: TRequestMeta,
-): Promise<TSession> {
+export async function finishOAuthSignIn(deps: TDeps, provider: TOAuthProvider, input: TOAuthVerifyInput, meta: TRequestMeta): Promise<TSession> {
   requireProviderSettings(deps.config, provider);
   // Each finish makes calls to the provider: bounded per address.
   await deps.authLimiter.hit(`oauth-finish:ip:${meta.ip}`);

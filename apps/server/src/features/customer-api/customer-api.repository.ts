@@ -47,11 +47,7 @@ export async function listV1TokensPage(
     .orderBy(desc(proxyTokens.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(proxyTokens)
-    .leftJoin(exitNodes, eq(exitNodes.id, proxyTokens.exitNodeId))
-    .where(where);
+  const [{ total }] = await db.select({ total: count() }).from(proxyTokens).leftJoin(exitNodes, eq(exitNodes.id, proxyTokens.exitNodeId)).where(where);
   return { rows: rows.map((r) => r.token), total: Number(total) };
 }
 

@@ -34,7 +34,9 @@ describe('customer API (/api/v1) and the personal API key', () => {
     await creditFen(t.deps, ann.userId, 100_000);
     ids.usHttp = (await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
     ids.deSocks = (await buyOk(t.app, ann.token, '/token/static/ip', { network: 'SOCKS5', country_id: 'de', quantity: 1, days: 1 })).tokens[0].token_id;
-    ids.usDynamic = (await buyOk(t.app, ann.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 1 })).tokens[0].token_id;
+    ids.usDynamic = (
+      await buyOk(t.app, ann.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 1 })
+    ).tokens[0].token_id;
     ids.disabled = (await buyOk(t.app, ann.token, '/token/variable/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
     await request(t.app, 'PUT', `/token/${ids.disabled}`, { token: ann.token, body: { status: 'disabled' } });
     ids.bens = (await buyOk(t.app, ben.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
@@ -43,7 +45,7 @@ describe('customer API (/api/v1) and the personal API key', () => {
     await t.close();
   });
 
-  it('lists areas with the key in the header or the query, and with the console\'s bearer token', async () => {
+  it("lists areas with the key in the header or the query, and with the console's bearer token", async () => {
     const byHeader = await v1('/v1/areas/countries', { key: ann.key, lang: 'en' });
     expect(byHeader.json().code, byHeader.body).toBe(0);
     expect(byHeader.json().data.map((a: { id: string }) => a.id)).toEqual(['de', 'us']);
@@ -72,7 +74,7 @@ describe('customer API (/api/v1) and the personal API key', () => {
     expect(badIp.json().data.issues).toEqual([{ path: 'ipAddress', message: 'Please enter a valid IPv4 or IPv6 address' }]);
   });
 
-  it('lists the user\'s proxies, paged and filtered by networkType, countryId and exit ipAddress', async () => {
+  it("lists the user's proxies, paged and filtered by networkType, countryId and exit ipAddress", async () => {
     const all = await v1('/v1/proxies?page=1&pageSize=2', { key: ann.key });
     expect(all.json().code).toBe(0);
     expect(all.json().data).toMatchObject({ total: 4, page: 1, page_size: 2 });
@@ -97,7 +99,9 @@ describe('customer API (/api/v1) and the personal API key', () => {
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line).toMatch(/^gw\.test:7000:u[a-z0-9]+:[A-Za-z0-9]+$/);
 
-    const json = await v1(`/v1/endpoints?proxyId=${ids.usDynamic}&format=json&session=sticky&sesstime=5&limit=3&countryId=us&stateId=ca&line=http`, { queryKey: ann.key });
+    const json = await v1(`/v1/endpoints?proxyId=${ids.usDynamic}&format=json&session=sticky&sesstime=5&limit=3&countryId=us&stateId=ca&line=http`, {
+      queryKey: ann.key,
+    });
     expect(json.json().code, json.body).toBe(0);
     const endpoints = json.json().data.endpoints as { username: string; line: string; url: string; proxy_id: number }[];
     expect(json.json().data.total).toBe(3);
@@ -113,7 +117,7 @@ describe('customer API (/api/v1) and the personal API key', () => {
     expect(pinned.body).toMatch(/^socks5:\/\//);
   });
 
-  it('keeps users apart: another user\'s proxy id is not found', async () => {
+  it("keeps users apart: another user's proxy id is not found", async () => {
     expect((await v1(`/v1/endpoints?proxyId=${ids.bens}`, { key: ann.key })).statusCode).toBe(404);
     expect((await v1(`/v1/endpoints?proxyId=${ids.usHttp}`, { key: ben.key })).statusCode).toBe(404);
     const [row] = await t.db.db.select().from(proxyTokens).where(eq(proxyTokens.id, ids.usHttp));

@@ -52,7 +52,13 @@ export async function getV1Endpoints(deps: TV1Deps, userId: number, query: TV1En
     const tokens = await listUsableTokens(
       deps.db,
       userId,
-      { network: query.networkType, country: query.countryId || undefined, state: query.stateId || undefined, city: query.cityId || undefined, now: deps.clock.now() },
+      {
+        network: query.networkType,
+        country: query.countryId || undefined,
+        state: query.stateId || undefined,
+        city: query.cityId || undefined,
+        now: deps.clock.now(),
+      },
       query.limit,
     );
     // Each proxy's own line (its own area): one endpoint per proxy.
@@ -64,7 +70,16 @@ export async function getV1Endpoints(deps: TV1Deps, userId: number, query: TV1En
     return new RawReply(endpoints.map((e) => e.line).join('\n') + (endpoints.length ? '\n' : ''), 'text/plain; charset=utf-8');
   }
   return {
-    endpoints: endpoints.map((e) => ({ proxy_id: e.proxy_id, host: e.host, port: e.port, username: e.username, password: e.password, network: e.network, line: e.line, url: e.url })),
+    endpoints: endpoints.map((e) => ({
+      proxy_id: e.proxy_id,
+      host: e.host,
+      port: e.port,
+      username: e.username,
+      password: e.password,
+      network: e.network,
+      line: e.line,
+      url: e.url,
+    })),
     total: endpoints.length,
   };
 }

@@ -76,7 +76,10 @@ export async function countNodesInArea(db: TDbOrTx, area: TAreaFilter): Promise<
 
 /** Marks a node held by a static-IP token. */
 export async function setNodeHolder(db: TDbOrTx, nodeId: number, tokenId: number): Promise<void> {
-  await db.update(exitNodes).set({ holderTokenId: tokenId }).where(and(eq(exitNodes.id, nodeId), isNull(exitNodes.holderTokenId)));
+  await db
+    .update(exitNodes)
+    .set({ holderTokenId: tokenId })
+    .where(and(eq(exitNodes.id, nodeId), isNull(exitNodes.holderTokenId)));
 }
 
 /** Gives an upstream node back to the pool; answers whether the token held it. */
@@ -103,14 +106,15 @@ export type TAreaCount = { code: string; /** Name captured at import ('' when no
  * of a country, or cities of a state; available = shared direct nodes plus
  * free upstream nodes.
  */
-export async function countAreas(
-  db: TDbOrTx,
-  kind: TExitKind,
-  parent: { country?: string; state?: string },
-): Promise<TAreaCount[]> {
+export async function countAreas(db: TDbOrTx, kind: TExitKind, parent: { country?: string; state?: string }): Promise<TAreaCount[]> {
   const column = parent.country === undefined ? exitNodes.country : parent.state === undefined ? exitNodes.state : exitNodes.city;
   // A display name captured at import ("Los Angeles"); '' for countries and unnamed areas.
-  const nameColumn = parent.country === undefined ? sql<string>`''` : parent.state === undefined ? sql<string>`max(${exitNodes.stateName})` : sql<string>`max(${exitNodes.cityName})`;
+  const nameColumn =
+    parent.country === undefined
+      ? sql<string>`''`
+      : parent.state === undefined
+        ? sql<string>`max(${exitNodes.stateName})`
+        : sql<string>`max(${exitNodes.cityName})`;
   const parts: SQL[] = [eq(exitNodes.kind, kind), eq(exitNodes.status, 'active')];
   if (parent.country !== undefined) parts.push(eq(exitNodes.country, parent.country));
   if (parent.state !== undefined) parts.push(eq(exitNodes.state, parent.state));

@@ -28,16 +28,73 @@ describe('inventory CSV parsing', () => {
     );
     expect(errors).toEqual([]);
     expect(nodes).toEqual([
-      { kind: 'residential', egress: 'http', host: '1.2.3.4', port: 8080, username: 'bob', password: 's3cret', country: 'us', state: 'ca', city: 'losangeles', stateName: 'CA', cityName: 'Los Angeles' },
-      { kind: 'residential', egress: 'socks5', host: 'proxy.example.com', port: 1080, username: null, password: null, country: 'de', state: 'be', city: 'berlin', stateName: 'be', cityName: 'berlin' },
-      { kind: 'residential', egress: 'http', host: '5.6.7.8', port: 3128, username: 'u', password: 'p:with:colons', country: 'jp', state: '', city: '', stateName: '', cityName: '' },
-      { kind: 'residential', egress: 'http', host: '2001:db8::1', port: 1080, username: 'u', password: 'p', country: 'gb', state: '', city: '', stateName: '', cityName: '' },
+      {
+        kind: 'residential',
+        egress: 'http',
+        host: '1.2.3.4',
+        port: 8080,
+        username: 'bob',
+        password: 's3cret',
+        country: 'us',
+        state: 'ca',
+        city: 'losangeles',
+        stateName: 'CA',
+        cityName: 'Los Angeles',
+      },
+      {
+        kind: 'residential',
+        egress: 'socks5',
+        host: 'proxy.example.com',
+        port: 1080,
+        username: null,
+        password: null,
+        country: 'de',
+        state: 'be',
+        city: 'berlin',
+        stateName: 'be',
+        cityName: 'berlin',
+      },
+      {
+        kind: 'residential',
+        egress: 'http',
+        host: '5.6.7.8',
+        port: 3128,
+        username: 'u',
+        password: 'p:with:colons',
+        country: 'jp',
+        state: '',
+        city: '',
+        stateName: '',
+        cityName: '',
+      },
+      {
+        kind: 'residential',
+        egress: 'http',
+        host: '2001:db8::1',
+        port: 1080,
+        username: 'u',
+        password: 'p',
+        country: 'gb',
+        state: '',
+        city: '',
+        stateName: '',
+        cityName: '',
+      },
     ]);
   });
 
   it('reports every bad line with its number', () => {
     const { errors } = parseInventoryCsv(
-      ['1.2.3.4:8080,us', 'ftp://1.2.3.4:21,us', '1.2.3.4:0,us', '1.2.3.4:80,zz', '1.2.3.4:80:onlyuser,us', 'no-port,us', '1.2.3.4:80,us,new-york', '1.2.3.4:80,us,,city'].join('\n'),
+      [
+        '1.2.3.4:8080,us',
+        'ftp://1.2.3.4:21,us',
+        '1.2.3.4:0,us',
+        '1.2.3.4:80,zz',
+        '1.2.3.4:80:onlyuser,us',
+        'no-port,us',
+        '1.2.3.4:80,us,new-york',
+        '1.2.3.4:80,us,,city',
+      ].join('\n'),
       'datacenter',
     );
     expect(errors.map((e) => e.line)).toEqual([2, 3, 4, 5, 6, 7, 8]);
@@ -109,7 +166,10 @@ describe('inventory import and areas', () => {
       { id: 'sanfrancisco', name: 'San Francisco', name_zh: 'San Francisco', name_en: 'San Francisco', available: 1 },
     ]);
     const idc = await request(t.app, 'GET', '/token/list/area/state?country_id=us&category=idc', { token: user.token });
-    expect(idc.json().data.map((a: { id: string; available: number }) => [a.id, a.available])).toEqual([['ca', 1], ['ny', 1]]);
+    expect(idc.json().data.map((a: { id: string; available: number }) => [a.id, a.available])).toEqual([
+      ['ca', 1],
+      ['ny', 1],
+    ]);
     const missing = await request(t.app, 'GET', '/token/list/area/state', { token: user.token });
     expect(missing.statusCode).toBe(400);
     expect((await request(t.app, 'GET', '/token/list/area/countries')).statusCode).toBe(401);

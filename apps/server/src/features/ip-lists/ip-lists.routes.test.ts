@@ -21,11 +21,21 @@ describe('IP whitelist and blacklist', () => {
   });
 
   const add = (list: 'whitelist' | 'blacklist', ip: string, options: { tk?: string; lang?: string; remark?: string } = {}) =>
-    postForm(t.app, `/user/add/ip/${list}`, { ip, ...(options.remark !== undefined ? { remark: options.remark } : {}) }, { token: options.tk ?? token, lang: options.lang ?? 'en' });
+    postForm(
+      t.app,
+      `/user/add/ip/${list}`,
+      { ip, ...(options.remark !== undefined ? { remark: options.remark } : {}) },
+      { token: options.tk ?? token, lang: options.lang ?? 'en' },
+    );
   const list = async (name: 'whitelist' | 'blacklist', tk = token, query = '') => {
     const res = await callApi(t.app, 'GET', `/user/ip/${name}${query}`, { token: tk });
     expect(res.statusCode).toBe(200);
-    return res.json().data as { records: { id: number; ip: string; kind: string; remark: string; created_at: string }[]; total: number; page: number; page_size: number };
+    return res.json().data as {
+      records: { id: number; ip: string; kind: string; remark: string; created_at: string }[];
+      total: number;
+      page: number;
+      page_size: number;
+    };
   };
   const version = () => readGatewayVersion(t.deps.db);
   async function userIdOf(tk: string): Promise<number> {
@@ -168,7 +178,15 @@ describe('IP whitelist and blacklist', () => {
     const seeded = Array.from({ length: IP_LIST_MAX_ENTRIES - 2 }, (_, i) => {
       const r = parseIpEntry(`100.64.${Math.floor(i / 256)}.${i % 256}`);
       if (isIpParseError(r)) throw new Error('seed');
-      return { userId, list: 'whitelist' as const, entry: r.text, kind: r.kind, family: r.family, startHex: ipBoundToHex(r.start), endHex: ipBoundToHex(r.end) };
+      return {
+        userId,
+        list: 'whitelist' as const,
+        entry: r.text,
+        kind: r.kind,
+        family: r.family,
+        startHex: ipBoundToHex(r.start),
+        endHex: ipBoundToHex(r.end),
+      };
     });
     await insertIpListEntries(t.db.db, seeded);
     const before = await version();
@@ -190,7 +208,15 @@ describe('IP whitelist and blacklist', () => {
     const seeded = Array.from({ length: IP_LIST_MAX_ENTRIES - 1 }, (_, i) => {
       const r = parseIpEntry(`100.65.${Math.floor(i / 256)}.${i % 256}`);
       if (isIpParseError(r)) throw new Error('seed');
-      return { userId, list: 'blacklist' as const, entry: r.text, kind: r.kind, family: r.family, startHex: ipBoundToHex(r.start), endHex: ipBoundToHex(r.end) };
+      return {
+        userId,
+        list: 'blacklist' as const,
+        entry: r.text,
+        kind: r.kind,
+        family: r.family,
+        startHex: ipBoundToHex(r.start),
+        endHex: ipBoundToHex(r.end),
+      };
     });
     await insertIpListEntries(t.db.db, seeded);
     const answers = await Promise.all(['2.0.0.1', '2.0.0.2', '2.0.0.3', '2.0.0.4'].map((ip) => add('blacklist', ip, { tk: raceToken })));

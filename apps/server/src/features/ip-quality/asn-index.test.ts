@@ -7,7 +7,12 @@ import { dateOfDataVersion } from './ip-data';
 
 describe('ASN CSV lines', () => {
   it('reads plain and quoted organisation names', () => {
-    expect(parseAsnCsvLine('16777216,16777471,13335,"Cloudflare, Inc."')).toEqual({ start: '16777216', end: '16777471', asn: 13335, organization: 'Cloudflare, Inc.' });
+    expect(parseAsnCsvLine('16777216,16777471,13335,"Cloudflare, Inc."')).toEqual({
+      start: '16777216',
+      end: '16777471',
+      asn: 13335,
+      organization: 'Cloudflare, Inc.',
+    });
     expect(parseAsnCsvLine('1,2,201907,"LLC ""SPUTNIK"""\r')?.organization).toBe('LLC "SPUTNIK"');
     expect(parseAsnCsvLine('1,2,3,Chinanet')?.organization).toBe('Chinanet');
   });

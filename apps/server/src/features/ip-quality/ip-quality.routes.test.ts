@@ -25,7 +25,10 @@ describe('IP quality check', () => {
     await t.close();
   });
 
-  function check(ip: string, options: { token?: string; lang?: string; headers?: Record<string, string>; query?: string } = {}): Promise<LightMyRequestResponse> {
+  function check(
+    ip: string,
+    options: { token?: string; lang?: string; headers?: Record<string, string>; query?: string } = {},
+  ): Promise<LightMyRequestResponse> {
     return t.app.inject({
       method: 'GET',
       url: `/api/v1/ip-quality/${encodeURIComponent(ip)}${options.query ?? ''}`,
@@ -142,7 +145,11 @@ describe('IP quality check', () => {
     for (const bad of ['1.2.3', '256.1.1.1', '01.2.3.4', 'example.com', '10.0.0.0/8', '1.2.3.4-1.2.3.5', 'fe80::1%eth0', 'x'.repeat(70)]) {
       const en = await check(bad, { token, lang: 'en' });
       expect(en.statusCode, bad).toBe(400);
-      expect(en.json(), bad).toMatchObject({ code: 400, msg: 'Please enter a valid IPv4 or IPv6 address', data: { error: 'BAD_REQUEST', issues: [{ path: 'ip' }] } });
+      expect(en.json(), bad).toMatchObject({
+        code: 400,
+        msg: 'Please enter a valid IPv4 or IPv6 address',
+        data: { error: 'BAD_REQUEST', issues: [{ path: 'ip' }] },
+      });
     }
     const zh = await check('1.2.3', { token, lang: 'zh' });
     expect(zh.json()).toMatchObject({ code: 400, msg: '请输入有效的 IPv4 或 IPv6 地址' });
@@ -167,13 +174,22 @@ describe('IP quality check', () => {
     ];
     for (const [ip, scope] of cases) {
       const data = dataOf(await check(ip, { token }));
-      expect(data, ip).toMatchObject({ scope, is_public: false, location: null, asn: null, network_kind: null, risk_score: null, risk_level: null, reasons: [] });
+      expect(data, ip).toMatchObject({
+        scope,
+        is_public: false,
+        location: null,
+        asn: null,
+        network_kind: null,
+        risk_score: null,
+        risk_level: null,
+        reasons: [],
+      });
       expect(data.note?.en, ip).toMatch(/not a public address/);
       expect(data.note?.zh, ip).toMatch(/非公网地址/);
     }
   });
 
-  it('flags addresses in the caller\'s blacklist (single, CIDR, range, IPv6), not in others\' or in whitelists', async () => {
+  it("flags addresses in the caller's blacklist (single, CIDR, range, IPv6), not in others' or in whitelists", async () => {
     await addListEntry(userId, 'blacklist', '8.8.8.0/24');
     await addListEntry(userId, 'blacklist', '73.162.1.0-73.162.1.9');
     await addListEntry(userId, 'blacklist', '2001:4860::/32');
@@ -209,7 +225,18 @@ describe('IP quality check', () => {
 
   it('says when the address is one of our exits', async () => {
     expect(dataOf(await check('73.162.1.77', { token })).is_our_exit).toBe(false);
-    await t.db.db.insert(exitNodes).values({ kind: 'residential', egress: 'http', host: 'upstream.example', port: 8000, country: 'us', state: 'ca', city: 'sanjose', exitIp: '73.162.1.77' });
+    await t.db.db
+      .insert(exitNodes)
+      .values({
+        kind: 'residential',
+        egress: 'http',
+        host: 'upstream.example',
+        port: 8000,
+        country: 'us',
+        state: 'ca',
+        city: 'sanjose',
+        exitIp: '73.162.1.77',
+      });
     await t.db.db.insert(exitNodes).values({ kind: 'datacenter', egress: 'direct', country: 'us', exitIp: '2001:db8::7' });
     const data = dataOf(await check('73.162.1.77', { token }));
     expect(data.is_our_exit).toBe(true);
@@ -220,7 +247,12 @@ describe('IP quality check', () => {
   });
 
   it('tells the caller their own address as the server sees it', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/user/my-ip', headers: { authorization: `Bearer ${token}` }, remoteAddress: '::ffff:203.0.113.9' });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/my-ip',
+      headers: { authorization: `Bearer ${token}` },
+      remoteAddress: '::ffff:203.0.113.9',
+    });
     expect(res.json()).toEqual({ code: 0, msg: 'OK', data: { ip: '203.0.113.9' } });
     const local = await callApi(t.app, 'GET', '/user/my-ip', { token });
     expect(local.json().data).toEqual({ ip: '127.0.0.1' });

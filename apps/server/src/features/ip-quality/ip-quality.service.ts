@@ -20,13 +20,21 @@ export type TRiskReason = TIpQuality['reasons'][number];
  * penalty). The score is their sum, capped at 100.
  */
 export const RISK_RULES = {
-  hosting_network: { points: 40, zh: '托管/数据中心网络：真实用户很少从这类网络上网，代理和自动化流量常见', en: 'Hosting / data-center network: few real users browse from one; proxies and automation are common' },
+  hosting_network: {
+    points: 40,
+    zh: '托管/数据中心网络：真实用户很少从这类网络上网，代理和自动化流量常见',
+    en: 'Hosting / data-center network: few real users browse from one; proxies and automation are common',
+  },
   in_your_blacklist: { points: 30, zh: '该地址在您的 IP 黑名单中', en: 'The address is in your IP blacklist' },
   no_asn_data: { points: 15, zh: '数据中没有任何网络宣告该地址', en: 'No network announces this address in the data' },
   unknown_network: { points: 10, zh: '无法判断网络类型（规则未覆盖该运营商）', en: 'Unknown network kind (the rules do not cover this operator)' },
   no_location_data: { points: 10, zh: '数据中没有该地址的位置信息', en: 'The data has no location for this address' },
   our_exit: { points: 0, zh: '这是我们的出口节点之一', en: 'This is one of our exit nodes' },
-  proxy_lists_not_checked: { points: 0, zh: '未检查 TOR/公开代理列表：离线数据不包含这些列表', en: 'TOR and public proxy lists were not checked: they are not part of the offline data' },
+  proxy_lists_not_checked: {
+    points: 0,
+    zh: '未检查 TOR/公开代理列表：离线数据不包含这些列表',
+    en: 'TOR and public proxy lists were not checked: they are not part of the offline data',
+  },
 } as const satisfies Record<string, { points: number } & TText>;
 
 /** Code of a risk rule. */
@@ -57,7 +65,10 @@ export function assessIpRisk(facts: TRiskFacts): { score: number; level: 'low' |
   if (facts.isOurExit) codes.push('our_exit');
   codes.push('proxy_lists_not_checked');
   const reasons = codes.map(reason);
-  const score = Math.min(100, reasons.reduce((sum, r) => sum + r.points, 0));
+  const score = Math.min(
+    100,
+    reasons.reduce((sum, r) => sum + r.points, 0),
+  );
   return { score, level: score >= 60 ? 'high' : score >= 30 ? 'medium' : 'low', reasons };
 }
 
@@ -113,7 +124,17 @@ export async function checkIpQuality(deps: TDeps, userId: number, input: string)
     data: { sources: describeIpDataSources(), rules_date: NETWORK_KIND_RULES_DATE, checked_at: deps.clock.now().toISOString() },
   };
   if (scope !== 'public') {
-    return { ...base, location: null, asn: null, network_kind: null, network_kind_rule: null, risk_score: null, risk_level: null, reasons: [], note: NON_PUBLIC_NOTE };
+    return {
+      ...base,
+      location: null,
+      asn: null,
+      network_kind: null,
+      network_kind_rule: null,
+      risk_score: null,
+      risk_level: null,
+      reasons: [],
+      note: NON_PUBLIC_NOTE,
+    };
   }
 
   const data = await loadData(deps);

@@ -85,7 +85,8 @@ export const NAME_RULES: readonly TNameRule[] = [
   },
   {
     kind: 'education',
-    pattern: /\b(universit(y|e|at|ät|ad|ario|à)|college|school|education(al)?|academ(y|ic|ia)|institute of technology|research (and|&) education|polytechnic)\b/i,
+    pattern:
+      /\b(universit(y|e|at|ät|ad|ario|à)|college|school|education(al)?|academ(y|ic|ia)|institute of technology|research (and|&) education|polytechnic)\b/i,
     note: 'universities, schools and research-and-education networks',
   },
   {

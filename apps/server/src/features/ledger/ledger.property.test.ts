@@ -25,9 +25,7 @@ const KINDS: readonly TLedgerKind[] = ['credit', 'debit', 'freeze', 'release', '
  * collide), or a resend of an earlier one, as is (a retry) or with its kind or
  * amount changed (a key reused for something else).
  */
-type TStep =
-  | { type: 'op'; kind: TLedgerKind; amountFen: number; key: string | null }
-  | { type: 'resend'; index: number; change: 'none' | 'kind' | 'amount' };
+type TStep = { type: 'op'; kind: TLedgerKind; amountFen: number; key: string | null } | { type: 'resend'; index: number; change: 'none' | 'kind' | 'amount' };
 
 const stepArb: fc.Arbitrary<TStep> = fc.oneof(
   {

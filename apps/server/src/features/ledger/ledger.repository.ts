@@ -22,10 +22,7 @@ export async function lockBalance(tx: TTx, userId: number): Promise<TBalanceRow 
 
 /** Reads the user's balance row without locking it; undefined when the user has none yet. */
 export async function findBalance(db: TDbOrTx, userId: number): Promise<TBalanceRow | undefined> {
-  const [row] = await db
-    .select({ availableFen: balances.availableFen, frozenFen: balances.frozenFen })
-    .from(balances)
-    .where(eq(balances.userId, userId));
+  const [row] = await db.select({ availableFen: balances.availableFen, frozenFen: balances.frozenFen }).from(balances).where(eq(balances.userId, userId));
   return row;
 }
 
@@ -34,26 +31,16 @@ export async function findBalance(db: TDbOrTx, userId: number): Promise<TBalance
  * the primary key and then do nothing, so exactly one row ever exists.
  */
 export async function insertBalanceIfMissing(db: TDbOrTx, userId: number, now: Date): Promise<void> {
-  await db
-    .insert(balances)
-    .values({ userId, availableFen: 0, frozenFen: 0, updatedAt: now })
-    .onConflictDoNothing({ target: balances.userId });
+  await db.insert(balances).values({ userId, availableFen: 0, frozenFen: 0, updatedAt: now }).onConflictDoNothing({ target: balances.userId });
 }
 
 /** Overwrites the balance row (the caller holds its lock and computed the new values). */
 export async function updateBalance(tx: TTx, userId: number, balance: TBalanceRow, now: Date): Promise<void> {
-  await tx
-    .update(balances)
-    .set({ availableFen: balance.availableFen, frozenFen: balance.frozenFen, updatedAt: now })
-    .where(eq(balances.userId, userId));
+  await tx.update(balances).set({ availableFen: balance.availableFen, frozenFen: balance.frozenFen, updatedAt: now }).where(eq(balances.userId, userId));
 }
 
 /** The user's entry with this idempotency key, if any. */
-export async function findEntryByIdempotencyKey(
-  db: TDbOrTx,
-  userId: number,
-  idempotencyKey: string,
-): Promise<TLedgerEntryRow | undefined> {
+export async function findEntryByIdempotencyKey(db: TDbOrTx, userId: number, idempotencyKey: string): Promise<TLedgerEntryRow | undefined> {
   const [row] = await db
     .select()
     .from(ledgerEntries)
@@ -69,19 +56,8 @@ export async function insertEntry(tx: TTx, entry: TNewLedgerEntry): Promise<TLed
 }
 
 /** One page of the user's entries, newest first, and how many there are in all. */
-export async function listEntriesPage(
-  db: TDbOrTx,
-  userId: number,
-  limit: number,
-  offset: number,
-): Promise<{ records: TLedgerEntryRow[]; total: number }> {
-  const records = await db
-    .select()
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.userId, userId))
-    .orderBy(desc(ledgerEntries.id))
-    .limit(limit)
-    .offset(offset);
+export async function listEntriesPage(db: TDbOrTx, userId: number, limit: number, offset: number): Promise<{ records: TLedgerEntryRow[]; total: number }> {
+  const records = await db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, userId)).orderBy(desc(ledgerEntries.id)).limit(limit).offset(offset);
   const [counted] = await db.select({ total: count() }).from(ledgerEntries).where(eq(ledgerEntries.userId, userId));
   return { records, total: Number(counted?.total ?? 0) };
 }

@@ -51,10 +51,7 @@ export function renderCodeMail(lang: TLang, options: { code: string; purpose: TC
  * with which the registration form signs the owner in when the password
  * given there is the account's (spec section 4).
  */
-export function renderAccountExistsMail(
-  lang: TLang,
-  options: { code: string; minutes: number; username: string; publicUrl: string },
-): TMailContent {
+export function renderAccountExistsMail(lang: TLang, options: { code: string; minutes: number; username: string; publicUrl: string }): TMailContent {
   const base = options.publicUrl.replace(/\/$/, '');
   if (lang === 'zh') {
     return compose(
@@ -84,11 +81,10 @@ export function renderAccountExistsMail(
 export function renderWelcomeMail(lang: TLang, options: { username: string; publicUrl: string }): TMailContent {
   const href = `${options.publicUrl.replace(/\/$/, '')}/login`;
   if (lang === 'zh') {
-    return compose(
-      `欢迎加入 ${PRODUCT_NAME}`,
-      [`${options.username}，您好！您的账号已创建并激活。`, '新用户首次登录即可获得 15 元免费试用额度。'],
-      { href, label: '立即登录' },
-    );
+    return compose(`欢迎加入 ${PRODUCT_NAME}`, [`${options.username}，您好！您的账号已创建并激活。`, '新用户首次登录即可获得 15 元免费试用额度。'], {
+      href,
+      label: '立即登录',
+    });
   }
   return compose(
     `Welcome to ${PRODUCT_NAME}`,
@@ -109,7 +105,10 @@ export function renderPasswordChangedMail(lang: TLang, options: { username: stri
   }
   return compose(
     `${PRODUCT_NAME}: your password was changed`,
-    [`Hello ${options.username}, the password of your account was just changed and every other session was signed out.`, 'If this was not you, reset your password now.'],
+    [
+      `Hello ${options.username}, the password of your account was just changed and every other session was signed out.`,
+      'If this was not you, reset your password now.',
+    ],
     { href, label: 'Reset password' },
   );
 }

@@ -44,7 +44,7 @@ describe('notifications', () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it('marks one as read (idempotently); another user\'s or an unknown id is 404', async () => {
+  it("marks one as read (idempotently); another user's or an unknown id is 404", async () => {
     const list = (await callApi(t.app, 'GET', '/user/notification/list', { token })).json().data.records;
     const id = list[0].notification_id as number;
     const res = await postForm(t.app, '/user/notification/mark_as_read', { notification_id: String(id) }, { token });

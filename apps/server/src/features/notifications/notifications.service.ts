@@ -3,21 +3,10 @@ import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { NOTIFICATION_TEXTS, type TNotificationKind } from './notification-texts';
-import {
-  insertNotification,
-  listNotificationsPage,
-  markAllNotificationsRead,
-  markNotificationRead,
-  type TNotificationRow,
-} from './notifications.repository';
+import { insertNotification, listNotificationsPage, markAllNotificationsRead, markNotificationRead, type TNotificationRow } from './notifications.repository';
 
 /** Writes one of the system's notifications (both languages) for a user, inside the caller's transaction when given. */
-export async function writeNotification(
-  deps: Pick<TDeps, 'db' | 'clock'>,
-  userId: number,
-  kind: TNotificationKind,
-  tx?: TDbOrTx,
-): Promise<TNotificationRow> {
+export async function writeNotification(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, kind: TNotificationKind, tx?: TDbOrTx): Promise<TNotificationRow> {
   const text = NOTIFICATION_TEXTS[kind];
   return insertNotification(tx ?? deps.db, {
     userId,

@@ -72,7 +72,12 @@ export function request(
 }
 
 /** Buys on one of the four purchase paths; throws unless it succeeded. */
-export async function buyOk(app: FastifyInstance, token: string, path: string, body: object): Promise<{ tokens: { token_id: number; username: string; password: string }[]; cost: number; balance: number }> {
+export async function buyOk(
+  app: FastifyInstance,
+  token: string,
+  path: string,
+  body: object,
+): Promise<{ tokens: { token_id: number; username: string; password: string }[]; cost: number; balance: number }> {
   const res = await request(app, 'POST', path, { token, body });
   if (res.json().code !== 0) throw new Error(`buy ${path}: ${res.body}`);
   return res.json().data;

@@ -131,7 +131,10 @@ describe('managing proxies', () => {
     const res = await request(t.app, 'PUT', `/token/remark/${ids.variableIp}`, { token: ann.token, body: { token_id: ids.variableIp, remark: 'new remark' } });
     expect(res.json()).toMatchObject({ code: 0, data: { remark: 'new remark' } });
     expect(await listIds('/token/list/isp/dynamic?keyword=new%20remark')).toEqual([ids.variableIp]);
-    const long = await request(t.app, 'PUT', `/token/remark/${ids.variableIp}`, { token: ann.token, body: { token_id: ids.variableIp, remark: 'x'.repeat(101) } });
+    const long = await request(t.app, 'PUT', `/token/remark/${ids.variableIp}`, {
+      token: ann.token,
+      body: { token_id: ids.variableIp, remark: 'x'.repeat(101) },
+    });
     expect(long.statusCode).toBe(400);
     const foreign = await request(t.app, 'PUT', `/token/remark/${ids.variableIp}`, { token: ben.token, body: { token_id: ids.variableIp, remark: 'mine' } });
     expect(foreign.statusCode).toBe(404);
@@ -173,7 +176,9 @@ describe('managing proxies', () => {
 
   it('lists the balance as the only payment option', async () => {
     const res = await request(t.app, 'GET', '/token/payway/list', { token: ann.token, lang: 'en' });
-    expect(res.json().data).toEqual([{ id: 'balance', name: 'Balance', name_zh: '余额支付', name_en: 'Balance', balance: (await balanceFen(t.deps, ann.userId)) / 100 }]);
+    expect(res.json().data).toEqual([
+      { id: 'balance', name: 'Balance', name_zh: '余额支付', name_en: 'Balance', balance: (await balanceFen(t.deps, ann.userId)) / 100 },
+    ]);
   });
 
   it('renews IP tokens from the balance, extending from the expiry; traffic and foreign ids fail', async () => {
@@ -187,7 +192,10 @@ describe('managing proxies', () => {
     expect(await balanceFen(t.deps, ann.userId)).toBe(before - 1000);
     const row = (await request(t.app, 'GET', '/token/list/static/ip', { token: ann.token })).json().data.records[0];
     expect(row.expires_at).toBe(new Date(Date.parse('2026-04-01T00:00:01Z') + 4 * DAY).toISOString());
-    const dyn = await request(t.app, 'POST', '/token/variable/ip/renew', { token: ann.token, body: { token_ids: [ids.variableIp], days: 1, payway: 'balance' } });
+    const dyn = await request(t.app, 'POST', '/token/variable/ip/renew', {
+      token: ann.token,
+      body: { token_ids: [ids.variableIp], days: 1, payway: 'balance' },
+    });
     expect(dyn.json().data).toMatchObject({ success: 1, failed: 0, cost: 2 });
     const noPayway = await request(t.app, 'POST', '/token/ip/renew', { token: ann.token, body: { token_ids: [ids.staticIp], days: 1 } });
     expect(noPayway.statusCode).toBe(400);
@@ -234,7 +242,10 @@ describe('managing proxies', () => {
   });
 
   it('switches auto-renew for IP tokens of the product; others count as failed', async () => {
-    const res = await request(t.app, 'POST', '/token/ip/auto/renew', { token: ann.token, body: { token_ids: [ids.staticIp, ids.idcIp, ids.staticTraffic, ids.variableIp], auto_renew: true } });
+    const res = await request(t.app, 'POST', '/token/ip/auto/renew', {
+      token: ann.token,
+      body: { token_ids: [ids.staticIp, ids.idcIp, ids.staticTraffic, ids.variableIp], auto_renew: true },
+    });
     expect(res.json().data).toEqual({ success: 2, failed: 2, total: 4 });
     const row = (await request(t.app, 'GET', '/token/list/static/ip', { token: ann.token })).json().data.records[0];
     expect(row.auto_renew).toBe(true);
@@ -258,13 +269,19 @@ describe('managing proxies', () => {
     // Operations on a deleted token answer 404.
     expect((await request(t.app, 'PUT', `/token/reset/${ids.variableTraffic}`, { token: ann.token })).statusCode).toBe(404);
 
-    const batch = await request(t.app, 'DELETE', '/token/batch', { token: ann.token, body: { token_ids: [ids.variableIp, ids.variableTraffic, ids.idcIp, 987_654] } });
+    const batch = await request(t.app, 'DELETE', '/token/batch', {
+      token: ann.token,
+      body: { token_ids: [ids.variableIp, ids.variableTraffic, ids.idcIp, 987_654] },
+    });
     expect(batch.json().data).toEqual({ success: 2, failed: 2, total: 4 });
     const foreign = await request(t.app, 'DELETE', '/token/batch', { token: ben.token, body: { token_ids: [ids.staticIp] } });
     expect(foreign.json().data).toEqual({ success: 0, failed: 1, total: 1 });
     expect(await listIds('/token/list/isp/static')).toContain(ids.staticIp);
 
-    const restore = await request(t.app, 'PUT', '/token/batch/restore', { token: ann.token, body: { token_ids: [ids.variableIp, ids.variableTraffic, ids.idcIp, ids.staticIp] } });
+    const restore = await request(t.app, 'PUT', '/token/batch/restore', {
+      token: ann.token,
+      body: { token_ids: [ids.variableIp, ids.variableTraffic, ids.idcIp, ids.staticIp] },
+    });
     expect(restore.json().data).toEqual({ success: 3, failed: 1, total: 4 });
     expect(await listIds('/token/list/isp/dynamic')).toEqual([ids.variableIp, ids.variableTraffic].sort((a, b) => a - b));
     const foreignRestore = await request(t.app, 'PUT', '/token/batch/restore', { token: ben.token, body: { token_ids: [ids.variableIp] } });

@@ -55,7 +55,12 @@ describe('buying proxies', () => {
     expect(data.cost).toBe(4);
     expect(await balanceFen(t.deps, alice.userId)).toBe(before - 400);
     const token = data.tokens[0] as Record<string, unknown>;
-    expect(token).toMatchObject({ type: 'traffic', product: 'dynamic', usage: { used_bytes: 0, limit_bytes: 107374182 }, expires_at: '2026-03-31T00:00:00.000Z' });
+    expect(token).toMatchObject({
+      type: 'traffic',
+      product: 'dynamic',
+      usage: { used_bytes: 0, limit_bytes: 107374182 },
+      expires_at: '2026-03-31T00:00:00.000Z',
+    });
     expect(token.proxy_url).toBe(`socks5://${token.username}:${token.password}@gw.example.com:7777`);
   });
 
@@ -93,7 +98,10 @@ describe('buying proxies', () => {
   it('answers NO_STOCK for an area without inventory and charges nothing', async () => {
     const before = await balanceFen(t.deps, alice.userId);
     const count = (await t.db.db.select().from(proxyTokens)).length;
-    for (const body of [{ ...ipBody, country_id: 'jp' }, { ...ipBody, state_id: 'ca' }]) {
+    for (const body of [
+      { ...ipBody, country_id: 'jp' },
+      { ...ipBody, state_id: 'ca' },
+    ]) {
       const res = await request(t.app, 'POST', '/token/static/ip', { token: alice.token, body, lang: 'en' });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ code: 3001, msg: 'No stock in the selected area' });

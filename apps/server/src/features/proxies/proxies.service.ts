@@ -190,7 +190,12 @@ export async function purchaseTokens(
         first.state === (body.state_id ?? '') &&
         first.city === (body.city_id ?? '');
       if (!isSameRequest) throw new AppError('IDEMPOTENCY_CONFLICT');
-      return { tokens: tokens.map((t) => toProxyToken(t, deps, lang)), cost: fenToYuan(order.costFen), balance: fenToYuan(debit.availableFen), order_id: order.id };
+      return {
+        tokens: tokens.map((t) => toProxyToken(t, deps, lang)),
+        cost: fenToYuan(order.costFen),
+        balance: fenToYuan(debit.availableFen),
+        order_id: order.id,
+      };
     }
     const area: TAreaFilter = { kind: exitKindOf(body.category), country: body.country_id, state: body.state_id, city: body.city_id };
     const { nodes, claimed } = await allocateExits(tx, area, product, billing, body.quantity);
@@ -206,8 +211,7 @@ export async function purchaseTokens(
       idempotencyKey: key ?? null,
       createdAt: now,
     });
-    const expiresAt =
-      purchase.billing === 'ip' ? new Date(now.getTime() + purchase.body.days * DAY_MS) : new Date(now.getTime() + TRAFFIC_VALID_DAYS * DAY_MS);
+    const expiresAt = purchase.billing === 'ip' ? new Date(now.getTime() + purchase.body.days * DAY_MS) : new Date(now.getTime() + TRAFFIC_VALID_DAYS * DAY_MS);
     const rows: TNewToken[] = nodes.map((node) => ({
       userId,
       product,
@@ -379,7 +383,10 @@ export async function renewTokens(deps: TServiceDeps, userId: number, product: T
     const costFen = renewals.reduce((sum, r) => sum + r.priceFen, 0);
     let balanceFen: number;
     if (costFen > 0) {
-      const debit = await ledger.debit({ userId, amountFen: costFen, reason: 'renew', reference: `proxy:renew:${renewals.map((r) => r.row.id).join(',')}`.slice(0, 200) }, tx);
+      const debit = await ledger.debit(
+        { userId, amountFen: costFen, reason: 'renew', reference: `proxy:renew:${renewals.map((r) => r.row.id).join(',')}`.slice(0, 200) },
+        tx,
+      );
       balanceFen = debit.availableFen;
     } else {
       balanceFen = (await ledger.getBalance(userId, tx)).availableFen;
@@ -409,7 +416,13 @@ export async function renewTokens(deps: TServiceDeps, userId: number, product: T
       });
       await bumpGatewayVersion(tx);
     }
-    return { success: renewals.length, failed: wanted.length - renewals.length, total: wanted.length, cost: fenToYuan(costFen), balance: fenToYuan(balanceFen) };
+    return {
+      success: renewals.length,
+      failed: wanted.length - renewals.length,
+      total: wanted.length,
+      cost: fenToYuan(costFen),
+      balance: fenToYuan(balanceFen),
+    };
   });
 }
 
@@ -438,9 +451,39 @@ export async function exportTokens(deps: Pick<TDeps, 'db' | 'config'>, userId: n
   const port = deps.config.GATEWAY_PUBLIC_PORT;
   const lineOf = (r: TTokenRow) => formatEndpointLine({ host, port, username: r.username, password: r.password }, line);
   if (format === 'csv') {
-    const header = ['token_id', 'line', 'host', 'port', 'username', 'password', 'network', 'type', 'country', 'state', 'city', 'status', 'expires_at', 'remark'];
+    const header = [
+      'token_id',
+      'line',
+      'host',
+      'port',
+      'username',
+      'password',
+      'network',
+      'type',
+      'country',
+      'state',
+      'city',
+      'status',
+      'expires_at',
+      'remark',
+    ];
     const body = rows.map((r) =>
-      [r.id, lineOf(r), host, port, r.username, r.password, r.network, r.billing, r.country, r.state, r.city, r.deletedAt ? 'deleted' : r.status, r.expiresAt.toISOString(), r.remark]
+      [
+        r.id,
+        lineOf(r),
+        host,
+        port,
+        r.username,
+        r.password,
+        r.network,
+        r.billing,
+        r.country,
+        r.state,
+        r.city,
+        r.deletedAt ? 'deleted' : r.status,
+        r.expiresAt.toISOString(),
+        r.remark,
+      ]
         .map(csvCell)
         .join(','),
     );

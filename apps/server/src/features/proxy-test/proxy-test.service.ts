@@ -132,7 +132,11 @@ async function probeHttp(gateway: { host: string; port: number }, url: URL, toke
 }
 
 /** SOCKS5 reply codes (RFC 1928) as the gateway's reason names; 0x02 is refined from the token's own state. */
-export function socksReplyReason(code: number, token: Pick<TTokenRow, 'status' | 'deletedAt' | 'expiresAt' | 'trafficLimitBytes' | 'trafficUsedBytes'>, now: Date): TTokenTestReason {
+export function socksReplyReason(
+  code: number,
+  token: Pick<TTokenRow, 'status' | 'deletedAt' | 'expiresAt' | 'trafficLimitBytes' | 'trafficUsedBytes'>,
+  now: Date,
+): TTokenTestReason {
   switch (code) {
     case 0x02: {
       // One reply code covers every refusal: the token's state tells which one it most likely was.
@@ -148,7 +152,16 @@ export function socksReplyReason(code: number, token: Pick<TTokenRow, 'status' |
   }
 }
 
-const SOCKS_REPLY_NAMES: Record<string, number> = { Failure: 1, NotAllowed: 2, NetworkUnreachable: 3, HostUnreachable: 4, ConnectionRefused: 5, TTLExpired: 6, CommandNotSupported: 7, AddressNotSupported: 8 };
+const SOCKS_REPLY_NAMES: Record<string, number> = {
+  Failure: 1,
+  NotAllowed: 2,
+  NetworkUnreachable: 3,
+  HostUnreachable: 4,
+  ConnectionRefused: 5,
+  TTLExpired: 6,
+  CommandNotSupported: 7,
+  AddressNotSupported: 8,
+};
 
 async function probeSocks(gateway: { host: string; port: number }, url: URL, token: TTokenRow, now: Date, signal: AbortSignal): Promise<TProbe> {
   let socket: net.Socket;
@@ -257,11 +270,7 @@ async function probeToken(deps: TTestDeps, token: TTokenRow, lang: TLang): Promi
   }
   const latency = Math.round(performance.now() - started);
   if (result.statusCode !== 200) {
-    const reason: TTokenTestReason = isKnownReason(result.reasonHeader)
-      ? result.reasonHeader
-      : result.statusCode === 407
-        ? 'auth-required'
-        : 'bad-response';
+    const reason: TTokenTestReason = isKnownReason(result.reasonHeader) ? result.reasonHeader : result.statusCode === 407 ? 'auth-required' : 'bad-response';
     return failure(reason, lang, { latency_ms: latency, status_code: result.statusCode });
   }
   let ip: unknown;

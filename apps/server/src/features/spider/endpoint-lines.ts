@@ -56,7 +56,11 @@ export function isPinnedToken(token: Pick<TTokenRow, 'product'>): boolean {
 }
 
 /** Refuses an area with no exit of the token's kind (NO_STOCK), so a file never holds lines that cannot work. */
-export async function assertAreaServed(deps: Pick<TDeps, 'db'>, token: TTokenRow, options: Pick<TEndpointOptions, 'country' | 'state' | 'city'>): Promise<void> {
+export async function assertAreaServed(
+  deps: Pick<TDeps, 'db'>,
+  token: TTokenRow,
+  options: Pick<TEndpointOptions, 'country' | 'state' | 'city'>,
+): Promise<void> {
   if (!options.country) return;
   const area = { kind: exitKindOf(token.category), country: options.country, state: options.state || undefined, city: options.city || undefined };
   if ((await countNodesInArea(deps.db, area)) === 0) throw new AppError('NO_STOCK');
@@ -67,7 +71,12 @@ export async function assertAreaServed(deps: Pick<TDeps, 'db'>, token: TTokenRow
  * lines of a dynamic token with the area options and, for sticky sessions, a
  * distinct session id and the sticky minutes on each line.
  */
-export function buildEndpoints(config: Pick<TDeps['config'], 'gatewayPublicHost' | 'GATEWAY_PUBLIC_PORT'>, token: TTokenRow, options: TEndpointOptions, count: number): TEndpoint[] {
+export function buildEndpoints(
+  config: Pick<TDeps['config'], 'gatewayPublicHost' | 'GATEWAY_PUBLIC_PORT'>,
+  token: TTokenRow,
+  options: TEndpointOptions,
+  count: number,
+): TEndpoint[] {
   const host = config.gatewayPublicHost;
   const port = config.GATEWAY_PUBLIC_PORT;
   const make = (username: string): TEndpoint => {

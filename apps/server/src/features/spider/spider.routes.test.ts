@@ -24,7 +24,9 @@ describe('endpoint files (spider records)', () => {
     await creditFen(t.deps, ann.userId, 10_000);
     // A second direct exit in the US, so dynamic tokens have two exits to rotate among.
     await t.db.db.transaction(async (tx) => {
-      await insertExitNodes(tx, [{ kind: 'residential', egress: 'direct', host: '', port: 0, country: 'us', state: 'ca', city: 'losangeles', cityName: 'Los Angeles' }]);
+      await insertExitNodes(tx, [
+        { kind: 'residential', egress: 'direct', host: '', port: 0, country: 'us', state: 'ca', city: 'losangeles', cityName: 'Los Angeles' },
+      ]);
       await bumpGatewayVersion(tx);
     });
     const base = { network: 'HTTP', country_id: 'us', quantity: 1 };
@@ -92,7 +94,7 @@ describe('endpoint files (spider records)', () => {
     expect(file.body.trim().split('\n')).toHaveLength(3);
   });
 
-  it('keeps users apart: another user\'s token or file is not found, their list is empty', async () => {
+  it("keeps users apart: another user's token or file is not found, their list is empty", async () => {
     expect((await create({ token_id: bensId, count: 1 })).statusCode).toBe(404);
     const list = await request(t.app, 'GET', '/token/spider/records', { token: ben.token });
     expect(list.json().data.total).toBe(0);
@@ -112,10 +114,20 @@ describe('endpoint files (spider records)', () => {
       [{ token_id: dynamicId, count: 0 }, 'count', '生成数量为 1-10000', 'Count must be 1-10000'],
       [{ token_id: dynamicId, count: 10_001 }, 'count', '生成数量为 1-10000', 'Count must be 1-10000'],
       [{ token_id: dynamicId, count: 1, session: 'sticky', sesstime: 121 }, 'sesstime', '会话时长为 1-120 分钟', 'Session time must be 1-120 minutes'],
-      [{ token_id: dynamicId, count: 1, session: 'rotating', sesstime: 5 }, 'sesstime', '仅粘性会话可设置会话时长', 'Session time applies to sticky sessions only'],
+      [
+        { token_id: dynamicId, count: 1, session: 'rotating', sesstime: 5 },
+        'sesstime',
+        '仅粘性会话可设置会话时长',
+        'Session time applies to sticky sessions only',
+      ],
       [{ token_id: dynamicId, count: 1, line: 'ftp' }, 'line', '取值无效', 'Invalid value'],
       [{ count: 1 }, 'token_id', '请选择代理', 'Please select a proxy'],
-      [{ token_id: dynamicId, count: 1, country_id: 'us', city_id: 'losangeles' }, 'state_id', '选择城市前请先选择州/省', 'Please select a state before a city'],
+      [
+        { token_id: dynamicId, count: 1, country_id: 'us', city_id: 'losangeles' },
+        'state_id',
+        '选择城市前请先选择州/省',
+        'Please select a state before a city',
+      ],
     ];
     for (const [body, path, zh, en] of cases) {
       const inZh = await create(body, ann.token, 'zh');

@@ -1,4 +1,12 @@
-import { SESSTIME_DEFAULT_MINUTES, ZSpiderParams, type TCreateSpiderBody, type TPage, type TSpiderParams, type TSpiderRecord, type TSpiderRecordWithLines } from '@proxy/contract';
+import {
+  SESSTIME_DEFAULT_MINUTES,
+  ZSpiderParams,
+  type TCreateSpiderBody,
+  type TPage,
+  type TSpiderParams,
+  type TSpiderRecord,
+  type TSpiderRecordWithLines,
+} from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
@@ -50,7 +58,14 @@ export async function createSpiderRecord(deps: TSpiderDeps, userId: number, body
   const endpoints = buildEndpoints(
     deps.config,
     token,
-    { country: params.country_id, state: params.state_id, city: params.city_id, session: params.session, sesstime: params.sesstime ?? undefined, line: params.line },
+    {
+      country: params.country_id,
+      state: params.state_id,
+      city: params.city_id,
+      session: params.session,
+      sesstime: params.sesstime ?? undefined,
+      line: params.line,
+    },
     params.count,
   );
   const lines = endpoints.map((e) => e.line);

@@ -58,7 +58,7 @@ describe('traffic and spend series', () => {
 
   const sum = (points: { bytes: number }[]) => points.reduce((s, p) => s + p.bytes, 0);
 
-  it('sums all the user\'s tokens by local day (China by default), zero-filled, buckets adding up to the total', async () => {
+  it("sums all the user's tokens by local day (China by default), zero-filled, buckets adding up to the total", async () => {
     const { body } = await series('from=2026-04-08T00:00:00Z');
     expect(body.code, JSON.stringify(body)).toBe(0);
     const data = body.data;
@@ -93,7 +93,7 @@ describe('traffic and spend series', () => {
     expect(none.body.data.total_bytes).toBe(0);
   });
 
-  it('keeps users apart: another user\'s token is not found, and their bytes never count', async () => {
+  it("keeps users apart: another user's token is not found, and their bytes never count", async () => {
     const foreign = await series(`token_id=${bensToken}`);
     expect(foreign.status).toBe(404);
     const bens = await series('from=2026-04-09T00:00:00Z', ben.token);
@@ -151,7 +151,13 @@ describe('traffic and spend series', () => {
       expect(body.code, JSON.stringify(body)).toBe(0);
       expect(body.data.points).toHaveLength(7);
       expect(body.data.points.map((p: { date: string }) => p.date)).toEqual([
-        '2026-04-04', '2026-04-05', '2026-04-06', '2026-04-07', '2026-04-08', '2026-04-09', '2026-04-10',
+        '2026-04-04',
+        '2026-04-05',
+        '2026-04-06',
+        '2026-04-07',
+        '2026-04-08',
+        '2026-04-09',
+        '2026-04-10',
       ]);
       expect(body.data.points.slice(4)).toEqual([
         { date: '2026-04-08', spend: 2, recharge: 100 },

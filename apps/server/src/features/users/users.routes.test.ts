@@ -88,7 +88,7 @@ describe('user info and user center', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const bad = await callApi(t.app, 'POST', '/user/change_email', { token, body: { email: 'kate.new@example.com', code: wrong } });
     expect(bad.json().code).toBe(1004);
-    expect((await findUser('kate@example.com'))).toBeDefined();
+    expect(await findUser('kate@example.com')).toBeDefined();
     const res = await callApi(t.app, 'POST', '/user/change_email', { token, body: { email: 'Kate.New@example.com', code } });
     expect(res.json()).toMatchObject({ code: 0, data: { email: 'kate.new@example.com' } });
     expect((await postForm(t.app, '/user/login', { email: 'kate.new@example.com', password: 'kate-password' })).json().code).toBe(0);
@@ -166,7 +166,14 @@ describe('user info and user center', () => {
   });
 
   it('every user-center call needs a session', async () => {
-    for (const [method, url] of [['GET', '/user/info'], ['PUT', '/user/profile'], ['POST', '/user/change_email'], ['POST', '/user/change_password'], ['GET', '/user/refresh_token'], ['POST', '/user/logout']] as const) {
+    for (const [method, url] of [
+      ['GET', '/user/info'],
+      ['PUT', '/user/profile'],
+      ['POST', '/user/change_email'],
+      ['POST', '/user/change_password'],
+      ['GET', '/user/refresh_token'],
+      ['POST', '/user/logout'],
+    ] as const) {
       const res = await callApi(t.app, method, url, { body: {} });
       expect(res.statusCode, url).toBe(401);
       expect(res.json().code, url).toBe(401);
@@ -182,7 +189,9 @@ describe('unique-index races', () => {
       await insertUser(t.db.db, base);
       const sameEmail = await insertUser(t.db.db, { ...base, apiKey: 'pk_b', inviteCode: 'BBBB0000', username: 'other' }).catch((e: unknown) => e);
       expect(uniqueViolationOf(sameEmail)).toBe('users_email_key');
-      const sameName = await insertUser(t.db.db, { ...base, apiKey: 'pk_c', inviteCode: 'CCCC0000', email: 'x@example.com', username: 'RACER' }).catch((e: unknown) => e);
+      const sameName = await insertUser(t.db.db, { ...base, apiKey: 'pk_c', inviteCode: 'CCCC0000', email: 'x@example.com', username: 'RACER' }).catch(
+        (e: unknown) => e,
+      );
       expect(uniqueViolationOf(sameName)).toBe('users_username_key');
       expect(uniqueViolationOf(new Error('other'))).toBeUndefined();
     } finally {

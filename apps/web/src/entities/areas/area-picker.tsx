@@ -14,7 +14,12 @@ function toOptions(areas: TArea[] | undefined, t: (key: string, options?: Record
   const lang = getLanguage();
   return (areas ?? []).map((area) => {
     const name = (lang === 'zh' ? area.name_zh : area.name_en) || area.name || area.id.toUpperCase();
-    return { value: area.id, label: t('areas.option', { name, count: area.available }), name, search: `${area.id} ${area.name_zh} ${area.name_en}`.toLowerCase() };
+    return {
+      value: area.id,
+      label: t('areas.option', { name, count: area.available }),
+      name,
+      search: `${area.id} ${area.name_zh} ${area.name_en}`.toLowerCase(),
+    };
   });
 }
 
@@ -94,7 +99,14 @@ export function AreaPicker(props: { category: TProxyCategory; isCountryRequired?
         disabled={disabled || !countryId}
         onChange={() => form.setFieldsValue({ city_id: undefined })}
       />
-      <AreaLevel name="city_id" label={t('areas.city')} areas={cities} failedText={t('areas.fetchCities')} placeholder={t('areas.anyCity')} disabled={disabled || !stateId} />
+      <AreaLevel
+        name="city_id"
+        label={t('areas.city')}
+        areas={cities}
+        failedText={t('areas.fetchCities')}
+        placeholder={t('areas.anyCity')}
+        disabled={disabled || !stateId}
+      />
     </Row>
   );
 }

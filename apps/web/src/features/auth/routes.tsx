@@ -5,5 +5,11 @@ export const authRoutes: TAppRoute[] = [
   { path: '/login', load: () => import('./components/login-page'), access: 'public', titleKey: 'auth:login.title', isTabless: true },
   { path: '/register', load: () => import('./components/register-page'), access: 'public', titleKey: 'auth:register.title', isTabless: true },
   { path: '/reset-password', load: () => import('./components/reset-password-page'), access: 'public', titleKey: 'auth:reset.title', isTabless: true },
-  { path: '/oauth/callback/:provider', load: () => import('./components/oauth-callback-page'), access: 'public', titleKey: 'auth:oauth.title', isTabless: true },
+  {
+    path: '/oauth/callback/:provider',
+    load: () => import('./components/oauth-callback-page'),
+    access: 'public',
+    titleKey: 'auth:oauth.title',
+    isTabless: true,
+  },
 ];

@@ -10,7 +10,11 @@ import ApiDocsPage from './api-docs-page';
 
 const KEY = 'pk_abcdefghijklmnopqrstuvwxyz123456';
 const NEW_KEY = 'pk_zyxwvutsrqponmlkjihgfedcba654321';
-const dynamicToken = makeToken({ token_id: 31, product: 'dynamic', area: { country: 'de', state: '', city: '', country_name: 'Germany', state_name: '', city_name: '' } });
+const dynamicToken = makeToken({
+  token_id: 31,
+  product: 'dynamic',
+  area: { country: 'de', state: '', city: '', country_name: 'Germany', state_name: '', city_name: '' },
+});
 
 function renderPage() {
   return renderAt('/api-docs', <ApiDocsPage />);

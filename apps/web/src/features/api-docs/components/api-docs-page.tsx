@@ -40,7 +40,11 @@ export default function ApiDocsPage() {
           type="error"
           showIcon
           title={t('docs.loadFailed')}
-          action={<Button size="small" onClick={() => void doc.refetch()}>{t('docs.retry')}</Button>}
+          action={
+            <Button size="small" onClick={() => void doc.refetch()}>
+              {t('docs.retry')}
+            </Button>
+          }
         />
       );
     }
@@ -57,9 +61,7 @@ export default function ApiDocsPage() {
             key: 'token',
             label: t('tabs.token'),
             icon: <KeyOutlined />,
-            children: (
-              <CurrentTokenTab apiKey={user?.token} isRevealed={isKeyRevealed} onToggleReveal={() => setIsKeyRevealed((v) => !v)} origin={origin} />
-            ),
+            children: <CurrentTokenTab apiKey={user?.token} isRevealed={isKeyRevealed} onToggleReveal={() => setIsKeyRevealed((v) => !v)} origin={origin} />,
           },
           {
             key: 'proxy',

@@ -32,20 +32,28 @@ export function CurrentTokenTab({ apiKey, isRevealed, onToggleReveal, origin }: 
         ),
     });
 
-  if (apiKey === undefined) return <Card><Skeleton active paragraph={{ rows: 3 }} /></Card>;
+  if (apiKey === undefined)
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 3 }} />
+      </Card>
+    );
 
   return (
     <Flex vertical gap={16}>
-      <Card title={<Flex gap={8}><KeyOutlined />{t('token.title')}</Flex>}>
+      <Card
+        title={
+          <Flex gap={8}>
+            <KeyOutlined />
+            {t('token.title')}
+          </Flex>
+        }
+      >
         <Flex gap={8} align="center" wrap style={{ marginBottom: 16 }}>
           <Typography.Text code style={{ flex: 1, minWidth: 240, wordBreak: 'break-all', fontSize: 15 }} data-testid="api-key">
             {apiKey ? (isRevealed ? apiKey : maskApiKey(apiKey)) : t('token.none')}
           </Typography.Text>
-          <Button
-            icon={isRevealed ? <EyeInvisibleOutlined /> : <EyeOutlined />}
-            onClick={onToggleReveal}
-            disabled={!apiKey}
-          >
+          <Button icon={isRevealed ? <EyeInvisibleOutlined /> : <EyeOutlined />} onClick={onToggleReveal} disabled={!apiKey}>
             {isRevealed ? t('token.hide') : t('token.show')}
           </Button>
           <CopyButton text={apiKey} disabled={!apiKey} />

@@ -84,8 +84,22 @@ export function OperationCard({ operation, origin, apiKey, isKeyRevealed, values
             scroll={{ x: 640 }}
             style={{ marginBottom: 16 }}
             columns={[
-              { key: 'name', title: t('operation.name'), dataIndex: 'name', render: (name: string) => <Typography.Text code style={{ whiteSpace: 'nowrap' }}>{name}</Typography.Text> },
-              { key: 'in', title: t('operation.in'), dataIndex: 'in', render: (where: string) => <span style={{ whiteSpace: 'nowrap' }}>{t(`operation.where.${where}`, { defaultValue: where })}</span> },
+              {
+                key: 'name',
+                title: t('operation.name'),
+                dataIndex: 'name',
+                render: (name: string) => (
+                  <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
+                    {name}
+                  </Typography.Text>
+                ),
+              },
+              {
+                key: 'in',
+                title: t('operation.in'),
+                dataIndex: 'in',
+                render: (where: string) => <span style={{ whiteSpace: 'nowrap' }}>{t(`operation.where.${where}`, { defaultValue: where })}</span>,
+              },
               { key: 'type', title: t('operation.type'), render: (_, p) => <Typography.Text type="secondary">{describeType(p.schema)}</Typography.Text> },
               {
                 key: 'required',

@@ -47,7 +47,9 @@ async function startValidatingServer() {
       if (!match) continue;
       const input = { ...Object.fromEntries(url.searchParams), ...match.groups };
       const parsed = route.input.safeParse(input);
-      return parsed.success ? send(200, { code: 0, msg: 'ok', data: parsed.data }) : send(400, { code: 400, msg: JSON.stringify(parsed.error.issues), data: null });
+      return parsed.success
+        ? send(200, { code: 0, msg: 'ok', data: parsed.data })
+        : send(400, { code: 400, msg: JSON.stringify(parsed.error.issues), data: null });
     }
     return send(404, { code: 404, msg: 'no route', data: null });
   });
@@ -78,7 +80,7 @@ describe('customer API operations from the OpenAPI document', () => {
     expect(proxyGroups.flatMap((g) => g.operations.map((op) => op.path))).toEqual(expect.arrayContaining(['/api/v1/proxies', '/api/v1/endpoints']));
   });
 
-  it('describes the spec\'s area parameters with their types and limits', () => {
+  it("describes the spec's area parameters with their types and limits", () => {
     const endpoints = byId('v1Endpoints');
     const names = endpoints.parameters.map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining(['proxyId', 'countryId', 'stateId', 'cityId', 'networkType', 'limit']));
@@ -116,7 +118,7 @@ describe('curl examples', () => {
     expect(exampleUrl(byId('v1AreaCities'), 'http://h', {})).toBe('http://h/api/v1/areas/cities?countryId=us');
   });
 
-  it('work as shown: each command, split as a shell does, passes the contract\'s validation with the key', async () => {
+  it("work as shown: each command, split as a shell does, passes the contract's validation with the key", async () => {
     for (const op of operations) {
       const words = shellWords(buildCurlExample(op, api.origin, KEY, values));
       expect(words[0]).toBe('curl');

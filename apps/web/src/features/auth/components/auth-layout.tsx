@@ -40,9 +40,7 @@ export function AuthLayout({ title, subtitle, children }: TAuthLayoutProps) {
           <Typography.Title level={2} style={{ color: '#fff', margin: 0 }}>
             {PRODUCT_NAME}
           </Typography.Title>
-          <Typography.Paragraph style={{ color: 'rgba(255,255,255,0.88)', fontSize: 16, margin: 0, maxWidth: 420 }}>
-            {t('brand.tagline')}
-          </Typography.Paragraph>
+          <Typography.Paragraph style={{ color: 'rgba(255,255,255,0.88)', fontSize: 16, margin: 0, maxWidth: 420 }}>{t('brand.tagline')}</Typography.Paragraph>
           <Flex vertical gap={20}>
             {claims.map((claim) => (
               <Flex key={claim.label} align="center" gap={16}>

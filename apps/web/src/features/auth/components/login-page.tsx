@@ -36,10 +36,7 @@ export default function LoginPage() {
 
   // An invite link may lead here instead of /register: a new GitHub or Google account is then linked to it.
   const inviteCode = searchParams.get('invite') ?? '';
-  const getContext = useCallback(
-    () => ({ isRemembered: form.getFieldValue('remember') !== false, redirect, inviteCode }),
-    [form, redirect, inviteCode],
-  );
+  const getContext = useCallback(() => ({ isRemembered: form.getFieldValue('remember') !== false, redirect, inviteCode }), [form, redirect, inviteCode]);
 
   const handleFinish = async (values: TLoginValues) => {
     try {
@@ -54,17 +51,9 @@ export default function LoginPage() {
     }
   };
 
-
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
-      <Form<TLoginValues>
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        initialValues={{ remember: true }}
-        onFinish={handleFinish}
-        size="large"
-      >
+      <Form<TLoginValues> form={form} layout="vertical" requiredMark={false} initialValues={{ remember: true }} onFinish={handleFinish} size="large">
         <Form.Item name="email" label={t('login.account')} rules={[zodRule(ZLoginForm.shape.email)]}>
           <Input prefix={<UserOutlined />} placeholder={t('login.accountPlaceholder')} autoComplete="username" />
         </Form.Item>

@@ -48,9 +48,7 @@ export default function RegisterPage() {
 
   // Optional by default; the server says when this installation requires an invite.
   const inviteRules: FormRule[] = [
-    ...(isInviteRequired
-      ? [{ required: true, whitespace: true, message: validationMessage('inviteRequired', getLanguage()) }]
-      : []),
+    ...(isInviteRequired ? [{ required: true, whitespace: true, message: validationMessage('inviteRequired', getLanguage()) }] : []),
     zodRule(fields.invite_code),
   ];
 
@@ -99,19 +97,10 @@ export default function RegisterPage() {
         <Form.Item name="password" label={t('register.password')} rules={[zodRule(fields.password)]}>
           <Input.Password prefix={<LockOutlined />} placeholder={t('register.passwordPlaceholder')} autoComplete="new-password" />
         </Form.Item>
-        <Form.Item
-          name="confirm_password"
-          label={t('register.confirmPassword')}
-          dependencies={['password']}
-          rules={getConfirmPasswordRules(form)}
-        >
+        <Form.Item name="confirm_password" label={t('register.confirmPassword')} dependencies={['password']} rules={getConfirmPasswordRules(form)}>
           <Input.Password prefix={<LockOutlined />} placeholder={t('register.confirmPasswordPlaceholder')} autoComplete="new-password" />
         </Form.Item>
-        <Form.Item
-          name="invite_code"
-          label={isInviteRequired ? t('register.inviteCode') : t('register.inviteCodeOptional')}
-          rules={inviteRules}
-        >
+        <Form.Item name="invite_code" label={isInviteRequired ? t('register.inviteCode') : t('register.inviteCodeOptional')} rules={inviteRules}>
           <Input prefix={<TeamOutlined />} placeholder={t('register.inviteCodePlaceholder')} />
         </Form.Item>
         {hasFailed && <Alert type="error" showIcon title={t('register.failed')} style={{ marginBottom: 16 }} />}

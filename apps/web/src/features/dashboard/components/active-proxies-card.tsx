@@ -19,7 +19,16 @@ export function ActiveProxiesCard() {
   return (
     <Card title={t('active.title')}>
       {counts.isError ? (
-        <Alert type="error" showIcon title={t('errors.counts')} action={<Button size="small" onClick={() => void counts.refetch()}>{t('errors.retry')}</Button>} />
+        <Alert
+          type="error"
+          showIcon
+          title={t('errors.counts')}
+          action={
+            <Button size="small" onClick={() => void counts.refetch()}>
+              {t('errors.retry')}
+            </Button>
+          }
+        />
       ) : (
         <Row gutter={[16, 16]}>
           {KINDS.map((kind) => (

@@ -17,7 +17,11 @@ export function BalanceCards() {
   };
 
   if (isPending || !user) {
-    return <Card><Skeleton active paragraph={{ rows: 2 }} /></Card>;
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 2 }} />
+      </Card>
+    );
   }
 
   const hasTrial = user.trial_credit > 0;
@@ -31,14 +35,22 @@ export function BalanceCards() {
                 <Button type="text" size="small" icon={<ReloadOutlined spin={isFetching} />} onClick={handleRefresh} aria-label={t('balance.refresh')} />
               </Tooltip>
             }
-            title={<><WalletOutlined /> {t('balance.available')}</>}
+            title={
+              <>
+                <WalletOutlined /> {t('balance.available')}
+              </>
+            }
           >
             <Statistic value={formatYuan(user.balance)} styles={{ content: { color: token.colorPrimary, fontWeight: 600 } }} />
           </Card>
         </Col>
         <Col xs={24} md={8}>
           <Card
-            title={<><LockOutlined /> {t('balance.frozen')}</>}
+            title={
+              <>
+                <LockOutlined /> {t('balance.frozen')}
+              </>
+            }
             extra={
               <Tooltip title={t('balance.frozenNote')}>
                 <QuestionCircleOutlined aria-label={t('balance.frozenNote')} />
@@ -49,7 +61,13 @@ export function BalanceCards() {
           </Card>
         </Col>
         <Col xs={24} md={8}>
-          <Card title={<><GiftOutlined /> {t('balance.trial')}</>}>
+          <Card
+            title={
+              <>
+                <GiftOutlined /> {t('balance.trial')}
+              </>
+            }
+          >
             <Statistic value={formatYuan(user.trial_credit)} />
           </Card>
         </Col>

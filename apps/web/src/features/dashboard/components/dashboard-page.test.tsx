@@ -12,7 +12,17 @@ const GB = 1024 ** 3;
 const CALIFORNIA = { country: 'us', state: 'ca', city: '', country_name: 'United States', state_name: 'California', city_name: '' };
 
 function token(id: number, username: string, expiresAt: string, autoRenew: boolean): TProxyToken {
-  return makeToken({ token_id: id, username, remark: `remark ${id}`, area: CALIFORNIA, expires_at: expiresAt, auto_renew: autoRenew, host: 'gw.example.com', password: 'pw', proxy_url: '' });
+  return makeToken({
+    token_id: id,
+    username,
+    remark: `remark ${id}`,
+    area: CALIFORNIA,
+    expires_at: expiresAt,
+    auto_renew: autoRenew,
+    host: 'gw.example.com',
+    password: 'pw',
+    proxy_url: '',
+  });
 }
 
 const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
@@ -26,7 +36,11 @@ function listAnswer(total: number, expiring: TProxyToken[]) {
 
 function spendAnswer(req: TStubRequest): TRouteOutput<'userStatisticsAmount'> {
   const days = Number(req.query.get('days'));
-  const points = Array.from({ length: days }, (_, i) => ({ date: `2026-01-${String(i + 1).padStart(2, '0')}`, spend: i === 1 ? 2 : 0, recharge: i === 2 ? 100 : 0 }));
+  const points = Array.from({ length: days }, (_, i) => ({
+    date: `2026-01-${String(i + 1).padStart(2, '0')}`,
+    spend: i === 1 ? 2 : 0,
+    recharge: i === 2 ? 100 : 0,
+  }));
   return { points, total_spend: 2, total_recharge: 100 };
 }
 

@@ -25,7 +25,16 @@ export function ExpiringCard() {
   return (
     <Card title={t('expiring.title', { days: EXPIRING_WITHIN_DAYS })}>
       {expiring.isError ? (
-        <Alert type="error" showIcon title={t('errors.expiring')} action={<Button size="small" onClick={() => void expiring.refetch()}>{t('errors.retry')}</Button>} />
+        <Alert
+          type="error"
+          showIcon
+          title={t('errors.expiring')}
+          action={
+            <Button size="small" onClick={() => void expiring.refetch()}>
+              {t('errors.retry')}
+            </Button>
+          }
+        />
       ) : (
         <Table<TExpiringProxy>
           rowKey="token_id"
@@ -36,9 +45,21 @@ export function ExpiringCard() {
           locale={{ emptyText: t('expiring.none', { days: EXPIRING_WITHIN_DAYS }) }}
           scroll={{ x: 720 }}
           columns={[
-            { key: 'username', title: t('expiring.proxy'), render: (_, r) => <Link to={LIST_PATHS[r.kind]}><Typography.Text code>{r.username}</Typography.Text></Link> },
+            {
+              key: 'username',
+              title: t('expiring.proxy'),
+              render: (_, r) => (
+                <Link to={LIST_PATHS[r.kind]}>
+                  <Typography.Text code>{r.username}</Typography.Text>
+                </Link>
+              ),
+            },
             { key: 'kind', title: t('expiring.kind'), render: (_, r) => <Tag>{t(`active.${r.kind}`)}</Tag> },
-            { key: 'area', title: t('expiring.area'), render: (_, r) => [r.area.country_name, r.area.state_name, r.area.city_name].filter(Boolean).join(' / ') },
+            {
+              key: 'area',
+              title: t('expiring.area'),
+              render: (_, r) => [r.area.country_name, r.area.state_name, r.area.city_name].filter(Boolean).join(' / '),
+            },
             { key: 'remark', title: t('expiring.remark'), dataIndex: 'remark', ellipsis: true },
             {
               key: 'expires',

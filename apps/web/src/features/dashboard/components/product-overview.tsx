@@ -30,7 +30,15 @@ export function ProductOverview() {
       <Row gutter={[16, 16]}>
         {products.map((product) => (
           <Col key={product.key} xs={24} md={8}>
-            <Card type="inner" title={<>{product.icon} {t(`products.${product.key}.name`)}</>} style={{ height: '100%' }}>
+            <Card
+              type="inner"
+              title={
+                <>
+                  {product.icon} {t(`products.${product.key}.name`)}
+                </>
+              }
+              style={{ height: '100%' }}
+            >
               <Typography.Paragraph style={{ marginBottom: 0 }}>{t(`products.${product.key}.description`)}</Typography.Paragraph>
             </Card>
           </Col>

@@ -30,7 +30,16 @@ export function SpendChartCard() {
   return (
     <Card title={t('charts.spendTitle')} extra={<PeriodSwitch value={days} onChange={setDays} label={t('charts.spendTitle')} />} style={{ height: '100%' }}>
       {amount.isError ? (
-        <Alert type="error" showIcon title={t('errors.spend')} action={<Button size="small" onClick={() => void amount.refetch()}>{t('errors.retry')}</Button>} />
+        <Alert
+          type="error"
+          showIcon
+          title={t('errors.spend')}
+          action={
+            <Button size="small" onClick={() => void amount.refetch()}>
+              {t('errors.retry')}
+            </Button>
+          }
+        />
       ) : (
         <>
           <Flex gap={32} style={{ marginBottom: 8 }}>

@@ -30,10 +30,24 @@ export function TrafficChartCard() {
   return (
     <Card title={t('charts.trafficTitle')} extra={<PeriodSwitch value={days} onChange={setDays} label={t('charts.trafficTitle')} />} style={{ height: '100%' }}>
       {traffic.isError ? (
-        <Alert type="error" showIcon title={t('errors.traffic')} action={<Button size="small" onClick={() => void traffic.refetch()}>{t('errors.retry')}</Button>} />
+        <Alert
+          type="error"
+          showIcon
+          title={t('errors.traffic')}
+          action={
+            <Button size="small" onClick={() => void traffic.refetch()}>
+              {t('errors.retry')}
+            </Button>
+          }
+        />
       ) : (
         <>
-          <Statistic title={t('charts.totalTraffic', { count: days })} value={formatBytes(traffic.data?.total_bytes ?? 0)} loading={traffic.isPending} style={{ marginBottom: 8 }} />
+          <Statistic
+            title={t('charts.totalTraffic', { count: days })}
+            value={formatBytes(traffic.data?.total_bytes ?? 0)}
+            loading={traffic.isPending}
+            style={{ marginBottom: 8 }}
+          />
           <ChartSlot categories={chart.categories} series={chart.series} formatValue={formatValue} label={t('charts.trafficTitle')} />
         </>
       )}

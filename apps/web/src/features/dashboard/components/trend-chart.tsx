@@ -89,7 +89,17 @@ export default function TrendChart({ categories, series, formatValue, label, hei
       },
       { notMerge: true },
     );
-  }, [categories, series, formatValue, token.colorBgElevated, token.colorBorder, token.colorBorderSecondary, token.colorText, token.colorTextSecondary, token.fontFamily]);
+  }, [
+    categories,
+    series,
+    formatValue,
+    token.colorBgElevated,
+    token.colorBorder,
+    token.colorBorderSecondary,
+    token.colorText,
+    token.colorTextSecondary,
+    token.fontFamily,
+  ]);
 
   return <div ref={container} role="img" aria-label={label} data-testid="trend-chart" style={{ height, width: '100%' }} />;
 }

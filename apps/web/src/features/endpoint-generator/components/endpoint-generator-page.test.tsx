@@ -121,7 +121,15 @@ describe('endpoint generator', { timeout: 90_000 }, () => {
     const recordsBefore = api.requestsTo('tokenSpiderRecords').length;
     fireEvent.click(screen.getByRole('button', { name: /Generate file/ }));
     await waitFor(() => expect(screen.getByText('Lines of file #8')).toBeTruthy());
-    expect(api.requestsTo('tokenCreateSpider')[0].json).toEqual({ token_id: 5, country_id: 'us', state_id: 'ca', city_id: '', session: 'rotating', line: 'hpup', count: 10 });
+    expect(api.requestsTo('tokenCreateSpider')[0].json).toEqual({
+      token_id: 5,
+      country_id: 'us',
+      state_id: 'ca',
+      city_id: '',
+      session: 'rotating',
+      line: 'hpup',
+      count: 10,
+    });
     expect(previewLines()[3]).toBe('gw.example.com:7777:udyn5-country-us-state-ca:secretpw#3');
     expect(screen.getByRole('button', { name: /Download file/ })).toBeTruthy();
     expect(shownMessages('success').at(-1)).toBe('Endpoint file generated: 10 lines');

@@ -38,7 +38,13 @@ export function GrammarCard() {
             title: t('grammar.meaning'),
             render: (_, part) => t(`grammar.${part.key}`, { max: SESSTIME_MAX_MINUTES, default: SESSTIME_DEFAULT_MINUTES }),
           },
-          { key: 'example', title: t('grammar.example'), dataIndex: 'example', width: 170, render: (text: string) => <Typography.Text code>{text}</Typography.Text> },
+          {
+            key: 'example',
+            title: t('grammar.example'),
+            dataIndex: 'example',
+            width: 170,
+            render: (text: string) => <Typography.Text code>{text}</Typography.Text>,
+          },
         ]}
       />
       <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>

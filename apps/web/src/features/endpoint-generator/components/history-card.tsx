@@ -49,9 +49,19 @@ export function HistoryCard() {
           hideOnSinglePage: true,
         }}
         columns={[
-          { key: 'created', title: t('history.createdAt'), dataIndex: 'created_at', width: 170, render: (at: string) => dayjs(at).format('YYYY-MM-DD HH:mm:ss') },
+          {
+            key: 'created',
+            title: t('history.createdAt'),
+            dataIndex: 'created_at',
+            width: 170,
+            render: (at: string) => dayjs(at).format('YYYY-MM-DD HH:mm:ss'),
+          },
           { key: 'token', title: t('history.token'), dataIndex: 'token_username', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
-          { key: 'area', title: t('history.area'), render: (_, record) => areaText(record.params) || <Typography.Text type="secondary">{t('history.anyArea')}</Typography.Text> },
+          {
+            key: 'area',
+            title: t('history.area'),
+            render: (_, record) => areaText(record.params) || <Typography.Text type="secondary">{t('history.anyArea')}</Typography.Text>,
+          },
           {
             key: 'session',
             title: t('history.session'),
@@ -62,7 +72,15 @@ export function HistoryCard() {
                 <Tag color="blue">{t('form.rotating')}</Tag>
               ),
           },
-          { key: 'format', title: t('history.format'), render: (_, record) => <Typography.Text code style={{ whiteSpace: 'nowrap' }}>{LINE_FORMAT_LABELS[record.params.line]}</Typography.Text> },
+          {
+            key: 'format',
+            title: t('history.format'),
+            render: (_, record) => (
+              <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
+                {LINE_FORMAT_LABELS[record.params.line]}
+              </Typography.Text>
+            ),
+          },
           { key: 'lines', title: t('history.lines'), dataIndex: 'line_count', width: 80, align: 'right' },
           {
             key: 'file',

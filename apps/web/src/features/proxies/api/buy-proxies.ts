@@ -6,9 +6,7 @@ import { callApi } from '../../../lib/api-client';
 import type { TBilling, TScreenConfig } from '../utils/screens';
 
 /** A purchase as the form sends it. */
-export type TBuyRequest =
-  | { billing: 'traffic'; body: Omit<TBuyTrafficBody, 'category'> }
-  | { billing: 'ip'; body: Omit<TBuyIpBody, 'category'> };
+export type TBuyRequest = { billing: 'traffic'; body: Omit<TBuyTrafficBody, 'category'> } | { billing: 'ip'; body: Omit<TBuyIpBody, 'category'> };
 
 /**
  * Buys proxies (POST /token/{static|variable}/{traffic|ip}) with the screen's

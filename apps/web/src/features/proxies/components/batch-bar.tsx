@@ -10,7 +10,11 @@ import { useSetAutoRenew } from '../api/set-auto-renew';
 import type { TScreenConfig } from '../utils/screens';
 
 /** Toasts of a batch answer: "Successfully deleted {success}/{total}" and "Failed to delete {failed}/{total}" (spec section 8). */
-export function showBatchResult(result: TBatchResult, action: 'delete' | 'restore' | 'autoRenew', t: (key: string, options?: Record<string, unknown>) => string): void {
+export function showBatchResult(
+  result: TBatchResult,
+  action: 'delete' | 'restore' | 'autoRenew',
+  t: (key: string, options?: Record<string, unknown>) => string,
+): void {
   if (result.success > 0) showSuccess(t(`batch.${action}.success`, { success: result.success, total: result.total }));
   if (result.failed > 0) showError(t(`batch.${action}.failed`, { failed: result.failed, total: result.total }));
 }

@@ -82,7 +82,9 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
               { key: 'created', label: t('fields.createdAt'), children: formatDateTime(token.created_at) },
               { key: 'expires', label: t('fields.expiresAt'), children: formatDateTime(token.expires_at) },
               { key: 'status', label: t('fields.status'), children: <StatusTag status={token.status} /> },
-              ...(token.type === 'ip' ? [{ key: 'autoRenew', label: t('fields.autoRenew'), children: token.auto_renew ? t('detail.on') : t('detail.off') }] : []),
+              ...(token.type === 'ip'
+                ? [{ key: 'autoRenew', label: t('fields.autoRenew'), children: token.auto_renew ? t('detail.on') : t('detail.off') }]
+                : []),
               { key: 'host', label: t('fields.host'), children: <CopyText text={token.host} /> },
               { key: 'port', label: t('fields.port'), children: <CopyText text={String(token.port)} /> },
               { key: 'username', label: t('fields.username'), children: <CopyText text={token.username} /> },

@@ -52,7 +52,14 @@ export function ExportModal(props: { isOpen: boolean; list: TProxyList; tokenIds
       />
       <Form layout="vertical">
         <Form.Item label={t('export.format')}>
-          <Radio.Group value={format} onChange={(e) => setFormat(e.target.value as TExportFileFormat)} options={[{ value: 'txt', label: 'TXT' }, { value: 'csv', label: 'CSV' }]} />
+          <Radio.Group
+            value={format}
+            onChange={(e) => setFormat(e.target.value as TExportFileFormat)}
+            options={[
+              { value: 'txt', label: 'TXT' },
+              { value: 'csv', label: 'CSV' },
+            ]}
+          />
         </Form.Item>
         <Form.Item label={t('export.line')}>
           <Radio.Group

@@ -25,7 +25,13 @@ export function RemarkCell({ token }: { token: TProxyToken }) {
 
   return (
     <Typography.Text
-      editable={{ text: token.remark, maxLength: PROXY_REMARK_MAX, tooltip: t('row.editRemark'), triggerType: ['icon'], onChange: (text) => void handleChange(text) }}
+      editable={{
+        text: token.remark,
+        maxLength: PROXY_REMARK_MAX,
+        tooltip: t('row.editRemark'),
+        triggerType: ['icon'],
+        onChange: (text) => void handleChange(text),
+      }}
       type={token.remark ? undefined : 'secondary'}
       data-testid={`remark-${token.token_id}`}
     >

@@ -34,7 +34,10 @@ function priceTags(key: TScreenKey, catalogue: TPriceCatalogue | undefined, t: (
         t('prices.perDay', { price: formatFen(catalogue.dynamic_ip_day_fen) }),
       ];
     case 'idc':
-      return [t('prices.perGb', { price: formatFen(catalogue.idc_traffic_fen) }), t('prices.perMonth', { price: formatFen(catalogue.idc_ip_month_fen), days: IP_MONTH_DAYS })];
+      return [
+        t('prices.perGb', { price: formatFen(catalogue.idc_traffic_fen) }),
+        t('prices.perMonth', { price: formatFen(catalogue.idc_ip_month_fen), days: IP_MONTH_DAYS }),
+      ];
   }
 }
 
@@ -61,8 +64,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
   const list: TProxyList = screen.lists[tab] ?? screen.lists.all;
   const query = useTokenList(list, { ...toListQuery(filters), page, page_size: pageSize }, { failureMessage: t('errors.fetchList') });
   const tabs = useMemo(
-    () =>
-      (['all', 'traffic', 'ip'] as const).filter((key) => screen.lists[key] !== undefined).map((key) => ({ value: key, label: t(`listTabs.${key}`) })),
+    () => (['all', 'traffic', 'ip'] as const).filter((key) => screen.lists[key] !== undefined).map((key) => ({ value: key, label: t(`listTabs.${key}`) })),
     [screen, t],
   );
   const hasIpProducts = list !== screen.lists.traffic;

@@ -45,7 +45,13 @@ export function ProxyTable(
         showTotal: (total) => t('table.total', { total }),
         onChange: props.onPage,
       }}
-      locale={{ emptyText: <Flex vertical align="center" style={{ padding: 16 }}>{props.isFiltered ? t('table.noMatch') : t('table.empty')}</Flex> }}
+      locale={{
+        emptyText: (
+          <Flex vertical align="center" style={{ padding: 16 }}>
+            {props.isFiltered ? t('table.noMatch') : t('table.empty')}
+          </Flex>
+        ),
+      }}
     />
   );
 }

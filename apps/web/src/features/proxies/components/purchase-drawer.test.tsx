@@ -65,7 +65,12 @@ describe('purchase form', { timeout: 60_000 }, () => {
     api.on('tokenCreateStaticIp', () => {
       attempts += 1;
       if (attempts === 1) return fail(500, 500, 'Server error');
-      return { tokens: [makeToken({ token_id: 9, username: 'newuser', password: 'newpass', proxy_url: 'http://newuser:newpass@127.0.0.1:7777' })], cost: 2.5, balance: 12.5, order_id: 1 };
+      return {
+        tokens: [makeToken({ token_id: 9, username: 'newuser', password: 'newpass', proxy_url: 'http://newuser:newpass@127.0.0.1:7777' })],
+        cost: 2.5,
+        balance: 12.5,
+        order_id: 1,
+      };
     });
     renderStatic();
     const drawer = await openPurchase();

@@ -45,7 +45,14 @@ export function PurchaseForm(props: {
       <Row gutter={12}>
         <Col xs={24} sm={12}>
           <Form.Item name="billing" label={t('buy.billing')}>
-            <Radio.Group optionType="button" buttonStyle="solid" options={[{ value: 'ip', label: t('billing.ip') }, { value: 'traffic', label: t('billing.traffic') }]} />
+            <Radio.Group
+              optionType="button"
+              buttonStyle="solid"
+              options={[
+                { value: 'ip', label: t('billing.ip') },
+                { value: 'traffic', label: t('billing.traffic') },
+              ]}
+            />
           </Form.Item>
         </Col>
         <Col xs={24} sm={12}>
@@ -86,7 +93,13 @@ export function PurchaseForm(props: {
         <Input maxLength={PROXY_REMARK_MAX} showCount placeholder={t('buy.remarkPlaceholder')} />
       </Form.Item>
       {quote.hasCatalogueFailed && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('price.catalogueFailed')} />}
-      <PricePreviewCard preview={quote.preview} billing={quote.billing} quantity={quote.quantity} balanceFen={quote.balanceFen} isLoadingPrices={quote.isLoadingPrices} />
+      <PricePreviewCard
+        preview={quote.preview}
+        billing={quote.billing}
+        quantity={quote.quantity}
+        balanceFen={quote.balanceFen}
+        isLoadingPrices={quote.isLoadingPrices}
+      />
     </Form>
   );
 }

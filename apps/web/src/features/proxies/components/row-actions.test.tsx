@@ -8,7 +8,13 @@ beforeEach(() => answerProxyScreen());
 
 describe('row actions', { timeout: 60_000 }, () => {
   it('tests a proxy and shows latency, exit IP and country', async () => {
-    api.on('tokenTest', () => ({ ok: true, latency_ms: 123, exit_ip: '203.0.113.9', country: { code: 'us', name_zh: '美国', name_en: 'United States' }, status_code: 200 }));
+    api.on('tokenTest', () => ({
+      ok: true,
+      latency_ms: 123,
+      exit_ip: '203.0.113.9',
+      country: { code: 'us', name_zh: '美国', name_en: 'United States' },
+      status_code: 200,
+    }));
     renderStatic();
     fireEvent.click((await screen.findAllByText('Test'))[0]);
     const dialog = await findModalWith('Test user1');
@@ -36,7 +42,7 @@ describe('row actions', { timeout: 60_000 }, () => {
   });
 
   it('edits the remark inline', async () => {
-    api.on('tokenRemark', () => (makeToken({ token_id: 1, remark: 'office' })));
+    api.on('tokenRemark', () => makeToken({ token_id: 1, remark: 'office' }));
     renderStatic();
     const cell = await screen.findByTestId('remark-1');
     fireEvent.click(within(cell.parentElement!).getByLabelText('Edit remark'));
@@ -55,8 +61,8 @@ describe('row actions', { timeout: 60_000 }, () => {
   });
 
   it('disables a proxy and resets its password after confirming', async () => {
-    api.on('tokenSetStatus', () => (makeToken({ token_id: 1, status: 'disabled' })));
-    api.on('tokenReset', () => (makeToken({ token_id: 1 })));
+    api.on('tokenSetStatus', () => makeToken({ token_id: 1, status: 'disabled' }));
+    api.on('tokenReset', () => makeToken({ token_id: 1 }));
     renderStatic();
     await clickRowMenu('user1', 'Disable');
     await waitFor(() => expect(api.requestsTo('tokenSetStatus')).toHaveLength(1));

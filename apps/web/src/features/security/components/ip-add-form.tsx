@@ -63,12 +63,7 @@ export function IpAddForm({ list, existingCount }: { list: TIpList; existingCoun
   return (
     <Form<TValues> form={form} name={`${list}-add`} layout="vertical" requiredMark={false} onFinish={handleFinish}>
       <Form.Item name="ip" label={t('add.ipLabel')} rules={[ipRule]}>
-        <Input.TextArea
-          autoSize={{ minRows: 2, maxRows: 8 }}
-          placeholder={t('add.ipPlaceholder')}
-          spellCheck={false}
-          style={{ fontFamily: 'monospace' }}
-        />
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} placeholder={t('add.ipPlaceholder')} spellCheck={false} style={{ fontFamily: 'monospace' }} />
       </Form.Item>
       {previewRanges.length > 0 && (
         <Flex gap={4} wrap align="center" style={{ marginTop: -12, marginBottom: 16 }} data-testid={`${list}-preview`}>

@@ -16,7 +16,14 @@ export function ApiKeyCard({ apiKey }: { apiKey: string }) {
   const [isRevealed, setIsRevealed] = useState(false);
 
   return (
-    <Card title={<Flex gap={8}><KeyOutlined />{t('apiKey.title')}</Flex>}>
+    <Card
+      title={
+        <Flex gap={8}>
+          <KeyOutlined />
+          {t('apiKey.title')}
+        </Flex>
+      }
+    >
       <Flex gap={8} align="center" style={{ marginBottom: 12 }}>
         <Typography.Text code style={{ flex: 1, wordBreak: 'break-all' }} data-testid="api-key">
           {apiKey ? (isRevealed ? apiKey : maskApiKey(apiKey)) : t('apiKey.none')}

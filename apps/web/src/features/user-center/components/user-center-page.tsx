@@ -13,7 +13,12 @@ export default function UserCenterPage() {
   const { data: user, isPending, isError } = useUserInfo();
 
   if (isError) return <Result status="warning" title={t('loadFailed')} />;
-  if (isPending || !user) return <Card><Skeleton active avatar paragraph={{ rows: 6 }} /></Card>;
+  if (isPending || !user)
+    return (
+      <Card>
+        <Skeleton active avatar paragraph={{ rows: 6 }} />
+      </Card>
+    );
 
   return (
     <Row gutter={[16, 16]}>

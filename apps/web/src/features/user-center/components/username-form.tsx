@@ -24,7 +24,14 @@ export function UsernameForm({ currentName }: { currentName: string }) {
   };
 
   return (
-    <Form<TValues> form={form} layout="vertical" requiredMark={false} initialValues={{ username: currentName }} onFinish={handleFinish} style={{ maxWidth: 480 }}>
+    <Form<TValues>
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      initialValues={{ username: currentName }}
+      onFinish={handleFinish}
+      style={{ maxWidth: 480 }}
+    >
       <Form.Item name="username" label={t('username.label')} rules={[zodRule(ROUTES.userUpdateProfile.input.shape.username)]}>
         <Input placeholder={t('username.placeholder')} autoComplete="username" />
       </Form.Item>

@@ -225,18 +225,16 @@ describe('IP quality check', () => {
 
   it('says when the address is one of our exits', async () => {
     expect(dataOf(await check('73.162.1.77', { token })).is_our_exit).toBe(false);
-    await t.db.db
-      .insert(exitNodes)
-      .values({
-        kind: 'residential',
-        egress: 'http',
-        host: 'upstream.example',
-        port: 8000,
-        country: 'us',
-        state: 'ca',
-        city: 'sanjose',
-        exitIp: '73.162.1.77',
-      });
+    await t.db.db.insert(exitNodes).values({
+      kind: 'residential',
+      egress: 'http',
+      host: 'upstream.example',
+      port: 8000,
+      country: 'us',
+      state: 'ca',
+      city: 'sanjose',
+      exitIp: '73.162.1.77',
+    });
     await t.db.db.insert(exitNodes).values({ kind: 'datacenter', egress: 'direct', country: 'us', exitIp: '2001:db8::7' });
     const data = dataOf(await check('73.162.1.77', { token }));
     expect(data.is_our_exit).toBe(true);

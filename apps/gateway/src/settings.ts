@@ -1,15 +1,10 @@
 import { z } from 'zod';
+import { zSettingFlag, zSettingText } from '@proxy/contract';
 import type { TDb } from '@proxy/db';
 import type { TGatewayOptions } from './index';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', ''])
-  .optional()
-  .transform((v) => v === 'true' || v === '1');
-const optionalText = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+const bool = zSettingFlag;
+const optionalText = zSettingText;
 
 /**
  * The gateway's own settings, read from the environment (GATEWAY_*). The

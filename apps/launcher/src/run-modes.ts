@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { zSettingText } from '@proxy/contract';
 import { migrateDb, openDb } from '@proxy/db';
 import { gatewayOptionsOf, loadGatewaySettings, startGateway, type TGateway } from '@proxy/gateway';
 import { loadServerConfig, startApi, type TServerConfig } from '@proxy/server';
@@ -9,10 +10,7 @@ export const ZLaunchSettings = z.object({
   /** Run the gateway inside the API process: auto (only on the embedded database), true, false. */
   GATEWAY_EMBEDDED: z.enum(['auto', 'true', 'false']).default('auto'),
   /** postgres:// URL of the shared database (required by a standalone gateway). */
-  DATABASE_URL: z
-    .string()
-    .optional()
-    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined)),
+  DATABASE_URL: zSettingText,
 });
 
 /** Something started by a run mode. */

@@ -24,3 +24,4 @@ export * from './ip';
 export * from './proxy-username';
 export * from './usage';
 export * from './endpoints';
+export * from './settings';

@@ -2,15 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { zSettingFlag, zSettingText } from '@proxy/contract';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', ''])
-  .optional()
-  .transform((v) => v === 'true' || v === '1');
-const optionalText = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+const bool = zSettingFlag;
+const optionalText = zSettingText;
 
 /** Every setting of the API server, read from the environment (see .env.example). */
 export const ZServerEnv = z.object({

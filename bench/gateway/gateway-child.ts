@@ -48,7 +48,7 @@ const gateway = await startGateway({
   db,
   host: '127.0.0.1',
   port: 0,
-  policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+  policy: { allowPrivateTargets: true, echoUrls: [] },
   // The idle-tunnel scenario holds thousands of connections of one token.
   maxConnectionsPerToken: 100_000,
   onError: (error, where) => console.error(`gateway ${where}:`, error),

@@ -20,7 +20,8 @@ export type TGrant = {
  * tokens and IP lists (never the database on the hot path).
  */
 export type TAuthorizer = {
-  authorize(input: { username: string; password: string; protocol: TProxyProtocol; sourceIp: string }): TGrant | TRefusal;
+  /** Usually answers at once; may answer a promise when the credentials need one look in the database. */
+  authorize(input: { username: string; password: string; protocol: TProxyProtocol; sourceIp: string }): TGrant | TRefusal | Promise<TGrant | TRefusal>;
   /** Re-checks a live connection (disable, delete, expiry, exhaustion, IP lists); a refusal closes it. */
   check(tokenId: number, sourceIp: string): TRefusal | null;
 };

@@ -139,12 +139,13 @@ async function viaSocksUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs:
 
 /**
  * Opens a TCP stream to the target through the exit. The returned socket is
- * paused with any early bytes unshifted; the caller pipes it.
+ * paused with any early bytes unshifted; the caller pipes it. `guard` is null
+ * only for the configured echo, whose request the caller has checked.
  */
-export async function dialThroughExit(exit: TExit, target: TTarget, guard: TTargetGuard, timeoutMs: number): Promise<net.Socket> {
+export async function dialThroughExit(exit: TExit, target: TTarget, guard: TTargetGuard | null, timeoutMs: number): Promise<net.Socket> {
   if (exit.kind === 'direct') {
-    guard.check(target.host, target.port);
-    const socket = await connectSocket({ host: target.host, port: target.port, lookup: guard.guardedLookup(target.port) }, timeoutMs);
+    guard?.check(target.host, target.port);
+    const socket = await connectSocket({ host: target.host, port: target.port, lookup: guard?.guardedLookup(target.port) }, timeoutMs);
     socket.pause();
     return socket;
   }

@@ -90,7 +90,7 @@ beforeAll(async () => {
   gateway = createGatewayServer({
     authorizer,
     meter: { record: (id, n) => metered.set(id, (metered.get(id) ?? 0) + n) },
-    policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+    policy: { allowPrivateTargets: true, echoUrls: [] },
     sampleIntervalMs: 50,
   });
   gatewayPort = await listen(gateway.server);
@@ -219,7 +219,7 @@ describe('CONNECT tunnels', () => {
   });
 
   it('refuses targets the policy forbids with 403 target-refused', async () => {
-    const strict = createGatewayServer({ authorizer, meter: { record() {} }, policy: { allowPrivateTargets: false, allowedEndpoints: [] } });
+    const strict = createGatewayServer({ authorizer, meter: { record() {} }, policy: { allowPrivateTargets: false, echoUrls: [] } });
     const port = await listen(strict.server);
     const s = net.connect(port, '127.0.0.1');
     let got = '';

@@ -15,7 +15,7 @@ import {
   requestReply,
   type TParse,
 } from './socks5';
-import { createTargetGuard, type TTargetPolicy } from './target-policy';
+import { createTargetGuard, type TEchoTarget, type TTargetPolicy } from './target-policy';
 
 /** Settings of the protocol server. */
 export type TGatewayServerOptions = {
@@ -128,18 +128,20 @@ export function createGatewayServer(options: TGatewayServerOptions) {
   }, options.sampleIntervalMs ?? 1000);
   sampler.unref();
 
-  function agentFor(exit: TExit): http.Agent {
-    let agent = agents.get(exit.id);
+  // One agent per exit, and one more per exit for the echo (dialled without the target guard).
+  function agentFor(exit: TExit, isEcho: boolean): http.Agent {
+    const key = isEcho ? -1 - exit.id : exit.id;
+    let agent = agents.get(key);
     if (!agent) {
       agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64, timeout: idleTimeoutMs });
-      agents.set(exit.id, agent);
+      agents.set(key, agent);
       // Every origin connection goes through the exit: a tunnel through an upstream proxy
       // (one code path for HTTP and SOCKS5 upstreams), or a direct dial under the target policy.
       (agent as unknown as { createConnection: unknown }).createConnection = (
         opts: { host: string; port: number },
         callback: (err: Error | null, socket?: net.Socket) => void,
       ) => {
-        dialThroughExit(exit, { host: opts.host, port: Number(opts.port) }, guard, connectTimeoutMs).then(
+        dialThroughExit(exit, { host: opts.host, port: Number(opts.port) }, isEcho ? null : guard, connectTimeoutMs).then(
           (socket) => {
             socket.resume();
             callback(null, socket);
@@ -152,11 +154,11 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     return agent;
   }
 
-  async function dialWithFallback(grant: TGrant, target: TTarget): Promise<net.Socket> {
+  async function dialWithFallback(grant: TGrant, target: TTarget, isEcho = false): Promise<net.Socket> {
     let lastError: unknown = null;
     for (const exit of grant.exits) {
       try {
-        return await dialThroughExit(exit, target, guard, connectTimeoutMs);
+        return await dialThroughExit(exit, target, isEcho ? null : guard, connectTimeoutMs);
       } catch (err) {
         lastError = err;
         if (err instanceof GatewayRefusal && err.reason === 'target-refused') break;
@@ -166,15 +168,30 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     throw lastError ?? new GatewayRefusal('upstream-failed');
   }
 
-  function authorize(conn: TConn, creds: { username: string; password: string } | null, protocol: TProxyProtocol): TGrant | TRefusal {
-    if (!creds) return 'auth-required';
+  /**
+   * Authorizes and binds the connection to the token, then calls `then`. The
+   * answer is usually immediate (the in-memory copy); credentials the copy
+   * does not accept may be looked up once in the database first. Nothing is
+   * called for a client that left meanwhile.
+   */
+  function authorize(
+    conn: TConn,
+    creds: { username: string; password: string } | null,
+    protocol: TProxyProtocol,
+    then: (grant: TGrant | TRefusal) => void,
+  ): void {
+    if (!creds) return then('auth-required');
+    const settle = (result: TGrant | TRefusal) => {
+      if (conn.socket.destroyed) return;
+      then(typeof result === 'string' ? result : (bind(conn, result) ?? result));
+    };
     const result = authorizer.authorize({ ...creds, protocol, sourceIp: conn.sourceIp });
-    if (typeof result === 'string') return result;
-    return bind(conn, result) ?? result;
+    if (result instanceof Promise) result.then(settle, () => settle('bad-credentials'));
+    else settle(result);
   }
 
-  // Joins client and destination; either side closing closes both.
-  function tunnel(conn: TConn, target: net.Socket, early?: Buffer): void {
+  // Joins client and destination; either side closing closes both. `isOneWay`: the client's further bytes are dropped (echo).
+  function tunnel(conn: TConn, target: net.Socket, early?: Buffer, isOneWay = false): void {
     conn.peer = target;
     const client = conn.socket;
     target.setNoDelay(true);
@@ -184,10 +201,64 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     client.on('close', () => target.destroy());
     target.setTimeout(idleTimeoutMs, () => target.destroy());
     if (early?.length) target.write(early);
-    client.pipe(target);
+    if (isOneWay) client.on('data', () => {});
+    else client.pipe(target);
     target.pipe(client);
     target.resume();
     client.resume();
+  }
+
+  // Inside a tunnel to an echo, only `GET <echo path>` without a body passes.
+  function isEchoRequest(head: string, echo: TEchoTarget): boolean {
+    const lines = head.split('\r\n');
+    const requestLine = /^GET (\/\S*) HTTP\/1\.[01]$/.exec(lines[0]);
+    if (!requestLine || requestLine[1].split('?')[0] !== echo.path) return false;
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon).trim().toLowerCase();
+      if (name === 'transfer-encoding' || (name === 'content-length' && line.slice(colon + 1).trim() !== '0')) return false;
+    }
+    return true;
+  }
+
+  /**
+   * A tunnel (CONNECT or SOCKS5) to an echo: accepted at once, then one
+   * request head is read from the client. A GET of the echo's path is dialled
+   * and forwarded and its answer relayed; nothing else reaches the listener.
+   */
+  function startEchoTunnel(conn: TConn, grant: TGrant, target: TTarget, echo: TEchoTarget, early: Buffer, accept: () => void): void {
+    const socket = conn.socket;
+    accept();
+    let buf = early;
+    const timer = setTimeout(() => socket.destroy(), handshakeTimeoutMs);
+    const finish = (head: Buffer | null) => {
+      clearTimeout(timer);
+      socket.removeListener('data', onData);
+      socket.pause();
+      if (!head) return void socket.end(httpRefusal('target-refused'));
+      dialWithFallback(grant, target, true).then(
+        (upstream) => {
+          if (socket.destroyed) return upstream.destroy();
+          tunnel(conn, upstream, head, true);
+        },
+        (err: unknown) => socket.end(httpRefusal(err instanceof GatewayRefusal ? err.reason : 'upstream-failed')),
+      );
+    };
+    const step = () => {
+      const end = buf.indexOf('\r\n\r\n');
+      if (end === -1) {
+        if (buf.length > HEAD_LIMIT) finish(null);
+        return;
+      }
+      finish(isEchoRequest(buf.toString('latin1', 0, end), echo) ? buf.subarray(0, end + 4) : null);
+    };
+    const onData = (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      step();
+    };
+    socket.on('data', onData);
+    socket.resume();
+    step();
   }
 
   // --- HTTP forward and CONNECT --------------------------------------------
@@ -210,22 +281,28 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     };
     const target = splitHostPort(authority);
     if (!target) return refuse('bad-request');
-    const grant = authorize(conn, parseBasic(authHeader), 'http');
-    if (typeof grant === 'string') return refuse(grant);
     socket.pause();
-    dialWithFallback(grant, target).then(
-      (upstream) => {
-        if (socket.destroyed) return upstream.destroy();
+    authorize(conn, parseBasic(authHeader), 'http', (grant) => {
+      if (typeof grant === 'string') return refuse(grant);
+      const accept = () => {
         socket.write(CONNECT_OK);
         // Metering starts after the handshake: the CONNECT head and this reply are not counted.
         conn.counted = handshakeRead + socket.bytesWritten;
-        tunnel(conn, upstream, early);
-      },
-      (err: unknown) => {
-        unbind(conn);
-        refuse(err instanceof GatewayRefusal ? err.reason : 'upstream-failed');
-      },
-    );
+      };
+      const echo = guard.echoAt(target.host, target.port);
+      if (echo) return startEchoTunnel(conn, grant, target, echo, early, accept);
+      dialWithFallback(grant, target).then(
+        (upstream) => {
+          if (socket.destroyed) return upstream.destroy();
+          accept();
+          tunnel(conn, upstream, early);
+        },
+        (err: unknown) => {
+          unbind(conn);
+          refuse(err instanceof GatewayRefusal ? err.reason : 'upstream-failed');
+        },
+      );
+    });
   }
 
   // A CONNECT after plain requests on a kept-alive connection arrives through Node's HTTP parser.
@@ -275,8 +352,9 @@ export function createGatewayServer(options: TGatewayServerOptions) {
   }
 
   httpServer.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const conn = conns.get(req.socket);
-    if (!conn) return req.socket.destroy();
+    const found = conns.get(req.socket);
+    if (!found) return req.socket.destroy();
+    const conn: TConn = found;
     const refuse = (reason: TRefusal) => {
       const r = REFUSALS[reason];
       res.shouldKeepAlive = false;
@@ -299,52 +377,63 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     if (url.protocol !== 'http:') return refuse('bad-request');
     const header = req.headers['proxy-authorization'];
     const cached = conn.lastAuth;
-    let grant: TGrant | TRefusal;
     if (header && cached && cached.header === header && conn.tokenId === cached.grant.tokenId && Date.now() - cached.at < AUTH_CACHE_MS) {
-      grant = cached.grant;
-    } else {
-      grant = authorize(conn, parseBasic(header), 'http');
+      return forward(cached.grant);
+    }
+    authorize(conn, parseBasic(header), 'http', (grant) => {
       if (typeof grant === 'string') return refuse(grant);
       if (header) conn.lastAuth = { header, grant, at: Date.now() };
-    }
-    const target = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) };
-    try {
-      if (grant.exits[0]?.kind === 'direct') guard.check(target.host, target.port);
-    } catch {
-      return refuse('target-refused');
-    }
-    const headers: http.OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
-    const exit = grant.exits[0];
-    if (!exit) return refuse('upstream-failed');
-    const outgoing = http.request({
-      agent: agentFor(exit),
-      method: req.method,
-      host: target.host,
-      port: target.port,
-      path: url.pathname + url.search,
-      headers,
-      setHost: false,
+      forward(grant);
     });
-    outgoing.on('response', (upstreamRes) => {
-      const out: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(upstreamRes.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
-      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, out);
-      upstreamRes.pipe(res);
-    });
-    outgoing.on('error', (err) => {
-      if (!res.headersSent) {
-        if (exit) grant.onExitFailed?.(exit);
-        refuse(err instanceof GatewayRefusal ? err.reason : 'upstream-failed');
-      } else {
-        res.destroy();
+
+    function forward(grant: TGrant): void {
+      const target = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) };
+      // The echo's listener admits only a GET of the echo's path, without a body.
+      const echo = guard.echoAt(target.host, target.port);
+      if (
+        echo &&
+        (req.method !== 'GET' || url.pathname !== echo.path || req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) !== 0)
+      ) {
+        return refuse('target-refused');
       }
-    });
-    res.on('close', () => {
-      if (!outgoing.destroyed && !res.writableFinished) outgoing.destroy();
-    });
-    res.on('finish', () => sample(conn));
-    req.pipe(outgoing);
+      try {
+        if (!echo && grant.exits[0]?.kind === 'direct') guard.check(target.host, target.port);
+      } catch {
+        return refuse('target-refused');
+      }
+      const headers: http.OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
+      const exit = grant.exits[0];
+      if (!exit) return refuse('upstream-failed');
+      const outgoing = http.request({
+        agent: agentFor(exit, echo !== undefined),
+        method: req.method,
+        host: target.host,
+        port: target.port,
+        path: url.pathname + url.search,
+        headers,
+        setHost: false,
+      });
+      outgoing.on('response', (upstreamRes) => {
+        const out: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(upstreamRes.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
+        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, out);
+        upstreamRes.pipe(res);
+      });
+      outgoing.on('error', (err) => {
+        if (!res.headersSent) {
+          if (exit) grant.onExitFailed?.(exit);
+          refuse(err instanceof GatewayRefusal ? err.reason : 'upstream-failed');
+        } else {
+          res.destroy();
+        }
+      });
+      res.on('close', () => {
+        if (!outgoing.destroyed && !res.writableFinished) outgoing.destroy();
+      });
+      res.on('finish', () => sample(conn));
+      req.pipe(outgoing);
+    }
   });
 
   // --- SOCKS5 -------------------------------------------------------------
@@ -353,6 +442,8 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     let buf = first;
     let stage: 'greeting' | 'auth' | 'request' = 'greeting';
     let grant: TGrant | TRefusal | null = null;
+    // While the credentials are being checked, bytes wait in `buf`.
+    let isAuthorizing = false;
     let handshakeBytes = 0;
     let written = 0;
     const send = (data: Buffer) => {
@@ -367,6 +458,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
       else socket.destroy();
     };
     const step = (): void => {
+      if (isAuthorizing) return;
       for (;;) {
         let parsed: TParse<unknown>;
         if (stage === 'greeting') parsed = parseGreeting(buf);
@@ -386,11 +478,17 @@ export function createGatewayServer(options: TGatewayServerOptions) {
           stage = 'auth';
         } else if (stage === 'auth') {
           const creds = parsed.value as { username: string; password: string };
-          grant = authorize(conn, creds, 'socks5');
-          // Wrong credentials fail the sub-negotiation; other refusals are reported on the request (RFC 1928 reply 0x02).
-          if (grant === 'bad-credentials' || grant === 'auth-required') return fail(authReply(false));
-          send(authReply(true));
-          stage = 'request';
+          isAuthorizing = true;
+          authorize(conn, creds, 'socks5', (result) => {
+            isAuthorizing = false;
+            grant = result;
+            // Wrong credentials fail the sub-negotiation; other refusals are reported on the request (RFC 1928 reply 0x02).
+            if (grant === 'bad-credentials' || grant === 'auth-required') return fail(authReply(false));
+            send(authReply(true));
+            stage = 'request';
+            step();
+          });
+          return;
         } else {
           const { command, target } = parsed.value as { command: number; target: TTarget };
           clearTimeout(timer);
@@ -400,12 +498,17 @@ export function createGatewayServer(options: TGatewayServerOptions) {
           const early = buf;
           socket.pause();
           const okGrant = grant;
+          const accept = () => {
+            send(requestReply(SOCKS_REPLY.succeeded));
+            // Metering starts after the handshake: greeting, authentication, request and replies are not counted.
+            conn.counted = handshakeBytes + written;
+          };
+          const echo = guard.echoAt(target.host, target.port);
+          if (echo) return startEchoTunnel(conn, okGrant, target, echo, early, accept);
           dialWithFallback(okGrant, target).then(
             (upstream) => {
               if (socket.destroyed) return upstream.destroy();
-              send(requestReply(SOCKS_REPLY.succeeded));
-              // Metering starts after the handshake: greeting, authentication, request and replies are not counted.
-              conn.counted = handshakeBytes + written;
+              accept();
               tunnel(conn, upstream, early);
             },
             (err: unknown) => {

@@ -19,6 +19,7 @@ import {
   startUpstreamHttpProxy,
 } from '../test/fixtures';
 import { buildConnectRequest, buildUserPass } from './socks5';
+import { ROTATION_MAX_MS, ROTATION_MIN_MS, rotationWindow } from './rotation';
 
 // The real gateway against a real database, local origins and local upstream proxies.
 let handle: TDbHandle;
@@ -67,7 +68,7 @@ beforeAll(async () => {
     db: handle.db,
     host: '127.0.0.1',
     port: 0,
-    policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+    policy: { allowPrivateTargets: true, echoUrls: [] },
     now: () => clock,
     pollIntervalMs: 100,
     flushIntervalMs: 200,
@@ -252,7 +253,7 @@ describe('gateway with the database', () => {
         check: () => null,
       },
       meter: { record() {} },
-      policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+      policy: { allowPrivateTargets: true, echoUrls: [] },
     });
     const socksPort = await listen(socksUpstream.server);
     const socksNode = await insertExit(handle.db, {
@@ -284,41 +285,43 @@ describe('gateway with the database', () => {
     await socksUpstream.close();
   });
 
-  it('rotates a dynamic token between two upstreams every 3-5 minutes and holds a sticky session', async () => {
+  it('rotates a dynamic token between two upstreams at clock-anchored 3-5 minute windows and holds a sticky session to its window', async () => {
     const a = await startUpstreamHttpProxy({ localAddress: '127.0.0.3', username: 'a', password: 'a' });
     const b = await startUpstreamHttpProxy({ localAddress: '127.0.0.4', username: 'b', password: 'b' });
     await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: a.port, username: 'a', password: 'a', country: 'gb', city: 'london' });
     await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: b.port, username: 'b', password: 'b', country: 'gb', city: 'london' });
-    await insertToken(handle.db, { userId, username: 'urotate', product: 'dynamic', country: 'gb', expiresAt: new Date(clock + 86_400_000) });
+    const tokenId = await insertToken(handle.db, { userId, username: 'urotate', product: 'dynamic', country: 'gb', expiresAt: new Date(clock + 86_400_000) });
     await bump(handle.db);
     const seen = async (username: string) =>
       /seen-from=([\d.]+)/.exec(
         (await fetchViaProxy({ proxyPort: gateway.port, username, password: 'secret', url: `http://127.0.0.1:${origin.port}/`, tunnel: true })).body,
       )?.[1];
     await until(async () => (await seen('urotate')) !== undefined);
+    const window = rotationWindow({ tokenId, now: clock });
+    expect(window.lengthMs).toBeGreaterThanOrEqual(ROTATION_MIN_MS);
+    expect(window.lengthMs).toBeLessThanOrEqual(ROTATION_MAX_MS);
     const first = await seen('urotate');
     expect(['127.0.0.3', '127.0.0.4']).toContain(first);
-    // Within the same minute the exit holds.
+    // The exit holds to the end of the window, then changes; and again at the end of the next.
+    clock = window.endsAt - 1000;
     expect(await seen('urotate')).toBe(first);
-    // Within 5 minutes (checked each 30 s) it changes.
-    let changedAfter = 0;
-    for (let s = 30; s <= 300; s += 30) {
-      clock += 30_000;
-      if ((await seen('urotate')) !== first) {
-        changedAfter = s;
-        break;
-      }
-    }
-    expect(changedAfter).toBeGreaterThanOrEqual(180);
-    expect(changedAfter).toBeLessThanOrEqual(300);
-    // A sticky session of 30 minutes holds for 29 minutes from first use, checked each minute, then changes.
+    clock = window.endsAt + 1000;
+    const second = await seen('urotate');
+    expect(second).not.toBe(first);
+    clock = window.endsAt + window.lengthMs - 1000;
+    expect(await seen('urotate')).toBe(second);
+    clock = window.endsAt + window.lengthMs + 1000;
+    expect(await seen('urotate')).toBe(first);
+    // A sticky session of 30 minutes holds, checked each minute, to the end of its 30-minute window, then changes.
     const sticky = 'urotate-country-gb-city-london-session-s1-sesstime-30';
+    const stickyWindow = rotationWindow({ tokenId, session: 's1', sesstimeMinutes: 30, now: clock });
+    expect(stickyWindow.lengthMs).toBe(30 * 60_000);
     const held = await seen(sticky);
-    for (let m = 1; m <= 29; m++) {
+    while (clock + 60_000 < stickyWindow.endsAt) {
       clock += 60_000;
       expect(await seen(sticky)).toBe(held);
     }
-    clock += 2 * 60_000;
+    clock = stickyWindow.endsAt + 1000;
     expect(await seen(sticky)).not.toBe(held);
     a.close();
     b.close();
@@ -390,7 +393,7 @@ describe.skipIf(!isPostgres)('two gateways on one PostgreSQL (needs PostgreSQL)'
       db: handle.db,
       host: '127.0.0.1',
       port: 0,
-      policy: { allowPrivateTargets: true, allowedEndpoints: [] },
+      policy: { allowPrivateTargets: true, echoUrls: [] },
       now: () => clock,
       pollIntervalMs: 100,
       flushIntervalMs: 200,

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import { exitNodes, gatewayState, ipListEntries, proxyTokens, tokenUsage, type TDb } from '@proxy/db';
 
 /**
@@ -67,6 +67,27 @@ export async function readVersion(db: TDb): Promise<number> {
 export async function loadTokensChangedSince(db: TDb, since: Date | null): Promise<TTokenRow[]> {
   const query = db.select(tokenColumns).from(proxyTokens);
   return (since ? await query.where(gt(proxyTokens.updatedAt, since)) : await query) as TTokenRow[];
+}
+
+/** The tokens with these usernames (a gateway looks up credentials it does not know yet). */
+export async function loadTokensByUsername(db: TDb, usernames: string[]): Promise<TTokenRow[]> {
+  if (usernames.length === 0) return [];
+  return (await db.select(tokenColumns).from(proxyTokens).where(inArray(proxyTokens.username, usernames))) as TTokenRow[];
+}
+
+/** The IP list entries of these users. */
+export async function loadIpEntriesOfUsers(db: TDb, userIds: number[]): Promise<TIpEntryRow[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select({
+      userId: ipListEntries.userId,
+      list: ipListEntries.list,
+      family: ipListEntries.family,
+      startHex: ipListEntries.startHex,
+      endHex: ipListEntries.endHex,
+    })
+    .from(ipListEntries)
+    .where(inArray(ipListEntries.userId, userIds));
 }
 
 /** The whole inventory (small). */

@@ -1,11 +1,12 @@
-import { randomInt } from 'node:crypto';
-
 /**
- * Exit choice for dynamic tokens. An exit, once chosen, holds for a window
- * that starts at first use: 3 to 5 minutes (fixed per token) without a
- * session, `sesstime` minutes (default 10) with one. When the window ends the
- * next use picks a different exit, so the exit really rotates. Windows are
- * kept per gateway.
+ * Exit choice for dynamic tokens, the same on every gateway with no shared
+ * state: rendezvous hashing of (token, session, time window) over the area's
+ * usable exits. Windows are anchored to the clock (shifted per token and
+ * session so that tokens do not all rotate at once): 3 to 5 minutes (fixed
+ * per token) without a session, `sesstime` minutes (default 10) with one.
+ * Consecutive windows always choose different exits when there are two or
+ * more, so the exit really rotates; an exit that goes away moves only the
+ * sessions that were on it.
  */
 
 /** Shortest and longest rotation window without a sticky session. */
@@ -24,41 +25,76 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+// MurmurHash3's finaliser: mixes a 32-bit value so that every input bit affects every output bit.
+function mix(value: number): number {
+  let h = value >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 /** Length of a token's rotation window (3-5 minutes, stable per token). */
 export function rotationWindowMs(tokenId: number): number {
   return ROTATION_MIN_MS + (hash(`window:${tokenId}`) % (ROTATION_MAX_MS - ROTATION_MIN_MS + 1));
 }
 
-/** Remembers the current exit per token and session. */
-export function createRotation(now: () => number) {
-  const held = new Map<string, { exitId: number; until: number }>();
+/** What the exit choice depends on. */
+export type TRotationInput = {
+  tokenId: number;
+  session?: string;
+  sesstimeMinutes?: number;
+  /** Usable exit ids of the area. */
+  candidates: number[];
+  /** Milliseconds since the epoch. */
+  now: number;
+};
 
-  function prune(t: number): void {
-    for (const [key, entry] of held) if (entry.until <= t) held.delete(key);
-  }
+/** The window `now` falls in: its number, length and end (ms since the epoch). */
+export function rotationWindow(input: Pick<TRotationInput, 'tokenId' | 'session' | 'sesstimeMinutes' | 'now'>): {
+  index: number;
+  lengthMs: number;
+  endsAt: number;
+} {
+  const lengthMs = input.session ? (input.sesstimeMinutes ?? DEFAULT_SESSTIME_MINUTES) * 60_000 : rotationWindowMs(input.tokenId);
+  const offset = hash(`offset:${input.tokenId}:${input.session ?? ''}`) % lengthMs;
+  const index = Math.floor((input.now + offset) / lengthMs);
+  return { index, lengthMs, endsAt: (index + 1) * lengthMs - offset };
+}
 
-  return {
-    /**
-     * The exit (one of `candidates`, node ids) for this token and session now.
-     * Keeps the held exit while its window lasts and it is still a candidate.
-     */
-    choose(input: { tokenId: number; session?: string; sesstimeMinutes?: number; candidates: number[] }): number {
-      const { candidates } = input;
-      const t = now();
-      const key = `${input.tokenId}:${input.session ?? ''}`;
-      const entry = held.get(key);
-      if (entry && entry.until > t && candidates.includes(entry.exitId)) return entry.exitId;
-      let pick = candidates[randomInt(candidates.length)];
-      if (entry && candidates.length > 1 && pick === entry.exitId) {
-        // Rotating means a different exit than the last one.
-        const others = candidates.filter((c) => c !== entry.exitId);
-        pick = others[randomInt(others.length)];
-      }
-      const windowMs = input.session ? (input.sesstimeMinutes ?? DEFAULT_SESSTIME_MINUTES) * 60_000 : rotationWindowMs(input.tokenId);
-      if (held.size > 100_000) prune(t);
-      held.set(key, { exitId: pick, until: t + windowMs });
-      return pick;
-    },
-    size: () => held.size,
+/**
+ * The candidates in the order to try them: the chosen exit first, then the
+ * rest by their rendezvous score (so fallbacks agree across gateways too).
+ */
+export function rankExits(input: TRotationInput): number[] {
+  const { candidates } = input;
+  if (candidates.length <= 1) return [...candidates];
+  const seed = hash(`${input.tokenId}:${input.session ?? ''}`);
+  const { index } = rotationWindow(input);
+  const score = (exitId: number, window: number) => mix(seed ^ mix(window ^ 0x5bd1e995) ^ mix(Math.imul(exitId, 0x9e3779b1)));
+  const top = (window: number, except: Set<number>) => {
+    let best = -1;
+    let bestScore = -1;
+    for (const id of candidates) {
+      if (except.has(id)) continue;
+      const s = score(id, window);
+      if (s > bestScore || (s === bestScore && id < best)) [best, bestScore] = [id, s];
+    }
+    return best;
   };
+  let chosen: number;
+  if (candidates.length === 2) {
+    // Two exits: alternate, starting where the seed says.
+    const sorted = [...candidates].sort((a, b) => a - b);
+    chosen = sorted[(index + seed) % 2];
+  } else if (index % 2 === 0) {
+    // Even windows take the best exit; odd windows the best other than both neighbours' choice.
+    chosen = top(index, new Set());
+  } else {
+    chosen = top(index, new Set([top(index - 1, new Set()), top(index + 1, new Set())]));
+  }
+  const rest = candidates.filter((id) => id !== chosen).sort((a, b) => score(b, index) - score(a, index) || a - b);
+  return [chosen, ...rest];
 }

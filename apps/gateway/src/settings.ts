@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zSettingFlag, zSettingText } from '@proxy/contract';
-import type { TDb } from '@proxy/db';
+import { GATEWAY_CHANGES_CHANNEL, listenForNotifications, type TDbHandle } from '@proxy/db';
 import type { TGatewayOptions } from './index';
 
 const bool = zSettingFlag;
@@ -16,8 +16,11 @@ export const ZGatewaySettings = z.object({
   GATEWAY_HOST: optionalText,
   /** Proxy port (HTTP, CONNECT and SOCKS5). */
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(7777),
-  /** host:port pairs always allowed as targets (the API's echo endpoint used by the proxy test), comma separated. */
-  GATEWAY_ALLOWED_ENDPOINTS: z.string().default(''),
+  /**
+   * http:// URLs of the proxy test's echo (the API's TOKEN_TEST_ECHO_URL), comma separated. On an echo's
+   * host and port only a GET of its path passes; everything else there is refused.
+   */
+  GATEWAY_ECHO_URLS: z.string().default(''),
   /** Tests only: allow loopback and private targets. */
   GATEWAY_ALLOW_PRIVATE_TARGETS: bool,
   /** Simultaneous connections per proxy token. */
@@ -44,22 +47,23 @@ export function loadGatewaySettings(env: NodeJS.ProcessEnv = process.env): TGate
   return parsed.data;
 }
 
-/** Options of startGateway from the settings, plus what the run mode decides (database, bind address, extra allowed targets). */
+/** Options of startGateway from the settings, plus what the run mode decides (database, bind address, the API's echo). */
 export function gatewayOptionsOf(
   settings: TGatewaySettings,
-  run: { db: TDb; defaultHost: string; allowedEndpoints?: string[]; onError?: TGatewayOptions['onError'] },
+  run: { database: TDbHandle; defaultHost: string; echoUrls?: string[]; onError?: TGatewayOptions['onError'] },
 ): TGatewayOptions {
   return {
-    db: run.db,
+    db: run.database.db,
+    listen: (onChange) => listenForNotifications(run.database, GATEWAY_CHANGES_CHANNEL, onChange),
     host: settings.GATEWAY_HOST ?? run.defaultHost,
     port: settings.GATEWAY_PORT,
     policy: {
       allowPrivateTargets: settings.GATEWAY_ALLOW_PRIVATE_TARGETS,
-      allowedEndpoints: [
-        ...settings.GATEWAY_ALLOWED_ENDPOINTS.split(',')
+      echoUrls: [
+        ...settings.GATEWAY_ECHO_URLS.split(',')
           .map((e) => e.trim())
           .filter(Boolean),
-        ...(run.allowedEndpoints ?? []),
+        ...(run.echoUrls ?? []),
       ],
     },
     maxConnectionsPerToken: settings.GATEWAY_MAX_CONNECTIONS_PER_TOKEN,

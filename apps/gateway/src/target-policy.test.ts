@@ -60,7 +60,7 @@ beforeAll(async () => {
   });
   originPort = await listen(origin);
   // Port 0 of every form above means "this listener": the same port on 0.0.0.0 and ::1 is not needed, 127.0.0.1 is where it waits.
-  gateway = createGatewayServer({ authorizer, meter: { record() {} }, policy: { allowPrivateTargets: false, allowedEndpoints: [] } });
+  gateway = createGatewayServer({ authorizer, meter: { record() {} }, policy: { allowPrivateTargets: false, echoUrls: [] } });
   gatewayPort = await listen(gateway.server);
 });
 
@@ -118,14 +118,14 @@ describe('SSRF battery through the gateway', () => {
   });
 
   it('still relays to a public name when asked (the battery is not refusing everything)', () => {
-    const guard = createTargetGuard({ allowPrivateTargets: false, allowedEndpoints: [] });
+    const guard = createTargetGuard({ allowPrivateTargets: false, echoUrls: [] });
     expect(() => guard.check('93.184.216.34', 443)).not.toThrow();
     expect(guard.isAddressAllowed('2606:2800:220:1:248:1893:25c8:1946', 443)).toBe(true);
   });
 });
 
 describe('SSRF battery at the guard (addresses off this machine are never dialled by a test)', () => {
-  const guard = createTargetGuard({ allowPrivateTargets: false, allowedEndpoints: ['127.0.0.1:8080'] });
+  const guard = createTargetGuard({ allowPrivateTargets: false, echoUrls: ['http://127.0.0.1:8080/api/proxy/echo'] });
   it.each([
     ['10.0.0.1'],
     ['10.255.255.255'],
@@ -153,9 +153,12 @@ describe('SSRF battery at the guard (addresses off this machine are never dialle
     expect(guard.isAddressAllowed(address, 80)).toBe(false);
   });
 
-  it('allows exactly the configured endpoint, not its other ports', () => {
-    expect(() => guard.check('127.0.0.1', 8080)).not.toThrow();
-    expect(() => guard.check('127.0.0.1', 8081)).toThrow(GatewayRefusal);
+  it('knows the echo by its host and port as written, and does not let its address through the guard', () => {
+    expect(guard.echoAt('127.0.0.1', 8080)).toEqual({ path: '/api/proxy/echo' });
+    expect(guard.echoAt('127.0.0.1', 8081)).toBeUndefined();
+    expect(guard.echoAt('localhost', 8080)).toBeUndefined();
+    expect(() => guard.check('127.0.0.1', 8080)).toThrow(GatewayRefusal);
+    expect(guard.isAddressAllowed('127.0.0.1', 8080)).toBe(false);
   });
 
   it('refuses a name that resolves to loopback at lookup time (no rebinding around the check)', async () => {

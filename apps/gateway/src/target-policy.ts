@@ -8,9 +8,16 @@ import { GatewayRefusal } from './refusals';
 export type TTargetPolicy = {
   /** Tests only: allow loopback and private targets. */
   allowPrivateTargets: boolean;
-  /** host:port pairs always allowed (the server's echo endpoint used by the proxy test). */
-  allowedEndpoints: string[];
+  /**
+   * http:// URLs of the proxy test's echo (the API's GET /api/proxy/echo). On
+   * an echo's host and port exactly one thing passes, on every protocol: a
+   * GET of the echo's path. Anything else there is target-refused.
+   */
+  echoUrls: string[];
 };
+
+/** The one request a client may make on an echo's listener. */
+export type TEchoTarget = { path: string };
 
 function ownAddresses(): Set<string> {
   const set = new Set<string>();
@@ -18,13 +25,22 @@ function ownAddresses(): Set<string> {
   return set;
 }
 
+function hostKey(host: string, port: number): string {
+  return `${host.toLowerCase().replace(/^\[|\]$/g, '')}:${port}`;
+}
+
 /** Checks literal addresses and resolved names against the policy. */
 export function createTargetGuard(policy: TTargetPolicy) {
   const own = ownAddresses();
-  const allowed = new Set(policy.allowedEndpoints.map((e) => e.toLowerCase()));
+  const echoes = new Map<string, TEchoTarget>();
+  for (const text of policy.echoUrls) {
+    const url = new URL(text);
+    if (url.protocol !== 'http:') throw new Error(`echo URL must be http:// (the gateway checks the request inside a tunnel): ${text}`);
+    echoes.set(hostKey(url.hostname, Number(url.port || 80)), { path: url.pathname });
+  }
 
   function isAddressAllowed(address: string, port: number): boolean {
-    if (allowed.has(`${address}:${port}`)) return true;
+    void port;
     if (policy.allowPrivateTargets) return true;
     return addressScope(address) === 'public' && !own.has(address);
   }
@@ -45,9 +61,12 @@ export function createTargetGuard(policy: TTargetPolicy) {
   return {
     /** Throws target-refused for a literal address that is not allowed; names are checked at lookup. */
     check(host: string, port: number): void {
-      if (allowed.has(`${host.toLowerCase()}:${port}`)) return;
-      if (host.toLowerCase() === 'localhost' && !policy.allowPrivateTargets) throw new GatewayRefusal('target-refused');
+      if (host.toLowerCase().replace(/\.$/, '') === 'localhost' && !policy.allowPrivateTargets) throw new GatewayRefusal('target-refused');
       if (net.isIP(host) && !isAddressAllowed(host, port)) throw new GatewayRefusal('target-refused');
+    },
+    /** The echo served at this host and port as the client wrote them, if any (its listener admits only the echo GET). */
+    echoAt(host: string, port: number): TEchoTarget | undefined {
+      return echoes.get(hostKey(host, port));
     },
     guardedLookup,
     isAddressAllowed,

@@ -3,19 +3,23 @@ import { createIpMatcher, findTokenStateRefusal, parseProxyUsername } from '@pro
 import type { TDb } from '@proxy/db';
 import type { TAuthorizer, TGrant, TMeter } from './authorizer';
 import type { TExit } from './egress';
+import { createCredentialLookup } from './credential-lookup';
 import {
   claimLease,
   loadExitNodes,
   loadIpEntries,
+  loadIpEntriesOfUsers,
+  loadTokensByUsername,
   loadTokensChangedSince,
   readVersion,
   returnLease,
   writeUsage,
   type TExitNodeRow,
+  type TIpEntryRow,
   type TTokenRow,
 } from './gateway.repository';
 import type { TRefusal } from './refusals';
-import { createRotation } from './rotation';
+import { rankExits } from './rotation';
 
 /** Settings of the token store. */
 export type TTokenStoreOptions = {
@@ -24,8 +28,13 @@ export type TTokenStoreOptions = {
   now?: () => number;
   /** Simultaneous connections per token. */
   maxConnectionsPerToken?: number;
-  /** How often the version row is polled. */
+  /** How often the version row is polled (the fallback when a notification is lost). */
   pollIntervalMs?: number;
+  /**
+   * Subscribes to change notifications (NOTIFY after every committed change of
+   * tokens or IP lists); answers how to unsubscribe. Without it the store polls only.
+   */
+  listen?: (onChange: () => void) => Promise<() => Promise<void>>;
   /** How often metered bytes are written. */
   flushIntervalMs?: number;
   /** Traffic claimed per lease. */
@@ -37,6 +46,10 @@ export type TTokenStoreOptions = {
 
 type TMatcher = ReturnType<typeof createIpMatcher>;
 type TLists = { whitelist: TMatcher; blacklist: TMatcher };
+type TRange = { family: 4 | 6; start: bigint; end: bigint };
+
+// Refusals a fresher row could lift (bought, reset, enabled, renewed, whitelisted a moment ago).
+const LOOKUP_REFUSALS = new Set<TRefusal>(['bad-credentials', 'token-disabled', 'token-expired', 'token-exhausted', 'source-refused']);
 
 // Re-read a little before the last change seen: a transaction may commit after a later one.
 const SYNC_OVERLAP_MS = 10_000;
@@ -50,6 +63,16 @@ function toExit(node: TExitNodeRow): TExit {
   return { id: node.id, kind: node.egress, host: node.host, port: node.port, username: node.username ?? undefined, password: node.password ?? undefined };
 }
 
+function listsOf(entries: TIpEntryRow[]): Map<number, TLists> {
+  const grouped = new Map<number, { whitelist: TRange[]; blacklist: TRange[] }>();
+  for (const e of entries) {
+    let g = grouped.get(e.userId);
+    if (!g) grouped.set(e.userId, (g = { whitelist: [], blacklist: [] }));
+    g[e.list].push({ family: e.family as 4 | 6, start: hexToBigInt(e.startHex), end: hexToBigInt(e.endHex) });
+  }
+  return new Map([...grouped].map(([userId, g]) => [userId, { whitelist: createIpMatcher(g.whitelist), blacklist: createIpMatcher(g.blacklist) }]));
+}
+
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -58,8 +81,11 @@ function sameSecret(a: string, b: string): boolean {
 
 /**
  * The gateway's in-memory copy of tokens, exit nodes and IP lists, kept fresh
- * by polling the version row, plus metering with traffic leases. The hot path
- * (authorize, check, record) never waits for the database.
+ * by change notifications (and by polling the version row, in case one is
+ * lost), plus metering with traffic leases. The hot path (authorize, check,
+ * record) does not wait for the database, except that credentials the copy
+ * refuses are looked up once (coalesced, see credential-lookup.ts) before the
+ * refusal: what the API has answered is already true at the gateway.
  */
 export function createTokenStore(options: TTokenStoreOptions) {
   const { db } = options;
@@ -76,7 +102,9 @@ export function createTokenStore(options: TTokenStoreOptions) {
   let version = -1;
   let lastChange: Date | null = null;
   const failedExits = new Map<number, number>();
-  const rotation = createRotation(now);
+  // Order of reads: a sync does not overwrite a user's IP lists with what it read before a lookup of them.
+  let readSeq = 0;
+  const listsReadAt = new Map<number, number>();
 
   // Metering: bytes waiting to be written, and the unspent lease of traffic tokens.
   const pending = new Map<number, number>();
@@ -87,6 +115,8 @@ export function createTokenStore(options: TTokenStoreOptions) {
   // --- loading ------------------------------------------------------------
   function putToken(row: TTokenRow): void {
     const old = tokensById.get(row.id);
+    // Rows of one token change in order (the updated_at trigger runs under the row lock): never go back.
+    if (old && old.updatedAt > row.updatedAt) return;
     if (old && old.username !== row.username) tokensByUsername.delete(old.username);
     tokensById.set(row.id, row);
     tokensByUsername.set(row.username, row);
@@ -95,6 +125,7 @@ export function createTokenStore(options: TTokenStoreOptions) {
   }
 
   async function sync(force = false): Promise<void> {
+    const seq = ++readSeq;
     const current = await readVersion(db);
     if (!force && current === version) return;
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
@@ -104,18 +135,53 @@ export function createTokenStore(options: TTokenStoreOptions) {
       if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
     }
     nodesById = new Map(nodes.map((n) => [n.id, n]));
-    const grouped = new Map<
-      number,
-      { whitelist: { family: 4 | 6; start: bigint; end: bigint }[]; blacklist: { family: 4 | 6; start: bigint; end: bigint }[] }
-    >();
-    for (const e of entries) {
-      let g = grouped.get(e.userId);
-      if (!g) grouped.set(e.userId, (g = { whitelist: [], blacklist: [] }));
-      g[e.list].push({ family: e.family as 4 | 6, start: hexToBigInt(e.startHex), end: hexToBigInt(e.endHex) });
+    const lists = listsOf(entries);
+    for (const [userId, readAt] of listsReadAt) {
+      if (readAt < seq) {
+        listsReadAt.delete(userId);
+        continue;
+      }
+      // A lookup read this user's lists after this sync began: keep them.
+      const kept = listsByUser.get(userId);
+      if (kept) lists.set(userId, kept);
+      else lists.delete(userId);
     }
-    listsByUser = new Map([...grouped].map(([userId, g]) => [userId, { whitelist: createIpMatcher(g.whitelist), blacklist: createIpMatcher(g.blacklist) }]));
-    version = current;
+    listsByUser = lists;
+    version = Math.max(version, current);
   }
+
+  // One sync at a time; a request made while one runs gets the next one (which reads after the request).
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  function requestSync(): Promise<void> {
+    if (!running) {
+      running = sync().finally(() => (running = null));
+      return running;
+    }
+    queued ??= running
+      .catch(() => {})
+      .then(() => {
+        queued = null;
+        return requestSync();
+      });
+    return queued;
+  }
+
+  // --- credentials the copy does not accept: one look in the database ----------
+  async function loadCredentials(usernames: string[]): Promise<void> {
+    const seq = ++readSeq;
+    const rows = await loadTokensByUsername(db, usernames);
+    const userIds = [...new Set(rows.map((r) => r.userId))];
+    const lists = listsOf(await loadIpEntriesOfUsers(db, userIds));
+    for (const row of rows) putToken(row);
+    for (const userId of userIds) {
+      const userLists = lists.get(userId);
+      if (userLists) listsByUser.set(userId, userLists);
+      else listsByUser.delete(userId);
+      listsReadAt.set(userId, seq);
+    }
+  }
+  const lookup = createCredentialLookup({ load: loadCredentials, onError: (error) => onError(error, 'lookup') });
 
   // --- rules --------------------------------------------------------------
   function refusalOf(token: TTokenRow, sourceIp: string): TRefusal | null {
@@ -157,13 +223,13 @@ export function createTokenStore(options: TTokenStoreOptions) {
       : { country: token.country, state: opts.state ?? token.state, city: opts.city ?? token.city };
     const t = now();
     const all = areaNodes(token, area);
+    // An exit that failed here lately is skipped by this gateway only (the others may still reach it).
     const healthy = all.filter((n) => (failedExits.get(n.id) ?? 0) <= t);
     const pool = healthy.length ? healthy : all;
     if (pool.length === 0) return [];
-    const chosen = rotation.choose({ tokenId: token.id, session: opts.session, sesstimeMinutes: opts.sesstime, candidates: pool.map((n) => n.id) });
-    // The chosen exit first, then the others as fallbacks.
-    const index = pool.findIndex((n) => n.id === chosen);
-    return [...pool.slice(index), ...pool.slice(0, index)].map(toExit);
+    const byId = new Map(pool.map((n) => [n.id, n]));
+    const ranked = rankExits({ tokenId: token.id, session: opts.session, sesstimeMinutes: opts.sesstime, candidates: [...byId.keys()], now: t });
+    return ranked.map((id) => toExit(byId.get(id)!));
   }
 
   // --- leases -------------------------------------------------------------
@@ -187,27 +253,35 @@ export function createTokenStore(options: TTokenStoreOptions) {
     );
   }
 
+  function decide({ username, password, protocol, sourceIp }: Parameters<TAuthorizer['authorize']>[0]): TGrant | TRefusal {
+    const parsed = parseProxyUsername(username);
+    if (!parsed) return 'bad-credentials';
+    const token = tokensByUsername.get(parsed.username);
+    if (!token || !sameSecret(token.password, password)) return 'bad-credentials';
+    const refusal = refusalOf(token, sourceIp);
+    if (refusal) return refusal;
+    if ((protocol === 'socks5') !== (token.network === 'SOCKS5')) return 'wrong-protocol';
+    const exits = exitsFor(token, parsed.options);
+    if (exits.length === 0) return 'no-exit';
+    if (token.trafficLimitBytes !== null && (lease.get(token.id) ?? 0) < leaseBytes / 2) topUp(token);
+    const grant: TGrant = {
+      tokenId: token.id,
+      exits,
+      maxConnections,
+      onExitFailed: (exit) => {
+        if (token.product === 'dynamic') failedExits.set(exit.id, now() + exitPenaltyMs);
+      },
+    };
+    return grant;
+  }
+
   const authorizer: TAuthorizer = {
-    authorize({ username, password, protocol, sourceIp }) {
-      const parsed = parseProxyUsername(username);
-      if (!parsed) return 'bad-credentials';
-      const token = tokensByUsername.get(parsed.username);
-      if (!token || !sameSecret(token.password, password)) return 'bad-credentials';
-      const refusal = refusalOf(token, sourceIp);
-      if (refusal) return refusal;
-      if ((protocol === 'socks5') !== (token.network === 'SOCKS5')) return 'wrong-protocol';
-      const exits = exitsFor(token, parsed.options);
-      if (exits.length === 0) return 'no-exit';
-      if (token.trafficLimitBytes !== null && (lease.get(token.id) ?? 0) < leaseBytes / 2) topUp(token);
-      const grant: TGrant = {
-        tokenId: token.id,
-        exits,
-        maxConnections,
-        onExitFailed: (exit) => {
-          if (token.product === 'dynamic') failedExits.set(exit.id, now() + exitPenaltyMs);
-        },
-      };
-      return grant;
+    authorize(input) {
+      const first = decide(input);
+      if (typeof first !== 'string' || !LOOKUP_REFUSALS.has(first)) return first;
+      const parsed = parseProxyUsername(input.username);
+      if (!parsed) return first;
+      return lookup.request(parsed.username).then((looked) => (looked ? decide(input) : first));
     },
     check(tokenId, sourceIp) {
       const token = tokensById.get(tokenId);
@@ -248,7 +322,7 @@ export function createTokenStore(options: TTokenStoreOptions) {
 
   let pollTimer: NodeJS.Timeout | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
-  let isSyncing = false;
+  let unlisten: (() => Promise<void>) | undefined;
   let isFlushing = false;
 
   return {
@@ -257,12 +331,10 @@ export function createTokenStore(options: TTokenStoreOptions) {
     /** Loads everything, then polls the version row and flushes usage on timers. */
     async start(): Promise<void> {
       await sync(true);
+      unlisten = await options.listen?.(() => void requestSync().catch((err) => onError(err, 'sync')));
       pollTimer = setInterval(() => {
-        if (isSyncing) return;
-        isSyncing = true;
-        sync()
-          .catch((err) => onError(err, 'sync'))
-          .finally(() => (isSyncing = false));
+        if (running) return;
+        requestSync().catch((err) => onError(err, 'sync'));
       }, options.pollIntervalMs ?? 1000);
       flushTimer = setInterval(() => {
         if (isFlushing) return;
@@ -276,19 +348,25 @@ export function createTokenStore(options: TTokenStoreOptions) {
     },
     /** Reloads now (tests; the timers do it otherwise). */
     sync: (force = false) => sync(force),
+    /** Resolves once a sync that began after this call has applied the database's version (embedded mode: before the API answers). */
+    refresh: () => requestSync(),
+    /** The version of the database this copy has applied. */
+    appliedVersion: () => version,
     /** Writes pending usage now. */
     flush,
     /** Stops the timers, writes what is pending and gives back unspent leases. */
     async stop(): Promise<void> {
       clearInterval(pollTimer);
       clearInterval(flushTimer);
+      lookup.stop();
+      await unlisten?.();
       while (isFlushing) await new Promise((r) => setTimeout(r, 10));
       await flush();
       for (const [tokenId, left] of lease) if (left > 0) await returnLease(db, tokenId, left);
       lease.clear();
     },
     /** For tests and diagnostics. */
-    stats: () => ({ tokens: tokensById.size, nodes: nodesById.size, version, pendingTokens: pending.size }),
+    stats: () => ({ tokens: tokensById.size, nodes: nodesById.size, version, pendingTokens: pending.size, lookups: lookup.queries() }),
   };
 }
 

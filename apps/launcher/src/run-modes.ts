@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { zSettingText } from '@proxy/contract';
 import { migrateDb, openDb } from '@proxy/db';
 import { gatewayOptionsOf, loadGatewaySettings, startGateway, type TGateway } from '@proxy/gateway';
-import { loadServerConfig, startApi, type TServerConfig } from '@proxy/server';
+import { loadServerConfig, startApi, type TApi, type TServerConfig } from '@proxy/server';
 
 /** Settings that choose what a run starts (the API's and the gateway's own settings live in their apps). */
 export const ZLaunchSettings = z.object({
@@ -24,15 +24,9 @@ function parseLaunchSettings(env: NodeJS.ProcessEnv) {
   return parsed.data;
 }
 
-// host:port of a URL as the gateway's target rules compare it.
-function endpointOf(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.hostname.replace(/^\[|\]$/g, '')}:${parsed.port || (parsed.protocol === 'https:' ? 443 : 80)}`;
-}
-
-/** Targets the gateway must reach on the API's own listener: the proxy test's echo endpoint. */
-export function apiEndpointsFor(config: TServerConfig): string[] {
-  return [`${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`, endpointOf(config.tokenTestEchoUrl)];
+/** What the gateway must reach on the API's own listener: the proxy test's echo (a GET of its path, nothing else). */
+export function echoUrlsFor(config: TServerConfig): string[] {
+  return config.tokenTestEchoUrl.startsWith('http://') ? [config.tokenTestEchoUrl] : [];
 }
 
 /**
@@ -48,19 +42,28 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
   const config = loadServerConfig(isEmbedded && !env.GATEWAY_PUBLIC_PORT ? { ...env, GATEWAY_PUBLIC_PORT: String(gatewaySettings.GATEWAY_PORT) } : env);
   const database = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') });
   await migrateDb(database);
-  const api = await startApi({ config, database });
   let gateway: TGateway | undefined;
+  // Gateway errors before the API (and its log) is up are kept and logged then.
+  const earlyErrors: { error: unknown; where: string }[] = [];
+  let reportGatewayError = (error: unknown, where: string): void => {
+    earlyErrors.push({ error, where });
+  };
   if (isEmbedded) {
+    // Started first, so that every change the API answers has been applied by the gateway before the answer.
     gateway = await startGateway(
       gatewayOptionsOf(gatewaySettings, {
-        db: database.db,
+        database,
         defaultHost: config.HOST,
-        allowedEndpoints: apiEndpointsFor(config),
-        onError: (error, where) => api.app.log.error({ err: error }, `gateway ${where} failed`),
+        echoUrls: echoUrlsFor(config),
+        onError: (error, where) => reportGatewayError(error, where),
       }),
     );
-    api.app.log.info(`gateway on ${config.HOST}:${gateway.port}`);
   }
+  const embedded = gateway;
+  const api: TApi = await startApi({ config, database, gatewayApplied: embedded ? () => embedded.store.refresh() : undefined });
+  reportGatewayError = (error, where) => api.app.log.error({ err: error }, `gateway ${where} failed`);
+  for (const { error, where } of earlyErrors) reportGatewayError(error, where);
+  if (embedded) api.app.log.info(`gateway on ${config.HOST}:${embedded.port}`);
   return {
     async close() {
       await api.close();
@@ -77,7 +80,7 @@ export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<
   if (!launch.DATABASE_URL) throw new Error('Invalid configuration:\n  DATABASE_URL: a standalone gateway needs the PostgreSQL database of the API');
   const database = await openDb({ url: launch.DATABASE_URL, poolSize: 4 });
   const gateway = await startGateway(
-    gatewayOptionsOf(settings, { db: database.db, defaultHost: '0.0.0.0', onError: (error, where) => console.error(`gateway ${where}:`, error) }),
+    gatewayOptionsOf(settings, { database, defaultHost: '0.0.0.0', onError: (error, where) => console.error(`gateway ${where}:`, error) }),
   );
   console.log(`gateway listening on ${settings.GATEWAY_HOST ?? '0.0.0.0'}:${gateway.port}`);
   return {

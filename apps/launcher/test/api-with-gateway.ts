@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { GATEWAY_CHANGES_CHANNEL, listenForNotifications, openDb, type TDbHandle } from '@proxy/db';
 import { startGateway, type TGateway } from '@proxy/gateway';
 import { createMemoryMailer, createTestApp, seedProxyStartup, type TMemoryMailer, type TTestApp } from '@proxy/server/testing';
 
@@ -7,7 +8,13 @@ import { createMemoryMailer, createTestApp, seedProxyStartup, type TMemoryMailer
  * Test support for suites that need the real path: the API listening on a
  * real port (so its echo endpoint is reachable) and the real gateway on the
  * same test database, with the target policy production uses (private targets
- * refused, the API's own host:port allowed).
+ * refused, on the API's listener only the echo GET).
+ *
+ * `embedded` (the default) wires the gateway as `npm start` does: the API
+ * waits until the gateway has applied each change before it answers.
+ * `separate` runs it as a standalone gateway does: its own connections (on
+ * PostgreSQL), told of changes by NOTIFY and polling slowly, looking unknown
+ * credentials up itself.
  */
 
 /** A free port on loopback (closed again before use; the OS will not hand it out again at once). */
@@ -23,7 +30,8 @@ export async function freePort(): Promise<number> {
 /** What startApiWithGateway answers. */
 export type TApiWithGateway = TTestApp & { mailer: TMemoryMailer; apiPort: number; gateway: TGateway };
 
-export async function startApiWithGateway(config: Record<string, string> = {}): Promise<TApiWithGateway> {
+export async function startApiWithGateway(config: Record<string, string> = {}, options: { mode?: 'embedded' | 'separate' } = {}): Promise<TApiWithGateway> {
+  const mode = options.mode ?? 'embedded';
   const apiPort = await freePort();
   const gatewayPort = await freePort();
   const mailer = createMemoryMailer();
@@ -33,16 +41,23 @@ export async function startApiWithGateway(config: Record<string, string> = {}): 
   });
   await seedProxyStartup(t.deps);
   await t.app.listen({ host: '127.0.0.1', port: apiPort });
+  // A separate gateway on PostgreSQL has a pool of its own, as in production.
+  const url = (t.db as { url?: string }).url;
+  const own: TDbHandle | undefined = mode === 'separate' && url ? await openDb({ url, poolSize: 4 }) : undefined;
+  const database = own ?? t.db;
   const gateway: TGateway = await startGateway({
-    db: t.db.db,
+    db: database.db,
+    listen: (onChange) => listenForNotifications(database, GATEWAY_CHANGES_CHANNEL, onChange),
     host: '127.0.0.1',
     port: gatewayPort,
-    policy: { allowPrivateTargets: false, allowedEndpoints: [`127.0.0.1:${apiPort}`] },
-    pollIntervalMs: 100,
+    policy: { allowPrivateTargets: false, echoUrls: [`http://127.0.0.1:${apiPort}/api/proxy/echo`] },
+    // Separate: the poll is only the fallback; what a test sees comes from the lookup and NOTIFY.
+    pollIntervalMs: mode === 'separate' ? 60_000 : 100,
     flushIntervalMs: 200,
     sampleIntervalMs: 100,
     leaseBytes: 64 * 1024,
   });
+  if (mode === 'embedded') t.deps.gatewayApplied = () => gateway.store.refresh();
   return {
     ...t,
     mailer,
@@ -50,6 +65,7 @@ export async function startApiWithGateway(config: Record<string, string> = {}): 
     gateway,
     async close() {
       await gateway.close();
+      await own?.close();
       await t.close();
     },
   };

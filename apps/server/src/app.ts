@@ -27,6 +27,8 @@ export type TAppOptions = {
   mailer?: TMailer;
   /** Pino logger options (e.g. a destination `stream`) or false; the redaction of secrets is always added. */
   logger?: boolean | object;
+  /** See TDeps.gatewayApplied (the launcher passes the embedded gateway's). */
+  gatewayApplied?: () => Promise<void>;
 };
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -59,6 +61,7 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
       pool: options.database.kind === 'postgres' ? options.database.pool : undefined,
     }),
     log: app.log,
+    gatewayApplied: options.gatewayApplied ?? (async () => {}),
   };
 
   const webDist = path.resolve(config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);

@@ -5,4 +5,4 @@ export { startLocalOAuthProviders, type TLocalOAuthProviders } from './oauth-pro
 export { buyOk, createUser, creditFen, request, seedProxyStartup, type TTestUser } from '../src/features/proxies/proxies-test-kit';
 export { importInventory } from '../src/features/inventory/inventory.service';
 export { insertExitNodes } from '../src/features/inventory/inventory.repository';
-export { bumpGatewayVersion } from '../src/features/gateway/gateway-state.repository';
+export { bumpGatewayVersion, readGatewayVersion } from '../src/features/gateway/gateway-state.repository';

@@ -73,3 +73,56 @@ export async function migrateDb(handle: TDbHandle): Promise<void> {
     await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
   }
 }
+
+/** Stops listening. */
+export type TUnlisten = () => Promise<void>;
+
+/**
+ * Calls `onNotify` for every NOTIFY on `channel`, and once more whenever the
+ * listening connection is re-established (a notification may have been lost
+ * meanwhile). PGlite: the notifications of this process; PostgreSQL: of every
+ * process, on a connection of its own that reconnects after a loss.
+ */
+export async function listenForNotifications(handle: TDbHandle, channel: string, onNotify: (payload: string) => void): Promise<TUnlisten> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
+  if (handle.pglite) {
+    const unlisten = await handle.pglite.listen(channel, (payload) => onNotify(payload));
+    return () => unlisten();
+  }
+  const pool = handle.pool!;
+  let client: pg.PoolClient | undefined;
+  let isStopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (isReconnect: boolean): Promise<void> => {
+    try {
+      const next = await pool.connect();
+      next.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      next.on('error', () => lost(next));
+      await next.query(`LISTEN ${channel}`);
+      if (isStopped) return next.release(true);
+      client = next;
+      if (isReconnect) onNotify('');
+    } catch {
+      if (!isStopped) retry = setTimeout(() => void connect(true), 1000);
+    }
+  };
+  const lost = (broken: pg.PoolClient) => {
+    if (client !== broken) return;
+    client = undefined;
+    broken.release(true);
+    if (!isStopped) retry = setTimeout(() => void connect(true), 200);
+  };
+  await connect(false);
+  return async () => {
+    isStopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = undefined;
+    if (current) {
+      await current.query(`UNLISTEN ${channel}`).catch(() => {});
+      current.release(true);
+    }
+  };
+}

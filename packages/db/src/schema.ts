@@ -174,8 +174,13 @@ export const ipListEntries = pgTable(
 
 /**
  * One row whose version is bumped by every change the gateways must see
- * (tokens disabled, reset, deleted, expired; IP lists). Gateways poll it.
+ * (tokens bought, disabled, reset, deleted, expired; IP lists). The same
+ * transaction NOTIFYs GATEWAY_CHANGES_CHANNEL; gateways listen, and poll the
+ * version in case a notification was lost.
  */
+/** The NOTIFY channel of gateway_state changes (payload: the new version). */
+export const GATEWAY_CHANGES_CHANNEL = 'gateway_changes';
+
 export const gatewayState = pgTable('gateway_state', {
   id: integer('id').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),

@@ -159,9 +159,9 @@ describe('token lifecycle jobs', () => {
       clock.set(new Date(start + DAY - 5 * MINUTE));
       const jobs = [
         createAutoRenewJob(t.deps),
-        createAutoRenewJob({ db: second.db, clock }),
+        createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
         createAutoRenewJob(t.deps),
-        createAutoRenewJob({ db: second.db, clock }),
+        createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
       ];
       const counts = await Promise.all(jobs.map((j) => j.runOnce()));
       expect(counts.reduce((a, b) => a + b, 0)).toBe(30);

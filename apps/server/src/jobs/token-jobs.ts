@@ -6,22 +6,22 @@ import { createJobRunner, drain, type TJob, type TJobRunner } from './job-runner
 const ROWS_PER_PASS = 200;
 
 /** Auto-renew: IP tokens with auto-renew on, within an hour of expiry. */
-export function createAutoRenewJob(deps: Pick<TDeps, 'db' | 'clock'>): TJob {
+export function createAutoRenewJob(deps: Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>): TJob {
   return { name: 'auto-renew', runOnce: () => drain(() => autoRenewNextToken(deps), ROWS_PER_PASS) };
 }
 
 /** Expiry: live tokens past expires_at become expired; static IPs release their upstream node. */
-export function createExpiryJob(deps: Pick<TDeps, 'db' | 'clock'>): TJob {
+export function createExpiryJob(deps: Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>): TJob {
   return { name: 'expiry', runOnce: () => drain(() => expireNextToken(deps), ROWS_PER_PASS) };
 }
 
 /** Exhaustion: traffic tokens whose usage reached the allowance become invalid. */
-export function createExhaustionJob(deps: Pick<TDeps, 'db' | 'clock'>): TJob {
+export function createExhaustionJob(deps: Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>): TJob {
   return { name: 'exhaustion', runOnce: () => drain(() => exhaustNextToken(deps), ROWS_PER_PASS) };
 }
 
 /** The server's lifecycle jobs (auto-renew runs before expiry so a renewable token never lapses). */
-export function createServerJobRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log'>): TJobRunner {
+export function createServerJobRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied'>): TJobRunner {
   return createJobRunner({
     jobs: [createAutoRenewJob(deps), createExpiryJob(deps), createExhaustionJob(deps)],
     intervalMs: deps.config.JOBS_INTERVAL_MS,

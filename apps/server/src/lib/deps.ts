@@ -17,4 +17,11 @@ export type TDeps = {
   /** Attempts on login, code, register, reset, OAuth and password change (shared by every instance on PostgreSQL). */
   authLimiter: TAuthLimiter;
   log: FastifyBaseLogger;
+  /**
+   * Resolves once a gateway running in this process has applied the latest
+   * committed change of tokens or IP lists (embedded mode), so the answer that
+   * follows is already true at the gateway. A no-op when gateways run apart:
+   * they are told by NOTIFY and look unknown credentials up themselves.
+   */
+  gatewayApplied: () => Promise<void>;
 };

@@ -14,6 +14,7 @@ import {
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
+import { changeGatewayState } from '../gateway/gateway-state.service';
 import { uniqueViolationOf } from '../users/unique-violation';
 import {
   deleteIpListEntry,
@@ -79,7 +80,7 @@ export function parseSubmission(field: string, list: TIpList, lang: TLang): TIpR
  * list that would exceed IP_LIST_MAX_ENTRIES. Answers the created entries.
  */
 export async function addIpEntries(
-  deps: Pick<TDeps, 'db' | 'clock'>,
+  deps: Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>,
   userId: number,
   list: TIpList,
   form: TIpListAddForm,
@@ -89,32 +90,34 @@ export async function addIpEntries(
   const listName = IP_LIST_NAMES[list][lang];
   const createdAt = deps.clock.now();
   try {
-    const rows = await deps.db.transaction(async (tx) => {
-      await lockIpList(tx, userId, list);
-      const existing = await listIpListRanges(tx, userId, list);
-      const existingKeys = new Set(existing.map(storedKeyOf));
-      const duplicate = ranges.find((r) => existingKeys.has(rangeKeyOf(r)));
-      if (duplicate) throw new AppError('IP_DUPLICATE', { listName, entry: duplicate.text });
-      if (existing.length + ranges.length > IP_LIST_MAX_ENTRIES) {
-        throw new AppError('IP_LIST_FULL', { listName, max: IP_LIST_MAX_ENTRIES, count: existing.length });
-      }
-      const inserted = await insertIpListEntries(
-        tx,
-        ranges.map((r) => ({
-          userId,
-          list,
-          entry: r.text,
-          kind: r.kind,
-          family: r.family,
-          startHex: ipBoundToHex(r.start),
-          endHex: ipBoundToHex(r.end),
-          remark: form.remark,
-          createdAt,
-        })),
-      );
-      await bumpGatewayVersion(tx);
-      return inserted;
-    });
+    const rows = await changeGatewayState(deps, () =>
+      deps.db.transaction(async (tx) => {
+        await lockIpList(tx, userId, list);
+        const existing = await listIpListRanges(tx, userId, list);
+        const existingKeys = new Set(existing.map(storedKeyOf));
+        const duplicate = ranges.find((r) => existingKeys.has(rangeKeyOf(r)));
+        if (duplicate) throw new AppError('IP_DUPLICATE', { listName, entry: duplicate.text });
+        if (existing.length + ranges.length > IP_LIST_MAX_ENTRIES) {
+          throw new AppError('IP_LIST_FULL', { listName, max: IP_LIST_MAX_ENTRIES, count: existing.length });
+        }
+        const inserted = await insertIpListEntries(
+          tx,
+          ranges.map((r) => ({
+            userId,
+            list,
+            entry: r.text,
+            kind: r.kind,
+            family: r.family,
+            startHex: ipBoundToHex(r.start),
+            endHex: ipBoundToHex(r.end),
+            remark: form.remark,
+            createdAt,
+          })),
+        );
+        await bumpGatewayVersion(tx);
+        return inserted;
+      }),
+    );
     return rows.map(toIpListEntry);
   } catch (error) {
     // The lock makes this unreachable in practice; the unique index is the last word.
@@ -126,10 +129,12 @@ export async function addIpEntries(
 }
 
 /** Removes one of the user's entries from either list; another user's or an unknown id is NOT_FOUND. */
-export async function removeIpEntry(deps: Pick<TDeps, 'db'>, userId: number, id: number): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    const deleted = await deleteIpListEntry(tx, userId, id);
-    if (!deleted) throw new AppError('NOT_FOUND');
-    await bumpGatewayVersion(tx);
-  });
+export async function removeIpEntry(deps: Pick<TDeps, 'db' | 'gatewayApplied'>, userId: number, id: number): Promise<void> {
+  await changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      const deleted = await deleteIpListEntry(tx, userId, id);
+      if (!deleted) throw new AppError('NOT_FOUND');
+      await bumpGatewayVersion(tx);
+    }),
+  );
 }

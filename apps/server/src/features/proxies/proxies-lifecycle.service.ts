@@ -1,6 +1,7 @@
 import { isAppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
+import { changeGatewayState } from '../gateway/gateway-state.service';
 import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
 import { insertOrder, lockNextAutoRenewToken, lockNextExhaustedToken, lockNextExpiredToken, updateToken } from './proxies.repository';
@@ -10,7 +11,7 @@ import { releaseTokenExit } from './proxies.service';
 export const AUTO_RENEW_WINDOW_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type TJobDeps = Pick<TDeps, 'db' | 'clock'>;
+type TJobDeps = Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>;
 
 /**
  * Expires one live token past its expiry (one row per transaction) and gives
@@ -18,25 +19,29 @@ type TJobDeps = Pick<TDeps, 'db' | 'clock'>;
  * was processed.
  */
 export async function expireNextToken(deps: TJobDeps): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const row = await lockNextExpiredToken(tx, deps.clock.now());
-    if (!row) return false;
-    await updateToken(tx, row.id, { status: 'expired' });
-    await releaseTokenExit(tx, { ...row, status: 'expired' });
-    await bumpGatewayVersion(tx);
-    return true;
-  });
+  return changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      const row = await lockNextExpiredToken(tx, deps.clock.now());
+      if (!row) return false;
+      await updateToken(tx, row.id, { status: 'expired' });
+      await releaseTokenExit(tx, { ...row, status: 'expired' });
+      await bumpGatewayVersion(tx);
+      return true;
+    }),
+  );
 }
 
 /** Marks one live traffic token whose usage reached its allowance invalid. */
 export async function exhaustNextToken(deps: TJobDeps): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const row = await lockNextExhaustedToken(tx);
-    if (!row) return false;
-    await updateToken(tx, row.id, { status: 'invalid' });
-    await bumpGatewayVersion(tx);
-    return true;
-  });
+  return changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      const row = await lockNextExhaustedToken(tx);
+      if (!row) return false;
+      await updateToken(tx, row.id, { status: 'invalid' });
+      await bumpGatewayVersion(tx);
+      return true;
+    }),
+  );
 }
 
 /**
@@ -48,52 +53,54 @@ export async function exhaustNextToken(deps: TJobDeps): Promise<boolean> {
  */
 export async function autoRenewNextToken(deps: TJobDeps): Promise<boolean> {
   const ledger = createLedgerService(deps);
-  return deps.db.transaction(async (tx) => {
-    const now = deps.clock.now();
-    const row = await lockNextAutoRenewToken(tx, new Date(now.getTime() + AUTO_RENEW_WINDOW_MS));
-    if (!row) return false;
-    if (row.periodDays < 1 || row.periodPriceFen <= 0) {
-      // Nothing sensible to charge: never retry this period.
-      await updateToken(tx, row.id, { autoRenewFailedFor: row.expiresAt });
-      return true;
-    }
-    try {
-      const debit = await ledger.debit(
-        {
-          userId: row.userId,
-          amountFen: row.periodPriceFen,
-          reason: 'auto_renew',
-          reference: `proxy:${row.id}`,
-          idempotencyKey: `auto-renew:${row.id}:${row.expiresAt.getTime()}`,
-        },
-        tx,
-      );
-      if (debit.isReplay) {
-        // This period was already paid by another run: never charge or extend it again.
+  return changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const row = await lockNextAutoRenewToken(tx, new Date(now.getTime() + AUTO_RENEW_WINDOW_MS));
+      if (!row) return false;
+      if (row.periodDays < 1 || row.periodPriceFen <= 0) {
+        // Nothing sensible to charge: never retry this period.
         await updateToken(tx, row.id, { autoRenewFailedFor: row.expiresAt });
         return true;
       }
-    } catch (error) {
-      // The ledger refuses before writing anything, so this transaction can still record the failure.
-      if (!isAppError(error, 'INSUFFICIENT_BALANCE')) throw error;
-      await updateToken(tx, row.id, { autoRenewFailedFor: row.expiresAt });
-      await writeNotification(deps, row.userId, 'auto_renew_failed', tx);
+      try {
+        const debit = await ledger.debit(
+          {
+            userId: row.userId,
+            amountFen: row.periodPriceFen,
+            reason: 'auto_renew',
+            reference: `proxy:${row.id}`,
+            idempotencyKey: `auto-renew:${row.id}:${row.expiresAt.getTime()}`,
+          },
+          tx,
+        );
+        if (debit.isReplay) {
+          // This period was already paid by another run: never charge or extend it again.
+          await updateToken(tx, row.id, { autoRenewFailedFor: row.expiresAt });
+          return true;
+        }
+      } catch (error) {
+        // The ledger refuses before writing anything, so this transaction can still record the failure.
+        if (!isAppError(error, 'INSUFFICIENT_BALANCE')) throw error;
+        await updateToken(tx, row.id, { autoRenewFailedFor: row.expiresAt });
+        await writeNotification(deps, row.userId, 'auto_renew_failed', tx);
+        return true;
+      }
+      const from = Math.max(now.getTime(), row.expiresAt.getTime());
+      await updateToken(tx, row.id, { expiresAt: new Date(from + row.periodDays * DAY_MS), autoRenewFailedFor: null });
+      await insertOrder(tx, {
+        userId: row.userId,
+        action: 'auto_renew',
+        product: row.product,
+        category: row.category,
+        billing: 'ip',
+        quantity: 1,
+        amount: String(row.periodDays),
+        costFen: row.periodPriceFen,
+        createdAt: now,
+      });
+      await bumpGatewayVersion(tx);
       return true;
-    }
-    const from = Math.max(now.getTime(), row.expiresAt.getTime());
-    await updateToken(tx, row.id, { expiresAt: new Date(from + row.periodDays * DAY_MS), autoRenewFailedFor: null });
-    await insertOrder(tx, {
-      userId: row.userId,
-      action: 'auto_renew',
-      product: row.product,
-      category: row.category,
-      billing: 'ip',
-      quantity: 1,
-      amount: String(row.periodDays),
-      costFen: row.periodPriceFen,
-      createdAt: now,
-    });
-    await bumpGatewayVersion(tx);
-    return true;
-  });
+    }),
+  );
 }

@@ -26,6 +26,7 @@ import { RawReply } from '../../lib/routing';
 import { cityName, countryName, stateName } from '../areas/area-names';
 import { exitKindOf } from '../areas/areas.service';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
+import { changeGatewayState } from '../gateway/gateway-state.service';
 import {
   countNodesInArea,
   findDirectNodeInArea,
@@ -61,7 +62,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Most tokens one export answers. */
 export const EXPORT_MAX_TOKENS = 10_000;
 
-type TServiceDeps = Pick<TDeps, 'db' | 'clock' | 'config'>;
+type TServiceDeps = Pick<TDeps, 'db' | 'clock' | 'config' | 'gatewayApplied'>;
 
 /** Price family of a token: data-center, else static or dynamic residential. */
 export function priceKindOf(token: { category: 'isp' | 'idc'; product: TProduct }): TPriceKind {
@@ -164,83 +165,86 @@ export async function purchaseTokens(
   if (product === 'dynamic' && body.category === 'idc') throw new AppError('PRODUCT_NOT_OFFERED');
   const ledger = createLedgerService(deps);
   const key = idempotencyKey ? `purchase:${idempotencyKey}` : undefined;
-  return deps.db.transaction(async (tx) => {
-    const now = deps.clock.now();
-    const catalogue = await loadPriceCatalogue(tx);
-    const { totalFen, periodPriceFen, amount } = purchaseCostFen(purchase, catalogue);
-    const debit = await ledger.debit(
-      { userId, amountFen: totalFen, reason: 'purchase', reference: `proxy:${product}:${body.category}:${billing}`, idempotencyKey: key },
-      tx,
-    );
-    if (debit.isReplay) {
-      const order = key ? await findOrderByKey(tx, userId, key) : undefined;
-      if (!order) throw new AppError('IDEMPOTENCY_CONFLICT');
-      const tokens = await findOrderTokens(tx, userId, order.id);
-      // A key answers again only the request it was first used with: the same call and the same fields.
-      const first = tokens[0];
-      const isSameRequest =
-        order.action === 'purchase' &&
-        order.product === product &&
-        order.billing === billing &&
-        order.category === body.category &&
-        order.quantity === body.quantity &&
-        order.amount === amount &&
-        first?.network === body.network &&
-        first.country === body.country_id &&
-        first.state === (body.state_id ?? '') &&
-        first.city === (body.city_id ?? '');
-      if (!isSameRequest) throw new AppError('IDEMPOTENCY_CONFLICT');
-      return {
-        tokens: tokens.map((t) => toProxyToken(t, deps, lang)),
-        cost: fenToYuan(order.costFen),
-        balance: fenToYuan(debit.availableFen),
-        order_id: order.id,
-      };
-    }
-    const area: TAreaFilter = { kind: exitKindOf(body.category), country: body.country_id, state: body.state_id, city: body.city_id };
-    const { nodes, claimed } = await allocateExits(tx, area, product, billing, body.quantity);
-    const order = await insertOrder(tx, {
-      userId,
-      action: 'purchase',
-      product,
-      category: body.category,
-      billing,
-      quantity: body.quantity,
-      amount,
-      costFen: totalFen,
-      idempotencyKey: key ?? null,
-      createdAt: now,
-    });
-    const expiresAt = purchase.billing === 'ip' ? new Date(now.getTime() + purchase.body.days * DAY_MS) : new Date(now.getTime() + TRAFFIC_VALID_DAYS * DAY_MS);
-    const rows: TNewToken[] = nodes.map((node) => ({
-      userId,
-      product,
-      category: body.category,
-      billing,
-      network: body.network,
-      country: body.country_id,
-      state: body.state_id ?? '',
-      city: body.city_id ?? '',
-      username: generateProxyUsername(),
-      password: generateProxyPassword(),
-      status: 'enabled',
-      autoRenew: billing === 'ip' && Boolean(body.auto_renew),
-      remark: body.remark ?? '',
-      exitNodeId: node?.id ?? null,
-      trafficLimitBytes: purchase.billing === 'traffic' ? trafficBytesOf(purchase.body.traffic_gb) : null,
-      periodDays: purchase.billing === 'ip' ? purchase.body.days : 0,
-      periodPriceFen,
-      expiresAt,
-      orderId: order.id,
-      createdAt: now,
-    }));
-    const tokens = await insertTokens(tx, rows);
-    for (const token of tokens) {
-      if (token.exitNodeId !== null && claimed.has(token.exitNodeId)) await setNodeHolder(tx, token.exitNodeId, token.id);
-    }
-    await bumpGatewayVersion(tx);
-    return { tokens: tokens.map((t) => toProxyToken(t, deps, lang)), cost: fenToYuan(totalFen), balance: fenToYuan(debit.availableFen), order_id: order.id };
-  });
+  return changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const catalogue = await loadPriceCatalogue(tx);
+      const { totalFen, periodPriceFen, amount } = purchaseCostFen(purchase, catalogue);
+      const debit = await ledger.debit(
+        { userId, amountFen: totalFen, reason: 'purchase', reference: `proxy:${product}:${body.category}:${billing}`, idempotencyKey: key },
+        tx,
+      );
+      if (debit.isReplay) {
+        const order = key ? await findOrderByKey(tx, userId, key) : undefined;
+        if (!order) throw new AppError('IDEMPOTENCY_CONFLICT');
+        const tokens = await findOrderTokens(tx, userId, order.id);
+        // A key answers again only the request it was first used with: the same call and the same fields.
+        const first = tokens[0];
+        const isSameRequest =
+          order.action === 'purchase' &&
+          order.product === product &&
+          order.billing === billing &&
+          order.category === body.category &&
+          order.quantity === body.quantity &&
+          order.amount === amount &&
+          first?.network === body.network &&
+          first.country === body.country_id &&
+          first.state === (body.state_id ?? '') &&
+          first.city === (body.city_id ?? '');
+        if (!isSameRequest) throw new AppError('IDEMPOTENCY_CONFLICT');
+        return {
+          tokens: tokens.map((t) => toProxyToken(t, deps, lang)),
+          cost: fenToYuan(order.costFen),
+          balance: fenToYuan(debit.availableFen),
+          order_id: order.id,
+        };
+      }
+      const area: TAreaFilter = { kind: exitKindOf(body.category), country: body.country_id, state: body.state_id, city: body.city_id };
+      const { nodes, claimed } = await allocateExits(tx, area, product, billing, body.quantity);
+      const order = await insertOrder(tx, {
+        userId,
+        action: 'purchase',
+        product,
+        category: body.category,
+        billing,
+        quantity: body.quantity,
+        amount,
+        costFen: totalFen,
+        idempotencyKey: key ?? null,
+        createdAt: now,
+      });
+      const expiresAt =
+        purchase.billing === 'ip' ? new Date(now.getTime() + purchase.body.days * DAY_MS) : new Date(now.getTime() + TRAFFIC_VALID_DAYS * DAY_MS);
+      const rows: TNewToken[] = nodes.map((node) => ({
+        userId,
+        product,
+        category: body.category,
+        billing,
+        network: body.network,
+        country: body.country_id,
+        state: body.state_id ?? '',
+        city: body.city_id ?? '',
+        username: generateProxyUsername(),
+        password: generateProxyPassword(),
+        status: 'enabled',
+        autoRenew: billing === 'ip' && Boolean(body.auto_renew),
+        remark: body.remark ?? '',
+        exitNodeId: node?.id ?? null,
+        trafficLimitBytes: purchase.billing === 'traffic' ? trafficBytesOf(purchase.body.traffic_gb) : null,
+        periodDays: purchase.billing === 'ip' ? purchase.body.days : 0,
+        periodPriceFen,
+        expiresAt,
+        orderId: order.id,
+        createdAt: now,
+      }));
+      const tokens = await insertTokens(tx, rows);
+      for (const token of tokens) {
+        if (token.exitNodeId !== null && claimed.has(token.exitNodeId)) await setNodeHolder(tx, token.exitNodeId, token.id);
+      }
+      await bumpGatewayVersion(tx);
+      return { tokens: tokens.map((t) => toProxyToken(t, deps, lang)), cost: fenToYuan(totalFen), balance: fenToYuan(debit.availableFen), order_id: order.id };
+    }),
+  );
 }
 
 /** A page of one of the seven lists. */
@@ -265,33 +269,39 @@ async function lockOwnLiveToken(tx: TTx, userId: number, id: number): Promise<TT
 
 /** Enables or disables a token (the gateways drop it within seconds); expired or used-up tokens cannot be switched. */
 export async function setTokenStatus(deps: TServiceDeps, userId: number, id: number, status: 'enabled' | 'disabled', lang: TLang): Promise<TProxyToken> {
-  return deps.db.transaction(async (tx) => {
-    const row = await lockOwnLiveToken(tx, userId, id);
-    if (row.status !== 'enabled' && row.status !== 'disabled') throw new AppError('TOKEN_NOT_APPLICABLE');
-    if (row.status === status) return toProxyToken(row, deps, lang);
-    const updated = await updateToken(tx, id, { status });
-    await bumpGatewayVersion(tx);
-    return toProxyToken(updated, deps, lang);
-  });
+  return changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      const row = await lockOwnLiveToken(tx, userId, id);
+      if (row.status !== 'enabled' && row.status !== 'disabled') throw new AppError('TOKEN_NOT_APPLICABLE');
+      if (row.status === status) return toProxyToken(row, deps, lang);
+      const updated = await updateToken(tx, id, { status });
+      await bumpGatewayVersion(tx);
+      return toProxyToken(updated, deps, lang);
+    }),
+  );
 }
 
 /** Deletes a token softly (it can be restored); the gateways stop accepting it. */
 export async function deleteToken(deps: TServiceDeps, userId: number, id: number): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    await lockOwnLiveToken(tx, userId, id);
-    await updateToken(tx, id, { deletedAt: deps.clock.now() });
-    await bumpGatewayVersion(tx);
-  });
+  await changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      await lockOwnLiveToken(tx, userId, id);
+      await updateToken(tx, id, { deletedAt: deps.clock.now() });
+      await bumpGatewayVersion(tx);
+    }),
+  );
 }
 
 /** Gives a token a new password; the old one stops working within seconds. */
 export async function resetTokenPassword(deps: TServiceDeps, userId: number, id: number, lang: TLang): Promise<TProxyToken> {
-  return deps.db.transaction(async (tx) => {
-    await lockOwnLiveToken(tx, userId, id);
-    const updated = await updateToken(tx, id, { password: generateProxyPassword() });
-    await bumpGatewayVersion(tx);
-    return toProxyToken(updated, deps, lang);
-  });
+  return changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      await lockOwnLiveToken(tx, userId, id);
+      const updated = await updateToken(tx, id, { password: generateProxyPassword() });
+      await bumpGatewayVersion(tx);
+      return toProxyToken(updated, deps, lang);
+    }),
+  );
 }
 
 /** Edits a token's remark. */
@@ -312,19 +322,21 @@ function uniqueIds(ids: number[]): number[] {
  */
 export async function batchSetDeleted(deps: TServiceDeps, userId: number, ids: number[], isDelete: boolean): Promise<TBatchResult> {
   const wanted = uniqueIds(ids);
-  return deps.db.transaction(async (tx) => {
-    const rows = await lockUserTokens(tx, userId, wanted);
-    const now = deps.clock.now();
-    let success = 0;
-    for (const row of rows) {
-      if (isDelete === (row.deletedAt !== null)) continue;
-      // A restored token keeps its stored status: an expired one stays expired.
-      await updateToken(tx, row.id, { deletedAt: isDelete ? now : null });
-      success += 1;
-    }
-    if (success > 0) await bumpGatewayVersion(tx);
-    return { success, failed: wanted.length - success, total: wanted.length };
-  });
+  return changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      const rows = await lockUserTokens(tx, userId, wanted);
+      const now = deps.clock.now();
+      let success = 0;
+      for (const row of rows) {
+        if (isDelete === (row.deletedAt !== null)) continue;
+        // A restored token keeps its stored status: an expired one stays expired.
+        await updateToken(tx, row.id, { deletedAt: isDelete ? now : null });
+        success += 1;
+      }
+      if (success > 0) await bumpGatewayVersion(tx);
+      return { success, failed: wanted.length - success, total: wanted.length };
+    }),
+  );
 }
 
 /** Turns auto-renew on or off for IP tokens of a product; others count as failed. */
@@ -355,75 +367,77 @@ export type TRenewResult = TBatchResult & { cost: number; balance: number };
 export async function renewTokens(deps: TServiceDeps, userId: number, product: TProduct, ids: number[], days: number): Promise<TRenewResult> {
   const wanted = uniqueIds(ids);
   const ledger = createLedgerService(deps);
-  return deps.db.transaction(async (tx) => {
-    const now = deps.clock.now();
-    const catalogue = await loadPriceCatalogue(tx);
-    // Token rows first, then the balance row: the auto-renew job locks in the same order.
-    const rows = await lockUserTokens(tx, userId, wanted);
-    const renewals: { row: TTokenRow; exitNodeId: number | null; claimedNode?: number; priceFen: number }[] = [];
-    let isOutOfStock = false;
-    for (const row of rows) {
-      if (row.deletedAt || row.billing !== 'ip' || row.product !== product || row.status === 'invalid') continue;
-      let exitNodeId = row.exitNodeId;
-      let claimedNode: number | undefined;
-      if (row.product === 'static' && exitNodeId === null) {
-        const area: TAreaFilter = { kind: exitKindOf(row.category), country: row.country, state: row.state, city: row.city };
-        const [upstream] = await lockFreeUpstreamNodes(tx, area, 1);
-        const node = upstream ?? (await findDirectNodeInArea(tx, area));
-        if (!node) {
-          isOutOfStock = true;
-          continue;
+  return changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const catalogue = await loadPriceCatalogue(tx);
+      // Token rows first, then the balance row: the auto-renew job locks in the same order.
+      const rows = await lockUserTokens(tx, userId, wanted);
+      const renewals: { row: TTokenRow; exitNodeId: number | null; claimedNode?: number; priceFen: number }[] = [];
+      let isOutOfStock = false;
+      for (const row of rows) {
+        if (row.deletedAt || row.billing !== 'ip' || row.product !== product || row.status === 'invalid') continue;
+        let exitNodeId = row.exitNodeId;
+        let claimedNode: number | undefined;
+        if (row.product === 'static' && exitNodeId === null) {
+          const area: TAreaFilter = { kind: exitKindOf(row.category), country: row.country, state: row.state, city: row.city };
+          const [upstream] = await lockFreeUpstreamNodes(tx, area, 1);
+          const node = upstream ?? (await findDirectNodeInArea(tx, area));
+          if (!node) {
+            isOutOfStock = true;
+            continue;
+          }
+          exitNodeId = node.id;
+          if (upstream) claimedNode = upstream.id;
         }
-        exitNodeId = node.id;
-        if (upstream) claimedNode = upstream.id;
+        renewals.push({ row, exitNodeId, claimedNode, priceFen: priceIpFen(priceKindOf(row), days, catalogue) });
       }
-      renewals.push({ row, exitNodeId, claimedNode, priceFen: priceIpFen(priceKindOf(row), days, catalogue) });
-    }
-    if (renewals.length === 0 && isOutOfStock) throw new AppError('NO_STOCK');
-    const costFen = renewals.reduce((sum, r) => sum + r.priceFen, 0);
-    let balanceFen: number;
-    if (costFen > 0) {
-      const debit = await ledger.debit(
-        { userId, amountFen: costFen, reason: 'renew', reference: `proxy:renew:${renewals.map((r) => r.row.id).join(',')}`.slice(0, 200) },
-        tx,
-      );
-      balanceFen = debit.availableFen;
-    } else {
-      balanceFen = (await ledger.getBalance(userId, tx)).availableFen;
-    }
-    for (const { row, exitNodeId, claimedNode } of renewals) {
-      const from = Math.max(now.getTime(), row.expiresAt.getTime());
-      await updateToken(tx, row.id, {
-        expiresAt: new Date(from + days * DAY_MS),
-        status: row.status === 'expired' ? 'enabled' : row.status,
-        exitNodeId,
-        autoRenewFailedFor: null,
-      });
-      if (claimedNode !== undefined) await setNodeHolder(tx, claimedNode, row.id);
-    }
-    if (renewals.length > 0) {
-      const first = renewals[0].row;
-      await insertOrder(tx, {
-        userId,
-        action: 'renew',
-        product,
-        category: first.category,
-        billing: 'ip',
-        quantity: renewals.length,
-        amount: String(days),
-        costFen,
-        createdAt: now,
-      });
-      await bumpGatewayVersion(tx);
-    }
-    return {
-      success: renewals.length,
-      failed: wanted.length - renewals.length,
-      total: wanted.length,
-      cost: fenToYuan(costFen),
-      balance: fenToYuan(balanceFen),
-    };
-  });
+      if (renewals.length === 0 && isOutOfStock) throw new AppError('NO_STOCK');
+      const costFen = renewals.reduce((sum, r) => sum + r.priceFen, 0);
+      let balanceFen: number;
+      if (costFen > 0) {
+        const debit = await ledger.debit(
+          { userId, amountFen: costFen, reason: 'renew', reference: `proxy:renew:${renewals.map((r) => r.row.id).join(',')}`.slice(0, 200) },
+          tx,
+        );
+        balanceFen = debit.availableFen;
+      } else {
+        balanceFen = (await ledger.getBalance(userId, tx)).availableFen;
+      }
+      for (const { row, exitNodeId, claimedNode } of renewals) {
+        const from = Math.max(now.getTime(), row.expiresAt.getTime());
+        await updateToken(tx, row.id, {
+          expiresAt: new Date(from + days * DAY_MS),
+          status: row.status === 'expired' ? 'enabled' : row.status,
+          exitNodeId,
+          autoRenewFailedFor: null,
+        });
+        if (claimedNode !== undefined) await setNodeHolder(tx, claimedNode, row.id);
+      }
+      if (renewals.length > 0) {
+        const first = renewals[0].row;
+        await insertOrder(tx, {
+          userId,
+          action: 'renew',
+          product,
+          category: first.category,
+          billing: 'ip',
+          quantity: renewals.length,
+          amount: String(days),
+          costFen,
+          createdAt: now,
+        });
+        await bumpGatewayVersion(tx);
+      }
+      return {
+        success: renewals.length,
+        failed: wanted.length - renewals.length,
+        total: wanted.length,
+        cost: fenToYuan(costFen),
+        balance: fenToYuan(balanceFen),
+      };
+    }),
+  );
 }
 
 /** Payment options of renewals: the balance is the only one. */

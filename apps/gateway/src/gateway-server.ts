@@ -1,6 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { TAuthorizer, TGrant, TMeter, TProxyProtocol } from './authorizer';
+import { createLocalLimiter, type TConnectionLimiter } from './connection-limits';
 import { dialThroughExit, type TExit, type TTarget } from './egress';
 import { GatewayRefusal, REFUSALS, httpRefusal, type TRefusal } from './refusals';
 import {
@@ -30,6 +31,8 @@ export type TGatewayServerOptions = {
   connectTimeoutMs?: number;
   /** How often byte counters are sampled and live connections re-checked. */
   sampleIntervalMs?: number;
+  /** Simultaneous connections per token (default: counted in this process). */
+  limiter?: TConnectionLimiter;
 };
 
 // A client connection and what it has been metered so far.
@@ -43,6 +46,8 @@ type TConn = {
   peer?: net.Socket;
   /** Last accepted Proxy-Authorization of a kept-alive HTTP connection (re-checked each second). */
   lastAuth?: { header: string; grant: TGrant; at: number };
+  /** A CONNECT or SOCKS5 handshake in progress: nothing is metered until the tunnel is accepted. */
+  isOpeningTunnel?: boolean;
 };
 
 // A kept-alive HTTP connection re-authorises at most this often; live checks still run every sample.
@@ -90,30 +95,20 @@ export function createGatewayServer(options: TGatewayServerOptions) {
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? 15_000;
   const connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
   const conns = new Map<net.Socket, TConn>();
-  const perToken = new Map<number, number>();
+  const limiter = options.limiter ?? createLocalLimiter();
   const agents = new Map<number, http.Agent>();
 
   // --- metering and live checks ------------------------------------------
   function sample(conn: TConn): void {
+    if (conn.isOpeningTunnel) return;
     const total = conn.socket.bytesRead + conn.socket.bytesWritten;
     if (conn.tokenId !== null && total > conn.counted) meter.record(conn.tokenId, total - conn.counted);
     conn.counted = total;
   }
-  function bind(conn: TConn, grant: TGrant): TRefusal | null {
-    if (conn.tokenId === grant.tokenId) return null;
-    const open = perToken.get(grant.tokenId) ?? 0;
-    if (open >= grant.maxConnections) return 'too-many-connections';
-    unbind(conn);
-    conn.tokenId = grant.tokenId;
-    perToken.set(grant.tokenId, open + 1);
-    return null;
-  }
   function unbind(conn: TConn): void {
     if (conn.tokenId === null) return;
     sample(conn);
-    const left = (perToken.get(conn.tokenId) ?? 1) - 1;
-    if (left <= 0) perToken.delete(conn.tokenId);
-    else perToken.set(conn.tokenId, left);
+    limiter.release(conn.tokenId);
     conn.tokenId = null;
   }
   const sampler = setInterval(() => {
@@ -181,9 +176,20 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     then: (grant: TGrant | TRefusal) => void,
   ): void {
     if (!creds) return then('auth-required');
+    // Binds the connection to the token: one of its simultaneous-connection slots (asked of the primary when clustered).
     const settle = (result: TGrant | TRefusal) => {
       if (conn.socket.destroyed) return;
-      then(typeof result === 'string' ? result : (bind(conn, result) ?? result));
+      if (typeof result === 'string' || conn.tokenId === result.tokenId) return then(result);
+      const onSlot = (isTaken: boolean) => {
+        if (!isTaken) return then('too-many-connections');
+        if (conn.socket.destroyed) return limiter.release(result.tokenId);
+        unbind(conn);
+        conn.tokenId = result.tokenId;
+        then(result);
+      };
+      const slot = limiter.acquire(result.tokenId, result.maxConnections);
+      if (slot instanceof Promise) slot.then(onSlot, () => onSlot(false));
+      else onSlot(slot);
     };
     const result = authorizer.authorize({ ...creds, protocol, sourceIp: conn.sourceIp });
     if (result instanceof Promise) result.then(settle, () => settle('bad-credentials'));
@@ -274,6 +280,8 @@ export function createGatewayServer(options: TGatewayServerOptions) {
    */
   function startConnect(conn: TConn, authority: string, authHeader: string | undefined, early: Buffer, handshakeRead: number): void {
     const socket = conn.socket;
+    sample(conn);
+    conn.isOpeningTunnel = true;
     const refuse = (reason: TRefusal) => {
       const answer = httpRefusal(reason);
       conn.counted = socket.bytesRead + socket.bytesWritten + Buffer.byteLength(answer);
@@ -288,6 +296,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
         socket.write(CONNECT_OK);
         // Metering starts after the handshake: the CONNECT head and this reply are not counted.
         conn.counted = handshakeRead + socket.bytesWritten;
+        conn.isOpeningTunnel = false;
       };
       const echo = guard.echoAt(target.host, target.port);
       if (echo) return startEchoTunnel(conn, grant, target, echo, early, accept);
@@ -439,6 +448,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
   // --- SOCKS5 -------------------------------------------------------------
   function handleSocks(conn: TConn, first: Buffer): void {
     const socket = conn.socket;
+    conn.isOpeningTunnel = true;
     let buf = first;
     let stage: 'greeting' | 'auth' | 'request' = 'greeting';
     let grant: TGrant | TRefusal | null = null;
@@ -502,6 +512,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
             send(requestReply(SOCKS_REPLY.succeeded));
             // Metering starts after the handshake: greeting, authentication, request and replies are not counted.
             conn.counted = handshakeBytes + written;
+            conn.isOpeningTunnel = false;
           };
           const echo = guard.echoAt(target.host, target.port);
           if (echo) return startEchoTunnel(conn, okGrant, target, echo, early, accept);

@@ -20,6 +20,7 @@ import {
 } from '../test/fixtures';
 import { buildConnectRequest, buildUserPass } from './socks5';
 import { ROTATION_MAX_MS, ROTATION_MIN_MS, rotationWindow } from './rotation';
+import { viaProxy } from '../test/proxy-clients';
 
 // The real gateway against a real database, local origins and local upstream proxies.
 let handle: TDbHandle;
@@ -384,6 +385,66 @@ describe('gateway with the database', () => {
     }
     await until(() => gateway.connectionCount() === 0, 10_000);
     await until(() => fdCount() <= baseline + 2, 10_000);
+  });
+});
+
+describe('credentials the copy does not know', () => {
+  it('costs a bounded number of lookups for a flood of 1,000 unknown usernames, all refused', async () => {
+    const before = gateway.store.stats().lookups;
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) =>
+        viaProxy({ proxyPort: gateway.port, username: `nobody${i}`, password: 'x', url: `http://127.0.0.1:${origin.port}/`, via: 'http' }),
+      ),
+    );
+    const elapsed = performance.now() - started;
+    expect(answers.filter((a) => a.status === 407 && a.reason === 'bad-credentials')).toHaveLength(1000);
+    const lookups = gateway.store.stats().lookups - before;
+    expect(lookups).toBeGreaterThan(0);
+    // One query at a time, rounds at least 10 ms apart, at most 500 names each: never one query per name.
+    expect(lookups).toBeLessThanOrEqual(Math.ceil(elapsed / 10) + 2);
+    expect(lookups).toBeLessThan(1000);
+  });
+});
+
+describe('two gateways, no shared state', () => {
+  it('put one sticky session on one exit, and move it to the same next exit at the same window', async () => {
+    const upstreams = await Promise.all(
+      ['127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14'].map((localAddress) => startUpstreamHttpProxy({ localAddress, username: 'u', password: 'p' })),
+    );
+    for (const u of upstreams) await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: u.port, username: 'u', password: 'p', country: 'se' });
+    const tokenId = await insertToken(handle.db, { userId, username: 'utwogw', product: 'dynamic', country: 'se', expiresAt: new Date(clock + 86_400_000) });
+    await bump(handle.db);
+    const second = await startGateway({
+      db: handle.db,
+      host: '127.0.0.1',
+      port: 0,
+      policy: { allowPrivateTargets: true, echoUrls: [] },
+      now: () => clock,
+    });
+    try {
+      await gateway.store.refresh();
+      const seen = async (port: number, username: string) =>
+        /seen-from=([\d.]+)/.exec(
+          (await viaProxy({ proxyPort: port, username, password: 'secret', url: `http://127.0.0.1:${origin.port}/`, via: 'connect' })).body,
+        )?.[1];
+      for (const session of ['s1', 's2', 's3']) {
+        const username = `utwogw-session-${session}-sesstime-5`;
+        const window = rotationWindow({ tokenId, session, sesstimeMinutes: 5, now: clock });
+        const exit = await seen(gateway.port, username);
+        expect(exit).toMatch(/^127\.0\.0\.1[1-4]$/);
+        for (let i = 0; i < 3; i++) expect(await seen(second.port, username)).toBe(exit);
+        const saved = clock;
+        clock = window.endsAt + 1000;
+        const next = await seen(second.port, username);
+        expect(next).not.toBe(exit);
+        expect(await seen(gateway.port, username)).toBe(next);
+        clock = saved;
+      }
+    } finally {
+      await second.close();
+      for (const u of upstreams) u.close();
+    }
   });
 });
 

@@ -3,8 +3,10 @@ import type { TDb } from '@proxy/db';
 import { createGatewayServer } from './gateway-server';
 import { createTokenStore, type TTokenStore, type TTokenStoreOptions } from './token-store';
 import type { TTargetPolicy } from './target-policy';
+import type { TConnectionLimiter } from './connection-limits';
 
 export { REFUSALS, type TRefusal } from './refusals';
+export { createWorkerLimiter, serveWorkerLimits, type TConnectionLimiter } from './connection-limits';
 export type { TTargetPolicy } from './target-policy';
 export { ZGatewaySettings, loadGatewaySettings, gatewayOptionsOf, type TGatewaySettings } from './settings';
 
@@ -18,6 +20,8 @@ export type TGatewayOptions = {
   connectTimeoutMs?: number;
   /** How often live connections are re-checked and their bytes sampled. */
   sampleIntervalMs?: number;
+  /** Simultaneous connections per token, when counted outside this process (a cluster's workers). */
+  limiter?: TConnectionLimiter;
 } & Omit<TTokenStoreOptions, 'db'>;
 
 /** A running gateway. */
@@ -43,6 +47,7 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
     idleTimeoutMs: options.idleTimeoutMs,
     connectTimeoutMs: options.connectTimeoutMs,
     sampleIntervalMs: options.sampleIntervalMs,
+    limiter: options.limiter,
   });
   await new Promise<void>((resolve, reject) => {
     engine.server.once('error', reject);

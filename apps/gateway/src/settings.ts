@@ -23,6 +23,8 @@ export const ZGatewaySettings = z.object({
   GATEWAY_ECHO_URLS: z.string().default(''),
   /** Tests only: allow loopback and private targets. */
   GATEWAY_ALLOW_PRIVATE_TARGETS: bool,
+  /** Processes of a standalone gateway sharing its port (default: one per core); embedded, the gateway is one. */
+  GATEWAY_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   /** Simultaneous connections per proxy token. */
   GATEWAY_MAX_CONNECTIONS_PER_TOKEN: z.coerce.number().int().min(1).default(200),
   /** Idle connections are closed after this many seconds. */

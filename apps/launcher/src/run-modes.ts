@@ -1,8 +1,10 @@
+import cluster, { type Worker } from 'node:cluster';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { zSettingText } from '@proxy/contract';
 import { migrateDb, openDb } from '@proxy/db';
-import { gatewayOptionsOf, loadGatewaySettings, startGateway, type TGateway } from '@proxy/gateway';
+import { createWorkerLimiter, gatewayOptionsOf, loadGatewaySettings, serveWorkerLimits, startGateway, type TGateway } from '@proxy/gateway';
 import { loadServerConfig, startApi, type TApi, type TServerConfig } from '@proxy/server';
 
 /** Settings that choose what a run starts (the API's and the gateway's own settings live in their apps). */
@@ -73,20 +75,71 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
   };
 }
 
-/** `npm run start:gateway`: a standalone gateway on the shared PostgreSQL database. */
+/**
+ * `npm run start:gateway`: a standalone gateway on the shared PostgreSQL
+ * database, in GATEWAY_WORKERS processes (default one per core) sharing one
+ * port through Node's cluster module (Node 20 has no reusePort). The primary
+ * only forks, restarts a worker that dies and keeps the per-token connection
+ * counts; each worker has its own copy, leases and metering, as separate
+ * gateways do.
+ */
 export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<TRunning> {
   const launch = parseLaunchSettings(env);
   const settings = loadGatewaySettings(env);
   if (!launch.DATABASE_URL) throw new Error('Invalid configuration:\n  DATABASE_URL: a standalone gateway needs the PostgreSQL database of the API');
+  const workers = settings.GATEWAY_WORKERS ?? os.availableParallelism();
+  if (workers > 1 && cluster.isPrimary) return runGatewayPrimary(workers, `${settings.GATEWAY_HOST ?? '0.0.0.0'}:${settings.GATEWAY_PORT}`);
   const database = await openDb({ url: launch.DATABASE_URL, poolSize: 4 });
-  const gateway = await startGateway(
-    gatewayOptionsOf(settings, { database, defaultHost: '0.0.0.0', onError: (error, where) => console.error(`gateway ${where}:`, error) }),
-  );
-  console.log(`gateway listening on ${settings.GATEWAY_HOST ?? '0.0.0.0'}:${gateway.port}`);
+  const gateway = await startGateway({
+    ...gatewayOptionsOf(settings, { database, defaultHost: '0.0.0.0', onError: (error, where) => console.error(`gateway ${where}:`, error) }),
+    limiter: cluster.isWorker ? createWorkerLimiter() : undefined,
+  });
+  if (cluster.isWorker) process.send?.({ kind: 'gateway.ready', port: gateway.port });
+  else console.log(`gateway listening on ${settings.GATEWAY_HOST ?? '0.0.0.0'}:${gateway.port}`);
   return {
     async close() {
       await gateway.close();
       await database.close();
+    },
+  };
+}
+
+// The primary of a clustered gateway.
+async function runGatewayPrimary(count: number, address: string): Promise<TRunning> {
+  const limits = serveWorkerLimits();
+  let isClosing = false;
+  const fork = () =>
+    new Promise<Worker>((resolve, reject) => {
+      const worker = cluster.fork();
+      limits.add(worker);
+      const onExit = (code: number | null) => reject(new Error(`gateway worker exited (${code}) before it was ready`));
+      worker.once('exit', onExit);
+      worker.on('message', (message: { kind?: string }) => {
+        if (message?.kind !== 'gateway.ready') return;
+        worker.off('exit', onExit);
+        // A worker that dies later is replaced (its connection slots were given back).
+        worker.once('exit', (code) => {
+          if (isClosing) return;
+          console.error(`gateway worker ${worker.process.pid} exited (${code}); starting another`);
+          setTimeout(() => void fork().catch((error: unknown) => console.error(error)), 1000).unref();
+        });
+        resolve(worker);
+      });
+    });
+  await Promise.all(Array.from({ length: count }, fork));
+  console.log(`gateway listening on ${address} (${count} workers)`);
+  return {
+    async close() {
+      isClosing = true;
+      const exits = Object.values(cluster.workers ?? {}).map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (!worker || worker.isDead()) return resolve();
+            worker.once('exit', () => resolve());
+            worker.process.kill('SIGTERM');
+          }),
+      );
+      await Promise.all(exits);
     },
   };
 }

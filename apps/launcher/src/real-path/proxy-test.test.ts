@@ -39,9 +39,8 @@ describe('proxy test through the gateway', () => {
   }
 
   it('answers the echo through an HTTP token: ok, latency, exit 127.0.0.1 with no country (loopback)', async () => {
-    let result = await runTest(httpId);
-    // A freshly bought token may be a poll away from the gateway's memory.
-    await until(async () => (result = await runTest(httpId)).body.data.ok === true);
+    // The first test right after the purchase works: the gateway looks new credentials up.
+    const result = await runTest(httpId);
     expect(result.status).toBe(200);
     expect(result.body.code).toBe(0);
     expect(result.body.data).toMatchObject({ ok: true, exit_ip: '127.0.0.1', country: null, status_code: 200 });
@@ -50,8 +49,7 @@ describe('proxy test through the gateway', () => {
   });
 
   it('answers the echo through a SOCKS5 token', async () => {
-    let result = await runTest(socksId);
-    await until(async () => (result = await runTest(socksId)).body.data.ok === true);
+    const result = await runTest(socksId);
     expect(result.body.data).toMatchObject({ ok: true, exit_ip: '127.0.0.1', country: null, status_code: 200 });
   });
 
@@ -78,8 +76,8 @@ describe('proxy test through the gateway', () => {
     for (const id of [httpId, socksId]) {
       const off = await request(t.app, 'PUT', `/token/${id}`, { token: ann.token, body: { status: 'disabled' } });
       expect(off.json().code, off.body).toBe(0);
-      let result = await runTest(id);
-      await until(async () => (result = await runTest(id)).body.data.ok === false);
+      // Embedded, the gateway has applied the change before the API answered.
+      const result = await runTest(id);
       expect(result.body.code).toBe(0);
       expect(result.body.data).toMatchObject({
         ok: false,

@@ -232,18 +232,9 @@ function networkErrorReason(error: unknown): TTokenTestReason {
 export async function testToken(deps: TTestDeps, userId: number, tokenId: number, lang: TLang): Promise<TTokenTestResult> {
   const [token] = await findUserTokens(deps.db, userId, [tokenId]);
   if (!token) throw new AppError('NOT_FOUND');
-  const result = await probeToken(deps, token, lang);
-  // Gateways load changes within about a second: a proxy bought or reset a moment ago may not be known yet.
-  const isFresh = Date.now() - token.updatedAt.getTime() < GATEWAY_SYNC_GRACE_MS;
-  if (!result.ok && result.error?.reason === 'bad-credentials' && isFresh) {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    return probeToken(deps, token, lang);
-  }
-  return result;
+  // A gateway looks credentials it does not know yet up before refusing them: no grace period is needed after a purchase or reset.
+  return probeToken(deps, token, lang);
 }
-
-// How long after a change the test waits for the gateways before trusting "bad credentials".
-const GATEWAY_SYNC_GRACE_MS = 5000;
 
 /** One request through the gateway with the token's credentials to the echo endpoint. */
 async function probeToken(deps: TTestDeps, token: TTokenRow, lang: TLang): Promise<TTokenTestResult> {

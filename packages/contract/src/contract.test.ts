@@ -166,7 +166,7 @@ describe('route table', () => {
       'GET /invite/admin/rebate/config/list',
       'GET /pay/option/list',
       'GET /pay/record/list',
-      'POST /pay/charge/:method/:option',
+      'POST /pay/charge/:method/:amount',
       'GET /v1/ip-quality/:ip',
       'GET /user/work/order/list',
       'POST /user/work/order',

@@ -101,6 +101,18 @@ export const ERRORS = {
     en: 'The {listName} holds at most {max} entries; it has {count}',
   },
 
+  /** The payment method is not configured on this server. */
+  PAY_METHOD_UNAVAILABLE: { code: 5001, status: 400, zh: '该支付方式暂不可用', en: 'This payment method is not available' },
+  /** The order has already ended (paid, failed, cancelled or timed out). */
+  PAY_ORDER_NOT_PENDING: { code: 5002, status: 409, zh: '该订单已结束，无法取消', en: 'This order has already ended and cannot be cancelled' },
+  /** The payment provider could not be reached or refused to create the payment. */
+  PAY_PROVIDER_FAILED: {
+    code: 5003,
+    status: 502,
+    zh: '支付渠道暂时不可用，请稍后再试或更换支付方式',
+    en: 'The payment provider is not available right now; try again later or use another method',
+  },
+
   /** The offline IP data packages could not be read (missing after an install, or unreadable); the IP check cannot answer. */
   IP_DATA_UNAVAILABLE: { code: 4201, status: 503, zh: 'IP 数据暂不可用，请稍后再试', en: 'The IP data is not available right now, please try again later' },
 } as const satisfies Record<string, TErrorDef>;

@@ -4,6 +4,9 @@ import {
   IP_ENTRY_KINDS,
   IP_LISTS,
   OAUTH_PROVIDERS,
+  PAYMENT_STATUSES,
+  PAY_METHODS,
+  PAY_MODES,
   PROXY_BILLINGS,
   PROXY_CATEGORIES,
   PROXY_NETWORKS,
@@ -402,3 +405,83 @@ export const rateLimits = pgTable('rate_limits', {
   /** Unix time in milliseconds when the window ends. */
   expire: bigint('expire', { mode: 'number' }),
 });
+
+/**
+ * Recharge options: an amount and the gift the balance receives on top of it.
+ * Operators change the set as a whole; each change is a new version (the
+ * highest is current), so an order records the version whose gift it got.
+ */
+export const chargeOptions = pgTable(
+  'charge_options',
+  {
+    id: id(),
+    version: integer('version').notNull(),
+    amountFen: fen('amount_fen').notNull(),
+    giftFen: fen('gift_fen').notNull().default(0),
+    sort: integer('sort').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('charge_options_version_amount_key').on(t.version, t.amountFen),
+    check('charge_options_amounts', sql`${t.amountFen} > 0 AND ${t.giftFen} >= 0`),
+  ],
+);
+
+/**
+ * Recharge orders (the customer's bills). The customer pays price_fen
+ * (amount + fee); on success the balance receives value_fen (amount + gift)
+ * through the ledger, in the transaction that moves the order out of pending.
+ */
+export const payOrders = pgTable(
+  'pay_orders',
+  {
+    /** Our order number, sent to the provider as out_trade_no. */
+    id: text('id').primaryKey(),
+    userId: userRef(),
+    method: text('method', { enum: PAY_METHODS }).notNull(),
+    mode: text('mode', { enum: PAY_MODES }).notNull(),
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('pending'),
+    amountFen: fen('amount_fen').notNull(),
+    giftFen: fen('gift_fen').notNull().default(0),
+    feeFen: fen('fee_fen').notNull(),
+    priceFen: fen('price_fen').notNull(),
+    valueFen: fen('value_fen').notNull(),
+    optionVersion: integer('option_version'),
+    isSandbox: boolean('is_sandbox').notNull().default(false),
+    /** What the customer opens or scans. */
+    payUrl: text('pay_url'),
+    qrCode: text('qr_code'),
+    /** The provider's transaction id, once paid. */
+    providerTxId: text('provider_tx_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** Paid after the order had timed out, been cancelled or failed: credited all the same. */
+    isPaidLate: boolean('is_paid_late').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('pay_orders_user_idx').on(t.userId, t.createdAt),
+    index('pay_orders_pending_idx').on(t.status, t.expiresAt),
+    uniqueIndex('pay_orders_provider_tx_key').on(t.method, t.providerTxId),
+    check('pay_orders_amounts', sql`${t.amountFen} > 0 AND ${t.priceFen} = ${t.amountFen} + ${t.feeFen} AND ${t.valueFen} = ${t.amountFen} + ${t.giftFen}`),
+  ],
+);
+
+/** Outcomes of a payment notification as logged. */
+export const PAY_NOTIFICATION_RESULTS = ['credited', 'replay', 'failed', 'refused'] as const;
+
+/** Every payment notification received, with what came of it (refusals with their reason). */
+export const payNotifications = pgTable(
+  'pay_notifications',
+  {
+    id: id(),
+    method: text('method', { enum: PAY_METHODS }).notNull(),
+    orderId: text('order_id'),
+    result: text('result', { enum: PAY_NOTIFICATION_RESULTS }).notNull(),
+    reason: text('reason'),
+    ip: text('ip').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pay_notifications_order_idx').on(t.orderId), index('pay_notifications_created_idx').on(t.createdAt)],
+);

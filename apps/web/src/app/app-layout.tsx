@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Avatar, Badge, Button, Dropdown, Layout, Menu, Space, Tooltip, Typography, theme } from 'antd';
-import { BellOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons';
+import { BellOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SafetyOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useMatches, useNavigate } from 'react-router';
 import { PRODUCT_NAME, formatYuan } from '@proxy/contract';
@@ -103,10 +103,16 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void }) {
           menu={{
             items: [
               { key: 'user-center', icon: <UserOutlined />, label: t('header.userCenter') },
+              // The operator area, for operators only (the area refuses everyone else anyway).
+              ...(user?.is_admin ? [{ key: 'admin', icon: <SafetyOutlined />, label: t('header.admin') }] : []),
               { type: 'divider' },
               { key: 'sign-out', icon: <LogoutOutlined />, label: t('header.signOut'), danger: true },
             ],
-            onClick: ({ key }) => (key === 'user-center' ? navigate('/user-center') : signOut()),
+            onClick: ({ key }) => {
+              if (key === 'user-center') navigate('/user-center');
+              else if (key === 'admin') navigate('/admin');
+              else signOut();
+            },
           }}
         >
           <Button type="text" data-testid="user-menu" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>

@@ -23,15 +23,21 @@ const GROUP_ICONS: Record<string, ReactNode> = {
 export const HELP_CENTER_ICON = <QuestionCircleOutlined />;
 
 /**
- * The side menu (spec section 2): routes with `menu`, filtered by the user's
- * roles, sorted by order, entries of a group gathered under one submenu
- * placed at its first entry's order.
+ * A side menu (spec section 2): routes of one area (the customer console's
+ * "protected" routes, or the operator area's "admin" routes) with `menu`,
+ * filtered by the user's roles, sorted by order, entries of a group gathered
+ * under one submenu placed at its first entry's order.
  */
-export function buildMenuEntries(routes: TAppRoute[], roles: readonly string[], extras: TExternalMenuItem[] = []): TMenuEntry[] {
+export function buildMenuEntries(
+  routes: TAppRoute[],
+  roles: readonly string[],
+  extras: TExternalMenuItem[] = [],
+  area: 'protected' | 'admin' = 'protected',
+): TMenuEntry[] {
   type TFlat = { key: string; titleKey: string; order: number; icon?: ReactNode; href?: string; group?: string };
   const flat: TFlat[] = [
     ...routes
-      .filter((r) => r.access === 'protected' && r.menu && hasRequiredRole(r.roles, roles))
+      .filter((r) => r.access === area && r.menu && hasRequiredRole(r.roles, roles))
       .map((r) => ({ key: r.path, titleKey: r.titleKey, order: r.menu!.order, icon: r.menu!.icon, group: r.menu!.group })),
     ...extras.map((e) => ({ key: e.key, titleKey: e.titleKey, order: e.order, icon: e.icon, href: e.href, group: e.group })),
   ];

@@ -12,15 +12,21 @@ export type TAppRoute = {
   /**
    * "public": reachable without sign-in, shown without the layout (login, register...).
    * "protected": needs a token, shown inside the layout with menu and tabs.
+   * "admin": the operator area (path under /admin): needs a token and an operator
+   * account (`is_admin`), shown inside the operator layout with its own menu;
+   * other signed-in users see a 403 page there.
    */
-  access: 'public' | 'protected';
+  access: 'public' | 'protected' | 'admin';
   /** i18n key of the title (tab label, menu label), e.g. "userCenter:title". */
   titleKey: string;
   /** Roles of which the user needs at least one (spec section 5); none means everyone signed in. */
   roles?: string[];
   /** Side menu entry; omitted means no menu entry. */
   menu?: {
-    /** Spec menu order (1 dashboard, 2 proxy group, 96 invite, 97 charge, 98 user center, 99 tools, 100 terms/api-docs). */
+    /**
+     * Spec menu order (1 dashboard, 2 proxy group, 96 invite, 97 charge, 98 user center, 99 tools, 100 terms/api-docs).
+     * Operator screens have their own menu and order (the first entry is where /admin leads).
+     */
     order: number;
     icon?: ReactNode;
     /** Menu group key, e.g. "proxy" or "tools"; entries of a group share a submenu. */

@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ACCESS_TOKEN_TTL_S, TOKEN_REFRESH_AFTER_MS } from '@proxy/contract';
 import { fail } from '../test/api-stub';
 import { makeUser } from '../test/fixtures';
 import { api } from '../test/harness';
 import { renderAt as renderWithRouter } from '../test/render';
 import { i18n, setLanguage } from '../lib/i18n';
+import { queryClient } from '../lib/query-client';
 import { clearToken, getAccessToken, saveSession } from '../lib/session';
 import { readValue, writeRecord } from '../lib/storage';
 import { getTabsState } from '../lib/tabs';
 import { buildMenuEntries } from './menu';
+import { assertAdminPaths } from './router';
 import type { TAppRoute } from './route-types';
 
 function Counter(props: { label: string }) {
@@ -31,24 +33,38 @@ const TEST_ROUTES: TAppRoute[] = [
   { path: '/b', access: 'protected', titleKey: 'test:b', menu: { order: 2, group: 'proxy' }, load: page('PAGE-B') },
   { path: '/c', access: 'protected', titleKey: 'test:c', load: page('PAGE-C') },
   { path: '/software', access: 'protected', titleKey: 'test:software', roles: ['user'], menu: { order: 99, group: 'tools' }, load: page('SOFTWARE') },
+  // The operator area: the lower menu order comes first and is where /admin leads.
+  { path: '/admin/second', access: 'admin', titleKey: 'test:adminSecond', menu: { order: 2 }, load: page('ADMIN-SECOND') },
+  { path: '/admin/first', access: 'admin', titleKey: 'test:adminFirst', menu: { order: 1 }, load: page('ADMIN-FIRST') },
 ];
 
 // Rendering the whole antd layout in jsdom is slow on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
 
 let totalBalance = 0;
+let isAdmin = false;
 
 beforeAll(() => {
-  i18n.addResourceBundle('zh', 'test', { login: '登录', home: '首页', a: '甲页', b: '乙页', c: '丙页', software: '软件下载' });
+  i18n.addResourceBundle('zh', 'test', {
+    login: '登录',
+    home: '首页',
+    a: '甲页',
+    b: '乙页',
+    c: '丙页',
+    software: '软件下载',
+    adminFirst: '运营一',
+    adminSecond: '运营二',
+  });
 });
 
 beforeEach(() => {
   clearToken();
   totalBalance = 0;
+  isAdmin = false;
   setLanguage('zh');
   // No notice dialog in the way unless a test asks for it.
   writeRecord('local', 'NOTICE_HIDDEN', true);
-  api.on('userInfo', () => makeUser({ user_id: 1, balance: 12.5, total_balance: totalBalance }));
+  api.on('userInfo', () => makeUser({ user_id: 1, balance: 12.5, total_balance: totalBalance, is_admin: isAdmin }));
   api.on('userNotificationList', () => ({ records: [], total: 3, page: 1, page_size: 1, unread: 3 }));
   api.on('userLogout', () => null);
 });
@@ -177,6 +193,103 @@ describe('layout', () => {
     fireEvent.click(screen.getByText('我知道了'));
     expect(readValue('local', 'NOTICE_HIDDEN')).toBe(true);
     expect(readValue('session', 'NOTICE_PENDING')).toBeNull();
+  });
+});
+
+describe('operator area', () => {
+  it('a signed-out visitor of an operator page, or of /admin, goes to /login?redirect=<wanted path>', async () => {
+    clearToken();
+    const router = renderAt('/admin/second?page=2');
+    await screen.findByText('LOGIN:0');
+    expect(here(router)).toBe('/login?redirect=%2Fadmin%2Fsecond%3Fpage%3D2');
+    await act(() => router.navigate('/admin'));
+    await waitFor(() => expect(here(router)).toBe('/login?redirect=%2Fadmin'));
+  });
+
+  it('a customer sees the 403 page and nothing of the area', async () => {
+    saveSession('tok', { remember: true });
+    const router = renderAt('/admin/second');
+    await screen.findByText('没有权限');
+    expect(screen.queryByText('ADMIN-SECOND:0')).toBeNull();
+    expect(screen.queryByTestId('admin-sidebar')).toBeNull();
+    expect(screen.queryByText('运营一')).toBeNull();
+    expect(here(router)).toBe('/admin/second');
+    // The way out leads back to the customer console.
+    fireEvent.click(screen.getByRole('button', { name: '返回首页' }));
+    await screen.findByText('HOME:0');
+  });
+
+  it('/admin leads an operator to the first screen of the operator menu, in its own layout', async () => {
+    isAdmin = true;
+    saveSession('tok', { remember: true });
+    const router = renderAt('/admin');
+    await screen.findByText('ADMIN-FIRST:0');
+    expect(here(router)).toBe('/admin/first');
+    const sidebar = screen.getByTestId('admin-sidebar');
+    const entries = within(sidebar)
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent);
+    expect(entries).toEqual(['运营一', '运营二']);
+    // Not the customer layout: no customer menu, no tabs.
+    expect(screen.queryByTestId('sidebar')).toBeNull();
+    expect(within(sidebar).queryByText('甲页')).toBeNull();
+    fireEvent.click(within(sidebar).getByText('运营二'));
+    await screen.findByText('ADMIN-SECOND:0');
+    expect(here(router)).toBe('/admin/second');
+    // The header leads back to the customer console.
+    fireEvent.click(screen.getByText('返回控制台'));
+    await screen.findByText('HOME:0');
+    expect(here(router)).toBe('/');
+  });
+
+  it('the operator menu follows the language', async () => {
+    isAdmin = true;
+    i18n.addResourceBundle('en', 'test', { adminFirst: 'Operator one', adminSecond: 'Operator two' });
+    saveSession('tok', { remember: true });
+    renderAt('/admin/first');
+    await screen.findByText('ADMIN-FIRST:0');
+    expect(screen.getByText('返回控制台')).toBeTruthy();
+    act(() => setLanguage('en'));
+    await screen.findByText('Back to the console');
+    expect(within(screen.getByTestId('admin-sidebar')).getByText('Operator one')).toBeTruthy();
+  });
+
+  it('operator screens stay out of the customer menu', async () => {
+    isAdmin = true;
+    saveSession('tok', { remember: true });
+    renderAt('/');
+    await screen.findByText('HOME:0');
+    expect(within(screen.getByTestId('sidebar')).queryByText('运营一')).toBeNull();
+    expect(buildMenuEntries(TEST_ROUTES, ['user'], [], 'admin').map((e) => e.key)).toEqual(['/admin/first', '/admin/second']);
+  });
+
+  it('the user menu offers the operator area to operators only', async () => {
+    saveSession('tok', { remember: true });
+    renderAt('/');
+    await screen.findByText('HOME:0');
+    await waitFor(() => expect(screen.getByTestId('header-balance').textContent).toContain('¥12.50'));
+    fireEvent.click(screen.getByTestId('user-menu'));
+    await screen.findByText('个人中心');
+    expect(screen.queryByText('运营后台')).toBeNull();
+
+    cleanup();
+    queryClient.clear();
+    isAdmin = true;
+    const router = renderAt('/');
+    await screen.findByText('HOME:0');
+    await waitFor(() => expect(screen.getByTestId('header-balance').textContent).toContain('¥12.50'));
+    fireEvent.click(screen.getByTestId('user-menu'));
+    fireEvent.click(await screen.findByText('运营后台'));
+    await screen.findByText('ADMIN-FIRST:0');
+    expect(here(router)).toBe('/admin/first');
+  });
+
+  it('refuses an operator screen outside /admin and any other screen inside it', () => {
+    const load = page('X');
+    expect(() => assertAdminPaths([{ path: '/audit', access: 'admin', titleKey: 'x', load }])).toThrow(/\/audit/);
+    expect(() => assertAdminPaths([{ path: '/admin/users', access: 'protected', titleKey: 'x', load }])).toThrow(/\/admin\/users/);
+    expect(() => assertAdminPaths([{ path: '/administrator', access: 'protected', titleKey: 'x', load }])).not.toThrow();
+    expect(() => assertAdminPaths([{ path: '/admin/users', access: 'admin', titleKey: 'x', load }])).not.toThrow();
   });
 });
 

@@ -4,6 +4,7 @@ import { RouteError } from '../components/route-error';
 import { registerNavigator } from '../lib/navigation';
 import { isSignedIn } from '../lib/session';
 import { refreshTokenIfStale } from '../lib/token-refresh';
+import { AdminLayout } from './admin-layout';
 import { AppLayout } from './app-layout';
 import { RoleGate } from './role-gate';
 import { RootShell } from './root-shell';
@@ -78,12 +79,62 @@ function toRouteObject(route: TAppRoute): RouteObject {
   };
 }
 
-/** The route tree: public pages bare, protected pages inside the layout, unknown paths to /404. */
+/** Root path of the operator area; every "admin" route lives under it, and only those do. */
+export const ADMIN_ROOT = '/admin';
+
+function isUnderAdminRoot(path: string): boolean {
+  return path === ADMIN_ROOT || path.startsWith(`${ADMIN_ROOT}/`);
+}
+
+/** Refuses an operator screen outside /admin, or another screen inside it (it would skip the operator check). */
+export function assertAdminPaths(routes: TAppRoute[]): void {
+  for (const route of routes) {
+    if ((route.access === 'admin') !== isUnderAdminRoot(route.path)) {
+      throw new Error(`route ${route.path}: paths under ${ADMIN_ROOT} take access "admin", and access "admin" takes a path under ${ADMIN_ROOT}`);
+    }
+  }
+}
+
+/** Where /admin leads: the first entry of the operator menu (else the first operator screen without parameters). */
+export function adminHomePath(adminRoutes: TAppRoute[]): string | undefined {
+  const candidates = adminRoutes.filter((r) => r.path !== ADMIN_ROOT && !r.path.includes(':'));
+  const inMenu = candidates.filter((r) => r.menu).sort((a, b) => a.menu!.order - b.menu!.order);
+  return (inMenu[0] ?? candidates[0])?.path;
+}
+
+/** The operator area's routes: /admin leading to its first screen (if no feature claims /admin), then the screens. */
+function adminChildren(adminRoutes: TAppRoute[]): RouteObject[] {
+  const home = adminHomePath(adminRoutes);
+  const hasOwnRoot = adminRoutes.some((r) => r.path === ADMIN_ROOT);
+  const rootRedirect: RouteObject[] =
+    home && !hasOwnRoot
+      ? [
+          {
+            path: ADMIN_ROOT,
+            // The sign-in check first, so a signed-out visitor is asked to sign in for /admin itself.
+            loader: (args) => {
+              protectedLoader(args);
+              return redirect(home);
+            },
+            Component: RedirectingPage,
+          },
+        ]
+      : [];
+  return [...rootRedirect, ...adminRoutes.map(toRouteObject)];
+}
+
+/**
+ * The route tree: public pages bare, protected pages inside the customer
+ * layout, operator pages ("admin") inside the operator layout, unknown paths
+ * to /404.
+ */
 export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
   const taken = new Set(featureRoutes.map((r) => r.path));
   const all = [...featureRoutes, ...SHELL_ROUTES.filter((r) => !taken.has(r.path))];
+  assertAdminPaths(all);
   const publicRoutes = all.filter((r) => r.access === 'public');
   const protectedRoutes = all.filter((r) => r.access === 'protected');
+  const adminRoutes = all.filter((r) => r.access === 'admin');
   return [
     {
       id: 'root',
@@ -100,6 +151,13 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
           loader: protectedLoader,
           shouldRevalidate: () => true,
           children: protectedRoutes.map(toRouteObject),
+        },
+        {
+          id: 'admin',
+          element: <AdminLayout routes={adminRoutes} />,
+          loader: protectedLoader,
+          shouldRevalidate: () => true,
+          children: adminChildren(adminRoutes),
         },
         { path: '*', loader: () => redirect('/404'), Component: RedirectingPage },
       ],

@@ -1,0 +1,73 @@
+import { Button, DatePicker, Flex, Form, Input, InputNumber, Select } from 'antd';
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import type { Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { ROUTES, type TRouteName } from '@proxy/contract';
+import type { TAuditFilters } from '../api/audit-list';
+
+type TRange = [Dayjs | null, Dayjs | null] | null;
+type TFilterValues = { operator_id?: number | null; route?: string; target_id?: string; time?: TRange };
+
+/** Operator calls that change data: the only ones the audit records (the contract's admin routes other than GET). */
+export const AUDITED_ROUTE_NAMES: TRouteName[] = (Object.keys(ROUTES) as TRouteName[]).filter(
+  (name) => ROUTES[name].auth === 'admin' && ROUTES[name].method !== 'GET',
+);
+
+/** The filters as the list call takes them: empty fields left out, a day range as [first day 00:00, day after the last 00:00). */
+export function toAuditFilters(values: TFilterValues): TAuditFilters {
+  const [start, end] = values.time ?? [null, null];
+  const targetId = values.target_id?.trim();
+  return {
+    operator_id: values.operator_id ?? undefined,
+    route: values.route || undefined,
+    target_id: targetId || undefined,
+    from: start ? start.startOf('day').toISOString() : undefined,
+    to: end ? end.add(1, 'day').startOf('day').toISOString() : undefined,
+  };
+}
+
+/** Filters of the audit list: operator id, route, target id, day range. */
+export function AuditFilters(props: { onChange: (filters: TAuditFilters) => void }) {
+  const { t } = useTranslation('admin-audit');
+  const [form] = Form.useForm<TFilterValues>();
+
+  const apply = () => props.onChange(toAuditFilters(form.getFieldsValue()));
+  const reset = () => {
+    form.resetFields();
+    apply();
+  };
+
+  return (
+    <Form form={form} layout="inline" onFinish={apply} style={{ rowGap: 8, marginBottom: 16 }} aria-label={t('filters.label')}>
+      <Form.Item name="operator_id" label={t('filters.operatorId')}>
+        <InputNumber min={1} precision={0} placeholder={t('filters.any')} style={{ width: 120 }} onPressEnter={apply} />
+      </Form.Item>
+      <Form.Item name="route" label={t('filters.route')}>
+        <Select
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('filters.any')}
+          style={{ width: 240 }}
+          options={AUDITED_ROUTE_NAMES.map((name) => ({ value: name, label: name }))}
+          onChange={apply}
+        />
+      </Form.Item>
+      <Form.Item name="target_id" label={t('filters.targetId')}>
+        <Input allowClear placeholder={t('filters.any')} style={{ width: 140 }} onPressEnter={apply} />
+      </Form.Item>
+      <Form.Item name="time" label={t('filters.time')}>
+        <DatePicker.RangePicker onChange={apply} style={{ width: 240 }} />
+      </Form.Item>
+      <Form.Item>
+        <Flex gap={8}>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+            {t('filters.search')}
+          </Button>
+          <Button icon={<ReloadOutlined />} onClick={reset}>
+            {t('filters.reset')}
+          </Button>
+        </Flex>
+      </Form.Item>
+    </Form>
+  );
+}

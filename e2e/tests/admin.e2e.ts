@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { registerUser, startAppServer, type TAppServer } from '../support/app-server';
+import { launchBrowser, newPage } from '../support/browser';
+import { signIn } from '../support/console';
+
+let server: TAppServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startAppServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The operator account a fresh install prints once (e-mail and one-time password). */
+function operatorAccount(): { email: string; password: string } {
+  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(server.output());
+  if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
+  return { email: match[1], password: match[2] };
+}
+
+/** One call of the API as a program would make it; resolves the envelope. */
+async function callJson(path: string, token: string, init: { method?: string; body?: unknown } = {}) {
+  const res = await fetch(`${server.url}/api${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${token}`, lang: 'en', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
+  return (await res.json()) as { code: number; msg: string; data: Record<string, unknown> };
+}
+
+/** Signs in through the API (a session of its own) and resolves the access token. */
+async function apiToken(account: { email: string; password: string }): Promise<string> {
+  const res = await fetch(`${server.url}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', lang: 'en' },
+    body: new URLSearchParams({ email: account.email, password: account.password }).toString(),
+  });
+  const body = (await res.json()) as { code: number; msg: string; data: { token: string } };
+  if (body.code !== 0) throw new Error(`sign-in failed: ${body.msg}`);
+  return body.data.token;
+}
+
+describe('operator area in the browser', () => {
+  it("shows the operator an audit entry of disabling a customer, reached from the console's user menu", async () => {
+    const operator = operatorAccount();
+    const customer = await registerUser(server, 'audited');
+    const info = await callJson('/user/info', customer.token);
+    const customerId = Number(info.data.user_id);
+    expect(customerId).toBeGreaterThan(0);
+
+    const disabled = await callJson(`/admin/users/${customerId}/status`, await apiToken(operator), { method: 'PUT', body: { status: 'disabled' } });
+    expect(disabled).toMatchObject({ code: 0, data: { user_id: customerId, status: 'disabled' } });
+
+    const { context, page } = await newPage(browser, { locale: 'en-US' });
+    await signIn(page, server.url, operator);
+    // The customer console offers the operator area to the operator.
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Operator area' }).click();
+    // /admin leads to the first operator screen, the audit log.
+    await page.waitForURL((url) => url.pathname === '/admin/audit');
+    const row = page.locator('tr', { hasText: `/admin/users/${customerId}/status` });
+    await expect.poll(() => row.count()).toBe(1);
+    const text = await row.innerText();
+    expect(text).toContain('adminUserSetStatus');
+    expect(text).toContain(operator.email);
+    expect(text).toContain('Succeeded');
+    expect(text).toContain('"status":"disabled"');
+    // The operator menu and the way back.
+    await expect.poll(() => page.getByTestId('admin-sidebar').innerText()).toContain('Audit log');
+    await page.getByTestId('admin-back-to-console').click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await context.close();
+  });
+
+  it('a customer at /admin/audit sees the 403 page and no operator call is made', async () => {
+    const customer = await registerUser(server, 'curious');
+    const { context, page } = await newPage(browser, { locale: 'en-US' });
+    const adminCalls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/admin/')) adminCalls.push(request.url());
+    });
+    await signIn(page, server.url, customer);
+    // No operator entry in the customer's user menu.
+    await page.getByTestId('user-menu').click();
+    const userMenu = page.locator('.ant-dropdown');
+    await userMenu.getByRole('menuitem', { name: 'User center' }).waitFor();
+    expect(await userMenu.getByRole('menuitem', { name: 'Operator area' }).count()).toBe(0);
+
+    await page.goto(`${server.url}/admin/audit`);
+    await expect.poll(() => page.locator('body').innerText()).toContain('No permission');
+    expect(await page.getByTestId('admin-sidebar').count()).toBe(0);
+    expect(await page.locator('body').innerText()).not.toContain('Audit log');
+    expect(adminCalls).toEqual([]);
+    await context.close();
+  });
+});

@@ -40,8 +40,13 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
   const launch = parseLaunchSettings(env);
   const gatewaySettings = loadGatewaySettings(env);
   const isEmbedded = launch.GATEWAY_EMBEDDED === 'true' || (launch.GATEWAY_EMBEDDED === 'auto' && !launch.DATABASE_URL);
-  // Embedded, the port customers use is the gateway's own port unless told otherwise.
-  const config = loadServerConfig(isEmbedded && !env.GATEWAY_PUBLIC_PORT ? { ...env, GATEWAY_PUBLIC_PORT: String(gatewaySettings.GATEWAY_PORT) } : env);
+  // Embedded, the port customers use is the gateway's own port unless told otherwise; and with no
+  // real payment provider configured, the sandbox is on, so a fresh install can be topped up.
+  const config = loadServerConfig({
+    ...env,
+    ...(isEmbedded && !env.GATEWAY_PUBLIC_PORT ? { GATEWAY_PUBLIC_PORT: String(gatewaySettings.GATEWAY_PORT) } : {}),
+    ...(isEmbedded && !env.PAY_SANDBOX && !env.ALIPAY_APP_ID && !env.WECHAT_PAY_MCHID ? { PAY_SANDBOX: 'true' } : {}),
+  });
   const database = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') });
   await migrateDb(database);
   let gateway: TGateway | undefined;

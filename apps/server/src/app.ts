@@ -10,6 +10,8 @@ import fastifyStatic from '@fastify/static';
 import type { TDbHandle } from '@proxy/db';
 import type { TServerConfig } from './config/env';
 import { systemClock, type TClock } from './lib/clock';
+import { createPayProviders } from './features/payments/providers';
+import { registerPaymentCallbacks } from './features/payments/payment-callbacks';
 import type { TDeps } from './lib/deps';
 import { answerClientError, installErrorHandler } from './lib/error-handler';
 import { createJwt } from './lib/jwt';
@@ -62,6 +64,7 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     }),
     log: app.log,
     gatewayApplied: options.gatewayApplied ?? (async () => {}),
+    payProviders: createPayProviders(config),
   };
 
   const webDist = path.resolve(config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
@@ -104,6 +107,7 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
   await app.register(async (api) => {
     registerRoutes(api, deps, handlers);
   });
+  await registerPaymentCallbacks(app, deps);
 
   if (hasWeb) {
     await app.register(fastifyStatic, {

@@ -97,6 +97,33 @@ export const ZServerEnv = z.object({
     .optional()
     .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
     .refine((v) => v === undefined || /^https?:\/\/[^/\s]+/i.test(v), 'http:// or https:// URL'),
+  /**
+   * The sandbox payment provider: no real money moves (a fresh install, tests). `npm start`
+   * turns it on for the embedded database while no real provider is configured; it may not
+   * be on together with Alipay or WeChat Pay.
+   */
+  PAY_SANDBOX: bool,
+  /** Minutes a recharge order waits for its payment before it times out. */
+  PAY_ORDER_TTL_MIN: z.coerce.number().int().min(1).max(1440).default(15),
+  /** Bounds of a recharge amount in yuan. */
+  PAY_MIN_AMOUNT: z.coerce.number().min(0.01).default(1),
+  PAY_MAX_AMOUNT: z.coerce.number().min(1).max(10_000_000).default(50_000),
+  /** Alipay (on when ALIPAY_APP_ID is set): keys as PEM text, bare base64, or a path to a PEM file. */
+  ALIPAY_APP_ID: optionalText,
+  ALIPAY_PRIVATE_KEY: optionalText,
+  ALIPAY_KEY_TYPE: z.enum(['PKCS1', 'PKCS8']).default('PKCS8'),
+  ALIPAY_PUBLIC_KEY: optionalText,
+  ALIPAY_SELLER_ID: optionalText,
+  ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
+  /** WeChat Pay API v3 (on when WECHAT_PAY_MCHID is set): keys as PEM text or a path to a PEM file. */
+  WECHAT_PAY_MCHID: optionalText,
+  WECHAT_PAY_APPID: optionalText,
+  WECHAT_PAY_SERIAL: optionalText,
+  WECHAT_PAY_PRIVATE_KEY: optionalText,
+  WECHAT_PAY_PLATFORM_SERIAL: optionalText,
+  WECHAT_PAY_PLATFORM_PUBLIC_KEY: optionalText,
+  WECHAT_PAY_API_V3_KEY: optionalText,
+  WECHAT_PAY_BASE_URL: z.string().url().default('https://api.mch.weixin.qq.com'),
   /** host:port of the gateway the proxy test dials (default 127.0.0.1:GATEWAY_PUBLIC_PORT). */
   TOKEN_TEST_GATEWAY: z
     .string()
@@ -132,6 +159,32 @@ function parseHostPort(text: string): { host: string; port: number } {
   return { host: text.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(text.slice(at + 1)) };
 }
 
+// Payment settings that cannot work together or are incomplete.
+function paymentProblems(c: z.output<typeof ZServerEnv>): string[] {
+  const problems: string[] = [];
+  const isAlipay = c.ALIPAY_APP_ID !== undefined;
+  const isWechat = c.WECHAT_PAY_MCHID !== undefined;
+  if (c.PAY_SANDBOX && (isAlipay || isWechat)) problems.push('PAY_SANDBOX: the sandbox may not be on together with Alipay or WeChat Pay');
+  if (isAlipay) {
+    for (const name of ['ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY'] as const) if (!c[name]) problems.push(`${name}: required with ALIPAY_APP_ID`);
+  }
+  if (isWechat) {
+    for (const name of [
+      'WECHAT_PAY_APPID',
+      'WECHAT_PAY_SERIAL',
+      'WECHAT_PAY_PRIVATE_KEY',
+      'WECHAT_PAY_PLATFORM_SERIAL',
+      'WECHAT_PAY_PLATFORM_PUBLIC_KEY',
+      'WECHAT_PAY_API_V3_KEY',
+    ] as const) {
+      if (!c[name]) problems.push(`${name}: required with WECHAT_PAY_MCHID`);
+    }
+    if (c.WECHAT_PAY_API_V3_KEY && Buffer.byteLength(c.WECHAT_PAY_API_V3_KEY) !== 32) problems.push('WECHAT_PAY_API_V3_KEY: must be 32 bytes');
+  }
+  if (c.PAY_MIN_AMOUNT > c.PAY_MAX_AMOUNT) problems.push('PAY_MIN_AMOUNT: larger than PAY_MAX_AMOUNT');
+  return problems;
+}
+
 /** Parses the environment; throws a readable list of what is wrong. */
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerConfig {
   const parsed = ZServerEnv.safeParse(env);
@@ -140,6 +193,8 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerC
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  const problems = paymentProblems(c);
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
   return {
     ...c,

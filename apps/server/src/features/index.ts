@@ -16,11 +16,12 @@ import { createSpiderHandlers } from './spider/spider.routes';
 import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
 import { createUserAdminHandlers } from './users/users-admin.routes';
 import { createAuditHandlers } from './audit/audit.routes';
+import { createPaymentHandlers } from './payments/payments.routes';
 
 /**
  * Every feature's handlers, by route group (packages/contract/src/routes.ts):
  * a feature answers exactly the routes of its group. Groups without handlers
- * (invite, payments, work orders until they are built) answer 501.
+ * (invite and work orders until they are built) answer 501.
  */
 export function createFeatureHandlers(deps: TDeps): THandlers {
   return {
@@ -40,5 +41,6 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'customer-api': createCustomerApiHandlers(deps),
     'users-admin': createUserAdminHandlers(deps),
     audit: createAuditHandlers(deps),
+    payments: createPaymentHandlers(deps),
   };
 }

@@ -1,3 +1,4 @@
+import { seedChargeOptions } from './payments/payments.service';
 import { randomInt } from 'node:crypto';
 import { isAppError } from '../lib/app-error';
 import type { TDeps } from '../lib/deps';
@@ -49,4 +50,5 @@ export async function runStartupTasks(deps: TDeps): Promise<void> {
   await seedOperator(deps);
   await seedPriceCatalogue(deps);
   await seedDirectNodes(deps);
+  await seedChargeOptions(deps);
 }

@@ -1,5 +1,6 @@
 import type { TDeps } from '../lib/deps';
 import { autoRenewNextToken, exhaustNextToken, expireNextToken } from '../features/proxies/proxies-lifecycle.service';
+import { reconcileStaleOrders } from '../features/payments/payments.service';
 import { createJobRunner, drain, type TJob, type TJobRunner } from './job-runner';
 
 // Rows per pass: enough to keep up, small enough that a pass stays short.
@@ -20,10 +21,15 @@ export function createExhaustionJob(deps: Pick<TDeps, 'db' | 'clock' | 'gatewayA
   return { name: 'exhaustion', runOnce: () => drain(() => exhaustNextToken(deps), ROWS_PER_PASS) };
 }
 
+/** Recharge orders past their time: asked about at their provider, then settled or timed out. */
+export function createPaymentReconciliationJob(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'mailer' | 'payProviders'>): TJob {
+  return { name: 'payment-reconciliation', runOnce: () => reconcileStaleOrders(deps) };
+}
+
 /** The server's lifecycle jobs (auto-renew runs before expiry so a renewable token never lapses). */
-export function createServerJobRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied'>): TJobRunner {
+export function createServerJobRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer' | 'payProviders'>): TJobRunner {
   return createJobRunner({
-    jobs: [createAutoRenewJob(deps), createExpiryJob(deps), createExhaustionJob(deps)],
+    jobs: [createAutoRenewJob(deps), createExpiryJob(deps), createExhaustionJob(deps), createPaymentReconciliationJob(deps)],
     intervalMs: deps.config.JOBS_INTERVAL_MS,
     log: deps.log,
   });

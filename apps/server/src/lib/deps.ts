@@ -5,6 +5,7 @@ import type { TClock } from './clock';
 import type { TJwt } from './jwt';
 import type { TMailer } from './mailer';
 import type { TAuthLimiter } from './rate-limiter';
+import type { TPayProviders } from '../features/payments/providers';
 
 /** Shared services handed to every feature. */
 export type TDeps = {
@@ -24,4 +25,6 @@ export type TDeps = {
    * they are told by NOTIFY and look unknown credentials up themselves.
    */
   gatewayApplied: () => Promise<void>;
+  /** Payment providers that are on (PAY_SANDBOX, ALIPAY_*, WECHAT_PAY_*). */
+  payProviders: TPayProviders;
 };

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import { balances, ledgerEntries, users, type TDbOrTx, type TTx } from '@proxy/db';
 
 /** One immutable ledger entry as stored. */
@@ -56,9 +56,24 @@ export async function insertEntry(tx: TTx, entry: TNewLedgerEntry): Promise<TLed
 }
 
 /** One page of the user's entries, newest first, and how many there are in all. */
-export async function listEntriesPage(db: TDbOrTx, userId: number, limit: number, offset: number): Promise<{ records: TLedgerEntryRow[]; total: number }> {
-  const records = await db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, userId)).orderBy(desc(ledgerEntries.id)).limit(limit).offset(offset);
-  const [counted] = await db.select({ total: count() }).from(ledgerEntries).where(eq(ledgerEntries.userId, userId));
+/** Filters of the statement. */
+export type TEntryFilters = { reason?: string; from?: Date; to?: Date };
+
+export async function listEntriesPage(
+  db: TDbOrTx,
+  userId: number,
+  limit: number,
+  offset: number,
+  filters: TEntryFilters = {},
+): Promise<{ records: TLedgerEntryRow[]; total: number }> {
+  const where = and(
+    eq(ledgerEntries.userId, userId),
+    filters.reason ? eq(ledgerEntries.reason, filters.reason) : undefined,
+    filters.from ? gte(ledgerEntries.createdAt, filters.from) : undefined,
+    filters.to ? lt(ledgerEntries.createdAt, filters.to) : undefined,
+  );
+  const records = await db.select().from(ledgerEntries).where(where).orderBy(desc(ledgerEntries.id)).limit(limit).offset(offset);
+  const [counted] = await db.select({ total: count() }).from(ledgerEntries).where(where);
   return { records, total: Number(counted?.total ?? 0) };
 }
 

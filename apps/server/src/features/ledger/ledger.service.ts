@@ -12,6 +12,7 @@ import {
   lockBalance,
   stampTrialGranted,
   updateBalance,
+  type TEntryFilters,
   type TLedgerEntryRow,
 } from './ledger.repository';
 
@@ -178,13 +179,17 @@ export function createLedgerService(deps: Pick<TDeps, 'db' | 'clock'>) {
     },
 
     /** The user's entries, newest first; page is 1-based. */
-    async listEntries(userId: number, page: { page: number; pageSize: number }): Promise<{ records: TLedgerEntry[]; total: number }> {
+    async listEntries(
+      userId: number,
+      page: { page: number; pageSize: number },
+      filters: TEntryFilters = {},
+    ): Promise<{ records: TLedgerEntry[]; total: number }> {
       assertUserId(userId);
       if (!Number.isSafeInteger(page.page) || page.page < 1) throw invalid('page', 'invalidValue');
       if (!Number.isSafeInteger(page.pageSize) || page.pageSize < 1 || page.pageSize > 1000) {
         throw invalid('pageSize', 'invalidValue');
       }
-      return listEntriesPage(db, userId, page.pageSize, (page.page - 1) * page.pageSize);
+      return listEntriesPage(db, userId, page.pageSize, (page.page - 1) * page.pageSize, filters);
     },
 
     /**

@@ -112,3 +112,23 @@ export function renderPasswordChangedMail(lang: TLang, options: { username: stri
     { href, label: 'Reset password' },
   );
 }
+
+/** Notice of a credited recharge, in both languages (it is sent by a notification, outside any request). */
+export function renderRechargeMail(options: {
+  username: string;
+  orderId: string;
+  amount: string;
+  value: string;
+  balance: string;
+  publicUrl: string;
+}): TMailContent {
+  const href = `${options.publicUrl.replace(/\/$/, '')}/charge`;
+  return compose(
+    `${PRODUCT_NAME}: 充值成功 / Top-up received`,
+    [
+      `${options.username}，您好！订单 ${options.orderId} 充值 ${options.amount} 已到账，余额增加 ${options.value}，当前余额 ${options.balance}。充值不可退款。`,
+      `Hello ${options.username}, the top-up of ${options.amount} (order ${options.orderId}) has been credited: your balance grew by ${options.value} and is now ${options.balance}. Top-ups are non-refundable.`,
+    ],
+    { href, label: '查看账单 / View bills' },
+  );
+}

@@ -41,6 +41,11 @@ export const NOTIFICATION_TEXTS = {
       content: 'Your balance was too low to auto-renew a proxy; it will expire at its expiry time. Top up and renew it by hand.',
     },
   },
+  /** Written when a recharge is credited to the balance. */
+  recharge_success: {
+    zh: { title: '充值成功', content: '您的充值已到账，余额已更新。可在“充值”页的账单与交易明细中查看。' },
+    en: { title: 'Top-up received', content: 'Your top-up has been credited to your balance. See the bills and transactions on the Top up page.' },
+  },
 } as const satisfies Record<string, TNotificationText>;
 
 /** A kind of system notification. */

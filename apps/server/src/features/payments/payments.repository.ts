@@ -1,0 +1,129 @@
+import { and, asc, count, desc, eq, gte, lt, max, sql } from 'drizzle-orm';
+import { chargeOptions, payNotifications, payOrders, users, type TDbOrTx, type TTx } from '@proxy/db';
+import type { TPaymentStatus } from '@proxy/contract';
+
+/** A recharge order row. */
+export type TPayOrderRow = typeof payOrders.$inferSelect;
+/** A new order. */
+export type TNewPayOrder = typeof payOrders.$inferInsert;
+/** A recharge option row. */
+export type TChargeOptionRow = typeof chargeOptions.$inferSelect;
+/** Filters of the bills. */
+export type TOrderFilters = { status?: TPaymentStatus; from?: Date; to?: Date };
+
+/** The current option set (the highest version), in display order. */
+export async function findCurrentOptions(db: TDbOrTx): Promise<TChargeOptionRow[]> {
+  const [latest] = await db.select({ version: max(chargeOptions.version) }).from(chargeOptions);
+  if (latest?.version == null) return [];
+  return db.select().from(chargeOptions).where(eq(chargeOptions.version, latest.version)).orderBy(asc(chargeOptions.sort), asc(chargeOptions.amountFen));
+}
+
+/** Writes an option set as a new version (the seed writes version 1 once). */
+export async function insertOptionSet(db: TDbOrTx, version: number, options: { amountFen: number; giftFen: number }[]): Promise<void> {
+  await db
+    .insert(chargeOptions)
+    .values(options.map((o, i) => ({ version, amountFen: o.amountFen, giftFen: o.giftFen, sort: i })))
+    .onConflictDoNothing();
+}
+
+export async function insertOrder(db: TDbOrTx, order: TNewPayOrder): Promise<TPayOrderRow> {
+  const [row] = await db.insert(payOrders).values(order).returning();
+  return row;
+}
+
+export async function deleteOrder(db: TDbOrTx, id: string): Promise<void> {
+  await db.delete(payOrders).where(eq(payOrders.id, id));
+}
+
+/** One of the user's orders. */
+export async function findUserOrder(db: TDbOrTx, userId: number, id: string): Promise<TPayOrderRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(payOrders)
+    .where(and(eq(payOrders.id, id), eq(payOrders.userId, userId)));
+  return row;
+}
+
+/** Any order by id (the sandbox's pay page, which like a provider's page is reached by its link). */
+export async function findOrder(db: TDbOrTx, id: string): Promise<TPayOrderRow | undefined> {
+  const [row] = await db.select().from(payOrders).where(eq(payOrders.id, id));
+  return row;
+}
+
+/** Any order, locked for the rest of the transaction (settlement). */
+export async function lockOrder(tx: TTx, id: string): Promise<TPayOrderRow | undefined> {
+  const [row] = await tx.select().from(payOrders).where(eq(payOrders.id, id)).for('update');
+  return row;
+}
+
+export async function updateOrder(tx: TDbOrTx, id: string, patch: Partial<TNewPayOrder>): Promise<TPayOrderRow> {
+  const [row] = await tx.update(payOrders).set(patch).where(eq(payOrders.id, id)).returning();
+  return row;
+}
+
+/** Moves a pending order to `status`; undefined when it is not pending (someone else moved it first). */
+export async function endPendingOrder(
+  db: TDbOrTx,
+  id: string,
+  status: Exclude<TPaymentStatus, 'pending' | 'success'>,
+  userId?: number,
+): Promise<TPayOrderRow | undefined> {
+  const [row] = await db
+    .update(payOrders)
+    .set({ status })
+    .where(and(eq(payOrders.id, id), eq(payOrders.status, 'pending'), userId === undefined ? undefined : eq(payOrders.userId, userId)))
+    .returning();
+  return row;
+}
+
+function orderWhere(userId: number, filters: TOrderFilters) {
+  return and(
+    eq(payOrders.userId, userId),
+    filters.status ? eq(payOrders.status, filters.status) : undefined,
+    filters.from ? gte(payOrders.createdAt, filters.from) : undefined,
+    filters.to ? lt(payOrders.createdAt, filters.to) : undefined,
+  );
+}
+
+/** A page of the user's orders, newest first. */
+export async function listUserOrders(
+  db: TDbOrTx,
+  userId: number,
+  filters: TOrderFilters,
+  limit: number,
+  offset: number,
+): Promise<{ records: TPayOrderRow[]; total: number }> {
+  const where = orderWhere(userId, filters);
+  const records = await db.select().from(payOrders).where(where).orderBy(desc(payOrders.createdAt), desc(payOrders.id)).limit(limit).offset(offset);
+  const [counted] = await db.select({ total: count() }).from(payOrders).where(where);
+  return { records, total: Number(counted?.total ?? 0) };
+}
+
+/** Pending orders whose time ran out before `before`, oldest first. */
+export async function listStalePending(db: TDbOrTx, before: Date, limit: number): Promise<TPayOrderRow[]> {
+  return db
+    .select()
+    .from(payOrders)
+    .where(and(eq(payOrders.status, 'pending'), lt(payOrders.expiresAt, before)))
+    .orderBy(asc(payOrders.expiresAt))
+    .limit(limit);
+}
+
+/** total_balance: the sum of real recharges (amounts without gift). */
+export async function addTotalRecharge(tx: TDbOrTx, userId: number, amountFen: number): Promise<void> {
+  await tx
+    .update(users)
+    .set({ totalRechargeFen: sql`${users.totalRechargeFen} + ${amountFen}` })
+    .where(eq(users.id, userId));
+}
+
+/** The e-mail and name of an order's customer (the success mail). */
+export async function findOrderCustomer(db: TDbOrTx, userId: number): Promise<{ email: string; username: string } | undefined> {
+  const [row] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId));
+  return row;
+}
+
+/** Logs a notification and what came of it. */
+export async function logNotification(db: TDbOrTx, row: typeof payNotifications.$inferInsert): Promise<void> {
+  await db.insert(payNotifications).values(row);
+}

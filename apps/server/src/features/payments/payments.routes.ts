@@ -1,0 +1,16 @@
+import type { TDeps } from '../../lib/deps';
+import type { THandlersOf } from '../../lib/routing';
+import { cancelOrder, exportOrders, getOrder, listChargeOptions, listOrders, listStatement, startCharge } from './payments.service';
+
+/** Top-up, bills and the statement (contract: PAY_ROUTES). */
+export function createPaymentHandlers(deps: TDeps): THandlersOf<'payments'> {
+  return {
+    payOptionList: async () => listChargeOptions(deps),
+    payCharge: async ({ user, input, lang }) => startCharge(deps, user.id, input, lang),
+    payRecordList: async ({ user, input, lang }) => listOrders(deps, user.id, input, lang),
+    payRecordExport: async ({ user, input, lang }) => exportOrders(deps, user.id, input, lang),
+    payOrder: async ({ user, input, lang }) => getOrder(deps, user.id, input.order_id, lang),
+    payCancel: async ({ user, input, lang }) => cancelOrder(deps, user.id, input.order_id, lang),
+    payLedgerList: async ({ user, input }) => listStatement(deps, user.id, input),
+  };
+}

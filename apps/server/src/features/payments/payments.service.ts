@@ -1,0 +1,370 @@
+import { randomBytes } from 'node:crypto';
+import {
+  PAY_METHODS,
+  RECHARGE_FEE_FIXED_FEN,
+  RECHARGE_FEE_PERCENT,
+  fenToYuan,
+  formatFen,
+  parseYuanAmount,
+  rechargeFeeFen,
+  yuanToFen,
+  type TChargeInput,
+  type TChargeOptions,
+  type TChargeResult,
+  type TLang,
+  type TLedgerLine,
+  type TLedgerQuery,
+  type TLedgerReason,
+  type TPage,
+  type TPayMethod,
+  type TPayOrder,
+  type TPayRecordQuery,
+} from '@proxy/contract';
+import { AppError } from '../../lib/app-error';
+import type { TDeps } from '../../lib/deps';
+import { RawReply } from '../../lib/routing';
+import { createLedgerService } from '../ledger/ledger.service';
+import { renderRechargeMail } from '../mail/mail-templates';
+import { sendMailQuietly } from '../mail/send-mail';
+import { writeNotification } from '../notifications/notifications.service';
+import {
+  addTotalRecharge,
+  deleteOrder,
+  endPendingOrder,
+  findCurrentOptions,
+  findOrderCustomer,
+  findUserOrder,
+  insertOptionSet,
+  insertOrder,
+  listStalePending,
+  listUserOrders,
+  lockOrder,
+  logNotification,
+  updateOrder,
+  type TPayOrderRow,
+} from './payments.repository';
+import { NotificationRefusal, type TPayProvider } from './providers';
+import type { TIncomingNotification, TNotificationAnswer, TVerifiedNotification } from './providers/provider';
+
+/**
+ * Money in (ARCHITECTURE.md, Money): recharge orders through a provider, and
+ * their settlement. Credit moves only through the ledger, keyed by (provider,
+ * provider transaction), in the one transaction that moves the order out of
+ * pending, so a notification replayed any number of times, concurrently or
+ * across API instances, credits once. Money received is never dropped: a
+ * payment for an order that timed out or was cancelled is credited all the same.
+ */
+
+type TPayDeps = Pick<TDeps, 'db' | 'clock' | 'config' | 'payProviders'>;
+type TSettleDeps = TPayDeps & Pick<TDeps, 'mailer' | 'log'>;
+
+/** Options of a fresh install (yuan, no gifts); operators edit them later. */
+export const DEFAULT_CHARGE_OPTIONS_YUAN = [10, 50, 100, 200, 500, 1000];
+
+const BEIJING_OFFSET_MS = 8 * 3_600_000;
+
+function newOrderId(now: Date): string {
+  const stamp = new Date(now.getTime() + BEIJING_OFFSET_MS).toISOString().replace(/\D/g, '').slice(0, 14);
+  return `R${stamp}${randomBytes(4).toString('hex').toUpperCase()}`;
+}
+
+function describe(amountFen: number, lang: TLang): string {
+  return lang === 'zh' ? `余额充值 ${formatFen(amountFen)}` : `Balance top-up ${formatFen(amountFen)}`;
+}
+
+/** An order as the API shows it. */
+export function toPayOrder(row: TPayOrderRow, lang: TLang): TPayOrder {
+  return {
+    order_id: row.id,
+    method: row.method,
+    status: row.status,
+    is_completed: row.status === 'success',
+    description: describe(row.amountFen, lang),
+    date: new Date(row.createdAt.getTime() + BEIJING_OFFSET_MS).toISOString().slice(0, 10),
+    created_at: row.createdAt.toISOString(),
+    paid_at: row.paidAt?.toISOString() ?? null,
+    expires_at: row.expiresAt.toISOString(),
+    amount: fenToYuan(row.amountFen),
+    gift: fenToYuan(row.giftFen),
+    fee: fenToYuan(row.feeFen),
+    price: fenToYuan(row.priceFen),
+    value: fenToYuan(row.valueFen),
+    is_sandbox: row.isSandbox,
+    is_paid_late: row.isPaidLate,
+  };
+}
+
+/** Seeds the options of a fresh install once (every API instance may try; one set is written). */
+export async function seedChargeOptions(deps: Pick<TDeps, 'db'>): Promise<void> {
+  if ((await findCurrentOptions(deps.db)).length > 0) return;
+  await insertOptionSet(
+    deps.db,
+    1,
+    DEFAULT_CHARGE_OPTIONS_YUAN.map((yuan) => ({ amountFen: yuanToFen(yuan), giftFen: 0 })),
+  );
+}
+
+/** GET /pay/option/list. */
+export async function listChargeOptions(deps: TPayDeps): Promise<TChargeOptions> {
+  const options = await findCurrentOptions(deps.db);
+  const providers = [...deps.payProviders.values()];
+  return {
+    record: options.map((o) => ({ id: o.id, amount: fenToYuan(o.amountFen), gift: fenToYuan(o.giftFen) })),
+    methods: providers.map((p) => ({ method: p.method, modes: [...p.modes] })),
+    fee: { percent: RECHARGE_FEE_PERCENT, fixed: fenToYuan(RECHARGE_FEE_FIXED_FEN) },
+    min_amount: deps.config.PAY_MIN_AMOUNT,
+    max_amount: deps.config.PAY_MAX_AMOUNT,
+    sandbox: providers.some((p) => p.isSandbox),
+  };
+}
+
+function providerOf(deps: TPayDeps, method: TPayMethod): TPayProvider {
+  const provider = deps.payProviders.get(method);
+  if (!provider) throw new AppError('PAY_METHOD_UNAVAILABLE');
+  return provider;
+}
+
+/** POST /pay/charge/{method}/{amount}: the order, then the payment at the provider. */
+export async function startCharge(deps: TSettleDeps, userId: number, input: TChargeInput, lang: TLang): Promise<TChargeResult> {
+  const provider = providerOf(deps, input.method);
+  const mode = input.mode ?? provider.modes[0];
+  if (!provider.modes.includes(mode)) throw new AppError('BAD_REQUEST', undefined, [{ path: 'mode', message: 'invalidValue' }]);
+  const amountFen = parseYuanAmount(input.amount)!;
+  const [minFen, maxFen] = [Math.round(deps.config.PAY_MIN_AMOUNT * 100), Math.round(deps.config.PAY_MAX_AMOUNT * 100)];
+  if (amountFen < minFen || amountFen > maxFen) {
+    throw new AppError('BAD_REQUEST', undefined, [
+      { path: 'amount', message: 'amountRange', params: { min: deps.config.PAY_MIN_AMOUNT, max: deps.config.PAY_MAX_AMOUNT } },
+    ]);
+  }
+  const options = await findCurrentOptions(deps.db);
+  const option = options.find((o) => o.amountFen === amountFen);
+  const giftFen = option?.giftFen ?? 0;
+  const feeFen = rechargeFeeFen(amountFen);
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + deps.config.PAY_ORDER_TTL_MIN * 60_000);
+  const order = await insertOrder(deps.db, {
+    id: newOrderId(now),
+    userId,
+    method: provider.method,
+    mode,
+    amountFen,
+    giftFen,
+    feeFen,
+    priceFen: amountFen + feeFen,
+    valueFen: amountFen + giftFen,
+    optionVersion: option?.version ?? null,
+    isSandbox: provider.isSandbox,
+    expiresAt,
+    createdAt: now,
+  });
+  let start: Awaited<ReturnType<TPayProvider['create']>>;
+  try {
+    start = await provider.create({
+      orderId: order.id,
+      priceFen: order.priceFen,
+      subject: describe(amountFen, lang),
+      mode,
+      notifyUrl: `${deps.config.publicUrl}/api/pay/notify/${provider.method}`,
+      returnUrl: `${deps.config.publicUrl}/charge?order=${encodeURIComponent(order.id)}`,
+      expiresAt,
+    });
+  } catch (error) {
+    // Nothing to pay: the order goes, so a failed charge leaves no trace but the log.
+    deps.log.warn({ err: error, orderId: order.id, method: provider.method }, 'payment provider refused or unreachable');
+    await deleteOrder(deps.db, order.id);
+    throw new AppError('PAY_PROVIDER_FAILED');
+  }
+  const saved = await updateOrder(deps.db, order.id, { payUrl: start.payUrl, qrCode: start.qrCode });
+  return { ...toPayOrder(saved, lang), mode, pay_url: start.payUrl, qr_code: start.qrCode };
+}
+
+/** GET /pay/record/list. */
+export async function listOrders(deps: Pick<TDeps, 'db'>, userId: number, query: TPayRecordQuery, lang: TLang): Promise<TPage<TPayOrder>> {
+  const { records, total } = await listUserOrders(deps.db, userId, query, query.page_size, (query.page - 1) * query.page_size);
+  return { records: records.map((r) => toPayOrder(r, lang)), total, page: query.page, page_size: query.page_size };
+}
+
+/** GET /pay/order/{id}: another user's order is not found. */
+export async function getOrder(deps: Pick<TDeps, 'db'>, userId: number, orderId: string, lang: TLang): Promise<TPayOrder> {
+  const row = await findUserOrder(deps.db, userId, orderId);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toPayOrder(row, lang);
+}
+
+/** POST /pay/cancel/{id}: only a pending order (a payment that still arrives is credited all the same). */
+export async function cancelOrder(deps: Pick<TDeps, 'db'>, userId: number, orderId: string, lang: TLang): Promise<TPayOrder> {
+  const cancelled = await endPendingOrder(deps.db, orderId, 'cancelled', userId);
+  if (cancelled) return toPayOrder(cancelled, lang);
+  const row = await findUserOrder(deps.db, userId, orderId);
+  throw new AppError(row ? 'PAY_ORDER_NOT_PENDING' : 'NOT_FOUND');
+}
+
+// CSV: quoted when needed, and never starting with a formula character.
+function csvCell(value: string | number | boolean | null): string {
+  let text = value === null ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** GET /pay/record/export: the filtered bills as CSV (at most 10,000 rows). */
+export async function exportOrders(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  query: Omit<TPayRecordQuery, 'page' | 'page_size'>,
+  lang: TLang,
+): Promise<RawReply> {
+  const { records } = await listUserOrders(deps.db, userId, query, 10_000, 0);
+  const head =
+    lang === 'zh'
+      ? ['订单号', '状态', '日期', '描述', '创建时间', '支付时间', '支付方式', '充值金额', '赠送', '手续费', '实付', '到账']
+      : ['Order', 'Status', 'Date', 'Description', 'Created', 'Paid', 'Method', 'Amount', 'Gift', 'Fee', 'Price', 'Value'];
+  const lines = records.map((row) => {
+    const o = toPayOrder(row, lang);
+    return [o.order_id, o.status, o.date, o.description, o.created_at, o.paid_at, o.method, o.amount, o.gift, o.fee, o.price, o.value].map(csvCell).join(',');
+  });
+  return new RawReply(`\uFEFF${[head.join(','), ...lines].join('\r\n')}\r\n`, 'text/csv; charset=utf-8', 'bills.csv');
+}
+
+/** GET /pay/ledger/list: the statement, from the ledger. */
+export async function listStatement(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, query: TLedgerQuery): Promise<TPage<TLedgerLine>> {
+  const { records, total } = await createLedgerService(deps).listEntries(
+    userId,
+    { page: query.page, pageSize: query.page_size },
+    { reason: query.reason, from: query.from, to: query.to },
+  );
+  return {
+    records: records.map((e) => ({
+      id: e.id,
+      reason: e.reason as TLedgerReason,
+      amount: fenToYuan(e.availableDelta),
+      frozen_amount: fenToYuan(e.frozenDelta),
+      balance_after: fenToYuan(e.availableAfter),
+      frozen_after: fenToYuan(e.frozenAfter),
+      reference: e.reference,
+      created_at: e.createdAt.toISOString(),
+    })),
+    total,
+    page: query.page,
+    page_size: query.page_size,
+  };
+}
+
+/** What a settlement did. */
+export type TSettlement = 'credited' | 'replay' | 'failed';
+
+/**
+ * Applies a genuine notification (or a reconciliation's answer) to its order,
+ * exactly once. Throws NotificationRefusal when it does not match the order.
+ */
+export async function settlePayment(deps: TSettleDeps, method: TPayMethod, paid: TVerifiedNotification): Promise<TSettlement> {
+  const ledger = createLedgerService(deps);
+  const outcome = await deps.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, paid.orderId);
+    if (!order || order.method !== method) throw new NotificationRefusal(`unknown order ${paid.orderId}`);
+    if (paid.outcome === 'ignore') return { result: 'replay' as const, order };
+    if (paid.paidFen !== order.priceFen) throw new NotificationRefusal(`paid ${paid.paidFen} fen, the order's price is ${order.priceFen}`);
+    if (paid.outcome === 'failure') {
+      const failed = order.status === 'pending' ? await endPendingOrder(tx, order.id, 'failure') : undefined;
+      return { result: failed ? ('failed' as const) : ('replay' as const), order };
+    }
+    if (order.status === 'success') {
+      if (order.providerTxId !== paid.providerTxId) throw new NotificationRefusal(`order already paid by transaction ${order.providerTxId}`);
+      return { result: 'replay' as const, order };
+    }
+    const credit = await ledger.credit(
+      { userId: order.userId, amountFen: order.valueFen, reason: 'recharge', reference: order.id, idempotencyKey: `pay:${method}:${paid.providerTxId}` },
+      tx,
+    );
+    const settled = await updateOrder(tx, order.id, {
+      status: 'success',
+      providerTxId: paid.providerTxId,
+      paidAt: deps.clock.now(),
+      isPaidLate: order.status !== 'pending',
+    });
+    await addTotalRecharge(tx, order.userId, order.amountFen);
+    await writeNotification(deps, order.userId, 'recharge_success', tx);
+    return { result: 'credited' as const, order: settled, balanceFen: credit.availableFen };
+  });
+  if (outcome.result === 'credited') {
+    const customer = await findOrderCustomer(deps.db, outcome.order.userId);
+    if (customer) {
+      await sendMailQuietly(
+        deps,
+        customer.email,
+        renderRechargeMail({
+          username: customer.username,
+          orderId: outcome.order.id,
+          amount: formatFen(outcome.order.amountFen),
+          value: formatFen(outcome.order.valueFen),
+          balance: formatFen(outcome.balanceFen ?? 0),
+          publicUrl: deps.config.publicUrl,
+        }),
+      );
+    }
+  }
+  return outcome.result;
+}
+
+/**
+ * A provider's notification: verified, settled, logged, answered the way the
+ * provider expects. A refusal is logged with its reason and answered as one
+ * (the provider resends; nothing is credited). Other failures (the database)
+ * throw, so the provider resends later.
+ */
+export async function receiveNotification(deps: TSettleDeps, method: string, incoming: TIncomingNotification, ip: string): Promise<TNotificationAnswer | null> {
+  if (!(PAY_METHODS as readonly string[]).includes(method)) return null;
+  const provider = deps.payProviders.get(method as TPayMethod);
+  if (!provider) return null;
+  let orderId: string | null = null;
+  try {
+    const paid = await provider.verify(incoming);
+    orderId = paid.orderId;
+    const result = await settlePayment(deps, provider.method, paid);
+    await logNotification(deps.db, { method: provider.method, orderId, result, ip });
+    return provider.answers.ok;
+  } catch (error) {
+    if (!(error instanceof NotificationRefusal)) throw error;
+    deps.log.warn({ method: provider.method, orderId, reason: error.reason, ip }, 'payment notification refused');
+    await logNotification(deps.db, { method: provider.method, orderId, result: 'refused', reason: error.reason.slice(0, 500), ip });
+    return provider.answers.refused;
+  }
+}
+
+// A provider that cannot be asked for this long after an order's end: the order times out all the same.
+const QUERY_GIVE_UP_MS = 24 * 3_600_000;
+
+/**
+ * The reconciliation job: pending orders past their time are asked about at
+ * their provider first; paid ones are settled, the rest time out. Answers how
+ * many orders it looked at.
+ */
+export async function reconcileStaleOrders(deps: TSettleDeps, limit = 50): Promise<number> {
+  const now = deps.clock.now();
+  const stale = await listStalePending(deps.db, now, limit);
+  let looked = 0;
+  for (const order of stale) {
+    const provider = deps.payProviders.get(order.method);
+    let state: Awaited<ReturnType<TPayProvider['query']>> = { state: 'unpaid' };
+    if (provider) {
+      try {
+        state = await provider.query(order.id);
+      } catch (error) {
+        deps.log.warn({ err: error, orderId: order.id }, 'payment provider query failed');
+        if (now.getTime() - order.expiresAt.getTime() < QUERY_GIVE_UP_MS) continue;
+      }
+    }
+    looked += 1;
+    if (state.state === 'paid') {
+      try {
+        await settlePayment(deps, order.method, { orderId: order.id, providerTxId: state.providerTxId, paidFen: state.paidFen, outcome: 'success' });
+      } catch (error) {
+        if (!(error instanceof NotificationRefusal)) throw error;
+        deps.log.warn({ orderId: order.id, reason: error.reason }, 'reconciliation refused the provider answer');
+        await endPendingOrder(deps.db, order.id, 'timeout');
+      }
+    } else {
+      await endPendingOrder(deps.db, order.id, 'timeout');
+    }
+  }
+  return looked;
+}

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TSessionInfo } from '@proxy/contract';
+import { setLanguage } from '../../../lib/i18n';
 import { getAccessToken } from '../../../lib/session';
 import { writeRecord } from '../../../lib/storage';
 import { fail } from '../../../test/api-stub';
@@ -68,7 +69,7 @@ const row = (id: number) => screen.getByTestId(`session-${id}`);
 // Role queries over the whole antd layout are slow in jsdom: the card's button by its text.
 const signOutEverywhereButton = () => screen.getByText('Sign out everywhere', { selector: '.ant-card-extra button span' }).closest('button')!;
 
-describe('sessions card', { timeout: 30_000 }, () => {
+describe('sessions card', { timeout: 60_000 }, () => {
   it('lists each session with its device, address, method and times, and marks this device', async () => {
     renderUserCenter();
     await screen.findByTestId('session-12');
@@ -134,5 +135,15 @@ describe('sessions card', { timeout: 30_000 }, () => {
     await waitFor(() => expect(shownMessages('error')).toContain('Failed to sign out everywhere'));
     expect(router.state.location.pathname).toBe('/user-center');
     expect(getAccessToken()).not.toBeNull();
+  });
+
+  it('is translated into Chinese', async () => {
+    act(() => setLanguage('zh'));
+    renderUserCenter();
+    await screen.findByTestId('session-12');
+    expect(screen.getByText('登录设备')).toBeTruthy();
+    expect(within(row(11)).getByText('本设备')).toBeTruthy();
+    expect(row(11).textContent).toContain('登录方式：密码');
+    expect(within(row(12)).getByText('结束')).toBeTruthy();
   });
 });

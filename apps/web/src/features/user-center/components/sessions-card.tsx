@@ -44,10 +44,10 @@ function SessionRow({ session }: { session: TSessionInfo }) {
         </Flex>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {[
-            `${t('sessions.address')}: ${session.ip || '-'}`,
-            `${t('sessions.method.label')}: ${t(`sessions.method.${session.method}`)}`,
-            `${t('sessions.createdAt')}: ${dayjs(session.created_at).format(TIME_FORMAT)}`,
-            `${t('sessions.lastUsedAt')}: ${dayjs(session.last_used_at).format(TIME_FORMAT)}`,
+            t('sessions.address', { ip: session.ip || '-' }),
+            t('sessions.signedInWith', { method: t(`sessions.method.${session.method}`) }),
+            t('sessions.createdAt', { time: dayjs(session.created_at).format(TIME_FORMAT) }),
+            t('sessions.lastUsedAt', { time: dayjs(session.last_used_at).format(TIME_FORMAT) }),
           ].join(' · ')}
         </Typography.Text>
       </Flex>

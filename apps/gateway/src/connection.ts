@@ -97,6 +97,18 @@ export async function dialFor(ctx: TGatewayContext, conn: Connection, grant: TGr
 const kPeer = Symbol('peer');
 type TJoined = net.Socket & { [kPeer]?: net.Socket };
 
+// The tunnel's relay, one set of functions for every tunnel (no closures per connection): bytes go to
+// the other side, reading pauses while the other side's buffer is full, an end is passed on.
+function relayData(this: TJoined, chunk: Buffer): void {
+  if (!this[kPeer]!.write(chunk)) this.pause();
+}
+function resumePeer(this: TJoined): void {
+  this[kPeer]!.resume();
+}
+function endPeer(this: TJoined): void {
+  this[kPeer]!.end();
+}
+function dropData(): void {}
 function onTunnelError(this: TJoined): void {
   this[kPeer]?.destroy();
 }
@@ -117,15 +129,21 @@ export function joinTunnel(conn: Connection, upstream: net.Socket, early: Buffer
   conn.deadline = Infinity;
   client[kPeer] = target;
   target[kPeer] = client;
-  target.setNoDelay(true);
   target.on('error', onTunnelError);
   client.on('error', onTunnelError);
   target.once('close', onTunnelClose);
   client.once('close', onTunnelClose);
   if (early?.length) target.write(early);
-  if (isOneWay) client.on('data', () => {});
-  else client.pipe(target);
-  target.pipe(client);
+  target.on('data', relayData);
+  target.on('drain', resumePeer);
+  target.once('end', endPeer);
+  if (isOneWay) {
+    client.on('data', dropData);
+  } else {
+    client.on('data', relayData);
+    client.on('drain', resumePeer);
+    client.once('end', endPeer);
+  }
   target.resume();
   client.resume();
 }

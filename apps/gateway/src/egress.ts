@@ -110,7 +110,7 @@ function hostHeader(target: TTarget): string {
 }
 
 async function viaHttpUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs: number, observer?: TDialObserver): Promise<net.Socket> {
-  const socket = await connectSocket({ host: exit.host, port: exit.port }, observer);
+  const socket = await connectSocket({ host: exit.host, port: exit.port, noDelay: true }, observer);
   const auth = basicAuth(exit.username, exit.password);
   const hostPort = hostHeader(target);
   socket.write(`CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
@@ -136,6 +136,7 @@ async function viaSocksUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs:
   try {
     const { socket } = await SocksClient.createConnection({
       proxy: { host: exit.host, port: exit.port, type: 5, userId: exit.username, password: exit.password },
+      set_tcp_nodelay: true,
       command: 'connect',
       destination: { host: target.host, port: target.port },
       timeout: timeoutMs,
@@ -163,7 +164,7 @@ export async function dialThroughExit(
   if (exit.kind === 'direct') {
     guard?.check(target.host, target.port);
     const lookup = guard && !net.isIP(target.host) ? guard.guardedLookup(target.port) : undefined;
-    const socket = await connectSocket({ host: target.host, port: target.port, lookup }, observer);
+    const socket = await connectSocket({ host: target.host, port: target.port, lookup, noDelay: true }, observer);
     socket.pause();
     return socket;
   }

@@ -65,11 +65,10 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     handleHttpForward(ctx, conn, first);
   }
 
-  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
+  const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
     const conn = new Connection(socket, socket.remoteAddress ?? '', registry.clock(), ctx.handshakeTimeoutMs);
     (socket as TClientSocket)[kConnection] = conn;
     registry.add(conn);
-    socket.setNoDelay(true);
     socket.on('error', onClientError);
     socket.once('close', onClose);
     socket.once('data', onFirstData);

@@ -282,7 +282,6 @@ class HttpForwarder {
     this.upstreamKey = key;
     this.upBuf = null;
     this.conn.peer = upstream;
-    upstream.setNoDelay(true);
     upstream.on('data', this.onUpstreamData);
     upstream.on('drain', this.onUpstreamDrain);
     upstream.on('error', () => {});

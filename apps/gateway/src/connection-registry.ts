@@ -4,6 +4,9 @@ import { createLocalLimiter, type TConnectionLimiter } from './connection-limits
 import type { TMeter } from './meter';
 import type { TRefusal } from './refusals';
 
+/** Told the outcome of an admission: the grant, or the refusal. */
+type TAdmitted = (result: TGrant | TRefusal) => void;
+
 /** Settings of the registry. */
 export type TConnectionRegistryOptions = {
   authorizer: TAuthorizer;
@@ -30,7 +33,7 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
   let clock = performance.now();
 
   function sample(conn: Connection): void {
-    if (conn.isOpeningTunnel) return;
+    if (conn.isHeld) return;
     const total = conn.socket.bytesRead + conn.socket.bytesWritten;
     if (conn.tokenId !== null && total > conn.counted) meter.record(conn.tokenId, total - conn.counted);
     conn.counted = total;
@@ -67,6 +70,29 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
       }
     }
   }
+  // Binds the connection to the granted token: one of its simultaneous-connection slots (asked of the primary when clustered).
+  function bind(conn: Connection, result: TGrant | TRefusal, then: TAdmitted): void {
+    if (conn.socket.destroyed) return;
+    if (typeof result === 'string' || conn.tokenId === result.tokenId) return then(result);
+    const slot = limiter.acquire(result.tokenId, result.maxConnections);
+    if (slot instanceof Promise) {
+      slot.then(
+        (isTaken) => take(conn, result, isTaken, then),
+        () => take(conn, result, false, then),
+      );
+    } else {
+      take(conn, result, slot, then);
+    }
+  }
+
+  function take(conn: Connection, grant: TGrant, isTaken: boolean, then: TAdmitted): void {
+    if (!isTaken) return then('too-many-connections');
+    if (conn.socket.destroyed) return limiter.release(grant.tokenId);
+    unbind(conn);
+    conn.tokenId = grant.tokenId;
+    then(grant);
+  }
+
   const timer = setInterval(sweep, options.sampleIntervalMs);
   timer.unref();
 
@@ -96,25 +122,17 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
      * clustered gateway asks its primary for the slot. Nothing is called for a
      * client that left meanwhile.
      */
-    admit(conn: Connection, credentials: TCredentials | null, then: (result: TGrant | TRefusal) => void): void {
+    admit(conn: Connection, credentials: TCredentials | null, then: TAdmitted): void {
       if (!credentials) return then('auth-required');
-      const settle = (result: TGrant | TRefusal) => {
-        if (conn.socket.destroyed) return;
-        if (typeof result === 'string' || conn.tokenId === result.tokenId) return then(result);
-        const onSlot = (isTaken: boolean) => {
-          if (!isTaken) return then('too-many-connections');
-          if (conn.socket.destroyed) return limiter.release(result.tokenId);
-          unbind(conn);
-          conn.tokenId = result.tokenId;
-          then(result);
-        };
-        const slot = limiter.acquire(result.tokenId, result.maxConnections);
-        if (slot instanceof Promise) slot.then(onSlot, () => onSlot(false));
-        else onSlot(slot);
-      };
       const result = authorizer.authorize(credentials);
-      if (result instanceof Promise) result.then(settle, () => settle('bad-credentials'));
-      else settle(result);
+      if (result instanceof Promise) {
+        result.then(
+          (answer) => bind(conn, answer, then),
+          () => bind(conn, 'bad-credentials', then),
+        );
+      } else {
+        bind(conn, result, then);
+      }
     },
     /** Open client connections. */
     count: () => conns.size,

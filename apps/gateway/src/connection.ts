@@ -20,8 +20,11 @@ export class Connection {
   peer: net.Socket | null = null;
   /** A socket being dialled for this client: destroyed at the deadline. */
   dialing: net.Socket | null = null;
-  /** A CONNECT or SOCKS5 handshake in progress: nothing is metered until the tunnel is accepted. */
-  isOpeningTunnel = false;
+  /**
+   * A CONNECT or SOCKS5 handshake, or a forwarded request not answered yet: nothing is metered
+   * until the tunnel is accepted or the answer begins (a refusal is never metered).
+   */
+  isHeld = false;
   /** When the pending handshake, request head or dial must be done (registry clock); Infinity when nothing is pending. */
   deadline: number;
   /** Idle sweep: the byte total at the last sweep, and when it last changed. */
@@ -74,12 +77,11 @@ export type TGatewayContext = {
  */
 export async function dialFor(ctx: TGatewayContext, conn: Connection, grant: TGrant, target: TTarget, isEcho = false): Promise<net.Socket> {
   let lastError: unknown = null;
-  const observer = { onSocket: (socket: net.Socket) => (conn.dialing = socket) };
   try {
     for (const exit of grant.exits) {
       conn.deadline = ctx.registry.clock() + ctx.connectTimeoutMs;
       try {
-        return await dialThroughExit(exit, target, isEcho ? null : ctx.guard, ctx.connectTimeoutMs, observer);
+        return await dialThroughExit(exit, target, isEcho ? null : ctx.guard, ctx.connectTimeoutMs, conn);
       } catch (err) {
         lastError = err;
         if (err instanceof GatewayRefusal && err.reason === 'target-refused') break;

@@ -193,6 +193,7 @@ class HttpForwarder {
       isReused: false,
     };
     this.ex = ex;
+    this.conn.isHeld = true;
     const header = head.proxyAuthorization;
     const cached = this.lastAuth;
     if (header && cached && cached.header === header && this.conn.tokenId === cached.grant.tokenId && performance.now() - cached.at < AUTH_CACHE_MS) {
@@ -200,13 +201,17 @@ class HttpForwarder {
       return this.ex !== ex || ex.phase === 'body';
     }
     const creds = parseBasic(header);
-    this.ctx.registry.admit(this.conn, creds && { ...creds, protocol: 'http', sourceIp: this.conn.sourceIp }, (grant) => {
-      if (this.ex !== ex) return;
-      if (typeof grant === 'string') return void this.refuse(grant);
-      if (header) this.lastAuth = { header, grant, at: performance.now() };
-      this.forward(ex, grant);
-      this.pump();
-    });
+    this.ctx.registry.admit(
+      this.conn,
+      creds && { username: creds.username, password: creds.password, protocol: 'http', sourceIp: this.conn.sourceIp },
+      (grant) => {
+        if (this.ex !== ex) return;
+        if (typeof grant === 'string') return void this.refuse(grant);
+        if (header) this.lastAuth = { header, grant, at: performance.now() };
+        this.forward(ex, grant);
+        this.pump();
+      },
+    );
     return this.ex !== ex || ex.phase === 'body';
   }
 
@@ -269,6 +274,7 @@ class HttpForwarder {
   private endExchange(): void {
     const ex = this.ex!;
     this.ex = null;
+    this.conn.isHeld = false;
     this.ctx.registry.sample(this.conn);
     // The origin's connection is kept only when both sides are done and it said it stays open.
     if (ex.phase !== 'response' || !ex.response || ex.response.isClosing || ex.responseBody instanceof UntilCloseBody) this.dropUpstream();
@@ -325,6 +331,7 @@ class HttpForwarder {
       // 101 is never asked for (Upgrade is not passed on).
       if (!response || response.status === 101) return this.failUpstream(ex);
       ex.isAnswering = true;
+      this.conn.isHeld = false;
       if (response.status < 200) {
         // An interim answer (100 Continue, 103 Early Hints) passes as it is; the final one follows.
         client.write(data.subarray(from, end + 4));

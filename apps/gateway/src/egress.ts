@@ -37,8 +37,8 @@ export function dialRefusal(err: unknown): GatewayRefusal {
   return new GatewayRefusal('upstream-failed', SOCKS_REPLY.hostUnreachable);
 }
 
-/** What a dial reports as it goes: the socket being connected (so the caller can abort it). */
-export type TDialObserver = { onSocket?(socket: net.Socket): void };
+/** Where a dial puts the socket it is connecting (so that the registry's sweep can abort it at the deadline). */
+export type TDialObserver = { dialing: net.Socket | null };
 
 /**
  * Connects a socket. No timer: the connection registry's sweep destroys a
@@ -47,25 +47,14 @@ export type TDialObserver = { onSocket?(socket: net.Socket): void };
 function connectSocket(options: net.NetConnectOpts, observer: TDialObserver | undefined): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(options);
-    const onConnect = () => {
-      socket.removeListener('error', onError);
-      socket.removeListener('close', onClose);
-      resolve(socket);
-    };
-    const onError = (err: Error) => {
-      socket.removeListener('connect', onConnect);
-      socket.removeListener('close', onClose);
+    // The first of these settles the promise; the others then do nothing.
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', (err: Error) => {
       socket.destroy();
       reject(dialRefusal(err));
-    };
-    const onClose = () => {
-      socket.removeListener('connect', onConnect);
-      reject(new GatewayRefusal('upstream-failed', SOCKS_REPLY.hostUnreachable));
-    };
-    socket.once('connect', onConnect);
-    socket.once('error', onError);
-    socket.once('close', onClose);
-    observer?.onSocket?.(socket);
+    });
+    socket.once('close', () => reject(new GatewayRefusal('upstream-failed', SOCKS_REPLY.hostUnreachable)));
+    if (observer) observer.dialing = socket;
   });
 }
 

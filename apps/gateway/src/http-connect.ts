@@ -16,41 +16,54 @@ export function splitHostPort(authority: string): TTarget | null {
   return { host: m[1] ?? m[2], port };
 }
 
+const HEAD_END = Buffer.from('\r\n\r\n');
+const CRLF = Buffer.from('\r\n');
+// The usual spelling of the header, found without decoding the head.
+const AUTH_HEADER = Buffer.from('\r\nProxy-Authorization:', 'latin1');
+const REQUEST_LINE = /^CONNECT (\S+) HTTP\/1\.[01]$/;
+
 /**
  * A connection that opens with CONNECT: one head is read from `first` and
  * what follows (no HTTP server object), then a raw tunnel.
  */
 export function handleConnect(ctx: TGatewayContext, conn: Connection, first: Buffer): void {
+  if (first.indexOf(HEAD_END) !== -1) return onConnectHead(ctx, conn, first);
+  // The head comes in pieces (rare): gather them.
   const socket = conn.socket;
   let buf = first;
-  const step = () => {
-    const end = buf.indexOf('\r\n\r\n');
-    if (end === -1) {
-      if (buf.length > HEAD_LIMIT) {
-        socket.removeListener('data', onData);
-        socket.end(httpRefusal('bad-request'));
-      }
-      return;
+  const onData = (chunk: Buffer) => {
+    buf = Buffer.concat([buf, chunk]);
+    if (buf.indexOf(HEAD_END) !== -1) {
+      socket.removeListener('data', onData);
+      onConnectHead(ctx, conn, buf);
+    } else if (buf.length > HEAD_LIMIT) {
+      socket.removeListener('data', onData);
+      socket.end(httpRefusal('bad-request'));
     }
-    socket.removeListener('data', onData);
-    const head = buf.toString('latin1', 0, end);
-    const lines = head.split('\r\n');
-    const requestLine = /^CONNECT (\S+) HTTP\/1\.[01]$/.exec(lines[0]);
-    if (!requestLine) return void socket.end(httpRefusal('bad-request'));
-    let auth: string | undefined;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
+  };
+  socket.on('data', onData);
+}
+
+// The CONNECT head is complete in `buf`: the request line, and the Proxy-Authorization header.
+function onConnectHead(ctx: TGatewayContext, conn: Connection, buf: Buffer): void {
+  const end = buf.indexOf(HEAD_END);
+  if (end > HEAD_LIMIT) return void conn.socket.end(httpRefusal('bad-request'));
+  const lineEnd = buf.indexOf(CRLF);
+  const requestLine = REQUEST_LINE.exec(buf.toString('latin1', 0, lineEnd));
+  if (!requestLine) return void conn.socket.end(httpRefusal('bad-request'));
+  let auth: string | undefined;
+  const at = buf.indexOf(AUTH_HEADER, lineEnd);
+  if (at !== -1 && at < end) {
+    const from = at + AUTH_HEADER.length;
+    auth = buf.toString('latin1', from, buf.indexOf(CRLF, from)).trim();
+  } else {
+    // Another spelling of the name: read the header lines.
+    for (const line of buf.toString('latin1', lineEnd + 2, end).split('\r\n')) {
       const colon = line.indexOf(':');
       if (colon === 19 && line.slice(0, colon).toLowerCase() === 'proxy-authorization') auth = line.slice(colon + 1).trim();
     }
-    openConnectTunnel(ctx, conn, requestLine[1], auth, buf.subarray(end + 4), end + 4);
-  };
-  const onData = (chunk: Buffer) => {
-    buf = Buffer.concat([buf, chunk]);
-    step();
-  };
-  socket.on('data', onData);
-  step();
+  }
+  openConnectTunnel(ctx, conn, requestLine[1], auth, buf.subarray(end + 4), end + 4);
 }
 
 /**
@@ -66,34 +79,36 @@ export function openConnectTunnel(
   early: Buffer,
   handshakeRead: number,
 ): void {
-  const socket = conn.socket;
   ctx.registry.sample(conn);
-  conn.isOpeningTunnel = true;
-  const refuse = (reason: TRefusal) => {
-    ctx.registry.release(conn);
-    socket.end(httpRefusal(reason));
-  };
+  conn.isHeld = true;
   const target = splitHostPort(authority);
-  if (!target) return refuse('bad-request');
-  socket.pause();
+  if (!target) return refuse(ctx, conn, 'bad-request');
+  conn.socket.pause();
   const creds = parseBasic(authHeader);
-  ctx.registry.admit(conn, creds && { ...creds, protocol: 'http', sourceIp: conn.sourceIp }, (grant) => {
-    if (typeof grant === 'string') return refuse(grant);
-    const accept = () => {
-      socket.write(CONNECT_OK);
-      // Metering starts after the handshake: the CONNECT head and this reply are not counted.
-      conn.counted = handshakeRead + socket.bytesWritten;
-      conn.isOpeningTunnel = false;
-    };
+  const credentials = creds && { username: creds.username, password: creds.password, protocol: 'http' as const, sourceIp: conn.sourceIp };
+  ctx.registry.admit(conn, credentials, (grant) => {
+    if (typeof grant === 'string') return refuse(ctx, conn, grant);
     const echo = ctx.guard.echoAt(target.host, target.port);
-    if (echo) return startEchoTunnel(ctx, conn, grant, target, echo, early, accept);
+    if (echo) return startEchoTunnel(ctx, conn, grant, target, echo, early, () => accept(conn, handshakeRead));
     dialFor(ctx, conn, grant, target).then(
       (upstream) => {
-        if (socket.destroyed) return upstream.destroy();
-        accept();
+        if (conn.socket.destroyed) return upstream.destroy();
+        accept(conn, handshakeRead);
         joinTunnel(conn, upstream, early);
       },
-      (err: GatewayRefusal) => refuse(err.reason),
+      (err: GatewayRefusal) => refuse(ctx, conn, err.reason),
     );
   });
+}
+
+function accept(conn: Connection, handshakeRead: number): void {
+  conn.socket.write(CONNECT_OK);
+  // Metering starts after the handshake: the CONNECT head and this reply are not counted.
+  conn.counted = handshakeRead + conn.socket.bytesWritten;
+  conn.isHeld = false;
+}
+
+function refuse(ctx: TGatewayContext, conn: Connection, reason: TRefusal): void {
+  ctx.registry.release(conn);
+  conn.socket.end(httpRefusal(reason));
 }

@@ -28,7 +28,7 @@ const SUCCEEDED = requestReply(SOCKS_REPLY.succeeded);
  */
 export function handleSocks5(ctx: TGatewayContext, conn: Connection, first: Buffer): void {
   const socket = conn.socket;
-  conn.isOpeningTunnel = true;
+  conn.isHeld = true;
   let buf = first;
   let stage: 'greeting' | 'auth' | 'request' = 'greeting';
   let grant: TGrant | TRefusal | null = null;
@@ -67,7 +67,7 @@ export function handleSocks5(ctx: TGatewayContext, conn: Connection, first: Buff
       } else if (stage === 'auth') {
         const creds = parsed.value as { username: string; password: string };
         isAuthorizing = true;
-        ctx.registry.admit(conn, { ...creds, protocol: 'socks5', sourceIp: conn.sourceIp }, (result) => {
+        ctx.registry.admit(conn, { username: creds.username, password: creds.password, protocol: 'socks5', sourceIp: conn.sourceIp }, (result) => {
           isAuthorizing = false;
           grant = result;
           // Wrong credentials fail the sub-negotiation; other refusals are reported on the request (RFC 1928 reply 0x02).
@@ -101,7 +101,7 @@ function openSocksTunnel(ctx: TGatewayContext, conn: Connection, grant: TGrant, 
     socket.write(SUCCEEDED);
     // Metering starts after the handshake: greeting, authentication, request and replies are not counted.
     conn.counted = handshake() + SUCCEEDED.length;
-    conn.isOpeningTunnel = false;
+    conn.isHeld = false;
   };
   const echo = ctx.guard.echoAt(target.host, target.port);
   if (echo) return startEchoTunnel(ctx, conn, grant, target, echo, early, accept);

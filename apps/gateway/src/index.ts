@@ -52,7 +52,8 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
   });
   await new Promise<void>((resolve, reject) => {
     engine.server.once('error', reject);
-    engine.server.listen(options.port, options.host, () => resolve());
+    // A deep accept queue: thousands of clients may connect at once (the kernel caps it at somaxconn).
+    engine.server.listen({ port: options.port, host: options.host, backlog: 4096 }, () => resolve());
   });
   const { port } = engine.server.address() as net.AddressInfo;
   return {

@@ -78,6 +78,7 @@ export function createAuthorizer(options: {
   const failedExits = new Map<number, number>();
 
   function refusalOf(token: TTokenRow, sourceIp: string): TRefusal | null {
+    if (token.ownerStatus === 'disabled') return 'token-disabled';
     const stateRefusal = findTokenStateRefusal(token, now(), leases.allowanceLeft(token));
     if (stateRefusal) return stateRefusal;
     const lists = cache.listsOf(token.userId);

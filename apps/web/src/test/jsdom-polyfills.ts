@@ -62,3 +62,12 @@ if (typeof window !== 'undefined') {
     { capture: true },
   );
 }
+
+// jsdom has no object URLs. Downloads (exports) make one and revoke it a second
+// later, possibly after the test that started them has ended: both must exist
+// for the whole run, not only while a test stubs them.
+if (typeof URL.createObjectURL !== 'function') {
+  let made = 0;
+  URL.createObjectURL = () => `blob:jsdom/${(made += 1)}`;
+}
+if (typeof URL.revokeObjectURL !== 'function') URL.revokeObjectURL = () => undefined;

@@ -20,6 +20,7 @@ import {
   type TPayOrder,
   type TPayRecordQuery,
 } from '@proxy/contract';
+import type { TTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
@@ -252,57 +253,70 @@ export async function listStatement(deps: Pick<TDeps, 'db' | 'clock'>, userId: n
 /** What a settlement did. */
 export type TSettlement = 'credited' | 'replay' | 'failed';
 
+/** A settlement and the order it touched (the e-mail after the commit needs it). */
+export type TSettled = { result: TSettlement; order: TPayOrderRow; balanceFen?: number };
+
+/**
+ * Applies a genuine payment to its order inside the caller's transaction,
+ * exactly once: the one settlement path of every provider (notifications and
+ * reconciliation). Throws NotificationRefusal when it does not match the
+ * order. The caller announces a credit after its commit.
+ */
+export async function settleInTransaction(deps: TSettleDeps, tx: TTx, method: TPayMethod, paid: TVerifiedNotification): Promise<TSettled> {
+  const order = await lockOrder(tx, paid.orderId);
+  if (!order || order.method !== method) throw new NotificationRefusal(`unknown order ${paid.orderId}`);
+  if (paid.outcome === 'ignore') return { result: 'replay', order };
+  if (paid.paidFen !== order.priceFen) throw new NotificationRefusal(`paid ${paid.paidFen} fen, the order's price is ${order.priceFen}`);
+  if (paid.outcome === 'failure') {
+    const failed = order.status === 'pending' ? await endPendingOrder(tx, order.id, 'failure') : undefined;
+    return { result: failed ? 'failed' : 'replay', order };
+  }
+  if (order.status === 'success') {
+    if (order.providerTxId !== paid.providerTxId) throw new NotificationRefusal(`order already paid by transaction ${order.providerTxId}`);
+    return { result: 'replay', order };
+  }
+  const credit = await createLedgerService(deps).credit(
+    { userId: order.userId, amountFen: order.valueFen, reason: 'recharge', reference: order.id, idempotencyKey: `pay:${method}:${paid.providerTxId}` },
+    tx,
+  );
+  const settled = await updateOrder(tx, order.id, {
+    status: 'success',
+    providerTxId: paid.providerTxId,
+    paidAt: deps.clock.now(),
+    isPaidLate: order.status !== 'pending',
+  });
+  await addTotalRecharge(tx, order.userId, order.amountFen);
+  await writeNotification(deps, order.userId, 'recharge_success', tx);
+  return { result: 'credited', order: settled, balanceFen: credit.availableFen };
+}
+
+/** After the commit of a credit: the customer's e-mail. */
+export async function announceSettlement(deps: TSettleDeps, settled: TSettled): Promise<void> {
+  if (settled.result !== 'credited') return;
+  const customer = await findOrderCustomer(deps.db, settled.order.userId);
+  if (!customer) return;
+  await sendMailQuietly(
+    deps,
+    customer.email,
+    renderRechargeMail({
+      username: customer.username,
+      orderId: settled.order.id,
+      amount: formatFen(settled.order.amountFen),
+      value: formatFen(settled.order.valueFen),
+      balance: formatFen(settled.balanceFen ?? 0),
+      publicUrl: deps.config.publicUrl,
+    }),
+  );
+}
+
 /**
  * Applies a genuine notification (or a reconciliation's answer) to its order,
  * exactly once. Throws NotificationRefusal when it does not match the order.
  */
 export async function settlePayment(deps: TSettleDeps, method: TPayMethod, paid: TVerifiedNotification): Promise<TSettlement> {
-  const ledger = createLedgerService(deps);
-  const outcome = await deps.db.transaction(async (tx) => {
-    const order = await lockOrder(tx, paid.orderId);
-    if (!order || order.method !== method) throw new NotificationRefusal(`unknown order ${paid.orderId}`);
-    if (paid.outcome === 'ignore') return { result: 'replay' as const, order };
-    if (paid.paidFen !== order.priceFen) throw new NotificationRefusal(`paid ${paid.paidFen} fen, the order's price is ${order.priceFen}`);
-    if (paid.outcome === 'failure') {
-      const failed = order.status === 'pending' ? await endPendingOrder(tx, order.id, 'failure') : undefined;
-      return { result: failed ? ('failed' as const) : ('replay' as const), order };
-    }
-    if (order.status === 'success') {
-      if (order.providerTxId !== paid.providerTxId) throw new NotificationRefusal(`order already paid by transaction ${order.providerTxId}`);
-      return { result: 'replay' as const, order };
-    }
-    const credit = await ledger.credit(
-      { userId: order.userId, amountFen: order.valueFen, reason: 'recharge', reference: order.id, idempotencyKey: `pay:${method}:${paid.providerTxId}` },
-      tx,
-    );
-    const settled = await updateOrder(tx, order.id, {
-      status: 'success',
-      providerTxId: paid.providerTxId,
-      paidAt: deps.clock.now(),
-      isPaidLate: order.status !== 'pending',
-    });
-    await addTotalRecharge(tx, order.userId, order.amountFen);
-    await writeNotification(deps, order.userId, 'recharge_success', tx);
-    return { result: 'credited' as const, order: settled, balanceFen: credit.availableFen };
-  });
-  if (outcome.result === 'credited') {
-    const customer = await findOrderCustomer(deps.db, outcome.order.userId);
-    if (customer) {
-      await sendMailQuietly(
-        deps,
-        customer.email,
-        renderRechargeMail({
-          username: customer.username,
-          orderId: outcome.order.id,
-          amount: formatFen(outcome.order.amountFen),
-          value: formatFen(outcome.order.valueFen),
-          balance: formatFen(outcome.balanceFen ?? 0),
-          publicUrl: deps.config.publicUrl,
-        }),
-      );
-    }
-  }
-  return outcome.result;
+  const settled = await deps.db.transaction((tx) => settleInTransaction(deps, tx, method, paid));
+  await announceSettlement(deps, settled);
+  return settled.result;
 }
 
 /**

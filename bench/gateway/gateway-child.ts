@@ -22,14 +22,14 @@ const [user] = await db
 const [exit] = await db.insert(exitNodes).values({ kind: 'residential', egress: 'direct', country: 'us' }).returning({ id: exitNodes.id });
 const tokenIds: Record<string, number> = {};
 for (const [key, t] of Object.entries(BENCH_TOKENS)) {
-  const isMeter = key.startsWith('meter');
+  const isMeter = key.startsWith('meter') || key.startsWith('soak');
   const [row] = await db
     .insert(proxyTokens)
     .values({
       userId: user.id,
       product: 'static',
       category: 'isp',
-      // Metering tokens are traffic tokens, so the lease path is exercised too.
+      // Metering and soak tokens are traffic tokens, so the lease path is exercised too.
       billing: isMeter ? 'traffic' : 'ip',
       trafficLimitBytes: isMeter ? 100 * 1024 ** 3 : null,
       network: t.network,

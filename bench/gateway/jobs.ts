@@ -10,6 +10,12 @@ export const BENCH_TOKENS = {
   meterConnect: { username: 'meterconnect', network: 'HTTP' },
   meterHttp: { username: 'meterhttp', network: 'HTTP' },
   meterSocks: { username: 'metersocks', network: 'SOCKS5' },
+  // The soak's: settled connections per protocol (compared byte for byte), and connections aborted mid-transfer.
+  soakHttp: { username: 'soakhttp', network: 'HTTP' },
+  soakConnect: { username: 'soakconnect', network: 'HTTP' },
+  soakSocks: { username: 'soaksocks', network: 'SOCKS5' },
+  soakAbortHttp: { username: 'soakaborthttp', network: 'HTTP' },
+  soakAbortSocks: { username: 'soakabortsocks', network: 'SOCKS5' },
 } as const;
 
 /** The password of every benchmark token. */

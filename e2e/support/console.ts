@@ -13,7 +13,7 @@ export async function signIn(page: Page, baseUrl: string, account: { email: stri
 /** The product notice shows once after sign-in; "do not show again" keeps it closed. */
 export async function dismissNotice(page: Page): Promise<void> {
   const dialog = page.getByRole('dialog');
-  await dialog.waitFor({ timeout: 10_000 });
+  await dialog.waitFor();
   await dialog.getByRole('checkbox').check();
   await dialog.getByRole('button').last().click();
   await dialog.waitFor({ state: 'hidden' });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startLocalOAuthProviders, type TLocalOAuthProviders } from '@proxy/server/testing';
-import { startAppServer, type TAppServer } from '../support/app-server';
+import type { TLocalOAuthProviders } from '@proxy/server/testing';
+import { sharedServer, uniqueAccountName, waitForCode, type TAppServer } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { dismissNotice } from '../support/console';
+import { startSharedOAuthProviders } from '../support/oauth';
 
 // A new user's first visit, as the README starts it: the built console on the
 // embedded database, in Chromium, with local GitHub and Google providers.
@@ -12,16 +13,21 @@ let providers: TLocalOAuthProviders;
 let browser: Browser;
 
 beforeAll(async () => {
-  providers = await startLocalOAuthProviders();
-  server = await startAppServer(providers.env);
+  server = sharedServer();
+  providers = await startSharedOAuthProviders();
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
   await providers?.close();
 });
+
+/** A provider account no other flow signs in with (the id is the provider's own). */
+function uniqueOAuthUser(name: string, id: string | number) {
+  const { email, username } = uniqueAccountName(name);
+  return { id, email, login: username, verified: true };
+}
 
 async function balanceText(page: Page): Promise<string> {
   return (await page.getByTestId('header-balance').textContent()) ?? '';
@@ -35,17 +41,11 @@ describe('accounts in the browser', () => {
     await page.waitForURL(/\/login\?redirect=%2Fuser-center/);
 
     await page.goto(`${server.url}/register`);
-    const email = `e2e.${Date.now()}@example.com`;
-    await page.getByLabel('Username').fill('e2euser');
+    const { email, username } = uniqueAccountName('e2e');
+    await page.getByLabel('Username').fill(username);
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send code' }).click();
-    let code: string | undefined;
-    for (let i = 0; i < 50 && !code; i++) {
-      code = server.latestCode(email);
-      if (!code) await page.waitForTimeout(100);
-    }
-    expect(code).toMatch(/^\d{6}$/);
-    await page.getByLabel('Verification code').fill(code!);
+    await page.getByLabel('Verification code').fill(await waitForCode(server, email));
     await page.getByLabel('Password', { exact: true }).fill('correct horse 1');
     await page.getByLabel('Confirm password').fill('correct horse 2');
     await expect.poll(() => page.getByText('The two passwords you entered are inconsistent').count()).toBeGreaterThan(0);
@@ -85,7 +85,7 @@ describe('accounts in the browser', () => {
   });
 
   it('signs in with GitHub (redirect) and Google (popup) against the local providers', async () => {
-    providers.setGithubUser({ id: 4242, email: 'octo.e2e@example.com', verified: true, login: 'octo-e2e' });
+    providers.setGithubUser(uniqueOAuthUser('octo', Date.now()));
     const { context, page } = await newPage(browser, { locale: 'en-US' });
     await page.goto(`${server.url}/login`);
     await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
@@ -93,7 +93,7 @@ describe('accounts in the browser', () => {
     await expect.poll(() => balanceText(page)).toContain('15.00');
     await context.close();
 
-    providers.setGoogleUser({ id: 'g-777', email: 'google.e2e@example.com', verified: true, name: 'Goo Gle' });
+    providers.setGoogleUser({ ...uniqueOAuthUser('google', `g-${Date.now()}`), name: 'Goo Gle' });
     const second = await newPage(browser, { locale: 'en-US' });
     await second.page.goto(`${server.url}/login`);
     const popupPromise = second.page.waitForEvent('popup');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { registerUser, startAppServer, type TAppServer } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -12,13 +12,12 @@ let server: TAppServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startAppServer();
+  server = sharedServer();
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 const balance = (page: Page) => page.getByTestId('header-balance').innerText();

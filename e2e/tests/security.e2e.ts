@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { registerUser, startAppServer, type TAppServer } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -8,13 +8,12 @@ let server: TAppServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startAppServer();
+  server = sharedServer();
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 describe('security page in the browser', () => {

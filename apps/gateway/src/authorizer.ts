@@ -1,5 +1,11 @@
+import { timingSafeEqual } from 'node:crypto';
+import { findTokenStateRefusal, parseProxyUsername } from '@proxy/contract';
 import type { TExit } from './egress';
+import type { TExitNodeRow, TTokenRow } from './gateway.repository';
+import type { TLeases } from './leases';
 import type { TRefusal } from './refusals';
+import { rankExits } from './rotation';
+import type { TStateCache } from './state-cache';
 
 /** The protocol a client speaks: HTTP forward and CONNECT are "http". */
 export type TProxyProtocol = 'http' | 'socks5';
@@ -15,16 +21,138 @@ export type TGrant = {
   onExitFailed?(exit: TExit): void;
 };
 
+/** What a client presents. */
+export type TCredentials = { username: string; password: string; protocol: TProxyProtocol; sourceIp: string };
+
 /**
  * Decides who may use the gateway. The real one reads the in-memory copy of
  * tokens and IP lists (never the database on the hot path).
  */
 export type TAuthorizer = {
   /** Usually answers at once; may answer a promise when the credentials need one look in the database. */
-  authorize(input: { username: string; password: string; protocol: TProxyProtocol; sourceIp: string }): TGrant | TRefusal | Promise<TGrant | TRefusal>;
-  /** Re-checks a live connection (disable, delete, expiry, exhaustion, IP lists); a refusal closes it. */
-  check(tokenId: number, sourceIp: string): TRefusal | null;
+  authorize(input: TCredentials): TGrant | TRefusal | Promise<TGrant | TRefusal>;
+  /** Why a live connection of this token must stop now (disable, delete, expiry, exhaustion, IP lists), or null. */
+  findRefusal(tokenId: number, sourceIp: string): TRefusal | null;
 };
 
-/** Receives metered bytes per token. */
-export type TMeter = { record(tokenId: number, bytes: number): void };
+// Refusals a fresher row could lift (bought, reset, enabled, renewed, whitelisted a moment ago).
+const LOOKUP_REFUSALS = new Set<TRefusal>(['bad-credentials', 'token-disabled', 'token-expired', 'token-exhausted', 'source-refused']);
+
+function sameSecret(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+// One exit object per node row (rows are replaced, never changed, when the inventory moves).
+const exitOfNode = new WeakMap<TExitNodeRow, TExit>();
+function toExit(node: TExitNodeRow): TExit {
+  let exit = exitOfNode.get(node);
+  if (!exit) {
+    exit =
+      node.egress === 'direct'
+        ? { id: node.id, kind: 'direct' }
+        : { id: node.id, kind: node.egress, host: node.host, port: node.port, username: node.username ?? undefined, password: node.password ?? undefined };
+    exitOfNode.set(node, exit);
+  }
+  return exit;
+}
+
+/**
+ * The authorizer over the state cache: credentials, the token's state and
+ * allowance, the owner's IP lists, the protocol, and the exits to use (a
+ * static token's own, or a dynamic token's by rendezvous hashing, see
+ * rotation.ts). Credentials the copy refuses are looked up once before the
+ * refusal, so what the API has answered is already true here.
+ */
+export function createAuthorizer(options: {
+  cache: TStateCache;
+  leases: TLeases;
+  now: () => number;
+  maxConnectionsPerToken: number;
+  /** A failing upstream is skipped this long by dynamic tokens. */
+  exitPenaltyMs: number;
+}): TAuthorizer {
+  const { cache, leases, now, maxConnectionsPerToken: maxConnections } = options;
+  const failedExits = new Map<number, number>();
+
+  function refusalOf(token: TTokenRow, sourceIp: string): TRefusal | null {
+    if (token.ownerStatus === 'disabled') return 'token-disabled';
+    const stateRefusal = findTokenStateRefusal(token, now(), leases.allowanceLeft(token));
+    if (stateRefusal) return stateRefusal;
+    const lists = cache.listsOf(token.userId);
+    if (lists) {
+      if (lists.blacklist.matches(sourceIp)) return 'source-refused';
+      if (lists.whitelist.size > 0 && !lists.whitelist.matches(sourceIp)) return 'source-refused';
+    }
+    return null;
+  }
+
+  function areaNodes(token: TTokenRow, area: { country: string; state: string; city: string }): TExitNodeRow[] {
+    const kind = token.category === 'idc' ? 'datacenter' : 'residential';
+    const list: TExitNodeRow[] = [];
+    for (const node of cache.nodes()) {
+      if (node.status !== 'active' || node.kind !== kind) continue;
+      // Upstream nodes held by a static token are not shared.
+      if (node.holderTokenId !== null && node.holderTokenId !== token.id) continue;
+      if (node.country !== area.country) continue;
+      if (area.state && node.state !== area.state) continue;
+      if (area.city && node.city !== area.city) continue;
+      list.push(node);
+    }
+    return list.sort((a, b) => a.id - b.id);
+  }
+
+  function exitsFor(token: TTokenRow, opts: { country?: string; state?: string; city?: string; session?: string; sesstime?: number }): TExit[] {
+    if (token.product === 'static') {
+      const node = token.exitNodeId !== null ? cache.node(token.exitNodeId) : undefined;
+      return node && node.status === 'active' ? [toExit(node)] : [];
+    }
+    const area = opts.country
+      ? { country: opts.country, state: opts.state ?? '', city: opts.city ?? '' }
+      : { country: token.country, state: opts.state ?? token.state, city: opts.city ?? token.city };
+    const t = now();
+    const all = areaNodes(token, area);
+    // An exit that failed here lately is skipped by this gateway only (the others may still reach it).
+    const healthy = all.filter((n) => (failedExits.get(n.id) ?? 0) <= t);
+    const pool = healthy.length ? healthy : all;
+    if (pool.length === 0) return [];
+    const byId = new Map(pool.map((n) => [n.id, n]));
+    const ranked = rankExits({ tokenId: token.id, session: opts.session, sesstimeMinutes: opts.sesstime, candidates: [...byId.keys()], now: t });
+    return ranked.map((id) => toExit(byId.get(id)!));
+  }
+
+  function decide({ username, password, protocol, sourceIp }: TCredentials): TGrant | TRefusal {
+    const parsed = parseProxyUsername(username);
+    if (!parsed) return 'bad-credentials';
+    const token = cache.tokenByUsername(parsed.username);
+    if (!token || !sameSecret(token.password, password)) return 'bad-credentials';
+    const refusal = refusalOf(token, sourceIp);
+    if (refusal) return refusal;
+    if ((protocol === 'socks5') !== (token.network === 'SOCKS5')) return 'wrong-protocol';
+    const exits = exitsFor(token, parsed.options);
+    if (exits.length === 0) return 'no-exit';
+    leases.prepare(token);
+    return {
+      tokenId: token.id,
+      exits,
+      maxConnections,
+      onExitFailed: token.product === 'dynamic' ? (exit) => failedExits.set(exit.id, now() + options.exitPenaltyMs) : undefined,
+    };
+  }
+
+  return {
+    authorize(input) {
+      const first = decide(input);
+      if (typeof first !== 'string' || !LOOKUP_REFUSALS.has(first)) return first;
+      const parsed = parseProxyUsername(input.username);
+      if (!parsed) return first;
+      return cache.lookUp(parsed.username).then((looked) => (looked ? decide(input) : first));
+    },
+    findRefusal(tokenId, sourceIp) {
+      const token = cache.tokenById(tokenId);
+      return token ? refusalOf(token, sourceIp) : 'token-disabled';
+    },
+  };
+}

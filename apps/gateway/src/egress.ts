@@ -1,6 +1,7 @@
 import net from 'node:net';
+import { SocksClient } from 'socks';
 import { GatewayRefusal } from './refusals';
-import { SOCKS_REPLY, buildConnectRequest, buildUserPass } from './socks5';
+import { SOCKS_REPLY } from './socks5';
 import type { TTargetGuard } from './target-policy';
 
 /** Where a connection leaves for the internet: the gateway host itself, or an upstream proxy. */
@@ -14,27 +15,56 @@ export type TTarget = { host: string; port: number };
 
 const HEAD_LIMIT = 16 * 1024;
 
-function connectSocket(options: net.NetConnectOpts, timeoutMs: number): Promise<net.Socket> {
+// RFC 1928 reply names as the socks library reports them ("... - HostUnreachable").
+const SOCKS_REPLY_BY_NAME: Record<string, number> = {
+  Failure: SOCKS_REPLY.generalFailure,
+  NotAllowed: SOCKS_REPLY.notAllowed,
+  NetworkUnreachable: SOCKS_REPLY.networkUnreachable,
+  HostUnreachable: SOCKS_REPLY.hostUnreachable,
+  ConnectionRefused: SOCKS_REPLY.connectionRefused,
+  TTLExpired: SOCKS_REPLY.ttlExpired,
+  CommandNotSupported: SOCKS_REPLY.commandNotSupported,
+  AddressNotSupported: SOCKS_REPLY.addressTypeNotSupported,
+};
+
+/** The refusal for a failed dial: the SOCKS5 reply code says why. */
+export function dialRefusal(err: unknown): GatewayRefusal {
+  if (err instanceof GatewayRefusal) return err;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ETIMEDOUT') return new GatewayRefusal('upstream-failed', SOCKS_REPLY.ttlExpired);
+  if (code === 'ECONNREFUSED') return new GatewayRefusal('upstream-failed', SOCKS_REPLY.connectionRefused);
+  if (code === 'ENETUNREACH') return new GatewayRefusal('upstream-failed', SOCKS_REPLY.networkUnreachable);
+  return new GatewayRefusal('upstream-failed', SOCKS_REPLY.hostUnreachable);
+}
+
+/** Where a dial puts the socket it is connecting (so that the registry's sweep can abort it at the deadline). */
+export type TDialObserver = { dialing: net.Socket | null };
+
+/**
+ * Connects a socket. No timer: the connection registry's sweep destroys a
+ * dial that takes too long (with an ETIMEDOUT error), as it does every other deadline.
+ */
+function connectSocket(options: net.NetConnectOpts, observer: TDialObserver | undefined): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(options);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new GatewayRefusal('upstream-failed', SOCKS_REPLY.ttlExpired));
-    }, timeoutMs);
+    // The first of these settles the dial; the others stay, doing nothing (cheaper than removing them).
+    let isSettled = false;
     socket.once('connect', () => {
-      clearTimeout(timer);
-      socket.removeListener('error', onError);
+      isSettled = true;
       resolve(socket);
     });
-    const onError = (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+    socket.once('error', (err: Error) => {
+      if (isSettled) return;
+      isSettled = true;
       socket.destroy();
-      if (err instanceof GatewayRefusal) return reject(err);
-      const code =
-        err.code === 'ECONNREFUSED' ? SOCKS_REPLY.connectionRefused : err.code === 'ENETUNREACH' ? SOCKS_REPLY.networkUnreachable : SOCKS_REPLY.hostUnreachable;
-      reject(new GatewayRefusal('upstream-failed', code));
-    };
-    socket.once('error', onError);
+      reject(dialRefusal(err));
+    });
+    socket.once('close', () => {
+      if (isSettled) return;
+      isSettled = true;
+      reject(new GatewayRefusal('upstream-failed', SOCKS_REPLY.hostUnreachable));
+    });
+    if (observer) observer.dialing = socket;
   });
 }
 
@@ -78,8 +108,8 @@ function hostHeader(target: TTarget): string {
   return `${net.isIPv6(target.host) ? `[${target.host}]` : target.host}:${target.port}`;
 }
 
-async function viaHttpUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs: number): Promise<net.Socket> {
-  const socket = await connectSocket({ host: exit.host, port: exit.port }, timeoutMs);
+async function viaHttpUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs: number, observer?: TDialObserver): Promise<net.Socket> {
+  const socket = await connectSocket({ host: exit.host, port: exit.port, noDelay: true }, observer);
   const auth = basicAuth(exit.username, exit.password);
   const hostPort = hostHeader(target);
   socket.write(`CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
@@ -100,54 +130,42 @@ async function viaHttpUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs: 
   return socket;
 }
 
+// An upstream SOCKS5 proxy, through the socks library (RFC 1928 and RFC 1929).
 async function viaSocksUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs: number): Promise<net.Socket> {
-  const socket = await connectSocket({ host: exit.host, port: exit.port }, timeoutMs);
-  const hasAuth = exit.username !== undefined;
-  socket.write(Buffer.from(hasAuth ? [5, 1, 2] : [5, 1, 0]));
-  const method = await readUntil(socket, (b) => (b.length >= 2 ? 2 : null), timeoutMs);
-  socket.resume();
-  if (method.message[0] !== 5 || method.message[1] !== (hasAuth ? 2 : 0)) {
-    socket.destroy();
-    throw new GatewayRefusal('upstream-failed');
+  try {
+    const { socket } = await SocksClient.createConnection({
+      proxy: { host: exit.host, port: exit.port, type: 5, userId: exit.username, password: exit.password },
+      set_tcp_nodelay: true,
+      command: 'connect',
+      destination: { host: target.host, port: target.port },
+      timeout: timeoutMs,
+    });
+    // The library replays bytes that came with its last reply on the next turn, then resumes: the caller pipes before that.
+    return socket;
+  } catch (err) {
+    const reply = /- (\w+)$/.exec((err as Error).message)?.[1];
+    throw new GatewayRefusal('upstream-failed', (reply && SOCKS_REPLY_BY_NAME[reply]) || SOCKS_REPLY.hostUnreachable);
   }
-  if (hasAuth) {
-    socket.write(buildUserPass(exit.username!, exit.password ?? ''));
-    const auth = await readUntil(socket, (b) => (b.length >= 2 ? 2 : null), timeoutMs);
-    socket.resume();
-    if (auth.message[1] !== 0) {
-      socket.destroy();
-      throw new GatewayRefusal('upstream-failed');
-    }
-  }
-  socket.write(buildConnectRequest(target.host, target.port));
-  const reply = await readUntil(
-    socket,
-    (b) => {
-      if (b.length < 5) return null;
-      const len = b[3] === 1 ? 10 : b[3] === 4 ? 22 : 7 + b[4];
-      return b.length >= len ? len : null;
-    },
-    timeoutMs,
-  );
-  if (reply.message[1] !== SOCKS_REPLY.succeeded) {
-    socket.destroy();
-    throw new GatewayRefusal('upstream-failed', reply.message[1]);
-  }
-  if (reply.rest.length) socket.unshift(reply.rest);
-  return socket;
 }
 
 /**
- * Opens a TCP stream to the target through the exit. The returned socket is
- * paused with any early bytes unshifted; the caller pipes it. `guard` is null
- * only for the configured echo, whose request the caller has checked.
+ * Opens a TCP stream to the target through the exit. A direct socket comes
+ * back paused; the caller pipes it at once. `guard` is null only for the
+ * configured echo, whose request the caller has checked.
  */
-export async function dialThroughExit(exit: TExit, target: TTarget, guard: TTargetGuard | null, timeoutMs: number): Promise<net.Socket> {
+export async function dialThroughExit(
+  exit: TExit,
+  target: TTarget,
+  guard: TTargetGuard | null,
+  timeoutMs: number,
+  observer?: TDialObserver,
+): Promise<net.Socket> {
   if (exit.kind === 'direct') {
     guard?.check(target.host, target.port);
-    const socket = await connectSocket({ host: target.host, port: target.port, lookup: guard?.guardedLookup(target.port) }, timeoutMs);
+    const lookup = guard && !net.isIP(target.host) ? guard.guardedLookup(target.port) : undefined;
+    const socket = await connectSocket({ host: target.host, port: target.port, lookup, noDelay: true }, observer);
     socket.pause();
     return socket;
   }
-  return exit.kind === 'http' ? viaHttpUpstream(exit, target, timeoutMs) : viaSocksUpstream(exit, target, timeoutMs);
+  return exit.kind === 'http' ? viaHttpUpstream(exit, target, timeoutMs, observer) : viaSocksUpstream(exit, target, timeoutMs);
 }

@@ -26,7 +26,7 @@ const authorizer: TAuthorizer = {
     if (u.network && u.network !== protocol) return 'wrong-protocol';
     return { tokenId: u.tokenId, exits: [{ id: 0, kind: 'direct' }], maxConnections: username === 'single' ? 1 : 100 } satisfies TGrant;
   },
-  check: (tokenId) => liveRefusal.get(tokenId) ?? null,
+  findRefusal: (tokenId) => liveRefusal.get(tokenId) ?? null,
 };
 
 let gateway: TGatewayServer;

@@ -131,7 +131,7 @@ describe('gateway with the database', () => {
     const exitId = await insertExit(handle.db, { kind: 'residential', egress: 'direct', country: 'fr' });
     const tokenId = await insertToken(handle.db, { userId, username: 'ulive', exitNodeId: exitId, country: 'fr' });
     await bump(handle.db);
-    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
     const t = await openTunnel('ulive', 'secret', echo.port);
     expect(t.head).toMatch(/200/);
     const started = Date.now();
@@ -146,7 +146,7 @@ describe('gateway with the database', () => {
   it('applies a password reset within 5 seconds', async () => {
     const tokenId = await insertToken(handle.db, { userId, username: 'ureset', product: 'dynamic' });
     await bump(handle.db);
-    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
     const ok = await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'secret', url: `http://127.0.0.1:${origin.port}/` });
     expect(ok.status).toBe(200);
     await handle.db.update(proxyTokens).set({ password: 'fresh' }).where(eq(proxyTokens.id, tokenId));
@@ -185,9 +185,9 @@ describe('gateway with the database', () => {
   it('refuses an expired token once the clock passes its expiry, without any database change', async () => {
     const tokenId = await insertToken(handle.db, { userId, username: 'uclock', product: 'dynamic', expiresAt: new Date(clock + 60_000) });
     await bump(handle.db);
-    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
     clock += 61_000;
-    expect(gateway.store.authorizer.check(tokenId, '127.0.0.1')).toBe('token-expired');
+    expect(gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1')).toBe('token-expired');
   });
 
   it('cuts a live connection when the traffic allowance runs out and refuses new ones', async () => {
@@ -201,7 +201,7 @@ describe('gateway with the database', () => {
       expiresAt: new Date(clock + 86_400_000),
     });
     await bump(handle.db);
-    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
     const t = await openTunnel('utraffic', 'secret', echo.port);
     expect(t.head).toMatch(/200/);
     const chunk = Buffer.alloc(16 * 1024, 2);
@@ -251,7 +251,7 @@ describe('gateway with the database', () => {
       authorizer: {
         authorize: ({ username, password }) =>
           username === 's:user' && password === 'p w@d' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 10 } : 'bad-credentials',
-        check: () => null,
+        findRefusal: () => null,
       },
       meter: { record() {} },
       policy: { allowPrivateTargets: true, echoUrls: [] },
@@ -267,7 +267,7 @@ describe('gateway with the database', () => {
     });
     const socksToken = await insertToken(handle.db, { userId, username: 'usockschain', exitNodeId: socksNode, country: 'kr', network: 'SOCKS5' });
     await bump(handle.db);
-    await until(() => gateway.store.authorizer.check(socksToken, '127.0.0.1') === null);
+    await until(() => gateway.store.authorizer.findRefusal(socksToken, '127.0.0.1') === null);
     await new Promise((r) => setTimeout(r, 300));
     const s = net.connect(gateway.port, '127.0.0.1');
     let got = Buffer.alloc(0);
@@ -337,7 +337,7 @@ describe('gateway with the database', () => {
     await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: alive.port, username: 'ok', password: 'ok', country: 'nl' });
     const tokenId = await insertToken(handle.db, { userId, username: 'ufailover', product: 'dynamic', country: 'nl', expiresAt: new Date(clock + 86_400_000) });
     await bump(handle.db);
-    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
     // Whichever exit rotation picks, every request gets through: the dead one is tried, marked, and skipped.
     for (let i = 0; i < 6; i++) {
       clock += 6 * 60_000;
@@ -357,7 +357,7 @@ describe('gateway with the database', () => {
     const fdCount = () => readdirSync('/proc/self/fd').length;
     const tokenId = await insertToken(handle.db, { userId, username: 'ufiles', product: 'dynamic', expiresAt: new Date(clock + 86_400_000) });
     await bump(handle.db);
-    await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null);
+    await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
     await new Promise((r) => setTimeout(r, 200));
     const baseline = fdCount();
     const auth = `Proxy-Authorization: Basic ${Buffer.from('ufiles:secret').toString('base64')}\r\n`;
@@ -472,7 +472,9 @@ describe.skipIf(!isPostgres)('two gateways on one PostgreSQL (needs PostgreSQL)'
         expiresAt: new Date(clock + 86_400_000),
       });
       await bump(handle.db);
-      await until(() => gateway.store.authorizer.check(tokenId, '127.0.0.1') === null && second.store.authorizer.check(tokenId, '127.0.0.1') === null);
+      await until(
+        () => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null && second.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null,
+      );
       const pump = async (port: number) => {
         const s = net.connect(port, '127.0.0.1');
         s.on('error', () => {});

@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
-import { exitNodes, gatewayState, ipListEntries, proxyTokens, tokenUsage, type TDb } from '@proxy/db';
+import { exitNodes, gatewayState, ipListEntries, proxyTokens, tokenUsage, users, type TDb } from '@proxy/db';
 
 /**
  * The gateway's only database access: loading its in-memory copy, writing
@@ -9,6 +9,8 @@ import { exitNodes, gatewayState, ipListEntries, proxyTokens, tokenUsage, type T
 /** A token as the gateway keeps it. */
 export type TTokenRow = {
   id: number;
+  /** The owner's account: a disabled account's proxies carry nothing. */
+  ownerStatus: 'active' | 'disabled';
   userId: number;
   product: 'static' | 'dynamic';
   category: 'isp' | 'idc';
@@ -37,6 +39,7 @@ export type TIpEntryRow = { userId: number; list: 'whitelist' | 'blacklist'; fam
 
 const tokenColumns = {
   id: proxyTokens.id,
+  ownerStatus: users.status,
   userId: proxyTokens.userId,
   product: proxyTokens.product,
   category: proxyTokens.category,
@@ -65,14 +68,18 @@ export async function readVersion(db: TDb): Promise<number> {
 
 /** Tokens changed after `since` (all when null). */
 export async function loadTokensChangedSince(db: TDb, since: Date | null): Promise<TTokenRow[]> {
-  const query = db.select(tokenColumns).from(proxyTokens);
+  const query = db.select(tokenColumns).from(proxyTokens).innerJoin(users, eq(users.id, proxyTokens.userId));
   return (since ? await query.where(gt(proxyTokens.updatedAt, since)) : await query) as TTokenRow[];
 }
 
 /** The tokens with these usernames (a gateway looks up credentials it does not know yet). */
 export async function loadTokensByUsername(db: TDb, usernames: string[]): Promise<TTokenRow[]> {
   if (usernames.length === 0) return [];
-  return (await db.select(tokenColumns).from(proxyTokens).where(inArray(proxyTokens.username, usernames))) as TTokenRow[];
+  return (await db
+    .select(tokenColumns)
+    .from(proxyTokens)
+    .innerJoin(users, eq(users.id, proxyTokens.userId))
+    .where(inArray(proxyTokens.username, usernames))) as TTokenRow[];
 }
 
 /** The IP list entries of these users. */

@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import type { TDb } from '@proxy/db';
 import { createGatewayServer } from './gateway-server';
-import { createTokenStore, type TTokenStore, type TTokenStoreOptions } from './token-store';
+import { createGatewayState, type TGatewayState, type TGatewayStateOptions } from './gateway-state';
 import type { TTargetPolicy } from './target-policy';
 import type { TConnectionLimiter } from './connection-limits';
 
@@ -22,12 +22,13 @@ export type TGatewayOptions = {
   sampleIntervalMs?: number;
   /** Simultaneous connections per token, when counted outside this process (a cluster's workers). */
   limiter?: TConnectionLimiter;
-} & Omit<TTokenStoreOptions, 'db'>;
+} & Omit<TGatewayStateOptions, 'db'>;
 
 /** A running gateway. */
 export type TGateway = {
   port: number;
-  store: TTokenStore;
+  /** The state: in-memory copy, authorizer, meter (refresh, appliedVersion, flush, stats). */
+  store: TGatewayState;
   /** Open client connections. */
   connectionCount(): number;
   close(): Promise<void>;
@@ -35,10 +36,10 @@ export type TGateway = {
 
 /**
  * Starts the proxy gateway: loads tokens, exit nodes and IP lists into memory,
- * listens for HTTP, CONNECT and SOCKS5 on one port, meters usage in batches.
+ * listens for HTTP forward, CONNECT and SOCKS5 on one port, meters usage in batches.
  */
 export async function startGateway(options: TGatewayOptions): Promise<TGateway> {
-  const store = createTokenStore(options);
+  const store = createGatewayState(options);
   await store.start();
   const engine = createGatewayServer({
     authorizer: store.authorizer,
@@ -51,7 +52,8 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
   });
   await new Promise<void>((resolve, reject) => {
     engine.server.once('error', reject);
-    engine.server.listen(options.port, options.host, () => resolve());
+    // A deep accept queue: thousands of clients may connect at once (the kernel caps it at somaxconn).
+    engine.server.listen({ port: options.port, host: options.host, backlog: 4096 }, () => resolve());
   });
   const { port } = engine.server.address() as net.AddressInfo;
   return {

@@ -17,7 +17,7 @@ import { createTargetGuard } from './target-policy';
 const authorizer: TAuthorizer = {
   authorize: ({ username, password }) =>
     username === 'u' && password === 'p' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 1000 } : 'bad-credentials',
-  check: () => null,
+  findRefusal: () => null,
 };
 
 let gateway: TGatewayServer;

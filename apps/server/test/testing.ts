@@ -2,7 +2,7 @@
 // drive it: the test app on a fresh database, users with money, purchases.
 export { createTestApp, createMemoryMailer, createFakeClock, isPostgres, type TTestApp, type TMemoryMailer } from './helpers';
 export { startLocalOAuthProviders, type TLocalOAuthProviders } from './oauth-providers';
-export { buyOk, createUser, creditFen, request, seedProxyStartup, type TTestUser } from '../src/features/proxies/proxies-test-kit';
+export { buyOk, createAdmin, createUser, creditFen, request, seedProxyStartup, type TTestUser } from '../src/features/proxies/proxies-test-kit';
 export { importInventory } from '../src/features/inventory/inventory.service';
 export { insertExitNodes } from '../src/features/inventory/inventory.repository';
 export { bumpGatewayVersion, readGatewayVersion } from '../src/features/gateway/gateway-state.repository';

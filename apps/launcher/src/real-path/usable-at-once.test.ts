@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyTokens } from '@proxy/db';
 import { viaProxy, type TProxyVia } from '@proxy/gateway/testing';
-import { bumpGatewayVersion, buyOk, createUser, readGatewayVersion, request, type TTestUser } from '@proxy/server/testing';
+import { bumpGatewayVersion, buyOk, createAdmin, createUser, readGatewayVersion, request, type TTestUser } from '@proxy/server/testing';
 import { startApiWithGateway } from '../../test/api-with-gateway';
 
 // What the API has answered is true at the gateway on the next connection:
@@ -98,6 +98,29 @@ describe.each(['embedded', 'separate'] as const)('a proxy through the %s gateway
     const own = await t.app.inject({ method: 'POST', url: '/api/user/add/ip/whitelist', ...form('127.0.0.1') });
     expect(own.json().code, own.body).toBe(0);
     expect((await through('http', token)).status).toBe(200);
+  });
+});
+
+// An operator disabling an account stops its proxies at the gateway at once; enabling it again brings them back.
+describe('a disabled account through the embedded gateway', () => {
+  it("refuses the account's proxies on the first connection after the operator's answer, and accepts them again when enabled", async () => {
+    const t = await startApiWithGateway();
+    try {
+      const operator = await createAdmin(t.app, t.deps, t.mailer, 'oper');
+      const dan = await createUser(t.app, t.mailer, 'dan');
+      const token = (await buyOk(t.app, dan.token, '/token/static/ip', { category: 'isp', country_id: 'us', quantity: 1, days: 1, network: 'HTTP' })).tokens[0];
+      const echo = `http://127.0.0.1:${t.apiPort}/api/proxy/echo`;
+      expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'http' })).status).toBe(200);
+      const off = await request(t.app, 'PUT', `/admin/users/${dan.userId}/status`, { token: operator.token, body: { status: 'disabled' } });
+      expect(off.json().code, off.body).toBe(0);
+      expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'http' })).reason).toBe('token-disabled');
+      expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'connect' })).reason).toBe('token-disabled');
+      const on = await request(t.app, 'PUT', `/admin/users/${dan.userId}/status`, { token: operator.token, body: { status: 'active' } });
+      expect(on.json().code, on.body).toBe(0);
+      expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'http' })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ACCESS_TOKEN_TTL_S, TOKEN_REFRESH_AFTER_MS } from '@proxy/contract';
 import { fail } from '../test/api-stub';
@@ -39,7 +39,6 @@ const TEST_ROUTES: TAppRoute[] = [
 ];
 
 // Rendering the whole antd layout in jsdom is slow on a busy machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 let totalBalance = 0;
 let isAdmin = false;

@@ -37,3 +37,28 @@ if (typeof window !== 'undefined') {
   const elementStyle = window.getComputedStyle.bind(window);
   window.getComputedStyle = (element: Element) => elementStyle(element);
 }
+
+// jsdom draws nothing without the native "canvas" package, which the console's
+// tests do not install: getContext and toDataURL answer null, but each call
+// also prints a "Not implemented" stack trace (antd's QR code asks on every
+// render). Answer the same null quietly; code must still cope with it, as it
+// must in a browser that refuses a context.
+if (typeof window !== 'undefined') {
+  Object.defineProperty(window.HTMLCanvasElement.prototype, 'getContext', { configurable: true, writable: true, value: () => null });
+  Object.defineProperty(window.HTMLCanvasElement.prototype, 'toDataURL', { configurable: true, writable: true, value: () => null });
+}
+
+// A click on a link with a `download` attribute saves a file in a browser; jsdom
+// instead tries to load the link as a page and prints "Not implemented:
+// navigation". Downloads are not navigations: stop jsdom's page load for them
+// only, so a click on an ordinary link still shows up.
+if (typeof window !== 'undefined') {
+  window.addEventListener(
+    'click',
+    (event) => {
+      const target = event.target;
+      if (target instanceof window.Element && target.closest('a[download]')) event.preventDefault();
+    },
+    { capture: true },
+  );
+}

@@ -186,6 +186,18 @@ describe('top-up with the sandbox provider', () => {
     expect(shown).toMatchObject({ status: 'success', is_paid_late: true });
   });
 
+  it('gives the role "user" once real recharges pass 1 yuan (spec section 6), never for trial credit', async () => {
+    const cy = await createUser(t.app, mailer, 'cy');
+    const roles = async () => deriveRoles((await request(t.app, 'GET', '/user/info', { token: cy.token })).json().data.total_balance);
+    expect(await roles()).toEqual([]);
+    const first = (await charge(cy, '1')).json().data;
+    await notify(first.order_id, Math.round(first.price * 100));
+    expect(await roles()).toEqual([]);
+    const second = (await charge(cy, '1')).json().data;
+    await notify(second.order_id, Math.round(second.price * 100));
+    expect(await roles()).toEqual(['user']);
+  });
+
   it('marks an order failed when the provider reports a failure, once', async () => {
     const order = (await charge(ann, '10')).json().data;
     await notify(order.order_id, Math.round(order.price * 100), 'failure');

@@ -203,3 +203,11 @@ export async function addTokenUsage(db: TDbOrTx, id: number, bytes: number): Pro
     .set({ trafficUsedBytes: sql`${proxyTokens.trafficUsedBytes} + ${bytes}` })
     .where(eq(proxyTokens.id, id));
 }
+
+/** Marks every token of the user changed, so gateways reload them (the owner's account was enabled or disabled). */
+export async function touchUserTokens(tx: TDbOrTx, userId: number): Promise<void> {
+  await tx
+    .update(proxyTokens)
+    .set({ updatedAt: sql`now()` })
+    .where(eq(proxyTokens.userId, userId));
+}

@@ -1,3 +1,6 @@
+import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
+import { changeGatewayState } from '../gateway/gateway-state.service';
+import { touchUserTokens } from '../proxies/proxies.repository';
 import { TRIAL_CREDIT_FEN, fenToYuan, type TSession, type TUserInfo } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
@@ -101,11 +104,17 @@ export async function changePassword(
 
 /** Disables or re-enables an account; disabling ends its sessions at once (token version bumped, sessions ended). */
 export async function setUserStatus(deps: TDeps, userId: number, status: TUserRow['status']): Promise<TUserRow> {
-  const updated = await deps.db.transaction(async (tx) => {
-    const row = await updateUserStatus(tx, userId, status);
-    if (row && status === 'disabled') await endAllUserSessions(tx, userId, deps.clock.now());
-    return row;
-  });
+  // The account's proxies follow it: the gateways reload its tokens (and refuse them while it is disabled).
+  const updated = await changeGatewayState(deps, () =>
+    deps.db.transaction(async (tx) => {
+      const row = await updateUserStatus(tx, userId, status);
+      if (!row) return row;
+      if (status === 'disabled') await endAllUserSessions(tx, userId, deps.clock.now());
+      await touchUserTokens(tx, userId);
+      await bumpGatewayVersion(tx);
+      return row;
+    }),
+  );
   if (!updated) throw new AppError('NOT_FOUND');
   return updated;
 }

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { buildOpenApi } from '@proxy/contract';
+import { ZV1Endpoint, buildOpenApi } from '@proxy/contract';
 import { setLanguage } from '../../../lib/i18n';
 import { fail, raw } from '../../../test/api-stub';
 import { makeArea, makeToken, makeUser, pageOf } from '../../../test/fixtures';
@@ -82,7 +82,10 @@ describe('API docs page', { timeout: 90_000 }, () => {
     expect(within(screen.getByTestId('operation-v1Endpoints')).getByLabelText('Example request').textContent).toBe(
       `curl -H "X-API-Key: ${KEY}" "${origin}/api/v1/endpoints?proxyId=31&limit=10&format=text"`,
     );
-    expect(within(endpoints).getByLabelText('Example answer (json)').textContent).toContain('"endpoints"');
+    // The answers are the contract's examples.
+    const example = (ZV1Endpoint.meta()?.examples as { line: string; username: string }[])[0];
+    expect(within(endpoints).getByLabelText('Example answer (json)').textContent).toContain(`"username": "${example.username}"`);
+    expect(within(endpoints).getByLabelText('Example answer (text)').textContent).toBe(example.line);
   });
 
   it('area API tab: the three area calls, with a real country in the examples', async () => {

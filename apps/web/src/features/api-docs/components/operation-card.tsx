@@ -2,11 +2,11 @@ import { Card, Flex, Table, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { maskApiKey } from '../utils/mask-api-key';
 import {
-  SAMPLE_TEXT_LINES,
   buildCurlExample,
   describeLimits,
   describeType,
   exampleAnswer,
+  exampleTextLines,
   hasTextAnswer,
   type TApiOperation,
   type TApiParameter,
@@ -55,7 +55,8 @@ export function OperationCard({ operation, origin, apiKey, isKeyRevealed, values
   // The shown command hides the key unless revealed; the copied one carries it, so it works when pasted.
   const shownCurl = isKeyRevealed || !apiKey ? curl : buildCurlExample(operation, origin, maskApiKey(apiKey), values);
   const summary = t(`operations.${operation.id}`, { defaultValue: operation.summary });
-  const isText = hasTextAnswer(operation);
+  const isJson = /json/.test(operation.responseType);
+  const textLines = hasTextAnswer(operation) ? exampleTextLines(operation) : '';
 
   return (
     <Card
@@ -134,15 +135,15 @@ export function OperationCard({ operation, origin, apiKey, isKeyRevealed, values
       <Typography.Title level={5} style={{ marginTop: 16 }}>
         {t('operation.answer')}
       </Typography.Title>
-      {isText && /json/.test(operation.responseType) ? (
+      {textLines && isJson ? (
         <Flex vertical gap={8}>
           <Typography.Text type="secondary">format=text</Typography.Text>
-          <CodeBlock text={SAMPLE_TEXT_LINES} label={`${t('operation.answer')} (text)`} />
+          <CodeBlock text={textLines} label={`${t('operation.answer')} (text)`} />
           <Typography.Text type="secondary">format=json</Typography.Text>
           <CodeBlock text={exampleAnswer(operation)} label={`${t('operation.answer')} (json)`} />
         </Flex>
       ) : (
-        <CodeBlock text={exampleAnswer(operation)} label={t('operation.answer')} />
+        <CodeBlock text={isJson ? exampleAnswer(operation) : textLines} label={t('operation.answer')} />
       )}
     </Card>
   );

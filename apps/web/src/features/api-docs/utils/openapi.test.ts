@@ -1,12 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ROUTES, buildOpenApi } from '@proxy/contract';
+import { ROUTES, ZArea, ZProxyToken, ZV1Endpoint, buildOpenApi, type TRouteName } from '@proxy/contract';
 import {
   buildCurlExample,
   describeLimits,
   describeType,
   exampleAnswer,
+  exampleTextLines,
   exampleUrl,
   groupByTag,
   isAreaOperation,
@@ -20,6 +21,13 @@ const doc = buildOpenApi('http://127.0.0.1:8080') as TOpenApiDocument;
 const operations = listCustomerOperations(doc);
 const byId = (id: string) => operations.find((op) => op.id === id)!;
 const KEY = 'pk_0123456789abcdef0123456789abcdef';
+
+/** The first of the examples a contract schema carries (`.meta({ examples })`). */
+function contractExample(schema: { meta(): Record<string, unknown> | undefined }): unknown {
+  const examples = schema.meta()?.examples;
+  if (!Array.isArray(examples) || examples.length === 0) throw new Error('the contract schema has no examples');
+  return examples[0];
+}
 
 /** Splits a curl command as a POSIX shell would (double and single quotes). */
 function shellWords(command: string): string[] {
@@ -93,14 +101,65 @@ describe('customer API operations from the OpenAPI document', () => {
     expect(proxies).toEqual(expect.arrayContaining(['page', 'pageSize', 'ipAddress']));
   });
 
-  it('gives an example answer shaped like the envelope and the data schema', () => {
-    const answer = JSON.parse(exampleAnswer(byId('v1Endpoints'))) as { code: number; data: { endpoints: { port: number; line: string }[]; total: number } };
-    expect(answer.code).toBe(0);
-    expect(answer.data.endpoints[0].port).toBe(7777);
-    expect(typeof answer.data.endpoints[0].line).toBe('string');
-    const countries = JSON.parse(exampleAnswer(byId('v1AreaCountries'))) as { data: { id: string; name_zh: string; available: number }[] };
-    expect(countries.data[0]).toMatchObject({ id: 'us', name_zh: '美国' });
+  it("answers with the contract's examples, not values made up from field names", () => {
+    const endpoints = JSON.parse(exampleAnswer(byId('v1Endpoints'))) as { code: number; msg: string; data: { endpoints: unknown[]; total: number } };
+    expect(endpoints).toMatchObject({ code: 0, msg: 'ok' });
+    expect(endpoints.data).toEqual({ endpoints: [contractExample(ZV1Endpoint)], total: 1 });
+    const proxies = JSON.parse(exampleAnswer(byId('v1Proxies'))) as { data: { records: unknown[]; page_size: number } };
+    expect(proxies.data).toEqual({ records: [contractExample(ZProxyToken)], total: 1, page: 1, page_size: 20 });
+    const countries = JSON.parse(exampleAnswer(byId('v1AreaCountries'))) as { data: unknown[] };
+    expect(countries.data).toEqual([contractExample(ZArea)]);
+  });
+
+  it("shows the example endpoints' lines as the text answer", () => {
+    const line = (contractExample(ZV1Endpoint) as { line: string }).line;
+    expect(exampleTextLines(byId('v1Endpoints'))).toBe(line);
+    expect(exampleTextLines(byId('v1AreaCountries'))).toBe('');
+  });
+
+  it("every example answer is one the route's output schema accepts", () => {
+    for (const op of operations) {
+      const { data } = JSON.parse(exampleAnswer(op)) as { data: unknown };
+      const parsed = ROUTES[op.id as TRouteName].output.safeParse(data);
+      expect({ op: op.id, issues: parsed.error?.issues ?? [] }).toEqual({ op: op.id, issues: [] });
+    }
+  });
+
+  it('without examples, takes the default, then the enum, then the format, and otherwise a neutral value whatever the field is called', () => {
+    expect(
+      sampleFromSchema({
+        type: 'object',
+        properties: {
+          port: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+          host: { type: 'string' },
+          created_at: { type: 'string' },
+          expires_at: { type: 'string', format: 'date-time' },
+          address: { type: 'string', format: 'ipv4' },
+          country: { type: 'string', enum: ['de', 'us'] },
+          network: { type: 'string', enum: ['HTTP', 'SOCKS5'], default: 'SOCKS5' },
+          limit: { type: 'integer', minimum: 1, default: 10 },
+          id: { type: 'integer', exclusiveMinimum: 0 },
+          auto_renew: { type: 'boolean' },
+          note: { type: ['string', 'null'] },
+        },
+      }),
+    ).toEqual({
+      port: 0,
+      host: 'string',
+      created_at: 'string',
+      expires_at: '2026-01-01T00:00:00.000Z',
+      address: '203.0.113.8',
+      country: 'de',
+      network: 'SOCKS5',
+      limit: 10,
+      id: 1,
+      auto_renew: false,
+      note: 'string',
+    });
+    expect(sampleFromSchema({ type: 'string', enum: ['a', 'b'], default: 'b', examples: ['c'] })).toBe('c');
+    expect(sampleFromSchema({ type: 'integer', example: 5, examples: [6] })).toBe(5);
     expect(sampleFromSchema({ anyOf: [{ type: 'null' }, { type: 'integer', minimum: 3 }] })).toBe(3);
+    expect(sampleFromSchema({ anyOf: [{ type: 'string' }, { type: 'null' }], examples: ['given'] })).toBe('given');
   });
 });
 
@@ -114,8 +173,18 @@ describe('curl examples', () => {
     expect(exampleUrl(byId('ipQuality'), 'http://127.0.0.1:8080', values)).toBe('http://127.0.0.1:8080/api/v1/ip-quality/8.8.8.8');
   });
 
-  it('fill required parameters even without a known value', () => {
-    expect(exampleUrl(byId('v1AreaCities'), 'http://h', {})).toBe('http://h/api/v1/areas/cities?countryId=us');
+  it('fill required parameters without a known value or an example with a placeholder to replace', () => {
+    expect(exampleUrl(byId('v1AreaCities'), 'http://h', {})).toBe('http://h/api/v1/areas/cities?countryId=COUNTRY_ID');
+    expect(exampleUrl(byId('ipQuality'), 'http://h', {})).toBe('http://h/api/v1/ip-quality/IP');
+  });
+
+  it("fill a required parameter from the document's example when there is one", () => {
+    const op = byId('v1AreaCities');
+    const withExample = {
+      ...op,
+      parameters: op.parameters.map((p) => (p.name === 'countryId' ? { ...p, schema: { ...p.schema, examples: ['jp'] } } : p)),
+    };
+    expect(exampleUrl(withExample, 'http://h', {})).toBe('http://h/api/v1/areas/cities?countryId=jp');
   });
 
   it("work as shown: each command, split as a shell does, passes the contract's validation with the key", async () => {

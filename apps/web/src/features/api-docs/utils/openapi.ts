@@ -154,66 +154,78 @@ export function describeLimits(schema: TJsonSchema | undefined, words: TLimitWor
   return parts.join(', ');
 }
 
-/** A plausible value for a schema: its example, default, first enum value, or one by type. */
-export function sampleFromSchema(schema: TJsonSchema | undefined, name = '', depth = 0): unknown {
-  if (!schema || depth > 8) return null;
+/** Sample strings of the JSON Schema formats, for a string with a format but no example. */
+const FORMAT_SAMPLES: Record<string, string> = {
+  'date-time': '2026-01-01T00:00:00.000Z',
+  date: '2026-01-01',
+  time: '00:00:00',
+  email: 'user@example.com',
+  ipv4: '203.0.113.8',
+  ipv6: '2001:db8::8',
+  uri: 'https://example.com/',
+  url: 'https://example.com/',
+  uuid: '00000000-0000-4000-8000-000000000000',
+};
+
+/** The value the document itself gives a schema: example, const, default, first enum value or a sample of its format. */
+export function documentedValue(schema: TJsonSchema | undefined): unknown {
+  if (!schema) return undefined;
   if (schema.example !== undefined) return schema.example;
   if (schema.examples?.length) return schema.examples[0];
   if (schema.const !== undefined) return schema.const;
-  if (schema.enum?.length) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
+  if (schema.enum?.length) return schema.enum[0];
+  if (schema.format && FORMAT_SAMPLES[schema.format]) return FORMAT_SAMPLES[schema.format];
+  return undefined;
+}
+
+/** The smallest number a numeric schema allows, or 0 (zod's safe-integer bounds say nothing). */
+function lowestNumber(schema: TJsonSchema): number {
+  if (typeof schema.exclusiveMinimum === 'number') return schema.exclusiveMinimum + 1;
+  const min = schema.minimum !== undefined && schema.minimum > -Number.MAX_SAFE_INTEGER ? schema.minimum : undefined;
+  if (min === undefined) return schema.maximum !== undefined && schema.maximum < 0 ? schema.maximum : 0;
+  return schema.exclusiveMinimum === true ? min + 1 : min;
+}
+
+/**
+ * A value for a schema, from the document: its examples (the contract's
+ * `.meta({ examples })`), const, default, first enum value or format, built
+ * up from its properties and items; where the document says nothing, a
+ * neutral value of the type ("string", the lowest allowed number, false).
+ */
+export function sampleFromSchema(schema: TJsonSchema | undefined, depth = 0): unknown {
+  if (!schema || depth > 8) return null;
+  const documented = documentedValue(schema);
+  if (documented !== undefined) return documented;
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants?.length) {
-    const concrete = variants.find((v) => v.type !== 'null') ?? variants[0];
-    return sampleFromSchema(concrete, name, depth + 1);
+    // A documented variant first, then one that is not null.
+    const concrete = variants.find((v) => documentedValue(v) !== undefined && v.type !== 'null') ?? variants.find((v) => v.type !== 'null') ?? variants[0];
+    return sampleFromSchema(concrete, depth + 1);
   }
-  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => sampleFromSchema(s, name, depth + 1)));
+  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => sampleFromSchema(s, depth + 1)));
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(schema.properties ?? {})) out[key] = sampleFromSchema(child, key, depth + 1);
+      for (const [key, child] of Object.entries(schema.properties ?? {})) out[key] = sampleFromSchema(child, depth + 1);
       return out;
     }
     case 'array':
-      return schema.items ? [sampleFromSchema(schema.items, name, depth + 1)] : [];
+      return schema.items ? [sampleFromSchema(schema.items, depth + 1)] : [];
     case 'integer':
-      return sampleInteger(name, schema);
     case 'number':
-      return schema.minimum !== undefined && schema.minimum > 0 ? schema.minimum : 0;
+      return lowestNumber(schema);
     case 'boolean':
       return false;
     case 'string':
-      return sampleString(name, schema);
+      return 'string';
+    case 'null':
+      return null;
     default:
-      return schema.properties ? sampleFromSchema({ ...schema, type: 'object' }, name, depth) : null;
+      return schema.properties ? sampleFromSchema({ ...schema, type: 'object' }, depth) : null;
   }
 }
-
-function sampleInteger(name: string, schema: TJsonSchema): number {
-  if (/port/i.test(name)) return 7777;
-  if (/total|count|available/i.test(name)) return 1;
-  return schema.minimum !== undefined && schema.minimum > 0 ? schema.minimum : 1;
-}
-
-function sampleString(name: string, schema: TJsonSchema): string {
-  if (schema.format === 'date-time' || /(_at|time|date)$/i.test(name)) return '2026-01-01T00:00:00.000Z';
-  if (name === 'name_zh' || name === 'zh') return '美国';
-  if (name === 'en') return 'United States';
-  if (name === 'flag') return '🇺🇸';
-  if (name === 'name' || name === 'name_en' || name === 'country_name') return 'United States';
-  if (name === 'id') return 'us';
-  if (/host/i.test(name)) return 'gw.example.com';
-  if (/country/i.test(name)) return 'us';
-  if (/^ip$|address/i.test(name)) return '203.0.113.8';
-  if (/user/i.test(name)) return 'u1a2b3c4';
-  if (/pass/i.test(name)) return 'p4ssw0rd';
-  if (/url/i.test(name)) return 'http://u1a2b3c4:p4ssw0rd@gw.example.com:7777';
-  return name || 'string';
-}
-
-/** Sample endpoint lines of a text answer. */
-export const SAMPLE_TEXT_LINES = 'gw.example.com:7777:u1a2b3c4-country-us:p4ssw0rd\ngw.example.com:7777:u1a2b3c4-country-us:p4ssw0rd';
 
 /** True when the call can answer plain text lines (a `format` parameter offering "text"). */
 export function hasTextAnswer(op: TApiOperation): boolean {
@@ -221,10 +233,29 @@ export function hasTextAnswer(op: TApiOperation): boolean {
   return !/json/.test(op.responseType) || Boolean(format?.schema?.enum?.includes('text'));
 }
 
-/** An example answer of an operation: the success envelope with sample data, or sample lines for text answers. */
+/** An example answer of an operation: the success envelope with the data the document exemplifies. */
 export function exampleAnswer(op: TApiOperation): string {
-  if (!/json/.test(op.responseType)) return SAMPLE_TEXT_LINES;
   return JSON.stringify({ code: 0, msg: 'ok', data: op.dataSchema ? sampleFromSchema(op.dataSchema) : null }, null, 2);
+}
+
+/**
+ * The text answer of a call that also answers lines (format=text): the
+ * `line` of each endpoint in the JSON example, one per line; empty when the
+ * example has none.
+ */
+export function exampleTextLines(op: TApiOperation): string {
+  const data = op.dataSchema ? sampleFromSchema(op.dataSchema) : null;
+  const lists = Array.isArray(data) ? [data] : typeof data === 'object' && data !== null ? Object.values(data).filter(Array.isArray) : [];
+  const lines = lists.flat().map((item: unknown) => (typeof item === 'object' && item !== null ? (item as { line?: unknown }).line : undefined));
+  return lines.filter((line): line is string => typeof line === 'string').join('\n');
+}
+
+/** Stands in the example for a required value the document gives no example of, e.g. "COUNTRY_ID" for countryId. */
+export function placeholderOf(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase();
 }
 
 /** Values that make the curl examples work for this user (e.g. one of their proxy ids). */
@@ -235,8 +266,9 @@ export const SHOWCASE_PARAMETERS = ['proxyId', 'limit', 'format', 'pageSize'];
 
 /**
  * Query and path values of the curl example: required parameters (from the
- * user's values, the schema's example/default, or a sample) and the showcase
- * optional ones the caller has a value for.
+ * user's values, else the document's example, default, enum or format, else a
+ * placeholder to fill in) and the showcase optional ones the caller has a
+ * value for.
  */
 export function exampleParameters(
   op: TApiOperation,
@@ -248,10 +280,11 @@ export function exampleParameters(
   for (const param of op.parameters) {
     const known = values[param.name];
     const hasKnown = known !== undefined && known !== '';
+    const value = () => String(hasKnown ? known : (documentedValue(param.schema) ?? placeholderOf(param.name)));
     if (param.in === 'path') {
-      path[param.name] = String(hasKnown ? known : (sampleFromSchema(param.schema, param.name) ?? param.name));
+      path[param.name] = value();
     } else if (param.in === 'query') {
-      if (param.required) query.push([param.name, String(hasKnown ? known : (sampleFromSchema(param.schema, param.name) ?? ''))]);
+      if (param.required) query.push([param.name, value()]);
       else if (hasKnown && showcase.includes(param.name)) query.push([param.name, String(known)]);
     }
   }

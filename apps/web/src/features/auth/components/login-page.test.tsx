@@ -49,7 +49,7 @@ function fillAndSubmit(account: string, password: string) {
   fireEvent.click(screen.getByRole('button', { name: /Sign in|登\s?录/ }));
 }
 
-describe('login page', { timeout: 20_000 }, () => {
+describe('login page', () => {
   it('says "Please enter your username and password" when fields are missing (en)', async () => {
     act(() => setLanguage('en'));
     renderLogin();

@@ -36,7 +36,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('OAuth callback page', { timeout: 20_000 }, () => {
+describe('OAuth callback page', () => {
   it('posts the code and state to the console window that opened it, then closes', async () => {
     const postMessage = vi.fn();
     setOpener({ closed: false, location: { origin: window.location.origin }, postMessage });

@@ -43,7 +43,7 @@ function fillValidForm() {
   type('Confirm password', 'correct horse');
 }
 
-describe('register form rules (spec section 5)', { timeout: 20_000 }, () => {
+describe('register form rules (spec section 5)', () => {
   it.each([
     { label: 'Username', wrong: ['a', 'a'.repeat(21)], right: 'alice', rule: 'Username must be 2-20 characters' },
     { label: 'E-mail', wrong: ['not-an-email'], right: 'alice@example.com', rule: 'Please enter a valid e-mail address' },

@@ -1,11 +1,12 @@
-import { Alert, Button, Card, Col, Row, Skeleton, Statistic, Tooltip, theme } from 'antd';
+import { Alert, Button, Card, Col, Flex, Row, Skeleton, Statistic, Tooltip, theme } from 'antd';
 import { GiftOutlined, LockOutlined, QuestionCircleOutlined, ReloadOutlined, WalletOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { TRIAL_CREDIT_FEN, fenToYuan, formatYuan } from '@proxy/contract';
 import { refreshBalance, useUserInfo } from '../../../entities/user/user-info';
 import { showSuccess } from '../../../lib/message';
 
-/** Available and frozen balance, total recharge and the trial credit note. */
+/** Available balance (with a "Top up" link to /charge), frozen balance, the trial credit and its note. */
 export function BalanceCards() {
   const { t } = useTranslation('dashboard');
   const { token } = theme.useToken();
@@ -31,9 +32,16 @@ export function BalanceCards() {
         <Col xs={24} md={8}>
           <Card
             extra={
-              <Tooltip title={t('balance.refresh')}>
-                <Button type="text" size="small" icon={<ReloadOutlined spin={isFetching} />} onClick={handleRefresh} aria-label={t('balance.refresh')} />
-              </Tooltip>
+              <Flex gap={4} align="center">
+                <Link to="/charge" data-testid="top-up-link">
+                  <Button type="primary" size="small" ghost tabIndex={-1}>
+                    {t('balance.topUp')}
+                  </Button>
+                </Link>
+                <Tooltip title={t('balance.refresh')}>
+                  <Button type="text" size="small" icon={<ReloadOutlined spin={isFetching} />} onClick={handleRefresh} aria-label={t('balance.refresh')} />
+                </Tooltip>
+              </Flex>
             }
             title={
               <>

@@ -79,6 +79,17 @@ beforeEach(() => {
 });
 
 describe('statistics dashboard', { timeout: 90_000 }, () => {
+  it('shows the available balance with a "Top up" link to /charge', async () => {
+    const { router } = renderPage();
+    const card = (await screen.findByText('Available balance')).closest('.ant-card') as HTMLElement;
+    await waitFor(() => expect(within(card).getByText('¥13.00')).toBeTruthy());
+    const link = within(card).getByTestId('top-up-link');
+    expect(link.textContent).toBe('Top up');
+    expect(link.getAttribute('href')).toBe('/charge');
+    fireEvent.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/charge'));
+  });
+
   it('counts active proxies by kind from the list totals', async () => {
     renderPage();
     await waitFor(() => expect(screen.getByTestId('active-dynamic').textContent).toContain('4'));

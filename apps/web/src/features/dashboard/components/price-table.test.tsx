@@ -6,7 +6,7 @@ import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { PriceTable } from './price-table';
 
-describe('list-price table', { timeout: 20_000 }, () => {
+describe('list-price table', () => {
   it('shows the contract prices: residential tiers, data-center traffic and the IP rates', () => {
     renderAt('/', <PriceTable />);
     expect(screen.getAllByText('¥40.00 / GB under 100 GB')).toHaveLength(2); // static and dynamic alike

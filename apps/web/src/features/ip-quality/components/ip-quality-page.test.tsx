@@ -64,7 +64,7 @@ beforeEach(() => {
   api.on('userMyIp', () => ({ ip: '203.0.113.9' }));
 });
 
-describe('IP quality page', { timeout: 20_000 }, () => {
+describe('IP quality page', () => {
   it("offers the caller's own address as the default", async () => {
     renderPage();
     await waitFor(() => expect(ipField().value).toBe('203.0.113.9'));

@@ -29,7 +29,7 @@ function itemOf(title: string): HTMLElement {
   return screen.getByText(title).closest('.ant-list-item') as HTMLElement;
 }
 
-describe('notifications page', { timeout: 20_000 }, () => {
+describe('notifications page', () => {
   it('lists unread notifications and marks one as read', async () => {
     renderAt('/notifications', [{ path: '/notifications', element: <NotificationsPage /> }]);
     await screen.findByText('Welcome');

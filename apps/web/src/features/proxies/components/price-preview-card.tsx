@@ -1,9 +1,9 @@
-import { Alert, Button, Descriptions, Typography } from 'antd';
-import { Link } from 'react-router';
+import { Alert, Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatFen, IP_MONTH_DAYS, TRAFFIC_VALID_DAYS } from '@proxy/contract';
 import type { TPricePreview } from '../utils/price-preview';
 import type { TBilling } from '../utils/screens';
+import { TopUpLink } from './top-up-link';
 
 /** The live total of the purchase form, the balance and whether it is enough. */
 export function PricePreviewCard(props: {
@@ -12,6 +12,8 @@ export function PricePreviewCard(props: {
   quantity: number | null | undefined;
   balanceFen: number | undefined;
   isLoadingPrices: boolean;
+  /** The user follows the "Top up" link to /charge (the drawer closes). */
+  onTopUp?: () => void;
 }) {
   const { t } = useTranslation('proxies');
   const { preview, balanceFen } = props;
@@ -62,11 +64,7 @@ export function PricePreviewCard(props: {
           showIcon
           data-testid="insufficient-balance"
           title={t('price.insufficient', { total: formatFen(preview.totalFen), balance: formatFen(balanceFen) })}
-          action={
-            <Link to="/charge">
-              <Button size="small">{t('price.topUp')}</Button>
-            </Link>
-          }
+          action={<TopUpLink onFollow={props.onTopUp} />}
         />
       )}
     </div>

@@ -60,6 +60,19 @@ describe('purchase form', { timeout: 60_000 }, () => {
     expect(within(drawer).getByTestId('buy-submit').hasAttribute('disabled')).toBe(true);
   });
 
+  it('offers a "Top up" link to /charge when the balance is short, closing the drawer', async () => {
+    answerProxyScreen(1);
+    const { router } = renderStatic();
+    const drawer = await openPurchase();
+    const link = await within(drawer).findByTestId('top-up-link');
+    expect(link.getAttribute('href')).toBe('/charge');
+    expect(link.textContent).toBe('Top up');
+    expect(drawer.classList.contains('ant-drawer-open')).toBe(true);
+    fireEvent.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/charge'));
+    await waitFor(() => expect(drawer.classList.contains('ant-drawer-open')).toBe(false));
+  });
+
   it('buys with an Idempotency-Key reused on retry, then shows the proxies and refreshes list and balance', async () => {
     let attempts = 0;
     api.on('tokenCreateStaticIp', () => {

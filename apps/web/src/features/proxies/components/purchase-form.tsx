@@ -99,6 +99,7 @@ export function PurchaseForm(props: {
         quantity={quote.quantity}
         balanceFen={quote.balanceFen}
         isLoadingPrices={quote.isLoadingPrices}
+        onTopUp={props.onLeave}
       />
     </Form>
   );

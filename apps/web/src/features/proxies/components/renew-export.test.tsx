@@ -30,6 +30,23 @@ describe('renew', { timeout: 60_000 }, () => {
     await waitFor(() => expect(shownMessages('success')).toContain('Renewed 1/1 for ¥75.00'));
   });
 
+  it('offers a "Top up" link to /charge when the balance is short, closing the dialog', async () => {
+    answerProxyScreen(1);
+    const { router } = renderStatic();
+    await clickRowMenu('user1', 'Renew');
+    const dialog = await findModalWith('Renew user1');
+    expect(within(dialog).queryByTestId('top-up-link')).toBeNull();
+    fireEvent.click(await within(dialog).findByText('Balance (available ¥1.00)'));
+    const link = await within(dialog).findByTestId('top-up-link');
+    expect(within(dialog).getByText('Insufficient balance for this renewal.')).toBeTruthy();
+    expect(link.getAttribute('href')).toBe('/charge');
+    expect(link.textContent).toBe('Top up');
+    fireEvent.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/charge'));
+    await waitFor(() => expect(screen.queryByText('Renew user1')).toBeNull());
+    expect(api.requestsTo('tokenIpRenew')).toHaveLength(0);
+  });
+
   it('says "renewal failed, please try again later" when the renewal fails', async () => {
     api.on('tokenIpRenew', () => fail(500, 500, 'Server error'));
     const dialog = await openRenew();

@@ -10,6 +10,7 @@ import { usePayways } from '../api/payways';
 import { useRenewTokens } from '../api/renew-tokens';
 import { yuanNumberToFen } from '../utils/price-preview';
 import type { TScreenConfig } from '../utils/screens';
+import { TopUpLink } from './top-up-link';
 
 type TRenewValues = { days: number | null; payway?: 'balance' };
 
@@ -94,7 +95,7 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
             { key: 'total', label: t('price.total'), children: <Typography.Text strong>{totalFen === null ? '-' : formatFen(totalFen)}</Typography.Text> },
           ]}
         />
-        {isShort && <Alert style={{ marginTop: 12 }} type="error" showIcon title={t('renew.insufficient')} />}
+        {isShort && <Alert style={{ marginTop: 12 }} type="error" showIcon title={t('renew.insufficient')} action={<TopUpLink onFollow={props.onClose} />} />}
       </Form>
     </Modal>
   );

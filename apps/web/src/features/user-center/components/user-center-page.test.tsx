@@ -20,6 +20,7 @@ beforeEach(() => {
   saveSession('token-before', { remember: true });
   api.on('userInfo', () => user);
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
+  api.on('userSessions', () => []);
   api.on('userUpdateProfile', (req) => {
     const { username } = req.json as { username: string };
     return username === 'taken' ? fail(409, 1003, 'This username is already taken', { error: 'USERNAME_TAKEN' }) : { ...user, name: username };

@@ -5,9 +5,10 @@ import { ApiKeyCard } from './api-key-card';
 import { EmailForm } from './email-form';
 import { PasswordForm } from './password-form';
 import { ProfileCard } from './profile-card';
+import { SessionsCard } from './sessions-card';
 import { UsernameForm } from './username-form';
 
-/** /user-center: profile, account settings (username, e-mail, password) and the personal API key. */
+/** /user-center: profile, account settings (username, e-mail, password), the personal API key and the signed-in devices. */
 export default function UserCenterPage() {
   const { t } = useTranslation('user-center');
   const { data: user, isPending, isError } = useUserInfo();
@@ -40,6 +41,9 @@ export default function UserCenterPage() {
           </Col>
           <Col span={24}>
             <ApiKeyCard apiKey={user.token} />
+          </Col>
+          <Col span={24}>
+            <SessionsCard />
           </Col>
         </Row>
       </Col>

@@ -1,0 +1,155 @@
+import type { TAuthorizer, TCredentials, TGrant } from './authorizer';
+import type { Connection } from './connection';
+import { createLocalLimiter, type TConnectionLimiter } from './connection-limits';
+import type { TMeter } from './meter';
+import type { TRefusal } from './refusals';
+
+/** Told the outcome of an admission: the grant, or the refusal. */
+type TAdmitted = (result: TGrant | TRefusal) => void;
+
+/** Settings of the registry. */
+export type TConnectionRegistryOptions = {
+  authorizer: TAuthorizer;
+  meter: TMeter;
+  /** Simultaneous connections per token (default: counted in this process). */
+  limiter?: TConnectionLimiter;
+  /** How often byte counters are sampled, live connections re-checked and deadlines swept. */
+  sampleIntervalMs: number;
+  /** Connections with no byte either way for this long are closed. */
+  idleTimeoutMs: number;
+};
+
+/**
+ * Every open client connection: which token each is bound to (one of the
+ * token's simultaneous-connection slots), its bytes sampled from the socket
+ * counters into the meter, and one sweep each interval that re-checks bound
+ * connections, enforces deadlines (handshakes, request heads, dials) and
+ * closes idle ones. No timer per socket.
+ */
+export function createConnectionRegistry(options: TConnectionRegistryOptions) {
+  const { authorizer, meter, idleTimeoutMs } = options;
+  const limiter = options.limiter ?? createLocalLimiter();
+  const conns = new Set<Connection>();
+  let clock = performance.now();
+
+  function sample(conn: Connection): void {
+    if (conn.isHeld) return;
+    const total = conn.socket.bytesRead + conn.socket.bytesWritten;
+    if (conn.tokenId !== null && total > conn.counted) meter.record(conn.tokenId, total - conn.counted);
+    conn.counted = total;
+  }
+
+  function unbind(conn: Connection): void {
+    if (conn.tokenId === null) return;
+    sample(conn);
+    limiter.release(conn.tokenId);
+    conn.tokenId = null;
+  }
+
+  function sweep(): void {
+    clock = performance.now();
+    for (const conn of conns) {
+      if (conn.tokenId !== null) {
+        sample(conn);
+        if (authorizer.findRefusal(conn.tokenId, conn.sourceIp)) {
+          conn.destroy();
+          continue;
+        }
+      }
+      if (conn.deadline < clock) {
+        conn.expire();
+        continue;
+      }
+      const { socket, peer } = conn;
+      const total = socket.bytesRead + socket.bytesWritten + (peer ? peer.bytesRead + peer.bytesWritten : 0);
+      if (total !== conn.lastTotal) {
+        conn.lastTotal = total;
+        conn.lastActive = clock;
+      } else if (clock - conn.lastActive >= idleTimeoutMs) {
+        conn.destroy();
+      }
+    }
+  }
+  // Binds the connection to the granted token: one of its simultaneous-connection slots (asked of the primary when clustered).
+  function bind(conn: Connection, result: TGrant | TRefusal, then: TAdmitted): void {
+    if (conn.socket.destroyed) return;
+    if (typeof result === 'string' || conn.tokenId === result.tokenId) return then(result);
+    const slot = limiter.acquire(result.tokenId, result.maxConnections);
+    if (slot instanceof Promise) {
+      slot.then(
+        (isTaken) => take(conn, result, isTaken, then),
+        () => take(conn, result, false, then),
+      );
+    } else {
+      take(conn, result, slot, then);
+    }
+  }
+
+  function take(conn: Connection, grant: TGrant, isTaken: boolean, then: TAdmitted): void {
+    if (!isTaken) return then('too-many-connections');
+    if (conn.socket.destroyed) return limiter.release(grant.tokenId);
+    unbind(conn);
+    conn.tokenId = grant.tokenId;
+    then(grant);
+  }
+
+  const timer = setInterval(sweep, options.sampleIntervalMs);
+  timer.unref();
+
+  return {
+    /** The sweep's clock (ms, performance.now() at the last sweep): deadlines are set against it. */
+    clock: () => clock,
+    add(conn: Connection): void {
+      conns.add(conn);
+    },
+    /** The client socket closed: its last bytes are metered and its slot given back. */
+    remove(conn: Connection): void {
+      unbind(conn);
+      conns.delete(conn);
+    },
+    sample,
+    /** Gives the slot back now, metering nothing more (a refused request's bytes are not the customer's). */
+    release(conn: Connection): void {
+      if (conn.tokenId === null) return;
+      conn.counted = conn.socket.bytesRead + conn.socket.bytesWritten;
+      limiter.release(conn.tokenId);
+      conn.tokenId = null;
+    },
+    /**
+     * Authorizes and binds the connection to the token, then calls `then`. The
+     * answer is usually immediate (the in-memory copy); credentials the copy
+     * does not accept may be looked up once in the database first, and a
+     * clustered gateway asks its primary for the slot. Nothing is called for a
+     * client that left meanwhile.
+     */
+    admit(conn: Connection, credentials: TCredentials | null, then: TAdmitted): void {
+      if (!credentials) return then('auth-required');
+      const result = authorizer.authorize(credentials);
+      if (result instanceof Promise) {
+        result.then(
+          (answer) => bind(conn, answer, then),
+          () => bind(conn, 'bad-credentials', then),
+        );
+      } else {
+        bind(conn, result, then);
+      }
+    },
+    /** Open client connections. */
+    count: () => conns.size,
+    /** Meters every open connection now. */
+    sampleAll(): void {
+      for (const conn of conns) sample(conn);
+    },
+    /** Stops the sweep, meters and closes every connection. */
+    closeAll(): void {
+      clearInterval(timer);
+      for (const conn of conns) {
+        sample(conn);
+        conn.destroy();
+      }
+    },
+  };
+}
+
+/** The registry type. */
+export type TConnectionRegistry = ReturnType<typeof createConnectionRegistry>;

@@ -1,0 +1,81 @@
+import type { TDb } from '@proxy/db';
+import { createAuthorizer } from './authorizer';
+import { createLeases } from './leases';
+import { createMeter } from './meter';
+import { createStateCache, type TStateCacheOptions } from './state-cache';
+
+/** Settings of the gateway's state. */
+export type TGatewayStateOptions = {
+  db: TDb;
+  /** Injectable clock (tests move time for expiry and rotation). */
+  now?: () => number;
+  /** Simultaneous connections per token. */
+  maxConnectionsPerToken?: number;
+  /** How often usage is written. */
+  flushIntervalMs?: number;
+  /** Traffic claimed per lease. */
+  leaseBytes?: number;
+  /** A failing upstream is skipped this long by dynamic tokens. */
+  exitPenaltyMs?: number;
+} & Pick<TStateCacheOptions, 'pollIntervalMs' | 'listen' | 'onError'>;
+
+/**
+ * What the protocol engine asks and tells: the state cache (tokens, exits, IP
+ * lists), the authorizer over it, the meter with its leases and its flush
+ * timer, started and stopped together. The hot path (authorize, findRefusal,
+ * record) does not wait for the database, except for one coalesced look at
+ * credentials the copy refuses.
+ */
+export function createGatewayState(options: TGatewayStateOptions) {
+  const now = options.now ?? Date.now;
+  const onError = options.onError ?? (() => {});
+  const leases = createLeases({ db: options.db, leaseBytes: options.leaseBytes ?? 8 * 1024 * 1024, onError });
+  const cache = createStateCache({ ...options, onError, onToken: (row) => leases.onToken(row) });
+  const authorizer = createAuthorizer({
+    cache,
+    leases,
+    now,
+    maxConnectionsPerToken: options.maxConnectionsPerToken ?? 200,
+    exitPenaltyMs: options.exitPenaltyMs ?? 60_000,
+  });
+  const { meter, flush, pendingTokens } = createMeter({ db: options.db, cache, leases, now });
+
+  let flushTimer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> | null = null;
+
+  return {
+    authorizer,
+    meter,
+    /** Loads everything, then follows changes and flushes usage on a timer. */
+    async start(): Promise<void> {
+      await cache.start();
+      flushTimer = setInterval(() => {
+        flushing ??= flush()
+          .catch((err) => onError(err, 'flush'))
+          .finally(() => (flushing = null));
+      }, options.flushIntervalMs ?? 2000);
+      flushTimer.unref();
+    },
+    /** Reloads now (tests; the cache follows changes by itself). */
+    sync: (force = false) => cache.sync(force),
+    /** Resolves once a sync that began after this call has applied the database's version (embedded mode: before the API answers). */
+    refresh: () => cache.refresh(),
+    /** The version of the database this copy has applied. */
+    appliedVersion: () => cache.appliedVersion(),
+    /** Writes pending usage now. */
+    flush,
+    /** Stops the timers, writes what is pending and gives back unspent leases. */
+    async stop(): Promise<void> {
+      clearInterval(flushTimer);
+      await cache.stop();
+      await flushing;
+      await flush();
+      await leases.returnAll();
+    },
+    /** For tests and diagnostics. */
+    stats: () => ({ ...cache.stats(), pendingTokens: pendingTokens() }),
+  };
+}
+
+/** The gateway's state type. */
+export type TGatewayState = ReturnType<typeof createGatewayState>;

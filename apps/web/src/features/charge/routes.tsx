@@ -1,0 +1,13 @@
+import { WalletOutlined } from '@ant-design/icons';
+import type { TAppRoute } from '../../app/route-types';
+
+/** Top up, bills and the statement, menu order 97 (spec section 2). */
+export const chargeRoutes: TAppRoute[] = [
+  {
+    path: '/charge',
+    load: () => import('./components/charge-page'),
+    access: 'protected',
+    titleKey: 'charge:title',
+    menu: { order: 97, icon: <WalletOutlined /> },
+  },
+];

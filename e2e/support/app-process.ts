@@ -1,0 +1,139 @@
+// The app server as a child process: started with a fresh data folder, its
+// output kept, its outbox read. No vitest runtime here: the global setup
+// (main process) uses this file too.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The console and API started as `npm start` does (built console, embedded database), on free ports. */
+export type TAppServer = {
+  url: string;
+  dataDir: string;
+  gatewayPort: number;
+  /** Everything the server printed. */
+  output(): string;
+  /** Text of the newest e-mail to the address in DATA_DIR/outbox. */
+  latestMail(to: string): string | undefined;
+  /** The 6-digit code in the newest e-mail to the address. */
+  latestCode(to: string): string | undefined;
+  stop(): Promise<void>;
+};
+
+/** What the global setup hands the test files about the server they share (see global-setup.ts). */
+export type TSharedAppServer = { url: string; dataDir: string; gatewayPort: number; logFile: string };
+
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- module augmentation needs an interface
+  export interface ProvidedContext {
+    /** The app server every flow shares, started once by the global setup. */
+    sharedAppServer: TSharedAppServer;
+  }
+}
+
+/** The e-mails of the server's outbox (DATA_DIR/outbox, one .eml file each), read as the tests need them. */
+export function outboxReader(dataDir: string): Pick<TAppServer, 'latestMail' | 'latestCode'> {
+  const outbox = path.join(dataDir, 'outbox');
+  const latestMail = (to: string) => {
+    let files: string[] = [];
+    try {
+      files = readdirSync(outbox).filter((f) => f.endsWith('.eml') && f.includes(to.replace(/[^a-zA-Z0-9@._-]/g, '_')));
+    } catch {
+      return undefined;
+    }
+    files.sort();
+    const last = files.at(-1);
+    return last ? readFileSync(path.join(outbox, last), 'utf8') : undefined;
+  };
+  return {
+    latestMail,
+    latestCode: (to) =>
+      /\b(\d{6})\b/.exec(
+        latestMail(to)
+          ?.split(/\r?\n\r?\n/)
+          .slice(1)
+          .join('\n') ?? '',
+      )?.[1],
+  };
+}
+
+async function isHealthy(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/api/health`)).ok;
+  } catch {
+    return false; // not listening yet
+  }
+}
+
+/**
+ * Starts the server process with a fresh data folder; resolves once
+ * /api/health answers, rejects if the process exits first. `logFile` also
+ * receives everything it prints (for test files that share it).
+ */
+export async function startAppServer(env: Record<string, string> = {}, options: { logFile?: string } = {}): Promise<TAppServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'proxy-e2e-'));
+  const port = await freePort();
+  const gatewayPort = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const record = (chunk: Buffer) => {
+    output += chunk;
+    if (options.logFile) appendFileSync(options.logFile, chunk);
+  };
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', 'server'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      GATEWAY_PORT: String(gatewayPort),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      ARGON2_MEMORY_KIB: '4096',
+      ARGON2_TIME_COST: '1',
+      RATE_LIMIT_AUTH_MAX: '1000',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', record);
+  child.stderr?.on('data', record);
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Wait for the server to answer or to die, however long a busy machine takes to start it.
+  while (!(await isHealthy(url))) {
+    if (hasExited()) throw new Error(`server exited before answering:\n${output}`);
+    await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 250))]);
+  }
+  return {
+    url,
+    dataDir,
+    gatewayPort,
+    output: () => output,
+    ...outboxReader(dataDir),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (hasExited()) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}

@@ -45,7 +45,9 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
   const config = loadServerConfig({
     ...env,
     ...(isEmbedded && !env.GATEWAY_PUBLIC_PORT ? { GATEWAY_PUBLIC_PORT: String(gatewaySettings.GATEWAY_PORT) } : {}),
-    ...(isEmbedded && !env.PAY_SANDBOX && !env.ALIPAY_APP_ID && !env.WECHAT_PAY_MCHID ? { PAY_SANDBOX: 'true' } : {}),
+    ...(isEmbedded && !env.PAY_SANDBOX && !env.ALIPAY_APP_ID && !env.WECHAT_PAY_MCHID && !env.USDT_TRC20_ADDRESS && !env.USDT_ERC20_ADDRESS
+      ? { PAY_SANDBOX: 'true' }
+      : {}),
   });
   const database = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') });
   await migrateDb(database);

@@ -112,6 +112,13 @@ export const ERRORS = {
     zh: '支付渠道暂时不可用，请稍后再试或更换支付方式',
     en: 'The payment provider is not available right now; try again later or use another method',
   },
+  /** Every unique USDT amount near this price is held by an open order on the network. */
+  PAY_AMOUNT_BUSY: {
+    code: 5004,
+    status: 409,
+    zh: '该金额的 USDT 订单过多，请稍后再试或更换金额',
+    en: 'Too many open USDT orders of this amount; try again in a while or choose another amount',
+  },
 
   /** The offline IP data packages could not be read (missing after an install, or unreadable); the IP check cannot answer. */
   IP_DATA_UNAVAILABLE: { code: 4201, status: 503, zh: 'IP 数据暂不可用，请稍后再试', en: 'The IP data is not available right now, please try again later' },

@@ -52,7 +52,10 @@ export const VALIDATION_MESSAGES = {
   pageRange: { zh: '页码须为不小于 1 的整数', en: 'The page must be a whole number from 1' },
   pageSizeRange: { zh: '每页条数为 1-200', en: 'The page size must be 1-200' },
   dateInvalid: { zh: '请输入有效的 ISO 8601 日期或时间', en: 'Please enter a valid ISO 8601 date or time' },
-  payMethodInvalid: { zh: '支付方式须为 alipay、wechat 或 sandbox', en: 'The payment method must be alipay, wechat or sandbox' },
+  payMethodInvalid: {
+    zh: '支付方式须为 alipay、wechat、sandbox、usdt_trc20 或 usdt_erc20',
+    en: 'The payment method must be alipay, wechat, sandbox, usdt_trc20 or usdt_erc20',
+  },
   amountFormat: { zh: '充值金额须为最多两位小数的数字，如 100 或 100.50', en: 'The amount must be a number with at most two decimals, such as 100 or 100.50' },
   amountRange: { zh: '充值金额须在 {min} 至 {max} 元之间', en: 'The amount must be between {min} and {max} yuan' },
 } as const satisfies Record<string, Record<TLang, string>>;

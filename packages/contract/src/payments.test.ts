@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseYuanAmount, rechargeFeeFen } from './payments';
+import { formatUsdtUnits, parseYuanAmount, rechargeFeeFen, usdtNetworkOf } from './payments';
 
 describe('recharge fee (spec section 9: 1% + 1 yuan, half up to the fen)', () => {
   it.each([
@@ -42,4 +42,24 @@ describe('amount parser (canonical yuan, at most two decimals)', () => {
       expect(parseYuanAmount(text)).toBeNull();
     },
   );
+});
+
+describe('USDT amounts (integers of 10^-6 USDT as exact decimals)', () => {
+  it.each([
+    [14_230_000, '14.23'],
+    [14_000_000, '14.00'],
+    [14_229_999, '14.229999'],
+    [10_000, '0.01'],
+    [1, '0.000001'],
+    [0, '0.00'],
+    ['123456789012345678901', '123456789012345.678901'],
+  ])('%s units -> %s', (units, text) => {
+    expect(formatUsdtUnits(units)).toBe(text);
+  });
+
+  it('names the network of the USDT methods only', () => {
+    expect(usdtNetworkOf('usdt_trc20')).toBe('trc20');
+    expect(usdtNetworkOf('usdt_erc20')).toBe('erc20');
+    expect(usdtNetworkOf('alipay')).toBeNull();
+  });
 });

@@ -10,10 +10,37 @@ import { defineRoute, type TRouteDef } from './route-def';
  * statement of every movement of the balance.
  */
 
-/** Payment methods (providers). The sandbox is for a fresh install and tests. */
-export const PAY_METHODS = ['alipay', 'wechat', 'sandbox'] as const;
+/** Payment methods (providers). The sandbox is for a fresh install and tests; USDT is paid on TRON (TRC20) or Ethereum (ERC20). */
+export const PAY_METHODS = ['alipay', 'wechat', 'sandbox', 'usdt_trc20', 'usdt_erc20'] as const;
 /** A payment method. */
 export type TPayMethod = (typeof PAY_METHODS)[number];
+
+/** Networks USDT is paid on: TRON (TRC20) and Ethereum (ERC20). */
+export const USDT_NETWORKS = ['trc20', 'erc20'] as const;
+/** A USDT network. */
+export type TUsdtNetwork = (typeof USDT_NETWORKS)[number];
+/** The payment method of each USDT network. */
+export const USDT_METHODS = { trc20: 'usdt_trc20', erc20: 'usdt_erc20' } as const satisfies Record<TUsdtNetwork, TPayMethod>;
+/** USDT has 6 decimals on both networks: amounts are kept as integers of 10^-6 USDT ("units"). */
+export const USDT_DECIMALS = 6;
+
+/** The USDT network of a payment method, or null for the others. */
+export function usdtNetworkOf(method: TPayMethod): TUsdtNetwork | null {
+  return USDT_NETWORKS.find((n) => USDT_METHODS[n] === method) ?? null;
+}
+
+/**
+ * Integer units of 10^-6 USDT as an exact decimal with at least two decimals:
+ * 14230000 -> "14.23", 14000000 -> "14.00", 14229999 -> "14.229999".
+ */
+export function formatUsdtUnits(units: bigint | number | string): string {
+  const value = BigInt(units);
+  const sign = value < 0n ? '-' : '';
+  const digits = (value < 0n ? -value : value).toString().padStart(USDT_DECIMALS + 1, '0');
+  const whole = digits.slice(0, -USDT_DECIMALS);
+  const fraction = digits.slice(-USDT_DECIMALS).replace(/0+$/, '').padEnd(2, '0');
+  return `${sign}${whole}.${fraction}`;
+}
 
 /** How the customer pays: a page to open (redirect) or a QR code to scan. */
 export const PAY_MODES = ['redirect', 'qr'] as const;
@@ -85,6 +112,24 @@ export const ZChargeInput = z.object({
 /** Parsed charge input. */
 export type TChargeInput = z.infer<typeof ZChargeInput>;
 
+/**
+ * How to pay a USDT order: send exactly `amount` USDT on `network` to
+ * `address` before the order's `expires_at`. The amount is unique among the
+ * network's open orders, so the transfer itself says which order it pays.
+ */
+export const ZCryptoPayment = z.object({
+  network: z.enum(USDT_NETWORKS),
+  token: z.literal('USDT'),
+  /** Exact decimal (e.g. "14.23"): the yuan price at the frozen rate, plus an offset of 0.01-0.99 that makes it unique. */
+  amount: z.string().meta({ examples: ['14.23'] }),
+  /** Our receiving address on the network. */
+  address: z.string().meta({ examples: ['TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE'] }),
+  /** Yuan per USDT, frozen when the order was created. */
+  rate: z.string().meta({ examples: ['7.20'] }),
+});
+/** Parsed USDT payment details. */
+export type TCryptoPayment = z.infer<typeof ZCryptoPayment>;
+
 /** A recharge order (spec section 3, bill). Amounts in yuan: the customer pays `price` (amount + fee); the balance receives `value` (amount + gift). */
 export const ZPayOrder = z.object({
   order_id: z.string().meta({ examples: ['R20261122093015AB12CD'] }),
@@ -106,6 +151,8 @@ export const ZPayOrder = z.object({
   is_sandbox: z.boolean(),
   /** Paid after the order had timed out: credited all the same. */
   is_paid_late: z.boolean(),
+  /** USDT orders: what to send where (null for the other methods). */
+  crypto: ZCryptoPayment.nullable(),
 });
 /** Parsed order. */
 export type TPayOrder = z.infer<typeof ZPayOrder>;
@@ -176,7 +223,7 @@ export const PAY_ROUTES = {
     path: '/pay/charge/:method/:amount',
     auth: 'user',
     summary:
-      'Start a recharge: method is alipay, wechat or sandbox; amount is yuan with at most two decimals (100, 100.5). The customer pays amount + fee (1% + 1 yuan); the balance receives amount + the gift of the option with that amount',
+      'Start a recharge: method is alipay, wechat, sandbox, usdt_trc20 or usdt_erc20; amount is yuan with at most two decimals (100, 100.5). The customer pays amount + fee (1% + 1 yuan); the balance receives amount + the gift of the option with that amount. A USDT order answers `crypto`: the exact USDT amount (the price at the frozen rate plus a unique offset), the network and our address, to pay before `expires_at`',
     tag: 'pay',
     input: ZChargeInput,
     output: ZChargeResult,
@@ -225,5 +272,51 @@ export const PAY_ROUTES = {
     tag: 'pay',
     input: ZLedgerQuery,
     output: zPage(ZLedgerLine),
+  }),
+} as const satisfies Record<string, TRouteDef>;
+
+/** What became of a USDT transfer to our address: it paid an order, or it awaits an operator. */
+export const USDT_TRANSFER_STATUSES = ['credited', 'unmatched'] as const;
+/** A transfer status. */
+export type TUsdtTransferStatus = (typeof USDT_TRANSFER_STATUSES)[number];
+
+/** A final USDT transfer to our address, as the operator sees it. */
+export const ZUsdtTransfer = z.object({
+  id: z.number().int(),
+  network: z.enum(USDT_NETWORKS),
+  tx_hash: z.string(),
+  log_index: z.number().int(),
+  block_number: z.number().int(),
+  block_time: z.string(),
+  from: z.string(),
+  /** Exact decimal USDT. */
+  amount: z.string(),
+  status: z.enum(USDT_TRANSFER_STATUSES),
+  /** The order it paid (credited), if any. */
+  order_id: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  /** Why it matched no order. */
+  note: z.string().nullable(),
+  /** When the watcher recorded it. */
+  seen_at: z.string(),
+});
+/** Parsed transfer. */
+export type TUsdtTransfer = z.infer<typeof ZUsdtTransfer>;
+
+/** Filters of the unmatched transfers. */
+export const ZUsdtUnmatchedQuery = ZPageQuery.extend({
+  network: z.enum(USDT_NETWORKS, { error: 'invalidValue' }).optional(),
+});
+
+/** Operators: USDT transfers that matched no order (never dropped; assigning them comes with the operator console). */
+export const PAY_ADMIN_ROUTES = {
+  adminPayUnmatchedList: defineRoute({
+    method: 'GET',
+    path: '/admin/payments/unmatched',
+    auth: 'admin',
+    summary: 'USDT transfers to our addresses that matched no order (another amount, or past the time window), newest first',
+    tag: 'admin',
+    input: ZUsdtUnmatchedQuery,
+    output: zPage(ZUsdtTransfer),
   }),
 } as const satisfies Record<string, TRouteDef>;

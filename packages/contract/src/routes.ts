@@ -6,7 +6,7 @@ import { INVITE_ROUTES } from './invite';
 import { IP_LIST_ROUTES } from './ip-lists';
 import { IP_QUALITY_ROUTES } from './ip-quality';
 import { NOTIFICATION_ROUTES } from './notifications';
-import { PAY_ROUTES } from './payments';
+import { PAY_ADMIN_ROUTES, PAY_ROUTES } from './payments';
 import { AREA_ROUTES, PRICING_ROUTES, PROXY_ROUTES } from './proxies';
 import type { TRouteDef } from './route-def';
 import { SYSTEM_ROUTES } from './system';
@@ -40,6 +40,7 @@ export const ROUTE_GROUPS = {
   // The operator area: calls under /admin/<domain>/..., auth "admin", audited automatically.
   'users-admin': USER_ADMIN_ROUTES,
   audit: AUDIT_ROUTES,
+  'payments-admin': PAY_ADMIN_ROUTES,
 } as const;
 
 type TGroups = typeof ROUTE_GROUPS;

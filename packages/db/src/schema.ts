@@ -13,9 +13,26 @@ import {
   PROXY_PRODUCTS,
   SIGN_IN_METHODS,
   TOKEN_STATUSES,
+  USDT_NETWORKS,
+  USDT_TRANSFER_STATUSES,
   USER_STATUSES,
 } from '@proxy/contract';
-import { bigint, bigserial, boolean, check, index, integer, jsonb, varchar, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  varchar,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const id = () => bigserial({ mode: 'number' }).primaryKey();
 const userRef = () => bigint('user_id', { mode: 'number' }).notNull();
@@ -457,12 +474,19 @@ export const payOrders = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /** Paid after the order had timed out, been cancelled or failed: credited all the same. */
     isPaidLate: boolean('is_paid_late').notNull().default(false),
+    /** USDT orders: the exact amount to send, in 10^-6 USDT (unique among the network's open orders; usdt_amount_holds). */
+    cryptoAmountUnits: bigint('crypto_amount_units', { mode: 'number' }),
+    /** USDT orders: our receiving address when the order was made. */
+    cryptoAddress: text('crypto_address'),
+    /** USDT orders: yuan per USDT, frozen when the order was made (decimal text). */
+    cryptoRate: text('crypto_rate'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('pay_orders_user_idx').on(t.userId, t.createdAt),
     index('pay_orders_pending_idx').on(t.status, t.expiresAt),
+    index('pay_orders_crypto_amount_idx').on(t.method, t.cryptoAmountUnits),
     uniqueIndex('pay_orders_provider_tx_key').on(t.method, t.providerTxId),
     check('pay_orders_amounts', sql`${t.amountFen} > 0 AND ${t.priceFen} = ${t.amountFen} + ${t.feeFen} AND ${t.valueFen} = ${t.amountFen} + ${t.giftFen}`),
   ],
@@ -484,4 +508,63 @@ export const payNotifications = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('pay_notifications_order_idx').on(t.orderId), index('pay_notifications_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Final USDT transfers of the official contract to our addresses, each once:
+ * the key (network, transaction, log index) makes a transfer seen by two
+ * watchers, or again after a restart, a no-op. A transfer either paid an
+ * order (credited, through the ledger) or waits for an operator (unmatched);
+ * none is dropped.
+ */
+export const usdtTransfers = pgTable(
+  'usdt_transfers',
+  {
+    id: id(),
+    network: text('network', { enum: USDT_NETWORKS }).notNull(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
+    blockTime: timestamp('block_time', { withTimezone: true }).notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    /** 10^-6 USDT, exact (a transfer may exceed any order). */
+    amountUnits: numeric('amount_units', { precision: 78, scale: 0 }).notNull(),
+    status: text('status', { enum: USDT_TRANSFER_STATUSES }).notNull(),
+    /** The order it paid. */
+    orderId: text('order_id'),
+    /** The customer it was credited to. */
+    userId: bigint('user_id', { mode: 'number' }),
+    /** Why it matched no order. */
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('usdt_transfers_key').on(t.network, t.txHash, t.logIndex),
+    index('usdt_transfers_status_idx').on(t.status, t.createdAt),
+    check('usdt_transfers_amount', sql`${t.amountUnits} > 0`),
+  ],
+);
+
+/** Where each network's watcher goes on: TRON, the block time (ms) it lists from; Ethereum, the next block it scans. Only moves forward. */
+export const usdtWatchCursors = pgTable('usdt_watch_cursors', {
+  network: text('network', { enum: USDT_NETWORKS }).primaryKey(),
+  position: bigint('position', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The USDT amounts orders hold, one order per (network, amount) at a time:
+ * an order holds its amount, paid or not, until its window for late
+ * transfers has passed, so a transfer's amount names at most one order.
+ */
+export const usdtAmountHolds = pgTable(
+  'usdt_amount_holds',
+  {
+    network: text('network', { enum: USDT_NETWORKS }).notNull(),
+    amountUnits: bigint('amount_units', { mode: 'number' }).notNull(),
+    orderId: text('order_id').notNull(),
+    heldUntil: timestamp('held_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.amountUnits] })],
 );

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { zSettingFlag, zSettingText } from '@proxy/contract';
+import { tronAddressToHex } from '../features/payments/usdt/tron-address';
+import { parseUsdtRate } from '../features/payments/usdt/usdt-amount';
 
 const bool = zSettingFlag;
 const optionalText = zSettingText;
@@ -124,6 +126,31 @@ export const ZServerEnv = z.object({
   WECHAT_PAY_PLATFORM_PUBLIC_KEY: optionalText,
   WECHAT_PAY_API_V3_KEY: optionalText,
   WECHAT_PAY_BASE_URL: z.string().url().default('https://api.mch.weixin.qq.com'),
+  /** USDT (on for a network when its receiving address is set): yuan per USDT, frozen into each order (e.g. 7.20). */
+  USDT_CNY_RATE: optionalText,
+  /** Minutes a USDT order waits for its transfer. */
+  USDT_ORDER_TTL_MIN: z.coerce.number().int().min(1).max(1440).default(30),
+  /**
+   * Minutes after an order's time a transfer of its exact amount is still credited to it (late).
+   * The order holds its amount that long, paid or not, so each price has 99 amounts per
+   * USDT_ORDER_TTL_MIN + this; later transfers wait for an operator.
+   */
+  USDT_LATE_MATCH_MIN: z.coerce.number().int().min(0).max(10_080).default(120),
+  /** Seconds between two polls of each chain (the jobs run more often; the watchers skip the passes in between). */
+  USDT_POLL_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(15),
+  /** USDT on TRON: our receiving address (T...), the TronGrid-style API, its optional key, and the token contract (testnets differ). */
+  USDT_TRC20_ADDRESS: optionalText,
+  USDT_TRC20_API_URL: z.string().url().default('https://api.trongrid.io'),
+  USDT_TRC20_API_KEY: optionalText,
+  USDT_TRC20_CONTRACT: z.string().trim().default('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
+  /** USDT on Ethereum: our receiving address (0x...), a JSON-RPC endpoint, and the token contract (testnets differ). */
+  USDT_ERC20_ADDRESS: optionalText,
+  USDT_ERC20_RPC_URL: optionalText,
+  USDT_ERC20_CONTRACT: z.string().trim().default('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+  /** First block the Ethereum watcher scans on a fresh database (default: the finalized block minus about a day). */
+  USDT_ERC20_START_BLOCK: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(0).optional()),
+  /** Most blocks one eth_getLogs call asks for (endpoints limit ranges). */
+  USDT_ERC20_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(500),
   /** host:port of the gateway the proxy test dials (default 127.0.0.1:GATEWAY_PUBLIC_PORT). */
   TOKEN_TEST_GATEWAY: z
     .string()
@@ -164,7 +191,11 @@ function paymentProblems(c: z.output<typeof ZServerEnv>): string[] {
   const problems: string[] = [];
   const isAlipay = c.ALIPAY_APP_ID !== undefined;
   const isWechat = c.WECHAT_PAY_MCHID !== undefined;
-  if (c.PAY_SANDBOX && (isAlipay || isWechat)) problems.push('PAY_SANDBOX: the sandbox may not be on together with Alipay or WeChat Pay');
+  const isTrc20 = c.USDT_TRC20_ADDRESS !== undefined;
+  const isErc20 = c.USDT_ERC20_ADDRESS !== undefined;
+  if (c.PAY_SANDBOX && (isAlipay || isWechat || isTrc20 || isErc20)) {
+    problems.push('PAY_SANDBOX: the sandbox may not be on together with Alipay, WeChat Pay or USDT');
+  }
   if (isAlipay) {
     for (const name of ['ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY'] as const) if (!c[name]) problems.push(`${name}: required with ALIPAY_APP_ID`);
   }
@@ -180,6 +211,21 @@ function paymentProblems(c: z.output<typeof ZServerEnv>): string[] {
       if (!c[name]) problems.push(`${name}: required with WECHAT_PAY_MCHID`);
     }
     if (c.WECHAT_PAY_API_V3_KEY && Buffer.byteLength(c.WECHAT_PAY_API_V3_KEY) !== 32) problems.push('WECHAT_PAY_API_V3_KEY: must be 32 bytes');
+  }
+  if (isTrc20 || isErc20) {
+    if (!c.USDT_CNY_RATE) problems.push('USDT_CNY_RATE: required with USDT_TRC20_ADDRESS or USDT_ERC20_ADDRESS');
+    else if (parseUsdtRate(c.USDT_CNY_RATE) === null) problems.push('USDT_CNY_RATE: a positive decimal of yuan per USDT with at most 6 decimals, such as 7.20');
+  }
+  if (isTrc20) {
+    if (tronAddressToHex(c.USDT_TRC20_ADDRESS!) === null) problems.push('USDT_TRC20_ADDRESS: not a TRON address (T..., 34 characters, valid checksum)');
+    if (tronAddressToHex(c.USDT_TRC20_CONTRACT) === null) problems.push('USDT_TRC20_CONTRACT: not a TRON address (T..., 34 characters, valid checksum)');
+  }
+  if (isErc20) {
+    const hex = /^0x[0-9a-fA-F]{40}$/;
+    if (!hex.test(c.USDT_ERC20_ADDRESS!)) problems.push('USDT_ERC20_ADDRESS: not an Ethereum address (0x and 40 hex digits)');
+    if (!hex.test(c.USDT_ERC20_CONTRACT)) problems.push('USDT_ERC20_CONTRACT: not an Ethereum address (0x and 40 hex digits)');
+    if (!c.USDT_ERC20_RPC_URL) problems.push('USDT_ERC20_RPC_URL: required with USDT_ERC20_ADDRESS');
+    else if (!/^https?:\/\/[^/\s]+/i.test(c.USDT_ERC20_RPC_URL)) problems.push('USDT_ERC20_RPC_URL: http:// or https:// URL');
   }
   if (c.PAY_MIN_AMOUNT > c.PAY_MAX_AMOUNT) problems.push('PAY_MIN_AMOUNT: larger than PAY_MAX_AMOUNT');
   return problems;

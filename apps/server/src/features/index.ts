@@ -17,6 +17,7 @@ import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
 import { createUserAdminHandlers } from './users/users-admin.routes';
 import { createAuditHandlers } from './audit/audit.routes';
 import { createPaymentHandlers } from './payments/payments.routes';
+import { createPaymentAdminHandlers } from './payments/payments-admin.routes';
 
 /**
  * Every feature's handlers, by route group (packages/contract/src/routes.ts):
@@ -42,5 +43,6 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'users-admin': createUserAdminHandlers(deps),
     audit: createAuditHandlers(deps),
     payments: createPaymentHandlers(deps),
+    'payments-admin': createPaymentAdminHandlers(deps),
   };
 }

@@ -1,6 +1,8 @@
 import type { TDeps } from '../lib/deps';
 import { autoRenewNextToken, exhaustNextToken, expireNextToken } from '../features/proxies/proxies-lifecycle.service';
 import { reconcileStaleOrders } from '../features/payments/payments.service';
+import { usdtProviderOf, type TUsdtProvider } from '../features/payments/providers/usdt';
+import { watchUsdtTransfers } from '../features/payments/usdt-watcher.service';
 import { createJobRunner, drain, type TJob, type TJobRunner } from './job-runner';
 
 // Rows per pass: enough to keep up, small enough that a pass stays short.
@@ -26,10 +28,32 @@ export function createPaymentReconciliationJob(deps: Pick<TDeps, 'db' | 'clock' 
   return { name: 'payment-reconciliation', runOnce: () => reconcileStaleOrders(deps) };
 }
 
-/** The server's lifecycle jobs (auto-renew runs before expiry so a renewable token never lapses). */
+/** A USDT network's watcher: final transfers to our address settle their orders; it polls the chain every USDT_POLL_INTERVAL_S. */
+export function createUsdtWatcherJob(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'mailer' | 'payProviders'>, provider: TUsdtProvider): TJob {
+  let lastPassAt = Number.NEGATIVE_INFINITY;
+  return {
+    name: `usdt-${provider.usdt.network}-watcher`,
+    async runOnce() {
+      const now = deps.clock.now().getTime();
+      if (now - lastPassAt < provider.usdt.pollIntervalS * 1000) return 0;
+      lastPassAt = now;
+      return watchUsdtTransfers(deps, provider);
+    },
+  };
+}
+
+/** The watchers of the USDT networks that are on. */
+export function createUsdtWatcherJobs(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'mailer' | 'payProviders'>): TJob[] {
+  return [...deps.payProviders.values()].flatMap((p) => {
+    const usdt = usdtProviderOf(p);
+    return usdt ? [createUsdtWatcherJob(deps, usdt)] : [];
+  });
+}
+
+/** The server's lifecycle jobs (auto-renew runs before expiry so a renewable token never lapses; USDT watchers settle before stale orders time out). */
 export function createServerJobRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer' | 'payProviders'>): TJobRunner {
   return createJobRunner({
-    jobs: [createAutoRenewJob(deps), createExpiryJob(deps), createExhaustionJob(deps), createPaymentReconciliationJob(deps)],
+    jobs: [createAutoRenewJob(deps), createExpiryJob(deps), createExhaustionJob(deps), ...createUsdtWatcherJobs(deps), createPaymentReconciliationJob(deps)],
     intervalMs: deps.config.JOBS_INTERVAL_MS,
     log: deps.log,
   });

@@ -5,8 +5,10 @@ import {
   RECHARGE_FEE_PERCENT,
   fenToYuan,
   formatFen,
+  formatUsdtUnits,
   parseYuanAmount,
   rechargeFeeFen,
+  usdtNetworkOf,
   yuanToFen,
   type TChargeInput,
   type TChargeOptions,
@@ -20,6 +22,7 @@ import {
   type TPayOrder,
   type TPayRecordQuery,
 } from '@proxy/contract';
+import type { TTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
@@ -45,6 +48,9 @@ import {
 } from './payments.repository';
 import { NotificationRefusal, type TPayProvider } from './providers';
 import type { TIncomingNotification, TNotificationAnswer, TVerifiedNotification } from './providers/provider';
+import { usdtProviderOf, type TUsdtSettings } from './providers/usdt';
+import { findHeldAmounts, holdAmount, releaseAmount } from './usdt.repository';
+import { usdtBaseUnits, usdtCandidateUnits } from './usdt/usdt-amount';
 
 /**
  * Money in (ARCHITECTURE.md, Money): recharge orders through a provider, and
@@ -91,7 +97,34 @@ export function toPayOrder(row: TPayOrderRow, lang: TLang): TPayOrder {
     value: fenToYuan(row.valueFen),
     is_sandbox: row.isSandbox,
     is_paid_late: row.isPaidLate,
+    crypto: cryptoOf(row),
   };
+}
+
+function cryptoOf(row: TPayOrderRow): TPayOrder['crypto'] {
+  const network = usdtNetworkOf(row.method);
+  if (!network || row.cryptoAmountUnits === null || row.cryptoAddress === null || row.cryptoRate === null) return null;
+  return { network, token: 'USDT', amount: formatUsdtUnits(row.cryptoAmountUnits), address: row.cryptoAddress, rate: row.cryptoRate };
+}
+
+/** Clock skew allowed between our order times and block times. */
+export const USDT_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Picks the USDT amount of a new order: the price at the frozen rate plus an
+ * offset of 0.01-0.99 that no other order of the network holds, and holds it
+ * (in the order's transaction) until the order's window for late transfers
+ * is over, paid or not: a second transfer of a paid order's amount must not
+ * pay someone else's new order. PAY_AMOUNT_BUSY when all 99 are held.
+ */
+async function holdUsdtAmount(tx: TTx, usdt: TUsdtSettings, priceFen: number, orderId: string, until: Date, now: Date): Promise<number> {
+  const candidates = usdtCandidateUnits(usdtBaseUnits(priceFen, usdt.rateMicro)).map(Number);
+  const held = new Set(await findHeldAmounts(tx, usdt.network, candidates, now));
+  for (const units of candidates) {
+    if (held.has(units)) continue;
+    if (await holdAmount(tx, usdt.network, units, orderId, until, now)) return units;
+  }
+  throw new AppError('PAY_AMOUNT_BUSY');
 }
 
 /** Seeds the options of a fresh install once (every API instance may try; one set is written). */
@@ -141,8 +174,9 @@ export async function startCharge(deps: TSettleDeps, userId: number, input: TCha
   const giftFen = option?.giftFen ?? 0;
   const feeFen = rechargeFeeFen(amountFen);
   const now = deps.clock.now();
-  const expiresAt = new Date(now.getTime() + deps.config.PAY_ORDER_TTL_MIN * 60_000);
-  const order = await insertOrder(deps.db, {
+  const usdt = usdtProviderOf(provider)?.usdt;
+  const expiresAt = new Date(now.getTime() + (usdt?.orderTtlMin ?? deps.config.PAY_ORDER_TTL_MIN) * 60_000);
+  const newOrder = {
     id: newOrderId(now),
     userId,
     method: provider.method,
@@ -156,7 +190,14 @@ export async function startCharge(deps: TSettleDeps, userId: number, input: TCha
     isSandbox: provider.isSandbox,
     expiresAt,
     createdAt: now,
-  });
+  };
+  const order = usdt
+    ? await deps.db.transaction(async (tx) => {
+        const heldUntil = new Date(expiresAt.getTime() + usdt.lateMatchMin * 60_000 + USDT_CLOCK_SKEW_MS);
+        const units = await holdUsdtAmount(tx, usdt, newOrder.priceFen, newOrder.id, heldUntil, now);
+        return insertOrder(tx, { ...newOrder, cryptoAmountUnits: units, cryptoAddress: usdt.address, cryptoRate: usdt.rate });
+      })
+    : await insertOrder(deps.db, newOrder);
   let start: Awaited<ReturnType<TPayProvider['create']>>;
   try {
     start = await provider.create({
@@ -172,6 +213,7 @@ export async function startCharge(deps: TSettleDeps, userId: number, input: TCha
     // Nothing to pay: the order goes, so a failed charge leaves no trace but the log.
     deps.log.warn({ err: error, orderId: order.id, method: provider.method }, 'payment provider refused or unreachable');
     await deleteOrder(deps.db, order.id);
+    if (usdt) await releaseAmount(deps.db, order.id);
     throw new AppError('PAY_PROVIDER_FAILED');
   }
   const saved = await updateOrder(deps.db, order.id, { payUrl: start.payUrl, qrCode: start.qrCode });
@@ -252,57 +294,76 @@ export async function listStatement(deps: Pick<TDeps, 'db' | 'clock'>, userId: n
 /** What a settlement did. */
 export type TSettlement = 'credited' | 'replay' | 'failed';
 
+/** A settlement and the order it touched (the e-mail after the commit needs it). */
+export type TSettled = { result: TSettlement; order: TPayOrderRow; balanceFen?: number };
+
+/**
+ * Applies a genuine payment to its order inside the caller's transaction,
+ * exactly once: the one settlement path of every provider (notifications,
+ * reconciliation, the USDT watchers). Throws NotificationRefusal when it does
+ * not match the order. The caller announces a credit after its commit.
+ */
+export async function settleInTransaction(deps: TSettleDeps, tx: TTx, method: TPayMethod, paid: TVerifiedNotification): Promise<TSettled> {
+  const order = await lockOrder(tx, paid.orderId);
+  if (!order || order.method !== method) throw new NotificationRefusal(`unknown order ${paid.orderId}`);
+  if (paid.outcome === 'ignore') return { result: 'replay', order };
+  if (order.cryptoAmountUnits !== null) {
+    // A USDT order is paid by its exact amount of USDT, whatever that is worth in yuan today.
+    if (paid.paidUnits === undefined || paid.paidUnits !== BigInt(order.cryptoAmountUnits)) {
+      throw new NotificationRefusal(
+        `paid ${paid.paidUnits === undefined ? 'no' : formatUsdtUnits(paid.paidUnits)} USDT, the order asks ${formatUsdtUnits(order.cryptoAmountUnits)}`,
+      );
+    }
+  } else if (paid.paidFen !== order.priceFen) throw new NotificationRefusal(`paid ${paid.paidFen} fen, the order's price is ${order.priceFen}`);
+  if (paid.outcome === 'failure') {
+    const failed = order.status === 'pending' ? await endPendingOrder(tx, order.id, 'failure') : undefined;
+    return { result: failed ? 'failed' : 'replay', order };
+  }
+  if (order.status === 'success') {
+    if (order.providerTxId !== paid.providerTxId) throw new NotificationRefusal(`order already paid by transaction ${order.providerTxId}`);
+    return { result: 'replay', order };
+  }
+  const credit = await createLedgerService(deps).credit(
+    { userId: order.userId, amountFen: order.valueFen, reason: 'recharge', reference: order.id, idempotencyKey: `pay:${method}:${paid.providerTxId}` },
+    tx,
+  );
+  // Late: paid after the order's time (a chain says when), or after it ended unpaid.
+  const isPaidLate = paid.paidAt
+    ? paid.paidAt.getTime() > order.expiresAt.getTime() || order.status === 'cancelled' || order.status === 'failure'
+    : order.status !== 'pending';
+  const settled = await updateOrder(tx, order.id, { status: 'success', providerTxId: paid.providerTxId, paidAt: deps.clock.now(), isPaidLate });
+  await addTotalRecharge(tx, order.userId, order.amountFen);
+  await writeNotification(deps, order.userId, 'recharge_success', tx);
+  return { result: 'credited', order: settled, balanceFen: credit.availableFen };
+}
+
+/** After the commit of a credit: the customer's e-mail. */
+export async function announceSettlement(deps: TSettleDeps, settled: TSettled): Promise<void> {
+  if (settled.result !== 'credited') return;
+  const customer = await findOrderCustomer(deps.db, settled.order.userId);
+  if (!customer) return;
+  await sendMailQuietly(
+    deps,
+    customer.email,
+    renderRechargeMail({
+      username: customer.username,
+      orderId: settled.order.id,
+      amount: formatFen(settled.order.amountFen),
+      value: formatFen(settled.order.valueFen),
+      balance: formatFen(settled.balanceFen ?? 0),
+      publicUrl: deps.config.publicUrl,
+    }),
+  );
+}
+
 /**
  * Applies a genuine notification (or a reconciliation's answer) to its order,
  * exactly once. Throws NotificationRefusal when it does not match the order.
  */
 export async function settlePayment(deps: TSettleDeps, method: TPayMethod, paid: TVerifiedNotification): Promise<TSettlement> {
-  const ledger = createLedgerService(deps);
-  const outcome = await deps.db.transaction(async (tx) => {
-    const order = await lockOrder(tx, paid.orderId);
-    if (!order || order.method !== method) throw new NotificationRefusal(`unknown order ${paid.orderId}`);
-    if (paid.outcome === 'ignore') return { result: 'replay' as const, order };
-    if (paid.paidFen !== order.priceFen) throw new NotificationRefusal(`paid ${paid.paidFen} fen, the order's price is ${order.priceFen}`);
-    if (paid.outcome === 'failure') {
-      const failed = order.status === 'pending' ? await endPendingOrder(tx, order.id, 'failure') : undefined;
-      return { result: failed ? ('failed' as const) : ('replay' as const), order };
-    }
-    if (order.status === 'success') {
-      if (order.providerTxId !== paid.providerTxId) throw new NotificationRefusal(`order already paid by transaction ${order.providerTxId}`);
-      return { result: 'replay' as const, order };
-    }
-    const credit = await ledger.credit(
-      { userId: order.userId, amountFen: order.valueFen, reason: 'recharge', reference: order.id, idempotencyKey: `pay:${method}:${paid.providerTxId}` },
-      tx,
-    );
-    const settled = await updateOrder(tx, order.id, {
-      status: 'success',
-      providerTxId: paid.providerTxId,
-      paidAt: deps.clock.now(),
-      isPaidLate: order.status !== 'pending',
-    });
-    await addTotalRecharge(tx, order.userId, order.amountFen);
-    await writeNotification(deps, order.userId, 'recharge_success', tx);
-    return { result: 'credited' as const, order: settled, balanceFen: credit.availableFen };
-  });
-  if (outcome.result === 'credited') {
-    const customer = await findOrderCustomer(deps.db, outcome.order.userId);
-    if (customer) {
-      await sendMailQuietly(
-        deps,
-        customer.email,
-        renderRechargeMail({
-          username: customer.username,
-          orderId: outcome.order.id,
-          amount: formatFen(outcome.order.amountFen),
-          value: formatFen(outcome.order.valueFen),
-          balance: formatFen(outcome.balanceFen ?? 0),
-          publicUrl: deps.config.publicUrl,
-        }),
-      );
-    }
-  }
-  return outcome.result;
+  const settled = await deps.db.transaction((tx) => settleInTransaction(deps, tx, method, paid));
+  await announceSettlement(deps, settled);
+  return settled.result;
 }
 
 /**

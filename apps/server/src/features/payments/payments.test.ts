@@ -117,7 +117,7 @@ describe('top-up with the sandbox provider', () => {
     const off = await request(t.app, 'POST', '/pay/charge/alipay/100', { token: ann.token });
     expect([off.statusCode, off.json().code]).toEqual([400, 5001]);
     const unknown = await request(t.app, 'POST', '/pay/charge/paypal/100', { token: ann.token });
-    expect(unknown.json().data.issues[0].message).toBe('The payment method must be alipay, wechat or sandbox');
+    expect(unknown.json().data.issues[0].message).toBe('The payment method must be alipay, wechat, sandbox, usdt_trc20 or usdt_erc20');
   });
 
   it("cancels a pending order once; another user's order is not found; a payment that still arrives is credited and marked late", async () => {

@@ -4,7 +4,10 @@ import type { TServerConfig } from '../../../config/env';
 import { createAlipayProvider } from './alipay';
 import type { TPayProvider } from './provider';
 import { createSandboxProvider } from './sandbox';
+import { createUsdtProvider } from './usdt';
 import { createWechatPayProvider } from './wechat';
+import { createEthereumChain } from '../usdt/ethereum-chain';
+import { createTronChain } from '../usdt/tron-chain';
 
 export { NotificationRefusal, type TPayProvider } from './provider';
 
@@ -44,6 +47,28 @@ export function createPayProviders(config: TServerConfig): TPayProviders {
         baseUrl: config.WECHAT_PAY_BASE_URL,
       }),
     );
+  }
+  const usdt = {
+    rate: config.USDT_CNY_RATE!,
+    orderTtlMin: config.USDT_ORDER_TTL_MIN,
+    lateMatchMin: config.USDT_LATE_MATCH_MIN,
+    pollIntervalS: config.USDT_POLL_INTERVAL_S,
+  };
+  if (config.USDT_TRC20_ADDRESS) {
+    const address = config.USDT_TRC20_ADDRESS;
+    const chain = createTronChain({ apiUrl: config.USDT_TRC20_API_URL, apiKey: config.USDT_TRC20_API_KEY, address, contract: config.USDT_TRC20_CONTRACT });
+    on.push(createUsdtProvider({ ...usdt, network: 'trc20', address, chain }));
+  }
+  if (config.USDT_ERC20_ADDRESS) {
+    const address = config.USDT_ERC20_ADDRESS;
+    const chain = createEthereumChain({
+      rpcUrl: config.USDT_ERC20_RPC_URL!,
+      address,
+      contract: config.USDT_ERC20_CONTRACT,
+      startBlock: config.USDT_ERC20_START_BLOCK,
+      blockRange: config.USDT_ERC20_BLOCK_RANGE,
+    });
+    on.push(createUsdtProvider({ ...usdt, network: 'erc20', address, chain }));
   }
   if (config.PAY_SANDBOX) on.push(createSandboxProvider({ secret: config.jwtSecret, publicUrl: config.publicUrl }));
   return new Map(PAY_METHODS.flatMap((method) => on.filter((p) => p.method === method).map((p) => [method, p] as const)));

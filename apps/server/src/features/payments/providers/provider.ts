@@ -1,7 +1,7 @@
 import type { TPayMethod, TPayMode } from '@proxy/contract';
 
 /**
- * One payment provider (Alipay, WeChat Pay, the sandbox; USDT later) behind
+ * One payment provider (Alipay, WeChat Pay, the sandbox, USDT on TRON and Ethereum) behind
  * one interface: create a payment, verify a notification, ask about an order.
  * Each is on only when configured (config/env.ts), and hidden when not.
  */
@@ -27,6 +27,10 @@ export type TVerifiedNotification = {
   providerTxId: string;
   /** Fen the customer paid. */
   paidFen: number;
+  /** USDT orders: the 10^-6 USDT the transfer carried (the order's exact amount pays it). */
+  paidUnits?: bigint;
+  /** When the payment happened, when the provider says (a chain's block time): after the order's time, it is late. */
+  paidAt?: Date;
   /** success: paid; failure: the provider closed it unpaid; ignore: an intermediate state (nothing to do, acknowledge). */
   outcome: 'success' | 'failure' | 'ignore';
 };

@@ -1,6 +1,6 @@
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Alert, Button, Card, Col, Descriptions, Flex, Form, Input, Radio, Row, Typography, theme } from 'antd';
-import { AlipayCircleOutlined, ExperimentOutlined, WechatOutlined } from '@ant-design/icons';
+import { AlipayCircleOutlined, DollarOutlined, ExperimentOutlined, WechatOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
   RECHARGE_FEE_FIXED_FEN,
@@ -22,7 +22,13 @@ const METHOD_ICONS: Record<TPayMethod, ReactNode> = {
   alipay: <AlipayCircleOutlined />,
   wechat: <WechatOutlined />,
   sandbox: <ExperimentOutlined />,
+  usdt_trc20: <DollarOutlined />,
+  usdt_erc20: <DollarOutlined />,
 };
+
+// Methods this screen can take a payment with. A USDT order needs its exact amount, network, address and
+// countdown shown, which this screen does not show yet: until it does, USDT is not offered here.
+const CONSOLE_METHODS: readonly TPayMethod[] = ['alipay', 'wechat', 'sandbox'];
 
 /** Opens a payment page in a new window; the page also offers a link in case the browser blocks it. */
 export function openPayPage(url: string): void {
@@ -86,8 +92,9 @@ export function ChargeForm(props: { options: TChargeOptions; onStarted: (charge:
   const quote = useMemo(() => (amountFen === undefined ? null : quoteCharge(amountFen, options.record)), [amountFen, options.record]);
 
   // The first method the server offers until one is picked (and again if the picked one goes away).
-  const method = options.methods.some((m) => m.method === pickedMethod) ? pickedMethod : options.methods[0]?.method;
-  const methodModes = options.methods.find((m) => m.method === method)?.modes ?? [];
+  const methods = options.methods.filter((m) => CONSOLE_METHODS.includes(m.method));
+  const method = methods.some((m) => m.method === pickedMethod) ? pickedMethod : methods[0]?.method;
+  const methodModes = methods.find((m) => m.method === method)?.modes ?? [];
   const chosenMode = methodModes.length > 1 ? (mode && methodModes.includes(mode) ? mode : methodModes[0]) : undefined;
   const customError = isCustomChecked ? customCheck?.error : undefined;
 
@@ -142,7 +149,7 @@ export function ChargeForm(props: { options: TChargeOptions; onStarted: (charge:
         />
       </Form.Item>
       <Form.Item label={t('form.method')} required>
-        {options.methods.length === 0 ? (
+        {methods.length === 0 ? (
           <Alert type="warning" showIcon title={t('form.noMethods')} />
         ) : (
           <Radio.Group
@@ -150,7 +157,7 @@ export function ChargeForm(props: { options: TChargeOptions; onStarted: (charge:
             buttonStyle="solid"
             value={method}
             onChange={(event) => setMethod(event.target.value as TPayMethod)}
-            options={options.methods.map((m) => ({
+            options={methods.map((m) => ({
               value: m.method,
               label: (
                 <Flex gap={6} align="center">

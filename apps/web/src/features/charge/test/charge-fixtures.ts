@@ -36,6 +36,7 @@ export function makeOrder(overrides: Partial<TPayOrder> = {}): TPayOrder {
     value: 105,
     is_sandbox: true,
     is_paid_late: false,
+    crypto: null,
     ...overrides,
   };
 }

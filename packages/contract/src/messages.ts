@@ -56,6 +56,8 @@ export const VALIDATION_MESSAGES = {
     zh: '支付方式须为 alipay、wechat、sandbox、usdt_trc20 或 usdt_erc20',
     en: 'The payment method must be alipay, wechat, sandbox, usdt_trc20 or usdt_erc20',
   },
+  payModeInvalid: { zh: '支付形式须为 redirect（跳转支付页）或 qr（扫码）', en: 'The pay mode must be redirect (a payment page) or qr (a QR code)' },
+  payModeUnavailable: { zh: '该支付方式不支持此支付形式', en: 'This payment method does not offer this pay mode' },
   amountFormat: { zh: '充值金额须为最多两位小数的数字，如 100 或 100.50', en: 'The amount must be a number with at most two decimals, such as 100 or 100.50' },
   amountRange: { zh: '充值金额须在 {min} 至 {max} 元之间', en: 'The amount must be between {min} and {max} yuan' },
 } as const satisfies Record<string, Record<TLang, string>>;

@@ -107,7 +107,7 @@ export const ZChargeInput = z.object({
   method: z.enum(PAY_METHODS, { error: 'payMethodInvalid' }),
   /** Yuan with at most two decimals: 100, 100.5, 100.50. */
   amount: z.string().refine((v) => parseYuanAmount(v) !== null, { error: 'amountFormat' }),
-  mode: z.enum(PAY_MODES, { error: 'invalidValue' }).optional(),
+  mode: z.enum(PAY_MODES, { error: 'payModeInvalid' }).optional(),
 });
 /** Parsed charge input. */
 export type TChargeInput = z.infer<typeof ZChargeInput>;

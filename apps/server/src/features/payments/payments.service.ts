@@ -25,6 +25,7 @@ import {
 import type { TTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
+import { csvCell } from '../../lib/csv';
 import { RawReply } from '../../lib/routing';
 import { createLedgerService } from '../ledger/ledger.service';
 import { renderRechargeMail } from '../mail/mail-templates';
@@ -46,6 +47,7 @@ import {
   updateOrder,
   type TPayOrderRow,
 } from './payments.repository';
+import { BILLS_CSV_HEADER, orderDescription } from './payment-texts';
 import { NotificationRefusal, type TPayProvider } from './providers';
 import type { TIncomingNotification, TNotificationAnswer, TVerifiedNotification } from './providers/provider';
 import { usdtProviderOf, type TUsdtSettings } from './providers/usdt';
@@ -74,10 +76,6 @@ function newOrderId(now: Date): string {
   return `R${stamp}${randomBytes(4).toString('hex').toUpperCase()}`;
 }
 
-function describe(amountFen: number, lang: TLang): string {
-  return lang === 'zh' ? `余额充值 ${formatFen(amountFen)}` : `Balance top-up ${formatFen(amountFen)}`;
-}
-
 /** An order as the API shows it. */
 export function toPayOrder(row: TPayOrderRow, lang: TLang): TPayOrder {
   return {
@@ -85,7 +83,7 @@ export function toPayOrder(row: TPayOrderRow, lang: TLang): TPayOrder {
     method: row.method,
     status: row.status,
     is_completed: row.status === 'success',
-    description: describe(row.amountFen, lang),
+    description: orderDescription(row.amountFen, lang),
     date: new Date(row.createdAt.getTime() + BEIJING_OFFSET_MS).toISOString().slice(0, 10),
     created_at: row.createdAt.toISOString(),
     paid_at: row.paidAt?.toISOString() ?? null,
@@ -161,7 +159,7 @@ function providerOf(deps: TPayDeps, method: TPayMethod): TPayProvider {
 export async function startCharge(deps: TSettleDeps, userId: number, input: TChargeInput, lang: TLang): Promise<TChargeResult> {
   const provider = providerOf(deps, input.method);
   const mode = input.mode ?? provider.modes[0];
-  if (!provider.modes.includes(mode)) throw new AppError('BAD_REQUEST', undefined, [{ path: 'mode', message: 'invalidValue' }]);
+  if (!provider.modes.includes(mode)) throw new AppError('BAD_REQUEST', undefined, [{ path: 'mode', message: 'payModeUnavailable' }]);
   const amountFen = parseYuanAmount(input.amount)!;
   const [minFen, maxFen] = [Math.round(deps.config.PAY_MIN_AMOUNT * 100), Math.round(deps.config.PAY_MAX_AMOUNT * 100)];
   if (amountFen < minFen || amountFen > maxFen) {
@@ -203,7 +201,7 @@ export async function startCharge(deps: TSettleDeps, userId: number, input: TCha
     start = await provider.create({
       orderId: order.id,
       priceFen: order.priceFen,
-      subject: describe(amountFen, lang),
+      subject: orderDescription(amountFen, lang),
       mode,
       notifyUrl: `${deps.config.publicUrl}/api/pay/notify/${provider.method}`,
       returnUrl: `${deps.config.publicUrl}/charge?order=${encodeURIComponent(order.id)}`,
@@ -241,13 +239,6 @@ export async function cancelOrder(deps: Pick<TDeps, 'db'>, userId: number, order
   throw new AppError(row ? 'PAY_ORDER_NOT_PENDING' : 'NOT_FOUND');
 }
 
-// CSV: quoted when needed, and never starting with a formula character.
-function csvCell(value: string | number | boolean | null): string {
-  let text = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** GET /pay/record/export: the filtered bills as CSV (at most 10,000 rows). */
 export async function exportOrders(
   deps: Pick<TDeps, 'db'>,
@@ -256,10 +247,7 @@ export async function exportOrders(
   lang: TLang,
 ): Promise<RawReply> {
   const { records } = await listUserOrders(deps.db, userId, query, 10_000, 0);
-  const head =
-    lang === 'zh'
-      ? ['订单号', '状态', '日期', '描述', '创建时间', '支付时间', '支付方式', '充值金额', '赠送', '手续费', '实付', '到账']
-      : ['Order', 'Status', 'Date', 'Description', 'Created', 'Paid', 'Method', 'Amount', 'Gift', 'Fee', 'Price', 'Value'];
+  const head = BILLS_CSV_HEADER[lang];
   const lines = records.map((row) => {
     const o = toPayOrder(row, lang);
     return [o.order_id, o.status, o.date, o.description, o.created_at, o.paid_at, o.method, o.amount, o.gift, o.fee, o.price, o.value].map(csvCell).join(',');

@@ -114,6 +114,24 @@ describe('top-up with the sandbox provider', () => {
     const big = await charge(ann, '50000.01');
     expect(big.statusCode).toBe(400);
     expect((await charge(ann, '100.50')).json().data).toMatchObject({ amount: 100.5, fee: 2.01, price: 102.51 });
+    const smallZh = await charge(ann, '0.5', 'zh');
+    expect(smallZh.json().data.issues[0].message).toBe('充值金额须在 1 至 50000 元之间');
+    for (const lang of ['en', 'zh']) {
+      const badMode = await request(t.app, 'POST', '/pay/charge/sandbox/100', { token: ann.token, lang, body: { mode: 'card' } });
+      expect(badMode.statusCode).toBe(400);
+      expect(badMode.json().data.issues[0].path).toBe('mode');
+      expect(badMode.json().data.issues[0].message).toBe(
+        lang === 'zh' ? '支付形式须为 redirect（跳转支付页）或 qr（扫码）' : 'The pay mode must be redirect (a payment page) or qr (a QR code)',
+      );
+    }
+    const page = await t.app.inject({
+      method: 'POST',
+      url: `/api/pay/sandbox/${(await charge(ann, '10')).json().data.order_id}`,
+      payload: 'result=maybe',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', lang: 'zh' },
+    });
+    expect(page.statusCode).toBe(400);
+    expect(page.json().data.issues[0].path).toBe('result');
     const off = await request(t.app, 'POST', '/pay/charge/alipay/100', { token: ann.token });
     expect([off.statusCode, off.json().code]).toEqual([400, 5001]);
     const unknown = await request(t.app, 'POST', '/pay/charge/paypal/100', { token: ann.token });

@@ -79,6 +79,16 @@ export async function isTransactionRecorded(db: TDbOrTx, network: TUsdtNetwork, 
   return row !== undefined;
 }
 
+// Orders of `method` that asked for exactly `amountUnits` and whose time window holds `blockTime`.
+function amountInWindow(method: TPayMethod, amountUnits: number, blockTime: Date, lateMs: number, skewMs: number) {
+  return and(
+    eq(payOrders.method, method),
+    eq(payOrders.cryptoAmountUnits, amountUnits),
+    lte(payOrders.createdAt, new Date(blockTime.getTime() + skewMs)),
+    gte(payOrders.expiresAt, new Date(blockTime.getTime() - lateMs)),
+  );
+}
+
 /**
  * The unpaid order of `method` asking for exactly `amountUnits` whose time
  * window holds `blockTime` (made before it, give or take `skewMs`; its time
@@ -95,15 +105,7 @@ export async function lockOrderForTransfer(
   const [row] = await tx
     .select()
     .from(payOrders)
-    .where(
-      and(
-        eq(payOrders.method, method),
-        eq(payOrders.cryptoAmountUnits, amountUnits),
-        ne(payOrders.status, 'success'),
-        lte(payOrders.createdAt, new Date(blockTime.getTime() + skewMs)),
-        gte(payOrders.expiresAt, new Date(blockTime.getTime() - lateMs)),
-      ),
-    )
+    .where(and(amountInWindow(method, amountUnits, blockTime, lateMs, skewMs), ne(payOrders.status, 'success')))
     .orderBy(sql`${payOrders.status} = 'pending' DESC`, desc(payOrders.createdAt))
     .limit(1)
     .for('update');
@@ -122,15 +124,7 @@ export async function findPaidOrderForAmount(
   const [row] = await db
     .select()
     .from(payOrders)
-    .where(
-      and(
-        eq(payOrders.method, method),
-        eq(payOrders.cryptoAmountUnits, amountUnits),
-        eq(payOrders.status, 'success'),
-        lte(payOrders.createdAt, new Date(blockTime.getTime() + skewMs)),
-        gte(payOrders.expiresAt, new Date(blockTime.getTime() - lateMs)),
-      ),
-    )
+    .where(and(amountInWindow(method, amountUnits, blockTime, lateMs, skewMs), eq(payOrders.status, 'success')))
     .orderBy(desc(payOrders.createdAt))
     .limit(1);
   return row;

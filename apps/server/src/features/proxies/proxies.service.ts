@@ -20,6 +20,7 @@ import {
   type TPage,
 } from '@proxy/contract';
 import type { TTx } from '@proxy/db';
+import { csvCell } from '../../lib/csv';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
@@ -445,11 +446,6 @@ export async function listPayways(deps: Pick<TDeps, 'db' | 'clock'>, userId: num
   const balance = await createLedgerService(deps).getBalance(userId);
   const names = { zh: '余额支付', en: 'Balance' };
   return [{ id: 'balance' as const, name: names[lang], name_zh: names.zh, name_en: names.en, balance: fenToYuan(balance.availableFen) }];
-}
-
-function csvCell(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**

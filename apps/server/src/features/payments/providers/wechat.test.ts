@@ -51,6 +51,13 @@ describe('top-up with WeChat Pay', () => {
     });
   });
 
+  it('refuses the redirect mode, which Native pay does not offer, naming the field in zh and en', async () => {
+    const en = await request(t.app, 'POST', '/pay/charge/wechat/100', { token: ann.token, body: { mode: 'redirect' } });
+    expect([en.statusCode, en.json().data.issues[0]]).toEqual([400, { path: 'mode', message: 'This payment method does not offer this pay mode' }]);
+    const zh = await request(t.app, 'POST', '/pay/charge/wechat/100', { token: ann.token, lang: 'zh', body: { mode: 'redirect' } });
+    expect(zh.json().data.issues[0].message).toBe('该支付方式不支持此支付形式');
+  });
+
   it('credits a genuine notification once (answers 204 to it and its resends)', async () => {
     const order = await charge('100');
     const before = await balanceFen(t.deps, ann.userId);

@@ -119,9 +119,94 @@ export const ERRORS = {
     zh: '该金额的 USDT 订单过多，请稍后再试或更换金额',
     en: 'Too many open USDT orders of this amount; try again in a while or choose another amount',
   },
+  /** An operator assigns a USDT transfer that has been credited already (to an order or by another assignment). */
+  /** Only a successful recharge that has not been reversed yet can be reversed. */
+  ORDER_NOT_REVERSIBLE: {
+    code: 5006,
+    status: 409,
+    zh: '只有支付成功且未冲正的充值订单可以冲正',
+    en: 'Only a paid recharge that has not been reversed can be reversed',
+  },
+  TRANSFER_ALREADY_CREDITED: {
+    code: 5005,
+    status: 409,
+    zh: '该转账已入账，不能重复分配',
+    en: 'This transfer has been credited already and cannot be assigned again',
+  },
+
+  /** The available balance does not cover a supply request's fee: nothing is frozen. */
+  SUPPLY_INSUFFICIENT_BALANCE: {
+    code: 6101,
+    status: 402,
+    zh: '余额不足：本次补货需冻结 {cost} 元，可用余额 {balance} 元，请先充值',
+    en: 'Insufficient balance: this supply request freezes {cost} yuan and {balance} yuan is available; please top up first',
+  },
+  /** Revoke or take: the supply request is no longer pending. */
+  SUPPLY_NOT_PENDING: { code: 6102, status: 409, zh: '该补货申请已不是待处理状态', en: 'This supply request is no longer pending' },
+  /** Complete: the supply request is not being processed. */
+  SUPPLY_NOT_PROCESSING: { code: 6103, status: 409, zh: '该补货申请不在处理中，请先接单', en: 'This supply request is not being processed; take it first' },
+  /** Fail: the supply request has already ended. */
+  SUPPLY_ENDED: { code: 6104, status: 409, zh: '该补货申请已结束', en: 'This supply request has already ended' },
+  /** Complete by IP: the region lacks free exits; says what is missing. */
+  SUPPLY_NO_STOCK: {
+    code: 6105,
+    status: 409,
+    zh: '{region} 的可用出口不足：需要 {needed} 个，现有 {available} 个，请先导入库存',
+    en: 'Not enough free exits in {region}: {needed} needed, {available} available; import more first',
+  },
 
   /** The offline IP data packages could not be read (missing after an install, or unreadable); the IP check cannot answer. */
   IP_DATA_UNAVAILABLE: { code: 4201, status: 503, zh: 'IP 数据暂不可用，请稍后再试', en: 'The IP data is not available right now, please try again later' },
+
+  /** The browser plugin cannot use a SOCKS5 proxy: Chromium cannot authenticate to one. */
+  PLUGIN_SOCKS5_UNSUPPORTED: {
+    code: 4301,
+    status: 400,
+    zh: '浏览器插件不支持 SOCKS5 代理：Chromium 无法向 SOCKS5 代理提供用户名和密码，请选择 HTTP 代理',
+    en: 'The browser plugin does not support SOCKS5 proxies: Chromium cannot send a username and password to a SOCKS5 proxy; choose an HTTP proxy',
+  },
+  /** Software download needs the role "user" (spec section 6: a total top-up above 1 yuan). */
+  SOFTWARE_ROLE_REQUIRED: {
+    code: 7001,
+    status: 403,
+    zh: '累计充值超过 1 元后即可下载软件，请先充值',
+    en: 'Software downloads open once you have topped up more than 1 yuan in total; please top up first',
+  },
+  /** No manifest in DATA_DIR/downloads (or an unreadable one). */
+  SOFTWARE_NOT_PUBLISHED: { code: 7002, status: 404, zh: '软件暂未发布，请稍后再来', en: 'The software has not been published yet, please check back later' },
+  /** The manifest names a file that is not there, or names no such file. */
+  SOFTWARE_FILE_MISSING: {
+    code: 7003,
+    status: 404,
+    zh: '该安装包暂时无法下载，请稍后再试或联系客服',
+    en: 'This download is not available right now; please try again later or contact support',
+  },
+  /** A download link that is forged, for another file, or expired. */
+  DOWNLOAD_LINK_INVALID: {
+    code: 7004,
+    status: 403,
+    zh: '下载链接无效或已过期，请回到软件下载页重新下载',
+    en: 'The download link is invalid or has expired; download again from the software page',
+  },
+  /** No such work order among the caller's own (another customer's answers the same). */
+  WORK_ORDER_NOT_FOUND: { code: 7101, status: 404, zh: '工单不存在', en: 'Work order not found' },
+  /** The work order is closed or cancelled: no reply, cancel or close any more. */
+  WORK_ORDER_ENDED: { code: 7102, status: 409, zh: '该工单已关闭或已取消', en: 'This work order is already closed or cancelled' },
+  /** token_id of a new work order is none of the caller's proxies. */
+  WORK_ORDER_TOKEN_NOT_FOUND: { code: 7103, status: 404, zh: '所选代理不存在', en: 'The selected proxy does not exist' },
+  /** supply_request_id is not one of the caller's supply requests. */
+  WORK_ORDER_SUPPLY_NOT_FOUND: { code: 7107, status: 404, zh: '所选补货申请不存在', en: 'The selected supply request does not exist' },
+  /** An attachment id is not one of the caller's uploads waiting to be sent. */
+  WORK_ORDER_ATTACHMENT_NOT_FOUND: { code: 7104, status: 404, zh: '附件不存在或已发送', en: 'The attachment does not exist or was already sent' },
+  /** The upload is not a PNG, JPEG or WebP image (by its content). */
+  WORK_ORDER_ATTACHMENT_TYPE: { code: 7105, status: 415, zh: '仅支持 PNG、JPEG 或 WebP 图片', en: 'Only PNG, JPEG or WebP images are accepted' },
+  /** Too many uploaded attachments not yet sent with a message. */
+  WORK_ORDER_ATTACHMENTS_PENDING: {
+    code: 7106,
+    status: 409,
+    zh: '待发送的附件过多，请先提交工单或回复',
+    en: 'Too many uploaded images are waiting; send them with a work order or a reply first',
+  },
 } as const satisfies Record<string, TErrorDef>;
 
 /** Name of an error in the catalogue. */

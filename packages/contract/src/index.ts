@@ -25,3 +25,8 @@ export * from './proxy-username';
 export * from './usage';
 export * from './endpoints';
 export * from './settings';
+export * from './plugin';
+export * from './site';
+export * from './downloads';
+export * from './supply';
+export * from './inventory';

@@ -69,7 +69,7 @@ function operation(name: string, def: TRouteDef): TJson {
     },
   };
   if (def.body !== 'none' && Object.keys(bodyProps).length > 0) {
-    const mediaType = def.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+    const mediaType = def.body === 'form' ? 'application/x-www-form-urlencoded' : def.body === 'multipart' ? 'multipart/form-data' : 'application/json';
     op.requestBody = {
       required: true,
       content: { [mediaType]: { schema: { type: 'object', properties: bodyProps, required: [...required].filter((r) => r in bodyProps) } } },

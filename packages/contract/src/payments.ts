@@ -3,6 +3,7 @@ import { ZPageQuery, zPage } from './envelope';
 import { FEN_PER_YUAN } from './money';
 import { zQueryDate } from './proxies';
 import { defineRoute, type TRouteDef } from './route-def';
+import { zId, zIdParam } from './validators';
 
 /**
  * Money in (spec sections 3, 4, 7 Payments, 9): recharge options, charging
@@ -53,7 +54,7 @@ export const PAYMENT_STATUSES = ['pending', 'success', 'failure', 'cancelled', '
 export type TPaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** Why the balance moved: the reasons the ledger records, as the statement shows and filters them. */
-export const LEDGER_REASONS = ['recharge', 'trial', 'purchase', 'renew', 'auto_renew', 'refund', 'rebate', 'supply', 'adjustment'] as const;
+export const LEDGER_REASONS = ['recharge', 'trial', 'purchase', 'renew', 'auto_renew', 'refund', 'rebate', 'supply', 'adjustment', 'reversal'] as const;
 /** A ledger reason. */
 export type TLedgerReason = (typeof LEDGER_REASONS)[number];
 
@@ -153,6 +154,8 @@ export const ZPayOrder = z.object({
   is_paid_late: z.boolean(),
   /** USDT orders: what to send where (null for the other methods). */
   crypto: ZCryptoPayment.nullable(),
+  /** Reversed by an operator (refunded outside): the balance gave back what it had received. */
+  reversed_at: z.string().nullable(),
 });
 /** Parsed order. */
 export type TPayOrder = z.infer<typeof ZPayOrder>;
@@ -308,8 +311,82 @@ export const ZUsdtUnmatchedQuery = ZPageQuery.extend({
   network: z.enum(USDT_NETWORKS, { error: 'invalidValue' }).optional(),
 });
 
-/** Operators: USDT transfers that matched no order (never dropped; assigning them comes with the operator console). */
+/** A recharge order as operators see it: whose it is. */
+export const ZAdminPayOrder = ZPayOrder.extend({ user_id: z.number().int(), user_email: z.string() });
+/** Parsed operator's order. */
+export type TAdminPayOrder = z.infer<typeof ZAdminPayOrder>;
+
+/** Filters of every customer's recharge orders. */
+export const ZAdminPayOrderQuery = ZPayRecordQuery.extend({
+  method: z.enum(PAY_METHODS, { error: 'payMethodInvalid' }).optional(),
+  user_id: zId.optional(),
+  order_id: z.string().trim().max(64, { error: 'tooLong' }).optional(),
+});
+/** Parsed operator's order filters. */
+export type TAdminPayOrderQuery = z.output<typeof ZAdminPayOrderQuery>;
+
+/** Credits an unmatched transfer to a customer: the yuan amount the operator decided (at most two decimals). */
+export const ZAssignTransferBody = z.object({
+  user_id: z.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }),
+  amount: z
+    .string({ error: 'adjustFormat' })
+    .refine((v) => parseYuanAmount(v) !== null, { error: 'adjustFormat' })
+    .refine(
+      (v) => {
+        const fen = parseYuanAmount(v);
+        return fen === null || (fen > 0 && fen <= 100_000_000);
+      },
+      { error: 'adjustRange' },
+    ),
+});
+
+/** Reverses a successful recharge (refunded outside): the reason is kept with the order. */
+export const ZReverseOrderBody = z.object({
+  reason: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(200, { error: 'tooLong' }),
+});
+
+/** What a reversal did: taken from the balance, left as debt, and the rebate of the order. */
+export const ZReverseOrderResult = z.object({
+  order: ZAdminPayOrder,
+  taken_back: z.number(),
+  debt: z.number(),
+  rebate: z.enum(['none', 'cancelled', 'taken_back']),
+});
+/** Parsed reversal result. */
+export type TReverseOrderResult = z.infer<typeof ZReverseOrderResult>;
+
+/** Operators: every recharge order, and the USDT transfers that matched no order (never dropped) with their assignment to a customer. */
 export const PAY_ADMIN_ROUTES = {
+  adminPayOrderList: defineRoute({
+    method: 'GET',
+    path: '/admin/payments/orders',
+    auth: 'admin',
+    summary: "Every customer's recharge orders, newest first (filters: status, method, customer, order id, time)",
+    tag: 'admin',
+    input: ZAdminPayOrderQuery,
+    output: zPage(ZAdminPayOrder),
+  }),
+  adminPayReverse: defineRoute({
+    method: 'POST',
+    path: '/admin/payments/orders/:order_id/reverse',
+    auth: 'admin',
+    body: 'json',
+    summary:
+      'Reverse a successful recharge refunded outside: its value is debited up to the available balance, the rest becomes debt the next top-up settles first; total recharge drops by its amount; its rebate is cancelled or taken back',
+    tag: 'admin',
+    input: ZReverseOrderBody.extend(ZPayOrderParam.shape),
+    output: ZReverseOrderResult,
+  }),
+  adminPayAssignTransfer: defineRoute({
+    method: 'POST',
+    path: '/admin/payments/unmatched/:id/assign',
+    auth: 'admin',
+    body: 'json',
+    summary: 'Credit an unmatched USDT transfer to a customer (the yuan amount the operator decided), once; it counts as a recharge',
+    tag: 'admin',
+    input: ZAssignTransferBody.extend(zIdParam.shape),
+    output: ZUsdtTransfer,
+  }),
   adminPayUnmatchedList: defineRoute({
     method: 'GET',
     path: '/admin/payments/unmatched',

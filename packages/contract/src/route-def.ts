@@ -9,8 +9,11 @@ export type THttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type TRouteAuth = 'none' | 'user' | 'admin' | 'user-or-key';
 
-/** How the request carries its fields. */
-export type TRouteBody = 'none' | 'form' | 'json';
+/**
+ * How the request carries its fields: none (query string), a form, JSON, or
+ * multipart/form-data (text fields and files; see routing.ts on the server).
+ */
+export type TRouteBody = 'none' | 'form' | 'json' | 'multipart';
 
 /**
  * One call of the API. `path` is relative to `/api`, with `:param` segments.
@@ -29,6 +32,8 @@ export type TRouteDef = {
   output: z.ZodType;
   /** Answer is a file, not an envelope. */
   isBlob?: boolean;
+  /** Multipart routes: the size bound of each file (longer files reach the schema cut and marked truncated). */
+  maxFileBytes?: number;
 };
 
 /** Declares a route, keeping its literal types. */
@@ -37,7 +42,18 @@ export function defineRoute<
   const P extends string,
   I extends z.ZodType = z.ZodObject<Record<string, never>>,
   O extends z.ZodType = z.ZodNull,
->(def: { method: M; path: P; auth: TRouteAuth; body?: TRouteBody; summary: string; tag: string; input?: I; output?: O; isBlob?: boolean }) {
+>(def: {
+  method: M;
+  path: P;
+  auth: TRouteAuth;
+  body?: TRouteBody;
+  summary: string;
+  tag: string;
+  input?: I;
+  output?: O;
+  isBlob?: boolean;
+  maxFileBytes?: number;
+}) {
   return {
     ...def,
     body: def.body ?? (def.method === 'GET' || def.method === 'DELETE' ? 'none' : 'json'),

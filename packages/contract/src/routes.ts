@@ -5,14 +5,19 @@ import { CUSTOMER_API_ROUTES, SPIDER_ROUTES } from './endpoints';
 import { INVITE_ROUTES } from './invite';
 import { IP_LIST_ROUTES } from './ip-lists';
 import { IP_QUALITY_ROUTES } from './ip-quality';
-import { NOTIFICATION_ROUTES } from './notifications';
+import { NOTIFICATION_ADMIN_ROUTES, NOTIFICATION_ROUTES } from './notifications';
+import { INVENTORY_ADMIN_ROUTES } from './inventory';
 import { PAY_ADMIN_ROUTES, PAY_ROUTES } from './payments';
+import { PLUGIN_ROUTES } from './plugin';
 import { AREA_ROUTES, PRICING_ROUTES, PROXY_ROUTES } from './proxies';
 import type { TRouteDef } from './route-def';
 import { SYSTEM_ROUTES } from './system';
 import { PROXY_TEST_ROUTES, USAGE_ROUTES } from './usage';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
-import { WORK_ORDER_ROUTES } from './work-orders';
+import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
+import { DOWNLOAD_ROUTES } from './downloads';
+import { SUPPLY_ADMIN_ROUTES, SUPPLY_ROUTES } from './supply';
+import { WORK_ORDER_ADMIN_ROUTES, WORK_ORDER_ROUTES } from './work-orders';
 
 /**
  * The route table by domain: each group is declared in the contract file of
@@ -25,6 +30,8 @@ export const ROUTE_GROUPS = {
   oauth: OAUTH_ROUTES,
   users: USER_ROUTES,
   notifications: NOTIFICATION_ROUTES,
+  'notifications-admin': NOTIFICATION_ADMIN_ROUTES,
+  'inventory-admin': INVENTORY_ADMIN_ROUTES,
   'ip-lists': IP_LIST_ROUTES,
   'ip-quality': IP_QUALITY_ROUTES,
   proxies: PROXY_ROUTES,
@@ -37,10 +44,18 @@ export const ROUTE_GROUPS = {
   invite: INVITE_ROUTES,
   payments: PAY_ROUTES,
   'work-orders': WORK_ORDER_ROUTES,
+  plugin: PLUGIN_ROUTES,
+  supply: SUPPLY_ROUTES,
   // The operator area: calls under /admin/<domain>/..., auth "admin", audited automatically.
   'users-admin': USER_ADMIN_ROUTES,
   audit: AUDIT_ROUTES,
   'payments-admin': PAY_ADMIN_ROUTES,
+  // The console's own content (terms, notice, settings) and the software download.
+  site: SITE_ROUTES,
+  downloads: DOWNLOAD_ROUTES,
+  'site-admin': SITE_ADMIN_ROUTES,
+  'supply-admin': SUPPLY_ADMIN_ROUTES,
+  'work-orders-admin': WORK_ORDER_ADMIN_ROUTES,
 } as const;
 
 type TGroups = typeof ROUTE_GROUPS;

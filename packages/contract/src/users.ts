@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ZSession } from './auth';
+import { ZPageQuery, zPage } from './envelope';
+import { ZLedgerLine, ZLedgerQuery, ZPayOrder, ZPayRecordQuery, parseYuanAmount } from './payments';
 import { defineRoute, type TRouteDef } from './route-def';
 import { zCode, zEmail, zIdParam, zPassword, zUsername, withPasswordConfirm } from './validators';
 
@@ -69,8 +71,141 @@ export const USER_ROUTES = {
   }),
 } as const satisfies Record<string, TRouteDef>;
 
-/** Operators: disable or enable an account (a disabled account's sessions end at once). */
+/** An account as operators see it (money in yuan). */
+export const ZAdminUser = z.object({
+  user_id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  status: z.enum(USER_STATUSES),
+  is_admin: z.boolean(),
+  invite_code: z.string(),
+  /** Who invited the account, if anyone. */
+  invited_by: z.number().int().nullable(),
+  balance: z.number(),
+  frozen_balance: z.number(),
+  /** Cumulative real recharge (spec total_balance). */
+  total_balance: z.number(),
+  created_at: z.string(),
+  last_login_at: z.string().nullable(),
+});
+/** Parsed operator's view of an account. */
+export type TAdminUser = z.infer<typeof ZAdminUser>;
+
+/** One account's page: the account and what hangs on it. */
+export const ZAdminUserDetail = ZAdminUser.extend({
+  /** Proxies that still work (active or not yet expired). */
+  live_proxies: z.number().int(),
+  recharge_orders: z.number().int(),
+  invitees: z.number().int(),
+  /** Sessions not signed out. */
+  sessions: z.number().int(),
+  /** The inviter's e-mail, if anyone invited the account. */
+  inviter_email: z.string().nullable(),
+});
+/** Parsed account page. */
+export type TAdminUserDetail = z.infer<typeof ZAdminUserDetail>;
+
+/** Search of accounts: by e-mail, name, id or invite code (one keyword), and status. */
+export const ZAdminUserQuery = ZPageQuery.extend({
+  keyword: z.string().trim().max(100, { error: 'tooLong' }).optional(),
+  status: z.enum(USER_STATUSES, { error: 'invalidValue' }).optional(),
+});
+/** Parsed account search. */
+export type TAdminUserQuery = z.output<typeof ZAdminUserQuery>;
+
+/** The largest single adjustment an operator can make (1,000,000 yuan). */
+export const ADMIN_ADJUST_MAX_FEN = 100_000_000;
+
+/**
+ * A balance adjustment: credit or debit an amount (yuan, at most two
+ * decimals) with a mandatory reason; `request_id` (chosen by the caller, one
+ * per adjustment) makes a retry move the money once.
+ */
+export const ZAdminAdjustBody = z.object({
+  kind: z.enum(['credit', 'debit'], { error: 'invalidValue' }),
+  amount: z
+    .string({ error: 'adjustFormat' })
+    .refine((v) => parseYuanAmount(v) !== null, { error: 'adjustFormat' })
+    .refine(
+      (v) => {
+        const fen = parseYuanAmount(v);
+        return fen === null || (fen > 0 && fen <= ADMIN_ADJUST_MAX_FEN);
+      },
+      { error: 'adjustRange' },
+    ),
+  reason: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(200, { error: 'tooLong' }),
+  request_id: z.string({ error: 'required' }).regex(/^[A-Za-z0-9-]{8,64}$/, { error: 'invalidValue' }),
+});
+/** Parsed adjustment. */
+export type TAdminAdjustBody = z.infer<typeof ZAdminAdjustBody>;
+
+/** What an adjustment did: the ledger entry and the balances after it. */
+export const ZAdminAdjustResult = z.object({
+  entry_id: z.number().int(),
+  balance: z.number(),
+  frozen_balance: z.number(),
+  /** The same request_id again: nothing moved this time. */
+  is_replay: z.boolean(),
+});
+
+/** Operators: find accounts, read one, adjust its balance, disable or enable it, grant or revoke the operator role. */
 export const USER_ADMIN_ROUTES = {
+  adminUserList: defineRoute({
+    method: 'GET',
+    path: '/admin/users/list',
+    auth: 'admin',
+    summary: 'Accounts, newest first; keyword matches e-mail, username, id or invite code',
+    tag: 'admin',
+    input: ZAdminUserQuery,
+    output: zPage(ZAdminUser),
+  }),
+  adminUserDetail: defineRoute({
+    method: 'GET',
+    path: '/admin/users/:id',
+    auth: 'admin',
+    summary: 'One account with its balances and counts of proxies, orders, invitees and sessions',
+    tag: 'admin',
+    input: zIdParam,
+    output: ZAdminUserDetail,
+  }),
+  adminUserLedger: defineRoute({
+    method: 'GET',
+    path: '/admin/users/:id/ledger',
+    auth: 'admin',
+    summary: "One account's statement (every balance movement), newest first",
+    tag: 'admin',
+    input: ZLedgerQuery.extend(zIdParam.shape),
+    output: zPage(ZLedgerLine),
+  }),
+  adminUserOrders: defineRoute({
+    method: 'GET',
+    path: '/admin/users/:id/orders',
+    auth: 'admin',
+    summary: "One account's recharge orders, newest first",
+    tag: 'admin',
+    input: ZPayRecordQuery.extend(zIdParam.shape),
+    output: zPage(ZPayOrder),
+  }),
+  adminUserAdjust: defineRoute({
+    method: 'POST',
+    path: '/admin/users/:id/balance',
+    auth: 'admin',
+    body: 'json',
+    summary: 'Credit or debit an account with a reason, through the ledger (reason "adjustment"); the same request_id moves money once',
+    tag: 'admin',
+    input: ZAdminAdjustBody.extend(zIdParam.shape),
+    output: ZAdminAdjustResult,
+  }),
+  adminUserSetAdmin: defineRoute({
+    method: 'PUT',
+    path: '/admin/users/:id/admin',
+    auth: 'admin',
+    body: 'json',
+    summary: 'Grant or revoke the operator role',
+    tag: 'admin',
+    input: zIdParam.extend({ is_admin: z.boolean({ error: 'invalidValue' }) }),
+    output: z.object({ user_id: z.number().int(), is_admin: z.boolean() }),
+  }),
   adminUserSetStatus: defineRoute({
     method: 'PUT',
     path: '/admin/users/:id/status',

@@ -1,6 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { migrateDb, openDb } from './index';
+import { EmbeddedDatabaseInUseError, migrateDb, openDb } from './index';
 
 describe('database client', () => {
   it('migrates and enforces the non-negative balance check', async () => {
@@ -14,6 +18,38 @@ describe('database client', () => {
       expect((rows as unknown as { rows: { available_fen: number }[] }).rows[0].available_fen).toBe(0);
     } finally {
       await handle.close();
+    }
+  });
+});
+
+describe('embedded database lock', () => {
+  it('refuses a second opening of a data folder while it is open, and takes over a lock its holder left behind', async () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'proxy-lock-')), 'pg');
+    const first = await openDb({ dataDir });
+    try {
+      expect(readFileSync(`${dataDir}.lock`, 'utf8')).toBe(String(process.pid));
+      const second = openDb({ dataDir });
+      await expect(second).rejects.toBeInstanceOf(EmbeddedDatabaseInUseError);
+      await expect(second).rejects.toThrow(`open in process ${process.pid}`);
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(`${dataDir}.lock`)).toBe(false);
+
+    // A lock with this process's own pid that it does not hold was left by an earlier run with the same pid.
+    writeFileSync(`${dataDir}.lock`, String(process.pid));
+    const reused = await openDb({ dataDir });
+    await reused.close();
+
+    // A process that has ended holds nothing.
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    writeFileSync(`${dataDir}.lock`, ended);
+    const again = await openDb({ dataDir });
+    try {
+      await again.db.execute(sql`SELECT 1`);
+      expect(readFileSync(`${dataDir}.lock`, 'utf8')).toBe(String(process.pid));
+    } finally {
+      await again.close();
     }
   });
 });

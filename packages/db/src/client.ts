@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
@@ -60,10 +60,66 @@ export async function openDb(options: TDbOptions = {}): Promise<TDbHandle> {
     return { db, kind: 'postgres', pool, close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
-  const db = drizzlePglite(pglite, { schema }) as unknown as TDb;
-  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
+  const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
+  try {
+    const pglite = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+    const db = drizzlePglite(pglite, { schema }) as unknown as TDb;
+    return { db, kind: 'pglite', pglite, close: () => pglite.close().finally(unlock) };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }
+
+/** The embedded database is open in another process (the server, or a command); only one may open it. */
+export class EmbeddedDatabaseInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(`The embedded database in ${dataDir} is open in process ${pid} (the server?): stop it first, or use PostgreSQL (DATABASE_URL).`);
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite admits one process per data folder, and a second one would corrupt
+ * it: a lock file beside the folder names the process that has it open. A
+ * lock left by a process that no longer runs is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockFile = `${dataDir}.lock`;
+  if (OPEN_DATA_DIRS.has(lockFile)) throw new EmbeddedDatabaseInUseError(dataDir, process.pid);
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      OPEN_DATA_DIRS.add(lockFile);
+      return () => {
+        OPEN_DATA_DIRS.delete(lockFile);
+        rmSync(lockFile, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(lockFile, 'utf8').trim());
+      // Our own pid in a lock we do not hold: left by an earlier run that had the same pid (a container's pid 1).
+      const isHeld = Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder);
+      if (isHeld) throw new EmbeddedDatabaseInUseError(dataDir, holder);
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new EmbeddedDatabaseInUseError(dataDir, -1);
+}
+
+// Data folders this process has open (a second opening here is refused as well).
+const OPEN_DATA_DIRS = new Set<string>();
 
 /** Applies the committed migrations (idempotent). */
 export async function migrateDb(handle: TDbHandle): Promise<void> {

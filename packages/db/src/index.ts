@@ -1,3 +1,4 @@
 export * from './client';
 export * from './schema';
 export * as schema from './schema';
+export * from './dump';

@@ -11,17 +11,26 @@ import {
   PROXY_CATEGORIES,
   PROXY_NETWORKS,
   PROXY_PRODUCTS,
+  REBATE_REASONS,
+  REBATE_STATUSES,
   SIGN_IN_METHODS,
+  SUPPLY_PRODUCTS,
+  SUPPLY_STATUSES,
+  SUPPLY_TYPES,
   TOKEN_STATUSES,
   USDT_NETWORKS,
   USDT_TRANSFER_STATUSES,
   USER_STATUSES,
+  WORK_ORDER_ATTACHMENT_TYPES,
+  WORK_ORDER_CATEGORIES,
+  WORK_ORDER_STATUSES,
 } from '@proxy/contract';
 import {
   bigint,
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -79,9 +88,11 @@ export const balances = pgTable(
     userId: bigint('user_id', { mode: 'number' }).primaryKey(),
     availableFen: fen('available_fen').notNull().default(0),
     frozenFen: fen('frozen_fen').notNull().default(0),
+    /** Owed after an operator reversed a recharge the balance could not cover; the next top-up settles it first. */
+    debtFen: fen('debt_fen').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('balances_non_negative', sql`${t.availableFen} >= 0 AND ${t.frozenFen} >= 0`)],
+  (t) => [check('balances_non_negative', sql`${t.availableFen} >= 0 AND ${t.frozenFen} >= 0 AND ${t.debtFen} >= 0`)],
 );
 
 /** Kinds of ledger movement. */
@@ -480,6 +491,11 @@ export const payOrders = pgTable(
     cryptoAddress: text('crypto_address'),
     /** USDT orders: yuan per USDT, frozen when the order was made (decimal text). */
     cryptoRate: text('crypto_rate'),
+    /** Reversed by an operator (a refund made outside): when, why, what was taken back and what became debt. */
+    reversedAt: timestamp('reversed_at', { withTimezone: true }),
+    reversalNote: text('reversal_note'),
+    reversedFen: fen('reversed_fen'),
+    reversalDebtFen: fen('reversal_debt_fen'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -567,4 +583,190 @@ export const usdtAmountHolds = pgTable(
     heldUntil: timestamp('held_until', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.network, t.amountUnits] })],
+);
+
+/**
+ * Versions of the rebate rules (rate in basis points, amounts in fen). The
+ * highest version is in force; every change is a new row, never an update,
+ * and each rebate records the version that priced it.
+ */
+export const rebateRuleVersions = pgTable(
+  'rebate_rule_versions',
+  {
+    version: integer('version').primaryKey(),
+    rateBp: integer('rate_bp').notNull(),
+    minChargeFen: fen('min_charge_fen').notNull(),
+    maxRebateFen: fen('max_rebate_fen').notNull(),
+    /** The operator who made it; null for the defaults of a fresh install. */
+    createdBy: bigint('created_by', { mode: 'number' }),
+    effectiveAt: timestamp('effective_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [check('rebate_rule_versions_values', sql`${t.rateBp} BETWEEN 0 AND 5000 AND ${t.minChargeFen} >= 0 AND ${t.maxRebateFen} > 0`)],
+);
+
+/**
+ * Rebates: one per recharge order of an invitee (order_id is unique), created
+ * pending in the settlement's transaction and paid to the inviter by a job
+ * through the ledger (idempotency key rebate:<order id>).
+ */
+export const rebates = pgTable(
+  'rebates',
+  {
+    id: id(),
+    orderId: text('order_id').notNull(),
+    inviterId: bigint('inviter_id', { mode: 'number' }).notNull(),
+    inviteeId: bigint('invitee_id', { mode: 'number' }).notNull(),
+    /** The recharge amount (without fee or gift). */
+    chargeFen: fen('charge_fen').notNull(),
+    rebateFen: fen('rebate_fen').notNull(),
+    ruleVersion: integer('rule_version').notNull(),
+    status: text('status', { enum: REBATE_STATUSES }).notNull().default('pending'),
+    reason: text('reason', { enum: REBATE_REASONS }),
+    /** Not paid before this (REBATE_HOLD_HOURS after the recharge). */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    /** Taken back after a reversed recharge, and what could not be (the inviter's balance was short). */
+    reversedFen: fen('reversed_fen').notNull().default(0),
+    shortfallFen: fen('shortfall_fen').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('rebates_order_key').on(t.orderId),
+    index('rebates_inviter_idx').on(t.inviterId, t.id),
+    index('rebates_due_idx').on(t.status, t.dueAt),
+    check('rebates_amounts', sql`${t.rebateFen} > 0 AND ${t.chargeFen} > 0 AND ${t.reversedFen} >= 0 AND ${t.shortfallFen} >= 0`),
+  ],
+);
+
+/**
+ * Notices the operator publishes for the console's notice dialog; the newest
+ * row is the notice shown. A new row makes every user see it again ("do not
+ * show again" is stored per notice id in the browser).
+ */
+export const siteNotices = pgTable('site_notices', {
+  id: id(),
+  titleZh: text('title_zh').notNull(),
+  titleEn: text('title_en').notNull(),
+  contentZh: text('content_zh').notNull(),
+  contentEn: text('content_en').notNull(),
+  publishedBy: bigint('published_by', { mode: 'number' }).notNull(),
+  publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Supply (restock) requests: the fee (cost_fen) is frozen on submit and, in
+ * the one transaction that ends the request, consumed (success, with the
+ * proxy order of the allocation) or released (cancelled, failed, refunded).
+ */
+export const supplyRequests = pgTable(
+  'supply_requests',
+  {
+    id: id(),
+    userId: userRef(),
+    type: text('type', { enum: SUPPLY_TYPES }).notNull(),
+    product: text('product', { enum: SUPPLY_PRODUCTS }).notNull(),
+    network: text('network', { enum: PROXY_NETWORKS }).notNull(),
+    /** GB (traffic) or IPs (ip). */
+    amount: integer('amount').notNull(),
+    /** IP requests: days of each IP. */
+    days: integer('days'),
+    /** ISO 3166-1 alpha-2 country code. */
+    region: text('region').notNull(),
+    waitDays: integer('wait_days').notNull(),
+    costFen: fen('cost_fen').notNull(),
+    remark: text('remark').notNull().default(''),
+    contactEmail: text('contact_email').notNull(),
+    status: text('status', { enum: SUPPLY_STATUSES }).notNull().default('pending'),
+    failReason: text('fail_reason'),
+    /** The client's Idempotency-Key of the submit. */
+    idempotencyKey: text('idempotency_key'),
+    /** The operator who took it. */
+    operatorId: bigint('operator_id', { mode: 'number' }),
+    /** The proxy order of the allocation (success). */
+    orderId: bigint('order_id', { mode: 'number' }),
+    createdAt: createdAt(),
+    /** created_at + wait_days: an open request past it is refunded. */
+    deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
+    takenAt: timestamp('taken_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('supply_requests_idempotency_key').on(t.userId, t.idempotencyKey),
+    index('supply_requests_user_idx').on(t.userId, t.id),
+    index('supply_requests_open_idx').on(t.status, t.deadlineAt),
+    check('supply_requests_values', sql`${t.amount} > 0 AND ${t.costFen} > 0 AND ${t.waitDays} BETWEEN 1 AND 30`),
+  ],
+);
+
+/** Binary data (bytea): Buffer both on PostgreSQL (node-postgres) and on PGlite (Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * Work orders (tickets): a customer's question with a category and a subject;
+ * the conversation is in work_order_messages. supply_request_id names one of
+ * the customer's supply requests (supply_requests, no foreign key here).
+ */
+export const workOrders = pgTable(
+  'work_orders',
+  {
+    id: id(),
+    userId: userRef().references(() => users.id),
+    category: text('category', { enum: WORK_ORDER_CATEGORIES }).notNull(),
+    subject: text('subject').notNull(),
+    status: text('status', { enum: WORK_ORDER_STATUSES }).notNull().default('open'),
+    tokenId: bigint('token_id', { mode: 'number' }),
+    supplyRequestId: bigint('supply_request_id', { mode: 'number' }),
+    createdAt: createdAt(),
+    /** Time of the last message or change of state. */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When it was closed or cancelled. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('work_orders_user_idx').on(t.userId, t.id), index('work_orders_queue_idx').on(t.status, t.updatedAt)],
+);
+
+/** The messages of a work order's conversation, by the customer or an operator. */
+export const workOrderMessages = pgTable(
+  'work_order_messages',
+  {
+    id: id(),
+    workOrderId: bigint('work_order_id', { mode: 'number' })
+      .notNull()
+      .references(() => workOrders.id),
+    /** The customer, or the operator who wrote it. */
+    authorId: bigint('author_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    isOperator: boolean('is_operator').notNull(),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('work_order_messages_order_idx').on(t.workOrderId, t.id)],
+);
+
+/**
+ * Images sent with work order messages, stored in the database so every API
+ * instance serves them. An upload belongs to its uploader and waits (no
+ * message yet) until a new work order or a reply takes it.
+ */
+export const workOrderAttachments = pgTable(
+  'work_order_attachments',
+  {
+    id: id(),
+    userId: userRef().references(() => users.id),
+    messageId: bigint('message_id', { mode: 'number' }).references(() => workOrderMessages.id),
+    filename: text('filename').notNull(),
+    contentType: text('content_type', { enum: WORK_ORDER_ATTACHMENT_TYPES }).notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    data: bytea('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('work_order_attachments_message_idx').on(t.messageId),
+    index('work_order_attachments_user_idx').on(t.userId, t.messageId),
+    check('work_order_attachments_size', sql`${t.sizeBytes} > 0 AND ${t.sizeBytes} <= 5242880`),
+  ],
 );

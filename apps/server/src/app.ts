@@ -6,6 +6,7 @@ import { API_PREFIX } from '@proxy/contract';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { TDbHandle } from '@proxy/db';
 import type { TServerConfig } from './config/env';
@@ -97,6 +98,9 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
   });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
+  // Multipart bodies (uploads) are read by the routing layer, on the routes declared multipart only;
+  // a file over its route's bound arrives cut and marked truncated, for the route's schema to refuse.
+  await app.register(multipart, { throwFileSizeLimit: false });
 
   // API answers may hold secrets (the API key, proxy passwords): no cache keeps any of them.
   app.addHook('onRequest', async (req, reply) => {

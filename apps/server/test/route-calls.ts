@@ -39,6 +39,14 @@ export function routeCall(
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) query.append(key, text(value));
     if ([...query].length > 0) url += `?${query}`;
+  } else if (encoding === 'multipart') {
+    // Text parts only: generated inputs hold no files (a file field gets its value as text, which the schema refuses).
+    const boundary = 'route-calls-boundary';
+    const parts = Object.entries(rest)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${key.replace(/["\r\n]/g, '_')}"\r\n\r\n${text(value)}\r\n`);
+    payload = `${parts.join('')}--${boundary}--\r\n`;
+    headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
   } else if (encoding === 'form') {
     const form = new URLSearchParams();
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) form.append(key, text(value));

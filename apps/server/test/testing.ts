@@ -5,4 +5,5 @@ export { startLocalOAuthProviders, type TLocalOAuthProviders } from './oauth-pro
 export { buyOk, createAdmin, createUser, creditFen, request, seedProxyStartup, type TTestUser } from '../src/features/proxies/proxies-test-kit';
 export { importInventory } from '../src/features/inventory/inventory.service';
 export { insertExitNodes } from '../src/features/inventory/inventory.repository';
+export { startFakeEthereum, startFakeTron, type TFakeChain } from './payments/fake-chains';
 export { bumpGatewayVersion, readGatewayVersion } from '../src/features/gateway/gateway-state.repository';

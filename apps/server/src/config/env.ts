@@ -93,6 +93,8 @@ export const ZServerEnv = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** Pause between two runs of each lifecycle job, in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  /** Hours an invitee's recharge waits before its rebate is paid to the inviter (0: at the next job pass). */
+  REBATE_HOLD_HOURS: z.coerce.number().min(0).max(8760).default(0),
   /** URL the proxy test fetches through the gateway (default PUBLIC_URL/api/proxy/echo); the gateway must allow it as a target. */
   TOKEN_TEST_ECHO_URL: z
     .string()
@@ -157,6 +159,16 @@ export const ZServerEnv = z.object({
     .optional()
     .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
     .refine((v) => v === undefined || /^(\[[0-9a-f:.]+\]|[^:\s/]+):\d{1,5}$/i.test(v), 'host:port'),
+  /** Ed25519 private key (PEM text or a path to a PEM file) that signs the browser plugin's grants; generated into DATA_DIR when unset. */
+  PLUGIN_SIGNING_KEY: optionalText,
+  /** Folder of the built browser plugin; unset means apps/browser-plugin/dist. */
+  PLUGIN_DIST_DIR: optionalText,
+  /** External help-center site the console's menu opens in a new tab; unset hides the entry. Read at run time. */
+  HELP_CENTER_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^https?:\/\/[^/\s]+/i.test(v), 'http:// or https:// URL'),
 });
 
 /** Parsed settings plus derived values. */
@@ -168,6 +180,10 @@ export type TServerConfig = z.output<typeof ZServerEnv> & {
   tokenTestEchoUrl: string;
   /** Gateway the proxy test dials. */
   tokenTestGateway: { host: string; port: number };
+  /** DATA_DIR/downloads: the software manifest (manifest.json) and its files. */
+  downloadsDir: string;
+  /** DATA_DIR/terms: the operator's terms of service (terms.zh.md, terms.en.md). */
+  termsDir: string;
 };
 
 /** Reads a secret file in DATA_DIR, creating it on first start. */
@@ -249,5 +265,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerC
     gatewayPublicHost: c.GATEWAY_PUBLIC_HOST ?? new URL(publicUrl).hostname,
     tokenTestEchoUrl: c.TOKEN_TEST_ECHO_URL ?? `${publicUrl}/api/proxy/echo`,
     tokenTestGateway: parseHostPort(c.TOKEN_TEST_GATEWAY ?? `127.0.0.1:${c.GATEWAY_PUBLIC_PORT}`),
+    downloadsDir: path.join(c.DATA_DIR, 'downloads'),
+    termsDir: path.join(c.DATA_DIR, 'terms'),
   };
 }

@@ -4,7 +4,7 @@ import { createSystemHandlers } from './system/system.routes';
 import { createAuthHandlers } from './auth/auth.routes';
 import { createOAuthHandlers } from './auth/oauth.routes';
 import { createUserHandlers } from './users/users.routes';
-import { createNotificationHandlers } from './notifications/notifications.routes';
+import { createNotificationAdminHandlers, createNotificationHandlers } from './notifications/notifications.routes';
 import { createIpQualityHandlers } from './ip-quality/ip-quality.routes';
 import { createPricingHandlers } from './pricing/pricing.routes';
 import { createAreaHandlers } from './areas/areas.routes';
@@ -18,11 +18,19 @@ import { createUserAdminHandlers } from './users/users-admin.routes';
 import { createAuditHandlers } from './audit/audit.routes';
 import { createPaymentHandlers } from './payments/payments.routes';
 import { createPaymentAdminHandlers } from './payments/payments-admin.routes';
+import { createPluginHandlers } from './plugin/plugin.routes';
+import { createInviteHandlers } from './invite/invite.routes';
+import { createSiteAdminHandlers, createSiteHandlers } from './site/site.routes';
+import { createDownloadHandlers } from './downloads/downloads.routes';
+import { createSupplyHandlers } from './supply/supply.routes';
+import { createSupplyAdminHandlers } from './supply/supply-admin.routes';
+import { createWorkOrderAdminHandlers, createWorkOrderHandlers } from './work-orders/work-orders.routes';
+import { createInventoryAdminHandlers } from './inventory/inventory-admin.routes';
 
 /**
  * Every feature's handlers, by route group (packages/contract/src/routes.ts):
  * a feature answers exactly the routes of its group. Groups without handlers
- * (invite and work orders until they are built) answer 501.
+ * answer 501.
  */
 export function createFeatureHandlers(deps: TDeps): THandlers {
   return {
@@ -31,6 +39,8 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     oauth: createOAuthHandlers(deps),
     users: createUserHandlers(deps),
     notifications: createNotificationHandlers(deps),
+    'notifications-admin': createNotificationAdminHandlers(deps),
+    'inventory-admin': createInventoryAdminHandlers(deps),
     'ip-quality': createIpQualityHandlers(deps),
     pricing: createPricingHandlers(deps),
     areas: createAreaHandlers(deps),
@@ -44,5 +54,14 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     audit: createAuditHandlers(deps),
     payments: createPaymentHandlers(deps),
     'payments-admin': createPaymentAdminHandlers(deps),
+    plugin: createPluginHandlers(deps),
+    invite: createInviteHandlers(deps),
+    site: createSiteHandlers(deps),
+    downloads: createDownloadHandlers(deps),
+    'site-admin': createSiteAdminHandlers(deps),
+    supply: createSupplyHandlers(deps),
+    'supply-admin': createSupplyAdminHandlers(deps),
+    'work-orders': createWorkOrderHandlers(deps),
+    'work-orders-admin': createWorkOrderAdminHandlers(deps),
   };
 }

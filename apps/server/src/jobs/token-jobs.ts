@@ -1,8 +1,10 @@
 import type { TDeps } from '../lib/deps';
 import { autoRenewNextToken, exhaustNextToken, expireNextToken } from '../features/proxies/proxies-lifecycle.service';
 import { reconcileStaleOrders } from '../features/payments/payments.service';
+import { payNextRebate } from '../features/invite/invite.service';
 import { usdtProviderOf, type TUsdtProvider } from '../features/payments/providers/usdt';
 import { watchUsdtTransfers } from '../features/payments/usdt-watcher.service';
+import { refundNextOverdueSupply } from '../features/supply/supply.service';
 import { createJobRunner, drain, type TJob, type TJobRunner } from './job-runner';
 
 // Rows per pass: enough to keep up, small enough that a pass stays short.
@@ -50,10 +52,28 @@ export function createUsdtWatcherJobs(deps: Pick<TDeps, 'db' | 'clock' | 'config
   });
 }
 
+/** Rebate payout: due pending rebates of invitees' recharges are paid to their inviters through the ledger. */
+export function createRebatePayoutJob(deps: Pick<TDeps, 'db' | 'clock'>): TJob {
+  return { name: 'rebate-payout', runOnce: () => drain(() => payNextRebate(deps), ROWS_PER_PASS) };
+}
+
+/** Supply requests open past their wait days: the fee is released and the request refunded. */
+export function createSupplyRefundJob(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer'>): TJob {
+  return { name: 'supply-refund', runOnce: () => drain(() => refundNextOverdueSupply(deps), ROWS_PER_PASS) };
+}
+
 /** The server's lifecycle jobs (auto-renew runs before expiry so a renewable token never lapses; USDT watchers settle before stale orders time out). */
 export function createServerJobRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer' | 'payProviders'>): TJobRunner {
   return createJobRunner({
-    jobs: [createAutoRenewJob(deps), createExpiryJob(deps), createExhaustionJob(deps), ...createUsdtWatcherJobs(deps), createPaymentReconciliationJob(deps)],
+    jobs: [
+      createAutoRenewJob(deps),
+      createExpiryJob(deps),
+      createExhaustionJob(deps),
+      ...createUsdtWatcherJobs(deps),
+      createPaymentReconciliationJob(deps),
+      createRebatePayoutJob(deps),
+      createSupplyRefundJob(deps),
+    ],
     intervalMs: deps.config.JOBS_INTERVAL_MS,
     log: deps.log,
   });

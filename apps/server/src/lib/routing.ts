@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { Readable } from 'node:stream';
 import {
   API_PREFIX,
   ROUTES,
@@ -13,6 +14,7 @@ import {
   type TRouteName,
   type TRouteNameOf,
   type TRouteOutput,
+  type TUploadedFile,
 } from '@proxy/contract';
 import { AppError } from './app-error';
 import type { TDeps } from './deps';
@@ -23,9 +25,11 @@ import { resumeSession } from '../features/auth/sessions.service';
 /** A file answer (export, downloads): sent as is, not wrapped in the envelope. */
 export class RawReply {
   constructor(
-    readonly body: string | Buffer,
+    readonly body: string | Buffer | Readable,
     readonly contentType: string,
     readonly filename?: string,
+    /** A status other than 200 (206 for a range) and more headers (Content-Range, ETag...). */
+    readonly extra: { status?: number; headers?: Record<string, string> } = {},
   ) {}
 }
 
@@ -111,6 +115,8 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
  */
 export function findControlCharacters(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') return CONTROL_CHARACTERS.test(value) ? path : undefined;
+  // An uploaded file's bytes are no text.
+  if (value instanceof Uint8Array) return undefined;
   if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       const found = findControlCharacters(child, path ? `${path}.${key}` : key);
@@ -143,9 +149,38 @@ export function toIssue(issue: z.core.$ZodIssue): { path: string; message: strin
 }
 
 // Path parameters, query and body merged into the one object the input schema reads.
-function collectInput(req: FastifyRequest): Record<string, unknown> {
-  const body = req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as object) : {};
+function collectInput(req: FastifyRequest, multipartFields?: Record<string, unknown>): Record<string, unknown> {
+  const body = multipartFields ?? (req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as object) : {});
   return { ...(req.query as object), ...body, ...(req.params as object) };
+}
+
+/** Size bound of each file of a multipart route that names none. */
+const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The fields of a multipart route's body: text fields as strings, files read
+ * into memory as TUploadedFile (bytes cut at the route's bound and marked
+ * truncated, for its schema to refuse). A malformed body is BAD_REQUEST;
+ * too many parts is PAYLOAD_TOO_LARGE.
+ */
+async function readMultipart(req: FastifyRequest, def: TRouteDef): Promise<Record<string, unknown>> {
+  if (!req.isMultipart()) return {};
+  const fields: Record<string, unknown> = {};
+  try {
+    const parts = req.parts({ limits: { fileSize: def.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, files: 4, fields: 20, fieldSize: 64 * 1024 } });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        fields[part.fieldname] = { filename: part.filename, mimetype: part.mimetype, bytes, truncated: part.file.truncated } satisfies TUploadedFile;
+      } else {
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+      }
+    }
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 413) throw new AppError('PAYLOAD_TOO_LARGE');
+    throw new AppError('BAD_REQUEST');
+  }
+  return fields;
 }
 
 /**
@@ -167,7 +202,9 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
         const lang = requestLang(req);
         const user = def.auth === 'none' ? undefined : await authenticate(deps, req, def);
         if (!handler) throw new AppError('NOT_AVAILABLE');
-        const raw = collectInput(req);
+        // Only multipart routes read multipart bodies (files); the others refuse them as before.
+        if (def.body !== 'multipart' && req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+        const raw = collectInput(req, def.body === 'multipart' ? await readMultipart(req, def) : undefined);
         const run = async () => {
           const withControl = findControlCharacters(raw);
           if (withControl !== undefined) throw new AppError('BAD_REQUEST', undefined, [{ path: withControl, message: 'controlChars' }]);
@@ -186,6 +223,8 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
         }
         if (isAudited) await audit(deps, name, def, req, user!, raw);
         if (result instanceof RawReply) {
+          if (result.extra.status) reply.code(result.extra.status);
+          for (const [header, value] of Object.entries(result.extra.headers ?? {})) reply.header(header, value);
           reply.header('content-type', result.contentType);
           if (result.filename) {
             reply.header('content-disposition', `attachment; filename="${encodeURIComponent(result.filename)}"`);

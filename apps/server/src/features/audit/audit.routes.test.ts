@@ -79,6 +79,13 @@ describe('operator area: admin routes and their audit', () => {
     });
   });
 
+  it('audits a call refused for control characters, storing them as U+FFFD (the database cannot hold NUL)', async () => {
+    const res = await request(t.app, 'PUT', '/admin/users/a%00b/admin', { token: operator.token, body: { is_admin: true, note: 'x\u0000y' } });
+    expect(res.statusCode).toBe(400);
+    const list = await request(t.app, 'GET', '/admin/audit/list?route=adminUserSetAdmin', { token: operator.token });
+    expect(list.json().data.records[0]).toMatchObject({ target_id: 'a\uFFFDb', result: 'error', error_code: 'BAD_REQUEST', input: { note: 'x\uFFFDy' } });
+  });
+
   it('never updates or deletes an audit entry, and reading the list is not audited', async () => {
     const total = (await request(t.app, 'GET', '/admin/audit/list', { token: operator.token })).json().data.total;
     await expect(t.db.db.execute(sql`UPDATE audit_entries SET result = 'ok'`)).rejects.toThrow();

@@ -7,13 +7,23 @@ const SECRET_FIELD = /pass|secret|token|key|code|otp|authorization/i;
 // Long values are cut: the entry records what was done, not bulk content.
 const MAX_TEXT = 500;
 
-/** The input of a call as the audit keeps it: secrets replaced, long text cut. */
+// A refused call's input may hold control characters (NUL first of all), which the database cannot store in text.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** Text as the audit stores it: control characters shown as U+FFFD, long text cut. */
+function storableText(text: string): string {
+  const cut = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+  return cut.replace(CONTROL_CHARACTERS, '\uFFFD');
+}
+
+/** The input of a call as the audit keeps it: secrets replaced, long text cut, control characters replaced. */
 export function redactForAudit(value: unknown, field = ''): unknown {
   if (SECRET_FIELD.test(field)) return '[redacted]';
-  if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+  if (typeof value === 'string') return storableText(value);
   if (Array.isArray(value)) return value.slice(0, 100).map((v) => redactForAudit(v));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactForAudit(v, k)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [storableText(k), redactForAudit(v, k)]));
   }
   return value;
 }
@@ -38,7 +48,7 @@ export async function recordAdminCall(deps: Pick<TDeps, 'db'>, call: TAdminCall)
     route: call.route,
     method: call.method,
     path: call.path,
-    targetId: targetId === undefined ? null : String(targetId).slice(0, 64),
+    targetId: targetId === undefined ? null : storableText(String(targetId)).slice(0, 64),
     input: redactForAudit(call.input) as Record<string, unknown>,
     result: call.errorName ? 'error' : 'ok',
     errorCode: call.errorName ?? null,

@@ -90,7 +90,8 @@ export async function createAccount(deps: TDeps, input: TCreateAccountInput, tx?
   let invitedBy: number | null = null;
   if (input.inviteCode) {
     const inviter = await findUserByInviteCode(tx, input.inviteCode.trim().toUpperCase());
-    if (!inviter) throw new AppError('INVITE_CODE_INVALID');
+    // A disabled account's code invites nobody (its share page says so too).
+    if (!inviter || inviter.status !== 'active') throw new AppError('INVITE_CODE_INVALID');
     invitedBy = inviter.id;
   }
   let username: string;

@@ -39,6 +39,20 @@ export async function updateBalance(tx: TTx, userId: number, balance: TBalanceRo
   await tx.update(balances).set({ availableFen: balance.availableFen, frozenFen: balance.frozenFen, updatedAt: now }).where(eq(balances.userId, userId));
 }
 
+/** The user's debt (fen), under the balance row lock the caller holds. */
+export async function findDebt(tx: TTx, userId: number): Promise<number> {
+  const [row] = await tx.select({ debtFen: balances.debtFen }).from(balances).where(eq(balances.userId, userId));
+  return row?.debtFen ?? 0;
+}
+
+/** Moves the user's debt by `deltaFen` (the caller holds the balance row lock; the check keeps it non-negative). */
+export async function changeDebt(tx: TTx, userId: number, deltaFen: number, now: Date): Promise<void> {
+  await tx
+    .update(balances)
+    .set({ debtFen: sql`${balances.debtFen} + ${deltaFen}`, updatedAt: now })
+    .where(eq(balances.userId, userId));
+}
+
 /** The user's entry with this idempotency key, if any. */
 export async function findEntryByIdempotencyKey(db: TDbOrTx, userId: number, idempotencyKey: string): Promise<TLedgerEntryRow | undefined> {
   const [row] = await db

@@ -3,7 +3,9 @@ import type { LEDGER_KINDS, TDbOrTx, TTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import {
+  changeDebt,
   findBalance,
+  findDebt,
   findEntryByIdempotencyKey,
   findTrialGrantedAt,
   insertBalanceIfMissing,
@@ -171,6 +173,36 @@ export function createLedgerService(deps: Pick<TDeps, 'db' | 'clock'>) {
 
     /** Spends frozen money (frozen -= amount); INSUFFICIENT_FROZEN if less is frozen. */
     consume: (op: TLedgerOp, tx?: TTx) => apply('consume', op, tx),
+
+    /**
+     * Takes back `amountFen` for a reversed recharge inside the caller's
+     * transaction: debits what the available balance covers (reason
+     * reversal, key `key`) and records the rest as debt. Answers both parts.
+     */
+    async takeBackOrOwe(tx: TTx, userId: number, amountFen: number, key: string, reference: string): Promise<{ debitedFen: number; debtFen: number }> {
+      await insertBalanceIfMissing(tx, userId, clock.now());
+      const balance = (await lockBalance(tx, userId))!;
+      const debitedFen = Math.min(balance.availableFen, amountFen);
+      if (debitedFen > 0) await applyLocked(tx, 'debit', { userId, amountFen: debitedFen, reason: 'reversal', reference, idempotencyKey: key });
+      const debtFen = amountFen - debitedFen;
+      if (debtFen > 0) await changeDebt(tx, userId, debtFen, clock.now());
+      return { debitedFen, debtFen };
+    },
+
+    /**
+     * After a credit, inside its transaction: pays the user's debt from the
+     * available balance first, as far as it goes (reason reversal, key
+     * `debt:<reference>`). Answers what was paid.
+     */
+    async settleDebt(tx: TTx, userId: number, reference: string): Promise<number> {
+      const balance = await lockBalance(tx, userId);
+      const debt = balance ? await findDebt(tx, userId) : 0;
+      const payFen = Math.min(debt, balance?.availableFen ?? 0);
+      if (payFen <= 0) return 0;
+      await applyLocked(tx, 'debit', { userId, amountFen: payFen, reason: 'reversal', reference, idempotencyKey: `debt:${reference}` });
+      await changeDebt(tx, userId, -payFen, clock.now());
+      return payFen;
+    },
 
     /** The user's balances; zeros when the user has no balance row yet. */
     async getBalance(userId: number, tx?: TDbOrTx): Promise<TBalance> {

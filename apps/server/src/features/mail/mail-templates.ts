@@ -8,8 +8,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
-// Plain paragraphs become both the text and the HTML body, so the two never drift apart.
-function compose(subject: string, paragraphs: string[], link?: { href: string; label: string }): TMailContent {
+/** Plain paragraphs become both the text and the HTML body, so the two never drift apart. */
+export function compose(subject: string, paragraphs: string[], link?: { href: string; label: string }): TMailContent {
   const textLines = [...paragraphs];
   if (link) textLines.splice(1, 0, `${link.label}: ${link.href}`);
   const htmlParts = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`);
@@ -130,5 +130,19 @@ export function renderRechargeMail(options: {
       `Hello ${options.username}, the top-up of ${options.amount} (order ${options.orderId}) has been credited: your balance grew by ${options.value} and is now ${options.balance}. Top-ups are non-refundable.`,
     ],
     { href, label: '查看账单 / View bills' },
+  );
+}
+
+/** Notice of an operator's reply in a work order, in both languages (sent from the operator's request). */
+export function renderWorkOrderReplyMail(options: { username: string; workOrderId: number; subject: string; reply: string; publicUrl: string }): TMailContent {
+  const href = `${options.publicUrl.replace(/\/$/, '')}/work-orders/${options.workOrderId}`;
+  return compose(
+    `${PRODUCT_NAME}: 工单 #${options.workOrderId} 有新回复 / New reply in work order #${options.workOrderId}`,
+    [
+      `${options.username}，您好！客服回复了您的工单 #${options.workOrderId}「${options.subject}」：`,
+      options.reply,
+      `Hello ${options.username}, support replied to your work order #${options.workOrderId} "${options.subject}" (above).`,
+    ],
+    { href, label: '查看工单 / Open the work order' },
   );
 }

@@ -41,10 +41,62 @@ export const NOTIFICATION_TEXTS = {
       content: 'Your balance was too low to auto-renew a proxy; it will expire at its expiry time. Top up and renew it by hand.',
     },
   },
+  /** Written when an invitee's top-up earned the inviter a rebate, once it is paid. */
+  rebate_paid: {
+    zh: { title: '邀请返利已到账', content: '您邀请的用户充值成功，返利已存入您的余额。可在“邀请返利”页的返利记录中查看。' },
+    en: {
+      title: 'Invite rebate received',
+      content: 'A user you invited topped up and your rebate has been added to your balance. See the rebate records on the Invite page.',
+    },
+  },
   /** Written when a recharge is credited to the balance. */
   recharge_success: {
     zh: { title: '充值成功', content: '您的充值已到账，余额已更新。可在“充值”页的账单与交易明细中查看。' },
     en: { title: 'Top-up received', content: 'Your top-up has been credited to your balance. See the bills and transactions on the Top up page.' },
+  },
+  /** Supply requests ({id}, {cost} in yuan, {reason}): one per transition. */
+  supply_pending: {
+    zh: { title: '补货申请已提交', content: '补货申请 #{id} 已提交，费用 {cost} 元已冻结，补货成功后才会扣除。' },
+    en: {
+      title: 'Supply request submitted',
+      content: 'Supply request #{id} was submitted; its fee of {cost} yuan is frozen and only spent when the restock succeeds.',
+    },
+  },
+  supply_processing: {
+    zh: { title: '补货申请处理中', content: '补货申请 #{id} 已由运营人员接单，正在补货。' },
+    en: { title: 'Supply request in progress', content: 'An operator has taken supply request #{id} and is restocking.' },
+  },
+  supply_success: {
+    zh: { title: '补货成功', content: '补货申请 #{id} 已完成，冻结的 {cost} 元已扣除，代理已分配到您的代理列表。' },
+    en: { title: 'Restock completed', content: 'Supply request #{id} is complete: the frozen {cost} yuan was spent and the proxies are in your proxy lists.' },
+  },
+  supply_failed: {
+    zh: { title: '补货失败', content: '补货申请 #{id} 未能完成（{reason}），冻结的 {cost} 元已退回可用余额。' },
+    en: {
+      title: 'Restock failed',
+      content: 'Supply request #{id} could not be completed ({reason}); the frozen {cost} yuan is back in your available balance.',
+    },
+  },
+  supply_cancelled: {
+    zh: { title: '补货申请已撤销', content: '补货申请 #{id} 已撤销，冻结的 {cost} 元已退回可用余额。' },
+    en: { title: 'Supply request revoked', content: 'Supply request #{id} was revoked; the frozen {cost} yuan is back in your available balance.' },
+  },
+  supply_refunded: {
+    zh: { title: '补货超时已退款', content: '补货申请 #{id} 在等待期内未能完成，冻结的 {cost} 元已退回可用余额。' },
+    en: {
+      title: 'Supply request refunded',
+      content: 'Supply request #{id} was not completed within its wait days; the frozen {cost} yuan is back in your available balance.',
+    },
+  },
+  /** Written when an operator replies in one of the customer's work orders. */
+  work_order_reply: {
+    zh: { title: '工单有新回复', content: '客服已回复您的工单，请在“工单”页查看。' },
+    en: { title: 'Your work order has a reply', content: 'Support replied to your work order. Open Work orders to read it.' },
+  },
+  /** An operator's own message: the texts come as parameters. */
+  operator_message: {
+    zh: { title: '{title_zh}', content: '{content_zh}' },
+    en: { title: '{title_en}', content: '{content_en}' },
   },
 } as const satisfies Record<string, TNotificationText>;
 

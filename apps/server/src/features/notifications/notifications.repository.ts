@@ -1,5 +1,5 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
-import { notifications, type TDbOrTx } from '@proxy/db';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { notifications, users, type TDbOrTx } from '@proxy/db';
 
 /** A notification row. */
 export type TNotificationRow = typeof notifications.$inferSelect;
@@ -57,4 +57,14 @@ export async function markAllNotificationsRead(db: TDbOrTx, userId: number, now:
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
     .returning({ id: notifications.id });
   return changed.length;
+}
+
+/** The same notification for every active account, in one statement; answers how many were written. */
+export async function insertNotificationForActiveUsers(db: TDbOrTx, row: Omit<TNewNotification, 'userId'>): Promise<number> {
+  const result = (await db.execute(sql`
+    INSERT INTO ${notifications} (user_id, kind, title_zh, title_en, content_zh, content_en, created_at)
+    SELECT ${users.id}, ${row.kind}, ${row.titleZh}, ${row.titleEn}, ${row.contentZh}, ${row.contentEn}, ${row.createdAt}
+    FROM ${users} WHERE ${users.status} = 'active'
+    RETURNING id`)) as unknown as { rows: unknown[] };
+  return result.rows.length;
 }

@@ -1,6 +1,6 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
-import { listNotifications, markRead } from './notifications.service';
+import { listNotifications, markRead, sendOperatorMessage } from './notifications.service';
 
 /** GET /user/notification/list and POST /user/notification/mark_as_read. */
 export function createNotificationHandlers(deps: TDeps): THandlersOf<'notifications'> {
@@ -12,5 +12,12 @@ export function createNotificationHandlers(deps: TDeps): THandlersOf<'notificati
       await markRead(deps, user.id, input.notification_id);
       return null;
     },
+  };
+}
+
+/** Operators' messages to customers (under /admin/notifications). */
+export function createNotificationAdminHandlers(deps: TDeps): THandlersOf<'notifications-admin'> {
+  return {
+    adminNotificationSend: ({ input }) => sendOperatorMessage(deps, input),
   };
 }

@@ -1,20 +1,37 @@
-import type { TLang, TNotification, TPage } from '@proxy/contract';
+import { interpolate, type TLang, type TNotification, type TPage } from '@proxy/contract';
 import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { NOTIFICATION_TEXTS, type TNotificationKind } from './notification-texts';
-import { insertNotification, listNotificationsPage, markAllNotificationsRead, markNotificationRead, type TNotificationRow } from './notifications.repository';
+import { findUserById } from '../users/users.repository';
+import {
+  insertNotification,
+  insertNotificationForActiveUsers,
+  listNotificationsPage,
+  markAllNotificationsRead,
+  markNotificationRead,
+  type TNotificationRow,
+} from './notifications.repository';
 
-/** Writes one of the system's notifications (both languages) for a user, inside the caller's transaction when given. */
-export async function writeNotification(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, kind: TNotificationKind, tx?: TDbOrTx): Promise<TNotificationRow> {
+/**
+ * Writes one of the system's notifications (both languages) for a user, inside
+ * the caller's transaction when given; `params` fill the texts' `{placeholders}`.
+ */
+export async function writeNotification(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  userId: number,
+  kind: TNotificationKind,
+  tx?: TDbOrTx,
+  params?: Record<string, string | number>,
+): Promise<TNotificationRow> {
   const text = NOTIFICATION_TEXTS[kind];
   return insertNotification(tx ?? deps.db, {
     userId,
     kind,
-    titleZh: text.zh.title,
-    titleEn: text.en.title,
-    contentZh: text.zh.content,
-    contentEn: text.en.content,
+    titleZh: interpolate(text.zh.title, params),
+    titleEn: interpolate(text.en.title, params),
+    contentZh: interpolate(text.zh.content, params),
+    contentEn: interpolate(text.en.content, params),
     createdAt: deps.clock.now(),
   });
 }
@@ -55,4 +72,27 @@ export async function markRead(deps: Pick<TDeps, 'db' | 'clock'>, userId: number
   }
   const isFound = await markNotificationRead(deps.db, userId, id, now);
   if (!isFound) throw new AppError('NOTIFICATION_NOT_FOUND');
+}
+
+/** POST /admin/notifications/send: an operator's message to one customer or to every active account. */
+export async function sendOperatorMessage(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  input: { user_id?: number; title_zh: string; title_en: string; content_zh: string; content_en: string },
+): Promise<{ sent: number }> {
+  const params = { title_zh: input.title_zh, title_en: input.title_en, content_zh: input.content_zh, content_en: input.content_en };
+  if (input.user_id !== undefined) {
+    if (!(await findUserById(deps.db, input.user_id))) throw new AppError('BAD_REQUEST', undefined, [{ path: 'user_id', message: 'userNotFound' }]);
+    await writeNotification(deps, input.user_id, 'operator_message', undefined, params);
+    return { sent: 1 };
+  }
+  const text = NOTIFICATION_TEXTS.operator_message;
+  const sent = await insertNotificationForActiveUsers(deps.db, {
+    kind: 'operator_message',
+    titleZh: interpolate(text.zh.title, params),
+    titleEn: interpolate(text.en.title, params),
+    contentZh: interpolate(text.zh.content, params),
+    contentEn: interpolate(text.en.content, params),
+    createdAt: deps.clock.now(),
+  });
+  return { sent };
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, lt, max, sql } from 'drizzle-orm';
 import { chargeOptions, payNotifications, payOrders, users, type TDbOrTx, type TTx } from '@proxy/db';
-import type { TPaymentStatus } from '@proxy/contract';
+import type { TPayMethod, TPaymentStatus } from '@proxy/contract';
 
 /** A recharge order row. */
 export type TPayOrderRow = typeof payOrders.$inferSelect;
@@ -9,7 +9,7 @@ export type TNewPayOrder = typeof payOrders.$inferInsert;
 /** A recharge option row. */
 export type TChargeOptionRow = typeof chargeOptions.$inferSelect;
 /** Filters of the bills. */
-export type TOrderFilters = { status?: TPaymentStatus; from?: Date; to?: Date };
+export type TOrderFilters = { status?: TPaymentStatus; method?: TPayMethod; orderId?: string; from?: Date; to?: Date };
 
 /** The current option set (the highest version), in display order. */
 export async function findCurrentOptions(db: TDbOrTx): Promise<TChargeOptionRow[]> {
@@ -76,10 +76,12 @@ export async function endPendingOrder(
   return row;
 }
 
-function orderWhere(userId: number, filters: TOrderFilters) {
+function orderWhere(userId: number | undefined, filters: TOrderFilters) {
   return and(
-    eq(payOrders.userId, userId),
+    userId === undefined ? undefined : eq(payOrders.userId, userId),
     filters.status ? eq(payOrders.status, filters.status) : undefined,
+    filters.method ? eq(payOrders.method, filters.method) : undefined,
+    filters.orderId ? eq(payOrders.id, filters.orderId) : undefined,
     filters.from ? gte(payOrders.createdAt, filters.from) : undefined,
     filters.to ? lt(payOrders.createdAt, filters.to) : undefined,
   );
@@ -97,6 +99,27 @@ export async function listUserOrders(
   const records = await db.select().from(payOrders).where(where).orderBy(desc(payOrders.createdAt), desc(payOrders.id)).limit(limit).offset(offset);
   const [counted] = await db.select({ total: count() }).from(payOrders).where(where);
   return { records, total: Number(counted?.total ?? 0) };
+}
+
+/** A page of every customer's orders (or one customer's), newest first, with the customer's e-mail. */
+export async function listOrdersWithCustomer(
+  db: TDbOrTx,
+  userId: number | undefined,
+  filters: TOrderFilters,
+  limit: number,
+  offset: number,
+): Promise<{ records: (TPayOrderRow & { userEmail: string })[]; total: number }> {
+  const where = orderWhere(userId, filters);
+  const rows = await db
+    .select({ order: payOrders, userEmail: users.email })
+    .from(payOrders)
+    .innerJoin(users, eq(users.id, payOrders.userId))
+    .where(where)
+    .orderBy(desc(payOrders.createdAt), desc(payOrders.id))
+    .limit(limit)
+    .offset(offset);
+  const [counted] = await db.select({ total: count() }).from(payOrders).where(where);
+  return { records: rows.map((r) => ({ ...r.order, userEmail: r.userEmail })), total: Number(counted?.total ?? 0) };
 }
 
 /** Pending orders whose time ran out before `before`, oldest first. */

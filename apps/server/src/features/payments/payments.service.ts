@@ -21,12 +21,16 @@ import {
   type TPayMethod,
   type TPayOrder,
   type TPayRecordQuery,
+  type TReverseOrderResult,
+  type TAdminPayOrder,
+  type TAdminPayOrderQuery,
 } from '@proxy/contract';
 import type { TTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { csvCell } from '../../lib/csv';
 import { RawReply } from '../../lib/routing';
+import { createPendingRebate, reverseRebateOfOrder } from '../invite/invite.service';
 import { createLedgerService } from '../ledger/ledger.service';
 import { renderRechargeMail } from '../mail/mail-templates';
 import { sendMailQuietly } from '../mail/send-mail';
@@ -41,6 +45,7 @@ import {
   insertOptionSet,
   insertOrder,
   listStalePending,
+  listOrdersWithCustomer,
   listUserOrders,
   lockOrder,
   logNotification,
@@ -96,6 +101,7 @@ export function toPayOrder(row: TPayOrderRow, lang: TLang): TPayOrder {
     is_sandbox: row.isSandbox,
     is_paid_late: row.isPaidLate,
     crypto: cryptoOf(row),
+    reversed_at: row.reversedAt?.toISOString() ?? null,
   };
 }
 
@@ -224,6 +230,18 @@ export async function listOrders(deps: Pick<TDeps, 'db'>, userId: number, query:
   return { records: records.map((r) => toPayOrder(r, lang)), total, page: query.page, page_size: query.page_size };
 }
 
+/** GET /admin/payments/orders: every customer's orders (or one's), with whose they are. */
+export async function listOrdersForOperators(deps: Pick<TDeps, 'db'>, query: TAdminPayOrderQuery, lang: TLang): Promise<TPage<TAdminPayOrder>> {
+  const filters = { status: query.status, method: query.method, orderId: query.order_id, from: query.from, to: query.to };
+  const { records, total } = await listOrdersWithCustomer(deps.db, query.user_id, filters, query.page_size, (query.page - 1) * query.page_size);
+  return {
+    records: records.map((row) => ({ ...toPayOrder(row, lang), user_id: row.userId, user_email: row.userEmail })),
+    total,
+    page: query.page,
+    page_size: query.page_size,
+  };
+}
+
 /** GET /pay/order/{id}: another user's order is not found. */
 export async function getOrder(deps: Pick<TDeps, 'db'>, userId: number, orderId: string, lang: TLang): Promise<TPayOrder> {
   const row = await findUserOrder(deps.db, userId, orderId);
@@ -321,8 +339,11 @@ export async function settleInTransaction(deps: TSettleDeps, tx: TTx, method: TP
     : order.status !== 'pending';
   const settled = await updateOrder(tx, order.id, { status: 'success', providerTxId: paid.providerTxId, paidAt: deps.clock.now(), isPaidLate });
   await addTotalRecharge(tx, order.userId, order.amountFen);
+  // A debt left by a reversed recharge is paid first.
+  const debtPaidFen = await createLedgerService(deps).settleDebt(tx, order.userId, order.id);
+  await createPendingRebate(deps, tx, order);
   await writeNotification(deps, order.userId, 'recharge_success', tx);
-  return { result: 'credited', order: settled, balanceFen: credit.availableFen };
+  return { result: 'credited', order: settled, balanceFen: credit.availableFen - debtPaidFen };
 }
 
 /** After the commit of a credit: the customer's e-mail. */
@@ -416,4 +437,36 @@ export async function reconcileStaleOrders(deps: TSettleDeps, limit = 50): Promi
     }
   }
   return looked;
+}
+
+/**
+ * POST /admin/payments/orders/:order_id/reverse (a refund made outside,
+ * recorded here), in one transaction under the order's lock: the value the
+ * balance received is debited as far as the available balance goes and the
+ * rest becomes debt (the next top-up settles it first), total recharge drops
+ * by the order's amount (the role follows), and the order's rebate is
+ * cancelled or taken back. A second reversal is refused.
+ */
+export async function reverseRecharge(deps: Pick<TDeps, 'db' | 'clock'>, orderId: string, reason: string, lang: TLang): Promise<TReverseOrderResult> {
+  return deps.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, orderId);
+    if (!order) throw new AppError('NOT_FOUND');
+    if (order.status !== 'success' || order.reversedAt !== null) throw new AppError('ORDER_NOT_REVERSIBLE');
+    const taken = await createLedgerService(deps).takeBackOrOwe(tx, order.userId, order.valueFen, `reverse:${order.id}`, order.id);
+    await addTotalRecharge(tx, order.userId, -order.amountFen);
+    const reversed = await updateOrder(tx, order.id, {
+      reversedAt: deps.clock.now(),
+      reversalNote: reason,
+      reversedFen: taken.debitedFen,
+      reversalDebtFen: taken.debtFen,
+    });
+    const rebate = await reverseRebateOfOrder(deps, order.id, tx);
+    const customer = await findOrderCustomer(tx, order.userId);
+    return {
+      order: { ...toPayOrder(reversed, lang), user_id: order.userId, user_email: customer?.email ?? '' },
+      taken_back: fenToYuan(taken.debitedFen),
+      debt: fenToYuan(taken.debtFen),
+      rebate: rebate.outcome,
+    };
+  });
 }

@@ -1,5 +1,8 @@
-import { USDT_METHODS, formatUsdtUnits, type TPage, type TUsdtNetwork, type TUsdtTransfer } from '@proxy/contract';
+import { USDT_METHODS, formatFen, formatUsdtUnits, parseYuanAmount, type TPage, type TUsdtNetwork, type TUsdtTransfer } from '@proxy/contract';
+import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
+import { createLedgerService } from '../ledger/ledger.service';
+import { addTotalRecharge, findOrderCustomer } from './payments.repository';
 import { USDT_CLOCK_SKEW_MS, announceSettlement, settleInTransaction, type TSettled } from './payments.service';
 import { NotificationRefusal } from './providers';
 import type { TUsdtProvider } from './providers/usdt';
@@ -12,6 +15,7 @@ import {
   isTransactionRecorded,
   listUnmatchedTransfers,
   lockOrderForTransfer,
+  lockTransfer,
   updateTransfer,
   type TUsdtTransferRow,
 } from './usdt.repository';
@@ -131,4 +135,43 @@ export async function listUnmatched(
 ): Promise<TPage<TUsdtTransfer>> {
   const { records, total } = await listUnmatchedTransfers(deps.db, query.network, query.page_size, (query.page - 1) * query.page_size);
   return { records: records.map(toTransfer), total, page: query.page, page_size: query.page_size };
+}
+
+/**
+ * POST /admin/payments/unmatched/:id/assign: credits an unmatched transfer to
+ * a customer with the yuan amount the operator decided, in one transaction
+ * under the transfer's row lock: the ledger credit (reason recharge, key
+ * `usdt-assign:<transfer>`), the customer's total recharge, and the transfer
+ * marked credited to them. A second assignment of the same transfer is
+ * refused and moves nothing.
+ */
+export async function assignTransfer(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  operatorId: number,
+  transferId: number,
+  input: { user_id: number; amount: string },
+): Promise<TUsdtTransfer> {
+  const amountFen = parseYuanAmount(input.amount)!;
+  const ledger = createLedgerService(deps);
+  const row = await deps.db.transaction(async (tx) => {
+    const transfer = await lockTransfer(tx, transferId);
+    if (!transfer) throw new AppError('NOT_FOUND');
+    if (transfer.status !== 'unmatched') throw new AppError('TRANSFER_ALREADY_CREDITED');
+    if (!(await findOrderCustomer(tx, input.user_id))) throw new AppError('BAD_REQUEST', undefined, [{ path: 'user_id', message: 'userNotFound' }]);
+    await ledger.credit(
+      {
+        userId: input.user_id,
+        amountFen,
+        reason: 'recharge',
+        reference: `USDT ${transfer.network} ${transfer.txHash}`,
+        idempotencyKey: `usdt-assign:${transfer.id}`,
+      },
+      tx,
+    );
+    await addTotalRecharge(tx, input.user_id, amountFen);
+    const note = `assigned by operator ${operatorId}: ${formatFen(amountFen)}`;
+    await updateTransfer(tx, transfer.id, { status: 'credited', userId: input.user_id, note });
+    return { ...transfer, status: 'credited' as const, userId: input.user_id, note };
+  });
+  return toTransfer(row);
 }

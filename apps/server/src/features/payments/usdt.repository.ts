@@ -142,3 +142,9 @@ export async function listUnmatchedTransfers(
   const [counted] = await db.select({ total: count() }).from(usdtTransfers).where(where);
   return { records, total: Number(counted?.total ?? 0) };
 }
+
+/** Locks one transfer row (an operator's assignment). */
+export async function lockTransfer(tx: TTx, id: number): Promise<TUsdtTransferRow | undefined> {
+  const [row] = await tx.select().from(usdtTransfers).where(eq(usdtTransfers.id, id)).for('update');
+  return row;
+}

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDT_METHODS, type TPayOrder } from '@proxy/contract';
-import { ledgerEntries, openDb, payNotifications, payOrders, usdtTransfers, usdtWatchCursors } from '@proxy/db';
+import { ledgerEntries, openDb, payNotifications, payOrders, users, usdtTransfers, usdtWatchCursors } from '@proxy/db';
 import { buildApp } from '../../app';
 import { createFakeClock, createMemoryMailer, createTestApp, createTestConfig, isPostgres, type TMemoryMailer, type TTestApp } from '../../../test/helpers';
 import { startFakeEthereum, startFakeTron, type TFakeChain } from '../../../test/payments/fake-chains';
@@ -202,6 +202,67 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     chain.finalize();
     expect(await watch()).toBe(1);
     expect(await balanceFen(t.deps, ben.userId)).toBe(before + 20_000);
+  });
+
+  it('lets an operator credit an unmatched transfer to a customer once, as a recharge; customers cannot', async () => {
+    const tx = chain.send({ amount: 3_330_000n }); // 3.33 USDT, no order asks for it
+    chain.finalize();
+    expect(await watch()).toBe(1);
+    const [row] = await transfersOf(tx);
+    const url = `/admin/payments/unmatched/${row.id}/assign`;
+    const before = await balanceFen(t.deps, ann.userId);
+    const totalOf = async () => (await t.db.db.select({ fen: users.totalRechargeFen }).from(users).where(eq(users.id, ann.userId)))[0].fen;
+    const totalBefore = await totalOf();
+
+    expect((await request(t.app, 'POST', url, { token: ann.token, body: { user_id: ann.userId, amount: '23.97' } })).statusCode).toBe(403);
+    const unknown = await request(t.app, 'POST', url, { token: oper.token, body: { user_id: 999_999, amount: '23.97' }, lang: 'zh' });
+    expect([unknown.statusCode, unknown.json().data.issues[0].path, unknown.json().data.issues[0].message]).toEqual([400, 'user_id', '用户不存在']);
+    const badAmount = await request(t.app, 'POST', url, { token: oper.token, body: { user_id: ann.userId, amount: '-1' }, lang: 'en' });
+    expect(badAmount.json().data.issues[0]).toEqual({
+      path: 'amount',
+      message: 'The adjustment must be a number with at most two decimals, such as 10 or 10.50',
+    });
+
+    const assigned = await request(t.app, 'POST', url, { token: oper.token, body: { user_id: ann.userId, amount: '23.97' } });
+    expect(assigned.json().data, assigned.body).toMatchObject({ id: row.id, status: 'credited', user_id: ann.userId, note: expect.stringContaining('¥23.97') });
+    expect(await balanceFen(t.deps, ann.userId)).toBe(before + 2397);
+    expect(await totalOf()).toBe(totalBefore + 2397);
+    const again = await request(t.app, 'POST', url, { token: oper.token, body: { user_id: ben.userId, amount: '1' } });
+    expect([again.statusCode, again.json().data.error]).toEqual([409, 'TRANSFER_ALREADY_CREDITED']);
+    expect(await balanceFen(t.deps, ann.userId)).toBe(before + 2397);
+    const listed = (await request(t.app, 'GET', '/admin/payments/unmatched?page_size=200', { token: oper.token })).json().data.records;
+    expect(listed.some((r: { id: number }) => r.id === row.id)).toBe(false);
+    expect(
+      (await request(t.app, 'POST', '/admin/payments/unmatched/999999/assign', { token: oper.token, body: { user_id: ann.userId, amount: '1' } })).statusCode,
+    ).toBe(404);
+  });
+
+  it("lists every customer's orders for operators, with the customer, filtered by customer, method and status", async () => {
+    const order = await charge(ben, '50');
+    const mine = await request(t.app, 'GET', `/admin/payments/orders?user_id=${ben.userId}&method=${method}&status=pending`, { token: oper.token });
+    expect(mine.json().data.records[0]).toMatchObject({ order_id: order.order_id, user_id: ben.userId, user_email: ben.email, status: 'pending' });
+    expect(mine.json().data.records.every((r: { user_id: number }) => r.user_id === ben.userId)).toBe(true);
+    const one = await request(t.app, 'GET', `/admin/payments/orders?order_id=${order.order_id}`, { token: oper.token });
+    expect(one.json().data.total).toBe(1);
+    const none = await request(t.app, 'GET', `/admin/payments/orders?user_id=${ann.userId}&method=alipay`, { token: oper.token });
+    expect(none.json().data.total).toBe(0);
+    expect((await request(t.app, 'GET', '/admin/payments/orders', { token: ben.token })).statusCode).toBe(403);
+  });
+
+  it.skipIf(!isPostgres)('two operators assigning one transfer at once credit it once (needs PostgreSQL)', async () => {
+    const tx = chain.send({ amount: 4_440_000n });
+    chain.finalize();
+    await watch();
+    const [row] = await transfersOf(tx);
+    const before = await balanceFen(t.deps, ann.userId);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        request(t.app, 'POST', `/admin/payments/unmatched/${row.id}/assign`, { token: oper.token, body: { user_id: ann.userId, amount: '31.97' } }),
+      ),
+    );
+    expect(answers.filter((a) => a.json().code === 0)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(5);
+    expect(await balanceFen(t.deps, ann.userId)).toBe(before + 3197);
   });
 
   it('keeps a transfer larger than any order for the operator, exactly', async () => {

@@ -18,8 +18,8 @@ import {
 
 const MAX_IDEMPOTENCY_KEY = 128;
 
-// The optional Idempotency-Key header of the purchase calls.
-function idempotencyKeyOf(ctx: Pick<TRouteContext<'tokenCreateStaticIp'>, 'req'>): string | undefined {
+/** The optional Idempotency-Key header of the purchase calls (and a supply request's submit). */
+export function idempotencyKeyOf(ctx: Pick<TRouteContext<'tokenCreateStaticIp'>, 'req'>): string | undefined {
   const header = ctx.req.headers['idempotency-key'];
   const key = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!key) return undefined;

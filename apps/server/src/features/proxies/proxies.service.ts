@@ -150,6 +150,68 @@ async function allocateExits(
   return { nodes, claimed: new Set(upstream.map((n) => n.id)) };
 }
 
+/** What an allocation records: the cost (already paid by the caller), the price of one period and the amount text of the order. */
+export type TAllocationCharge = { costFen: number; periodPriceFen: number; amount: string; idempotencyKey?: string; now: Date };
+
+/**
+ * Allocates what a purchase asks for, inside the caller's transaction (which
+ * has moved the money): exits of the area (NO_STOCK when it cannot serve
+ * them), the order, the tokens with their normal expiry, the exit claims and
+ * the gateway version. A purchase and a completed supply request both use it.
+ */
+export async function allocatePurchase(
+  tx: TTx,
+  userId: number,
+  purchase: TPurchase,
+  charge: TAllocationCharge,
+): Promise<{ order: { id: number }; tokens: TTokenRow[] }> {
+  const { body, product, billing } = purchase;
+  const { now } = charge;
+  const area: TAreaFilter = { kind: exitKindOf(body.category), country: body.country_id, state: body.state_id, city: body.city_id };
+  const { nodes, claimed } = await allocateExits(tx, area, product, billing, body.quantity);
+  const order = await insertOrder(tx, {
+    userId,
+    action: 'purchase',
+    product,
+    category: body.category,
+    billing,
+    quantity: body.quantity,
+    amount: charge.amount,
+    costFen: charge.costFen,
+    idempotencyKey: charge.idempotencyKey ?? null,
+    createdAt: now,
+  });
+  const expiresAt = purchase.billing === 'ip' ? new Date(now.getTime() + purchase.body.days * DAY_MS) : new Date(now.getTime() + TRAFFIC_VALID_DAYS * DAY_MS);
+  const rows: TNewToken[] = nodes.map((node) => ({
+    userId,
+    product,
+    category: body.category,
+    billing,
+    network: body.network,
+    country: body.country_id,
+    state: body.state_id ?? '',
+    city: body.city_id ?? '',
+    username: generateProxyUsername(),
+    password: generateProxyPassword(),
+    status: 'enabled',
+    autoRenew: billing === 'ip' && Boolean(body.auto_renew),
+    remark: body.remark ?? '',
+    exitNodeId: node?.id ?? null,
+    trafficLimitBytes: purchase.billing === 'traffic' ? trafficBytesOf(purchase.body.traffic_gb) : null,
+    periodDays: purchase.billing === 'ip' ? purchase.body.days : 0,
+    periodPriceFen: charge.periodPriceFen,
+    expiresAt,
+    orderId: order.id,
+    createdAt: now,
+  }));
+  const tokens = await insertTokens(tx, rows);
+  for (const token of tokens) {
+    if (token.exitNodeId !== null && claimed.has(token.exitNodeId)) await setNodeHolder(tx, token.exitNodeId, token.id);
+  }
+  await bumpGatewayVersion(tx);
+  return { order, tokens };
+}
+
 /**
  * Buys `quantity` tokens: the debit, the order, the tokens and the exit claims
  * in one transaction. The same Idempotency-Key answers the same tokens again
@@ -200,49 +262,7 @@ export async function purchaseTokens(
           order_id: order.id,
         };
       }
-      const area: TAreaFilter = { kind: exitKindOf(body.category), country: body.country_id, state: body.state_id, city: body.city_id };
-      const { nodes, claimed } = await allocateExits(tx, area, product, billing, body.quantity);
-      const order = await insertOrder(tx, {
-        userId,
-        action: 'purchase',
-        product,
-        category: body.category,
-        billing,
-        quantity: body.quantity,
-        amount,
-        costFen: totalFen,
-        idempotencyKey: key ?? null,
-        createdAt: now,
-      });
-      const expiresAt =
-        purchase.billing === 'ip' ? new Date(now.getTime() + purchase.body.days * DAY_MS) : new Date(now.getTime() + TRAFFIC_VALID_DAYS * DAY_MS);
-      const rows: TNewToken[] = nodes.map((node) => ({
-        userId,
-        product,
-        category: body.category,
-        billing,
-        network: body.network,
-        country: body.country_id,
-        state: body.state_id ?? '',
-        city: body.city_id ?? '',
-        username: generateProxyUsername(),
-        password: generateProxyPassword(),
-        status: 'enabled',
-        autoRenew: billing === 'ip' && Boolean(body.auto_renew),
-        remark: body.remark ?? '',
-        exitNodeId: node?.id ?? null,
-        trafficLimitBytes: purchase.billing === 'traffic' ? trafficBytesOf(purchase.body.traffic_gb) : null,
-        periodDays: purchase.billing === 'ip' ? purchase.body.days : 0,
-        periodPriceFen,
-        expiresAt,
-        orderId: order.id,
-        createdAt: now,
-      }));
-      const tokens = await insertTokens(tx, rows);
-      for (const token of tokens) {
-        if (token.exitNodeId !== null && claimed.has(token.exitNodeId)) await setNodeHolder(tx, token.exitNodeId, token.id);
-      }
-      await bumpGatewayVersion(tx);
+      const { order, tokens } = await allocatePurchase(tx, userId, purchase, { costFen: totalFen, periodPriceFen, amount, idempotencyKey: key, now });
       return { tokens: tokens.map((t) => toProxyToken(t, deps, lang)), cost: fenToYuan(totalFen), balance: fenToYuan(debit.availableFen), order_id: order.id };
     }),
   );

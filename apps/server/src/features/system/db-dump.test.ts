@@ -1,0 +1,96 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DumpImportError, exportDump, importDump, migrateDb, openDb, users, workOrderAttachments, type TDbHandle } from '@proxy/db';
+import { createMemoryMailer, createTestApp, createTestDatabase, type TTestApp } from '../../../test/helpers';
+import { buyOk, createAdmin, createUser, creditFen, request, seedProxyStartup } from '../proxies/proxies-test-kit';
+import { seedChargeOptions } from '../payments/payments.service';
+
+/** Every row of every table exported, as JSON text in a stable order (to compare two databases). */
+async function contentsOf(handle: TDbHandle): Promise<Record<string, string[]>> {
+  const tables = (await handle.db.execute(sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`)) as unknown as {
+    rows: { name: string }[];
+  };
+  const out: Record<string, string[]> = {};
+  for (const { name } of tables.rows) {
+    const rows = (await handle.db.execute(sql`SELECT to_jsonb(t)::text AS row FROM ${sql.identifier(name)} t ORDER BY 1`)) as unknown as {
+      rows: { row: string }[];
+    };
+    out[name] = rows.rows.map((r) => r.row);
+  }
+  return out;
+}
+
+// Backups and the move off the embedded database: npm run db:export / db:import.
+describe('database export and import', () => {
+  const mailer = createMemoryMailer();
+  let t: TTestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ mailer, config: { PAY_SANDBOX: 'true' } });
+    await seedProxyStartup(t.deps);
+    await seedChargeOptions(t.deps);
+    const oper = await createAdmin(t.app, t.deps, mailer, 'oper');
+    const ann = await createUser(t.app, mailer, 'ann');
+    await creditFen(t.deps, ann.userId, 50_000);
+    await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 2, days: 30 });
+    await request(t.app, 'POST', `/admin/users/${ann.userId}/balance`, {
+      token: oper.token,
+      body: { kind: 'credit', amount: '12.34', reason: "O'Brien's \\\\ refund", request_id: 'dump-adjust-0001' },
+    });
+    await request(t.app, 'POST', '/pay/charge/sandbox/100', { token: ann.token });
+    await t.db.db
+      .insert(workOrderAttachments)
+      .values({ userId: ann.userId, filename: 'a.png', contentType: 'image/png', sizeBytes: 4, data: Buffer.from([0x89, 0x50, 0x00, 0xff]) });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('moves every row, byte and sequence to a new database, embedded or PostgreSQL, and back', async () => {
+    const original = await contentsOf(t.db);
+    expect(original.users.length).toBe(2);
+    expect(original.ledger_entries.length).toBeGreaterThan(2);
+    const dump = await exportDump(t.db, 3);
+    expect(dump.script.startsWith('-- proxyhub dump migrations=')).toBe(true);
+    expect(dump.rows.proxy_tokens).toBe(2);
+
+    // Through an embedded database, into a fresh database of the suite's kind (on PostgreSQL: embedded to PostgreSQL, the move off it).
+    const embedded = await openDb();
+    try {
+      await migrateDb(embedded);
+      await importDump(embedded, dump.script);
+      expect(await contentsOf(embedded)).toEqual(original);
+      const again = await exportDump(embedded);
+      const target = await createTestDatabase();
+      try {
+        await importDump(target, again.script);
+        expect(await contentsOf(target)).toEqual(original);
+        // Sequences moved past the imported ids: a new account gets a new id.
+        const [created] = await target.db
+          .insert(users)
+          .values({ username: 'new', email: 'new@example.com', apiKey: 'k-new', inviteCode: 'NEW12345' })
+          .returning();
+        expect(created.id).toBeGreaterThan(Math.max(...original.users.map((u) => JSON.parse(u).id as number)));
+        // A database with accounts takes no dump.
+        await expect(importDump(target, again.script)).rejects.toBeInstanceOf(DumpImportError);
+      } finally {
+        await target.close();
+      }
+    } finally {
+      await embedded.close();
+    }
+  });
+
+  it('refuses what is not a dump, and a dump of another schema version, changing nothing', async () => {
+    const target = await openDb();
+    try {
+      await migrateDb(target);
+      await expect(importDump(target, 'DROP TABLE users;')).rejects.toThrow('not a proxyhub dump');
+      const dump = await exportDump(t.db);
+      await expect(importDump(target, dump.script.replace(/migrations=\d+/, 'migrations=1'))).rejects.toThrow('taken at migration 1');
+      expect((await contentsOf(target)).users).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  });
+});

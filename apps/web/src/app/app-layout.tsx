@@ -1,6 +1,15 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Avatar, Badge, Button, Dropdown, Layout, Menu, Space, Tooltip, Typography, theme } from 'antd';
-import { BellOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SafetyOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons';
+import {
+  BellOutlined,
+  CompassOutlined,
+  LogoutOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  SafetyOutlined,
+  UserOutlined,
+  WalletOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useMatches, useNavigate } from 'react-router';
 import { PRODUCT_NAME, formatYuan } from '@proxy/contract';
@@ -8,13 +17,15 @@ import { LanguageSwitch } from '../components/language-switch';
 import { NoticeDialog } from '../components/notice-dialog';
 import { ThemeSwitch } from '../components/theme-switch';
 import { useUnreadNotificationCount } from '../entities/notifications/notification-list';
+import { useHelpCenterUrl } from '../entities/site/site-settings';
+import { GuidedTour, TOUR_TARGET_ATTRIBUTE } from '../features/tour/components/guided-tour';
 import { useRoles, useUserInfo } from '../entities/user/user-info';
 import { callApi } from '../lib/api-client';
-import { HELP_CENTER_URL } from '../lib/help-center';
 import { confirmAction } from '../lib/message';
 import { logout } from '../lib/session';
 import { readValue, writeRecord } from '../lib/storage';
 import { openTab } from '../lib/tabs';
+import { requestUserGuide } from '../lib/user-guide';
 import { useThemeMode } from '../lib/theme';
 import { KeepAliveOutlet } from './keep-alive-outlet';
 import { HELP_CENTER_ICON, buildMenuEntries, findGroupKey, toAntdMenuItems, type TExternalMenuItem } from './menu';
@@ -23,10 +34,14 @@ import { TabsBar } from './tabs-bar';
 
 const SIDEBAR_KEY = 'SIDEBAR_COLLAPSED';
 
-/** Menu links that leave the console (spec section 2: /helpcenter, order 99). */
-export const EXTERNAL_MENU_ITEMS: TExternalMenuItem[] = [
-  { key: 'external:helpcenter', titleKey: 'common:menu.helpCenter', href: HELP_CENTER_URL, order: 99, icon: HELP_CENTER_ICON },
-];
+/**
+ * Menu links that leave the console (spec section 2: /helpcenter, order 99):
+ * HELP_CENTER_URL as the server says at run time, opened in a new tab; no
+ * entry while it is unset.
+ */
+export function externalMenuItems(helpCenterUrl: string | null): TExternalMenuItem[] {
+  return helpCenterUrl ? [{ key: 'external:helpcenter', titleKey: 'common:menu.helpCenter', href: helpCenterUrl, order: 99, icon: HELP_CENTER_ICON }] : [];
+}
 
 /** The route record of the page being shown (from the router match's handle). */
 export function useCurrentAppRoute(): TAppRoute | undefined {
@@ -96,6 +111,9 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void }) {
             />
           </Link>
         </Tooltip>
+        <Tooltip title={t('tour:start')}>
+          <Button type="text" icon={<CompassOutlined />} onClick={requestUserGuide} aria-label={t('tour:start')} data-testid="tour-start" />
+        </Tooltip>
         <LanguageSwitch isCompact />
         <ThemeSwitch />
         <Dropdown
@@ -139,7 +157,8 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
   const appRoute = useCurrentAppRoute();
   const [isCollapsed, setIsCollapsed] = useState(() => readValue<boolean>('local', SIDEBAR_KEY) === true);
 
-  const entries = useMemo(() => buildMenuEntries(props.routes, roles, EXTERNAL_MENU_ITEMS), [props.routes, roles]);
+  const helpCenterUrl = useHelpCenterUrl();
+  const entries = useMemo(() => buildMenuEntries(props.routes, roles, externalMenuItems(helpCenterUrl)), [props.routes, roles, helpCenterUrl]);
   const items = useMemo(() => toAntdMenuItems(entries, (key) => t(key)), [entries, t]);
   const selectedKey = appRoute?.menu ? appRoute.path : location.pathname;
   const [openKeys, setOpenKeys] = useState<string[]>(() => {
@@ -158,6 +177,27 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
     const group = findGroupKey(entries, selectedKey);
     if (group) setOpenKeys((keys) => (keys.includes(group) ? keys : [...keys, group]));
   }, [entries, selectedKey]);
+
+  // The guided tour opens a collapsed menu group (and the collapsed sidebar) before highlighting it.
+  const layoutRef = useRef({ isCollapsed, openKeys });
+  layoutRef.current = { isCollapsed, openKeys };
+  const openMenuGroup = useCallback((group: string) => {
+    const key = `group:${group}`;
+    let hasOpened = false;
+    if (layoutRef.current.isCollapsed) {
+      writeRecord('local', SIDEBAR_KEY, false);
+      setIsCollapsed(false);
+      hasOpened = true;
+    }
+    if (!layoutRef.current.openKeys.includes(key)) {
+      setOpenKeys((keys) => (keys.includes(key) ? keys : [...keys, key]));
+      hasOpened = true;
+    }
+    return hasOpened;
+  }, []);
+  const tourLayout = useMemo(() => ({ openMenuGroup }), [openMenuGroup]);
+  const [isNoticeSettled, setIsNoticeSettled] = useState(false);
+  const settleNotice = useCallback(() => setIsNoticeSettled(true), []);
 
   const toggle = () => {
     setIsCollapsed((value) => {
@@ -181,6 +221,7 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
         style={{ background: token.colorBgContainer, borderRight: `1px solid ${token.colorBorderSecondary}` }}
         data-testid="sidebar"
         data-collapsed={isCollapsed}
+        {...{ [TOUR_TARGET_ATTRIBUTE]: 'sidebar' }}
       >
         <Link
           to="/"
@@ -218,6 +259,7 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
         <Menu
           mode="inline"
           aria-label={t('common:menu.label')}
+          {...{ [TOUR_TARGET_ATTRIBUTE]: 'menu' }}
           selectedKeys={[selectedKey]}
           openKeys={openKeys}
           onOpenChange={setOpenKeys}
@@ -237,7 +279,8 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
           <KeepAliveOutlet />
         </Layout.Content>
       </Layout>
-      <NoticeDialog />
+      <NoticeDialog onSettled={settleNotice} />
+      <GuidedTour layout={tourLayout} canStartAutomatically={isNoticeSettled} />
     </Layout>
   );
 }

@@ -73,7 +73,8 @@ export function buildMenuEntries(
 export function toAntdMenuItems(entries: TMenuEntry[], t: (key: string) => string): NonNullable<MenuProps['items']> {
   return entries.map((entry) => {
     if (entry.kind === 'group') {
-      return { key: entry.key, icon: entry.icon, label: t(entry.titleKey), children: toAntdMenuItems(entry.children, t) };
+      // data-tour: what the guided tour highlights (a group "group:<name>", an entry "item:<path>").
+      return { key: entry.key, icon: entry.icon, label: t(entry.titleKey), children: toAntdMenuItems(entry.children, t), 'data-tour': entry.key };
     }
     const label = entry.href ? (
       <a href={entry.href} target="_blank" rel="noopener noreferrer">
@@ -82,7 +83,7 @@ export function toAntdMenuItems(entries: TMenuEntry[], t: (key: string) => strin
     ) : (
       t(entry.titleKey)
     );
-    return { key: entry.key, icon: entry.icon, label };
+    return { key: entry.key, icon: entry.icon, label, 'data-tour': `item:${entry.key}` };
   });
 }
 

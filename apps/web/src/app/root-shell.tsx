@@ -3,6 +3,7 @@ import NProgress from 'nprogress';
 import 'nprogress/nprogress.css';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { LOADING_BAR_END_DELAY_MS, PRODUCT_NAME } from '@proxy/contract';
+import { showPendingSessionMessage } from '../lib/api-client';
 
 NProgress.configure({ showSpinner: false });
 
@@ -26,6 +27,9 @@ export function RootShell() {
   useEffect(() => {
     document.title = PRODUCT_NAME;
   }, [location.key]);
+
+  // The message of a revoked session (-401), told before the page load to /login.
+  useEffect(() => showPendingSessionMessage(), []);
 
   return <Outlet />;
 }

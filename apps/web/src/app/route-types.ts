@@ -21,6 +21,8 @@ export type TAppRoute = {
   titleKey: string;
   /** Roles of which the user needs at least one (spec section 5); none means everyone signed in. */
   roles?: string[];
+  /** Shown instead of the 403 page to a user without the roles: why, and what to do (lazy, like `load`). */
+  loadRefusal?: () => Promise<{ default: ComponentType }>;
   /** Side menu entry; omitted means no menu entry. */
   menu?: {
     /**

@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { ACCESS_TOKEN_TTL_S, TOKEN_REFRESH_AFTER_MS } from '@proxy/contract';
 import { fail } from '../test/api-stub';
 import { makeUser } from '../test/fixtures';
-import { api } from '../test/harness';
+import { api, hardNavigations, shownMessages } from '../test/harness';
 import { renderAt as renderWithRouter } from '../test/render';
 import { i18n, setLanguage } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
@@ -61,8 +61,10 @@ beforeEach(() => {
   totalBalance = 0;
   isAdmin = false;
   setLanguage('zh');
-  // No notice dialog in the way unless a test asks for it.
-  writeRecord('local', 'NOTICE_HIDDEN', true);
+  // No notice dialog (the built-in welcome, id 0) or guided tour in the way unless a test asks for it.
+  writeRecord('local', 'NOTICE_HIDDEN', 0);
+  api.on('siteNotice', () => null);
+  api.on('siteSettings', () => ({ help_center_url: null }));
   api.on('userInfo', () => makeUser({ user_id: 1, balance: 12.5, total_balance: totalBalance, is_admin: isAdmin }));
   api.on('userNotificationList', () => ({ records: [], total: 3, page: 1, page_size: 1, unread: 3 }));
   api.on('userLogout', () => null);
@@ -190,8 +192,81 @@ describe('layout', () => {
     expect(screen.getByText(/32M\+ 住宅 IP，覆盖 195 个国家和地区，99.9% 在线率/)).toBeTruthy();
     fireEvent.click(label);
     fireEvent.click(screen.getByText('我知道了'));
-    expect(readValue('local', 'NOTICE_HIDDEN')).toBe(true);
+    expect(readValue('local', 'NOTICE_HIDDEN')).toBe(0);
     expect(readValue('session', 'NOTICE_PENDING')).toBeNull();
+  });
+
+  it('shows the operator\'s notice from the server; a newly published one shows again after "do not show again"', async () => {
+    const notice = { notice_id: 7, title: '维护通知', content: '周六凌晨维护一小时。', published_at: '2026-03-01T08:00:00.000Z' };
+    api.on('siteNotice', () => notice);
+    saveSession('tok', { remember: true });
+    renderAt('/');
+    await screen.findByText('周六凌晨维护一小时。');
+    expect(screen.getByText('维护通知')).toBeTruthy();
+    expect(screen.queryByText(/15 元免费试用额度/)).toBeNull();
+    fireEvent.click(screen.getByText('不再显示'));
+    fireEvent.click(screen.getByText('我知道了'));
+    expect(readValue('local', 'NOTICE_HIDDEN')).toBe(7);
+    cleanup();
+    queryClient.clear();
+
+    // Hidden for good: the same notice stays closed after the next sign-in.
+    saveSession('tok', { remember: true });
+    renderAt('/');
+    await screen.findByText('HOME:0');
+    await waitFor(() => expect(api.requestsTo('siteNotice').length).toBeGreaterThanOrEqual(2));
+    expect(screen.queryByText('周六凌晨维护一小时。')).toBeNull();
+    cleanup();
+    queryClient.clear();
+
+    // A new notice: shown again.
+    api.on('siteNotice', () => ({ ...notice, notice_id: 8, content: '维护改到周日。' }));
+    saveSession('tok', { remember: true });
+    renderAt('/');
+    await screen.findByText('维护改到周日。');
+  });
+});
+
+describe('help center', () => {
+  it('is hidden from the menu while HELP_CENTER_URL is unset, and /helpcenter then leads to /404', async () => {
+    saveSession('tok', { remember: true });
+    const router = renderAt('/');
+    await screen.findByText('HOME:0');
+    await waitFor(() => expect(api.requestsTo('siteSettings').length).toBeGreaterThan(0));
+    expect(within(screen.getByTestId('sidebar')).queryByText('帮助中心')).toBeNull();
+    await act(() => router.navigate('/helpcenter'));
+    await waitFor(() => expect(here(router)).toBe('/404'));
+    expect(hardNavigations).toEqual([]);
+  });
+
+  it("opens the server's link in a new tab from the menu; /helpcenter leaves the app for it, never as a tab", async () => {
+    api.on('siteSettings', () => ({ help_center_url: 'https://help.proxyhub.test/docs' }));
+    saveSession('tok', { remember: true });
+    const router = renderAt('/a');
+    await screen.findByText('PAGE-A:0');
+    const link = await within(screen.getByTestId('sidebar')).findByRole('link', { name: '帮助中心' });
+    expect(link.getAttribute('href')).toBe('https://help.proxyhub.test/docs');
+    expect(link.getAttribute('target')).toBe('_blank');
+    void router.navigate('/helpcenter');
+    await waitFor(() => expect(hardNavigations).toEqual(['https://help.proxyhub.test/docs']));
+    expect(here(router)).toBe('/a');
+    expect(getTabsState().tabs.map((t) => t.key)).toEqual(['/a']);
+  });
+});
+
+describe('session messages', () => {
+  it('a stored token that ran out says the session expired, once, on the way to /login?redirect=', async () => {
+    writeRecord('local', 'TOKEN', 'old-token', ACCESS_TOKEN_TTL_S, Date.now() - ACCESS_TOKEN_TTL_S * 1000 - 1000);
+    const router = renderAt('/a?page=2');
+    await screen.findByText('LOGIN:0');
+    expect(here(router)).toBe('/login?redirect=%2Fa%3Fpage%3D2');
+    expect(shownMessages('error')).toEqual(['登录已过期，请重新登录！']);
+  });
+
+  it('a visitor who never signed in is sent to /login without a message', async () => {
+    renderAt('/a');
+    await screen.findByText('LOGIN:0');
+    expect(shownMessages()).toEqual([]);
   });
 });
 

@@ -1,8 +1,11 @@
 import { createBrowserRouter, createMemoryRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { PageLoading } from '../components/page-loading';
 import { RouteError } from '../components/route-error';
-import { registerNavigator } from '../lib/navigation';
-import { isSignedIn } from '../lib/session';
+import { siteSettingsQueryOptions } from '../entities/site/site-settings';
+import { hardNavigate, registerNavigator } from '../lib/navigation';
+import { queryClient } from '../lib/query-client';
+import { tellSessionExpired } from '../lib/api-client';
+import { isSignedIn, takeExpiredSession } from '../lib/session';
 import { refreshTokenIfStale } from '../lib/token-refresh';
 import { AdminLayout } from './admin-layout';
 import { AppLayout } from './app-layout';
@@ -15,11 +18,27 @@ function RedirectingPage() {
   return null;
 }
 
-/** Routes the shell itself provides (spec section 2: /404; /helpcenter leads out of the app). */
+/** Routes the shell itself provides (spec section 2: /404). */
 export const SHELL_ROUTES: TAppRoute[] = [
   { path: '/404', access: 'public', titleKey: 'common:notFound.title', isTabless: true, load: () => import('../components/not-found-page') },
-  { path: '/helpcenter', access: 'protected', titleKey: 'common:menu.helpCenter', isTabless: true, load: () => import('./help-center-page') },
 ];
+
+/** The help center's path (spec section 2): a link out of the app, never a page or a tab of it. */
+export const HELP_CENTER_PATH = '/helpcenter';
+
+/**
+ * /helpcenter typed in or followed: leaves the console for HELP_CENTER_URL
+ * (read from the server at run time) before anything renders, so it never
+ * becomes a tab or marks another one active; /404 while the link is unset.
+ */
+export async function helpCenterLoader(args: LoaderFunctionArgs): Promise<Response | null> {
+  protectedLoader(args);
+  const settings = await queryClient.fetchQuery(siteSettingsQueryOptions()).catch(() => null);
+  if (!settings?.help_center_url) return redirect('/404');
+  hardNavigate(settings.help_center_url, { replace: true });
+  // The page is being left: keep the current screen until it is.
+  return new Promise<null>(() => undefined);
+}
 
 /** Every TAppRoute array exported (as `...Routes`) by feature route modules. */
 export function collectFeatureRoutes(modules: Record<string, Record<string, unknown>>): TAppRoute[] {
@@ -40,7 +59,11 @@ function wantedPath(request: Request): string {
 
 /** Signed-out visitors of a protected page go to /login?redirect=<wanted path> (spec section 2). */
 export function protectedLoader({ request }: LoaderFunctionArgs): null {
-  if (!isSignedIn()) throw redirect(`/login?redirect=${encodeURIComponent(wantedPath(request))}`);
+  if (!isSignedIn()) {
+    // A stored token that ran out is a session that expired: say so (spec sections 5 and 8).
+    if (takeExpiredSession()) tellSessionExpired();
+    throw redirect(`/login?redirect=${encodeURIComponent(wantedPath(request))}`);
+  }
   return null;
 }
 
@@ -66,10 +89,11 @@ function toRouteObject(route: TAppRoute): RouteObject {
       const Screen = (await route.load()).default;
       if (!route.roles?.length) return { Component: Screen };
       const roles = route.roles;
+      const Refusal = route.loadRefusal ? (await route.loadRefusal()).default : undefined;
       return {
         Component: function GuardedScreen() {
           return (
-            <RoleGate roles={roles}>
+            <RoleGate roles={roles} refusal={Refusal ? <Refusal /> : undefined}>
               <Screen />
             </RoleGate>
           );
@@ -145,6 +169,7 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
       shouldRevalidate: () => true,
       children: [
         ...publicRoutes.map(toRouteObject),
+        { path: HELP_CENTER_PATH, loader: helpCenterLoader, Component: RedirectingPage },
         {
           id: 'protected',
           element: <AppLayout routes={protectedRoutes} />,

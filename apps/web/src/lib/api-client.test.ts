@@ -3,9 +3,9 @@ import { ACCESS_TOKEN_TTL_S } from '@proxy/contract';
 import { createApiStub, fail, raw } from '../test/api-stub';
 import { makeUser } from '../test/fixtures';
 import { api, hardNavigations } from '../test/harness';
-import { ApiError, apiHttp, callApi, readBlobText } from './api-client';
+import { ApiError, apiHttp, callApi, readBlobText, showPendingSessionMessage } from './api-client';
 import { setLanguage } from './i18n';
-import { getShownMessages } from './message';
+import { clearShownMessages, getShownMessages } from './message';
 import { registerNavigator } from './navigation';
 import { clearToken, getAccessToken, saveSession } from './session';
 import { STORAGE_PREFIX } from './storage';
@@ -143,25 +143,64 @@ describe('the code 0 rule and error handling', () => {
     expect((await rejection(callApi('userInfo'))).msg).toBe('没有权限');
   });
 
-  it('body code -401 clears the token, shows the revoked message and hard-navigates to /login', async () => {
+  it('body code -401 clears the token, shows the revoked message and hard-navigates to /login with the redirect query', async () => {
     saveSession('tok', { remember: true });
-    api.on('userInfo', () => fail(401, -401, 'whatever'));
-    const error = await rejection(callApi('userInfo'));
-    expect(error.code).toBe(-401);
-    expect(getAccessToken()).toBeNull();
-    expect(errors()).toEqual(['登录已失效，请重新登录！']);
-    expect(hardNavigations).toEqual(['/login']);
-    expect(softNavigations).toEqual([]);
+    window.history.replaceState(null, '', '/proxy/isp/static?page=2');
+    try {
+      api.on('userInfo', () => fail(401, -401, 'whatever'));
+      const error = await rejection(callApi('userInfo'));
+      expect(error.code).toBe(-401);
+      expect(error.msg).toBe('登录已失效，请重新登录！');
+      expect(getAccessToken()).toBeNull();
+      expect(errors()).toEqual(['登录已失效，请重新登录！']);
+      expect(hardNavigations).toEqual(['/login?redirect=%2Fproxy%2Fisp%2Fstatic%3Fpage%3D2']);
+      expect(softNavigations).toEqual([]);
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
   });
 
-  it('HTTP 401 logs out: token gone, to /login with a redirect query', async () => {
+  it('the revoked message outlives the page load to /login: the next page shows it once', async () => {
+    saveSession('tok', { remember: true });
+    api.on('userInfo', () => fail(401, -401, 'whatever'));
+    await rejection(callApi('userInfo'));
+    clearShownMessages();
+    // What the shell does after the page load.
+    showPendingSessionMessage();
+    showPendingSessionMessage();
+    expect(errors()).toEqual(['登录已失效，请重新登录！']);
+  });
+
+  it('HTTP 401 logs out with the expired message: token gone, to /login with a redirect query', async () => {
     saveSession('tok', { remember: false });
     api.on('userInfo', () => raw('', { status: 401 }));
     const error = await rejection(callApi('userInfo'));
     expect(error.code).toBe(401);
-    expect(error.msg).toBe('登录已过期');
+    expect(error.msg).toBe('登录已过期，请重新登录！');
+    expect(errors()).toEqual(['登录已过期，请重新登录！']);
     expect(getAccessToken()).toBeNull();
     expect(softNavigations).toEqual(['/login?redirect=%2F']);
+  });
+
+  it('says the session expired in English too, and once for calls refused together, even background ones (skipTips)', async () => {
+    setLanguage('en');
+    saveSession('tok', { remember: false });
+    api.on('userInfo', () => fail(401, 401, 'Unauthorized'));
+    api.on('userNotificationList', () => fail(401, 401, 'Unauthorized'));
+    const refused = await Promise.all([
+      rejection(callApi('userInfo')),
+      rejection(callApi('userNotificationList', { page: 1, page_size: 1 }, { skipTips: true })),
+      rejection(callApi('userInfo', undefined, { skipTips: true })),
+    ]);
+    expect(refused.map((e) => e.code)).toEqual([401, 401, 401]);
+    expect(errors()).toEqual(['Your session has expired, please sign in again!']);
+    // A later call without a token is refused locally, and not told again.
+    await rejection(callApi('userInfo'));
+    expect(errors()).toHaveLength(1);
+    // Signing in again arms the message for the next session.
+    saveSession('tok2', { remember: false });
+    await rejection(callApi('userInfo', undefined, { skipTips: true }));
+    expect(errors()).toEqual(['Your session has expired, please sign in again!', 'Your session has expired, please sign in again!']);
   });
 
   it('a 401 status with another body code (wrong password) does not log out', async () => {
@@ -220,7 +259,7 @@ describe('failure messages of an action', () => {
     saveSession('tok', { remember: true });
     api.on('tokenExport', () => raw('', { status: 401 }));
     await rejection(callApi('tokenExport', {}, failed));
-    expect(errors()).toEqual(['登录已失效，请重新登录！', '登录已过期']);
+    expect(errors()).toEqual(['登录已失效，请重新登录！', '登录已过期，请重新登录！']);
   });
 
   it('is not shown with skipTips', async () => {

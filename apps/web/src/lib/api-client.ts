@@ -13,8 +13,9 @@ import {
 } from '@proxy/contract';
 import { getLanguage, translate } from './i18n';
 import { showError } from './message';
-import { hardNavigate } from './navigation';
-import { clearToken, getAccessToken, logout } from './session';
+import { currentFullPath, hardNavigate } from './navigation';
+import { clearToken, getAccessToken, isSignedIn, logout, onSessionChange } from './session';
+import { readValue, removeRecord, writeRecord } from './storage';
 
 /** A failed call (spec section 8): body code (or HTTP status) and message. */
 export class ApiError extends Error {
@@ -135,19 +136,67 @@ async function readBlobBody(blob: Blob): Promise<unknown> {
   }
 }
 
+/**
+ * Session endings (spec sections 4, 5 and 8): a session that expired (401) or
+ * was revoked (-401) is told once, whatever the call's skipTips (background
+ * calls end sessions too), however many calls are refused together; the next
+ * sign-in resets it.
+ */
+let isSessionEndTold = false;
+onSessionChange(() => {
+  if (isSignedIn()) isSessionEndTold = false;
+});
+
+/** Storage name of a session message to show after the page load of a -401 (the toast would not survive it). */
+const PENDING_SESSION_MESSAGE_KEY = 'SESSION_MESSAGE';
+
+/** Tells the session's end once; answers false when it was already told. */
+function tellSessionEnd(text: string, options: { isAcrossPageLoad?: boolean } = {}): boolean {
+  if (isSessionEndTold) return false;
+  isSessionEndTold = true;
+  showError(text);
+  if (options.isAcrossPageLoad) writeRecord('session', PENDING_SESSION_MESSAGE_KEY, text, 60);
+  return true;
+}
+
+/** Says "登录已过期，请重新登录！" (or its English) unless the session's end was already told. */
+export function tellSessionExpired(): void {
+  tellSessionEnd(ERRORS.UNAUTHORIZED[getLanguage()]);
+}
+
+/** The expiry message once, then logout to /login?redirect=<this page> (spec section 4: a 401 triggers logout). */
+export function endExpiredSession(): void {
+  tellSessionExpired();
+  logout();
+}
+
+/** Shows a session message left by the page before a -401's page load (the shell calls it once). */
+export function showPendingSessionMessage(): void {
+  const text = readValue<string>('session', PENDING_SESSION_MESSAGE_KEY);
+  if (!text) return;
+  removeRecord('session', PENDING_SESSION_MESSAGE_KEY);
+  showError(text);
+}
+
 /** The spec-8 handling of a non-zero body code or an HTTP error with a body. */
 function handleFailure(code: number, message: string | undefined, status: number | undefined, data: unknown, options: TCallOptions): never {
   const lang = getLanguage();
   if (code === SESSION_REVOKED_CODE) {
+    // Spec section 8: clear the token, say the session is no longer valid, hard-navigate to /login
+    // (with the redirect query, so signing in again returns to this page).
+    const redirect = `/login?redirect=${encodeURIComponent(currentFullPath())}`;
+    const isOnSignInPage = window.location.pathname === '/login';
     clearToken();
     const error = new ApiError({ code, msg: ERRORS.SESSION_REVOKED[lang], status, data });
-    if (!options.skipTips) showError(error.msg);
-    hardNavigate('/login');
+    if (tellSessionEnd(error.msg, { isAcrossPageLoad: true }) && !isOnSignInPage) hardNavigate(redirect);
     throw error;
   }
-  const error = new ApiError({ code, msg: message || defaultMessage(code), status, data });
-  if (code === ERRORS.UNAUTHORIZED.code) logout();
-  return fail(error, options);
+  if (code === ERRORS.UNAUTHORIZED.code) {
+    const error = new ApiError({ code, msg: ERRORS.UNAUTHORIZED[lang], status, data });
+    endExpiredSession();
+    throw error;
+  }
+  return fail(new ApiError({ code, msg: message || defaultMessage(code), status, data }), options);
 }
 
 /**
@@ -165,8 +214,8 @@ export async function callApi<N extends TRouteName>(name: N, input?: TRouteReque
     if (!token) {
       // Spec section 5: rejected locally as 401, then the 401 rule (logout).
       const error = new ApiError({ code: 401, msg: ERRORS.UNAUTHORIZED[lang], status: 401 });
-      logout();
-      return fail(error, options);
+      endExpiredSession();
+      throw error;
     }
     headers.Authorization = `Bearer ${token}`;
   }
@@ -177,6 +226,15 @@ export async function callApi<N extends TRouteName>(name: N, input?: TRouteReque
   else if (route.body === 'form') {
     config.data = toFormBody(rest);
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  } else if (route.body === 'multipart') {
+    // Files (Blob) as file parts, other fields as text; the browser writes the boundary.
+    const form = new FormData();
+    for (const [key, value] of Object.entries(rest)) {
+      if (value === undefined || value === null) continue;
+      if (value instanceof Blob) form.append(key, value, value instanceof File ? value.name : key);
+      else form.append(key, String(value));
+    }
+    config.data = form;
   } else {
     // JSON bodies keep the path parameters too (spec: PUT /token/remark/{token_id} carries token_id and remark).
     config.data = { ...(input as Record<string, unknown> | undefined) };

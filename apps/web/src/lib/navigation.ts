@@ -7,7 +7,10 @@
 export type TNavigate = (to: string, options?: { replace?: boolean }) => void;
 
 let softNavigate: TNavigate | null = null;
-let hardNavigateImpl: (url: string) => void = (url) => window.location.assign(url);
+/** A full page load; `replace` leaves no history entry behind (a page that only leads elsewhere). */
+export type THardNavigate = (url: string, options?: { replace?: boolean }) => void;
+
+let hardNavigateImpl: THardNavigate = (url, options) => (options?.replace ? window.location.replace(url) : window.location.assign(url));
 
 /** Called by the app router once created (and with null when it is disposed). */
 export function registerNavigator(navigate: TNavigate | null): void {
@@ -21,15 +24,15 @@ export function navigateTo(to: string, options?: { replace?: boolean }): void {
 }
 
 /** Full page load (spec section 8: body code -401 "hard-navigates" to /login). */
-export function hardNavigate(url: string): void {
-  hardNavigateImpl(url);
+export function hardNavigate(url: string, options?: { replace?: boolean }): void {
+  hardNavigateImpl(url, options);
 }
 
 /**
  * Replaces the page-load function. jsdom cannot load pages, so tests record
  * the target instead; the app never calls this.
  */
-export function setHardNavigate(impl: (url: string) => void): void {
+export function setHardNavigate(impl: THardNavigate): void {
   hardNavigateImpl = impl;
 }
 

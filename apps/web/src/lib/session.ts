@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { ACCESS_TOKEN_TTL_S } from '@proxy/contract';
 import { currentFullPath, navigateTo } from './navigation';
 import { queryClient } from './query-client';
-import { readRecord, removeRecord, writeRecord, type TStoreKind, type TStoredRecord } from './storage';
+import { prefixedKey, readRecord, removeRecord, writeRecord, type TStoreKind, type TStoredRecord } from './storage';
 import { clearTabs } from './tabs';
 
 /**
@@ -30,13 +30,34 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+// Set when a stored token was found expired (and removed): the session ran out by itself.
+let hasFoundExpiredToken = false;
+
+function isTokenStored(kind: TStoreKind): boolean {
+  try {
+    return (kind === 'local' ? window.localStorage : window.sessionStorage).getItem(prefixedKey(TOKEN_KEY)) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /** The stored token record and the store holding it, or null. */
 export function getTokenRecord(): (TStoredRecord<string> & { kind: TStoreKind }) | null {
   for (const kind of ['session', 'local'] as const) {
+    const wasStored = isTokenStored(kind);
     const record = readRecord<string>(kind, TOKEN_KEY);
     if (record && typeof record.value === 'string' && record.value) return { ...record, kind };
+    // readRecord removes an expired record: the session ended by its own expiry (216000 s).
+    if (wasStored && !isTokenStored(kind)) hasFoundExpiredToken = true;
   }
   return null;
+}
+
+/** True once after a stored token was found expired, so the guard can say the session expired. */
+export function takeExpiredSession(): boolean {
+  const hasExpired = hasFoundExpiredToken;
+  hasFoundExpiredToken = false;
+  return hasExpired;
 }
 
 /** Stores the token after sign-in; `remember` keeps it across browser restarts. */
@@ -45,6 +66,7 @@ export function saveSession(token: string, options: { remember: boolean }): void
   removeRecord(kind === 'local' ? 'session' : 'local', TOKEN_KEY);
   writeRecord(kind, TOKEN_KEY, token, ACCESS_TOKEN_TTL_S);
   writeRecord('session', NOTICE_PENDING_KEY, true);
+  hasFoundExpiredToken = false;
   notify();
 }
 

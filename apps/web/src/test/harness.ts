@@ -9,6 +9,7 @@ import { registerNavigator, setHardNavigate } from '../lib/navigation';
 import { queryClient } from '../lib/query-client';
 import { clearToken, saveSession } from '../lib/session';
 import { clearTabs } from '../lib/tabs';
+import { markUserGuideCompleted } from '../lib/user-guide';
 import { createApiStub } from './api-stub';
 
 /**
@@ -63,6 +64,8 @@ export function installConsoleHarness(): void {
     clearShownMessages();
     setLanguage(TEST_LANGUAGE);
     saveSession(TEST_SESSION_TOKEN, { remember: false });
+    // The guided tour would open over every screen rendered in the layout: its own tests clear this.
+    markUserGuideCompleted();
   });
 
   // Without vitest globals, Testing Library does not unmount by itself.

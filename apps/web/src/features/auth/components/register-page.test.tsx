@@ -81,11 +81,20 @@ describe('register form rules (spec section 5)', () => {
     expect(await screen.findByText('验证码为 6 位数字')).toBeTruthy();
   });
 
-  it('prefills the invite code from ?invite= and requires one only when the server says so', async () => {
-    providers = { github: false, google: false, invite_required: true };
+  it("fills the invite code in from ?invite= and locks it (the inviter is the link's)", async () => {
     renderRegister('/register?invite=ABCD1234');
-    expect((screen.getByLabelText(/Invitation code/) as HTMLInputElement).value).toBe('ABCD1234');
+    const field = screen.getByLabelText(/Invitation code/) as HTMLInputElement;
+    expect(field.value).toBe('ABCD1234');
+    expect(field.readOnly).toBe(true);
+    expect(screen.getByLabelText('Filled in from the invite link')).toBeTruthy();
+  });
+
+  it('leaves the invite code open without a link, and requires one only when the server says so', async () => {
+    providers = { github: false, google: false, invite_required: true };
+    renderRegister('/register');
+    expect((screen.getByLabelText(/Invitation code/) as HTMLInputElement).readOnly).toBe(false);
     await waitFor(() => expect(screen.getByText('Invitation code')).toBeTruthy()); // label loses "(optional)"
+    type('Invitation code', 'X');
     type('Invitation code', '');
     expect(await screen.findByText('Please enter an invitation code')).toBeTruthy();
   });

@@ -101,7 +101,14 @@ export default function RegisterPage() {
           <Input.Password prefix={<LockOutlined />} placeholder={t('register.confirmPasswordPlaceholder')} autoComplete="new-password" />
         </Form.Item>
         <Form.Item name="invite_code" label={isInviteRequired ? t('register.inviteCode') : t('register.inviteCodeOptional')} rules={inviteRules}>
-          <Input prefix={<TeamOutlined />} placeholder={t('register.inviteCodePlaceholder')} />
+          {/* A code from an invite link is filled in and locked: the inviter is the link's. */}
+          <Input
+            prefix={<TeamOutlined />}
+            placeholder={t('register.inviteCodePlaceholder')}
+            readOnly={Boolean(inviteFromLink)}
+            variant={inviteFromLink ? 'filled' : undefined}
+            suffix={inviteFromLink ? <LockOutlined aria-label={t('register.inviteCodeLocked')} /> : undefined}
+          />
         </Form.Item>
         {hasFailed && <Alert type="error" showIcon title={t('register.failed')} style={{ marginBottom: 16 }} />}
         <Form.Item style={{ marginBottom: 16 }}>

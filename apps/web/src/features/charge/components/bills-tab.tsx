@@ -11,7 +11,7 @@ import { CancelOrderButton } from './cancel-order-button';
 import { FilterBar, type TFilterBarValues } from './filter-bar';
 import { OrderDetailDrawer } from './order-detail-drawer';
 import { OrderStatusTags } from './payment-status-tag';
-import { usePaging } from '../hooks/use-paging';
+import { usePaging } from '../../../lib/use-paging';
 
 /** The bills: every field of a recharge order (spec section 3), status and date filters, paging, CSV export and an order's details. */
 export function BillsTab() {

@@ -26,10 +26,6 @@ const METHOD_ICONS: Record<TPayMethod, ReactNode> = {
   usdt_erc20: <DollarOutlined />,
 };
 
-// Methods this screen can take a payment with. A USDT order needs its exact amount, network, address and
-// countdown shown, which this screen does not show yet: until it does, USDT is not offered here.
-const CONSOLE_METHODS: readonly TPayMethod[] = ['alipay', 'wechat', 'sandbox'];
-
 /** Opens a payment page in a new window; the page also offers a link in case the browser blocks it. */
 export function openPayPage(url: string): void {
   window.open(url, '_blank', 'noopener,noreferrer');
@@ -92,7 +88,7 @@ export function ChargeForm(props: { options: TChargeOptions; onStarted: (charge:
   const quote = useMemo(() => (amountFen === undefined ? null : quoteCharge(amountFen, options.record)), [amountFen, options.record]);
 
   // The first method the server offers until one is picked (and again if the picked one goes away).
-  const methods = options.methods.filter((m) => CONSOLE_METHODS.includes(m.method));
+  const methods = options.methods;
   const method = methods.some((m) => m.method === pickedMethod) ? pickedMethod : methods[0]?.method;
   const methodModes = methods.find((m) => m.method === method)?.modes ?? [];
   const chosenMode = methodModes.length > 1 ? (mode && methodModes.includes(mode) ? mode : methodModes[0]) : undefined;

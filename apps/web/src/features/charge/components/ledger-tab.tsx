@@ -5,7 +5,7 @@ import { LEDGER_REASONS, formatYuan, type TLedgerLine, type TLedgerReason } from
 import { useLedger, type TLedgerFilters } from '../api/ledger';
 import { formatSignedYuan, formatTime } from '../utils/format';
 import { FilterBar, type TFilterBarValues } from './filter-bar';
-import { usePaging } from '../hooks/use-paging';
+import { usePaging } from '../../../lib/use-paging';
 
 /** A signed movement: green when money comes in, red when it goes out. */
 function SignedAmount(props: { yuan: number }) {
@@ -28,7 +28,7 @@ export function LedgerTab() {
 
   const columns: TableColumnsType<TLedgerLine> = [
     { key: 'time', title: t('ledger.time'), render: (_, line) => formatTime(line.created_at) },
-    { key: 'reason', title: t('ledger.reason'), render: (_, line) => t(`ledger.reasons.${line.reason}`) },
+    { key: 'reason', title: t('ledger.reason'), render: (_, line) => t(`common:ledgerReasons.${line.reason}`) },
     { key: 'amount', title: t('ledger.amount'), align: 'right', render: (_, line) => <SignedAmount yuan={line.amount} /> },
     { key: 'balance', title: t('ledger.balanceAfter'), align: 'right', render: (_, line) => formatYuan(line.balance_after) },
     { key: 'frozen', title: t('ledger.frozenAmount'), align: 'right', render: (_, line) => <SignedAmount yuan={line.frozen_amount} /> },
@@ -42,7 +42,7 @@ export function LedgerTab() {
         name="ledger"
         ariaLabel={t('ledger.filters')}
         choiceLabel={t('ledger.reason')}
-        choices={LEDGER_REASONS.map((r) => ({ value: r, label: t(`ledger.reasons.${r}`) }))}
+        choices={LEDGER_REASONS.map((r) => ({ value: r, label: t(`common:ledgerReasons.${r}`) }))}
         onApply={apply}
       />
       <Table<TLedgerLine>

@@ -1,4 +1,4 @@
-import { Descriptions, Drawer } from 'antd';
+import { Descriptions, Drawer, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TPayOrder } from '@proxy/contract';
 import { usePayOrder } from '../api/pay-order';
@@ -49,6 +49,14 @@ export function OrderDetailDrawer(props: { order: TPayOrder | null; onClose: () 
             { key: 'value', label: t('fields.value'), children: formatYuan(order.value) },
             { key: 'sandbox', label: t('fields.sandbox'), children: yesNo(order.is_sandbox) },
             { key: 'late', label: t('fields.paidLate'), children: yesNo(order.is_paid_late) },
+            ...(order.crypto
+              ? [
+                  { key: 'usdt-amount', label: t('usdt.amount'), children: <Typography.Text copyable>{order.crypto.amount}</Typography.Text> },
+                  { key: 'usdt-network', label: t('usdt.network'), children: t(`usdt.networks.${order.crypto.network}`) },
+                  { key: 'usdt-address', label: t('usdt.address'), children: <Typography.Text copyable>{order.crypto.address}</Typography.Text> },
+                  { key: 'usdt-rate', label: t('usdt.rate'), children: t('usdt.rateValue', { rate: order.crypto.rate }) },
+                ]
+              : []),
           ]}
         />
       )}

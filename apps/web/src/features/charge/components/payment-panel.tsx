@@ -6,6 +6,7 @@ import { usePayOrder } from '../api/pay-order';
 import { formatTime } from '../utils/format';
 import { CancelOrderButton } from './cancel-order-button';
 import { OrderStatusTags } from './payment-status-tag';
+import { UsdtPayment } from './usdt-payment';
 
 const RESULT_STATUS: Record<Exclude<TPaymentStatus, 'pending'>, 'success' | 'error' | 'info' | 'warning'> = {
   success: 'success',
@@ -17,7 +18,8 @@ const RESULT_STATUS: Record<Exclude<TPaymentStatus, 'pending'>, 'success' | 'err
 /**
  * A started recharge: how to pay it (the payment page, opened in a new window
  * with a link in case it was blocked, or a QR code to scan), then the order's
- * live status until it ends, with a cancel button while it is pending.
+ * live status until it ends, with a cancel button while it is pending. A USDT
+ * order shows its exact amount, network, address and countdown instead.
  */
 export function PaymentPanel(props: { charge: TChargeResult; onAgain: () => void; onShowBills: () => void }) {
   const { t } = useTranslation('charge');
@@ -70,7 +72,9 @@ export function PaymentPanel(props: { charge: TChargeResult; onAgain: () => void
   return (
     <Flex vertical gap={16} style={{ maxWidth: 760 }} data-testid="payment-panel">
       {header}
-      {charge.mode === 'qr' && charge.qr_code ? (
+      {order.crypto ? (
+        <UsdtPayment crypto={order.crypto} expiresAt={order.expires_at} />
+      ) : charge.mode === 'qr' && charge.qr_code ? (
         <Flex vertical align="center" gap={8}>
           <div data-testid="pay-qr-code">
             <QRCode value={charge.qr_code} type="svg" size={200} bgColor="#ffffff" color="#000000" errorLevel="M" />

@@ -20,7 +20,7 @@ export function PaymentStatusTag(props: { status: TPaymentStatus }) {
   );
 }
 
-/** An order's state, marked when it is a sandbox order or was paid after it had timed out. */
+/** An order's state, marked when it is a sandbox order, was paid after it had timed out, or was reversed (refunded). */
 export function OrderStatusTags(props: { order: TPayOrder }) {
   const { t } = useTranslation('charge');
   const { order } = props;
@@ -29,6 +29,11 @@ export function OrderStatusTags(props: { order: TPayOrder }) {
       <PaymentStatusTag status={order.status} />
       {order.is_sandbox && <Tag color="purple">{t('bills.sandboxTag')}</Tag>}
       {order.is_paid_late && <Tag color="gold">{t('bills.paidLateTag')}</Tag>}
+      {order.reversed_at && (
+        <Tag color="red" data-testid="order-reversed">
+          {t('bills.reversedTag')}
+        </Tag>
+      )}
     </Flex>
   );
 }

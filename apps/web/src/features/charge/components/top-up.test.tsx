@@ -225,6 +225,34 @@ describe('top up: paying', { timeout: 90_000 }, () => {
     expect(openedWindows).toEqual([]);
   });
 
+  it('shows the exact amount, network, address and countdown of a USDT order, and opens no window', async () => {
+    const expiresAt = new Date(Date.now() + 30 * 60_000).toISOString();
+    const crypto = { network: 'trc20' as const, token: 'USDT' as const, amount: '14.23', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', rate: '7.20' };
+    api.on('payOptionList', () => ({ ...OPTIONS, methods: [...OPTIONS.methods, { method: 'usdt_trc20' as const, modes: ['qr' as const] }] }));
+    api.on('payCharge', () =>
+      makeCharge({ method: 'usdt_trc20', is_sandbox: false, mode: 'qr', pay_url: null, qr_code: crypto.address, crypto, expires_at: expiresAt }),
+    );
+    renderPage();
+    fireEvent.click(await screen.findByTestId('charge-option-2'));
+    fireEvent.click(screen.getByText('USDT (TRC20)'));
+    fireEvent.click(screen.getByTestId('charge-submit'));
+    await waitFor(() => expect(api.requestsTo('payCharge')).toHaveLength(1));
+    expect(api.requestsTo('payCharge')[0].json).toEqual({ method: 'usdt_trc20', amount: '100' });
+
+    const usdt = await screen.findByTestId('usdt-payment');
+    expect(within(usdt).getByTestId('usdt-amount').textContent).toContain('14.23 USDT');
+    expect(within(usdt).getByTestId('usdt-network').textContent).toBe('TRON (TRC20)');
+    expect(within(usdt).getByTestId('usdt-address').textContent).toContain(crypto.address);
+    expect(within(usdt).getByTestId('usdt-qr-code').querySelector('svg')).toBeTruthy();
+    expect(within(usdt).getByText('Send exactly 14.23 USDT on TRON (TRC20)')).toBeTruthy();
+    expect(within(usdt).getByText('1 USDT = ¥7.20')).toBeTruthy();
+    expect(within(usdt).getByTestId('usdt-countdown').textContent).toMatch(/^00:(29|30):\d\d$/);
+    // Not the Alipay or sandbox ways of paying.
+    expect(screen.queryByTestId('pay-qr-code')).toBeNull();
+    expect(screen.queryByTestId('pay-page-link')).toBeNull();
+    expect(openedWindows).toEqual([]);
+  });
+
   it('cancels a pending order', async () => {
     let isCancelled = false;
     api.on('payCharge', () => makeCharge());

@@ -37,6 +37,7 @@ export function makeOrder(overrides: Partial<TPayOrder> = {}): TPayOrder {
     is_sandbox: true,
     is_paid_late: false,
     crypto: null,
+    reversed_at: null,
     ...overrides,
   };
 }

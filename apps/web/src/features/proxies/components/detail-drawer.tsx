@@ -4,26 +4,10 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
 import { showError } from '../../../lib/message';
+import { downloadQrPng } from '../../../lib/qr-download';
 import { formatAllowance, formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
 import { CopyText, SecretText } from './copy-field';
 import { StatusTag } from './status-tag';
-
-/**
- * Saves the QR code drawn in `container` as a PNG; throws when there is no
- * canvas or the browser refuses to encode it.
- */
-export function downloadQrCode(container: HTMLElement | null, filename: string): void {
-  const canvas = container?.querySelector('canvas');
-  if (!canvas) throw new Error('no QR canvas');
-  const url = canvas.toDataURL('image/png');
-  if (!url.startsWith('data:image/png')) throw new Error('QR canvas could not be encoded');
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-}
 
 /** Every field of a proxy, its URL and a QR code of the URL that can be downloaded. */
 export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => void }) {
@@ -34,7 +18,7 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
   const handleDownload = () => {
     if (!token) return;
     try {
-      downloadQrCode(qrBox.current, `proxy-${token.token_id}-qr.png`);
+      downloadQrPng(qrBox.current, `proxy-${token.token_id}-qr.png`);
     } catch {
       showError(t('errors.qrFailed'));
     }

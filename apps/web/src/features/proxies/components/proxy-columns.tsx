@@ -39,7 +39,9 @@ export function useProxyColumns(screen: TScreenConfig, handlers: TRowHandlers): 
       key: 'actions',
       fixed: 'right',
       width: 190,
-      render: (_, token) => <RowActions token={token} onDetail={handlers.onDetail} onTest={handlers.onTest} onRenew={handlers.onRenew} />,
+      render: (_, token) => (
+        <RowActions token={token} onDetail={handlers.onDetail} onTest={handlers.onTest} onRenew={handlers.onRenew} onPluginSetting={handlers.onPluginSetting} />
+      ),
     },
   ];
 }

@@ -3,6 +3,7 @@ import { Button, Card, Flex, Segmented, Tag, Typography } from 'antd';
 import { ShoppingCartOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatFen, IP_MONTH_DAYS, type TPriceCatalogue, type TProxyList, type TProxyToken } from '@proxy/contract';
+import { PluginSetupModal } from '../../../entities/plugin/plugin-setup-modal';
 import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
 import { toListQuery, useTokenList, type TTokenListFilters } from '../../../entities/proxies/token-list';
 import { SCREENS, type TScreenKey } from '../utils/screens';
@@ -58,6 +59,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
   const [isExporting, setIsExporting] = useState(false);
   const [detailToken, setDetailToken] = useState<TProxyToken | null>(null);
   const [testedToken, setTestedToken] = useState<TProxyToken | null>(null);
+  const [pluginToken, setPluginToken] = useState<TProxyToken | null>(null);
   const [renewed, setRenewed] = useState<TProxyToken[]>([]);
   const catalogue = usePriceCatalogue();
 
@@ -140,6 +142,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
             onDetail={setDetailToken}
             onTest={setTestedToken}
             onRenew={(token) => setRenewed([token])}
+            onPluginSetting={setPluginToken}
           />
         </Flex>
       </Card>
@@ -147,6 +150,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
       <PurchaseDrawer screen={screen} isOpen={isBuying} onClose={() => setIsBuying(false)} />
       <DetailDrawer token={detailToken} onClose={() => setDetailToken(null)} />
       <TestModal token={testedToken} onClose={() => setTestedToken(null)} />
+      <PluginSetupModal token={pluginToken} onClose={() => setPluginToken(null)} />
       <RenewModal screen={screen} tokens={renewed} onClose={() => setRenewed([])} />
       <ExportModal isOpen={isExporting} list={list} tokenIds={selectedIds} filters={filters} onClose={() => setIsExporting(false)} />
     </Flex>

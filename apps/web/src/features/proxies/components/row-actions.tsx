@@ -14,11 +14,13 @@ export type TRowHandlers = {
   onDetail: (token: TProxyToken) => void;
   onTest: (token: TProxyToken) => void;
   onRenew: (token: TProxyToken) => void;
+  /** Sends the proxy to the browser plugin (spec section 2, plugin setting). */
+  onPluginSetting: (token: TProxyToken) => void;
 };
 
 /**
  * A row's actions: details, test, and under "More" enable/disable, reset
- * password (confirm), renew (IP products) and delete (confirm); a deleted
+ * password (confirm), renew (IP products), plugin setting and delete (confirm); a deleted
  * proxy offers restore instead.
  */
 export function RowActions(props: { token: TProxyToken } & TRowHandlers) {
@@ -64,6 +66,7 @@ export function RowActions(props: { token: TProxyToken } & TRowHandlers) {
     { key: 'toggle', label: token.status === 'disabled' ? t('row.enable') : t('row.disable'), disabled: !canToggle, onClick: handleToggle },
     { key: 'reset', label: t('row.resetPassword'), onClick: handleReset },
     ...(token.type === 'ip' && token.status !== 'invalid' ? [{ key: 'renew', label: t('row.renew'), onClick: () => props.onRenew(token) }] : []),
+    { key: 'plugin', label: t('row.pluginSetting'), onClick: () => props.onPluginSetting(token) },
     { type: 'divider' as const },
     { key: 'delete', label: t('row.delete'), danger: true, onClick: handleDelete },
   ];

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TBuyResult, TProxyNetwork } from '@proxy/contract';
 import { showSuccess } from '../../../lib/message';
 import { useBuyProxies, type TBuyRequest } from '../api/buy-proxies';
-import { createIdempotencyKey } from '../utils/idempotency-key';
+import { createIdempotencyKey } from '../../../lib/idempotency-key';
 import type { TBilling, TScreenConfig } from '../utils/screens';
 
 /** Fields of the purchase form. */

@@ -6,6 +6,7 @@ import { EmailForm } from './email-form';
 import { PasswordForm } from './password-form';
 import { ProfileCard } from './profile-card';
 import { SessionsCard } from './sessions-card';
+import { UserGuideCard } from './user-guide-card';
 import { UsernameForm } from './username-form';
 
 /** /user-center: profile, account settings (username, e-mail, password), the personal API key and the signed-in devices. */
@@ -44,6 +45,9 @@ export default function UserCenterPage() {
           </Col>
           <Col span={24}>
             <SessionsCard />
+          </Col>
+          <Col span={24}>
+            <UserGuideCard />
           </Col>
         </Row>
       </Col>

@@ -2,12 +2,10 @@ import { useState } from 'react';
 import type { TablePaginationConfig } from 'antd';
 import { useTranslation } from 'react-i18next';
 
-const DEFAULT_PAGE_SIZE = 10;
-
-/** Page and page size of a list and the table's pagination for them; a new page size starts again at page 1. */
-export function usePaging() {
-  const { t } = useTranslation('charge');
-  const [paging, setPaging] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
+/** Page and page size of a list and the table's pagination for them (with its total); a new page size starts again at page 1. */
+export function usePaging(initialPageSize = 10) {
+  const { t } = useTranslation('common');
+  const [paging, setPaging] = useState({ page: 1, pageSize: initialPageSize });
   return {
     page: paging.page,
     pageSize: paging.pageSize,
@@ -19,7 +17,7 @@ export function usePaging() {
       pageSize: paging.pageSize,
       total: total ?? 0,
       showSizeChanger: true,
-      showTotal: (count) => t('bills.total', { total: count }),
+      showTotal: (count) => t('pagination.total', { total: count }),
       onChange: (page, pageSize) => setPaging({ page: pageSize === paging.pageSize ? page : 1, pageSize }),
     }),
   };

@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { Button, Card, Empty, Flex, Form, InputNumber, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { MAX_REBATE_RATE_PERCENT, MAX_REBATE_RULE_YUAN, formatYuan, type TRebateConfigInput, type TRebateConfigVersion } from '@proxy/contract';
+import { showSuccess } from '../../../lib/message';
+import { markServerIssues } from '../../../lib/server-issues';
+import { useRebateConfigVersions, useUpdateRebateConfig } from '../api/admin-invite';
+
+const FIELDS = ['rate', 'min_charge', 'max_rebate'] as const;
+
+/** /admin/invite/rules: the rules in force, a form for a new version (effective from now), and every version. */
+export default function RebateRulesPage() {
+  const { t } = useTranslation('admin-invite');
+  const [form] = Form.useForm<TRebateConfigInput>();
+  const [paging, setPaging] = useState({ page: 1, page_size: 20 });
+  const versions = useRebateConfigVersions(paging);
+  const update = useUpdateRebateConfig();
+  const current = versions.data?.records.find((v) => v.is_current);
+
+  const save = async (values: TRebateConfigInput) => {
+    try {
+      const saved = await update.mutateAsync(values);
+      showSuccess(t('saved', { version: saved.version }));
+    } catch (error) {
+      markServerIssues(form, error, FIELDS, {});
+    }
+  };
+
+  const columns: TableColumnsType<TRebateConfigVersion> = [
+    {
+      title: t('columns.version'),
+      dataIndex: 'version',
+      render: (v: number, r) => (r.is_current ? <Tag color="blue">{t('current', { version: v })}</Tag> : v),
+    },
+    { title: t('columns.rate'), dataIndex: 'rate', render: (v: number) => `${v}%` },
+    { title: t('columns.minCharge'), dataIndex: 'min_charge', render: (v: number) => formatYuan(v) },
+    { title: t('columns.maxRebate'), dataIndex: 'max_rebate', render: (v: number) => formatYuan(v) },
+    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+    { title: t('columns.createdBy'), dataIndex: 'created_by', render: (v: string | null) => v ?? t('defaults') },
+  ];
+
+  const yuanInput = <InputNumber<number> min={0} max={MAX_REBATE_RULE_YUAN} precision={2} step={1} prefix="¥" style={{ width: 180 }} />;
+  return (
+    <Flex vertical gap={16}>
+      <Card title={t('formTitle')}>
+        {current && (
+          <Typography.Paragraph data-testid="current-rules">
+            {t('inForce', { version: current.version, rate: current.rate, min: formatYuan(current.min_charge), max: formatYuan(current.max_rebate) })}
+          </Typography.Paragraph>
+        )}
+        <Form<TRebateConfigInput>
+          form={form}
+          layout="inline"
+          onFinish={(values) => void save(values)}
+          initialValues={current ? { rate: current.rate, min_charge: current.min_charge, max_rebate: current.max_rebate } : undefined}
+          key={current?.version ?? 0}
+        >
+          <Form.Item name="rate" label={t('fields.rate')} rules={[{ required: true, message: t('required') }]}>
+            <InputNumber<number> min={0} max={MAX_REBATE_RATE_PERCENT} precision={2} step={0.5} suffix="%" style={{ width: 140 }} />
+          </Form.Item>
+          <Form.Item name="min_charge" label={t('fields.minCharge')} rules={[{ required: true, message: t('required') }]}>
+            {yuanInput}
+          </Form.Item>
+          <Form.Item name="max_rebate" label={t('fields.maxRebate')} rules={[{ required: true, message: t('required') }]}>
+            {yuanInput}
+          </Form.Item>
+          <Form.Item>
+            <Button type="primary" htmlType="submit" loading={update.isPending}>
+              {t('save')}
+            </Button>
+          </Form.Item>
+        </Form>
+        <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+          {t('hint')}
+        </Typography.Paragraph>
+      </Card>
+      <Card title={t('historyTitle')}>
+        <Table<TRebateConfigVersion>
+          rowKey="version"
+          columns={columns}
+          dataSource={versions.data?.records ?? []}
+          loading={versions.isFetching}
+          locale={{ emptyText: <Empty description={t('emptyVersions')} /> }}
+          pagination={{
+            current: paging.page,
+            pageSize: paging.page_size,
+            total: versions.data?.total ?? 0,
+            onChange: (page, pageSize) => setPaging({ page, page_size: pageSize }),
+          }}
+        />
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,197 @@
+import { useState } from 'react';
+import { Button, Card, Descriptions, Empty, Flex, Result, Space, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
+import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { formatYuan, type TAdminUserDetail, type TLedgerLine, type TPayOrder } from '@proxy/contract';
+import { confirmAction } from '../../../lib/message';
+import { usePaging } from '../../../lib/use-paging';
+import { useUserInfo } from '../../../entities/user/user-info';
+import { useAdminUser, useAdminUserLedger, useAdminUserOrders, useSetOperator, useSetUserStatus } from '../api/admin-users';
+import { AdjustBalanceModal } from './adjust-balance-modal';
+import { UserStatusTag } from './user-status-tag';
+
+const time = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '—');
+
+/** The account's statement: every balance movement, newest first. */
+function StatementTable(props: { userId: number }) {
+  const { t } = useTranslation('admin-users');
+  const paging = usePaging();
+  const ledger = useAdminUserLedger(props.userId, paging.page, paging.pageSize);
+  const money = (v: number) => (v === 0 ? '—' : `${v > 0 ? '+' : ''}${formatYuan(v)}`);
+  const columns: TableColumnsType<TLedgerLine> = [
+    { title: t('ledger.time'), dataIndex: 'created_at', width: 170, render: time },
+    { title: t('ledger.reason'), dataIndex: 'reason', width: 130, render: (v: string) => t(`common:ledgerReasons.${v}`, { defaultValue: v }) },
+    { title: t('ledger.amount'), dataIndex: 'amount', align: 'right', render: money },
+    { title: t('ledger.frozen'), dataIndex: 'frozen_amount', align: 'right', render: money },
+    { title: t('ledger.balanceAfter'), dataIndex: 'balance_after', align: 'right', render: (v: number) => formatYuan(v) },
+    { title: t('ledger.reference'), dataIndex: 'reference', render: (v: string | null) => v ?? '—' },
+  ];
+  return (
+    <Table<TLedgerLine>
+      rowKey="id"
+      size="small"
+      data-testid="admin-user-ledger"
+      columns={columns}
+      dataSource={ledger.data?.records ?? []}
+      loading={ledger.isFetching}
+      locale={{ emptyText: <Empty description={t('ledger.empty')} /> }}
+      pagination={paging.pagination(ledger.data?.total)}
+      scroll={{ x: 800 }}
+    />
+  );
+}
+
+/** The account's recharge orders. */
+function OrdersTable(props: { userId: number }) {
+  const { t } = useTranslation('admin-users');
+  const paging = usePaging();
+  const orders = useAdminUserOrders(props.userId, paging.page, paging.pageSize);
+  const columns: TableColumnsType<TPayOrder> = [
+    { title: t('orders.id'), dataIndex: 'order_id' },
+    { title: t('orders.method'), dataIndex: 'method', width: 120 },
+    { title: t('orders.status'), dataIndex: 'status', width: 120, render: (v: string) => <Tag>{t(`orderStatus.${v}`, { defaultValue: v })}</Tag> },
+    { title: t('orders.amount'), dataIndex: 'amount', align: 'right', render: (v: number) => formatYuan(v) },
+    { title: t('orders.value'), dataIndex: 'value', align: 'right', render: (v: number) => formatYuan(v) },
+    { title: t('orders.createdAt'), dataIndex: 'created_at', width: 170, render: time },
+    { title: t('orders.paidAt'), dataIndex: 'paid_at', width: 170, render: time },
+  ];
+  return (
+    <Table<TPayOrder>
+      rowKey="order_id"
+      size="small"
+      columns={columns}
+      dataSource={orders.data?.records ?? []}
+      loading={orders.isFetching}
+      locale={{ emptyText: <Empty description={t('orders.empty')} /> }}
+      pagination={paging.pagination(orders.data?.total)}
+      scroll={{ x: 900 }}
+    />
+  );
+}
+
+/** Disable or enable, grant or revoke the operator role, adjust the balance (never one's own status or role). */
+function UserActions(props: { user: TAdminUserDetail; onAdjust: () => void }) {
+  const { t } = useTranslation('admin-users');
+  const { user } = props;
+  const me = useUserInfo().data;
+  const setStatus = useSetUserStatus(user.user_id);
+  const setOperator = useSetOperator(user.user_id);
+  const isSelf = me?.user_id === user.user_id;
+  const nextStatus = user.status === 'active' ? 'disabled' : 'active';
+  return (
+    <Space wrap>
+      <Button type="primary" onClick={props.onAdjust} data-testid="admin-user-adjust">
+        {t('actions.adjust')}
+      </Button>
+      <Button
+        danger={nextStatus === 'disabled'}
+        disabled={isSelf}
+        loading={setStatus.isPending}
+        data-testid="admin-user-status"
+        onClick={() =>
+          confirmAction({
+            title: t(nextStatus === 'disabled' ? 'actions.disableConfirm' : 'actions.enableConfirm', { email: user.email }),
+            content: nextStatus === 'disabled' ? t('actions.disableText') : undefined,
+            isDanger: nextStatus === 'disabled',
+            onOk: () => setStatus.mutateAsync(nextStatus),
+          })
+        }
+      >
+        {t(nextStatus === 'disabled' ? 'actions.disable' : 'actions.enable')}
+      </Button>
+      <Button
+        disabled={isSelf}
+        loading={setOperator.isPending}
+        data-testid="admin-user-role"
+        onClick={() =>
+          confirmAction({
+            title: t(user.is_admin ? 'actions.revokeConfirm' : 'actions.grantConfirm', { email: user.email }),
+            onOk: () => setOperator.mutateAsync(!user.is_admin),
+          })
+        }
+      >
+        {t(user.is_admin ? 'actions.revoke' : 'actions.grant')}
+      </Button>
+    </Space>
+  );
+}
+
+/** /admin/users/:id: one account's balances, counts, statement and orders, with the operator's actions. */
+export default function UserPage() {
+  const { t } = useTranslation('admin-users');
+  const id = Number(useParams().id);
+  const isValidId = Number.isSafeInteger(id) && id > 0;
+  const detail = useAdminUser(isValidId ? id : 0);
+  const [isAdjusting, setIsAdjusting] = useState(false);
+  const back = (
+    <Link to="/admin/users">
+      <Button type="text" icon={<ArrowLeftOutlined />}>
+        {t('backToList')}
+      </Button>
+    </Link>
+  );
+  if (!isValidId || detail.isError) {
+    return <Result status="404" title={t('notFound')} extra={back} />;
+  }
+  const user = detail.data;
+  return (
+    <Flex vertical gap={16}>
+      <Card
+        loading={!user}
+        title={
+          <Flex gap={8} align="center">
+            {back}
+            <Typography.Text strong>{user?.email}</Typography.Text>
+            {user && <UserStatusTag status={user.status} />}
+            {user?.is_admin && <Tag color="purple">{t('operator')}</Tag>}
+          </Flex>
+        }
+        extra={
+          <Button icon={<ReloadOutlined />} loading={detail.isFetching} onClick={() => void detail.refetch()}>
+            {t('refresh')}
+          </Button>
+        }
+      >
+        {user && (
+          <Flex vertical gap={16}>
+            <UserActions user={user} onAdjust={() => setIsAdjusting(true)} />
+            <Descriptions
+              size="small"
+              bordered
+              column={{ xs: 1, md: 2, xl: 3 }}
+              data-testid="admin-user-detail"
+              items={[
+                { key: 'id', label: t('fields.id'), children: user.user_id },
+                { key: 'username', label: t('fields.username'), children: user.username },
+                { key: 'balance', label: t('fields.balance'), children: <span data-testid="admin-user-balance">{formatYuan(user.balance)}</span> },
+                { key: 'frozen', label: t('fields.frozen'), children: formatYuan(user.frozen_balance) },
+                { key: 'total', label: t('fields.totalRecharge'), children: formatYuan(user.total_balance) },
+                { key: 'invite', label: t('fields.inviteCode'), children: user.invite_code },
+                { key: 'inviter', label: t('fields.inviter'), children: user.inviter_email ?? '—' },
+                { key: 'proxies', label: t('fields.liveProxies'), children: user.live_proxies },
+                { key: 'orders', label: t('fields.rechargeOrders'), children: user.recharge_orders },
+                { key: 'invitees', label: t('fields.invitees'), children: user.invitees },
+                { key: 'sessions', label: t('fields.sessions'), children: user.sessions },
+                { key: 'created', label: t('fields.createdAt'), children: time(user.created_at) },
+                { key: 'login', label: t('fields.lastLogin'), children: time(user.last_login_at) },
+              ]}
+            />
+          </Flex>
+        )}
+      </Card>
+      {user && (
+        <Card>
+          <Tabs
+            items={[
+              { key: 'ledger', label: t('tabs.ledger'), children: <StatementTable userId={user.user_id} /> },
+              { key: 'orders', label: t('tabs.orders'), children: <OrdersTable userId={user.user_id} /> },
+            ]}
+          />
+        </Card>
+      )}
+      {user && <AdjustBalanceModal userId={user.user_id} balance={user.balance} isOpen={isAdjusting} onClose={() => setIsAdjusting(false)} />}
+    </Flex>
+  );
+}

@@ -1,0 +1,13 @@
+import { InboxOutlined } from '@ant-design/icons';
+import type { TAppRoute } from '../../app/route-types';
+
+/** The supply (restock) request screen: terms, form and history, in the residential menu group (spec section 2). */
+export const supplyRequestRoutes: TAppRoute[] = [
+  {
+    path: '/proxy/isp/supply-request',
+    load: () => import('./components/supply-request-page'),
+    access: 'protected',
+    titleKey: 'supply-request:title',
+    menu: { order: 2, group: 'residential', icon: <InboxOutlined /> },
+  },
+];

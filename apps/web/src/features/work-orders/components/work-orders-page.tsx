@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { Button, Card, Empty, Flex, Segmented, Table, Typography, type TableColumnsType } from 'antd';
+import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { WORK_ORDER_STATUSES, type TWorkOrder, type TWorkOrderStatus } from '@proxy/contract';
+import { WorkOrderStatusTag } from '../../../entities/work-orders/work-order-status-tag';
+import { useWorkOrderList } from '../api/work-order-list';
+import { CancelWorkOrderButton } from './cancel-button';
+
+const PAGE_SIZE = 10;
+
+/** /work-orders: the customer's work orders with status tags, a status filter, and a button to open one. */
+export default function WorkOrdersPage() {
+  const { t } = useTranslation('work-orders');
+  const { t: tc } = useTranslation('common');
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<TWorkOrderStatus | 'all'>('all');
+  const list = useWorkOrderList({ page, pageSize: PAGE_SIZE, status: status === 'all' ? undefined : status });
+
+  const columns: TableColumnsType<TWorkOrder> = [
+    { title: t('columns.id'), dataIndex: 'id', width: 80, render: (id: number) => `#${id}` },
+    {
+      title: t('columns.subject'),
+      dataIndex: 'subject',
+      ellipsis: true,
+      render: (subject: string, order) => <Link to={`/work-orders/${order.id}`}>{subject}</Link>,
+    },
+    { title: t('columns.category'), dataIndex: 'category', width: 130, render: (category: string) => tc(`workOrder.category.${category}`) },
+    { title: t('columns.status'), dataIndex: 'status', width: 110, render: (value: TWorkOrderStatus) => <WorkOrderStatusTag status={value} /> },
+    { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm') },
+    {
+      title: t('columns.actions'),
+      key: 'actions',
+      width: 180,
+      render: (_, order) => (
+        <Flex gap={8}>
+          <Button size="small" onClick={() => navigate(`/work-orders/${order.id}`)}>
+            {t('view')}
+          </Button>
+          {(order.status === 'open' || order.status === 'answered') && <CancelWorkOrderButton id={order.id} size="small" />}
+        </Flex>
+      ),
+    },
+  ];
+
+  return (
+    <Card
+      title={t('title')}
+      extra={
+        <Flex gap={8}>
+          <Button icon={<ReloadOutlined />} loading={list.isFetching} onClick={() => void list.refetch()}>
+            {t('refresh')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/work-orders/new')}>
+            {t('new')}
+          </Button>
+        </Flex>
+      }
+    >
+      <Segmented
+        style={{ marginBottom: 16 }}
+        value={status}
+        onChange={(value) => {
+          setStatus(value as TWorkOrderStatus | 'all');
+          setPage(1);
+        }}
+        options={[{ label: t('filter.all'), value: 'all' }, ...WORK_ORDER_STATUSES.map((s) => ({ label: tc(`workOrder.status.${s}`), value: s }))]}
+      />
+      <Table<TWorkOrder>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={list.data?.records ?? []}
+        loading={list.isFetching}
+        scroll={{ x: 800 }}
+        locale={{
+          emptyText: <Empty description={<Typography.Text type="secondary">{status === 'all' ? t('empty') : t('emptyFiltered')}</Typography.Text>} />,
+        }}
+        pagination={{
+          current: page,
+          pageSize: PAGE_SIZE,
+          total: list.data?.total ?? 0,
+          showSizeChanger: false,
+          showTotal: (total) => t('total', { count: total }),
+          onChange: setPage,
+        }}
+      />
+    </Card>
+  );
+}

@@ -47,6 +47,8 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      // The browser plugin's logic (settings, grants, origins).
+      { test: { name: 'browser-plugin', root: 'apps/browser-plugin', environment: 'node' } },
       'apps/web/vitest.config.ts',
     ],
   },

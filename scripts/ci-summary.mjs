@@ -12,10 +12,10 @@ for (const file of process.argv.slice(2)) {
   }
   const r = JSON.parse(readFileSync(file, 'utf8'));
   const p = r.numPassedTests ?? 0;
-  const f = (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0);
+  const f = r.numFailedTests ?? 0;
   const s = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   if (r.success === false && f === 0) {
-    // Vitest fails a run with errors outside tests (for example unhandled rejections).
+    // Vitest fails a run with errors outside tests (a failed hook or file, an unhandled rejection).
     console.log(`${file}: the run reported errors outside the tests (see its log)`);
     failed += 1;
   }

@@ -8,7 +8,7 @@
 import path from 'node:path';
 
 const ROOT = path.dirname(path.dirname(new URL(import.meta.url).pathname));
-const APPS = new Set(['server', 'gateway', 'web', 'launcher']);
+const APPS = new Set(['server', 'gateway', 'web', 'launcher', 'browser-plugin']);
 const MAY_IMPORT = { launcher: new Set(['server', 'gateway']) };
 
 function relative(file) {

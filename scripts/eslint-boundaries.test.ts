@@ -39,6 +39,13 @@ describe('import boundaries', () => {
     ).toEqual([]);
   });
 
+  it('keeps the browser plugin apart: it takes the contract (bundled), no other app, and no app takes it', async () => {
+    expect(await ruleErrors('apps/browser-plugin/src/x.ts', "import { y } from '@proxy/contract/plugin-protocol';\nexport const x = y;\n")).toEqual([]);
+    expect(await ruleErrors('apps/browser-plugin/src/x.ts', "import { y } from '@proxy/server';\nexport const x = y;\n")).toHaveLength(1);
+    expect(await ruleErrors('apps/server/src/x.ts', "import { y } from '@proxy/browser-plugin';\nexport const x = y;\n")).toHaveLength(1);
+    expect(await ruleErrors('apps/server/src/x.ts', "import { y } from '../../browser-plugin/src/settings';\nexport const x = y;\n")).toHaveLength(1);
+  });
+
   it('keeps Drizzle in repositories', async () => {
     const code = "import { eq } from 'drizzle-orm';\nexport const x = eq;\n";
     expect(await ruleErrors('apps/server/src/features/proxies/proxies.service.ts', code)).toHaveLength(1);

@@ -20,16 +20,28 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh context (own storage) with a language and colour scheme. */
+/** Storage key and record of the guided tour's "completed" flag (userGuideCompleted, see the console's lib/user-guide.ts). */
+export const TOUR_COMPLETED_KEY = 'PROXYHUB_USER_GUIDE_COMPLETED';
+
+/**
+ * A fresh context (own storage) with a language and colour scheme. The guided
+ * tour would stand in front of every flow: its flag is set on every page of
+ * the context unless `withTour` (the tour's own tests).
+ */
 export async function newPage(
   browser: Browser,
-  options: { locale?: string; colorScheme?: 'light' | 'dark' } = {},
+  options: { locale?: string; colorScheme?: 'light' | 'dark'; withTour?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     locale: options.locale ?? 'en-US',
     colorScheme: options.colorScheme ?? 'light',
     viewport: { width: 1400, height: 900 },
   });
+  if (!options.withTour) {
+    await context.addInitScript((key: string) => {
+      if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, JSON.stringify({ value: true, time: Date.now(), expire: null }));
+    }, TOUR_COMPLETED_KEY);
+  }
   const page = await context.newPage();
   return { context, page };
 }

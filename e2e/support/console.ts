@@ -1,8 +1,16 @@
 import type { Page } from 'playwright-core';
+import { TOUR_COMPLETED_KEY } from './browser';
 
-/** Signs in through the login page (English) and closes the product notice. */
-export async function signIn(page: Page, baseUrl: string, account: { email: string; password: string }): Promise<void> {
+/**
+ * Signs in through the login page (English) and closes the product notice.
+ * The guided tour is marked completed first, so it does not stand in front of
+ * the flow, unless `options.tour` (a test of the tour).
+ */
+export async function signIn(page: Page, baseUrl: string, account: { email: string; password: string }, options: { tour?: boolean } = {}): Promise<void> {
   await page.goto(`${baseUrl}/login`);
+  if (!options.tour) {
+    await page.evaluate((key) => window.localStorage.setItem(key, JSON.stringify({ value: true, time: Date.now(), expire: null })), TOUR_COMPLETED_KEY);
+  }
   await page.getByLabel('E-mail or username').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();

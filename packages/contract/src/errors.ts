@@ -119,7 +119,6 @@ export const ERRORS = {
     zh: '该金额的 USDT 订单过多，请稍后再试或更换金额',
     en: 'Too many open USDT orders of this amount; try again in a while or choose another amount',
   },
-  /** An operator assigns a USDT transfer that has been credited already (to an order or by another assignment). */
   /** Only a successful recharge that has not been reversed yet can be reversed. */
   ORDER_NOT_REVERSIBLE: {
     code: 5006,
@@ -127,6 +126,7 @@ export const ERRORS = {
     zh: '只有支付成功且未冲正的充值订单可以冲正',
     en: 'Only a paid recharge that has not been reversed can be reversed',
   },
+  /** An operator assigns a USDT transfer that has been credited already (to an order or by another assignment). */
   TRANSFER_ALREADY_CREDITED: {
     code: 5005,
     status: 409,

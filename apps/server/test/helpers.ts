@@ -67,9 +67,11 @@ export async function createTestApp(
     config?: Record<string, string>;
     clock?: TClock;
     mailer?: TMailer;
+    /** A database of the caller's (migrated): the app runs on it and leaves it open on close. */
+    database?: TDbHandle;
   } = {},
 ): Promise<TTestApp> {
-  const db = await createTestDatabase();
+  const db = options.database ?? (await createTestDatabase());
   const mailer = options.mailer ?? createMemoryMailer();
   const { app, deps } = await buildApp({
     config: createTestConfig(options.config),
@@ -86,7 +88,7 @@ export async function createTestApp(
     mailer,
     async close() {
       await app.close();
-      await db.close();
+      if (!options.database) await db.close();
     },
   };
 }

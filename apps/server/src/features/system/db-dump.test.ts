@@ -24,6 +24,7 @@ async function contentsOf(handle: TDbHandle): Promise<Record<string, string[]>> 
 describe('database export and import', () => {
   const mailer = createMemoryMailer();
   let t: TTestApp;
+  let annToken = '';
 
   beforeAll(async () => {
     t = await createTestApp({ mailer, config: { PAY_SANDBOX: 'true' } });
@@ -31,6 +32,7 @@ describe('database export and import', () => {
     await seedChargeOptions(t.deps);
     const oper = await createAdmin(t.app, t.deps, mailer, 'oper');
     const ann = await createUser(t.app, mailer, 'ann');
+    annToken = ann.token;
     await creditFen(t.deps, ann.userId, 50_000);
     await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 2, days: 30 });
     await request(t.app, 'POST', `/admin/users/${ann.userId}/balance`, {
@@ -65,6 +67,23 @@ describe('database export and import', () => {
       try {
         await importDump(target, again.script);
         expect(await contentsOf(target)).toEqual(original);
+        // The server started on the moved database answers the customer as before: account, balance, proxies, statement.
+        const moved = await createTestApp({ mailer, database: target, config: { PAY_SANDBOX: 'true' } });
+        try {
+          for (const path of [
+            '/user/info',
+            '/token/list/isp/static?page=1&page_size=10',
+            '/pay/ledger/list?page=1&page_size=20',
+            '/pay/record/list?page=1&page_size=10',
+          ]) {
+            const before = await request(t.app, 'GET', path, { token: annToken });
+            const after = await request(moved.app, 'GET', path, { token: annToken });
+            expect(before.json().code, `${path}: ${before.body}`).toBe(0);
+            expect(after.json(), path).toEqual(before.json());
+          }
+        } finally {
+          await moved.close();
+        }
         // Sequences moved past the imported ids: a new account gets a new id.
         const [created] = await target.db
           .insert(users)

@@ -122,6 +122,17 @@ describe('operator area: prices and recharge options', { timeout: 120_000 }, () 
     expect(screen.getByLabelText('New price (yuan)')).toBeTruthy();
   });
 
+  it('a change at a time asks for the time before anything is sent', async () => {
+    renderAt('/admin/prices', { featureRoutes: adminPricesRoutes });
+    fireEvent.click(await screen.findByTestId('edit-dynamic_ip_day_fen', undefined, { timeout: 45_000 }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByText('At a time'));
+    expect(await within(dialog).findByLabelText('Effective from')).toBeTruthy();
+    fireEvent.click(within(dialog).getByText('Save as new version'));
+    expect(await within(dialog).findByText('Choose the time it takes effect')).toBeTruthy();
+    expect(api.requestsTo('adminPriceCreate')).toHaveLength(0);
+  });
+
   it('edits the recharge options as a new version, shows the fixed fee and the method switches', async () => {
     api.on('adminChargeOptionCreate', (req) => {
       const body = req.json as { options: { amount_fen: number; gift_fen: number }[] };

@@ -126,6 +126,20 @@ export const ERRORS = {
     zh: '只有支付成功且未冲正的充值订单可以冲正',
     en: 'Only a paid recharge that has not been reversed can be reversed',
   },
+  /** An operator switched the payment method off: not offered, new orders refused. */
+  PAY_METHOD_DISABLED: {
+    code: 5007,
+    status: 409,
+    zh: '该支付方式已暂停使用，请选择其他支付方式',
+    en: 'This payment method is switched off for now; please choose another method',
+  },
+  /** An operator tried to switch on a method whose provider has no settings on this server. */
+  PAY_METHOD_NOT_CONFIGURED: {
+    code: 5008,
+    status: 409,
+    zh: '该支付方式未在服务器上配置（缺少商户参数），无法开启；请先在服务器配置中填写后重启',
+    en: 'This payment method is not configured on the server (its provider settings are missing), so it cannot be switched on; add its settings and restart first',
+  },
   /** An operator assigns a USDT transfer that has been credited already (to an order or by another assignment). */
   TRANSFER_ALREADY_CREDITED: {
     code: 5005,

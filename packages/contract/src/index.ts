@@ -6,6 +6,7 @@ export * from './validators';
 export * from './money';
 export * from './constants';
 export * from './prices';
+export * from './pricing';
 export * from './proxies';
 export * from './route-def';
 export * from './routes';

@@ -7,7 +7,8 @@ import { IP_LIST_ROUTES } from './ip-lists';
 import { IP_QUALITY_ROUTES } from './ip-quality';
 import { NOTIFICATION_ADMIN_ROUTES, NOTIFICATION_ROUTES } from './notifications';
 import { INVENTORY_ADMIN_ROUTES } from './inventory';
-import { PAY_ADMIN_ROUTES, PAY_ROUTES } from './payments';
+import { CHARGE_OPTION_ADMIN_ROUTES, PAY_ADMIN_ROUTES, PAY_ROUTES } from './payments';
+import { PRICING_ADMIN_ROUTES } from './pricing';
 import { PLUGIN_ROUTES } from './plugin';
 import { AREA_ROUTES, PRICING_ROUTES, PROXY_ROUTES } from './proxies';
 import type { TRouteDef } from './route-def';
@@ -56,6 +57,8 @@ export const ROUTE_GROUPS = {
   'site-admin': SITE_ADMIN_ROUTES,
   'supply-admin': SUPPLY_ADMIN_ROUTES,
   'work-orders-admin': WORK_ORDER_ADMIN_ROUTES,
+  'pricing-admin': PRICING_ADMIN_ROUTES,
+  'charge-options-admin': CHARGE_OPTION_ADMIN_ROUTES,
 } as const;
 
 type TGroups = typeof ROUTE_GROUPS;

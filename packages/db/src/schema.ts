@@ -327,6 +327,8 @@ export const proxyOrders = pgTable(
     amount: text('amount').notNull(),
     costFen: fen('cost_fen').notNull(),
     idempotencyKey: text('idempotency_key'),
+    /** The price versions that priced it, by price key (price_versions.id; 0 = the list price of price_catalogue); null before versioned prices. */
+    priceVersions: jsonb('price_versions').$type<Record<string, number>>(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('proxy_orders_idempotency_key').on(t.userId, t.idempotencyKey), index('proxy_orders_user_idx').on(t.userId, t.id)],
@@ -351,6 +353,27 @@ export const priceCatalogue = pgTable('price_catalogue', {
   amountFen: fen('amount_fen').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Operators' price changes: one row per key and change, never updated. The
+ * price of a key is its latest version whose effective time has passed (ties:
+ * the higher id), else its price_catalogue row (the list price, version 0).
+ * A version with a future effective time is scheduled and takes over by itself.
+ */
+export const priceVersions = pgTable(
+  'price_versions',
+  {
+    /** The version number shown to operators and recorded by purchases. */
+    id: id(),
+    key: text('key').notNull(),
+    amountFen: fen('amount_fen').notNull(),
+    effectiveAt: timestamp('effective_at', { withTimezone: true }).notNull(),
+    /** The operator who made it. */
+    createdBy: bigint('created_by', { mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('price_versions_key_idx').on(t.key, t.effectiveAt, t.id), check('price_versions_amount', sql`${t.amountFen} > 0`)],
+);
 
 /** Generated endpoint files (spider records). */
 export const spiderRecords = pgTable(
@@ -436,8 +459,9 @@ export const rateLimits = pgTable('rate_limits', {
 
 /**
  * Recharge options: an amount and the gift the balance receives on top of it.
- * Operators change the set as a whole; each change is a new version (the
- * highest is current), so an order records the version whose gift it got.
+ * Operators change the set as a whole; each change is a new version with an
+ * effective time (the latest version in effect is current), so an order
+ * records the version whose gift it got.
  */
 export const chargeOptions = pgTable(
   'charge_options',
@@ -447,13 +471,29 @@ export const chargeOptions = pgTable(
     amountFen: fen('amount_fen').notNull(),
     giftFen: fen('gift_fen').notNull().default(0),
     sort: integer('sort').notNull().default(0),
+    /** When the version takes over (the same for every row of a version); the current set is the latest version in effect. */
+    effectiveAt: timestamp('effective_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The operator who made the version; null for the defaults of a fresh install. */
+    createdBy: bigint('created_by', { mode: 'number' }),
     createdAt: createdAt(),
   },
   (t) => [
+    index('charge_options_effective_idx').on(t.effectiveAt, t.version),
     uniqueIndex('charge_options_version_amount_key').on(t.version, t.amountFen),
     check('charge_options_amounts', sql`${t.amountFen} > 0 AND ${t.giftFen} >= 0`),
   ],
 );
+
+/**
+ * Payment methods an operator switched on or off (no row: on). A method is
+ * offered when its provider is configured and it is on.
+ */
+export const payMethodSettings = pgTable('pay_method_settings', {
+  method: text('method', { enum: PAY_METHODS }).primaryKey(),
+  isEnabled: boolean('is_enabled').notNull(),
+  updatedBy: bigint('updated_by', { mode: 'number' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Recharge orders (the customer's bills). The customer pays price_fen

@@ -6,7 +6,8 @@ import { createOAuthHandlers } from './auth/oauth.routes';
 import { createUserHandlers } from './users/users.routes';
 import { createNotificationAdminHandlers, createNotificationHandlers } from './notifications/notifications.routes';
 import { createIpQualityHandlers } from './ip-quality/ip-quality.routes';
-import { createPricingHandlers } from './pricing/pricing.routes';
+import { createPricingAdminHandlers, createPricingHandlers } from './pricing/pricing.routes';
+import { createChargeOptionAdminHandlers } from './payments/charge-options.routes';
 import { createAreaHandlers } from './areas/areas.routes';
 import { createProxyHandlers } from './proxies/proxies.routes';
 import { createIpListHandlers } from './ip-lists/ip-lists.routes';
@@ -63,5 +64,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'supply-admin': createSupplyAdminHandlers(deps),
     'work-orders': createWorkOrderHandlers(deps),
     'work-orders-admin': createWorkOrderAdminHandlers(deps),
+    'pricing-admin': createPricingAdminHandlers(deps),
+    'charge-options-admin': createChargeOptionAdminHandlers(deps),
   };
 }

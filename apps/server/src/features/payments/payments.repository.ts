@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt, max, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt, lte, max, sql } from 'drizzle-orm';
 import { chargeOptions, payNotifications, payOrders, users, type TDbOrTx, type TTx } from '@proxy/db';
 import type { TPayMethod, TPaymentStatus } from '@proxy/contract';
 
@@ -11,18 +11,34 @@ export type TChargeOptionRow = typeof chargeOptions.$inferSelect;
 /** Filters of the bills. */
 export type TOrderFilters = { status?: TPaymentStatus; method?: TPayMethod; orderId?: string; from?: Date; to?: Date };
 
-/** The current option set (the highest version), in display order. */
-export async function findCurrentOptions(db: TDbOrTx): Promise<TChargeOptionRow[]> {
-  const [latest] = await db.select({ version: max(chargeOptions.version) }).from(chargeOptions);
-  if (latest?.version == null) return [];
+/** The option set in effect at `now` (the latest effective time; ties: the higher version), in display order. */
+export async function findCurrentOptions(db: TDbOrTx, now: Date): Promise<TChargeOptionRow[]> {
+  const [latest] = await db
+    .select({ version: chargeOptions.version })
+    .from(chargeOptions)
+    .where(lte(chargeOptions.effectiveAt, now))
+    .orderBy(desc(chargeOptions.effectiveAt), desc(chargeOptions.version))
+    .limit(1);
+  if (!latest) return [];
   return db.select().from(chargeOptions).where(eq(chargeOptions.version, latest.version)).orderBy(asc(chargeOptions.sort), asc(chargeOptions.amountFen));
 }
 
-/** Writes an option set as a new version (the seed writes version 1 once). */
-export async function insertOptionSet(db: TDbOrTx, version: number, options: { amountFen: number; giftFen: number }[]): Promise<void> {
+/** True when any option set was ever written. */
+export async function hasOptionSets(db: TDbOrTx): Promise<boolean> {
+  const [row] = await db.select({ version: max(chargeOptions.version) }).from(chargeOptions);
+  return row?.version != null;
+}
+
+/** Writes an option set as a new version (the seed writes version 1 once, in effect since always). */
+export async function insertOptionSet(
+  db: TDbOrTx,
+  version: number,
+  options: { amountFen: number; giftFen: number }[],
+  meta: { effectiveAt: Date; createdBy: number | null },
+): Promise<void> {
   await db
     .insert(chargeOptions)
-    .values(options.map((o, i) => ({ version, amountFen: o.amountFen, giftFen: o.giftFen, sort: i })))
+    .values(options.map((o, i) => ({ version, amountFen: o.amountFen, giftFen: o.giftFen, sort: i, effectiveAt: meta.effectiveAt, createdBy: meta.createdBy })))
     .onConflictDoNothing();
 }
 

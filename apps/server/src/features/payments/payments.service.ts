@@ -41,6 +41,7 @@ import {
   endPendingOrder,
   findCurrentOptions,
   findOrderCustomer,
+  hasOptionSets,
   findUserOrder,
   insertOptionSet,
   insertOrder,
@@ -52,6 +53,7 @@ import {
   updateOrder,
   type TPayOrderRow,
 } from './payments.repository';
+import { isMethodSwitchedOff, offeredProviders } from './charge-options.service';
 import { BILLS_CSV_HEADER, orderDescription } from './payment-texts';
 import { NotificationRefusal, type TPayProvider } from './providers';
 import type { TIncomingNotification, TNotificationAnswer, TVerifiedNotification } from './providers/provider';
@@ -133,18 +135,19 @@ async function holdUsdtAmount(tx: TTx, usdt: TUsdtSettings, priceFen: number, or
 
 /** Seeds the options of a fresh install once (every API instance may try; one set is written). */
 export async function seedChargeOptions(deps: Pick<TDeps, 'db'>): Promise<void> {
-  if ((await findCurrentOptions(deps.db)).length > 0) return;
+  if (await hasOptionSets(deps.db)) return;
   await insertOptionSet(
     deps.db,
     1,
     DEFAULT_CHARGE_OPTIONS_YUAN.map((yuan) => ({ amountFen: yuanToFen(yuan), giftFen: 0 })),
+    { effectiveAt: new Date(0), createdBy: null },
   );
 }
 
 /** GET /pay/option/list. */
 export async function listChargeOptions(deps: TPayDeps): Promise<TChargeOptions> {
-  const options = await findCurrentOptions(deps.db);
-  const providers = [...deps.payProviders.values()];
+  const options = await findCurrentOptions(deps.db, deps.clock.now());
+  const providers = await offeredProviders(deps);
   return {
     record: options.map((o) => ({ id: o.id, amount: fenToYuan(o.amountFen), gift: fenToYuan(o.giftFen) })),
     methods: providers.map((p) => ({ method: p.method, modes: [...p.modes] })),
@@ -164,6 +167,7 @@ function providerOf(deps: TPayDeps, method: TPayMethod): TPayProvider {
 /** POST /pay/charge/{method}/{amount}: the order, then the payment at the provider. */
 export async function startCharge(deps: TSettleDeps, userId: number, input: TChargeInput, lang: TLang): Promise<TChargeResult> {
   const provider = providerOf(deps, input.method);
+  if (await isMethodSwitchedOff(deps.db, provider.method)) throw new AppError('PAY_METHOD_DISABLED');
   const mode = input.mode ?? provider.modes[0];
   if (!provider.modes.includes(mode)) throw new AppError('BAD_REQUEST', undefined, [{ path: 'mode', message: 'payModeUnavailable' }]);
   const amountFen = parseYuanAmount(input.amount)!;
@@ -173,7 +177,7 @@ export async function startCharge(deps: TSettleDeps, userId: number, input: TCha
       { path: 'amount', message: 'amountRange', params: { min: deps.config.PAY_MIN_AMOUNT, max: deps.config.PAY_MAX_AMOUNT } },
     ]);
   }
-  const options = await findCurrentOptions(deps.db);
+  const options = await findCurrentOptions(deps.db, deps.clock.now());
   const option = options.find((o) => o.amountFen === amountFen);
   const giftFen = option?.giftFen ?? 0;
   const feeFen = rechargeFeeFen(amountFen);

@@ -38,7 +38,7 @@ import {
   type TExitNodeRow,
 } from '../inventory/inventory.repository';
 import { createLedgerService } from '../ledger/ledger.service';
-import { loadPriceCatalogue } from '../pricing/pricing.service';
+import { loadPricing, type TPriceVersionIds } from '../pricing/pricing.service';
 import {
   findOrderByKey,
   findOrderTokens,
@@ -151,7 +151,14 @@ async function allocateExits(
 }
 
 /** What an allocation records: the cost (already paid by the caller), the price of one period and the amount text of the order. */
-export type TAllocationCharge = { costFen: number; periodPriceFen: number; amount: string; idempotencyKey?: string; now: Date };
+export type TAllocationCharge = {
+  costFen: number;
+  periodPriceFen: number;
+  amount: string;
+  idempotencyKey?: string;
+  now: Date;
+  priceVersions?: TPriceVersionIds;
+};
 
 /**
  * Allocates what a purchase asks for, inside the caller's transaction (which
@@ -179,6 +186,7 @@ export async function allocatePurchase(
     amount: charge.amount,
     costFen: charge.costFen,
     idempotencyKey: charge.idempotencyKey ?? null,
+    priceVersions: charge.priceVersions ?? null,
     createdAt: now,
   });
   const expiresAt = purchase.billing === 'ip' ? new Date(now.getTime() + purchase.body.days * DAY_MS) : new Date(now.getTime() + TRAFFIC_VALID_DAYS * DAY_MS);
@@ -231,7 +239,7 @@ export async function purchaseTokens(
   return changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
-      const catalogue = await loadPriceCatalogue(tx);
+      const { catalogue, versionIds } = await loadPricing(tx, now);
       const { totalFen, periodPriceFen, amount } = purchaseCostFen(purchase, catalogue);
       const debit = await ledger.debit(
         { userId, amountFen: totalFen, reason: 'purchase', reference: `proxy:${product}:${body.category}:${billing}`, idempotencyKey: key },
@@ -262,7 +270,14 @@ export async function purchaseTokens(
           order_id: order.id,
         };
       }
-      const { order, tokens } = await allocatePurchase(tx, userId, purchase, { costFen: totalFen, periodPriceFen, amount, idempotencyKey: key, now });
+      const { order, tokens } = await allocatePurchase(tx, userId, purchase, {
+        costFen: totalFen,
+        periodPriceFen,
+        amount,
+        idempotencyKey: key,
+        now,
+        priceVersions: versionIds,
+      });
       return { tokens: tokens.map((t) => toProxyToken(t, deps, lang)), cost: fenToYuan(totalFen), balance: fenToYuan(debit.availableFen), order_id: order.id };
     }),
   );
@@ -391,7 +406,7 @@ export async function renewTokens(deps: TServiceDeps, userId: number, product: T
   return changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
-      const catalogue = await loadPriceCatalogue(tx);
+      const { catalogue, versionIds } = await loadPricing(tx, now);
       // Token rows first, then the balance row: the auto-renew job locks in the same order.
       const rows = await lockUserTokens(tx, userId, wanted);
       const renewals: { row: TTokenRow; exitNodeId: number | null; claimedNode?: number; priceFen: number }[] = [];
@@ -446,6 +461,7 @@ export async function renewTokens(deps: TServiceDeps, userId: number, product: T
           quantity: renewals.length,
           amount: String(days),
           costFen,
+          priceVersions: versionIds,
           createdAt: now,
         });
         await bumpGatewayVersion(tx);

@@ -142,7 +142,7 @@ export async function createSupply(
         if (existing) return existing;
       }
       const now = deps.clock.now();
-      const catalogue = await loadPriceCatalogue(tx);
+      const catalogue = await loadPriceCatalogue(tx, now);
       const days = body.type === 'ip' ? (body.days ?? SUPPLY_IP_DAYS_DEFAULT) : null;
       const costFen = supplyFeeFen({ type: body.type, product: body.product, amount: body.amount, days: days ?? undefined }, catalogue);
       const row = await insertSupplyRequest(tx, {
@@ -342,10 +342,10 @@ export async function completeSupply(deps: TSupplyDeps, id: number, lang: TLang)
         tx,
       );
       const purchase = purchaseOf(row);
-      const catalogue = await loadPriceCatalogue(tx);
+      const now = deps.clock.now();
+      const catalogue = await loadPriceCatalogue(tx, now);
       const periodPriceFen =
         purchase.billing === 'ip' ? priceIpFen(priceKindOf({ category: purchase.body.category, product: purchase.product }), purchase.body.days, catalogue) : 0;
-      const now = deps.clock.now();
       let orderId: number;
       try {
         const allocated = await allocatePurchase(tx, row.userId, purchase, {

@@ -113,7 +113,10 @@ export function createAuthorizer(options: {
       ? { country: opts.country, state: opts.state ?? '', city: opts.city ?? '' }
       : { country: token.country, state: opts.state ?? token.state, city: opts.city ?? token.city };
     const t = now();
-    const all = areaNodes(token, area);
+    const inArea = areaNodes(token, area);
+    // Exits the inventory probe marked down are skipped, unless every exit of the area is down (then today's choice stands).
+    const probed = inArea.filter((n) => n.health !== 'down');
+    const all = probed.length ? probed : inArea;
     // An exit that failed here lately is skipped by this gateway only (the others may still reach it).
     const healthy = all.filter((n) => (failedExits.get(n.id) ?? 0) <= t);
     const pool = healthy.length ? healthy : all;

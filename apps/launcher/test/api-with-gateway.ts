@@ -30,7 +30,10 @@ export async function freePort(): Promise<number> {
 /** What startApiWithGateway answers. */
 export type TApiWithGateway = TTestApp & { mailer: TMemoryMailer; apiPort: number; gateway: TGateway };
 
-export async function startApiWithGateway(config: Record<string, string> = {}, options: { mode?: 'embedded' | 'separate' } = {}): Promise<TApiWithGateway> {
+export async function startApiWithGateway(
+  config: Record<string, string> = {},
+  options: { mode?: 'embedded' | 'separate'; /** More echo URLs the gateway lets through (a test's own IP echo). */ echoUrls?: string[] } = {},
+): Promise<TApiWithGateway> {
   const mode = options.mode ?? 'embedded';
   const apiPort = await freePort();
   const gatewayPort = await freePort();
@@ -50,7 +53,7 @@ export async function startApiWithGateway(config: Record<string, string> = {}, o
     listen: (onChange) => listenForNotifications(database, GATEWAY_CHANGES_CHANNEL, onChange),
     host: '127.0.0.1',
     port: gatewayPort,
-    policy: { allowPrivateTargets: false, echoUrls: [`http://127.0.0.1:${apiPort}/api/proxy/echo`] },
+    policy: { allowPrivateTargets: false, echoUrls: [`http://127.0.0.1:${apiPort}/api/proxy/echo`, ...(options.echoUrls ?? [])] },
     // Separate: the poll is only the fallback; what a test sees comes from the lookup and NOTIFY.
     pollIntervalMs: mode === 'separate' ? 60_000 : 100,
     flushIntervalMs: 200,

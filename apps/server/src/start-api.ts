@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import type { TDeps } from './lib/deps';
 import { runStartupTasks } from './features/startup';
 import { createServerJobRunner } from './jobs/token-jobs';
+import { createInventoryProbeRunner } from './features/inventory/inventory-probe.job';
 
 /** A running API: the HTTP server, its dependencies and its jobs. */
 export type TApi = { app: FastifyInstance; deps: TDeps; close(): Promise<void> };
@@ -22,11 +23,15 @@ export async function startApi(options: { config: TServerConfig; database: TDbHa
   app.log.info(`console and API on ${config.publicUrl} (database: ${database.kind}, mail: ${deps.mailer.describe})`);
   const jobs = createServerJobRunner(deps);
   if (config.JOBS_ENABLED) jobs.start();
+  // The inventory probe runs on its own timer: a slow pass through dead upstreams never delays the lifecycle jobs.
+  const probe = createInventoryProbeRunner(deps);
+  if (config.JOBS_ENABLED && config.INVENTORY_PROBE_INTERVAL_S > 0) probe.start();
   return {
     app,
     deps,
     async close() {
       await jobs.stop();
+      await probe.stop();
       await app.close();
     },
   };

@@ -84,6 +84,29 @@ export const ERRORS = {
 
   /** No exit node in the chosen area can serve the purchase (or the renewal of a released static IP). */
   NO_STOCK: { code: 3001, status: 409, zh: '所选地区库存不足', en: 'No stock in the selected area' },
+  /** Retiring (or disabling) an exit that live proxies are pinned to, without moving them. */
+  INVENTORY_NODE_PINNED: {
+    code: 3101,
+    status: 409,
+    zh: '该出口仍有 {count} 个有效代理绑定，不能下架：请选择同类型、同地区的空闲出口迁移这些代理',
+    en: 'This exit still has {count} live proxies pinned to it and cannot be retired: choose a free exit of the same kind and area to move them to',
+  },
+  /** The exit chosen to take over pinned proxies is not a free, active upstream exit of the same kind and area. */
+  INVENTORY_MOVE_TARGET_INVALID: {
+    code: 3102,
+    status: 409,
+    zh: '迁移目标必须是同类型、同地区、启用中且空闲的另一个上游出口',
+    en: 'The exit to move to must be another active, free upstream exit of the same kind and area',
+  },
+  /** The gateway host's own exit is labelled by the DIRECT_EXIT_* settings. */
+  INVENTORY_DIRECT_NODE: {
+    code: 3103,
+    status: 409,
+    zh: '网关本机出口由 DIRECT_EXIT_* 配置决定，不能在此编辑或下架',
+    en: "The gateway host's own exit is set by the DIRECT_EXIT_* settings and cannot be edited or retired here",
+  },
+  /** An edit would make the node a copy of another one (same endpoint and area). */
+  INVENTORY_NODE_DUPLICATE: { code: 3104, status: 409, zh: '已有相同地址和地区的出口', en: 'Another exit has the same address and area' },
   /** The product does not exist (data-center proxies are static only). */
   PRODUCT_NOT_OFFERED: { code: 3002, status: 400, zh: '该产品暂不提供', en: 'This product is not offered' },
   /** The call does not apply to this proxy (renewing a traffic product, enabling an expired one...). */

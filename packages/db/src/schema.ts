@@ -222,6 +222,8 @@ export const gatewayState = pgTable('gateway_state', {
 export const EXIT_KINDS = ['residential', 'datacenter'] as const;
 /** How an exit reaches the internet: the gateway host itself, or an upstream proxy. */
 export const EXIT_EGRESS = ['direct', 'http', 'socks5'] as const;
+/** Health of an exit as the inventory probe last found it. */
+export const EXIT_HEALTHS = ['unknown', 'up', 'down'] as const;
 
 /**
  * The inventory: ways out to the internet with a place. Direct nodes are
@@ -255,6 +257,16 @@ export const exitNodes = pgTable(
       .default('active'),
     /** Static-IP token holding this upstream node exclusively. */
     holderTokenId: bigint('holder_token_id', { mode: 'number' }),
+    /** What the inventory probe last found: 'down' after consecutive failures; dynamic tokens skip down nodes while their area has others. */
+    health: text('health', { enum: EXIT_HEALTHS }).notNull().default('unknown'),
+    /** Time of the probe's last successful request through this node, in ms. */
+    latencyMs: integer('latency_ms'),
+    /** When the probe last tried this node. */
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    /** Failed probe attempts in a row (0 after a success). */
+    probeFailures: integer('probe_failures').notNull().default(0),
+    /** Why the last probe attempt failed (short), or null. */
+    probeError: text('probe_error'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -95,6 +95,20 @@ export const ZServerEnv = z.object({
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   /** Hours an invitee's recharge waits before its rebate is paid to the inviter (0: at the next job pass). */
   REBATE_HOLD_HOURS: z.coerce.number().min(0).max(8760).default(0),
+  /** Seconds between two passes of the inventory probe through every active upstream exit; 0 turns it off. */
+  INVENTORY_PROBE_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** IP echo the probe fetches through each upstream (answers the caller's IP as text, JSON {ip} or {data: {ip}}); default: the proxy test's echo. */
+  INVENTORY_PROBE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^https?:\/\/[^/\s]+/i.test(v), 'http:// or https:// URL'),
+  /** Time one probe attempt may take, in milliseconds. */
+  INVENTORY_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Failed attempts in a row that mark an exit down (a pass retries at once up to this many). */
+  INVENTORY_PROBE_FAILURES: z.coerce.number().int().min(1).max(10).default(2),
+  /** Exits probed at the same time. */
+  INVENTORY_PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   /** URL the proxy test fetches through the gateway (default PUBLIC_URL/api/proxy/echo); the gateway must allow it as a target. */
   TOKEN_TEST_ECHO_URL: z
     .string()
@@ -180,6 +194,8 @@ export type TServerConfig = z.output<typeof ZServerEnv> & {
   tokenTestEchoUrl: string;
   /** Gateway the proxy test dials. */
   tokenTestGateway: { host: string; port: number };
+  /** IP echo the inventory probe fetches through each upstream exit. */
+  inventoryProbeUrl: string;
   /** DATA_DIR/downloads: the software manifest (manifest.json) and its files. */
   downloadsDir: string;
   /** DATA_DIR/terms: the operator's terms of service (terms.zh.md, terms.en.md). */
@@ -264,6 +280,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerC
     publicUrl,
     gatewayPublicHost: c.GATEWAY_PUBLIC_HOST ?? new URL(publicUrl).hostname,
     tokenTestEchoUrl: c.TOKEN_TEST_ECHO_URL ?? `${publicUrl}/api/proxy/echo`,
+    inventoryProbeUrl: c.INVENTORY_PROBE_URL ?? c.TOKEN_TEST_ECHO_URL ?? `${publicUrl}/api/proxy/echo`,
     tokenTestGateway: parseHostPort(c.TOKEN_TEST_GATEWAY ?? `127.0.0.1:${c.GATEWAY_PUBLIC_PORT}`),
     downloadsDir: path.join(c.DATA_DIR, 'downloads'),
     termsDir: path.join(c.DATA_DIR, 'terms'),

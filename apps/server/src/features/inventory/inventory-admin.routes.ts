@@ -1,6 +1,7 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
 import { changeGatewayState } from '../gateway/gateway-state.service';
+import { listNodesForOperators, listStock, probeNodeNow, retireNode, updateNodeForOperators } from './inventory-admin.service';
 import { parseInventoryCsv } from './inventory-csv';
 import { importInventory } from './inventory.service';
 
@@ -16,5 +17,10 @@ export function createInventoryAdminHandlers(deps: TDeps): THandlersOf<'inventor
       const result = await changeGatewayState(deps, () => importInventory(deps, input.csv, input.kind));
       return { valid: parsed.nodes.length, ...result };
     },
+    adminInventoryNodes: ({ input }) => listNodesForOperators(deps, input),
+    adminInventoryNodeUpdate: ({ input }) => updateNodeForOperators(deps, input),
+    adminInventoryNodeRetire: ({ input }) => retireNode(deps, input.id, input.move_to),
+    adminInventoryNodeProbe: ({ input }) => probeNodeNow(deps, input.id),
+    adminInventoryStock: ({ input }) => listStock(deps, input.kind),
   };
 }

@@ -1,0 +1,26 @@
+import { Flex, Tag, Tooltip, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { TInventoryNode } from '@proxy/contract';
+
+const COLORS = { up: 'green', down: 'red', unknown: 'default' } as const;
+
+/** What the probe last found about an exit: health, latency, when, and why it failed. */
+export function HealthTag({ node }: { node: TInventoryNode }) {
+  const { t } = useTranslation('admin-inventory');
+  if (node.egress === 'direct') return <Tag>{t('health.direct')}</Tag>;
+  const tag = (
+    <Tag color={COLORS[node.health]} data-testid={`health-${node.id}`}>
+      {t(`health.${node.health}`)}
+      {node.health === 'up' && node.latency_ms !== null ? ` · ${node.latency_ms} ms` : ''}
+    </Tag>
+  );
+  return (
+    <Flex vertical gap={2}>
+      {node.probe_error ? <Tooltip title={node.probe_error}>{tag}</Tooltip> : tag}
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {node.checked_at ? dayjs(node.checked_at).format('YYYY-MM-DD HH:mm:ss') : t('health.never')}
+      </Typography.Text>
+    </Flex>
+  );
+}

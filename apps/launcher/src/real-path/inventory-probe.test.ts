@@ -23,7 +23,7 @@ describe('inventory probe through local upstreams', () => {
   let dynamic: { username: string; password: string };
 
   beforeAll(async () => {
-    echo = await startLocalEcho({ '127.0.0.2': '8.8.8.8' });
+    echo = await startLocalEcho({ '127.0.0.2': '8.8.8.8', '127.0.0.3': '9.9.9.9' });
     pinned = await startLocalUpstream({ localAddress: '127.0.0.2', username: 'a', password: 'pa' });
     dead = await startDeadUpstream();
     spare = await startLocalUpstream({ localAddress: '127.0.0.3', username: 'c', password: 'pc' });
@@ -54,7 +54,7 @@ describe('inventory probe through local upstreams', () => {
     expect(await probe.runOnce()).toBe(3);
     expect(await node(id.dead)).toMatchObject({ health: 'down', exitIp: null, probeFailures: 2 });
     expect(await node(id.pinned)).toMatchObject({ health: 'up', exitIp: '8.8.8.8', probeFailures: 0 });
-    expect(await node(id.spare)).toMatchObject({ health: 'up', exitIp: '127.0.0.3' });
+    expect(await node(id.spare)).toMatchObject({ health: 'up', exitIp: '9.9.9.9' });
     expect((await node(id.spare)).latencyMs).toBeGreaterThanOrEqual(0);
 
     // The pass bumped the gateway version; apply it here now rather than wait for the poll.
@@ -83,5 +83,15 @@ describe('inventory probe through local upstreams', () => {
     const test = (await request(t.app, 'GET', `/token/test/${staticId}`, { token: user.token, lang: 'en' })).json().data;
     expect(test).toMatchObject({ ok: true, exit_ip: '8.8.8.8', country: { code: 'US' } });
     expect(test.exit_ip).toBe((await node(id.pinned)).exitIp);
+  });
+
+  it('a static IP bought after the pass is never the dead exit, and its SOCKS5 proxy test goes through the exit too', async () => {
+    const socks = (await buyOk(t.app, user.token, '/token/static/ip', { category: 'isp', network: 'SOCKS5', country_id: 'us', quantity: 1, days: 1 }))
+      .tokens[0];
+    expect((await node(id.spare)).holderTokenId).toBe(socks.token_id);
+    expect((await node(id.dead)).holderTokenId).toBeNull();
+    const test = (await request(t.app, 'GET', `/token/test/${socks.token_id}`, { token: user.token, lang: 'en' })).json().data;
+    // The echo answers 9.9.9.9 only to connections from the spare upstream's address: the test went through it.
+    expect(test).toMatchObject({ ok: true, exit_ip: '9.9.9.9' });
   });
 });

@@ -18,8 +18,8 @@ function areaWhere(area: TAreaFilter): SQL {
   return and(...parts)!;
 }
 
-// Shared direct nodes are always available; an upstream node is available while nobody holds it.
-const isAvailable = or(eq(exitNodes.egress, 'direct'), isNull(exitNodes.holderTokenId))!;
+// Shared direct nodes are always available; an upstream node is available while nobody holds it and the probe has not found it dead.
+const isAvailable = or(eq(exitNodes.egress, 'direct'), and(isNull(exitNodes.holderTokenId), ne(exitNodes.health, 'down')))!;
 
 /** Inserts nodes, skipping duplicates of existing ones (same endpoint and area); answers the inserted rows. */
 export async function insertExitNodes(db: TDbOrTx, rows: TNewExitNode[]): Promise<TExitNodeRow[]> {
@@ -44,15 +44,16 @@ export async function relabelExitNode(db: TDbOrTx, id: number, area: { country: 
 }
 
 /**
- * Locks up to `limit` free upstream nodes of an area (FOR UPDATE SKIP LOCKED:
- * concurrent purchases never get the same node); the caller claims them.
+ * Locks up to `limit` free upstream nodes of an area that the probe has not
+ * found dead (FOR UPDATE SKIP LOCKED: concurrent purchases never get the same
+ * node); the caller claims them.
  */
 export async function lockFreeUpstreamNodes(tx: TDbOrTx, area: TAreaFilter, limit: number): Promise<TExitNodeRow[]> {
   if (limit <= 0) return [];
   return tx
     .select()
     .from(exitNodes)
-    .where(and(areaWhere(area), ne(exitNodes.egress, 'direct'), isNull(exitNodes.holderTokenId)))
+    .where(and(areaWhere(area), ne(exitNodes.egress, 'direct'), isNull(exitNodes.holderTokenId), ne(exitNodes.health, 'down')))
     .orderBy(asc(exitNodes.id))
     .limit(limit)
     .for('update', { skipLocked: true });

@@ -85,8 +85,8 @@ function getOverSocket(url: URL, socket: net.Socket, signal: AbortSignal): Promi
     port: defaultPort(url),
     path: url.pathname + url.search,
     headers: { host: url.host, connection: 'close' },
+    // No agent: with one (agent: false makes a fresh one) Node ignores createConnection and dials the echo directly.
     createConnection: () => stream,
-    agent: false,
     signal,
   });
   return readResponse(req);

@@ -7,3 +7,4 @@ export { importInventory } from '../src/features/inventory/inventory.service';
 export { insertExitNodes } from '../src/features/inventory/inventory.repository';
 export { startFakeEthereum, startFakeTron, type TFakeChain } from './payments/fake-chains';
 export { bumpGatewayVersion, readGatewayVersion } from '../src/features/gateway/gateway-state.repository';
+export { startLocalUpstream, type TLocalUpstream } from '../src/features/inventory/inventory-probe-test-kit';

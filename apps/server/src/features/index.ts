@@ -26,6 +26,7 @@ import { createSupplyHandlers } from './supply/supply.routes';
 import { createSupplyAdminHandlers } from './supply/supply-admin.routes';
 import { createWorkOrderAdminHandlers, createWorkOrderHandlers } from './work-orders/work-orders.routes';
 import { createInventoryAdminHandlers } from './inventory/inventory-admin.routes';
+import { createOverviewAdminHandlers } from './overview/overview.routes';
 
 /**
  * Every feature's handlers, by route group (packages/contract/src/routes.ts):
@@ -63,5 +64,6 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'supply-admin': createSupplyAdminHandlers(deps),
     'work-orders': createWorkOrderHandlers(deps),
     'work-orders-admin': createWorkOrderAdminHandlers(deps),
+    'overview-admin': createOverviewAdminHandlers(deps),
   };
 }

@@ -62,6 +62,7 @@ export async function listAudit(deps: Pick<TDeps, 'db'>, query: TAuditQuery): Pr
     deps.db,
     {
       operatorId: query.operator_id,
+      operatorEmail: query.operator_email || undefined,
       route: query.route,
       targetId: query.target_id,
       from: query.from ? new Date(query.from) : undefined,

@@ -42,7 +42,8 @@ export type TAdminCall = {
 
 /** Writes the audit entry of an operator call (ARCHITECTURE.md: every admin call that changes data). */
 export async function recordAdminCall(deps: Pick<TDeps, 'db'>, call: TAdminCall): Promise<void> {
-  const targetId = call.input.id ?? call.input.user_id;
+  // The target filter finds an order's calls by its order id too.
+  const targetId = call.input.id ?? call.input.user_id ?? call.input.order_id;
   await insertAuditEntry(deps.db, {
     operatorId: call.operatorId,
     route: call.route,

@@ -97,8 +97,8 @@ describe('operators: recharge order filters and reconciliation with the provider
     expect(await creditsOf(order.id)).toHaveLength(1);
     expect(await balanceFen(t.deps, bob.userId)).toBe(before + order.valueFen);
 
-    const audit = await request(t.app, 'GET', '/admin/audit/list?route=adminPayReconcile', { token: oper.token });
-    expect(audit.json().data.records.map((r: { result: string; input: { order_id: string } }) => [r.result, r.input.order_id])).toEqual([
+    const audit = await request(t.app, 'GET', `/admin/audit/list?route=adminPayReconcile&target_id=${order.id}`, { token: oper.token });
+    expect(audit.json().data.records.map((r: { result: string; target_id: string }) => [r.result, r.target_id])).toEqual([
       ['error', order.id],
       ['ok', order.id],
     ]);

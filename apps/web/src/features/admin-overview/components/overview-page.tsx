@@ -1,5 +1,5 @@
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
-import { Alert, Button, Card, Col, Empty, Flex, Row, Segmented, Skeleton, Statistic, Table, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Col, Empty, Flex, Row, Segmented, Skeleton, Statistic, Table, Typography, theme, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -48,9 +48,10 @@ type TStockRow = TOverview['stock'][number];
 
 /** A queue's size with a link to the screen that works it off. */
 function QueueCard(props: { title: string; value: number; to: string; linkText: string; testId: string }) {
+  const { token } = theme.useToken();
   return (
     <Card size="small" style={{ height: '100%' }}>
-      <Statistic title={props.title} value={props.value} valueStyle={props.value > 0 ? { color: '#fa541c' } : undefined} />
+      <Statistic title={props.title} value={props.value} styles={{ content: props.value > 0 ? { color: token.colorWarning } : undefined }} />
       <Link to={props.to} data-testid={props.testId}>
         {props.linkText}
       </Link>

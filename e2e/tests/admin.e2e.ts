@@ -61,7 +61,9 @@ describe('operator area in the browser', () => {
     // The customer console offers the operator area to the operator.
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'Operator area' }).click();
-    // /admin leads to the first operator screen, the audit log.
+    // /admin leads to the first operator screen, the overview; the audit log is in the operator menu.
+    await page.waitForURL((url) => url.pathname === '/admin/overview');
+    await page.getByTestId('admin-sidebar').getByText('Audit log').click();
     await page.waitForURL((url) => url.pathname === '/admin/audit');
     const row = page.locator('tr', { hasText: `/admin/users/${customerId}/status` });
     await expect.poll(() => row.count()).toBe(1);

@@ -36,6 +36,8 @@ const zOptionalTime = z.iso.datetime({ offset: true, error: 'invalidValue' }).op
 /** Filters of the audit list. */
 export const ZAuditQuery = ZPageQuery.extend({
   operator_id: zId.optional(),
+  /** The operator's e-mail, or part of it (any case). */
+  operator_email: z.string().trim().max(254, { error: 'tooLong' }).optional(),
   route: zOptionalText,
   target_id: zOptionalText,
   /** From this time (ISO 8601), inclusive. */
@@ -52,7 +54,7 @@ export const AUDIT_ROUTES = {
     method: 'GET',
     path: '/admin/audit/list',
     auth: 'admin',
-    summary: 'Audit entries of operator calls, newest first (filters: operator, route, target, time)',
+    summary: 'Audit entries of operator calls, newest first (filters: operator id or e-mail, route, target, time)',
     tag: 'admin',
     input: ZAuditQuery,
     output: zPage(ZAuditEntry),

@@ -70,6 +70,16 @@ export const ERRORS = {
   /** The session does not exist, is already ended, or belongs to another user. */
   SESSION_NOT_FOUND: { code: 1016, status: 404, zh: '登录会话不存在或已结束', en: 'Session not found or already ended' },
 
+  /** An operator asks to e-mail a disabled account (it could not use a code or a reset). */
+  MAIL_ACCOUNT_DISABLED: { code: 1041, status: 409, zh: '该账号已被禁用，不能发送邮件', en: 'This account is disabled; no e-mail is sent to it' },
+  /** An operator asks to resend a verification e-mail to an account whose address is verified. */
+  EMAIL_ALREADY_VERIFIED: {
+    code: 1042,
+    status: 409,
+    zh: '该账号的邮箱已验证（注册或第三方登录时已验证），无需再发送验证邮件',
+    en: "This account's e-mail is already verified (at registration or by the sign-in provider); no verification e-mail is needed",
+  },
+
   /** The available balance does not cover the amount. */
   INSUFFICIENT_BALANCE: { code: 2001, status: 402, zh: '余额不足', en: 'Insufficient balance' },
   /** An idempotency key was reused for a different operation. */
@@ -148,6 +158,20 @@ export const ERRORS = {
     status: 409,
     zh: '只有支付成功且未冲正的充值订单可以冲正',
     en: 'Only a paid recharge that has not been reversed can be reversed',
+  },
+  /** Only a pending order can be reconciled with its provider. */
+  ORDER_NOT_RECONCILABLE: {
+    code: 5041,
+    status: 409,
+    zh: '只有待支付的订单可以与支付渠道对账',
+    en: 'Only a pending order can be reconciled with its provider',
+  },
+  /** The provider's answer about an order does not match it (amount, transaction): nothing is credited. */
+  ORDER_RECONCILE_REFUSED: {
+    code: 5042,
+    status: 409,
+    zh: '支付渠道返回的订单信息与订单不符，未入账：{reason}',
+    en: "The provider's answer does not match the order; nothing was credited: {reason}",
   },
   /** An operator switched the payment method off: not offered, new orders refused. */
   PAY_METHOD_DISABLED: {

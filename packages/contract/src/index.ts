@@ -31,3 +31,4 @@ export * from './site';
 export * from './downloads';
 export * from './supply';
 export * from './inventory';
+export * from './overview';

@@ -104,6 +104,11 @@ export const VALIDATION_MESSAGES = {
   attachmentRequired: { zh: '请选择要上传的图片', en: 'Please choose an image to upload' },
   attachmentTooLarge: { zh: '图片不能超过 5 MB', en: 'An image must be at most 5 MB' },
   attachmentType: { zh: '仅支持 PNG、JPEG 或 WebP 图片', en: 'Only PNG, JPEG or WebP images are accepted' },
+  overviewDaysRange: { zh: '统计天数为 1-90 的整数', en: 'Days must be a whole number from 1 to 90' },
+  mailKindInvalid: {
+    zh: '邮件类型须为 verification（验证邮件）或 password_reset（重置密码邮件）',
+    en: 'The e-mail kind must be verification or password_reset',
+  },
 } as const satisfies Record<string, Record<TLang, string>>;
 
 /** Messages that do not say which field they are about: the API names the field before them. */

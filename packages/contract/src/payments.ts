@@ -322,6 +322,8 @@ export const ZAdminPayOrderQuery = ZPayRecordQuery.extend({
   method: z.enum(PAY_METHODS, { error: 'payMethodInvalid' }).optional(),
   user_id: zId.optional(),
   order_id: z.string().trim().max(64, { error: 'tooLong' }).optional(),
+  /** The customer's e-mail (exact, any case); with user_id, both must match. */
+  user_email: z.string().trim().toLowerCase().max(254, { error: 'tooLong' }).optional(),
 });
 /** Parsed operator's order filters. */
 export type TAdminPayOrderQuery = z.output<typeof ZAdminPayOrderQuery>;
@@ -356,6 +358,17 @@ export const ZReverseOrderResult = z.object({
 /** Parsed reversal result. */
 export type TReverseOrderResult = z.infer<typeof ZReverseOrderResult>;
 
+/** What reconciling a pending order did: the provider's answer and the order after it. */
+export const ZReconcileOrderResult = z.object({
+  order: ZAdminPayOrder,
+  /** What the provider says: paid, not paid yet, or closed unpaid. */
+  provider_state: z.enum(['paid', 'unpaid', 'closed']),
+  /** credited: settled now; settled: another path settled it first; unchanged: still pending; closed: ended as failed. */
+  result: z.enum(['credited', 'settled', 'unchanged', 'closed']),
+});
+/** Parsed reconciliation result. */
+export type TReconcileOrderResult = z.infer<typeof ZReconcileOrderResult>;
+
 /** Operators: every recharge order, and the USDT transfers that matched no order (never dropped) with their assignment to a customer. */
 export const PAY_ADMIN_ROUTES = {
   adminPayOrderList: defineRoute({
@@ -377,6 +390,17 @@ export const PAY_ADMIN_ROUTES = {
     tag: 'admin',
     input: ZReverseOrderBody.extend(ZPayOrderParam.shape),
     output: ZReverseOrderResult,
+  }),
+  adminPayReconcile: defineRoute({
+    method: 'POST',
+    path: '/admin/payments/orders/:order_id/reconcile',
+    auth: 'admin',
+    body: 'json',
+    summary:
+      'Ask the provider about a pending order: a paid one is settled through the one settlement path (once, whoever comes first), a closed one ends as failed, an unpaid one stays pending',
+    tag: 'admin',
+    input: ZPayOrderParam,
+    output: ZReconcileOrderResult,
   }),
   adminPayAssignTransfer: defineRoute({
     method: 'POST',

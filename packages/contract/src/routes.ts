@@ -13,6 +13,7 @@ import { PLUGIN_ROUTES } from './plugin';
 import { AREA_ROUTES, PRICING_ROUTES, PROXY_ROUTES } from './proxies';
 import type { TRouteDef } from './route-def';
 import { SYSTEM_ROUTES } from './system';
+import { OVERVIEW_ADMIN_ROUTES } from './overview';
 import { PROXY_TEST_ROUTES, USAGE_ROUTES } from './usage';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
 import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
@@ -59,6 +60,7 @@ export const ROUTE_GROUPS = {
   'work-orders-admin': WORK_ORDER_ADMIN_ROUTES,
   'pricing-admin': PRICING_ADMIN_ROUTES,
   'charge-options-admin': CHARGE_OPTION_ADMIN_ROUTES,
+  'overview-admin': OVERVIEW_ADMIN_ROUTES,
 } as const;
 
 type TGroups = typeof ROUTE_GROUPS;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { ZSession } from './auth';
+import { ZSession, ZSessionInfo } from './auth';
 import { ZPageQuery, zPage } from './envelope';
 import { ZLedgerLine, ZLedgerQuery, ZPayOrder, ZPayRecordQuery, parseYuanAmount } from './payments';
+import { PROXY_BILLINGS, PROXY_CATEGORIES, PROXY_NETWORKS, PROXY_PRODUCTS, PROXY_STATUSES } from './proxies';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zCode, zEmail, zIdParam, zPassword, zUsername, withPasswordConfirm } from './validators';
+import { zCode, zEmail, zId, zIdParam, zPassword, zUsername, withPasswordConfirm } from './validators';
 
 /** The signed-in user and the user center (spec sections 3 and 7). */
 
@@ -148,6 +149,61 @@ export const ZAdminAdjustResult = z.object({
   is_replay: z.boolean(),
 });
 
+/** One of an account's proxies, as operators see it (deleted ones too). */
+export const ZAdminUserProxy = z.object({
+  token_id: z.number().int(),
+  username: z.string(),
+  product: z.enum(PROXY_PRODUCTS),
+  category: z.enum(PROXY_CATEGORIES),
+  billing: z.enum(PROXY_BILLINGS),
+  network: z.enum(PROXY_NETWORKS),
+  country: z.string(),
+  state: z.string(),
+  city: z.string(),
+  status: z.enum(PROXY_STATUSES),
+  expires_at: z.string(),
+  /** Bytes carried so far. */
+  traffic_used: z.number(),
+  /** Allowance in bytes (traffic products), null for IP products. */
+  traffic_limit: z.number().nullable(),
+  created_at: z.string(),
+});
+/** Parsed operator's view of a proxy. */
+export type TAdminUserProxy = z.infer<typeof ZAdminUserProxy>;
+
+/** One of an account's sessions that is not ended. */
+export const ZAdminUserSession = ZSessionInfo.omit({ is_current: true });
+/** Parsed operator's view of a session. */
+export type TAdminUserSession = z.infer<typeof ZAdminUserSession>;
+
+/** An account the user invited (operators see the full e-mail). */
+export const ZAdminUserInvitee = z.object({
+  user_id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  status: z.enum(USER_STATUSES),
+  /** Cumulative real recharge, yuan. */
+  total_balance: z.number(),
+  created_at: z.string(),
+});
+/** Parsed invitee. */
+export type TAdminUserInvitee = z.infer<typeof ZAdminUserInvitee>;
+
+/** E-mails an operator can send again: the address verification, or a password reset code. */
+export const ADMIN_MAIL_KINDS = ['verification', 'password_reset'] as const;
+/** An e-mail kind an operator can resend. */
+export type TAdminMailKind = (typeof ADMIN_MAIL_KINDS)[number];
+
+/** What a resend did: the kind, the address it went to, and when another may be sent (seconds). */
+export const ZAdminMailResult = z.object({
+  kind: z.enum(ADMIN_MAIL_KINDS),
+  email: z.string(),
+  resend_after: z.number().int(),
+});
+
+/** A page of one account's items. */
+const ZAdminUserPageQuery = ZPageQuery.extend(zIdParam.shape);
+
 /** Operators: find accounts, read one, adjust its balance, disable or enable it, grant or revoke the operator role. */
 export const USER_ADMIN_ROUTES = {
   adminUserList: defineRoute({
@@ -214,5 +270,52 @@ export const USER_ADMIN_ROUTES = {
     tag: 'admin',
     input: zIdParam.extend({ status: z.enum(USER_STATUSES, { error: 'invalidValue' }) }),
     output: z.object({ user_id: z.number().int(), status: z.enum(USER_STATUSES) }),
+  }),
+  adminUserProxies: defineRoute({
+    method: 'GET',
+    path: '/admin/users/:id/proxies',
+    auth: 'admin',
+    summary: "One account's proxies (deleted ones too), newest first, with product, area, status, expiry and traffic used",
+    tag: 'admin',
+    input: ZAdminUserPageQuery,
+    output: zPage(ZAdminUserProxy),
+  }),
+  adminUserSessions: defineRoute({
+    method: 'GET',
+    path: '/admin/users/:id/sessions',
+    auth: 'admin',
+    summary: "One account's sessions that are not ended (device, address, last use), latest used first",
+    tag: 'admin',
+    input: ZAdminUserPageQuery,
+    output: zPage(ZAdminUserSession),
+  }),
+  adminUserSessionEnd: defineRoute({
+    method: 'POST',
+    path: '/admin/users/:id/sessions/:session_id/end',
+    auth: 'admin',
+    summary: "Ends one of an account's sessions: its token answers -401 from the next call",
+    tag: 'admin',
+    input: zIdParam.extend({ session_id: zId }),
+    output: z.null(),
+  }),
+  adminUserInvitees: defineRoute({
+    method: 'GET',
+    path: '/admin/users/:id/invitees',
+    auth: 'admin',
+    summary: 'The accounts one account invited, newest first, with full e-mails',
+    tag: 'admin',
+    input: ZAdminUserPageQuery,
+    output: zPage(ZAdminUserInvitee),
+  }),
+  adminUserSendMail: defineRoute({
+    method: 'POST',
+    path: '/admin/users/:id/mail',
+    auth: 'admin',
+    body: 'json',
+    summary:
+      'E-mails the account again: a password reset code (the same e-mail and throttle as the reset page), or the verification e-mail; refused for a disabled account or a verified address',
+    tag: 'admin',
+    input: zIdParam.extend({ kind: z.enum(ADMIN_MAIL_KINDS, { error: 'mailKindInvalid' }) }),
+    output: ZAdminMailResult,
   }),
 } as const satisfies Record<string, TRouteDef>;

@@ -27,6 +27,7 @@ import { createSupplyHandlers } from './supply/supply.routes';
 import { createSupplyAdminHandlers } from './supply/supply-admin.routes';
 import { createWorkOrderAdminHandlers, createWorkOrderHandlers } from './work-orders/work-orders.routes';
 import { createInventoryAdminHandlers } from './inventory/inventory-admin.routes';
+import { createOverviewAdminHandlers } from './overview/overview.routes';
 
 /**
  * Every feature's handlers, by route group (packages/contract/src/routes.ts):
@@ -66,5 +67,6 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'work-orders-admin': createWorkOrderAdminHandlers(deps),
     'pricing-admin': createPricingAdminHandlers(deps),
     'charge-options-admin': createChargeOptionAdminHandlers(deps),
+    'overview-admin': createOverviewAdminHandlers(deps),
   };
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, type SQL } from 'drizzle-orm';
 import { auditEntries, users, type TDbOrTx } from '@proxy/db';
 
 /** What a new audit entry needs. */
@@ -14,11 +14,13 @@ export async function insertAuditEntry(db: TDbOrTx, row: TNewAuditEntry): Promis
 /** One page of entries, newest first, with the total under the same filters. */
 export async function listAuditPage(
   db: TDbOrTx,
-  filters: { operatorId?: number; route?: string; targetId?: string; from?: Date; to?: Date },
+  filters: { operatorId?: number; operatorEmail?: string; route?: string; targetId?: string; from?: Date; to?: Date },
   page: { limit: number; offset: number },
 ): Promise<{ rows: TAuditRow[]; total: number }> {
   const conditions: SQL[] = [];
   if (filters.operatorId !== undefined) conditions.push(eq(auditEntries.operatorId, filters.operatorId));
+  // Part of the operator's e-mail, any case; LIKE's own characters match themselves.
+  if (filters.operatorEmail) conditions.push(ilike(users.email, `%${filters.operatorEmail.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   if (filters.route) conditions.push(eq(auditEntries.route, filters.route));
   if (filters.targetId) conditions.push(eq(auditEntries.targetId, filters.targetId));
   if (filters.from) conditions.push(gte(auditEntries.createdAt, filters.from));
@@ -32,6 +34,6 @@ export async function listAuditPage(
     .orderBy(desc(auditEntries.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [{ total }] = await db.select({ total: count() }).from(auditEntries).where(where);
+  const [{ total }] = await db.select({ total: count() }).from(auditEntries).innerJoin(users, eq(users.id, auditEntries.operatorId)).where(where);
   return { rows: rows.map((r) => ({ ...r.entry, operatorEmail: r.operatorEmail })), total: Number(total) };
 }

@@ -101,4 +101,28 @@ describe('operator area: admin routes and their audit', () => {
     const bad = await request(t.app, 'GET', '/admin/audit/list?from=yesterday', { token: operator.token, lang: 'zh' });
     expect(bad.statusCode).toBe(400);
   });
+
+  it('filters by operator (id or part of the e-mail), action, target and time together', async () => {
+    const second = await createAdmin(t.app, t.deps, mailer, 'watcher');
+    await request(t.app, 'PUT', `/admin/users/${customer.userId}/admin`, { token: second.token, body: { is_admin: false } });
+    const list = (query: string) => request(t.app, 'GET', `/admin/audit/list?${query}`, { token: operator.token });
+    const byEmail = await list('operator_email=WATCHER%40EXAMPLE');
+    expect(byEmail.json().data.records.map((r: { operator_id: number; route: string }) => [r.operator_id, r.route])).toEqual([
+      [second.userId, 'adminUserSetAdmin'],
+    ]);
+    expect((await list(`operator_id=${second.userId}`)).json().data.total).toBe(1);
+    expect((await list(`operator_id=${operator.userId}&operator_email=watcher`)).json().data.total).toBe(0);
+    const mine = (await list(`operator_email=oper%40&route=adminUserSetStatus&target_id=${customer.userId}`)).json().data;
+    expect(mine.total).toBe(2);
+    expect(mine.records.every((r: { operator_email: string }) => r.operator_email === operator.email)).toBe(true);
+    // LIKE's own characters match themselves.
+    expect((await list('operator_email=%25')).json().data.total).toBe(0);
+    const now = new Date();
+    const window = `from=${encodeURIComponent(new Date(now.getTime() - 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(now.getTime() + 3_600_000).toISOString())}`;
+    expect((await list(`${window}&operator_email=watcher`)).json().data.total).toBe(1);
+    expect((await list(`to=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).json().data.total).toBe(0);
+    const tooLong = await request(t.app, 'GET', `/admin/audit/list?operator_email=${'a'.repeat(255)}`, { token: operator.token, lang: 'zh' });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().data.issues[0]).toMatchObject({ path: 'operator_email' });
+  });
 });

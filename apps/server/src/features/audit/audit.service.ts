@@ -42,7 +42,8 @@ export type TAdminCall = {
 
 /** Writes the audit entry of an operator call (ARCHITECTURE.md: every admin call that changes data). */
 export async function recordAdminCall(deps: Pick<TDeps, 'db'>, call: TAdminCall): Promise<void> {
-  const targetId = call.input.id ?? call.input.user_id;
+  // The target filter finds an order's calls by its order id too.
+  const targetId = call.input.id ?? call.input.user_id ?? call.input.order_id;
   await insertAuditEntry(deps.db, {
     operatorId: call.operatorId,
     route: call.route,
@@ -62,6 +63,7 @@ export async function listAudit(deps: Pick<TDeps, 'db'>, query: TAuditQuery): Pr
     deps.db,
     {
       operatorId: query.operator_id,
+      operatorEmail: query.operator_email || undefined,
       route: query.route,
       targetId: query.target_id,
       from: query.from ? new Date(query.from) : undefined,

@@ -93,3 +93,67 @@ export async function countUserHoldings(
     inviterEmail: inviter?.email ?? null,
   };
 }
+
+/** A token row, as the operators' proxy list reads it. */
+export type TAdminTokenRow = typeof proxyTokens.$inferSelect;
+
+/** One page of an account's tokens (deleted ones too), newest first, with the total. */
+export async function listUserTokensPage(
+  db: TDbOrTx,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: TAdminTokenRow[]; total: number }> {
+  const where = eq(proxyTokens.userId, userId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(proxyTokens).where(where).orderBy(desc(proxyTokens.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(proxyTokens).where(where),
+  ]);
+  return { rows, total: Number(total) };
+}
+
+/** A session row. */
+export type TAdminSessionRow = typeof userSessions.$inferSelect;
+
+/** One page of an account's sessions that are not ended, latest used first, with the total. */
+export async function listOpenSessionsPage(
+  db: TDbOrTx,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: TAdminSessionRow[]; total: number }> {
+  const where = and(eq(userSessions.userId, userId), isNull(userSessions.endedAt));
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(userSessions).where(where).orderBy(desc(userSessions.lastUsedAt), desc(userSessions.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(userSessions).where(where),
+  ]);
+  return { rows, total: Number(total) };
+}
+
+/** An invited account, as the operators' list shows it. */
+export type TInviteeRow = { id: number; username: string; email: string; status: 'active' | 'disabled'; totalRechargeFen: number; createdAt: Date };
+
+/** One page of the accounts a user invited, newest first, with the total. */
+export async function listInviteesPage(
+  db: TDbOrTx,
+  inviterId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: TInviteeRow[]; total: number }> {
+  const where = eq(users.invitedBy, inviterId);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        status: users.status,
+        totalRechargeFen: users.totalRechargeFen,
+        createdAt: users.createdAt,
+      })
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return { rows, total: Number(total) };
+}

@@ -2,7 +2,17 @@ import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
 import { listOrders, listStatement } from '../payments/payments.service';
-import { adjustBalance, getUserForOperators, listUsersForOperators, setOperatorRole } from './users-admin.service';
+import {
+  adjustBalance,
+  endUserSessionForOperators,
+  getUserForOperators,
+  listInviteesForOperators,
+  listUserProxiesForOperators,
+  listUserSessionsForOperators,
+  listUsersForOperators,
+  sendMailForOperators,
+  setOperatorRole,
+} from './users-admin.service';
 import { findUserById } from './users.repository';
 import { setUserStatus } from './users.service';
 
@@ -25,5 +35,10 @@ export function createUserAdminHandlers(deps: TDeps): THandlersOf<'users-admin'>
       const updated = await setUserStatus(deps, input.id, input.status);
       return { user_id: updated.id, status: updated.status };
     },
+    adminUserProxies: ({ input }) => listUserProxiesForOperators(deps, input.id, input),
+    adminUserSessions: ({ input }) => listUserSessionsForOperators(deps, input.id, input),
+    adminUserSessionEnd: ({ input }) => endUserSessionForOperators(deps, input.id, input.session_id),
+    adminUserInvitees: ({ input }) => listInviteesForOperators(deps, input.id, input),
+    adminUserSendMail: ({ input, lang }) => sendMailForOperators(deps, input.id, input.kind, lang),
   };
 }

@@ -8,6 +8,8 @@ export const AUDIT_LIST_QUERY_KEY = ['admin', 'audit', 'list'] as const;
 /** Filters of the audit list, as the contract's `adminAuditList` takes them (all optional). */
 export type TAuditFilters = {
   operator_id?: number;
+  /** Part of the operator's e-mail, any case. */
+  operator_email?: string;
   /** Route name, matched exactly. */
   route?: string;
   /** Target id, matched exactly. */

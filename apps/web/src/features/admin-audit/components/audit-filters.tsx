@@ -1,4 +1,4 @@
-import { Button, DatePicker, Flex, Form, Input, InputNumber, Select } from 'antd';
+import { Button, DatePicker, Flex, Form, Input, Select } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -6,19 +6,26 @@ import { ROUTES, type TRouteName } from '@proxy/contract';
 import type { TAuditFilters } from '../api/audit-list';
 
 type TRange = [Dayjs | null, Dayjs | null] | null;
-type TFilterValues = { operator_id?: number | null; route?: string; target_id?: string; time?: TRange };
+type TFilterValues = { operator?: string; route?: string; target_id?: string; time?: TRange };
 
 /** Operator calls that change data: the only ones the audit records (the contract's admin routes other than GET). */
 export const AUDITED_ROUTE_NAMES: TRouteName[] = (Object.keys(ROUTES) as TRouteName[]).filter(
   (name) => ROUTES[name].auth === 'admin' && ROUTES[name].method !== 'GET',
 );
 
-/** The filters as the list call takes them: empty fields left out, a day range as [first day 00:00, day after the last 00:00). */
+/**
+ * The filters as the list call takes them: empty fields left out, the
+ * operator as an id (digits) or part of an e-mail, a day range as
+ * [first day 00:00, day after the last 00:00).
+ */
 export function toAuditFilters(values: TFilterValues): TAuditFilters {
   const [start, end] = values.time ?? [null, null];
   const targetId = values.target_id?.trim();
+  const operator = values.operator?.trim() ?? '';
+  const isOperatorId = /^[1-9]\d{0,14}$/.test(operator);
   return {
-    operator_id: values.operator_id ?? undefined,
+    operator_id: isOperatorId ? Number(operator) : undefined,
+    operator_email: operator && !isOperatorId ? operator : undefined,
     route: values.route || undefined,
     target_id: targetId || undefined,
     from: start ? start.startOf('day').toISOString() : undefined,
@@ -26,7 +33,7 @@ export function toAuditFilters(values: TFilterValues): TAuditFilters {
   };
 }
 
-/** Filters of the audit list: operator id, route, target id, day range. */
+/** Filters of the audit list: operator (id or e-mail), action (route), target id, day range. */
 export function AuditFilters(props: { onChange: (filters: TAuditFilters) => void }) {
   const { t } = useTranslation('admin-audit');
   const [form] = Form.useForm<TFilterValues>();
@@ -39,8 +46,8 @@ export function AuditFilters(props: { onChange: (filters: TAuditFilters) => void
 
   return (
     <Form form={form} layout="inline" onFinish={apply} style={{ rowGap: 8, marginBottom: 16 }} aria-label={t('filters.label')}>
-      <Form.Item name="operator_id" label={t('filters.operatorId')}>
-        <InputNumber min={1} precision={0} placeholder={t('filters.any')} style={{ width: 120 }} onPressEnter={apply} />
+      <Form.Item name="operator" label={t('filters.operator')}>
+        <Input allowClear maxLength={254} placeholder={t('filters.operatorHint')} style={{ width: 220 }} onPressEnter={apply} />
       </Form.Item>
       <Form.Item name="route" label={t('filters.route')}>
         <Select

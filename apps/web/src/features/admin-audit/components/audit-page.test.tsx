@@ -126,7 +126,7 @@ describe('audit list (operator area)', { timeout: 60_000 }, () => {
     fireEvent.click(screen.getByTitle('2'));
     await waitFor(() => expect(lastListQuery().page).toBe('2'));
 
-    fireEvent.change(screen.getByLabelText('Operator ID'), { target: { value: '1' } });
+    fireEvent.change(screen.getByLabelText('Operator'), { target: { value: '1' } });
     fireEvent.change(screen.getByLabelText('Target ID'), { target: { value: ' 5 ' } });
     fireEvent.mouseDown(screen.getByLabelText('Action'));
     fireEvent.click(await screen.findByText('adminUserSetStatus', { selector: '.ant-select-item-option-content' }));
@@ -145,13 +145,26 @@ describe('audit list (operator area)', { timeout: 60_000 }, () => {
     const filters = toAuditFilters({ time: [dayjs('2026-06-01T15:30:00'), dayjs('2026-06-03T08:00:00')] });
     expect(filters.from).toBe(dayjs('2026-06-01T00:00:00').toISOString());
     expect(filters.to).toBe(dayjs('2026-06-04T00:00:00').toISOString());
-    expect(toAuditFilters({ operator_id: null, route: undefined, target_id: '  ' })).toEqual({
+    expect(toAuditFilters({ operator: ' ', route: undefined, target_id: '  ' })).toEqual({
       operator_id: undefined,
+      operator_email: undefined,
       route: undefined,
       target_id: undefined,
       from: undefined,
       to: undefined,
     });
+  });
+
+  it('takes the operator as an id or part of an e-mail', async () => {
+    api.on('adminAuditList', () => ({ records: [DISABLED, MISSING], total: 2, page: 1, page_size: 20 }));
+    expect(toAuditFilters({ operator: ' 12 ' })).toMatchObject({ operator_id: 12, operator_email: undefined });
+    expect(toAuditFilters({ operator: 'Ops@Example' })).toMatchObject({ operator_id: undefined, operator_email: 'Ops@Example' });
+    expect(toAuditFilters({ operator: '012' })).toMatchObject({ operator_id: undefined, operator_email: '012' });
+    renderAudit();
+    await screen.findByText('USER_NOT_FOUND');
+    fireEvent.change(screen.getByLabelText('Operator'), { target: { value: 'ops@example' } });
+    fireEvent.click(screen.getByText('Search'));
+    await waitFor(() => expect(lastListQuery()).toEqual({ page: '1', page_size: '20', operator_email: 'ops@example' }));
   });
 
   it('says so when nothing is recorded, or nothing matches', async () => {

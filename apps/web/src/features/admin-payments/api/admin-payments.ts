@@ -7,7 +7,18 @@ import { queryClient } from '../../../lib/query-client';
 const ADMIN_PAYMENTS_KEY = ['admin', 'payments'] as const;
 
 /** Filters of the order list. */
-export type TOrderFilters = { status?: TPaymentStatus; method?: TPayMethod; user_id?: number; order_id?: string };
+export type TOrderFilters = {
+  status?: TPaymentStatus;
+  method?: TPayMethod;
+  user_id?: number;
+  /** The customer's e-mail, exact (any case). */
+  user_email?: string;
+  order_id?: string;
+  /** From this time (ISO 8601), inclusive. */
+  from?: string;
+  /** Before this time (ISO 8601). */
+  to?: string;
+};
 
 /** A page of every customer's recharge orders. */
 export function useAdminOrders(params: { page: number; pageSize: number; filters: TOrderFilters }) {
@@ -51,6 +62,14 @@ export function useReverseOrder() {
   return useMutation({
     mutationFn: (input: { order_id: string; reason: string }) =>
       callApi('adminPayReverse', input, { failureMessage: translate('admin-payments:errors.reverse') }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_PAYMENTS_KEY }),
+  });
+}
+
+/** Asks the provider about a pending order: settled if paid, failed if closed, else left pending. */
+export function useReconcileOrder() {
+  return useMutation({
+    mutationFn: (orderId: string) => callApi('adminPayReconcile', { order_id: orderId }, { failureMessage: translate('admin-payments:errors.reconcile') }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_PAYMENTS_KEY }),
   });
 }

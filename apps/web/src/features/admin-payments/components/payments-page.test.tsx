@@ -4,7 +4,9 @@ import type { TAdminPayOrder, TUsdtTransfer } from '@proxy/contract';
 import { makeUser } from '../../../test/fixtures';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
+import dayjs from 'dayjs';
 import { adminPaymentsRoutes } from '../routes';
+import { customerFilter, dayRangeFilter } from './payments-page';
 
 const TRANSFER: TUsdtTransfer = {
   id: 7,
@@ -93,5 +95,44 @@ describe('payments (operator area)', { timeout: 120_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Credit' }));
     await waitFor(() => expect(shownMessages('success')).toContain('The transfer has been credited'));
     expect(api.requestsTo('adminPayAssignTransfer')[0].json).toMatchObject({ user_id: 5, amount: '23.97' });
+  });
+
+  it('filters by customer id or e-mail and by a day range, from page 1', async () => {
+    renderAt('/admin/payments', { featureRoutes: adminPaymentsRoutes });
+    await waitFor(() => expect(api.requestsTo('adminPayOrderList')).toHaveLength(1));
+    const lastQuery = () => Object.fromEntries(api.requestsTo('adminPayOrderList').at(-1)!.query);
+    const customer = screen.getByLabelText('Customer ID or e-mail');
+    const search = within(customer.closest('.ant-input-search') as HTMLElement).getByRole('button');
+    fireEvent.change(customer, { target: { value: ' Dana@Example.com ' } });
+    fireEvent.click(search);
+    await waitFor(() => expect(JSON.stringify(lastQuery())).toBe(JSON.stringify({ page: '1', page_size: '20', user_email: 'Dana@Example.com' })));
+    fireEvent.change(customer, { target: { value: '5' } });
+    fireEvent.click(search);
+    await waitFor(() => expect(JSON.stringify(lastQuery())).toBe(JSON.stringify({ page: '1', page_size: '20', user_id: '5' })));
+
+    expect(customerFilter('')).toEqual({ user_id: undefined, user_email: undefined });
+    expect(dayRangeFilter([dayjs('2026-11-01T15:00:00'), dayjs('2026-11-03T09:00:00')])).toEqual({
+      from: dayjs('2026-11-01T00:00:00').toISOString(),
+      to: dayjs('2026-11-04T00:00:00').toISOString(),
+    });
+    expect(dayRangeFilter(null)).toEqual({ from: undefined, to: undefined });
+  });
+
+  it('reconciles a pending order with its provider after a confirmation, and says what came of it', async () => {
+    const pending = { ...PAID, order_id: 'R2002', status: 'pending' as const, is_completed: false, paid_at: null };
+    api.on('adminPayOrderList', () => ({ records: [pending, PAID], total: 2, page: 1, page_size: 20 }));
+    api.on('adminPayReconcile', () => ({ order: { ...pending, status: 'success' as const }, provider_state: 'paid' as const, result: 'credited' as const }));
+    renderAt('/admin/payments', { featureRoutes: adminPaymentsRoutes });
+    fireEvent.click(await screen.findByTestId('reconcile-R2002'));
+    expect(screen.queryByTestId('reconcile-R1001')).toBeNull();
+    const confirm = await findModalWith('Ask the provider about order R2002?');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(shownMessages('success')).toContain('The provider says it is paid: credited'));
+    expect(api.requestsTo('adminPayReconcile')[0].params).toEqual({ order_id: 'R2002' });
+  });
+
+  it('opens the unmatched USDT queue from ?tab=unmatched', async () => {
+    renderAt('/admin/payments?tab=unmatched', { featureRoutes: adminPaymentsRoutes });
+    expect(await screen.findByText('no order asks for 3.33 USDT in its time window')).toBeTruthy();
   });
 });

@@ -1,13 +1,30 @@
 import { useState } from 'react';
-import { Button, Card, Empty, Flex, Form, Input, InputNumber, Modal, Select, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
+import {
+  Button,
+  Card,
+  DatePicker,
+  Empty,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Select,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { PAY_METHODS, PAYMENT_STATUSES, USDT_NETWORKS, formatYuan, type TAdminPayOrder, type TUsdtNetwork, type TUsdtTransfer } from '@proxy/contract';
 import { markServerIssues } from '../../../lib/server-issues';
-import { showSuccess } from '../../../lib/message';
+import { confirmAction, showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
-import { useAdminOrders, useAssignTransfer, useReverseOrder, useUnmatchedTransfers, type TOrderFilters } from '../api/admin-payments';
+import { useAdminOrders, useAssignTransfer, useReconcileOrder, useReverseOrder, useUnmatchedTransfers, type TOrderFilters } from '../api/admin-payments';
 
 const time = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '—');
 const STATUS_COLORS = { pending: 'processing', success: 'success', failure: 'error', cancelled: 'default', timeout: 'warning' } as const;
@@ -58,6 +75,45 @@ function ReverseModal(props: { order: TAdminPayOrder | null; onClose: () => void
   );
 }
 
+/** The customer filter: an id (digits) or an e-mail; the other one cleared. */
+export function customerFilter(text: string): Pick<TOrderFilters, 'user_id' | 'user_email'> {
+  const value = text.trim();
+  if (/^[1-9]\d{0,14}$/.test(value)) return { user_id: Number(value), user_email: undefined };
+  return { user_id: undefined, user_email: value || undefined };
+}
+
+/** A day range as the list takes it: [first day 00:00, the day after the last 00:00). */
+export function dayRangeFilter(range: [Dayjs | null, Dayjs | null] | null): Pick<TOrderFilters, 'from' | 'to'> {
+  const [start, end] = range ?? [null, null];
+  return { from: start ? start.startOf('day').toISOString() : undefined, to: end ? end.add(1, 'day').startOf('day').toISOString() : undefined };
+}
+
+/** Asks the provider about a pending order, after a confirmation, and says what came of it. */
+function ReconcileButton(props: { order: TAdminPayOrder }) {
+  const { t } = useTranslation('admin-payments');
+  const reconcile = useReconcileOrder();
+  return (
+    <Button
+      size="small"
+      loading={reconcile.isPending}
+      data-testid={`reconcile-${props.order.order_id}`}
+      onClick={() =>
+        confirmAction({
+          title: t('reconcile.confirm', { id: props.order.order_id }),
+          content: t('reconcile.hint'),
+          onOk: async () => {
+            // A refusal is toasted by the request layer with its reason.
+            const answer = await reconcile.mutateAsync(props.order.order_id).catch(() => null);
+            if (answer) showSuccess(t(`reconcile.results.${answer.result}`));
+          },
+        })
+      }
+    >
+      {t('reconcile.action')}
+    </Button>
+  );
+}
+
 /** Every customer's recharge orders, with filters. */
 function OrdersTab() {
   const { t } = useTranslation('admin-payments');
@@ -95,13 +151,17 @@ function OrdersTab() {
     {
       title: t('orders.actions'),
       key: 'actions',
-      width: 110,
-      render: (_, order) =>
-        order.status === 'success' && !order.reversed_at ? (
-          <Button size="small" danger onClick={() => setReversing(order)} data-testid={`reverse-${order.order_id}`}>
-            {t('reverse.action')}
-          </Button>
-        ) : null,
+      width: 170,
+      render: (_, order) => (
+        <Space size={4}>
+          {order.status === 'success' && !order.reversed_at && (
+            <Button size="small" danger onClick={() => setReversing(order)} data-testid={`reverse-${order.order_id}`}>
+              {t('reverse.action')}
+            </Button>
+          )}
+          {order.status === 'pending' && <ReconcileButton order={order} />}
+        </Space>
+      ),
     },
   ];
   return (
@@ -116,13 +176,13 @@ function OrdersTab() {
           maxLength={64}
           onSearch={(v) => apply({ ...filters, order_id: v.trim() || undefined })}
         />
-        <InputNumber<number>
-          style={{ width: 160 }}
-          min={1}
-          precision={0}
-          placeholder={t('filters.userId')}
-          aria-label={t('filters.userId')}
-          onChange={(v) => apply({ ...filters, user_id: v ?? undefined })}
+        <Input.Search
+          allowClear
+          style={{ width: 240 }}
+          placeholder={t('filters.customer')}
+          aria-label={t('filters.customer')}
+          maxLength={254}
+          onSearch={(v) => apply({ ...filters, ...customerFilter(v) })}
         />
         <Select
           allowClear
@@ -140,6 +200,7 @@ function OrdersTab() {
           options={PAY_METHODS.map((m) => ({ value: m, label: t(`methods.${m}`) }))}
           onChange={(method?: TOrderFilters['method']) => apply({ ...filters, method })}
         />
+        <DatePicker.RangePicker aria-label={t('filters.time')} onChange={(range) => apply({ ...filters, ...dayRangeFilter(range) })} style={{ width: 260 }} />
       </Flex>
       <Table<TAdminPayOrder>
         rowKey="order_id"
@@ -264,9 +325,12 @@ function UnmatchedTab() {
 /** /admin/payments: recharge orders, and USDT transfers waiting to be assigned. */
 export default function PaymentsPage() {
   const { t } = useTranslation('admin-payments');
+  // ?tab=unmatched opens the USDT queue (the overview links there).
+  const [searchParams] = useSearchParams();
   return (
     <Card title={t('title')}>
       <Tabs
+        defaultActiveKey={searchParams.get('tab') === 'unmatched' ? 'unmatched' : 'orders'}
         items={[
           { key: 'orders', label: t('tabs.orders'), children: <OrdersTab /> },
           { key: 'unmatched', label: t('tabs.unmatched'), children: <UnmatchedTab /> },

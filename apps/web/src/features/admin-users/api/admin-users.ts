@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import type { TAdminAdjustBody } from '@proxy/contract';
+import type { TAdminAdjustBody, TAdminMailKind } from '@proxy/contract';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
@@ -50,6 +50,36 @@ export function useAdminUserOrders(id: number, page: number, pageSize: number) {
   });
 }
 
+/** A page of one account's proxies (deleted ones too). */
+export function useAdminUserProxies(id: number, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: [...ADMIN_USERS_KEY, id, 'proxies', page, pageSize],
+    queryFn: ({ signal }) =>
+      callApi('adminUserProxies', { id, page, page_size: pageSize }, { signal, failureMessage: translate('admin-users:errors.proxies') }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A page of one account's sessions that are not ended. */
+export function useAdminUserSessions(id: number, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: [...ADMIN_USERS_KEY, id, 'sessions', page, pageSize],
+    queryFn: ({ signal }) =>
+      callApi('adminUserSessions', { id, page, page_size: pageSize }, { signal, failureMessage: translate('admin-users:errors.sessions') }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A page of the accounts one account invited. */
+export function useAdminUserInvitees(id: number, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: [...ADMIN_USERS_KEY, id, 'invitees', page, pageSize],
+    queryFn: ({ signal }) =>
+      callApi('adminUserInvitees', { id, page, page_size: pageSize }, { signal, failureMessage: translate('admin-users:errors.invitees') }),
+    placeholderData: keepPreviousData,
+  });
+}
+
 // Everything shown about accounts follows a change.
 const refreshUsers = () => queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
 
@@ -74,5 +104,21 @@ export function useSetOperator(id: number) {
   return useMutation({
     mutationFn: (isAdmin: boolean) => callApi('adminUserSetAdmin', { id, is_admin: isAdmin }, { failureMessage: translate('admin-users:errors.role') }),
     onSettled: refreshUsers,
+  });
+}
+
+/** Ends one of an account's sessions. */
+export function useEndUserSession(id: number) {
+  return useMutation({
+    mutationFn: (sessionId: number) =>
+      callApi('adminUserSessionEnd', { id, session_id: sessionId }, { failureMessage: translate('admin-users:errors.endSession') }),
+    onSettled: refreshUsers,
+  });
+}
+
+/** E-mails the account again: a password reset code, or the verification e-mail. */
+export function useSendUserMail(id: number) {
+  return useMutation({
+    mutationFn: (kind: TAdminMailKind) => callApi('adminUserSendMail', { id, kind }, { failureMessage: translate('admin-users:errors.mail') }),
   });
 }

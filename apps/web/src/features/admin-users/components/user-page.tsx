@@ -4,11 +4,31 @@ import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { formatYuan, type TAdminUserDetail, type TLedgerLine, type TPayOrder } from '@proxy/contract';
-import { confirmAction } from '../../../lib/message';
+import {
+  formatYuan,
+  type TAdminMailKind,
+  type TAdminUserDetail,
+  type TAdminUserInvitee,
+  type TAdminUserProxy,
+  type TAdminUserSession,
+  type TLedgerLine,
+  type TPayOrder,
+} from '@proxy/contract';
+import { confirmAction, showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
 import { useUserInfo } from '../../../entities/user/user-info';
-import { useAdminUser, useAdminUserLedger, useAdminUserOrders, useSetOperator, useSetUserStatus } from '../api/admin-users';
+import {
+  useAdminUser,
+  useAdminUserInvitees,
+  useAdminUserLedger,
+  useAdminUserOrders,
+  useAdminUserProxies,
+  useAdminUserSessions,
+  useEndUserSession,
+  useSendUserMail,
+  useSetOperator,
+  useSetUserStatus,
+} from '../api/admin-users';
 import { AdjustBalanceModal } from './adjust-balance-modal';
 import { UserStatusTag } from './user-status-tag';
 
@@ -71,6 +91,169 @@ function OrdersTable(props: { userId: number }) {
   );
 }
 
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** "1.50 GB"-style text of a byte count (binary units, as allowances are sold). */
+export function formatBytes(bytes: number): string {
+  let index = 0;
+  while (index < BYTE_UNITS.length - 1 && bytes >= 1024 ** (index + 1)) index++;
+  const value = bytes / 1024 ** index;
+  return `${index === 0 ? value : value.toFixed(2)} ${BYTE_UNITS[index]}`;
+}
+
+/** The account's proxies (deleted ones too): product, area, status, expiry and traffic used. */
+function ProxiesTable(props: { userId: number }) {
+  const { t } = useTranslation('admin-users');
+  const paging = usePaging();
+  const proxies = useAdminUserProxies(props.userId, paging.page, paging.pageSize);
+  const columns: TableColumnsType<TAdminUserProxy> = [
+    { title: t('proxies.username'), dataIndex: 'username', render: (v: string) => <Typography.Text copyable>{v}</Typography.Text> },
+    {
+      title: t('proxies.product'),
+      key: 'product',
+      render: (_, p) => `${t(`proxies.categories.${p.category}`)} · ${t(`proxies.products.${p.product}`)} · ${t(`proxies.billings.${p.billing}`)}`,
+    },
+    { title: t('proxies.area'), key: 'area', render: (_, p) => [p.country.toUpperCase(), p.state, p.city].filter(Boolean).join(' / ') },
+    {
+      title: t('proxies.status'),
+      dataIndex: 'status',
+      width: 110,
+      render: (v: TAdminUserProxy['status']) => (
+        <Tag color={v === 'enabled' ? 'success' : v === 'deleted' ? 'default' : 'warning'}>{t(`proxies.statuses.${v}`)}</Tag>
+      ),
+    },
+    { title: t('proxies.expiresAt'), dataIndex: 'expires_at', width: 170, render: time },
+    {
+      title: t('proxies.traffic'),
+      key: 'traffic',
+      align: 'right',
+      render: (_, p) => (p.traffic_limit === null ? formatBytes(p.traffic_used) : `${formatBytes(p.traffic_used)} / ${formatBytes(p.traffic_limit)}`),
+    },
+  ];
+  return (
+    <Table<TAdminUserProxy>
+      rowKey="token_id"
+      size="small"
+      data-testid="admin-user-proxies"
+      columns={columns}
+      dataSource={proxies.data?.records ?? []}
+      loading={proxies.isFetching}
+      locale={{ emptyText: <Empty description={t('proxies.empty')} /> }}
+      pagination={paging.pagination(proxies.data?.total)}
+      scroll={{ x: 1000 }}
+    />
+  );
+}
+
+/** The account's open sessions, each of which the operator can end. */
+function SessionsTable(props: { userId: number }) {
+  const { t } = useTranslation('admin-users');
+  const paging = usePaging();
+  const sessions = useAdminUserSessions(props.userId, paging.page, paging.pageSize);
+  const end = useEndUserSession(props.userId);
+  const columns: TableColumnsType<TAdminUserSession> = [
+    { title: t('sessions.device'), dataIndex: 'user_agent', ellipsis: true, render: (v: string) => v || '—' },
+    { title: t('sessions.ip'), dataIndex: 'ip', width: 160, render: (v: string) => v || '—' },
+    { title: t('sessions.method'), dataIndex: 'method', width: 120, render: (v: string) => t(`sessions.methods.${v}`) },
+    { title: t('sessions.createdAt'), dataIndex: 'created_at', width: 170, render: time },
+    { title: t('sessions.lastUsedAt'), dataIndex: 'last_used_at', width: 170, render: time },
+    {
+      title: t('sessions.actions'),
+      key: 'actions',
+      width: 110,
+      render: (_, session) => (
+        <Button
+          size="small"
+          danger
+          data-testid={`end-session-${session.id}`}
+          onClick={() =>
+            confirmAction({
+              title: t('sessions.endConfirm'),
+              content: t('sessions.endText'),
+              isDanger: true,
+              onOk: async () => {
+                // A failure is toasted by the request layer.
+                const isEnded = await end.mutateAsync(session.id).then(
+                  () => true,
+                  () => false,
+                );
+                if (isEnded) showSuccess(t('sessions.ended'));
+              },
+            })
+          }
+        >
+          {t('sessions.end')}
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <Table<TAdminUserSession>
+      rowKey="id"
+      size="small"
+      data-testid="admin-user-sessions"
+      columns={columns}
+      dataSource={sessions.data?.records ?? []}
+      loading={sessions.isFetching}
+      locale={{ emptyText: <Empty description={t('sessions.empty')} /> }}
+      pagination={paging.pagination(sessions.data?.total)}
+      scroll={{ x: 900 }}
+    />
+  );
+}
+
+/** The accounts this one invited, with full e-mails and links to their pages. */
+function InviteesTable(props: { userId: number }) {
+  const { t } = useTranslation('admin-users');
+  const paging = usePaging();
+  const invitees = useAdminUserInvitees(props.userId, paging.page, paging.pageSize);
+  const columns: TableColumnsType<TAdminUserInvitee> = [
+    { title: t('fields.account'), dataIndex: 'email', render: (v: string, row) => <Link to={`/admin/users/${row.user_id}`}>{v}</Link> },
+    { title: t('fields.username'), dataIndex: 'username' },
+    { title: t('fields.status'), dataIndex: 'status', width: 110, render: (v: TAdminUserInvitee['status']) => <UserStatusTag status={v} /> },
+    { title: t('fields.totalRecharge'), dataIndex: 'total_balance', align: 'right', render: (v: number) => formatYuan(v) },
+    { title: t('fields.createdAt'), dataIndex: 'created_at', width: 170, render: time },
+  ];
+  return (
+    <Table<TAdminUserInvitee>
+      rowKey="user_id"
+      size="small"
+      data-testid="admin-user-invitees"
+      columns={columns}
+      dataSource={invitees.data?.records ?? []}
+      loading={invitees.isFetching}
+      locale={{ emptyText: <Empty description={t('invitees.empty')} /> }}
+      pagination={paging.pagination(invitees.data?.total)}
+      scroll={{ x: 800 }}
+    />
+  );
+}
+
+/** Resends the verification e-mail or a password reset code, after a confirmation. */
+function MailButtons(props: { user: TAdminUserDetail }) {
+  const { t } = useTranslation('admin-users');
+  const send = useSendUserMail(props.user.user_id);
+  const ask = (kind: TAdminMailKind) =>
+    confirmAction({
+      title: t(`mail.${kind}Confirm`, { email: props.user.email }),
+      onOk: async () => {
+        // A refusal (throttle, verified address, disabled account) is toasted by the request layer with its reason.
+        const sent = await send.mutateAsync(kind).catch(() => null);
+        if (sent) showSuccess(t('mail.sent', { email: sent.email }));
+      },
+    });
+  return (
+    <>
+      <Button disabled={props.user.status !== 'active'} data-testid="admin-user-mail-reset" onClick={() => ask('password_reset')}>
+        {t('mail.password_reset')}
+      </Button>
+      <Button disabled={props.user.status !== 'active'} data-testid="admin-user-mail-verification" onClick={() => ask('verification')}>
+        {t('mail.verification')}
+      </Button>
+    </>
+  );
+}
+
 /** Disable or enable, grant or revoke the operator role, adjust the balance (never one's own status or role). */
 function UserActions(props: { user: TAdminUserDetail; onAdjust: () => void }) {
   const { t } = useTranslation('admin-users');
@@ -114,11 +297,12 @@ function UserActions(props: { user: TAdminUserDetail; onAdjust: () => void }) {
       >
         {t(user.is_admin ? 'actions.revoke' : 'actions.grant')}
       </Button>
+      <MailButtons user={user} />
     </Space>
   );
 }
 
-/** /admin/users/:id: one account's balances, counts, statement and orders, with the operator's actions. */
+/** /admin/users/:id: one account's balances, counts, statement, orders, proxies, sessions and invitees, with the operator's actions. */
 export default function UserPage() {
   const { t } = useTranslation('admin-users');
   const id = Number(useParams().id);
@@ -187,6 +371,9 @@ export default function UserPage() {
             items={[
               { key: 'ledger', label: t('tabs.ledger'), children: <StatementTable userId={user.user_id} /> },
               { key: 'orders', label: t('tabs.orders'), children: <OrdersTable userId={user.user_id} /> },
+              { key: 'proxies', label: t('tabs.proxies'), children: <ProxiesTable userId={user.user_id} /> },
+              { key: 'sessions', label: t('tabs.sessions'), children: <SessionsTable userId={user.user_id} /> },
+              { key: 'invitees', label: t('tabs.invitees'), children: <InviteesTable userId={user.user_id} /> },
             ]}
           />
         </Card>

@@ -30,6 +30,13 @@ export const ERRORS = {
   INTERNAL: { code: 500, status: 500, zh: '服务器异常', en: 'Server error' },
   /** The call exists in the route table but is not available in this version. */
   NOT_AVAILABLE: { code: 501, status: 501, zh: '该功能暂未开放', en: 'This feature is not available yet' },
+  /** The database connection was lost in the middle of the request (restart, failover, terminated): its transaction did not commit. */
+  DATABASE_UNAVAILABLE: {
+    code: 503,
+    status: 503,
+    zh: '数据库连接中断，本次操作未生效，请稍后重试',
+    en: 'The database connection was lost; nothing was changed, please try again',
+  },
 
   /** Wrong e-mail/username or password (no hint which one). */
   INVALID_CREDENTIALS: { code: 1001, status: 401, zh: '账号或密码错误', en: 'Incorrect account or password' },

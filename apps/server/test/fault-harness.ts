@@ -3,6 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SQL } from 'drizzle-orm';
+import type { TDbOrTx } from '@proxy/db';
 
 /**
  * The fault harness: the API as a child process on a PostgreSQL database,
@@ -149,4 +151,46 @@ export async function callApiProcess(
     ...(options.body ? { body: JSON.stringify(options.body) } : {}),
   });
   return { status: res.status, json: (await res.json()) as TEnvelope };
+}
+
+/**
+ * The API child of a test file, one at a time: started with the crash points
+ * (and settings) a test needs, and reused by the next test while they are the
+ * same and it has not stopped at a point; otherwise stopped and started anew.
+ */
+export function createApiSupervisor(databaseUrl: string, baseEnv: Record<string, string> = {}) {
+  let api: TApiProcess | undefined;
+  let started = '';
+  return {
+    /** The running child (after `with`). */
+    get current(): TApiProcess {
+      if (!api) throw new Error('no API process started');
+      return api;
+    },
+    /** The child with exactly these crash points (FAULT_POINTS) and settings. */
+    async with(faultPoints = '', env: Record<string, string> = {}): Promise<TApiProcess> {
+      const wanted = JSON.stringify([faultPoints, env]);
+      if (api && started === wanted && !api.output().includes('FAULT_POINT ')) return api;
+      await api?.stop();
+      started = wanted;
+      api = await startApiProcess({ databaseUrl, faultPoints, env: { ...baseEnv, ...env } });
+      return api;
+    },
+    async close(): Promise<void> {
+      await api?.kill();
+    },
+  };
+}
+
+/** A call the kill of the process will cut: resolves to its error (or to an Error "answered") instead of rejecting unhandled meanwhile. */
+export function cutCall(call: Promise<unknown>): Promise<unknown> {
+  return call.then(
+    () => new Error('answered'),
+    (error: unknown) => error,
+  );
+}
+
+/** Rows of a raw SQL query, on either driver. */
+export async function selectRows<T>(db: TDbOrTx, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }

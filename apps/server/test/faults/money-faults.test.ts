@@ -1,10 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rechargeFeeFen } from '@proxy/contract';
 import type { TDbHandle } from '@proxy/db';
 import { createMemoryMailer, createTestApp, createTestDatabase, isPostgres, type TTestApp } from '../helpers';
 import { findLedgerViolations } from '../ledger-invariants';
-import { API_APPLICATION_NAME, callApiProcess, startApiProcess, TEST_JWT_SECRET, type TApiProcess } from '../fault-harness';
+import { API_APPLICATION_NAME, callApiProcess, createApiSupervisor, cutCall, selectRows, TEST_JWT_SECRET } from '../fault-harness';
 import { createSandboxProvider } from '../../src/features/payments/providers/sandbox';
 import { balanceFen, createUser, request, type TTestUser } from '../../src/features/proxies/proxies-test-kit';
 
@@ -17,54 +17,37 @@ describe.skipIf(!isPostgres)('money operations survive crashes and lost connecti
   const mailer = createMemoryMailer();
   let handle: TDbHandle & { url?: string };
   let t: TTestApp;
-  let api: TApiProcess | undefined;
+  let apis: ReturnType<typeof createApiSupervisor>;
   let alice: TTestUser;
 
   const ipBody = { category: 'isp', network: 'HTTP', country_id: 'us', quantity: 1, days: 1 };
-  const childEnv = { DIRECT_EXIT_COUNTRY: 'us', PAY_SANDBOX: 'true' };
-
-  const rows = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rows = <T>(query: SQL) => selectRows<T>(handle.db, query);
   const ordersOfKey = (userId: number, key: string) =>
     rows<{ id: number }>(sql`SELECT id FROM proxy_orders WHERE user_id = ${userId} AND idempotency_key = ${`purchase:${key}`}`);
   const debitsOfKey = (userId: number, key: string) =>
     rows<{ id: number }>(sql`SELECT id FROM ledger_entries WHERE user_id = ${userId} AND idempotency_key = ${`purchase:${key}`}`);
 
-  let apiPoints: string | undefined;
-  // (Re)starts the API with these crash points; one already running with them (and not yet stopped at one) is used as is.
-  async function apiWith(faultPoints: string): Promise<TApiProcess> {
-    if (api && apiPoints === faultPoints && !api.output().includes('FAULT_POINT ')) return api;
-    await api?.stop();
-    apiPoints = faultPoints;
-    api = await startApiProcess({ databaseUrl: handle.url!, faultPoints, env: childEnv });
-    return api;
-  }
-  // A call that the kill of the process will cut: settles to the error instead of rejecting unhandled.
-  const cut = <T>(call: Promise<T>) =>
-    call.then(
-      () => new Error('answered'),
-      (error: unknown) => error,
-    );
-
   beforeAll(async () => {
     handle = await createTestDatabase({ poolSize: 4 });
+    apis = createApiSupervisor(handle.url!, { DIRECT_EXIT_COUNTRY: 'us', PAY_SANDBOX: 'true' });
     // The child's start-up seeds prices and direct exits before the users buy.
-    await apiWith('purchase.debited');
+    await apis.with('purchase.debited');
     t = await createTestApp({ database: handle, mailer, config: { PAY_SANDBOX: 'true', JWT_SECRET: TEST_JWT_SECRET } });
     alice = await createUser(t.app, mailer, 'alice');
   });
   afterAll(async () => {
-    await api?.kill();
+    await apis?.close();
     await t?.close();
     await handle?.close();
   });
 
   it('a purchase killed after its debit leaves nothing; the retry with the same Idempotency-Key buys once', async () => {
-    await apiWith('purchase.debited');
+    let api = await apis.with('purchase.debited');
     const before = await balanceFen(t.deps, alice.userId);
-    const buy = () => callApiProcess(api!, 'POST', '/token/static/ip', { token: alice.token, body: ipBody, headers: { 'idempotency-key': 'crash-1' } });
-    const pending = cut(buy());
-    await api!.waitForFaultPoint('purchase.debited');
-    await api!.kill();
+    const buy = () => callApiProcess(api, 'POST', '/token/static/ip', { token: alice.token, body: ipBody, headers: { 'idempotency-key': 'crash-1' } });
+    const pending = cutCall(buy());
+    await api.waitForFaultPoint('purchase.debited');
+    await api.kill();
     expect(await pending).toMatchObject({ message: 'fetch failed' });
     // The debit was written but never committed: no order, no debit, no token, the balance as before.
     expect(await ordersOfKey(alice.userId, 'crash-1')).toEqual([]);
@@ -73,7 +56,7 @@ describe.skipIf(!isPostgres)('money operations survive crashes and lost connecti
     expect(await findLedgerViolations(handle.db)).toEqual([]);
 
     // Started again (with the next test's crash point, so that it can use this process).
-    await apiWith('settle.credited');
+    api = await apis.with('settle.credited');
     const retried = await buy();
     expect(retried.json, JSON.stringify(retried.json)).toMatchObject({ code: 0, data: { cost: 2 } });
     const again = await buy();
@@ -87,18 +70,18 @@ describe.skipIf(!isPostgres)('money operations survive crashes and lost connecti
   });
 
   it("a top-up notification killed mid-settlement credits nothing; the provider's resend credits once", async () => {
-    await apiWith('settle.credited');
+    let api = await apis.with('settle.credited');
     const before = await balanceFen(t.deps, alice.userId);
     const charge = await request(t.app, 'POST', '/pay/charge/sandbox/10', { token: alice.token });
     expect(charge.json().code, charge.body).toBe(0);
     const orderId = charge.json().data.order_id as string;
     // The provider's notification, signed once and sent again as is (same transaction id).
-    const sandbox = createSandboxProvider({ secret: TEST_JWT_SECRET, publicUrl: api!.url });
+    const sandbox = createSandboxProvider({ secret: TEST_JWT_SECRET, publicUrl: api.url });
     const notification = sandbox.notificationFor({ id: orderId, priceFen: 1000 + rechargeFeeFen(1000) }, 'success');
-    const send = () => fetch(`${api!.url}/api/pay/notify/sandbox`, { method: 'POST', headers: notification.headers, body: notification.rawBody });
-    const pending = cut(send());
-    await api!.waitForFaultPoint('settle.credited');
-    await api!.kill();
+    const send = () => fetch(`${api.url}/api/pay/notify/sandbox`, { method: 'POST', headers: notification.headers, body: notification.rawBody });
+    const pending = cutCall(send());
+    await api.waitForFaultPoint('settle.credited');
+    await api.kill();
     expect(await pending).toMatchObject({ message: 'fetch failed' });
     const order = async () => (await rows<{ status: string }>(sql`SELECT status FROM pay_orders WHERE id = ${orderId}`))[0]?.status;
     const credits = () => rows<{ id: number }>(sql`SELECT id FROM ledger_entries WHERE reason = 'recharge' AND reference = ${orderId}`);
@@ -107,7 +90,7 @@ describe.skipIf(!isPostgres)('money operations survive crashes and lost connecti
     expect(await balanceFen(t.deps, alice.userId)).toBe(before);
     expect(await findLedgerViolations(handle.db)).toEqual([]);
 
-    await apiWith('purchase.debited:sleep');
+    api = await apis.with('purchase.debited:sleep');
     for (let i = 0; i < 2; i += 1) {
       const resent = await send();
       expect(resent.status).toBe(200);
@@ -120,12 +103,12 @@ describe.skipIf(!isPostgres)('money operations survive crashes and lost connecti
   });
 
   it("the API's database connections terminated mid-transaction: a clear 503, nothing written, the next request succeeds", async () => {
-    await apiWith('purchase.debited:sleep');
+    const api = await apis.with('purchase.debited:sleep');
     const before = await balanceFen(t.deps, alice.userId);
     const buy = (lang = 'en') =>
-      callApiProcess(api!, 'POST', '/token/static/ip', { token: alice.token, body: ipBody, headers: { 'idempotency-key': 'cut-1', lang } });
+      callApiProcess(api, 'POST', '/token/static/ip', { token: alice.token, body: ipBody, headers: { 'idempotency-key': 'cut-1', lang } });
     const pending = buy('zh');
-    await api!.waitForFaultPoint('purchase.debited');
+    await api.waitForFaultPoint('purchase.debited');
     // Every connection of the API (the one holding the purchase's transaction, in pg_sleep, and the idle ones).
     await expect
       .poll(async () => (await rows(sql`SELECT pid FROM pg_stat_activity WHERE application_name = ${API_APPLICATION_NAME} AND query LIKE '%pg_sleep%'`)).length)
@@ -150,6 +133,6 @@ describe.skipIf(!isPostgres)('money operations survive crashes and lost connecti
     expect(await balanceFen(t.deps, alice.userId)).toBe(before - 200);
     expect(await findLedgerViolations(handle.db)).toEqual([]);
     // The process lived through it.
-    expect((await callApiProcess(api!, 'GET', '/user/info', { token: alice.token })).json.code).toBe(0);
+    expect((await callApiProcess(api, 'GET', '/user/info', { token: alice.token })).json.code).toBe(0);
   });
 });

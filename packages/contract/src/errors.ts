@@ -37,6 +37,13 @@ export const ERRORS = {
     zh: '数据库连接中断，本次操作未生效，请稍后重试',
     en: 'The database connection was lost; nothing was changed, please try again',
   },
+  /** A serialization failure or a deadlock with a concurrent request, still there after the retries (or where none is safe): nothing was changed. */
+  DATABASE_CONFLICT: {
+    code: 409,
+    status: 409,
+    zh: '操作与其他操作同时发生冲突，本次操作未生效，请重试',
+    en: 'The operation collided with another one at the same time; nothing was changed, please try again',
+  },
 
   /** Wrong e-mail/username or password (no hint which one). */
   INVALID_CREDENTIALS: { code: 1001, status: 401, zh: '账号或密码错误', en: 'Incorrect account or password' },

@@ -24,6 +24,13 @@ export function isDatabaseConnectionLost(error: unknown): boolean {
   return false;
 }
 
+/** Answers a request whose transaction PostgreSQL aborted as a serialization failure or a deadlock: 409 DATABASE_CONFLICT. */
+export function answerTransactionConflict(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  req.log.warn({ err: error }, 'transaction conflict (serialization failure or deadlock) answered');
+  const def = ERRORS.DATABASE_CONFLICT;
+  return reply.status(def.status).send({ code: def.code, msg: errorMessage('DATABASE_CONFLICT', requestLang(req)), data: { error: 'DATABASE_CONFLICT' } });
+}
+
 /** Answers a request whose database connection was lost: 503 DATABASE_UNAVAILABLE in the envelope (logged as a warning). */
 export function answerDatabaseLost(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   req.log.warn({ err: error }, 'database connection lost during the request');

@@ -19,17 +19,21 @@ describe('fault points', () => {
     expect(tx.execute).not.toHaveBeenCalled();
   });
 
-  it('fail as PostgreSQL would, or sleep on the transaction, once per process', async () => {
+  it('have PostgreSQL fail the transaction, or sleep on it, once per process', async () => {
     process.env.FAULT_POINTS = 'settle.credited:40001, supply.frozen:40P01,rebate.credited:sleep';
-    const tx = { execute: vi.fn(async () => undefined) };
-    await expect(faultPoint('settle.credited', tx)).rejects.toMatchObject({ code: '40001' });
-    await expect(faultPoint('supply.frozen', tx)).rejects.toMatchObject({ code: '40P01' });
+    const tx = { execute: vi.fn(async (_query: string) => undefined) };
+    await faultPoint('settle.credited', tx);
+    await faultPoint('supply.frozen', tx);
     await faultPoint('rebate.credited', tx);
-    expect(tx.execute).toHaveBeenCalledWith('SELECT pg_sleep(3600)');
+    expect(tx.execute.mock.calls.map(([query]) => query)).toEqual([
+      "DO $$ BEGIN RAISE EXCEPTION 'injected at settle.credited' USING ERRCODE = 'serialization_failure'; END $$",
+      "DO $$ BEGIN RAISE EXCEPTION 'injected at supply.frozen' USING ERRCODE = 'deadlock_detected'; END $$",
+      'SELECT pg_sleep(3600)',
+    ]);
     // The second pass through each point goes on normally.
     await faultPoint('settle.credited', tx);
     await faultPoint('supply.frozen', tx);
     await faultPoint('rebate.credited', tx);
-    expect(tx.execute).toHaveBeenCalledTimes(1);
+    expect(tx.execute).toHaveBeenCalledTimes(3);
   });
 });

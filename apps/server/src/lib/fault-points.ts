@@ -12,8 +12,8 @@ import { writeSync } from 'node:fs';
  *   transaction open, so the test can kill it there (SIGKILL);
  * - `sleep`: runs `pg_sleep` on the transaction's connection, so the test can
  *   terminate that backend (pg_terminate_backend) mid-transaction;
- * - `40001` or `40P01`: fails as PostgreSQL does on a serialization failure
- *   or a deadlock, after the transaction's first writes.
+ * - `40001` or `40P01`: has PostgreSQL raise a serialization failure or a
+ *   deadlock in the transaction, after its first writes.
  * Later passes through the same point go on normally.
  */
 
@@ -38,16 +38,6 @@ function modeOf(name: TFaultPoint): string | undefined {
   return undefined;
 }
 
-/** A PostgreSQL error as node-postgres raises it. */
-class InjectedDatabaseError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** The crash point `name`: nothing unless FAULT_POINTS names it (see above). */
 export async function faultPoint(name: TFaultPoint, tx: TFaultTx): Promise<void> {
   const mode = modeOf(name);
@@ -58,8 +48,12 @@ export async function faultPoint(name: TFaultPoint, tx: TFaultTx): Promise<void>
     await tx.execute('SELECT pg_sleep(3600)');
     return;
   }
-  if (mode === '40001') throw new InjectedDatabaseError('40001', 'could not serialize access due to concurrent update (injected)');
-  if (mode === '40P01') throw new InjectedDatabaseError('40P01', 'deadlock detected (injected)');
+  if (mode === '40001' || mode === '40P01') {
+    // Raised by PostgreSQL itself, so it reaches the code as a real one does (through the driver, the transaction aborted).
+    const condition = mode === '40001' ? 'serialization_failure' : 'deadlock_detected';
+    await tx.execute(`DO $$ BEGIN RAISE EXCEPTION 'injected at ${name}' USING ERRCODE = '${condition}'; END $$`);
+    return;
+  }
   // Block the event loop for good: nothing more happens in this process until it is killed.
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 }

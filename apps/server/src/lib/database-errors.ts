@@ -11,7 +11,8 @@ const LOST_MESSAGES = [/^Connection terminated/, /not queryable/, /^terminating 
 /**
  * Whether an error (or an error it wraps: Drizzle wraps the driver's in
  * `cause`) says the database connection was lost. A transaction cut off this
- * way never committed, so the request changed nothing and may be retried.
+ * way before its commit changed nothing; one cut off at the commit itself may
+ * have gone through, which the client's retry (same Idempotency-Key) settles.
  */
 export function isDatabaseConnectionLost(error: unknown): boolean {
   let current: unknown = error;

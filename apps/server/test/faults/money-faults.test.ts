@@ -119,7 +119,7 @@ describe.skipIf(!isPostgres)('money operations survive crashes and lost connecti
     expect(terminated.length).toBeGreaterThanOrEqual(1);
     const answer = await pending;
     expect(answer.status).toBe(503);
-    expect(answer.json).toEqual({ code: 503, msg: '数据库连接中断，本次操作未生效，请稍后重试', data: { error: 'DATABASE_UNAVAILABLE' } });
+    expect(answer.json).toEqual({ code: 503, msg: '处理请求时数据库连接中断，请稍后重试', data: { error: 'DATABASE_UNAVAILABLE' } });
     expect(await ordersOfKey(alice.userId, 'cut-1')).toEqual([]);
     expect(await debitsOfKey(alice.userId, 'cut-1')).toEqual([]);
     expect(await balanceFen(t.deps, alice.userId)).toBe(before);

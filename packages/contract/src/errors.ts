@@ -30,6 +30,20 @@ export const ERRORS = {
   INTERNAL: { code: 500, status: 500, zh: '服务器异常', en: 'Server error' },
   /** The call exists in the route table but is not available in this version. */
   NOT_AVAILABLE: { code: 501, status: 501, zh: '该功能暂未开放', en: 'This feature is not available yet' },
+  /** The database connection was lost in the middle of the request (restart, failover, terminated): its transaction was cut off (at the commit itself, it may have gone through: retry with the same Idempotency-Key). */
+  DATABASE_UNAVAILABLE: {
+    code: 503,
+    status: 503,
+    zh: '处理请求时数据库连接中断，请稍后重试',
+    en: 'The database connection was lost while handling the request; please try again',
+  },
+  /** A serialization failure or a deadlock with a concurrent request, still there after the retries (or where none is safe): nothing was changed. */
+  DATABASE_CONFLICT: {
+    code: 409,
+    status: 409,
+    zh: '操作与其他操作同时发生冲突，本次操作未生效，请重试',
+    en: 'The operation collided with another one at the same time; nothing was changed, please try again',
+  },
 
   /** Wrong e-mail/username or password (no hint which one). */
   INVALID_CREDENTIALS: { code: 1001, status: 401, zh: '账号或密码错误', en: 'Incorrect account or password' },

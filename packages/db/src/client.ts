@@ -56,6 +56,12 @@ export async function openDb(options: TDbOptions = {}): Promise<TDbHandle> {
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it.
     });
+    pool.on('connect', (client) => {
+      // A connection lost while a client is checked out (terminated, failover) fails the query in flight;
+      // its 'error' event, which nothing else listens to then, must not end the process. Released, the
+      // broken client is dropped by the pool.
+      client.on('error', () => {});
+    });
     const db = drizzlePg(pool, { schema }) as unknown as TDb;
     return { db, kind: 'postgres', pool, close: () => pool.end() };
   }

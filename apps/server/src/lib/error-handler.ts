@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { API_PREFIX, ERRORS, GENERIC_VALIDATION_KEYS, errorMessage, validationMessage } from '@proxy/contract';
 import { AppError } from './app-error';
+import { answerDatabaseLost, answerTransactionConflict, isDatabaseConnectionLost } from './database-errors';
+import { isTransactionConflict } from './transaction-retry';
 import { requestLang } from './routing';
 
 /** Maps every failure to the envelope; unexpected errors are logged and answered generically. */
@@ -18,6 +20,8 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
       if (first && issues) msg = first.path && GENERIC_VALIDATION_KEYS.has(first.message) ? `${first.path}: ${issues[0].message}` : issues[0].message;
       return reply.status(def.status).send({ code: def.code, msg, data: { error: error.errorName, ...(issues ? { issues } : {}) } });
     }
+    if (isDatabaseConnectionLost(error)) return answerDatabaseLost(req, reply, error);
+    if (isTransactionConflict(error)) return answerTransactionConflict(req, reply, error);
     const status = error.statusCode ?? 500;
     if (status === 429) {
       return reply.status(429).send({ code: ERRORS.RATE_LIMITED.code, msg: errorMessage('RATE_LIMITED', lang), data: { error: 'RATE_LIMITED' } });

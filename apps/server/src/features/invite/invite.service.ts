@@ -22,6 +22,7 @@ import {
 import type { TDbOrTx, TTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
+import { faultPoint } from '../../lib/fault-points';
 import { lockBalance } from '../ledger/ledger.repository';
 import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
@@ -167,6 +168,7 @@ export async function payNextRebate(deps: Pick<TDeps, 'db' | 'clock'>): Promise<
       { userId: rebate.inviterId, amountFen: rebate.rebateFen, reason: 'rebate', reference: rebate.orderId, idempotencyKey: rebatePaymentKey(rebate.orderId) },
       tx,
     );
+    await faultPoint('rebate.credited', tx);
     await updateRebate(tx, rebate.id, { status: 'success', processedAt: now });
     await writeNotification(deps, rebate.inviterId, 'rebate_paid', tx);
     return true;

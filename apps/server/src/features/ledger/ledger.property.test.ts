@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, type TDbHandle } from '@proxy/db';
 import type { TErrorName } from '@proxy/contract';
 import { createFakeClock, createTestDatabase } from '../../../test/helpers';
+import { findLedgerViolations } from '../../../test/ledger-invariants';
 import { isAppError } from '../../lib/app-error';
 import { findBalance, sumEntryDeltas } from './ledger.repository';
 import { createLedgerService, type TLedgerKind, type TLedgerOp, type TLedgerService } from './ledger.service';
@@ -164,6 +165,8 @@ describe('balance ledger against a model (fast-check)', () => {
           expect(balance.availableFen).toBeGreaterThanOrEqual(0);
           expect(balance.frozenFen).toBeGreaterThanOrEqual(0);
         }
+        // The database-wide invariants (the same check the fault tests run after a crash).
+        expect(await findLedgerViolations(handle.db)).toEqual([]);
       }),
       { numRuns: 30 },
     );

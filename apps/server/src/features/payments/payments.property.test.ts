@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rechargeFeeFen, type TPaymentStatus } from '@proxy/contract';
 import { balances, payOrders, rebates, users } from '@proxy/db';
 import { createMemoryMailer, createTestApp, type TMemoryMailer, type TTestApp } from '../../../test/helpers';
+import { findLedgerViolations } from '../../../test/ledger-invariants';
 import { registerUser } from '../auth/auth-test-kit';
 import { createRebatePayoutJob } from '../../jobs/token-jobs';
 import { sumEntryDeltas } from '../ledger/ledger.repository';
@@ -119,6 +120,8 @@ describe('recharges against a model', () => {
           const stored = await t.db.db.select({ id: payOrders.id, status: payOrders.status }).from(payOrders).where(eq(payOrders.userId, user.userId));
           expect(new Map(stored.map((o) => [o.id, o.status]))).toEqual(new Map(orders.map((o) => [o.id, o.status])));
         }
+        // The database-wide invariants (the same check the fault tests run after a crash).
+        expect(await findLedgerViolations(t.db.db)).toEqual([]);
       }),
       { numRuns: 12, seed: Number(process.env.FUZZ_SEED ?? 20261122) },
     );
@@ -219,6 +222,7 @@ describe('recharges against a model', () => {
           const expected = orders.filter((o) => o.rebate).map((o) => ({ orderId: o.id, fen: o.rebate!.fen, status: o.rebate!.status }));
           expect(new Set(stored.map((r) => JSON.stringify(r)))).toEqual(new Set(expected.map((r) => JSON.stringify(r))));
         }
+        expect(await findLedgerViolations(t.db.db)).toEqual([]);
       }),
       { numRuns: 10, seed: Number(process.env.FUZZ_SEED ?? 20261123) },
     );

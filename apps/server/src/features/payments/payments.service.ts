@@ -29,6 +29,7 @@ import type { TTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { csvCell } from '../../lib/csv';
+import { faultPoint } from '../../lib/fault-points';
 import { RawReply } from '../../lib/routing';
 import { createPendingRebate, reverseRebateOfOrder } from '../invite/invite.service';
 import { createLedgerService } from '../ledger/ledger.service';
@@ -337,6 +338,7 @@ export async function settleInTransaction(deps: TSettleDeps, tx: TTx, method: TP
     { userId: order.userId, amountFen: order.valueFen, reason: 'recharge', reference: order.id, idempotencyKey: `pay:${method}:${paid.providerTxId}` },
     tx,
   );
+  await faultPoint('settle.credited', tx);
   // Late: paid after the order's time (a chain says when), or after it ended unpaid.
   const isPaidLate = paid.paidAt
     ? paid.paidAt.getTime() > order.expiresAt.getTime() || order.status === 'cancelled' || order.status === 'failure'

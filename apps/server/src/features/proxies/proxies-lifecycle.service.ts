@@ -1,5 +1,6 @@
 import { isAppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
+import { faultPoint } from '../../lib/fault-points';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { changeGatewayState } from '../gateway/gateway-state.service';
 import { createLedgerService } from '../ledger/ledger.service';
@@ -86,6 +87,7 @@ export async function autoRenewNextToken(deps: TJobDeps): Promise<boolean> {
         await writeNotification(deps, row.userId, 'auto_renew_failed', tx);
         return true;
       }
+      await faultPoint('auto-renew.debited', tx);
       const from = Math.max(now.getTime(), row.expiresAt.getTime());
       await updateToken(tx, row.id, { expiresAt: new Date(from + row.periodDays * DAY_MS), autoRenewFailedFor: null });
       await insertOrder(tx, {

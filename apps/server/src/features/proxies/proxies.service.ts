@@ -22,6 +22,7 @@ import {
 import type { TTx } from '@proxy/db';
 import { csvCell } from '../../lib/csv';
 import { AppError } from '../../lib/app-error';
+import { faultPoint } from '../../lib/fault-points';
 import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
 import { cityName, countryName, stateName } from '../areas/area-names';
@@ -270,6 +271,7 @@ export async function purchaseTokens(
           order_id: order.id,
         };
       }
+      await faultPoint('purchase.debited', tx);
       const { order, tokens } = await allocatePurchase(tx, userId, purchase, {
         costFen: totalFen,
         periodPriceFen,
@@ -440,6 +442,7 @@ export async function renewTokens(deps: TServiceDeps, userId: number, product: T
       } else {
         balanceFen = (await ledger.getBalance(userId, tx)).availableFen;
       }
+      await faultPoint('renew.debited', tx);
       for (const { row, exitNodeId, claimedNode } of renewals) {
         const from = Math.max(now.getTime(), row.expiresAt.getTime());
         await updateToken(tx, row.id, {

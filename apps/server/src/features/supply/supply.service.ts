@@ -17,6 +17,7 @@ import type { TDbOrTx, TTx } from '@proxy/db';
 import { AppError, isAppError } from '../../lib/app-error';
 import { findWorkOrderIdsBySupply } from '../work-orders/work-orders.repository';
 import type { TDeps } from '../../lib/deps';
+import { faultPoint } from '../../lib/fault-points';
 import { countryName } from '../areas/area-names';
 import { exitKindOf } from '../areas/areas.service';
 import { changeGatewayState } from '../gateway/gateway-state.service';
@@ -162,6 +163,7 @@ export async function createSupply(
         deadlineAt: new Date(now.getTime() + body.wait_days * DAY_MS),
       });
       const frozen = await freezeFee(ledger, tx, row);
+      await faultPoint('supply.frozen', tx);
       await notifyTransition(deps, tx, row);
       return { row, availableFen: frozen.availableFen, frozenFen: frozen.frozenFen };
     });

@@ -1,0 +1,42 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERRORS, errorMessage } from '@proxy/contract';
+import { requestLang } from './routing';
+
+// SQLSTATEs of a connection the server ended (admin_shutdown, crash_shutdown,
+// cannot_connect_now) or that broke (class 08), and the socket errors of node-postgres.
+const LOST_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '08007', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
+// What node-postgres says when the connection dropped, or when a query is sent on a client whose connection did.
+const LOST_MESSAGES = [/^Connection terminated/, /not queryable/, /^terminating connection/, /^Client was closed/];
+
+/**
+ * Whether an error (or an error it wraps: Drizzle wraps the driver's in
+ * `cause`) says the database connection was lost. A transaction cut off this
+ * way before its commit changed nothing; one cut off at the commit itself may
+ * have gone through, which the client's retry (same Idempotency-Key) settles.
+ */
+export function isDatabaseConnectionLost(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && LOST_CODES.has(code)) return true;
+    if (typeof message === 'string' && LOST_MESSAGES.some((pattern) => pattern.test(message))) return true;
+    current = cause;
+  }
+  return false;
+}
+
+/** Answers a request whose transaction PostgreSQL aborted as a serialization failure or a deadlock: 409 DATABASE_CONFLICT. */
+export function answerTransactionConflict(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  req.log.warn({ err: error }, 'transaction conflict (serialization failure or deadlock) answered');
+  const def = ERRORS.DATABASE_CONFLICT;
+  return reply.status(def.status).send({ code: def.code, msg: errorMessage('DATABASE_CONFLICT', requestLang(req)), data: { error: 'DATABASE_CONFLICT' } });
+}
+
+/** Answers a request whose database connection was lost: 503 DATABASE_UNAVAILABLE in the envelope (logged as a warning). */
+export function answerDatabaseLost(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  req.log.warn({ err: error }, 'database connection lost during the request');
+  const def = ERRORS.DATABASE_UNAVAILABLE;
+  return reply
+    .status(def.status)
+    .send({ code: def.code, msg: errorMessage('DATABASE_UNAVAILABLE', requestLang(req)), data: { error: 'DATABASE_UNAVAILABLE' } });
+}

@@ -41,7 +41,7 @@ function type(label: string, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 }
 
-describe('user center', { timeout: 30_000 }, () => {
+describe('user center', () => {
   it('shows the profile and the API key masked', async () => {
     renderUserCenter();
     expect(await screen.findByText('alice@example.com')).toBeTruthy();

@@ -78,6 +78,8 @@ export const users = pgTable(
     uniqueIndex('users_api_key_key').on(t.apiKey),
     uniqueIndex('users_invite_code_key').on(t.inviteCode),
     index('users_invited_by_idx').on(t.invitedBy),
+    /** The invitee list: one inviter's accounts, newest first. */
+    index('users_invited_by_id_idx').on(t.invitedBy, t.id),
   ],
 );
 
@@ -174,7 +176,11 @@ export const notifications = pgTable(
     readAt: timestamp('read_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('notifications_user_idx').on(t.userId, t.id)],
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.id),
+    /** The notification list's order (newest first by time). */
+    index('notifications_user_created_idx').on(t.userId, t.createdAt, t.id),
+  ],
 );
 
 /**
@@ -319,6 +325,10 @@ export const proxyTokens = pgTable(
   (t) => [
     uniqueIndex('proxy_tokens_username_key').on(t.username),
     index('proxy_tokens_user_idx').on(t.userId, t.product, t.billing, t.id),
+    /** The lists by category and product (isp/static, isp/dynamic, idc/static), newest first. */
+    index('proxy_tokens_user_category_idx').on(t.userId, t.category, t.product, t.id),
+    /** Every token of one user, newest first (the operators' list of a customer's proxies). */
+    index('proxy_tokens_user_id_idx').on(t.userId, t.id),
     index('proxy_tokens_updated_idx').on(t.updatedAt),
     index('proxy_tokens_expiry_idx').on(t.status, t.expiresAt),
   ],

@@ -22,12 +22,13 @@ import { listNotificationsPage } from '../src/features/notifications/notificatio
 import { listOrdersWithCustomer, listUserOrders } from '../src/features/payments/payments.repository';
 import { listEntriesPage } from '../src/features/ledger/ledger.repository';
 import { countInvitees, listInvitees, listRebates, sumRebatesByStatus } from '../src/features/invite/invite.repository';
-import { listUserWorkOrders } from '../src/features/work-orders/work-orders.repository';
+import { listAllWorkOrders, listUserWorkOrders } from '../src/features/work-orders/work-orders.repository';
 import { listUserSupplyPage } from '../src/features/supply/supply.repository';
 import { sumMoneyByDay, sumUsageByHour } from '../src/features/usage/usage.repository';
 import { listLiveSessions } from '../src/features/auth/sessions.repository';
 import { listSpiderRecordsPage } from '../src/features/spider/spider.repository';
-import { countUserHoldings, listOpenSessionsPage, listUserTokensPage } from '../src/features/users/users-admin.repository';
+import { listUsableTokens, listV1TokensPage } from '../src/features/customer-api/customer-api.repository';
+import { countUserHoldings, listInviteesPage, listOpenSessionsPage, listUserTokensPage } from '../src/features/users/users-admin.repository';
 
 /** Rows of the other customer per table, and of the user under test (whose rows come first, at the lowest ids). */
 const OTHER_ROWS = 30_000;
@@ -86,9 +87,13 @@ const CASES: [string, (db: TDb, ids: TIds) => Promise<unknown>][] = [
   ['money series', (db, { userId, now }) => sumMoneyByDay(db, userId, new Date(now.getTime() - 30 * DAY), now, 480)],
   ['sessions', (db, { userId, now }) => listLiveSessions(db, userId, new Date(now.getTime() - 30 * DAY))],
   ['endpoint files', (db, { userId }) => listSpiderRecordsPage(db, userId, undefined, PAGE)],
+  ['customer API: proxies', (db, { userId }) => listV1TokensPage(db, userId, {}, PAGE)],
+  ['customer API: usable proxies', (db, { userId, now }) => listUsableTokens(db, userId, { now }, 1000)],
   ['operator: pay orders of a customer', (db, { userId }) => listOrdersWithCustomer(db, userId, {}, PAGE.limit, PAGE.offset)],
   ['operator: proxies of a customer', (db, { userId }) => listUserTokensPage(db, userId, PAGE)],
   ['operator: sessions of a customer', (db, { userId }) => listOpenSessionsPage(db, userId, PAGE)],
+  ['operator: invitees of a customer', (db, { userId }) => listInviteesPage(db, userId, PAGE)],
+  ['operator: work orders of a customer', (db, { userId }) => listAllWorkOrders(db, { userId }, PAGE)],
   ['operator: holdings of a customer', (db, { userId, now }) => countUserHoldings(db, { id: userId, invitedBy: null }, now)],
 ];
 

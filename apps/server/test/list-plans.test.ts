@@ -32,7 +32,7 @@ import { countUserHoldings, listInviteesPage, listOpenSessionsPage, listUserToke
 
 /** Rows of the other customer per table, and of the user under test (whose rows come first, at the lowest ids). */
 const OTHER_ROWS = 30_000;
-const USER_ROWS = 1_500;
+const USER_ROWS = 6_000;
 
 /** The tables filled with many rows of another customer: no query may scan them whole. */
 const SEEDED = new Set([
@@ -133,43 +133,44 @@ describe.skipIf(!isPostgres)('list plans on a table of many users (PostgreSQL)',
     const q = (text: string) => pool.query(text);
     const { rows } = await pool.query<{ id: string }>(
       `INSERT INTO users (username, email, api_key, invite_code)
-       VALUES ('plan-user', 'plan-user@example.com', 'plan-user-key', 'PLANUSER'), ('plan-other', 'plan-other@example.com', 'plan-other-key', 'PLANOTHER')
+       SELECT 'plan-' || g, 'plan-' || g || '@example.com', 'plan-key-' || g, 'PLAN' || g FROM generate_series(0, 3) g ORDER BY g
        RETURNING id`,
     );
-    const [userId, otherId] = rows.map((r) => Number(r.id));
+    const [userId, ...otherIds] = rows.map((r) => Number(r.id));
     ids.userId = userId;
-    // The user's rows first (lowest ids), then many of the other's: a walk down the primary key passes all of these.
-    for (const [uid, n] of [
-      [userId, USER_ROWS],
-      [otherId, OTHER_ROWS],
-    ]) {
+    // The user's rows first (lowest ids), then many of three other customers, interleaved as time would interleave
+    // them (so no column follows the table's physical order): a walk down the primary key passes all of these.
+    for (const [tag, u, n, spread] of [
+      ['u', String(userId), USER_ROWS, 50],
+      ['o', `(ARRAY[${otherIds.join(',')}]::bigint[])[1 + g % 3]`, OTHER_ROWS, 150],
+    ] as const) {
       const g = `FROM generate_series(1, ${n}) g`;
       await q(`INSERT INTO users (username, email, api_key, invite_code, invited_by)
-        SELECT 'inv-${uid}-' || g, 'inv-${uid}-' || g || '@example.com', 'inv-key-${uid}-' || g, 'INV${uid}X' || g, ${uid} ${g}`);
+        SELECT 'inv-${tag}-' || g, 'inv-${tag}-' || g || '@example.com', 'inv-key-${tag}-' || g, 'INV${tag}X' || g, ${u} ${g}`);
       await q(`INSERT INTO proxy_tokens (user_id, product, category, billing, network, country, username, password, status, deleted_at, expires_at, remark)
-        SELECT ${uid}, (ARRAY['static','dynamic'])[1 + g % 2], (ARRAY['isp','isp','isp','idc'])[1 + g % 4], (ARRAY['traffic','ip'])[1 + (g / 2) % 2],
-          'HTTP', 'us', 'tok-${uid}-' || g, 'pw', (ARRAY['enabled','disabled','expired'])[1 + g % 3],
+        SELECT ${u}, (ARRAY['static','dynamic'])[1 + g % 2], (ARRAY['isp','isp','isp','idc'])[1 + g % 4], (ARRAY['traffic','ip'])[1 + (g / 2) % 2],
+          'HTTP', 'us', 'tok-${tag}-' || g, 'pw', (ARRAY['enabled','disabled','expired'])[1 + g % 3],
           CASE WHEN g % 10 = 0 THEN now() END, now() + interval '30 days', 'r' || g ${g}`);
       await q(`INSERT INTO ip_list_entries (user_id, list, entry, kind, family, start_hex, end_hex)
-        SELECT ${uid}, (ARRAY['whitelist','blacklist'])[1 + g % 2], 'e' || g, 'single', 4, lpad(to_hex(g), 32, '0'), lpad(to_hex(g), 32, '0') ${g}`);
+        SELECT ${u}, (ARRAY['whitelist','blacklist'])[1 + g % 2], 'e' || g, 'single', 4, lpad(to_hex(g), 32, '0'), lpad(to_hex(g), 32, '0') ${g}`);
       await q(`INSERT INTO notifications (user_id, kind, title_zh, title_en, content_zh, content_en, read_at, created_at)
-        SELECT ${uid}, 'system', 't', 't', 'c', 'c', CASE WHEN g % 3 = 0 THEN NULL ELSE now() END, now() - g * interval '1 minute' ${g}`);
+        SELECT ${u}, 'system', 't', 't', 'c', 'c', CASE WHEN g % 3 = 0 THEN NULL ELSE now() END, now() - g * interval '1 minute' ${g}`);
       await q(`INSERT INTO pay_orders (id, user_id, method, mode, status, amount_fen, fee_fen, price_fen, value_fen, expires_at, created_at)
-        SELECT 'P${uid}X' || g, ${uid}, 'sandbox', 'redirect', (ARRAY['pending','success','timeout'])[1 + g % 3], 100, 0, 100, 100, now(), now() - g * interval '1 minute' ${g}`);
+        SELECT 'P${tag}X' || g, ${u}, 'sandbox', 'redirect', (ARRAY['pending','success','timeout'])[1 + g % 3], 100, 0, 100, 100, now(), now() - g * interval '1 minute' ${g}`);
       await q(`INSERT INTO ledger_entries (user_id, kind, reason, available_delta, frozen_delta, available_after, frozen_after, created_at)
-        SELECT ${uid}, 'debit', (ARRAY['purchase','renew','recharge'])[1 + g % 3], -1, 0, 0, 0, now() - g * interval '1 minute' ${g}`);
+        SELECT ${u}, 'debit', (ARRAY['purchase','renew','recharge'])[1 + g % 3], -1, 0, 0, 0, now() - g * interval '1 minute' ${g}`);
       await q(`INSERT INTO rebates (order_id, inviter_id, invitee_id, charge_fen, rebate_fen, rule_version, status, due_at)
-        SELECT 'R${uid}X' || g, ${uid}, ${uid}, 100, 10, 1, (ARRAY['pending','success'])[1 + g % 2], now() ${g}`);
+        SELECT 'R${tag}X' || g, ${u}, ${u}, 100, 10, 1, (ARRAY['pending','success'])[1 + g % 2], now() ${g}`);
       await q(`INSERT INTO work_orders (user_id, category, subject, status)
-        SELECT ${uid}, 'other', 's', (ARRAY['open','answered','closed'])[1 + g % 3] ${g}`);
+        SELECT ${u}, 'other', 's', (ARRAY['open','answered','closed'])[1 + g % 3] ${g}`);
       await q(`INSERT INTO supply_requests (user_id, type, product, network, amount, region, wait_days, cost_fen, contact_email, status, deadline_at)
-        SELECT ${uid}, 'ip', 'static', 'HTTP', 1, 'us', 3, 100, 'a@example.com', (ARRAY['pending','success','cancelled'])[1 + g % 3], now() ${g}`);
+        SELECT ${u}, 'ip', 'static', 'HTTP', 1, 'us', 3, 100, 'a@example.com', (ARRAY['pending','success','cancelled'])[1 + g % 3], now() ${g}`);
       await q(`INSERT INTO token_usage (token_id, user_id, bucket, bytes)
-        SELECT 1000000 * ${uid} + g % 50, ${uid}, date_trunc('hour', now()) - (g / 50) * interval '1 hour', 1000 ${g}`);
+        SELECT ${tag === 'u' ? 1_000_000 : 2_000_000} + g % ${spread}, ${u}, date_trunc('hour', now()) - (g / ${spread}) * interval '1 hour', 1000 ${g}`);
       await q(`INSERT INTO user_sessions (user_id, method, ended_at, last_used_at)
-        SELECT ${uid}, 'password', CASE WHEN g % 2 = 0 THEN now() END, now() - g * interval '1 minute' ${g}`);
+        SELECT ${u}, 'password', CASE WHEN g % 2 = 0 THEN now() END, now() - g * interval '1 minute' ${g}`);
       await q(`INSERT INTO spider_records (user_id, token_id, params, line_count, content)
-        SELECT ${uid}, (SELECT min(id) FROM proxy_tokens WHERE user_id = ${uid}), '{}', 1, '' ${g}`);
+        SELECT ${u}, (SELECT min(id) FROM proxy_tokens WHERE user_id = ${userId}), '{}', 1, '' ${g}`);
     }
     await q('ANALYZE');
   });

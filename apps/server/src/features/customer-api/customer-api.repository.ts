@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, gt, isNull, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import { exitNodes, proxyTokens, users, type TDbOrTx } from '@proxy/db';
 import type { TProxyNetwork } from '@proxy/contract';
 import type { TTokenRow } from '../proxies/proxies.repository';
+import { newestOfUser, ofUser, oldestOfUser } from '../../lib/user-rows.repository';
 
 /** Filters of the customer API's proxy list (undefined = any). */
 export type TV1TokenFilters = {
@@ -18,7 +19,7 @@ export type TV1TokenFilters = {
 
 function whereOf(userId: number, filters: TV1TokenFilters): SQL {
   const t = proxyTokens;
-  const parts: SQL[] = [eq(t.userId, userId), isNull(t.deletedAt)];
+  const parts: SQL[] = [ofUser(t.userId, userId), isNull(t.deletedAt)];
   if (filters.network) parts.push(eq(t.network, filters.network));
   if (filters.country) parts.push(eq(t.country, filters.country));
   if (filters.state) parts.push(eq(t.state, filters.state));
@@ -44,7 +45,7 @@ export async function listV1TokensPage(
     .from(proxyTokens)
     .leftJoin(exitNodes, eq(exitNodes.id, proxyTokens.exitNodeId))
     .where(where)
-    .orderBy(desc(proxyTokens.id))
+    .orderBy(...newestOfUser(proxyTokens.userId, proxyTokens.id))
     .limit(page.limit)
     .offset(page.offset);
   const [{ total }] = await db.select({ total: count() }).from(proxyTokens).leftJoin(exitNodes, eq(exitNodes.id, proxyTokens.exitNodeId)).where(where);
@@ -58,7 +59,7 @@ export async function listUsableTokens(db: TDbOrTx, userId: number, filters: TV1
     .from(proxyTokens)
     .leftJoin(exitNodes, eq(exitNodes.id, proxyTokens.exitNodeId))
     .where(whereOf(userId, { ...filters, isUsableOnly: true }))
-    .orderBy(asc(proxyTokens.id))
+    .orderBy(...oldestOfUser(proxyTokens.userId, proxyTokens.id))
     .limit(limit);
   return rows.map((r) => r.token);
 }

@@ -2,6 +2,7 @@ import { and, count, desc, eq, lte, sql, sum } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TRebateStatus } from '@proxy/contract';
 import { payOrders, rebateRuleVersions, rebates, users, type TDbOrTx, type TTx } from '@proxy/db';
+import { newestOfUser, ofUser } from '../../lib/user-rows.repository';
 
 /** A version of the rebate rules. */
 export type TRuleRow = typeof rebateRuleVersions.$inferSelect;
@@ -149,8 +150,8 @@ export async function listInvitees(
     .select({ email: users.email, createdAt: users.createdAt, rebateCount: paid.rebateCount, rebateFen: paid.rebateFen })
     .from(users)
     .leftJoin(paid, eq(paid.inviteeId, users.id))
-    .where(eq(users.invitedBy, inviterId))
-    .orderBy(desc(users.id))
+    .where(ofUser(users.invitedBy, inviterId))
+    .orderBy(...newestOfUser(users.invitedBy, users.id))
     .limit(limit)
     .offset(offset);
   return {
@@ -172,7 +173,7 @@ export async function listRebates(
   const invitee = alias(users, 'invitee');
   const inviter = alias(users, 'inviter');
   const where = and(
-    filters.inviterId !== undefined ? eq(rebates.inviterId, filters.inviterId) : undefined,
+    filters.inviterId !== undefined ? ofUser(rebates.inviterId, filters.inviterId) : undefined,
     filters.status ? eq(rebates.status, filters.status) : undefined,
   );
   const records = await db
@@ -181,7 +182,7 @@ export async function listRebates(
     .innerJoin(invitee, eq(invitee.id, rebates.inviteeId))
     .innerJoin(inviter, eq(inviter.id, rebates.inviterId))
     .where(where)
-    .orderBy(desc(rebates.id))
+    .orderBy(...(filters.inviterId !== undefined ? newestOfUser(rebates.inviterId, rebates.id) : [desc(rebates.id)]))
     .limit(limit)
     .offset(offset);
   const [counted] = await db.select({ total: count() }).from(rebates).where(where);

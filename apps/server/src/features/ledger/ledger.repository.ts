@@ -1,5 +1,6 @@
-import { and, count, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import { balances, ledgerEntries, users, type TDbOrTx, type TTx } from '@proxy/db';
+import { newestOfUser, ofUser } from '../../lib/user-rows.repository';
 
 /** One immutable ledger entry as stored. */
 export type TLedgerEntryRow = typeof ledgerEntries.$inferSelect;
@@ -81,12 +82,18 @@ export async function listEntriesPage(
   filters: TEntryFilters = {},
 ): Promise<{ records: TLedgerEntryRow[]; total: number }> {
   const where = and(
-    eq(ledgerEntries.userId, userId),
+    ofUser(ledgerEntries.userId, userId),
     filters.reason ? eq(ledgerEntries.reason, filters.reason) : undefined,
     filters.from ? gte(ledgerEntries.createdAt, filters.from) : undefined,
     filters.to ? lt(ledgerEntries.createdAt, filters.to) : undefined,
   );
-  const records = await db.select().from(ledgerEntries).where(where).orderBy(desc(ledgerEntries.id)).limit(limit).offset(offset);
+  const records = await db
+    .select()
+    .from(ledgerEntries)
+    .where(where)
+    .orderBy(...newestOfUser(ledgerEntries.userId, ledgerEntries.id))
+    .limit(limit)
+    .offset(offset);
   const [counted] = await db.select({ total: count() }).from(ledgerEntries).where(where);
   return { records, total: Number(counted?.total ?? 0) };
 }

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { proxyOrders, proxyTokens, type TDbOrTx } from '@proxy/db';
 import type { TProxyList, TProxyListQuery } from '@proxy/contract';
+import { newestOfUser, ofUser, oldestOfUser } from '../../lib/user-rows.repository';
 
 /** A token row. */
 export type TTokenRow = typeof proxyTokens.$inferSelect;
@@ -45,7 +46,7 @@ function escapeLike(text: string): string {
 
 function filterWhere(userId: number, filters: TTokenFilters): SQL {
   const t = proxyTokens;
-  const parts: SQL[] = [eq(t.userId, userId)];
+  const parts: SQL[] = [ofUser(t.userId, userId)];
   if (filters.list) parts.push(listMembership(filters.list));
   if (filters.status === 'deleted') parts.push(isNotNull(t.deletedAt));
   else {
@@ -72,14 +73,25 @@ export async function listTokensPage(
   page: { limit: number; offset: number },
 ): Promise<{ rows: TTokenRow[]; total: number }> {
   const where = filterWhere(userId, filters);
-  const rows = await db.select().from(proxyTokens).where(where).orderBy(desc(proxyTokens.id)).limit(page.limit).offset(page.offset);
+  const rows = await db
+    .select()
+    .from(proxyTokens)
+    .where(where)
+    .orderBy(...newestOfUser(proxyTokens.userId, proxyTokens.id))
+    .limit(page.limit)
+    .offset(page.offset);
   const [{ total }] = await db.select({ total: count() }).from(proxyTokens).where(where);
   return { rows, total: Number(total) };
 }
 
 /** Every token of a user matching the filters (export), oldest first. */
 export async function listTokensMatching(db: TDbOrTx, userId: number, filters: TTokenFilters, limit: number): Promise<TTokenRow[]> {
-  return db.select().from(proxyTokens).where(filterWhere(userId, filters)).orderBy(asc(proxyTokens.id)).limit(limit);
+  return db
+    .select()
+    .from(proxyTokens)
+    .where(filterWhere(userId, filters))
+    .orderBy(...oldestOfUser(proxyTokens.userId, proxyTokens.id))
+    .limit(limit);
 }
 
 /** The user's tokens among ids (deleted ones included), by id. */

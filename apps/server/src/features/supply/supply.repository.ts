@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { SUPPLY_OPEN_STATUSES, type TSupplyStatus } from '@proxy/contract';
 import { supplyRequests, users, type TDbOrTx } from '@proxy/db';
+import { newestOfUser, ofUser } from '../../lib/user-rows.repository';
 
 /** A supply request row. */
 export type TSupplyRow = typeof supplyRequests.$inferSelect;
@@ -65,10 +66,16 @@ export async function listUserSupplyPage(
   filters: { status?: TSupplyStatus },
   page: { limit: number; offset: number },
 ): Promise<{ rows: TSupplyRow[]; total: number }> {
-  const parts: SQL[] = [eq(supplyRequests.userId, userId)];
+  const parts: SQL[] = [ofUser(supplyRequests.userId, userId)];
   if (filters.status) parts.push(eq(supplyRequests.status, filters.status));
   const where = and(...parts);
-  const rows = await db.select().from(supplyRequests).where(where).orderBy(desc(supplyRequests.id)).limit(page.limit).offset(page.offset);
+  const rows = await db
+    .select()
+    .from(supplyRequests)
+    .where(where)
+    .orderBy(...newestOfUser(supplyRequests.userId, supplyRequests.id))
+    .limit(page.limit)
+    .offset(page.offset);
   const [{ n }] = await db.select({ n: count() }).from(supplyRequests).where(where);
   return { rows, total: Number(n) };
 }

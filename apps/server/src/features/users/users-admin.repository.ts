@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, ilike, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { balances, payOrders, proxyTokens, users, userSessions, type TDbOrTx } from '@proxy/db';
 import type { TAdminUserQuery } from '@proxy/contract';
+import { newestOfUser, ofUser } from '../../lib/user-rows.repository';
 
 /** An account with its balances, as the operators' list shows it. */
 export type TAdminUserRow = {
@@ -103,9 +104,15 @@ export async function listUserTokensPage(
   userId: number,
   page: { limit: number; offset: number },
 ): Promise<{ rows: TAdminTokenRow[]; total: number }> {
-  const where = eq(proxyTokens.userId, userId);
+  const where = ofUser(proxyTokens.userId, userId);
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(proxyTokens).where(where).orderBy(desc(proxyTokens.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(proxyTokens)
+      .where(where)
+      .orderBy(...newestOfUser(proxyTokens.userId, proxyTokens.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(proxyTokens).where(where),
   ]);
   return { rows, total: Number(total) };
@@ -137,7 +144,7 @@ export async function listInviteesPage(
   inviterId: number,
   page: { limit: number; offset: number },
 ): Promise<{ rows: TInviteeRow[]; total: number }> {
-  const where = eq(users.invitedBy, inviterId);
+  const where = ofUser(users.invitedBy, inviterId);
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({
@@ -150,7 +157,7 @@ export async function listInviteesPage(
       })
       .from(users)
       .where(where)
-      .orderBy(desc(users.id))
+      .orderBy(...newestOfUser(users.invitedBy, users.id))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(users).where(where),

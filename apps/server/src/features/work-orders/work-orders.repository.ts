@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { users, workOrderAttachments, workOrderMessages, workOrders, type TDbOrTx } from '@proxy/db';
 import { WORK_ORDER_ACTIVE_STATUSES, type TWorkOrderStatus } from '@proxy/contract';
+import { newestOfUser, ofUser } from '../../lib/user-rows.repository';
 
 /** A work order row. */
 export type TWorkOrderRow = typeof workOrders.$inferSelect;
@@ -42,8 +43,14 @@ export async function listUserWorkOrders(
   filters: { status?: TWorkOrderStatus },
   page: { limit: number; offset: number },
 ): Promise<{ rows: TWorkOrderRow[]; total: number }> {
-  const where = and(eq(workOrders.userId, userId), filters.status ? eq(workOrders.status, filters.status) : undefined);
-  const rows = await db.select().from(workOrders).where(where).orderBy(desc(workOrders.id)).limit(page.limit).offset(page.offset);
+  const where = and(ofUser(workOrders.userId, userId), filters.status ? eq(workOrders.status, filters.status) : undefined);
+  const rows = await db
+    .select()
+    .from(workOrders)
+    .where(where)
+    .orderBy(...newestOfUser(workOrders.userId, workOrders.id))
+    .limit(page.limit)
+    .offset(page.offset);
   const [{ total }] = await db.select({ total: count() }).from(workOrders).where(where);
   return { rows, total: Number(total) };
 }

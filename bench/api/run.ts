@@ -1,0 +1,207 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { migrateDb, openDb, type TDbHandle } from '@proxy/db';
+import { buildApp, loadServerConfig } from '@proxy/server';
+import { createUser } from '@proxy/server/features/proxies/proxies-test-kit';
+
+/**
+ * The API benchmark (npm run bench:api [-- --seconds 5 --connections 50
+ * --proxies 10000 --other-rows 1000000 --only isp-static,notifications]): on a
+ * fresh PostgreSQL database (DATABASE_URL's server, default
+ * postgres://postgres@127.0.0.1:5432), one customer with 10k proxies and
+ * rows in every list; the hot lists are loaded with autocannon on loopback
+ * side by side with a Fastify hello-world answering the envelope, then again
+ * after other customers' rows are added (1M proxies). Prints req/s, p50, p99
+ * and the ratio to hello-world; drops its database at the end.
+ */
+
+const argv = process.argv.slice(2);
+function option(name: string): string | undefined {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+const settings = {
+  seconds: Number(option('seconds') ?? 5),
+  connections: Number(option('connections') ?? 50),
+  proxies: Number(option('proxies') ?? 10_000),
+  /** The user's rows in each other list. */
+  rows: Number(option('rows') ?? 2_000),
+  /** Other customers' proxies added for the second pass; their rows in each other table are a tenth of it. */
+  otherRows: Number(option('other-rows') ?? 1_000_000),
+  only: option('only')?.split(',') ?? null,
+  /** Leaves the database in place (to look at plans afterwards). */
+  isKept: argv.includes('--keep'),
+};
+
+/** The hot lists, as the console calls them. */
+const ENDPOINTS: { name: string; url: string }[] = [
+  { name: 'isp-static', url: '/api/token/list/isp/static?page=1&page_size=20' },
+  { name: 'static-ip', url: '/api/token/list/static/ip?page=1&page_size=20' },
+  { name: 'idc-static', url: '/api/token/list/idc/static?page=1&page_size=20' },
+  { name: 'notifications', url: '/api/user/notification/list?page=1&page_size=20' },
+  { name: 'pay-records', url: '/api/pay/record/list?page=1&page_size=20' },
+  { name: 'ledger', url: '/api/pay/ledger/list?page=1&page_size=20' },
+  { name: 'work-orders', url: '/api/user/work/order/list?page=1&page_size=20' },
+  { name: 'supply', url: '/api/token/supply/list?page=1&page_size=20' },
+  { name: 'rebates', url: '/api/invite/rebate/records?page=1&page_size=20' },
+  { name: 'usage', url: '/api/token/session/traffic' },
+].filter((e) => !settings.only || settings.only.includes(e.name));
+
+const started = Date.now();
+function log(text: string): void {
+  process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
+}
+
+type TFigures = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<TFigures> {
+  const result = await autocannon({ url, connections: settings.connections, duration: settings.seconds, headers });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Inserts the user's rows in every list, or other customers' rows (user ids of accounts made here). */
+async function fill(handle: TDbHandle, userIds: number[], proxies: number, rows: number, tag: string): Promise<void> {
+  const q = (text: string) => handle.pool!.query(text);
+  const users = `ARRAY[${userIds.join(',')}]::bigint[]`;
+  const uid = `(${users})[1 + g % ${userIds.length}]`;
+  const G = (n: number) => `FROM generate_series(1, ${n}) g`;
+  await q(`INSERT INTO proxy_tokens (user_id, product, category, billing, network, country, username, password, expires_at, remark)
+    SELECT ${uid}, (ARRAY['static','static','dynamic','static'])[1 + g % 4], (ARRAY['isp','isp','isp','idc'])[1 + g % 4],
+      (ARRAY['ip','traffic','traffic','ip'])[1 + g % 4], 'HTTP', 'us', 'b${tag}-' || g, 'pw', now() + interval '30 days', '' ${G(proxies)}`);
+  await q(`INSERT INTO notifications (user_id, kind, title_zh, title_en, content_zh, content_en, read_at, created_at)
+    SELECT ${uid}, 'system', 't', 't', 'c', 'c', CASE WHEN g % 3 = 0 THEN NULL ELSE now() END, now() - g * interval '1 second' ${G(rows)}`);
+  await q(`INSERT INTO pay_orders (id, user_id, method, mode, status, amount_fen, fee_fen, price_fen, value_fen, expires_at, created_at)
+    SELECT 'B${tag}X' || g, ${uid}, 'sandbox', 'redirect', 'timeout', 100, 0, 100, 100, now(), now() - g * interval '1 second' ${G(rows)}`);
+  await q(`INSERT INTO ledger_entries (user_id, kind, reason, available_delta, frozen_delta, available_after, frozen_after, created_at)
+    SELECT ${uid}, 'credit', 'adjustment', 0, 0, 0, 0, now() - g * interval '1 second' ${G(rows)}`);
+  await q(`INSERT INTO rebates (order_id, inviter_id, invitee_id, charge_fen, rebate_fen, rule_version, status, due_at)
+    SELECT 'R${tag}X' || g, ${uid}, ${uid}, 100, 10, 1, 'success', now() ${G(rows)}`);
+  await q(`INSERT INTO work_orders (user_id, category, subject, status) SELECT ${uid}, 'other', 's', 'closed' ${G(rows)}`);
+  await q(`INSERT INTO supply_requests (user_id, type, product, network, amount, region, wait_days, cost_fen, contact_email, status, deadline_at)
+    SELECT ${uid}, 'ip', 'static', 'HTTP', 1, 'us', 3, 100, 'a@example.com', 'cancelled', now() ${G(rows)}`);
+  await q(`INSERT INTO token_usage (token_id, user_id, bucket, bytes)
+    SELECT ${tag === 'u' ? 1_000_000_000 : 2_000_000_000} + g, ${uid}, date_trunc('hour', now()) - (g % 24) * interval '1 hour', 1000 ${G(rows)}`);
+  await q('ANALYZE');
+}
+
+function formatTable(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n');
+}
+
+async function main(): Promise<void> {
+  log(`API benchmark: ${JSON.stringify(settings)}`);
+  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432');
+  const dbName = `bench_api_${process.pid}_${Date.now()}`;
+  const adminUrl = new URL(base);
+  adminUrl.pathname = '/postgres';
+  const benchUrl = new URL(base);
+  benchUrl.pathname = `/${dbName}`;
+  const admin = await openDb({ url: adminUrl.toString(), poolSize: 1 });
+  await admin.pool!.query(`CREATE DATABASE ${dbName}`);
+  log(`database ${dbName} created`);
+  let handle: TDbHandle | undefined;
+  const hello = Fastify({ logger: false });
+  const closers: (() => Promise<unknown>)[] = [];
+  try {
+    handle = await openDb({ url: benchUrl.toString(), poolSize: 10 });
+    await migrateDb(handle);
+    const sent: { to: string; subject: string; text: string; html?: string }[] = [];
+    const mailer = {
+      describe: 'memory',
+      async send(mail: (typeof sent)[number]) {
+        sent.push(mail);
+      },
+      last: (to?: string) => [...sent].reverse().find((m) => !to || m.to === to),
+    };
+    const { app } = await buildApp({
+      config: loadServerConfig({
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-api-')),
+        JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+        ARGON2_MEMORY_KIB: '1024',
+        ARGON2_TIME_COST: '1',
+        RATE_LIMIT_AUTH_MAX: '1000',
+        LOG_LEVEL: 'silent',
+        WEB_DIST_DIR: path.join(tmpdir(), 'no-web-dist'),
+      }),
+      database: handle,
+      mailer: mailer as never,
+      logger: false,
+    });
+    closers.push(() => app.close());
+    const apiAddress = await app.listen({ host: '127.0.0.1', port: 0 });
+    hello.get('/hello', async () => ({ code: 0, msg: 'ok', data: { hello: 'world' } }));
+    closers.push(() => hello.close());
+    const helloAddress = await hello.listen({ host: '127.0.0.1', port: 0 });
+
+    const user = await createUser(app, mailer as never, 'bench');
+    const others = await Promise.all([1, 2, 3].map((i) => createUser(app, mailer as never, `bench-other-${i}`)));
+    log(`user ${user.userId}: filling ${settings.proxies} proxies and ${settings.rows} rows in each other list`);
+    await fill(handle, [user.userId], settings.proxies, settings.rows, 'u');
+    const auth = { authorization: `Bearer ${user.token}` };
+    for (const endpoint of ENDPOINTS) {
+      const res = await fetch(`${apiAddress}${endpoint.url}`, { headers: auth });
+      const body = (await res.json()) as { code: number; msg: string };
+      if (body.code !== 0) throw new Error(`${endpoint.url}: ${res.status} ${body.msg}`);
+    }
+
+    const passes: { label: string; hello: TFigures; lists: Map<string, TFigures> }[] = [];
+    const runPass = async (label: string) => {
+      log(`${label}: hello-world`);
+      const helloFigures = await load(`${helloAddress}/hello`);
+      const lists = new Map<string, TFigures>();
+      for (const endpoint of ENDPOINTS) {
+        log(`${label}: ${endpoint.name}`);
+        lists.set(endpoint.name, await load(`${apiAddress}${endpoint.url}`, auth));
+      }
+      passes.push({ label, hello: helloFigures, lists });
+    };
+    await runPass(`${settings.proxies} proxies`);
+    log(`adding ${settings.otherRows} proxies and ${settings.otherRows / 10} rows in each other list of other customers`);
+    await fill(
+      handle,
+      others.map((o) => o.userId),
+      settings.otherRows,
+      settings.otherRows / 10,
+      'o',
+    );
+    await runPass(`+${settings.otherRows} others`);
+
+    const table: string[][] = [['endpoint', ...passes.flatMap((p) => [`${p.label} req/s`, 'p50 ms', 'p99 ms', 'x hello']), 'p99 last/first']];
+    const rowOf = (name: string, pick: (p: (typeof passes)[number]) => TFigures) => {
+      const cells = [name];
+      for (const p of passes) {
+        const f = pick(p);
+        const bad = f.errors + f.non2xx > 0 ? ` (${f.errors + f.non2xx} failed)` : '';
+        cells.push(`${f.rps.toFixed(0)}${bad}`, String(f.p50), String(f.p99), (f.rps / p.hello.rps).toFixed(3));
+      }
+      const first = pick(passes[0]).p99;
+      const last = pick(passes[passes.length - 1]).p99;
+      cells.push(first > 0 ? (last / first).toFixed(2) : '-');
+      return cells;
+    };
+    table.push(rowOf('hello-world', (p) => p.hello));
+    for (const endpoint of ENDPOINTS) table.push(rowOf(endpoint.name, (p) => p.lists.get(endpoint.name)!));
+    process.stdout.write(`\n${settings.connections} connections, ${settings.seconds} s each, loopback\n${formatTable(table)}\n`);
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    await handle?.close();
+    if (!settings.isKept) await admin.pool!.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.close();
+    log(`database ${dbName} ${settings.isKept ? 'kept' : 'dropped'}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -22,7 +22,7 @@ import { listNotificationsPage } from '../src/features/notifications/notificatio
 import { listOrdersWithCustomer, listUserOrders } from '../src/features/payments/payments.repository';
 import { listEntriesPage } from '../src/features/ledger/ledger.repository';
 import { countInvitees, listInvitees, listRebates, sumRebatesByStatus } from '../src/features/invite/invite.repository';
-import { listAllWorkOrders, listUserWorkOrders } from '../src/features/work-orders/work-orders.repository';
+import { findWorkOrderIdsBySupply, listAllWorkOrders, listUserWorkOrders } from '../src/features/work-orders/work-orders.repository';
 import { listUserSupplyPage } from '../src/features/supply/supply.repository';
 import { sumMoneyByDay, sumUsageByHour } from '../src/features/usage/usage.repository';
 import { listLiveSessions } from '../src/features/auth/sessions.repository';
@@ -82,6 +82,7 @@ const CASES: [string, (db: TDb, ids: TIds) => Promise<unknown>][] = [
   ['work orders, open', (db, { userId }) => listUserWorkOrders(db, userId, { status: 'open' }, PAGE)],
   ['supply requests', (db, { userId }) => listUserSupplyPage(db, userId, {}, PAGE)],
   ['supply requests, pending', (db, { userId }) => listUserSupplyPage(db, userId, { status: 'pending' }, PAGE)],
+  ['supply requests: their work orders', (db) => findWorkOrderIdsBySupply(db, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20])],
   ['usage series', (db, { userId, now }) => sumUsageByHour(db, { userId }, new Date(now.getTime() - 30 * DAY), now)],
   ['usage series of a list', (db, { userId, now }) => sumUsageByHour(db, { userId, list: 'static/traffic' }, new Date(now.getTime() - 30 * DAY), now)],
   ['money series', (db, { userId, now }) => sumMoneyByDay(db, userId, new Date(now.getTime() - 30 * DAY), now, 480)],
@@ -161,8 +162,8 @@ describe.skipIf(!isPostgres)('list plans on a table of many users (PostgreSQL)',
         SELECT ${u}, 'debit', (ARRAY['purchase','renew','recharge'])[1 + g % 3], -1, 0, 0, 0, now() - g * interval '1 minute' ${g}`);
       await q(`INSERT INTO rebates (order_id, inviter_id, invitee_id, charge_fen, rebate_fen, rule_version, status, due_at)
         SELECT 'R${tag}X' || g, ${u}, ${u}, 100, 10, 1, (ARRAY['pending','success'])[1 + g % 2], now() ${g}`);
-      await q(`INSERT INTO work_orders (user_id, category, subject, status)
-        SELECT ${u}, 'other', 's', (ARRAY['open','answered','closed'])[1 + g % 3] ${g}`);
+      await q(`INSERT INTO work_orders (user_id, category, subject, status, supply_request_id)
+        SELECT ${u}, 'other', 's', (ARRAY['open','answered','closed'])[1 + g % 3], CASE WHEN g % 5 = 0 THEN g END ${g}`);
       await q(`INSERT INTO supply_requests (user_id, type, product, network, amount, region, wait_days, cost_fen, contact_email, status, deadline_at)
         SELECT ${u}, 'ip', 'static', 'HTTP', 1, 'us', 3, 100, 'a@example.com', (ARRAY['pending','success','cancelled'])[1 + g % 3], now() ${g}`);
       await q(`INSERT INTO token_usage (token_id, user_id, bucket, bytes)

@@ -787,7 +787,12 @@ export const workOrders = pgTable(
     /** When it was closed or cancelled. */
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
-  (t) => [index('work_orders_user_idx').on(t.userId, t.id), index('work_orders_queue_idx').on(t.status, t.updatedAt)],
+  (t) => [
+    index('work_orders_user_idx').on(t.userId, t.id),
+    index('work_orders_queue_idx').on(t.status, t.updatedAt),
+    /** The work orders about a supply request (the supply list links each request to its newest one). */
+    index('work_orders_supply_idx').on(t.supplyRequestId, t.id),
+  ],
 );
 
 /** The messages of a work order's conversation, by the customer or an operator. */

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -109,6 +109,7 @@ async function main(): Promise<void> {
   const admin = await openDb({ url: adminUrl.toString(), poolSize: 1 });
   await admin.pool!.query(`CREATE DATABASE ${dbName}`);
   log(`database ${dbName} created`);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-api-'));
   let handle: TDbHandle | undefined;
   const hello = Fastify({ logger: false });
   const closers: (() => Promise<unknown>)[] = [];
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
     };
     const { app } = await buildApp({
       config: loadServerConfig({
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-api-')),
+        DATA_DIR: dataDir,
         JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
         ARGON2_MEMORY_KIB: '1024',
         ARGON2_TIME_COST: '1',
@@ -195,6 +196,7 @@ async function main(): Promise<void> {
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);
     await handle?.close();
+    rmSync(dataDir, { recursive: true, force: true });
     if (!settings.isKept) await admin.pool!.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.close();
     log(`database ${dbName} ${settings.isKept ? 'kept' : 'dropped'}`);

@@ -109,6 +109,23 @@ describe('register form rules (spec section 5)', () => {
     expect(request.form.get('type')).toBe('register');
   });
 
+  it('ends the wait when the e-mail address changes: the wait belongs to the address the code went to', async () => {
+    renderRegister();
+    type('E-mail', 'alice@example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByText(/Resend in \d+ s/)).toBeTruthy();
+    type('E-mail', 'bob@example.com');
+    const button = await screen.findByRole('button', { name: 'Send code' });
+    expect(screen.queryByText(/Resend in \d+ s/)).toBeNull();
+    // Back to the first address: its wait was ended too; a code can go to the new one at once.
+    type('E-mail', 'alice@example.com');
+    expect(screen.queryByText(/Resend in \d+ s/)).toBeNull();
+    type('E-mail', 'bob@example.com');
+    fireEvent.click(button);
+    expect(await screen.findByText(/Resend in \d+ s/)).toBeTruthy();
+    expect(api.requestsTo('userCode').map((r) => r.form.get('email'))).toEqual(['alice@example.com', 'bob@example.com']);
+  });
+
   it('registers, saves the session and goes to /', async () => {
     renderRegister('/register?invite=ABCD1234');
     fillValidForm();

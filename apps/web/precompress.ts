@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -51,7 +51,8 @@ export function precompressPlugin(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     closeBundle() {
-      precompressDir(outDir);
+      // A failed build may leave no output folder: nothing to compress then.
+      if (existsSync(outDir)) precompressDir(outDir);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompressPlugin } from './precompress';
 
 // Vendor groups keep the big libraries in their own long-cached chunks; ECharts
 // is only reached from lazily loaded screens, so the login page never downloads it.
@@ -14,7 +15,8 @@ const VENDOR_GROUPS: { name: string; test: RegExp; priority: number }[] = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  // Brotli and gzip copies of each asset are made once here; the server sends them per Accept-Encoding.
+  plugins: [react(), precompressPlugin()],
   server: {
     host: '127.0.0.1',
     port: 5173,

@@ -34,6 +34,8 @@ export type TAppOptions = {
   gatewayApplied?: () => Promise<void>;
 };
 
+/** A build file named by its content (`assets/<name>-<hash>.<ext>`, maybe precompressed): it never changes. */
+const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8,}\.[a-z0-9]+(\.(br|gz))?$/i;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Builds the API (and the console's static files when built). */
@@ -119,9 +121,19 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
       // Files are looked up per request, so a rebuilt console is served without a restart.
       wildcard: true,
       index: false,
+      // The build writes .br and .gz beside each asset; the plugin sends the best one the client accepts.
+      preCompressed: true,
+      // Cache-Control is ours (setHeaders): the plugin's own default (max-age=0) would replace it.
+      cacheControl: false,
       setHeaders: (res, file) => {
-        if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        res.setHeader('cache-control', HASHED_ASSET.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
+    });
+    // Console files are chosen by Accept-Encoding (CORS has already put Origin in Vary).
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.url.startsWith(`${API_PREFIX}/`)) return;
+      const vary = reply.getHeader('vary');
+      reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
     });
     // The root is a folder to the static plugin; it is the console's page.
     app.get('/', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));

@@ -68,6 +68,8 @@ export const ERRORS = {
   INVITE_CODE_INVALID: { code: 1007, status: 400, zh: '邀请码不存在或已失效', en: 'Invalid invitation code: it does not exist or has expired' },
   /** The current password given in the user center is wrong. */
   PASSWORD_INCORRECT: { code: 1008, status: 400, zh: '当前密码不正确', en: 'The current password is incorrect' },
+  /** The new password given in the user center is the current one. */
+  PASSWORD_UNCHANGED: { code: 1043, status: 400, zh: '新密码不能与当前密码相同', en: 'The new password must differ from the current one' },
   /** The verification e-mail could not be sent. */
   MAIL_SEND_FAILED: { code: 1009, status: 502, zh: '验证码发送失败', en: 'Failed to send the verification code' },
   /** GitHub or Google sign-in failed (bad state, code exchange, profile). */

@@ -20,7 +20,7 @@ export const VALIDATION_MESSAGES = {
   tooLong: { zh: '内容过长', en: 'Too long' },
   countryRequired: { zh: '请选择国家', en: 'Please select a country' },
   quantityRange: { zh: '数量为 1-100', en: 'Quantity must be 1-100' },
-  trafficRange: { zh: '流量至少 0.1 GB', en: 'Traffic must be at least 0.1 GB' },
+  trafficRange: { zh: '流量为 0.1-100000 GB', en: 'Traffic must be from 0.1 to 100000 GB' },
   trafficDecimals: { zh: '流量最多保留一位小数', en: 'Traffic takes at most one decimal' },
   daysRange: { zh: '天数为 1-365 的整数', en: 'Days must be a whole number from 1 to 365' },
   selectionRequired: { zh: '请至少选择一项', en: 'Please select at least one item' },

@@ -38,19 +38,19 @@ describe('proxy test through the gateway', () => {
     return { used: row.used, buckets: Number(sum.bytes) };
   }
 
-  it('answers the echo through an HTTP token: ok, latency, exit 127.0.0.1 with no country (loopback)', async () => {
+  it('answers the echo through an HTTP token: ok, latency, exit 127.0.0.1 on the direct exit, in the configured DIRECT_EXIT_COUNTRY (the IP data has no country for loopback)', async () => {
     // The first test right after the purchase works: the gateway looks new credentials up.
     const result = await runTest(httpId);
     expect(result.status).toBe(200);
     expect(result.body.code).toBe(0);
-    expect(result.body.data).toMatchObject({ ok: true, exit_ip: '127.0.0.1', country: null, status_code: 200 });
+    expect(result.body.data).toMatchObject({ ok: true, exit_ip: '127.0.0.1', country: { code: 'US', name_en: 'United States of America' }, status_code: 200 });
     expect(result.body.data.latency_ms).toBeGreaterThanOrEqual(0);
     expect(result.body.data.error).toBeUndefined();
   });
 
   it('answers the echo through a SOCKS5 token', async () => {
     const result = await runTest(socksId);
-    expect(result.body.data).toMatchObject({ ok: true, exit_ip: '127.0.0.1', country: null, status_code: 200 });
+    expect(result.body.data).toMatchObject({ ok: true, exit_ip: '127.0.0.1', country: { code: 'US' }, status_code: 200 });
   });
 
   it('meters the test: usage grows, and the hourly buckets sum to traffic_used_bytes', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, type FormInstance } from 'antd';
+import { Button, Form, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CODE_RESEND_MS, type TCodePurpose } from '@proxy/contract';
 import { showSuccess } from '../lib/message';
@@ -12,15 +12,26 @@ type TSendCodeButtonProps = {
   emailField?: string;
 };
 
-/** "Send code" button of every form that e-mails a code (register, reset, change e-mail): validates the e-mail, asks for a code, then counts down 60 s before a resend. */
+/**
+ * "Send code" button of every form that e-mails a code (register, reset, change e-mail): validates the e-mail,
+ * asks for a code, then counts down 60 s before a resend. The wait belongs to the address the code went to:
+ * another address in the field ends it.
+ */
 export function SendCodeButton({ form, type, emailField = 'email' }: TSendCodeButtonProps) {
   const { t } = useTranslation('common');
   const sendCode = useSendCode();
-  const [secondsLeft, setSecondsLeft] = useState(0);
+  const [waiting, setWaiting] = useState<{ email: string; seconds: number }>({ email: '', seconds: 0 });
+  const watchedEmail: unknown = Form.useWatch(emailField, form);
+  const isSameAddress = typeof watchedEmail === 'string' && watchedEmail.trim().toLowerCase() === waiting.email;
+  const secondsLeft = isSameAddress ? waiting.seconds : 0;
+
+  useEffect(() => {
+    if (!isSameAddress && waiting.seconds > 0) setWaiting({ email: '', seconds: 0 });
+  }, [isSameAddress, waiting.seconds]);
 
   useEffect(() => {
     if (secondsLeft <= 0) return;
-    const timer = setTimeout(() => setSecondsLeft((s) => s - 1), 1000);
+    const timer = setTimeout(() => setWaiting((w) => ({ ...w, seconds: w.seconds - 1 })), 1000);
     return () => clearTimeout(timer);
   }, [secondsLeft]);
 
@@ -34,7 +45,8 @@ export function SendCodeButton({ form, type, emailField = 'email' }: TSendCodeBu
     try {
       const answer = await sendCode.mutateAsync({ email, type });
       showSuccess(t('code.sent', { email }));
-      setSecondsLeft(answer.resend_after > 0 ? answer.resend_after : CODE_RESEND_MS / 1000);
+      const seconds = answer.resend_after > 0 ? answer.resend_after : CODE_RESEND_MS / 1000;
+      setWaiting({ email: email.trim().toLowerCase(), seconds });
     } catch {
       // the request layer has shown why
     }

@@ -27,6 +27,8 @@ export class ApiError extends Error {
   readonly status?: number;
   /** `data` of the envelope (e.g. `{ error, issues }`). */
   readonly data?: unknown;
+  /** Key of the toast that told this failure, if one did (a form that shows it under a field takes it back). */
+  tipKey?: string;
 
   constructor(fields: { code: number; msg: string; status?: number; data?: unknown }) {
     super(fields.msg);
@@ -113,7 +115,7 @@ export function failureTip(error: ApiError, failureMessage: string | undefined):
 }
 
 function fail(error: ApiError, options: TCallOptions): never {
-  if (!options.skipTips) showError(failureTip(error, options.failureMessage));
+  if (!options.skipTips) error.tipKey = showError(failureTip(error, options.failureMessage));
   throw error;
 }
 

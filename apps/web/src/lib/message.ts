@@ -50,6 +50,15 @@ function show(type: TMessageType, text: string, key: string | undefined, duratio
   return finalKey;
 }
 
+/**
+ * Takes back a toast (the failure it told is shown in place instead, e.g. under the form field at
+ * fault): it closes and leaves the log, so each failure is told once.
+ */
+export function dismissMessage(key: string): void {
+  for (let i = shownLog.length - 1; i >= 0; i--) if (shownLog[i].key === key) shownLog.splice(i, 1);
+  (messageApi ?? staticMessage).destroy(key);
+}
+
 /** Shows a loading toast that stays until replaced; returns its key. */
 export function showLoading(text: string): string {
   return show('loading', text, undefined, 0);

@@ -1,4 +1,5 @@
 import type { FormInstance } from 'antd';
+import { dismissMessage } from './message';
 
 type TIssue = { path: string; message: string };
 
@@ -13,7 +14,8 @@ export function getServerIssues(error: unknown): TIssue[] {
 /**
  * Marks the form fields named in a BAD_REQUEST answer (the server's messages
  * are already in the user's language), or the field an error code points at
- * (e.g. CODE_INVALID -> "code"). Returns true when a field was marked.
+ * (e.g. CODE_INVALID -> "code"). Returns true when a field was marked; the
+ * request layer's toast of that failure is then taken back (one message per failure).
  */
 export function markServerIssues(form: FormInstance, error: unknown, fields: readonly string[], fieldByCode: Partial<Record<number, string>> = {}): boolean {
   const issues = getServerIssues(error).filter((issue) => fields.includes(issue.path));
@@ -22,7 +24,14 @@ export function markServerIssues(form: FormInstance, error: unknown, fields: rea
   if (codeField) issues.push({ path: codeField, message: getErrorMessage(error) });
   if (issues.length === 0) return false;
   form.setFields(issues.map((issue) => ({ name: issue.path, errors: [issue.message] })));
+  dismissTip(error);
   return true;
+}
+
+/** Takes back the toast the request layer showed for this failure (it is shown in place now). */
+export function dismissTip(error: unknown): void {
+  const key = (error as { tipKey?: unknown } | null)?.tipKey;
+  if (typeof key === 'string') dismissMessage(key);
 }
 
 /** The message of an ApiError (or any error), for composing a toast. */

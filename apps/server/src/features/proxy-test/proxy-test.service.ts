@@ -17,6 +17,7 @@ import {
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { countryName } from '../areas/area-names';
+import { countNodesInArea, findDirectNodeInArea, findExitNodes } from '../inventory/inventory.repository';
 import { getIpData } from '../ip-quality/ip-data';
 import { findUserTokens, type TTokenRow } from '../proxies/proxies.repository';
 
@@ -272,5 +273,32 @@ async function probeToken(deps: TTestDeps, token: TTokenRow, lang: TLang): Promi
   }
   if (typeof ip !== 'string' || !parseIpAddress(ip)) return failure('bad-response', lang, { latency_ms: latency, status_code: result.statusCode });
   const exitIp = parseIpAddress(ip)!.toString();
-  return { ok: true, latency_ms: latency, exit_ip: exitIp, country: await countryOfAddress(exitIp), status_code: result.statusCode };
+  const country = (await countryOfAddress(exitIp)) ?? ((await leavesDirectly(deps, token)) ? directExitCountry(deps) : null);
+  return { ok: true, latency_ms: latency, exit_ip: exitIp, country, status_code: result.statusCode };
+}
+
+/**
+ * Whether the token's traffic leaves from the gateway host itself: a static token's own node is a
+ * direct one, or a dynamic token's area has no exit but the direct one.
+ */
+async function leavesDirectly(deps: TTestDeps, token: TTokenRow): Promise<boolean> {
+  if (token.product === 'static') {
+    if (token.exitNodeId === null) return false;
+    const [node] = await findExitNodes(deps.db, [token.exitNodeId]);
+    return node?.egress === 'direct';
+  }
+  const area = {
+    kind: token.category === 'idc' ? ('datacenter' as const) : ('residential' as const),
+    country: token.country,
+    state: token.state,
+    city: token.city,
+  };
+  return (await findDirectNodeInArea(deps.db, area)) !== undefined && (await countNodesInArea(deps.db, area)) === 1;
+}
+
+/** The gateway host's country as configured (DIRECT_EXIT_COUNTRY): where a direct exit's traffic comes from. */
+function directExitCountry(deps: TTestDeps): NonNullable<TTokenTestResult['country']> {
+  const code = deps.config.DIRECT_EXIT_COUNTRY.toUpperCase();
+  const name = countryName(code);
+  return { code, name_zh: name.zh, name_en: name.en };
 }

@@ -155,6 +155,24 @@ describe('user info and user center', () => {
     expect((await postForm(t.app, '/user/login', { email: 'noah', password: 'noah-password' })).json().code).toBe(0);
   });
 
+  it('change_password: a new password equal to the current one is refused in zh and en, and the sessions stay', async () => {
+    const token = await registerUser(t.app, mailer, { email: 'same@example.com', username: 'samepw', password: 'same-password' });
+    for (const [lang, msg] of [
+      ['zh', '新密码不能与当前密码相同'],
+      ['en', 'The new password must differ from the current one'],
+    ] as const) {
+      const res = await callApi(t.app, 'POST', '/user/change_password', {
+        token,
+        lang,
+        body: { current_password: 'same-password', password: 'same-password', confirm_password: 'same-password' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 1043, msg, data: { error: 'PASSWORD_UNCHANGED' } });
+    }
+    expect((await callApi(t.app, 'GET', '/user/info', { token })).json().code).toBe(0);
+    expect(mailer.last('same@example.com')?.subject ?? '').not.toContain('password was changed');
+  });
+
   it('change_password: an account without a password (GitHub or Google) must use the reset flow', async () => {
     const user = await createAccount(t.deps, { email: 'oauth@example.com', passwordHash: null });
     const token = await issueTestToken(t.deps, user);

@@ -78,7 +78,8 @@ export async function changeEmail(deps: TDeps, user: TUserRow, input: { email: s
 
 /**
  * POST /user/change_password: checks the current password (accounts without
- * one, made by GitHub or Google sign-in, use the reset flow), stores the new
+ * one, made by GitHub or Google sign-in, use the reset flow), refuses a new
+ * password equal to it, stores the new
  * one and ends every session (token version bumped) in one transaction, then
  * answers a new session (method "password") for the caller.
  */
@@ -92,6 +93,7 @@ export async function changePassword(
   await deps.authLimiter.hit(`password:acct:${user.id}`);
   const isMatch = user.passwordHash ? await verifyPassword(user.passwordHash, input.current_password) : false;
   if (!isMatch) throw new AppError('PASSWORD_INCORRECT');
+  if (input.password === input.current_password) throw new AppError('PASSWORD_UNCHANGED');
   const passwordHash = await hashPassword(input.password, argon2ParamsOf(deps.config));
   const updated = await deps.db.transaction(async (tx) => {
     const row = await updatePasswordHash(tx, user.id, passwordHash);

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { setLanguage } from '../../../lib/i18n';
 import { clearToken, getAccessToken } from '../../../lib/session';
 import { fail } from '../../../test/api-stub';
-import { api } from '../../../test/harness';
+import { api, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { OAUTH_MESSAGE_SOURCE } from '../utils/oauth-message';
 import RegisterPage from './register-page';
@@ -109,6 +109,23 @@ describe('register form rules (spec section 5)', () => {
     expect(request.form.get('type')).toBe('register');
   });
 
+  it('ends the wait when the e-mail address changes: the wait belongs to the address the code went to', async () => {
+    renderRegister();
+    type('E-mail', 'alice@example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByText(/Resend in \d+ s/)).toBeTruthy();
+    type('E-mail', 'bob@example.com');
+    const button = await screen.findByRole('button', { name: 'Send code' });
+    expect(screen.queryByText(/Resend in \d+ s/)).toBeNull();
+    // Back to the first address: its wait was ended too; a code can go to the new one at once.
+    type('E-mail', 'alice@example.com');
+    expect(screen.queryByText(/Resend in \d+ s/)).toBeNull();
+    type('E-mail', 'bob@example.com');
+    fireEvent.click(button);
+    expect(await screen.findByText(/Resend in \d+ s/)).toBeTruthy();
+    expect(api.requestsTo('userCode').map((r) => r.form.get('email'))).toEqual(['alice@example.com', 'bob@example.com']);
+  });
+
   it('registers, saves the session and goes to /', async () => {
     renderRegister('/register?invite=ABCD1234');
     fillValidForm();
@@ -120,14 +137,34 @@ describe('register form rules (spec section 5)', () => {
     expect(request.form.get('confirm_password')).toBe('correct horse');
   });
 
-  it('marks the field the server refused and says "Register failed, please try again"', async () => {
+  it('marks the field the server refused, with no other message', async () => {
     renderRegister();
     fillValidForm();
     type('Username', 'taken');
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
     expect(await screen.findByText('Username is reserved here')).toBeTruthy();
-    expect(screen.getByText('Register failed, please try again')).toBeTruthy();
+    expect(screen.queryByText(/Register failed/)).toBeNull();
+    expect(shownMessages('error')).toEqual([]);
     expect(getAccessToken()).toBeNull();
+  });
+
+  it('tells a wrong code once, under the code field', async () => {
+    api.on('userRegister', () => fail(400, 1004, 'Invalid or expired verification code', { error: 'CODE_INVALID' }));
+    renderRegister();
+    fillValidForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('Invalid or expired verification code', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(screen.getAllByText(/Invalid or expired verification code|Register failed/)).toHaveLength(1);
+    expect(shownMessages('error')).toEqual([]);
+  });
+
+  it('says "Register failed, please try again" with the reason once for a refusal of no field', async () => {
+    api.on('userRegister', () => fail(403, 1006, 'This account is disabled', { error: 'ACCOUNT_DISABLED' }));
+    renderRegister();
+    fillValidForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(shownMessages('error')).toEqual(['Register failed, please try again: This account is disabled']));
+    expect(document.querySelector('.ant-form-item-explain-error')).toBeNull();
   });
 
   it('creates a Google account with the invite code of the form', async () => {

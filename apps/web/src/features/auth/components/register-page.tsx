@@ -1,5 +1,5 @@
-import { useCallback, useState } from 'react';
-import { Alert, Button, Flex, Form, Input, Space, type FormRule } from 'antd';
+import { useCallback } from 'react';
+import { Button, Flex, Form, Input, Space, type FormRule } from 'antd';
 import { LockOutlined, MailOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -39,7 +39,6 @@ export default function RegisterPage() {
   const isInviteRequired = providers.data?.invite_required === true;
   const registerMutation = useRegister();
   const finishSignIn = useFinishSignIn();
-  const [hasFailed, setHasFailed] = useState(false);
   // GitHub and Google create the account too: they take the invite code typed (or prefilled) here.
   const getOAuthContext = useCallback(
     () => ({ isRemembered: true, redirect, inviteCode: String(form.getFieldValue('invite_code') ?? '').trim() }),
@@ -53,13 +52,12 @@ export default function RegisterPage() {
   ];
 
   const handleFinish = async (values: TRegisterValues) => {
-    setHasFailed(false);
     try {
       const session = await registerMutation.mutateAsync({ ...values, invite_code: values.invite_code?.trim() ?? '' });
       showSuccess(session.is_new_user ? t('register.success') : t('register.existingAccount'));
       finishSignIn(session, { isRemembered: true, redirect });
     } catch (error) {
-      setHasFailed(true);
+      // A refusal about a field is shown under it; any other is the request layer's "Register failed" toast.
       markServerIssues(form, error, REGISTER_FIELDS, {
         [ERRORS.CODE_INVALID.code]: 'code',
         [ERRORS.USERNAME_TAKEN.code]: 'username',
@@ -78,7 +76,6 @@ export default function RegisterPage() {
         requiredMark={false}
         initialValues={{ invite_code: inviteFromLink }}
         onFinish={handleFinish}
-        onValuesChange={() => setHasFailed(false)}
       >
         <Form.Item name="username" label={t('register.username')} rules={[zodRule(fields.username)]}>
           <Input prefix={<UserOutlined />} placeholder={t('register.usernamePlaceholder')} autoComplete="username" />
@@ -110,7 +107,6 @@ export default function RegisterPage() {
             suffix={inviteFromLink ? <LockOutlined aria-label={t('register.inviteCodeLocked')} /> : undefined}
           />
         </Form.Item>
-        {hasFailed && <Alert type="error" showIcon title={t('register.failed')} style={{ marginBottom: 16 }} />}
         <Form.Item style={{ marginBottom: 16 }}>
           <Button type="primary" htmlType="submit" block size="large" loading={registerMutation.isPending}>
             {t('register.submit')}

@@ -130,6 +130,40 @@ describe('statistics dashboard', { timeout: 90_000 }, () => {
     expect(to - from).toBeLessThanOrEqual(7 * 24 * 3_600_000);
   });
 
+  it('steps the axis by whole bytes when the traffic is under 1 KB', async () => {
+    api.on('tokenSessionTraffic', () => ({
+      granularity: 'day' as const,
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-01-02T12:00:00.000Z',
+      points: [
+        { at: '2026-01-01T00:00:00.000Z', bytes: 0 },
+        { at: '2026-01-02T00:00:00.000Z', bytes: 3 },
+      ],
+      total_bytes: 3,
+    }));
+    renderPage();
+    const { chart } = await chartIn('Traffic over time');
+    await waitFor(() => expect((chart.getOption().series as TSeriesOption[])[0].data).toEqual([0, 3]));
+    expect((chart.getOption().yAxis as { minInterval: number }[])[0].minInterval).toBe(1);
+  });
+
+  it('shows a friendly empty state instead of a flat chart when there is no traffic', async () => {
+    api.on('tokenSessionTraffic', () => ({
+      granularity: 'day' as const,
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-01-02T12:00:00.000Z',
+      points: [
+        { at: '2026-01-01T00:00:00.000Z', bytes: 0 },
+        { at: '2026-01-02T00:00:00.000Z', bytes: 0 },
+      ],
+      total_bytes: 0,
+    }));
+    renderPage();
+    const card = (await screen.findByText('Traffic over time')).closest('.ant-card') as HTMLElement;
+    expect(await within(card).findByText('No traffic in the last 7 days yet. It shows here once your proxies carry traffic.')).toBeTruthy();
+    expect(within(card).queryByTestId('trend-chart')).toBeNull();
+  });
+
   it('lists proxies expiring within 3 days, soonest first, with auto-renew', async () => {
     renderPage();
     const title = await screen.findByText('Expiring within 3 days');

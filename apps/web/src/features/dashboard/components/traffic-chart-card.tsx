@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Alert, Button, Card, Statistic } from 'antd';
+import { Alert, Button, Card, Empty, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { TPeriodDays } from '../api/statistics-amount';
@@ -48,7 +48,18 @@ export function TrafficChartCard() {
             loading={traffic.isPending}
             style={{ marginBottom: 8 }}
           />
-          <ChartSlot categories={chart.categories} series={chart.series} formatValue={formatValue} label={t('charts.trafficTitle')} />
+          {!traffic.isPending && points.every((p) => p.bytes === 0) ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('charts.trafficEmpty', { count: days })} data-testid="traffic-empty" />
+          ) : (
+            // Bytes are whole: below 1 KB the axis steps by whole bytes, never "0.2 B".
+            <ChartSlot
+              categories={chart.categories}
+              series={chart.series}
+              formatValue={formatValue}
+              minInterval={unit === 'B' ? 1 : undefined}
+              label={t('charts.trafficTitle')}
+            />
+          )}
         </>
       )}
     </Card>

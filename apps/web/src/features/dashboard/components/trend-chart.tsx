@@ -25,10 +25,12 @@ export type TTrendChartProps = {
   /** Accessible summary of the chart. */
   label: string;
   height?: number;
+  /** Smallest step between y-axis labels (1 for whole units such as bytes); 0.01 by default. */
+  minInterval?: number;
 };
 
 /** A time series as an ECharts line/bar chart that follows the antd theme (default export, loaded lazily). */
-export default function TrendChart({ categories, series, formatValue, label, height = 280 }: TTrendChartProps) {
+export default function TrendChart({ categories, series, formatValue, label, height = 280, minInterval = 0.01 }: TTrendChartProps) {
   const { token } = theme.useToken();
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
@@ -73,7 +75,7 @@ export default function TrendChart({ categories, series, formatValue, label, hei
         },
         yAxis: {
           type: 'value',
-          minInterval: 0.01,
+          minInterval,
           axisLabel: { color: token.colorTextSecondary, formatter: (value: number) => format(value) },
           splitLine: { lineStyle: { color: token.colorBorderSecondary } },
         },
@@ -93,6 +95,7 @@ export default function TrendChart({ categories, series, formatValue, label, hei
     categories,
     series,
     formatValue,
+    minInterval,
     token.colorBgElevated,
     token.colorBorder,
     token.colorBorderSecondary,

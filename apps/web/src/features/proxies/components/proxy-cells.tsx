@@ -7,7 +7,7 @@ import { useUpdateRemark } from '../api/update-remark';
 import { formatAllowance, formatBytes, usagePercent } from '../utils/format';
 import type { TScreenConfig } from '../utils/screens';
 
-/** The remark, edited in place (saved when it changed). */
+/** The remark, edited in place (saved when it changed); one line with an ellipsis, the whole text on hover. */
 export function RemarkCell({ token }: { token: TProxyToken }) {
   const { t } = useTranslation('proxies');
   const updateRemark = useUpdateRemark();
@@ -33,6 +33,9 @@ export function RemarkCell({ token }: { token: TProxyToken }) {
         onChange: (text) => void handleChange(text),
       }}
       type={token.remark ? undefined : 'secondary'}
+      // A long remark stays on one line, cut with an ellipsis; the whole text shows on hover.
+      ellipsis={token.remark ? { tooltip: { title: token.remark, placement: 'topLeft' } } : false}
+      style={{ maxWidth: '100%' }}
       data-testid={`remark-${token.token_id}`}
     >
       {token.remark || t('row.noRemark')}

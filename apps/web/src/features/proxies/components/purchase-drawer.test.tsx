@@ -43,6 +43,30 @@ describe('purchase form', { timeout: 60_000 }, () => {
     expect(within(drawer).getByTestId('price-balance').textContent).toBe('¥15.00');
   });
 
+  it('says the bounds under the number fields and refuses values out of them instead of changing them', async () => {
+    renderStatic();
+    const drawer = await openPurchase();
+    expect(within(drawer).getByText('From 1 to 100.')).toBeTruthy();
+    expect(within(drawer).getByText('Whole days from 1 to 365.')).toBeTruthy();
+    setNumber('Quantity', '-5');
+    expect(await within(drawer).findByText('Quantity must be 1-100')).toBeTruthy();
+    expect((screen.getByLabelText('Quantity') as HTMLInputElement).value).toBe('-5');
+    setNumber('Duration', '100000');
+    expect(await within(drawer).findByText('Days must be a whole number from 1 to 365')).toBeTruthy();
+    expect((screen.getByLabelText('Duration') as HTMLInputElement).value).toBe('100000');
+    expect(within(drawer).getByTestId('price-total').textContent).not.toMatch(/¥/);
+    fireEvent.click(drawer.querySelector('input[type=radio][value=traffic]')!);
+    await screen.findByLabelText('Traffic per proxy');
+    expect(within(drawer).getByText('From 0.1 to 100000 GB, one decimal.')).toBeTruthy();
+    setNumber('Traffic per proxy', '100001');
+    expect(await within(drawer).findByText('Traffic must be from 0.1 to 100000 GB')).toBeTruthy();
+    expect(Number((screen.getByLabelText('Traffic per proxy') as HTMLInputElement).value)).toBe(100001);
+    fireEvent.click(within(drawer).getByTestId('buy-submit'));
+    await within(drawer).findByText('Please select a country');
+    expect(api.requestsTo('tokenCreateStaticTraffic')).toHaveLength(0);
+    expect(api.requestsTo('tokenCreateStaticIp')).toHaveLength(0);
+  });
+
   it('requires a country and sends nothing without one', async () => {
     renderStatic();
     const drawer = await openPurchase();

@@ -1,7 +1,17 @@
 import { Alert, Col, Flex, Form, Input, InputNumber, Radio, Row, Switch, Typography, type FormInstance } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PROXY_DAYS_MAX, PROXY_NETWORKS, PROXY_QUANTITY_MAX, PROXY_REMARK_MAX, TRAFFIC_MIN_GB, ZBuyIpBody, zProxyDays, zTrafficGb } from '@proxy/contract';
+import {
+  PROXY_DAYS_MAX,
+  PROXY_NETWORKS,
+  PROXY_QUANTITY_MAX,
+  PROXY_REMARK_MAX,
+  PROXY_TRAFFIC_MAX_GB,
+  TRAFFIC_MIN_GB,
+  ZBuyIpBody,
+  zProxyDays,
+  zTrafficGb,
+} from '@proxy/contract';
 import { AreaPicker } from '../../../entities/areas/area-picker';
 import { zodRule } from '../../../lib/form-rules';
 import type { TPriceQuote } from '../hooks/use-price-quote';
@@ -64,21 +74,32 @@ export function PurchaseForm(props: {
       <AreaPicker category={screen.category} isCountryRequired />
       <Row gutter={12}>
         <Col xs={24} sm={isTraffic ? 12 : 8}>
-          <Form.Item name="quantity" label={t('buy.quantity')} rules={[zodRule(ZBuyIpBody.shape.quantity)]}>
-            <InputNumber min={1} max={PROXY_QUANTITY_MAX} precision={0} style={{ width: '100%' }} />
+          {/* No min/max/precision on these inputs: a value out of bounds is refused with the reason, never silently changed. */}
+          <Form.Item
+            name="quantity"
+            label={t('buy.quantity')}
+            rules={[zodRule(ZBuyIpBody.shape.quantity)]}
+            extra={t('buy.quantityHint', { max: PROXY_QUANTITY_MAX })}
+          >
+            <InputNumber style={{ width: '100%' }} />
           </Form.Item>
         </Col>
         {isTraffic ? (
           <Col xs={24} sm={12}>
-            <Form.Item name="traffic_gb" label={t('buy.trafficGb')} rules={[zodRule(zTrafficGb)]} extra={t('buy.trafficHint', { min: TRAFFIC_MIN_GB })}>
-              <InputNumber min={TRAFFIC_MIN_GB} step={0.1} precision={1} suffix="GB" style={{ width: '100%' }} />
+            <Form.Item
+              name="traffic_gb"
+              label={t('buy.trafficGb')}
+              rules={[zodRule(zTrafficGb)]}
+              extra={t('buy.trafficHint', { min: TRAFFIC_MIN_GB, max: PROXY_TRAFFIC_MAX_GB })}
+            >
+              <InputNumber step={0.1} suffix="GB" style={{ width: '100%' }} />
             </Form.Item>
           </Col>
         ) : (
           <>
             <Col xs={24} sm={8}>
-              <Form.Item name="days" label={t('buy.days')} rules={[zodRule(zProxyDays)]}>
-                <InputNumber min={1} max={PROXY_DAYS_MAX} precision={0} suffix={t('buy.daysUnit')} style={{ width: '100%' }} />
+              <Form.Item name="days" label={t('buy.days')} rules={[zodRule(zProxyDays)]} extra={t('buy.daysHint', { max: PROXY_DAYS_MAX })}>
+                <InputNumber suffix={t('buy.daysUnit')} style={{ width: '100%' }} />
               </Form.Item>
             </Col>
             <Col xs={24} sm={8}>

@@ -22,12 +22,34 @@ describe('renew', { timeout: 60_000 }, () => {
     expect(await within(dialog).findByText('Please select a payment option first')).toBeTruthy();
     expect(api.requestsTo('tokenIpRenew')).toHaveLength(0);
     fireEvent.click(within(dialog).getByText('Balance (available ¥15.00)'));
-    // 30 days by default at the catalogue's month price.
-    expect(within(dialog).getByText(formatFen(priceIpFen('static', 30, CATALOGUE)))).toBeTruthy();
+    // The period chosen sets the days and the total.
+    fireEvent.click(within(dialog).getByText(`7 d · ${formatFen(priceIpFen('static', 7, CATALOGUE))}`));
+    await waitFor(() => expect((within(dialog).getByLabelText('Days to add') as HTMLInputElement).value).toBe('7'));
+    expect(await within(dialog).findByText(formatFen(priceIpFen('static', 7, CATALOGUE)))).toBeTruthy();
+    fireEvent.click(within(dialog).getByText(`1 d · ${formatFen(priceIpFen('static', 1, CATALOGUE))}`));
+    await waitFor(() => expect(within(dialog).getByText(formatFen(priceIpFen('static', 1, CATALOGUE)))).toBeTruthy());
     fireEvent.click(within(dialog).getByTestId('renew-submit'));
     await waitFor(() => expect(api.requestsTo('tokenIpRenew')).toHaveLength(1));
-    expect(api.requestsTo('tokenIpRenew')[0].json).toEqual({ token_ids: [1], days: 30, payway: 'balance' });
+    expect(api.requestsTo('tokenIpRenew')[0].json).toEqual({ token_ids: [1], days: 1, payway: 'balance' });
     await waitFor(() => expect(shownMessages('success')).toContain('Renewed 1/1 for ¥75.00'));
+  });
+
+  it('starts at the shortest period the balance covers and shows what each period costs', async () => {
+    const dialog = await openRenew();
+    // ¥15.00 covers 1 day (¥2.50) and 7 days (¥17.50 does not): 1 day, and no "insufficient" at once.
+    for (const days of [1, 7, 30, 90, 180, 365]) {
+      expect(await within(dialog).findByText(`${days} d · ${formatFen(priceIpFen('static', days, CATALOGUE))}`)).toBeTruthy();
+    }
+    await waitFor(() => expect((within(dialog).getByLabelText('Days to add') as HTMLInputElement).value).toBe('1'));
+    fireEvent.click(within(dialog).getByText('Balance (available ¥15.00)'));
+    expect(within(dialog).queryByText('Insufficient balance for this renewal.')).toBeNull();
+    expect(within(dialog).getByText('Whole days from 1 to 365.')).toBeTruthy();
+    // A typed value out of bounds is refused with the reason and kept as typed.
+    fireEvent.change(within(dialog).getByLabelText('Days to add'), { target: { value: '-5' } });
+    expect(await within(dialog).findByText('Days must be a whole number from 1 to 365')).toBeTruthy();
+    expect((within(dialog).getByLabelText('Days to add') as HTMLInputElement).value).toBe('-5');
+    fireEvent.click(within(dialog).getByTestId('renew-submit'));
+    expect(api.requestsTo('tokenIpRenew')).toHaveLength(0);
   });
 
   it('offers a "Top up" link to /charge when the balance is short, closing the dialog', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Alert, Descriptions, Form, InputNumber, Modal, Radio, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatFen, formatYuan, PROXY_DAYS_MAX, priceIpFen, ZRenewBody, zProxyDays, type TProxyToken } from '@proxy/contract';
@@ -9,6 +9,7 @@ import { showSuccess, showWarning } from '../../../lib/message';
 import { usePayways } from '../api/payways';
 import { useRenewTokens } from '../api/renew-tokens';
 import { yuanNumberToFen } from '../utils/price-preview';
+import { defaultRenewDays, RENEW_PERIODS } from '../utils/renew-periods';
 import type { TScreenConfig } from '../utils/screens';
 import { TopUpLink } from './top-up-link';
 
@@ -30,14 +31,29 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
   const payway = Form.useWatch('payway', form);
   const lang = getLanguage();
 
+  const costFen = useMemo(() => {
+    if (catalogue.isPending) return null;
+    return (n: number) => priceIpFen(props.screen.priceKind, n, catalogue.data) * props.tokens.length;
+  }, [catalogue.data, catalogue.isPending, props.screen.priceKind, props.tokens.length]);
+
+  // Each opening starts at the shortest period the balance covers, once the prices and the balance are known.
+  const hasDefault = useRef(false);
   useEffect(() => {
-    if (isOpen) form.resetFields();
+    if (!isOpen) return;
+    form.resetFields();
+    hasDefault.current = false;
   }, [isOpen, form]);
+  const balanceFen = payways.data?.length ? yuanNumberToFen((payways.data.find((p) => p.id === 'balance') ?? payways.data[0]).balance) : null;
+  useEffect(() => {
+    if (!isOpen || hasDefault.current || !costFen || balanceFen === null) return;
+    hasDefault.current = true;
+    form.setFieldsValue({ days: defaultRenewDays(RENEW_PERIODS, costFen, balanceFen) });
+  }, [isOpen, costFen, balanceFen, form]);
 
   const totalFen = useMemo(() => {
-    if (typeof days !== 'number' || !Number.isSafeInteger(days) || days < 1 || catalogue.isPending) return null;
-    return priceIpFen(props.screen.priceKind, days, catalogue.data) * props.tokens.length;
-  }, [days, catalogue.data, catalogue.isPending, props.screen.priceKind, props.tokens.length]);
+    if (typeof days !== 'number' || !Number.isSafeInteger(days) || days < 1 || days > PROXY_DAYS_MAX || !costFen) return null;
+    return costFen(days);
+  }, [days, costFen]);
   const chosen = payways.data?.find((p) => p.id === payway);
   const isShort = totalFen !== null && chosen !== undefined && totalFen > yuanNumberToFen(chosen.balance);
 
@@ -66,9 +82,22 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
       onCancel={props.onClose}
       destroyOnHidden
     >
-      <Form<TRenewValues> form={form} layout="vertical" initialValues={{ days: 30 }} onFinish={handleFinish}>
-        <Form.Item name="days" label={t('renew.days')} rules={[zodRule(zProxyDays)]}>
-          <InputNumber min={1} max={PROXY_DAYS_MAX} precision={0} suffix={t('buy.daysUnit')} style={{ width: 200 }} />
+      <Form<TRenewValues> form={form} layout="vertical" initialValues={{ days: RENEW_PERIODS[0] }} onFinish={handleFinish}>
+        <Form.Item label={t('renew.periods')}>
+          <Radio.Group
+            optionType="button"
+            value={days}
+            onChange={(e) => form.setFieldsValue({ days: e.target.value as number })}
+            data-testid="renew-periods"
+            options={RENEW_PERIODS.map((n) => ({
+              value: n,
+              label: costFen ? t('renew.periodOption', { days: n, cost: formatFen(costFen(n)) }) : t('renew.periodDays', { days: n }),
+            }))}
+          />
+        </Form.Item>
+        {/* Any whole number of days in bounds may be typed; a value out of them is refused with the reason, never changed. */}
+        <Form.Item name="days" label={t('renew.days')} rules={[zodRule(zProxyDays)]} extra={t('buy.daysHint', { max: PROXY_DAYS_MAX })}>
+          <InputNumber suffix={t('buy.daysUnit')} style={{ width: 200 }} />
         </Form.Item>
         <Form.Item label={t('renew.payway')} required>
           {payways.isPending ? (

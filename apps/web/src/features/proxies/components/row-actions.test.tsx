@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { makeToken } from '../../../test/fixtures';
+import { makeToken, pageOf } from '../../../test/fixtures';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { answerProxyScreen, clickRowMenu, renderStatic } from '../test/proxy-screen';
 
@@ -39,6 +39,18 @@ describe('row actions', { timeout: 60_000 }, () => {
     expect(await within(dialog).findByText('This proxy is disabled')).toBeTruthy();
     expect(within(dialog).getByText('The proxy did not work')).toBeTruthy();
     expect(shownMessages('error')).toEqual([]);
+  });
+
+  it('keeps a 100-character remark on one line with an ellipsis, the whole text kept for the hover tooltip', async () => {
+    const remark = 'r'.repeat(40) + ' long remark about this proxy ' + 'x'.repeat(30);
+    expect(remark).toHaveLength(100);
+    api.on('tokenListIspStatic', () => pageOf([makeToken({ token_id: 1, username: 'user1', remark })]));
+    renderStatic();
+    const cell = await screen.findByTestId('remark-1');
+    // antd cuts an editable text to one row (rows: 1) by measuring it, which jsdom cannot do: the ellipsis mode is on
+    // and the whole remark is kept for the tooltip and screen readers.
+    expect(cell.classList.contains('ant-typography-ellipsis')).toBe(true);
+    expect(cell.getAttribute('aria-label')).toBe(remark);
   });
 
   it('edits the remark inline', async () => {

@@ -73,5 +73,17 @@ describe('IP list add form', { timeout: 60_000 }, () => {
     typeIp('9.9.9.9');
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('IP already exists in whitelist: 9.9.9.9', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    // Told once: under the field, not as a toast too.
+    expect(shownMessages('error')).toEqual([]);
+    expect(screen.getAllByText('IP already exists in whitelist: 9.9.9.9')).toHaveLength(1);
+  });
+
+  it('keeps a refusal that is not about the addresses as one toast', async () => {
+    api.on('userWhitelistAdd', () => fail(500, 500, 'Server error, please try again later', { error: 'INTERNAL' }));
+    renderForm();
+    typeIp('8.8.8.8');
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(shownMessages('error')).toEqual(['Server error, please try again later']));
+    expect(document.querySelector('.ant-form-item-explain-error')).toBeNull();
   });
 });

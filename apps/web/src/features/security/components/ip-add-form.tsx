@@ -1,16 +1,17 @@
 import { Button, Flex, Form, Input, Tag, Typography, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ERRORS, ROUTES, type TIpList } from '@proxy/contract';
-import { ApiError } from '../../../lib/api-client';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
+import { markServerIssues } from '../../../lib/server-issues';
 import { useAddIpEntries } from '../api/add-ip-entries';
 import { checkIpField, type TIpFieldProblem } from '../utils/check-ip-field';
 
 type TValues = { ip: string; remark?: string };
 
 /** Server refusals that concern the IP field: shown under it as well as toasted. */
-const IP_FIELD_ERROR_CODES = new Set<number>([ERRORS.IP_FORMAT_INVALID.code, ERRORS.IP_DUPLICATE.code, ERRORS.IP_LIST_FULL.code]);
+/** Refusals about the addresses typed: shown under the field. */
+const IP_FIELD_BY_CODE = { [ERRORS.IP_FORMAT_INVALID.code]: 'ip', [ERRORS.IP_DUPLICATE.code]: 'ip', [ERRORS.IP_LIST_FULL.code]: 'ip' };
 /** Preview at most this many normalised entries under the field. */
 const PREVIEW_LIMIT = 20;
 
@@ -53,10 +54,8 @@ export function IpAddForm({ list, existingCount }: { list: TIpList; existingCoun
       showSuccess(t('add.success', { count: records.length, listName }));
       form.resetFields();
     } catch (error) {
-      // The request layer has toasted it; keep the reason next to the field too.
-      if (error instanceof ApiError && IP_FIELD_ERROR_CODES.has(error.code)) {
-        form.setFields([{ name: 'ip', errors: [error.msg] }]);
-      }
+      // A reason about the addresses is shown under the field only; others stay a toast.
+      markServerIssues(form, error, ['ip', 'remark'], IP_FIELD_BY_CODE);
     }
   };
 

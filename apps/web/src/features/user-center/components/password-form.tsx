@@ -24,6 +24,7 @@ export function PasswordForm() {
     } catch (error) {
       markServerIssues(form, error, ['current_password', 'password', 'confirm_password'], {
         [ERRORS.PASSWORD_INCORRECT.code]: 'current_password',
+        [ERRORS.PASSWORD_UNCHANGED.code]: 'password',
       });
     }
   };

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { getAccessToken, getTokenRecord, saveSession } from '../../../lib/session';
 import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
-import { api } from '../../../test/harness';
+import { api, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import UserCenterPage from './user-center-page';
 
@@ -26,11 +26,12 @@ beforeEach(() => {
     return username === 'taken' ? fail(409, 1003, 'This username is already taken', { error: 'USERNAME_TAKEN' }) : { ...user, name: username };
   });
   api.on('userCode', () => ({ resend_after: 60 }));
-  api.on('userChangePassword', (req) =>
-    (req.json as { current_password: string }).current_password === 'old password'
-      ? { token: 'token-after-password-change', expires_in: 216000, is_new_user: false }
-      : fail(400, 1008, 'The current password is incorrect', { error: 'PASSWORD_INCORRECT' }),
-  );
+  api.on('userChangePassword', (req) => {
+    const { current_password: current, password } = req.json as { current_password: string; password: string };
+    if (current !== 'old password') return fail(400, 1008, 'The current password is incorrect', { error: 'PASSWORD_INCORRECT' });
+    if (password === current) return fail(400, 1043, 'The new password must differ from the current one', { error: 'PASSWORD_UNCHANGED' });
+    return { token: 'token-after-password-change', expires_in: 216000, is_new_user: false };
+  });
 });
 
 function renderUserCenter() {
@@ -83,7 +84,9 @@ describe('user center', () => {
     await screen.findByText('alice@example.com');
     type('New username', 'taken');
     fireEvent.click(screen.getByRole('button', { name: 'Change username' }));
-    await waitFor(() => expect(screen.getAllByText('This username is already taken').length).toBeGreaterThan(1)); // toast and field
+    expect(await screen.findByText('This username is already taken', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(screen.getAllByText('This username is already taken')).toHaveLength(1); // under the field only, no toast
+    expect(shownMessages('error')).toEqual([]);
   });
 
   it('changes the password and keeps this browser signed in with the new token', async () => {
@@ -96,8 +99,20 @@ describe('user center', () => {
     expect(await screen.findByText('The two passwords you entered are inconsistent')).toBeTruthy();
     type('Confirm new password', 'new password 1');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() => expect(screen.getAllByText('The current password is incorrect').length).toBeGreaterThan(1));
+    expect(await screen.findByText('The current password is incorrect', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(screen.getAllByText('The current password is incorrect')).toHaveLength(1);
     expect(getAccessToken()).toBe('token-before');
+    // The current password again as the new one: refused once, under the new password.
+    type('Current password', 'old password');
+    type('New password', 'old password');
+    type('Confirm new password', 'old password');
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The new password must differ from the current one', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(screen.getAllByText('The new password must differ from the current one')).toHaveLength(1);
+    expect(shownMessages('error')).toEqual([]);
+    expect(getAccessToken()).toBe('token-before');
+    type('New password', 'new password 1');
+    type('Confirm new password', 'new password 1');
     type('Current password', 'old password');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() => expect(getAccessToken()).toBe('token-after-password-change'));

@@ -4,9 +4,14 @@ import { defaultRenewDays, RENEW_PERIODS } from './renew-periods';
 describe('the default renewal period', () => {
   const twoYuanADay = (days: number) => days * 200;
 
-  it('is the shortest period the balance covers', () => {
-    expect(defaultRenewDays([30, 7, 90], twoYuanADay, 1300)).toBe(7);
-    expect(defaultRenewDays([30, 90], twoYuanADay, 6000)).toBe(30);
+  it('is the usual 30 days when the balance covers them, never longer', () => {
+    expect(defaultRenewDays([1, 7, 30, 90], twoYuanADay, 6000)).toBe(30);
+    expect(defaultRenewDays([90, 30, 7], twoYuanADay, 100_000)).toBe(30);
+  });
+
+  it('is the longest shorter period the balance covers when 30 days are too dear', () => {
+    expect(defaultRenewDays([1, 7, 30, 90], twoYuanADay, 1300)).toBe(1);
+    expect(defaultRenewDays([30, 1, 7, 90], twoYuanADay, 5000)).toBe(7);
   });
 
   it('is the shortest period when the balance covers none', () => {

@@ -1,53 +1,12 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_RESEND_MS } from '@proxy/contract';
 import { createFakeClock, createTestApp, type TMemoryMailer, type TTestApp } from '../../../test/helpers';
-import { createMailer, type TMail } from '../../lib/mailer';
+import { smtpTeeMailer, startSmtpSink } from '../../../test/smtp-sink';
 import { codeSentTo, postForm, registerUser } from '../auth/auth-test-kit';
 import { addTokenUsage } from '../proxies/proxies.repository';
 import { buyOk, createAdmin, createUser, creditFen, request, seedProxyStartup, signIn, type TTestUser } from '../proxies/proxies-test-kit';
 
 // A real SMTP sink on loopback: the suite's e-mails go through SMTP to it.
-type TReceived = { to: string[]; raw: string };
-async function startSmtpSink(): Promise<{ url: string; received: TReceived[]; close(): Promise<void> }> {
-  const received: TReceived[] = [];
-  const sink = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`,
-    received,
-    close: () => new Promise<void>((resolve) => sink.close(() => resolve())),
-  };
-}
-
-// Sends through SMTP and keeps a copy, so the suite reads codes without decoding MIME.
-function smtpTeeMailer(smtpUrl: string): TMemoryMailer {
-  const smtp = createMailer({ smtpUrl, from: 'ProxyHub <no-reply@proxyhub.test>', outboxDir: '/nonexistent' });
-  const sent: TMail[] = [];
-  return {
-    describe: 'smtp tee',
-    sent,
-    async send(mail) {
-      await smtp.send(mail);
-      sent.push(mail);
-    },
-    last: (to) => [...sent].reverse().find((m) => !to || m.to === to),
-  };
-}
-
 describe("operators: an account's proxies, sessions and invitees, and e-mails sent again", () => {
   const clock = createFakeClock(new Date('2026-04-01T08:00:00Z'));
   let sink: Awaited<ReturnType<typeof startSmtpSink>>;

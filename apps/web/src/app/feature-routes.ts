@@ -1,5 +1,5 @@
 import type { TAppRoute } from './route-types';
-import { collectFeatureRoutes } from './router';
+import { collectFeatureRoutes } from './route-list';
 
 /**
  * Routes of every feature (`src/features/<f>/routes.tsx`, exports ending in

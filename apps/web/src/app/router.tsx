@@ -11,17 +11,13 @@ import { AdminLayout } from './admin-layout';
 import { AppLayout } from './app-layout';
 import { RoleGate } from './role-gate';
 import { RootShell } from './root-shell';
+import { SHELL_ROUTES } from './route-list';
 import type { TAppRoute } from './route-types';
 
 /** Never shown: the catch-all route's loader redirects first. */
 function RedirectingPage() {
   return null;
 }
-
-/** Routes the shell itself provides (spec section 2: /404). */
-export const SHELL_ROUTES: TAppRoute[] = [
-  { path: '/404', access: 'public', titleKey: 'common:notFound.title', isTabless: true, load: () => import('../components/not-found-page') },
-];
 
 /** The help center's path (spec section 2): a link out of the app, never a page or a tab of it. */
 export const HELP_CENTER_PATH = '/helpcenter';
@@ -38,17 +34,6 @@ export async function helpCenterLoader(args: LoaderFunctionArgs): Promise<Respon
   hardNavigate(settings.help_center_url, { replace: true });
   // The page is being left: keep the current screen until it is.
   return new Promise<null>(() => undefined);
-}
-
-/** Every TAppRoute array exported (as `...Routes`) by feature route modules. */
-export function collectFeatureRoutes(modules: Record<string, Record<string, unknown>>): TAppRoute[] {
-  const routes: TAppRoute[] = [];
-  for (const file of Object.keys(modules).sort()) {
-    for (const [name, value] of Object.entries(modules[file])) {
-      if (name.endsWith('Routes') && Array.isArray(value)) routes.push(...(value as TAppRoute[]));
-    }
-  }
-  return routes;
 }
 
 /** The path and search a guard redirect should bring the user back to. */

@@ -1,6 +1,4 @@
-import { featureRoutes } from '../../apps/web/src/app/feature-routes';
-import { SHELL_ROUTES } from '../../apps/web/src/app/route-list';
-import type { TAppRoute } from '../../apps/web/src/app/route-types';
+import { featureRoutes, SHELL_ROUTES, type TAppRoute } from '@proxy/web/routes';
 
 /** Values for path parameters, so a walk can open a route like /invite/:invite_code. */
 export type TRouteParams = Record<string, string>;

@@ -18,7 +18,7 @@ import {
 } from '@proxy/contract';
 import { AppError } from './app-error';
 import type { TDeps } from './deps';
-import { findUserByApiKey, findUserById, type TUserRow } from '../features/users/users.repository';
+import { findUserByApiKey, type TUserRow } from '../features/users/users.repository';
 import { recordAdminCall } from '../features/audit/audit.service';
 import { resumeSession } from '../features/auth/sessions.service';
 
@@ -90,12 +90,8 @@ export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<T
   if (!token) throw new AppError('UNAUTHORIZED');
   const claims = await deps.jwt.verify(token);
   if (!claims) throw new AppError('UNAUTHORIZED');
-  const user = await findUserById(deps.db, claims.userId);
-  if (!user || user.tokenVersion !== claims.tokenVersion || user.status !== 'active') {
-    throw new AppError('SESSION_REVOKED');
-  }
-  // The token's session must be live (SESSION_REVOKED when ended or missing); its last use is stamped.
-  await resumeSession(deps, req, user.id, claims.sessionId);
+  // The user (active, same token version) and the token's session (live), in one query; its last use is stamped.
+  const user = await resumeSession(deps, req, claims);
   if (def.auth === 'admin' && !user.isAdmin) throw new AppError('FORBIDDEN');
   return user;
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull, lte } from 'drizzle-orm';
-import { userSessions, type TDbOrTx } from '@proxy/db';
+import { userSessions, users, type TDbOrTx } from '@proxy/db';
 import type { TSignInMethod } from '@proxy/contract';
 
 /** A session row (one sign-in: its method, device, address and use). */
@@ -17,12 +17,21 @@ export async function insertSession(
   return inserted;
 }
 
-/** A session of a user (undefined when the id is another user's or unknown). */
-export async function findUserSession(db: TDbOrTx, userId: number, sessionId: number): Promise<TSessionRow | undefined> {
+/**
+ * A user and one of their sessions in one round trip (each authenticated
+ * request needs both): undefined for an unknown user; `session` null when the
+ * session is another user's or unknown.
+ */
+export async function findUserAndSession(
+  db: TDbOrTx,
+  userId: number,
+  sessionId: number,
+): Promise<{ user: typeof users.$inferSelect; session: TSessionRow | null } | undefined> {
   const [row] = await db
-    .select()
-    .from(userSessions)
-    .where(and(eq(userSessions.id, sessionId), eq(userSessions.userId, userId)))
+    .select({ user: users, session: userSessions })
+    .from(users)
+    .leftJoin(userSessions, and(eq(userSessions.id, sessionId), eq(userSessions.userId, users.id)))
+    .where(eq(users.id, userId))
     .limit(1);
   return row;
 }

@@ -9,7 +9,7 @@ import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
 import type { TUserRow } from '../users/users.repository';
 import { bumpTokenVersion, updateLastLogin } from './auth.repository';
-import { endAllUserSessions, endUserSession, findUserSession, insertSession, listLiveSessions, touchSession, type TSessionRow } from './sessions.repository';
+import { endAllUserSessions, endUserSession, findUserAndSession, insertSession, listLiveSessions, touchSession } from './sessions.repository';
 
 /**
  * Sessions (ARCHITECTURE.md, API conventions): every sign-in is a
@@ -92,19 +92,23 @@ export async function createSession(deps: TDeps, user: TUserRow, origin: TSignIn
 }
 
 /**
- * The session of a verified token must be the user's and not ended
- * (SESSION_REVOKED otherwise, like a revoked token version). Stamps its last
- * use and address at most once per SESSION_TOUCH_INTERVAL_MS, and remembers
- * it for the request.
+ * The signed-in user of a verified token, with its session, in one query:
+ * SESSION_REVOKED for an unknown, disabled or re-versioned user (a revoked
+ * token version) and for a session that is not the user's or has ended.
+ * Stamps the session's last use and address at most once per
+ * SESSION_TOUCH_INTERVAL_MS, and remembers it for the request.
  */
-export async function resumeSession(deps: TDeps, req: FastifyRequest, userId: number, sessionId: number): Promise<TSessionRow> {
-  const row = await findUserSession(deps.db, userId, sessionId);
+export async function resumeSession(deps: TDeps, req: FastifyRequest, claims: { userId: number; tokenVersion: number; sessionId: number }): Promise<TUserRow> {
+  const found = await findUserAndSession(deps.db, claims.userId, claims.sessionId);
+  const user = found?.user;
+  if (!user || user.tokenVersion !== claims.tokenVersion || user.status !== 'active') throw new AppError('SESSION_REVOKED');
+  const row = found.session;
   if (!row || row.endedAt) throw new AppError('SESSION_REVOKED');
   const now = deps.clock.now();
   const staleBefore = new Date(now.getTime() - SESSION_TOUCH_INTERVAL_MS);
   if (row.lastUsedAt.getTime() <= staleBefore.getTime()) await touchSession(deps.db, row.id, now, req.ip, staleBefore);
   requestSessions.set(req, row.id);
-  return row;
+  return user;
 }
 
 /** GET /user/refresh_token: a fresh token for the same session. */

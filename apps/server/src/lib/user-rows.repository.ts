@@ -27,3 +27,15 @@ export function newestOfUser(column: AnyColumn, id: AnyColumn): SQL[] {
 export function oldestOfUser(column: AnyColumn, id: AnyColumn): SQL[] {
   return [asc(column), asc(id)];
 }
+
+/**
+ * The total of a paged list, counted only when the page cannot tell it: a
+ * page with rows but fewer than the limit is the last one, so the total is
+ * its offset plus its rows (and an empty first page means none). Most
+ * customers' lists fit in one page, so most page views skip the count.
+ */
+export async function totalOfPage(page: { limit: number; offset: number }, rowsOnPage: number, countAll: () => Promise<number>): Promise<number> {
+  if (rowsOnPage > 0 && rowsOnPage < page.limit) return page.offset + rowsOnPage;
+  if (rowsOnPage === 0 && page.offset === 0) return 0;
+  return countAll();
+}

@@ -2,7 +2,7 @@ import { and, count, desc, eq, lte, sql, sum } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TRebateStatus } from '@proxy/contract';
 import { payOrders, rebateRuleVersions, rebates, users, type TDbOrTx, type TTx } from '@proxy/db';
-import { newestOfUser, ofUser } from '../../lib/user-rows.repository';
+import { newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A version of the rebate rules. */
 export type TRuleRow = typeof rebateRuleVersions.$inferSelect;
@@ -185,9 +185,11 @@ export async function listRebates(
     .orderBy(...(filters.inviterId !== undefined ? newestOfUser(rebates.inviterId, rebates.id) : [desc(rebates.id)]))
     .limit(limit)
     .offset(offset);
-  const [counted] = await db.select({ total: count() }).from(rebates).where(where);
+  const total = await totalOfPage({ limit, offset }, records.length, async () =>
+    Number((await db.select({ total: count() }).from(rebates).where(where))[0]?.total ?? 0),
+  );
   return {
     records: records.map((r) => ({ ...r.rebate, inviteeEmail: r.inviteeEmail, inviterEmail: r.inviterEmail })),
-    total: Number(counted?.total ?? 0),
+    total,
   };
 }

@@ -1,6 +1,6 @@
 import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import { balances, ledgerEntries, users, type TDbOrTx, type TTx } from '@proxy/db';
-import { newestOfUser, ofUser } from '../../lib/user-rows.repository';
+import { newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** One immutable ledger entry as stored. */
 export type TLedgerEntryRow = typeof ledgerEntries.$inferSelect;
@@ -94,8 +94,10 @@ export async function listEntriesPage(
     .orderBy(...newestOfUser(ledgerEntries.userId, ledgerEntries.id))
     .limit(limit)
     .offset(offset);
-  const [counted] = await db.select({ total: count() }).from(ledgerEntries).where(where);
-  return { records, total: Number(counted?.total ?? 0) };
+  const total = await totalOfPage({ limit, offset }, records.length, async () =>
+    Number((await db.select({ total: count() }).from(ledgerEntries).where(where))[0]?.total ?? 0),
+  );
+  return { records, total };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { notifications, users, type TDbOrTx } from '@proxy/db';
+import { totalOfPage } from '../../lib/user-rows.repository';
 
 /** A notification row. */
 export type TNotificationRow = typeof notifications.$inferSelect;
@@ -28,9 +29,9 @@ export async function listNotificationsPage(
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(options.limit)
     .offset(options.offset);
-  const [{ total }] = await db.select({ total: count() }).from(notifications).where(where);
+  const total = await totalOfPage(options, rows.length, async () => Number((await db.select({ total: count() }).from(notifications).where(where))[0].total));
   const [{ unread }] = await db.select({ unread: count() }).from(notifications).where(unreadFilter);
-  return { rows, total: Number(total), unread: Number(unread) };
+  return { rows, total, unread: Number(unread) };
 }
 
 /** Marks one of the user's notifications read (kept as first read); false when the user has no such notification. */

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, lt, lte, max, sql } from 'drizzle-orm';
 import { chargeOptions, payNotifications, payOrders, users, type TDbOrTx, type TTx } from '@proxy/db';
 import type { TPayMethod, TPaymentStatus } from '@proxy/contract';
+import { totalOfPage } from '../../lib/user-rows.repository';
 
 /** A recharge order row. */
 export type TPayOrderRow = typeof payOrders.$inferSelect;
@@ -113,8 +114,10 @@ export async function listUserOrders(
 ): Promise<{ records: TPayOrderRow[]; total: number }> {
   const where = orderWhere(userId, filters);
   const records = await db.select().from(payOrders).where(where).orderBy(desc(payOrders.createdAt), desc(payOrders.id)).limit(limit).offset(offset);
-  const [counted] = await db.select({ total: count() }).from(payOrders).where(where);
-  return { records, total: Number(counted?.total ?? 0) };
+  const total = await totalOfPage({ limit, offset }, records.length, async () =>
+    Number((await db.select({ total: count() }).from(payOrders).where(where))[0]?.total ?? 0),
+  );
+  return { records, total };
 }
 
 /** A page of every customer's orders (or one customer's), newest first, with the customer's e-mail. */

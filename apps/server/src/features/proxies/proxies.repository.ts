@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { proxyOrders, proxyTokens, type TDbOrTx } from '@proxy/db';
 import type { TProxyList, TProxyListQuery } from '@proxy/contract';
-import { newestOfUser, ofUser, oldestOfUser } from '../../lib/user-rows.repository';
+import { newestOfUser, ofUser, oldestOfUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A token row. */
 export type TTokenRow = typeof proxyTokens.$inferSelect;
@@ -80,8 +80,8 @@ export async function listTokensPage(
     .orderBy(...newestOfUser(proxyTokens.userId, proxyTokens.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [{ total }] = await db.select({ total: count() }).from(proxyTokens).where(where);
-  return { rows, total: Number(total) };
+  const total = await totalOfPage(page, rows.length, async () => Number((await db.select({ total: count() }).from(proxyTokens).where(where))[0].total));
+  return { rows, total };
 }
 
 /** Every token of a user matching the filters (export), oldest first. */

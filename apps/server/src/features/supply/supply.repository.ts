@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { SUPPLY_OPEN_STATUSES, type TSupplyStatus } from '@proxy/contract';
 import { supplyRequests, users, type TDbOrTx } from '@proxy/db';
-import { newestOfUser, ofUser } from '../../lib/user-rows.repository';
+import { newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A supply request row. */
 export type TSupplyRow = typeof supplyRequests.$inferSelect;
@@ -76,8 +76,8 @@ export async function listUserSupplyPage(
     .orderBy(...newestOfUser(supplyRequests.userId, supplyRequests.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [{ n }] = await db.select({ n: count() }).from(supplyRequests).where(where);
-  return { rows, total: Number(n) };
+  const total = await totalOfPage(page, rows.length, async () => Number((await db.select({ n: count() }).from(supplyRequests).where(where))[0].n));
+  return { rows, total };
 }
 
 // Open requests first (pending, then processing), oldest first; ended ones after, newest first.

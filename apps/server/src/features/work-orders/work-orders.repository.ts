@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { users, workOrderAttachments, workOrderMessages, workOrders, type TDbOrTx } from '@proxy/db';
 import { WORK_ORDER_ACTIVE_STATUSES, type TWorkOrderStatus } from '@proxy/contract';
-import { newestOfUser, ofUser } from '../../lib/user-rows.repository';
+import { newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A work order row. */
 export type TWorkOrderRow = typeof workOrders.$inferSelect;
@@ -51,8 +51,8 @@ export async function listUserWorkOrders(
     .orderBy(...newestOfUser(workOrders.userId, workOrders.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [{ total }] = await db.select({ total: count() }).from(workOrders).where(where);
-  return { rows, total: Number(total) };
+  const total = await totalOfPage(page, rows.length, async () => Number((await db.select({ total: count() }).from(workOrders).where(where))[0].total));
+  return { rows, total };
 }
 
 /** A page of every customer's work orders: open first, then answered, then ended; the longest waiting first within a state. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { migrateDb, openDb, type TDbHandle } from '@proxy/db';
+import { createStateCache } from '@proxy/gateway';
 import { buildApp, loadServerConfig } from '@proxy/server';
 import { createUser } from '@proxy/server/features/proxies/proxies-test-kit';
 
@@ -15,7 +16,10 @@ import { createUser } from '@proxy/server/features/proxies/proxies-test-kit';
  * rows in every list; the hot lists are loaded with autocannon on loopback
  * side by side with a Fastify hello-world answering the envelope, then again
  * after other customers' rows are added (1M proxies). Prints req/s, p50, p99
- * and the ratio to hello-world; drops its database at the end.
+ * and the ratio to hello-world; then loads the gateway's in-memory state of
+ * every proxy cold (time, memory per 100k proxies, and how soon a change
+ * applies); drops its database at the end. Run with --expose-gc (the npm
+ * script does) for exact memory figures.
  */
 
 const argv = process.argv.slice(2);
@@ -74,9 +78,11 @@ async function fill(handle: TDbHandle, userIds: number[], proxies: number, rows:
   const users = `ARRAY[${userIds.join(',')}]::bigint[]`;
   const uid = `(${users})[1 + g % ${userIds.length}]`;
   const G = (n: number) => `FROM generate_series(1, ${n}) g`;
-  await q(`INSERT INTO proxy_tokens (user_id, product, category, billing, network, country, username, password, expires_at, remark)
+  // Bought over the past days, as a real table's rows were (a gateway's sync re-reads only recent changes).
+  await q(`INSERT INTO proxy_tokens (user_id, product, category, billing, network, country, username, password, expires_at, remark, created_at, updated_at)
     SELECT ${uid}, (ARRAY['static','static','dynamic','static'])[1 + g % 4], (ARRAY['isp','isp','isp','idc'])[1 + g % 4],
-      (ARRAY['ip','traffic','traffic','ip'])[1 + g % 4], 'HTTP', 'us', 'b${tag}-' || g, 'pw', now() + interval '30 days', '' ${G(proxies)}`);
+      (ARRAY['ip','traffic','traffic','ip'])[1 + g % 4], 'HTTP', 'us', 'b${tag}-' || g, 'pw', now() + interval '30 days', '',
+      now() - interval '1 day' - g * interval '1 second', now() - interval '1 day' - g * interval '1 second' ${G(proxies)}`);
   await q(`INSERT INTO notifications (user_id, kind, title_zh, title_en, content_zh, content_en, read_at, created_at)
     SELECT ${uid}, 'system', 't', 't', 'c', 'c', CASE WHEN g % 3 = 0 THEN NULL ELSE now() END, now() - g * interval '1 second' ${G(rows)}`);
   await q(`INSERT INTO pay_orders (id, user_id, method, mode, status, amount_fen, fee_fen, price_fen, value_fen, expires_at, created_at)
@@ -91,6 +97,35 @@ async function fill(handle: TDbHandle, userIds: number[], proxies: number, rows:
   await q(`INSERT INTO token_usage (token_id, user_id, bucket, bytes)
     SELECT ${tag === 'u' ? 1_000_000_000 : 2_000_000_000} + g, ${uid}, date_trunc('hour', now()) - (g % 24) * interval '1 hour', 1000 ${G(rows)}`);
   await q('ANALYZE');
+}
+
+type TStateFigures = { tokens: number; loadS: number; heapMbPer100k: number; rssMb: number; changeMs: number };
+
+/** The gateway's state cache loaded cold from the filled tables: time, heap per 100k proxies, and a change applied. */
+async function measureGatewayState(handle: TDbHandle): Promise<TStateFigures> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const loadStarted = performance.now();
+  const cache = createStateCache({ db: handle.db, pollIntervalMs: 3_600_000 });
+  await cache.sync(true);
+  const loadS = (performance.now() - loadStarted) / 1000;
+  gc?.();
+  const { heapUsed, rss } = process.memoryUsage();
+  const tokens = cache.stats().tokens;
+  // A change (the owner disables a proxy) reaches the loaded copy with the next sync, which its notification triggers.
+  const { rows } = await handle.pool!.query<{ id: string }>(`SELECT id FROM proxy_tokens ORDER BY id DESC LIMIT 1`);
+  const id = Number(rows[0].id);
+  const changeStarted = performance.now();
+  // As the product writes it: the row and the gateways' version in one transaction.
+  await handle.pool!.query(
+    `BEGIN; UPDATE proxy_tokens SET status = 'disabled' WHERE id = ${id}; UPDATE gateway_state SET version = version + 1, updated_at = now() WHERE id = 1; COMMIT`,
+  );
+  await cache.refresh();
+  const changeMs = performance.now() - changeStarted;
+  if (cache.tokenById(id)?.status !== 'disabled') throw new Error('the gateway state missed a change');
+  await cache.stop();
+  return { tokens, loadS, heapMbPer100k: ((heapUsed - heapBefore) / 1024 / 1024) * (100_000 / Math.max(tokens, 1)), rssMb: rss / 1024 / 1024, changeMs };
 }
 
 function formatTable(rows: string[][]): string {
@@ -193,6 +228,13 @@ async function main(): Promise<void> {
     table.push(rowOf('hello-world', (p) => p.hello));
     for (const endpoint of ENDPOINTS) table.push(rowOf(endpoint.name, (p) => p.lists.get(endpoint.name)!));
     process.stdout.write(`\n${settings.connections} connections, ${settings.seconds} s each, loopback\n${formatTable(table)}\n`);
+    log('gateway state: cold load of every proxy');
+    const state = await measureGatewayState(handle);
+    process.stdout.write(
+      `\ngateway state, cold load of ${state.tokens} proxies: ${state.loadS.toFixed(1)} s (goal <= 10 s), ` +
+        `heap ${state.heapMbPer100k.toFixed(1)} MB per 100k proxies (goal <= 50 MB), process RSS ${state.rssMb.toFixed(0)} MB, ` +
+        `a change applied in ${state.changeMs.toFixed(0)} ms${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for exact memory)'}\n`,
+    );
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);
     await handle?.close();

@@ -1,5 +1,5 @@
-import { and, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
-import { exitNodes, gatewayState, ipListEntries, proxyTokens, tokenUsage, users, type TDb } from '@proxy/db';
+import { and, asc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
+import { exitNodes, gatewayState, ipListEntries, proxyTokens, tokenUsage, users, type TDb, type TDbOrTx } from '@proxy/db';
 
 /**
  * The gateway's only database access: loading its in-memory copy, writing
@@ -70,6 +70,17 @@ export async function readVersion(db: TDb): Promise<number> {
 export async function loadTokensChangedSince(db: TDb, since: Date | null): Promise<TTokenRow[]> {
   const query = db.select(tokenColumns).from(proxyTokens).innerJoin(users, eq(users.id, proxyTokens.userId));
   return (since ? await query.where(gt(proxyTokens.updatedAt, since)) : await query) as TTokenRow[];
+}
+
+/** A page of every token by id (the cold load reads the table in pages, never all rows at once). */
+export async function loadTokensAfter(db: TDbOrTx, afterId: number, limit: number): Promise<TTokenRow[]> {
+  return (await db
+    .select(tokenColumns)
+    .from(proxyTokens)
+    .innerJoin(users, eq(users.id, proxyTokens.userId))
+    .where(gt(proxyTokens.id, afterId))
+    .orderBy(asc(proxyTokens.id))
+    .limit(limit)) as TTokenRow[];
 }
 
 /** The tokens with these usernames (a gateway looks up credentials it does not know yet). */

@@ -8,6 +8,7 @@ import type { TConnectionLimiter } from './connection-limits';
 export { REFUSALS, type TRefusal } from './refusals';
 export { createWorkerLimiter, serveWorkerLimits, type TConnectionLimiter } from './connection-limits';
 export type { TTargetPolicy } from './target-policy';
+export { createStateCache, type TStateCache } from './state-cache';
 export { ZGatewaySettings, loadGatewaySettings, gatewayOptionsOf, type TGatewaySettings } from './settings';
 
 /** Options of a gateway: where it listens, its database and its rules. */

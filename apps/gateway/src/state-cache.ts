@@ -5,6 +5,7 @@ import {
   loadExitNodes,
   loadIpEntries,
   loadIpEntriesOfUsers,
+  loadTokensAfter,
   loadTokensByUsername,
   loadTokensChangedSince,
   readVersion,
@@ -26,6 +27,8 @@ export type TStateCacheOptions = {
   /** Told of every token row put into the copy (a renewal may lift exhaustion). */
   onToken?: (row: TTokenRow) => void;
   onError?: (error: unknown, where: string) => void;
+  /** Rows per read of the cold load (COLD_LOAD_PAGE unless a test reads in small pages). */
+  coldLoadPage?: number;
 };
 
 /** An owner's IP lists. */
@@ -36,6 +39,22 @@ type TRange = { family: 4 | 6; start: bigint; end: bigint };
 
 // Re-read a little before the last change seen: a transaction may commit after a later one.
 const SYNC_OVERLAP_MS = 10_000;
+// Rows per read of the cold load: a million tokens never sit in memory twice.
+const COLD_LOAD_PAGE = 20_000;
+
+/**
+ * One copy of each short text the tokens repeat (product, status, country,
+ * city...): a million tokens then hold a few dozen strings, not millions.
+ */
+function createInterner() {
+  const seen = new Map<string, string>();
+  return <T extends string>(text: T): T => {
+    const known = seen.get(text);
+    if (known !== undefined) return known as T;
+    seen.set(text, text);
+    return text;
+  };
+}
 
 function hexToBigInt(hex: string): bigint {
   return BigInt(`0x${hex}`);
@@ -70,7 +89,18 @@ export function createStateCache(options: TStateCacheOptions) {
   let readSeq = 0;
   const listsReadAt = new Map<number, number>();
 
+  const intern = createInterner();
+
   function putToken(row: TTokenRow): void {
+    row.ownerStatus = intern(row.ownerStatus);
+    row.product = intern(row.product);
+    row.category = intern(row.category);
+    row.billing = intern(row.billing);
+    row.network = intern(row.network);
+    row.country = intern(row.country);
+    row.state = intern(row.state);
+    row.city = intern(row.city);
+    row.status = intern(row.status);
     const old = tokensById.get(row.id);
     // Rows of one token change in order (the updated_at trigger runs under the row lock): never go back.
     if (old && old.updatedAt > row.updatedAt) return;
@@ -85,11 +115,7 @@ export function createStateCache(options: TStateCacheOptions) {
     const current = await readVersion(db);
     if (!force && current === version) return;
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
-    const [tokens, nodes, entries] = await Promise.all([loadTokensChangedSince(db, since), loadExitNodes(db), loadIpEntries(db)]);
-    for (const row of tokens) {
-      putToken(row);
-      if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
-    }
+    const [nodes, entries] = await Promise.all([loadExitNodes(db), loadIpEntries(db), loadTokens(since)]);
     nodesById = new Map(nodes.map((n) => [n.id, n]));
     const lists = listsOf(entries);
     for (const [userId, readAt] of listsReadAt) {
@@ -104,6 +130,30 @@ export function createStateCache(options: TStateCacheOptions) {
     }
     listsByUser = lists;
     version = Math.max(version, current);
+  }
+
+  // Every token (cold load, in pages by id) or those changed since a time.
+  async function loadTokens(since: Date | null): Promise<void> {
+    const take = (rows: TTokenRow[]) => {
+      for (const row of rows) {
+        putToken(row);
+        if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
+      }
+    };
+    if (since) return take(await loadTokensChangedSince(db, since));
+    const pageSize = options.coldLoadPage ?? COLD_LOAD_PAGE;
+    // The pages of one snapshot, as one query would read them: the last change seen then bounds the next sync.
+    await db.transaction(
+      async (tx) => {
+        for (let afterId = 0; ;) {
+          const page = await loadTokensAfter(tx, afterId, pageSize);
+          take(page);
+          if (page.length < pageSize) return;
+          afterId = page[page.length - 1].id;
+        }
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
   }
 
   // One sync at a time; a request made while one runs gets the next one (which reads after the request).

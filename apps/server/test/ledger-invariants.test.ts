@@ -56,11 +56,11 @@ describe('ledger invariants', () => {
       tx.execute(sql`INSERT INTO proxy_orders (user_id, action, product, category, billing, quantity, amount, cost_fen, idempotency_key)
                      VALUES (${userId}, 'purchase', 'dynamic', 'isp', 'traffic', 0, '1', 500, 'purchase:k1')`),
     );
-    expect(names(order)).toEqual(['paid proxy orders = their debits', 'keyed purchase has its debit']);
+    expect(names(order)).toEqual(['paid proxy orders = their debits', 'keyed order has its debit']);
     const debit = await violationsAfter((tx) =>
       createLedgerService({ db: handle.db, clock: createFakeClock() }).debit({ userId, amountFen: 500, reason: 'purchase', idempotencyKey: 'purchase:k2' }, tx),
     );
-    expect(names(debit)).toEqual(['paid proxy orders = their debits', 'keyed purchase debit has its order']);
+    expect(names(debit)).toEqual(['paid proxy orders = their debits', 'keyed order debit has its order']);
   });
 
   it('sees a purchase order without its tokens', async () => {

@@ -13,8 +13,8 @@ import type { TDbOrTx } from '@proxy/db';
  * - every proxy order paid from the balance (purchase, renew, auto_renew; not
  *   the allocation of a supply request, paid by its frozen fee) has its debit:
  *   per user and action, as many debits of that reason and the same sum; a
- *   keyed purchase has the debit of its key and cost, and a keyed purchase
- *   debit has its order;
+ *   keyed (Idempotency-Key) purchase or renewal has the debit of its key and
+ *   cost, and a keyed purchase or renewal debit has its order;
  * - every purchase order has its quantity of tokens; every token has its
  *   purchase order of the same user;
  * - every successful pay order has exactly one recharge credit of its value,
@@ -76,19 +76,19 @@ const CHECKS: Record<string, SQL> = {
     FROM o FULL JOIN d ON d.user_id = o.user_id AND d.reason = o.reason
     WHERE o.n IS DISTINCT FROM d.n OR o.fen IS DISTINCT FROM d.fen`,
 
-  'keyed purchase has its debit': sql`
+  'keyed order has its debit': sql`
     SELECT po.id AS order_id, po.user_id, po.idempotency_key, po.cost_fen
     FROM proxy_orders po
-    WHERE po.idempotency_key IS NOT NULL AND NOT EXISTS (
+    WHERE po.idempotency_key IS NOT NULL AND po.cost_fen > 0 AND NOT EXISTS (
       SELECT 1 FROM ledger_entries le
       WHERE le.user_id = po.user_id AND le.idempotency_key = po.idempotency_key
         AND le.kind = 'debit' AND le.available_delta = -po.cost_fen
     )`,
 
-  'keyed purchase debit has its order': sql`
+  'keyed order debit has its order': sql`
     SELECT le.id AS entry_id, le.user_id, le.idempotency_key
     FROM ledger_entries le
-    WHERE le.kind = 'debit' AND le.reason = 'purchase' AND le.idempotency_key IS NOT NULL AND NOT EXISTS (
+    WHERE le.kind = 'debit' AND le.reason IN ('purchase', 'renew') AND le.idempotency_key IS NOT NULL AND NOT EXISTS (
       SELECT 1 FROM proxy_orders po WHERE po.user_id = le.user_id AND po.idempotency_key = le.idempotency_key
     )`,
 

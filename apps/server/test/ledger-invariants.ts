@@ -19,6 +19,8 @@ import type { TDbOrTx } from '@proxy/db';
  *   purchase order of the same user;
  * - every successful pay order has exactly one recharge credit of its value,
  *   any other has none; every provider-keyed recharge credit has its successful order;
+ * - every reversed pay order took back from the balance once what it says
+ *   (reversed_fen, the rest as debt), an unreversed one nothing;
  * - every supply request's fee is frozen exactly once and released or consumed
  *   at most once, as its state says (open: neither; success: consumed;
  *   cancelled, failed, refunded: released), each movement of the request's fee;
@@ -120,6 +122,15 @@ const CHECKS: Record<string, SQL> = {
     WHERE le.kind = 'credit' AND le.reason = 'recharge' AND le.idempotency_key LIKE 'pay:%' AND NOT EXISTS (
       SELECT 1 FROM pay_orders p WHERE p.id = le.reference AND p.user_id = le.user_id AND p.status = 'success'
     )`,
+
+  'reversed order taken back once': sql`
+    SELECT p.id AS order_id, p.reversed_at, p.reversed_fen, count(le.id)::int AS debits, (-sum(le.available_delta))::bigint AS debited_fen
+    FROM pay_orders p
+    LEFT JOIN ledger_entries le ON le.user_id = p.user_id AND le.idempotency_key = 'reverse:' || p.id
+    GROUP BY p.id, p.reversed_at, p.reversed_fen
+    HAVING (p.reversed_at IS NULL AND count(le.id) <> 0)
+        OR (p.reversed_at IS NOT NULL AND count(le.id) <> CASE WHEN coalesce(p.reversed_fen, 0) > 0 THEN 1 ELSE 0 END)
+        OR (count(le.id) > 0 AND -sum(le.available_delta) <> p.reversed_fen)`,
 
   'supply fee frozen once, released or consumed at most once': sql`
     SELECT sr.id AS request_id, sr.status, sr.cost_fen,

@@ -56,11 +56,11 @@ describe('ledger invariants', () => {
       tx.execute(sql`INSERT INTO proxy_orders (user_id, action, product, category, billing, quantity, amount, cost_fen, idempotency_key)
                      VALUES (${userId}, 'purchase', 'dynamic', 'isp', 'traffic', 0, '1', 500, 'purchase:k1')`),
     );
-    expect(names(order)).toEqual(['paid proxy orders = their debits', 'keyed purchase has its debit']);
+    expect(names(order)).toEqual(['paid proxy orders = their debits', 'keyed order has its debit']);
     const debit = await violationsAfter((tx) =>
       createLedgerService({ db: handle.db, clock: createFakeClock() }).debit({ userId, amountFen: 500, reason: 'purchase', idempotencyKey: 'purchase:k2' }, tx),
     );
-    expect(names(debit)).toEqual(['paid proxy orders = their debits', 'keyed purchase debit has its order']);
+    expect(names(debit)).toEqual(['paid proxy orders = their debits', 'keyed order debit has its order']);
   });
 
   it('sees a purchase order without its tokens', async () => {
@@ -84,6 +84,27 @@ describe('ledger invariants', () => {
       await ledger.credit({ userId, amountFen: 1000, reason: 'recharge', reference: 'T1', idempotencyKey: 'pay:sandbox:b' }, tx);
     });
     expect(names(twice)).toEqual(['successful pay order credited once']);
+  });
+
+  it('sees a reversal without its debit, and a debit without its reversal', async () => {
+    const paid = async (tx: TTx, reversed: boolean) => {
+      await tx.execute(sql`INSERT INTO pay_orders (id, user_id, method, mode, status, amount_fen, fee_fen, price_fen, value_fen, expires_at, reversed_at, reversed_fen)
+                           VALUES ('R1', ${userId}, 'sandbox', 'redirect', 'success', 1000, 0, 1000, 1000, now(), ${reversed ? new Date() : null}, ${reversed ? 1000 : null})`);
+      await createLedgerService({ db: handle.db, clock: createFakeClock() }).credit(
+        { userId, amountFen: 1000, reason: 'recharge', reference: 'R1', idempotencyKey: 'pay:sandbox:r1' },
+        tx,
+      );
+    };
+    expect(await violationsAfter((tx) => paid(tx, false))).toEqual([]);
+    expect(names(await violationsAfter((tx) => paid(tx, true)))).toEqual(['reversed order taken back once']);
+    const debitOnly = await violationsAfter(async (tx) => {
+      await paid(tx, false);
+      await createLedgerService({ db: handle.db, clock: createFakeClock() }).debit(
+        { userId, amountFen: 1000, reason: 'reversal', reference: 'R1', idempotencyKey: 'reverse:R1' },
+        tx,
+      );
+    });
+    expect(names(debitOnly)).toEqual(['reversed order taken back once']);
   });
 
   it('sees a supply fee released twice, or released and consumed', async () => {

@@ -13,12 +13,14 @@ import type { TDbOrTx } from '@proxy/db';
  * - every proxy order paid from the balance (purchase, renew, auto_renew; not
  *   the allocation of a supply request, paid by its frozen fee) has its debit:
  *   per user and action, as many debits of that reason and the same sum; a
- *   keyed purchase has the debit of its key and cost, and a keyed purchase
- *   debit has its order;
+ *   keyed (Idempotency-Key) purchase or renewal has the debit of its key and
+ *   cost, and a keyed purchase or renewal debit has its order;
  * - every purchase order has its quantity of tokens; every token has its
  *   purchase order of the same user;
  * - every successful pay order has exactly one recharge credit of its value,
  *   any other has none; every provider-keyed recharge credit has its successful order;
+ * - every reversed pay order took back from the balance once what it says
+ *   (reversed_fen, the rest as debt), an unreversed one nothing;
  * - every supply request's fee is frozen exactly once and released or consumed
  *   at most once, as its state says (open: neither; success: consumed;
  *   cancelled, failed, refunded: released), each movement of the request's fee;
@@ -76,19 +78,19 @@ const CHECKS: Record<string, SQL> = {
     FROM o FULL JOIN d ON d.user_id = o.user_id AND d.reason = o.reason
     WHERE o.n IS DISTINCT FROM d.n OR o.fen IS DISTINCT FROM d.fen`,
 
-  'keyed purchase has its debit': sql`
+  'keyed order has its debit': sql`
     SELECT po.id AS order_id, po.user_id, po.idempotency_key, po.cost_fen
     FROM proxy_orders po
-    WHERE po.idempotency_key IS NOT NULL AND NOT EXISTS (
+    WHERE po.idempotency_key IS NOT NULL AND po.cost_fen > 0 AND NOT EXISTS (
       SELECT 1 FROM ledger_entries le
       WHERE le.user_id = po.user_id AND le.idempotency_key = po.idempotency_key
         AND le.kind = 'debit' AND le.available_delta = -po.cost_fen
     )`,
 
-  'keyed purchase debit has its order': sql`
+  'keyed order debit has its order': sql`
     SELECT le.id AS entry_id, le.user_id, le.idempotency_key
     FROM ledger_entries le
-    WHERE le.kind = 'debit' AND le.reason = 'purchase' AND le.idempotency_key IS NOT NULL AND NOT EXISTS (
+    WHERE le.kind = 'debit' AND le.reason IN ('purchase', 'renew') AND le.idempotency_key IS NOT NULL AND NOT EXISTS (
       SELECT 1 FROM proxy_orders po WHERE po.user_id = le.user_id AND po.idempotency_key = le.idempotency_key
     )`,
 
@@ -120,6 +122,15 @@ const CHECKS: Record<string, SQL> = {
     WHERE le.kind = 'credit' AND le.reason = 'recharge' AND le.idempotency_key LIKE 'pay:%' AND NOT EXISTS (
       SELECT 1 FROM pay_orders p WHERE p.id = le.reference AND p.user_id = le.user_id AND p.status = 'success'
     )`,
+
+  'reversed order taken back once': sql`
+    SELECT p.id AS order_id, p.reversed_at, p.reversed_fen, count(le.id)::int AS debits, (-sum(le.available_delta))::bigint AS debited_fen
+    FROM pay_orders p
+    LEFT JOIN ledger_entries le ON le.user_id = p.user_id AND le.idempotency_key = 'reverse:' || p.id
+    GROUP BY p.id, p.reversed_at, p.reversed_fen
+    HAVING (p.reversed_at IS NULL AND count(le.id) <> 0)
+        OR (p.reversed_at IS NOT NULL AND count(le.id) <> CASE WHEN coalesce(p.reversed_fen, 0) > 0 THEN 1 ELSE 0 END)
+        OR (count(le.id) > 0 AND -sum(le.available_delta) <> p.reversed_fen)`,
 
   'supply fee frozen once, released or consumed at most once': sql`
     SELECT sr.id AS request_id, sr.status, sr.cost_fen,

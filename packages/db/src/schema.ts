@@ -349,6 +349,8 @@ export const proxyOrders = pgTable(
     amount: text('amount').notNull(),
     costFen: fen('cost_fen').notNull(),
     idempotencyKey: text('idempotency_key'),
+    /** A keyed renewal's request (product, days, token ids) as a SHA-256 hex: its key answers again only that request. */
+    requestFingerprint: text('request_fingerprint'),
     /** The price versions that priced it, by price key (price_versions.id; 0 = the list price of price_catalogue); null before versioned prices. */
     priceVersions: jsonb('price_versions').$type<Record<string, number>>(),
     createdAt: createdAt(),

@@ -21,7 +21,19 @@ import { writeSync } from 'node:fs';
 type TFaultTx = { execute(query: string): PromiseLike<unknown> };
 
 /** The points placed in the code (each after the first write of its transaction, before the commit). */
-export const FAULT_POINTS = ['purchase.debited', 'renew.debited', 'auto-renew.debited', 'settle.credited', 'supply.frozen', 'rebate.credited'] as const;
+export const FAULT_POINTS = [
+  'purchase.debited',
+  'renew.debited',
+  'auto-renew.debited',
+  'settle.credited',
+  'usdt.credited',
+  'reversal.debited',
+  'adjust.moved',
+  'supply.frozen',
+  'supply.released',
+  'supply.consumed',
+  'rebate.credited',
+] as const;
 
 /** A named crash point. */
 export type TFaultPoint = (typeof FAULT_POINTS)[number];

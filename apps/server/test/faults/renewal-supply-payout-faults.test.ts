@@ -45,13 +45,17 @@ describe.skipIf(!isPostgres)('renewals, supply requests and the money jobs survi
     await handle?.close();
   });
 
-  it('a renewal killed after its debit leaves the token as it was; the retry renews once', async () => {
+  it('a renewal killed after its debit leaves the token as it was; the retry with the same Idempotency-Key renews once', async () => {
     let api = await apis.with('renew.debited');
     const [token] = (await buyOk(t.app, bob.token, '/token/static/ip', { category: 'isp', network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens;
     const expiry = await expiryOf(token!.token_id);
     const before = await balanceFen(t.deps, bob.userId);
     const renew = () =>
-      callApiProcess(api, 'POST', '/token/ip/renew', { token: bob.token, body: { token_ids: [token!.token_id], days: 3, payway: 'balance' } });
+      callApiProcess(api, 'POST', '/token/ip/renew', {
+        token: bob.token,
+        body: { token_ids: [token!.token_id], days: 3, payway: 'balance' },
+        headers: { 'idempotency-key': 'renew-crash-1' },
+      });
     const renewals = () => countOf(sql`SELECT count(*)::int AS n FROM proxy_orders WHERE user_id = ${bob.userId} AND action = 'renew'`);
     const pending = cutCall(renew());
     await api.waitForFaultPoint('renew.debited');
@@ -65,6 +69,8 @@ describe.skipIf(!isPostgres)('renewals, supply requests and the money jobs survi
     api = await apis.with('supply.frozen');
     const retried = await renew();
     expect(retried.json, JSON.stringify(retried.json)).toMatchObject({ code: 0, data: { success: 1, failed: 0 } });
+    // Sent again (the client never saw an answer it trusts): the first renewal's answer, nothing more.
+    expect((await renew()).json.data).toEqual(retried.json.data);
     expect(await renewals()).toBe(1);
     expect(await expiryOf(token!.token_id)).toBe(expiry + 3 * DAY_MS);
     expect(await balanceFen(t.deps, bob.userId)).toBe(before - retried.json.data.cost * 100);

@@ -459,6 +459,7 @@ export async function reverseRecharge(deps: Pick<TDeps, 'db' | 'clock'>, orderId
     if (!order) throw new AppError('NOT_FOUND');
     if (order.status !== 'success' || order.reversedAt !== null) throw new AppError('ORDER_NOT_REVERSIBLE');
     const taken = await createLedgerService(deps).takeBackOrOwe(tx, order.userId, order.valueFen, `reverse:${order.id}`, order.id);
+    await faultPoint('reversal.debited', tx);
     await addTotalRecharge(tx, order.userId, -order.amountFen);
     const reversed = await updateOrder(tx, order.id, {
       reversedAt: deps.clock.now(),

@@ -1,5 +1,6 @@
 import { USDT_METHODS, formatFen, formatUsdtUnits, parseYuanAmount, type TPage, type TUsdtNetwork, type TUsdtTransfer } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
+import { faultPoint } from '../../lib/fault-points';
 import type { TDeps } from '../../lib/deps';
 import { createLedgerService } from '../ledger/ledger.service';
 import { addTotalRecharge, findOrderCustomer } from './payments.repository';
@@ -76,6 +77,7 @@ export async function recordUsdtTransfer(deps: TWatchDeps, provider: TUsdtProvid
         paidAt: transfer.blockTime,
         outcome: 'success',
       });
+      await faultPoint('usdt.credited', tx);
       await updateTransfer(tx, recorded.id, { status: 'credited', orderId: order.id, userId: order.userId });
       return { status: 'credited' as const, settled };
     });

@@ -18,7 +18,7 @@ import {
 
 const MAX_IDEMPOTENCY_KEY = 128;
 
-/** The optional Idempotency-Key header of the purchase calls (and a supply request's submit). */
+/** The optional Idempotency-Key header of the purchase and renew calls (and a supply request's submit). */
 export function idempotencyKeyOf(ctx: Pick<TRouteContext<'tokenCreateStaticIp'>, 'req'>): string | undefined {
   const header = ctx.req.headers['idempotency-key'];
   const key = (Array.isArray(header) ? header[0] : header)?.trim();
@@ -62,8 +62,8 @@ export function createProxyHandlers(deps: TDeps): THandlersOf<'proxies'> {
     tokenBatchRestore: async ({ input, user }) => batchSetDeleted(deps, user.id, input.token_ids, false),
 
     tokenPaywayList: async ({ user, lang }) => listPayways(deps, user.id, lang),
-    tokenIpRenew: async ({ input, user }) => renewTokens(deps, user.id, 'static', input.token_ids, input.days),
-    tokenVariableIpRenew: async ({ input, user }) => renewTokens(deps, user.id, 'dynamic', input.token_ids, input.days),
+    tokenIpRenew: async (ctx) => renewTokens(deps, ctx.user.id, 'static', ctx.input.token_ids, ctx.input.days, idempotencyKeyOf(ctx)),
+    tokenVariableIpRenew: async (ctx) => renewTokens(deps, ctx.user.id, 'dynamic', ctx.input.token_ids, ctx.input.days, idempotencyKeyOf(ctx)),
     tokenIpAutoRenew: async ({ input, user }) => batchSetAutoRenew(deps, user.id, 'static', input.token_ids, input.auto_renew),
     tokenVariableIpAutoRenew: async ({ input, user }) => batchSetAutoRenew(deps, user.id, 'dynamic', input.token_ids, input.auto_renew),
 

@@ -19,6 +19,7 @@ import {
   type TProxyToken,
   type TPage,
 } from '@proxy/contract';
+import { createHash } from 'node:crypto';
 import type { TTx } from '@proxy/db';
 import { csvCell } from '../../lib/csv';
 import { AppError } from '../../lib/app-error';
@@ -38,7 +39,9 @@ import {
   type TAreaFilter,
   type TExitNodeRow,
 } from '../inventory/inventory.repository';
+import { findEntryByIdempotencyKey } from '../ledger/ledger.repository';
 import { createLedgerService } from '../ledger/ledger.service';
+import { uniqueViolationOf } from '../users/unique-violation';
 import { loadPricing, type TPriceVersionIds } from '../pricing/pricing.service';
 import {
   findOrderByKey,
@@ -51,6 +54,7 @@ import {
   lockUserTokens,
   updateToken,
   type TNewToken,
+  type TOrderRow,
   type TTokenRow,
 } from './proxies.repository';
 import { generateProxyPassword, generateProxyUsername } from './token-credentials';
@@ -395,89 +399,146 @@ export async function batchSetAutoRenew(deps: TServiceDeps, userId: number, prod
 /** Answer of a renewal. */
 export type TRenewResult = TBatchResult & { cost: number; balance: number };
 
+// What a keyed renewal asked for (the product, the days and the set of token ids), as a SHA-256 hex.
+function renewalFingerprint(product: TProduct, wanted: number[], days: number): string {
+  const ids = [...wanted].sort((a, b) => a - b);
+  return createHash('sha256')
+    .update(JSON.stringify([product, days, ids]))
+    .digest('hex');
+}
+
+// The first answer of a keyed renewal again (its order and its debit), when the request is the same; else IDEMPOTENCY_CONFLICT.
+async function replayRenewal(
+  tx: TTx,
+  ledger: ReturnType<typeof createLedgerService>,
+  first: TOrderRow,
+  fingerprint: string,
+  total: number,
+): Promise<TRenewResult> {
+  if (first.action !== 'renew' || first.requestFingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_CONFLICT');
+  const debit = first.idempotencyKey ? await findEntryByIdempotencyKey(tx, first.userId, first.idempotencyKey) : undefined;
+  const balanceFen = debit ? debit.availableAfter : (await ledger.getBalance(first.userId, tx)).availableFen;
+  return { success: first.quantity, failed: total - first.quantity, total, cost: fenToYuan(first.costFen), balance: fenToYuan(balanceFen) };
+}
+
 /**
  * Renews IP tokens of a product by `days` from the balance: one debit for
  * every renewable token, expiry extended from max(now, expiry). A static token
  * whose upstream node was released re-claims one in its area (or counts as
  * failed, NO_STOCK when none could be renewed). Unknown, foreign, deleted and
- * traffic tokens count as failed.
+ * traffic tokens count as failed. The same Idempotency-Key answers the first
+ * renewal again without a second debit (a renewal that renewed nothing
+ * records nothing); with another product, days or set of tokens it is
+ * IDEMPOTENCY_CONFLICT.
  */
-export async function renewTokens(deps: TServiceDeps, userId: number, product: TProduct, ids: number[], days: number): Promise<TRenewResult> {
+export async function renewTokens(
+  deps: TServiceDeps,
+  userId: number,
+  product: TProduct,
+  ids: number[],
+  days: number,
+  idempotencyKey?: string,
+): Promise<TRenewResult> {
   const wanted = uniqueIds(ids);
   const ledger = createLedgerService(deps);
-  return changeGatewayState(deps, () =>
-    deps.db.transaction(async (tx) => {
-      const now = deps.clock.now();
-      const { catalogue, versionIds } = await loadPricing(tx, now);
-      // Token rows first, then the balance row: the auto-renew job locks in the same order.
-      const rows = await lockUserTokens(tx, userId, wanted);
-      const renewals: { row: TTokenRow; exitNodeId: number | null; claimedNode?: number; priceFen: number }[] = [];
-      let isOutOfStock = false;
-      for (const row of rows) {
-        if (row.deletedAt || row.billing !== 'ip' || row.product !== product || row.status === 'invalid') continue;
-        let exitNodeId = row.exitNodeId;
-        let claimedNode: number | undefined;
-        if (row.product === 'static' && exitNodeId === null) {
-          const area: TAreaFilter = { kind: exitKindOf(row.category), country: row.country, state: row.state, city: row.city };
-          const [upstream] = await lockFreeUpstreamNodes(tx, area, 1);
-          const node = upstream ?? (await findDirectNodeInArea(tx, area));
-          if (!node) {
-            isOutOfStock = true;
-            continue;
-          }
-          exitNodeId = node.id;
-          if (upstream) claimedNode = upstream.id;
+  const key = idempotencyKey ? `renew:${idempotencyKey}` : undefined;
+  const fingerprint = renewalFingerprint(product, wanted, days);
+  const renew = () => changeGatewayState(deps, () => deps.db.transaction(async (tx) => renewLocked(tx)));
+  const renewLocked = async (tx: TTx): Promise<TRenewResult> => {
+    const now = deps.clock.now();
+    const { catalogue, versionIds } = await loadPricing(tx, now);
+    // Token rows first, then the balance row: the auto-renew job locks in the same order.
+    const rows = await lockUserTokens(tx, userId, wanted);
+    // Under the token locks: a twin of this request on the same tokens has committed (and is visible) or not started.
+    const first = key ? await findOrderByKey(tx, userId, key) : undefined;
+    if (first) return replayRenewal(tx, ledger, first, fingerprint, wanted.length);
+    const renewals: { row: TTokenRow; exitNodeId: number | null; claimedNode?: number; priceFen: number }[] = [];
+    let isOutOfStock = false;
+    for (const row of rows) {
+      if (row.deletedAt || row.billing !== 'ip' || row.product !== product || row.status === 'invalid') continue;
+      let exitNodeId = row.exitNodeId;
+      let claimedNode: number | undefined;
+      if (row.product === 'static' && exitNodeId === null) {
+        const area: TAreaFilter = { kind: exitKindOf(row.category), country: row.country, state: row.state, city: row.city };
+        const [upstream] = await lockFreeUpstreamNodes(tx, area, 1);
+        const node = upstream ?? (await findDirectNodeInArea(tx, area));
+        if (!node) {
+          isOutOfStock = true;
+          continue;
         }
-        renewals.push({ row, exitNodeId, claimedNode, priceFen: priceIpFen(priceKindOf(row), days, catalogue) });
+        exitNodeId = node.id;
+        if (upstream) claimedNode = upstream.id;
       }
-      if (renewals.length === 0 && isOutOfStock) throw new AppError('NO_STOCK');
-      const costFen = renewals.reduce((sum, r) => sum + r.priceFen, 0);
-      let balanceFen: number;
-      if (costFen > 0) {
-        const debit = await ledger.debit(
-          { userId, amountFen: costFen, reason: 'renew', reference: `proxy:renew:${renewals.map((r) => r.row.id).join(',')}`.slice(0, 200) },
-          tx,
-        );
-        balanceFen = debit.availableFen;
-      } else {
-        balanceFen = (await ledger.getBalance(userId, tx)).availableFen;
-      }
-      await faultPoint('renew.debited', tx);
-      for (const { row, exitNodeId, claimedNode } of renewals) {
-        const from = Math.max(now.getTime(), row.expiresAt.getTime());
-        await updateToken(tx, row.id, {
-          expiresAt: new Date(from + days * DAY_MS),
-          status: row.status === 'expired' ? 'enabled' : row.status,
-          exitNodeId,
-          autoRenewFailedFor: null,
-        });
-        if (claimedNode !== undefined) await setNodeHolder(tx, claimedNode, row.id);
-      }
-      if (renewals.length > 0) {
-        const first = renewals[0].row;
-        await insertOrder(tx, {
+      renewals.push({ row, exitNodeId, claimedNode, priceFen: priceIpFen(priceKindOf(row), days, catalogue) });
+    }
+    if (renewals.length === 0 && isOutOfStock) throw new AppError('NO_STOCK');
+    const costFen = renewals.reduce((sum, r) => sum + r.priceFen, 0);
+    let balanceFen: number;
+    if (costFen > 0) {
+      const debit = await ledger.debit(
+        {
           userId,
-          action: 'renew',
-          product,
-          category: first.category,
-          billing: 'ip',
-          quantity: renewals.length,
-          amount: String(days),
-          costFen,
-          priceVersions: versionIds,
-          createdAt: now,
-        });
-        await bumpGatewayVersion(tx);
+          amountFen: costFen,
+          reason: 'renew',
+          reference: `proxy:renew:${renewals.map((r) => r.row.id).join(',')}`.slice(0, 200),
+          idempotencyKey: key,
+        },
+        tx,
+      );
+      if (debit.isReplay) {
+        // A twin with the same key on other tokens committed first (same cost, so the ledger did not refuse it).
+        const twin = key ? await findOrderByKey(tx, userId, key) : undefined;
+        if (!twin) throw new AppError('IDEMPOTENCY_CONFLICT');
+        return replayRenewal(tx, ledger, twin, fingerprint, wanted.length);
       }
-      return {
-        success: renewals.length,
-        failed: wanted.length - renewals.length,
-        total: wanted.length,
-        cost: fenToYuan(costFen),
-        balance: fenToYuan(balanceFen),
-      };
-    }),
-  );
+      balanceFen = debit.availableFen;
+    } else {
+      balanceFen = (await ledger.getBalance(userId, tx)).availableFen;
+    }
+    await faultPoint('renew.debited', tx);
+    for (const { row, exitNodeId, claimedNode } of renewals) {
+      const from = Math.max(now.getTime(), row.expiresAt.getTime());
+      await updateToken(tx, row.id, {
+        expiresAt: new Date(from + days * DAY_MS),
+        status: row.status === 'expired' ? 'enabled' : row.status,
+        exitNodeId,
+        autoRenewFailedFor: null,
+      });
+      if (claimedNode !== undefined) await setNodeHolder(tx, claimedNode, row.id);
+    }
+    if (renewals.length > 0) {
+      const first = renewals[0].row;
+      await insertOrder(tx, {
+        userId,
+        action: 'renew',
+        product,
+        category: first.category,
+        billing: 'ip',
+        quantity: renewals.length,
+        amount: String(days),
+        costFen,
+        idempotencyKey: key ?? null,
+        requestFingerprint: key ? fingerprint : null,
+        priceVersions: versionIds,
+        createdAt: now,
+      });
+      await bumpGatewayVersion(tx);
+    }
+    return {
+      success: renewals.length,
+      failed: wanted.length - renewals.length,
+      total: wanted.length,
+      cost: fenToYuan(costFen),
+      balance: fenToYuan(balanceFen),
+    };
+  };
+  try {
+    return await renew();
+  } catch (error) {
+    // A free renewal's twin with the same key inserted its order first: answer it (or refuse a different request).
+    if (key && uniqueViolationOf(error) === 'proxy_orders_idempotency_key') return renew();
+    throw error;
+  }
 }
 
 /** Payment options of renewals: the balance is the only one. */

@@ -238,6 +238,7 @@ async function endWithRelease(
     { userId: row.userId, amountFen: row.costFen, reason: SUPPLY_REASON, reference: `supply:${row.id}`, idempotencyKey: keys.release(row.id) },
     tx,
   );
+  await faultPoint('supply.released', tx);
   const ended = await updateSupply(tx, row.id, { status, completedAt: deps.clock.now(), failReason: failReason ?? null });
   await notifyTransition(deps, tx, ended);
   return ended;
@@ -343,6 +344,7 @@ export async function completeSupply(deps: TSupplyDeps, id: number, lang: TLang)
         { userId: row.userId, amountFen: row.costFen, reason: SUPPLY_REASON, reference: `supply:${row.id}`, idempotencyKey: keys.consume(row.id) },
         tx,
       );
+      await faultPoint('supply.consumed', tx);
       const purchase = purchaseOf(row);
       const now = deps.clock.now();
       const catalogue = await loadPriceCatalogue(tx, now);

@@ -13,6 +13,7 @@ import {
   type TPage,
 } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
+import { faultPoint } from '../../lib/fault-points';
 import type { TDeps } from '../../lib/deps';
 import { createLedgerService } from '../ledger/ledger.service';
 import { sendCode } from '../auth/codes.service';
@@ -85,7 +86,11 @@ export async function adjustBalance(
   const amountFen = parseYuanAmount(input.amount)!;
   const ledger = createLedgerService(deps);
   const op = { userId, amountFen, reason: ADJUSTMENT_REASON, reference: input.reason, idempotencyKey: `adjust:${input.request_id}` };
-  const result = input.kind === 'credit' ? await ledger.credit(op) : await ledger.debit(op);
+  const result = await deps.db.transaction(async (tx) => {
+    const moved = input.kind === 'credit' ? await ledger.credit(op, tx) : await ledger.debit(op, tx);
+    await faultPoint('adjust.moved', tx);
+    return moved;
+  });
   return { entry_id: result.entryId, balance: fenToYuan(result.availableFen), frozen_balance: fenToYuan(result.frozenFen), is_replay: result.isReplay };
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "proxy_orders" ADD COLUMN "request_fingerprint" text;

@@ -152,7 +152,14 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
       <TestModal token={testedToken} onClose={() => setTestedToken(null)} />
       <PluginSetupModal token={pluginToken} onClose={() => setPluginToken(null)} />
       <RenewModal screen={screen} tokens={renewed} onClose={() => setRenewed([])} />
-      <ExportModal isOpen={isExporting} list={list} tokenIds={selectedIds} filters={filters} onClose={() => setIsExporting(false)} />
+      <ExportModal
+        isOpen={isExporting}
+        list={list}
+        tokenIds={selectedIds}
+        networks={selected.map((token) => token.network)}
+        filters={filters}
+        onClose={() => setIsExporting(false)}
+      />
     </Flex>
   );
 }

@@ -8,7 +8,7 @@ import { CATALOGUE, TOKENS, answerProxyScreen, clickRowMenu, renderStatic, selec
 
 beforeEach(() => answerProxyScreen());
 
-describe('renew', { timeout: 60_000 }, () => {
+describe('renew', { timeout: 120_000 }, () => {
   async function openRenew() {
     renderStatic();
     await clickRowMenu('user1', 'Renew');

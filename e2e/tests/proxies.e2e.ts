@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { registerUser, sharedServer, type TAppServer } from '../support/app-server';
@@ -7,7 +8,9 @@ import { signIn } from '../support/console';
 
 // Issue acceptance: buy a one-day static residential IP (2 yuan) with the trial
 // credit, see the balance fall by 2, see it in the list, test it through the
-// gateway, export it, show its QR code, edit its remark, batch delete and restore it.
+// gateway, export it (the URL line works at the gateway), show its QR code, edit
+// its remark, batch delete and restore it. At 1440 px the list shows expiry,
+// status, auto-renew and credentials without scrolling; hidden columns stay hidden.
 let server: TAppServer;
 let browser: Browser;
 
@@ -22,6 +25,38 @@ afterAll(async () => {
 
 const balance = (page: Page) => page.getByTestId('header-balance').innerText();
 
+/** GET of a URL through an HTTP proxy given as http://user:pass@host:port (absolute-form request); the status and body. */
+function getThroughProxy(proxyUrl: string, target: string): Promise<{ status: number; body: string }> {
+  const proxy = new URL(proxyUrl);
+  const credentials = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64');
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: proxy.hostname,
+        port: Number(proxy.port),
+        method: 'GET',
+        path: target,
+        headers: { host: new URL(target).host, 'proxy-authorization': `Basic ${credentials}` },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The right edge of an element's box, in page pixels. */
+async function rightEdge(locator: ReturnType<Page['locator']>): Promise<number> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('element has no box');
+  return box.x + box.width;
+}
+
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `/tmp/e2e-${name}.png` }).catch(() => undefined);
 }
@@ -31,6 +66,8 @@ describe('proxies in the browser', () => {
     const account = await registerUser(server, 'buyer');
     const { context, page } = await newPage(browser, { locale: 'en-US' });
     try {
+      // A laptop screen: the list must show what matters without sideways scrolling.
+      await page.setViewportSize({ width: 1440, height: 900 });
       await signIn(page, server.url, account);
       await expect.poll(() => balance(page)).toContain('15.00');
       await page.goto(`${server.url}/proxy/isp/static`);
@@ -54,6 +91,34 @@ describe('proxies in the browser', () => {
       // In the list.
       const row = page.locator('.ant-table-tbody tr.ant-table-row').first();
       await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(1);
+
+      // At 1440 px, expiry, status, auto-renew and the credentials show without scrolling: inside the table's box, which does not scroll sideways.
+      const container = page.locator('.ant-table-container').first();
+      const columns = ['expiresAt', 'status', 'autoRenew', 'credentials'];
+      const cellsFit = async () => {
+        const limit = Math.min(await rightEdge(container), 1440);
+        for (const key of columns) if ((await rightEdge(row.locator(`td.proxy-col-${key}`))) > limit) return false;
+        return true;
+      };
+      await expect.poll(cellsFit).toBe(true);
+      const content = page.locator('.ant-table-content').first();
+      expect(await content.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      expect(await content.evaluate((el) => el.scrollLeft)).toBe(0);
+      // Nothing in those cells (nor the row actions) is cut off by a column too narrow for it.
+      for (const key of [...columns, 'actions']) {
+        expect(await row.locator(`td.proxy-col-${key}`).evaluate((td) => td.scrollWidth <= td.clientWidth), key).toBe(true);
+      }
+      expect(await row.locator('td.proxy-col-credentials').innerText()).toMatch(/u[a-z0-9]{11}/);
+
+      // A column hidden with the column chooser stays hidden after a reload.
+      await page.getByRole('button', { name: 'Choose columns' }).click();
+      await page.getByTestId('column-chooser').getByLabel('Area').uncheck();
+      await expect.poll(() => page.locator('th.proxy-col-area').count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await page.reload();
+      await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(1);
+      expect(await page.locator('th.proxy-col-area').count()).toBe(0);
+      expect(await page.locator('th.proxy-col-expiresAt').count()).toBe(1);
 
       // Test through the gateway.
       await row.getByRole('button', { name: 'Test' }).click();
@@ -84,6 +149,19 @@ describe('proxies in the browser', () => {
       const file = await exportDownload;
       const text = readFileSync((await file.path())!, 'utf8');
       expect(text.trim()).toMatch(/^[\w.-]+:\d+:u[a-z0-9]{11}:[A-Za-z0-9]{16}$/);
+
+      // As a proxy URL: the HTTP proxy is offered http:// only (the gateway refuses SOCKS5 for it), and the exported line works at the gateway.
+      await page.getByRole('button', { name: 'Export' }).first().click();
+      const exportDialog = page.getByRole('dialog').last();
+      await exportDialog.getByText('http://user:pass@host:port').click();
+      expect(await exportDialog.innerText()).not.toContain('socks5://');
+      const urlDownload = page.waitForEvent('download');
+      await exportDialog.getByRole('button', { name: 'Export' }).click();
+      const urlLine = readFileSync((await (await urlDownload).path())!, 'utf8').trim();
+      expect(urlLine).toMatch(/^http:\/\/u[a-z0-9]{11}:[A-Za-z0-9]{16}@[\w.-]+:\d+$/);
+      const echoed = await getThroughProxy(urlLine, `${server.url}/api/proxy/echo`);
+      expect(echoed.status, echoed.body).toBe(200);
+      expect(JSON.parse(echoed.body)).toMatchObject({ code: 0, data: { ip: expect.any(String) } });
 
       // Batch delete, then restore from the "Deleted" filter.
       await page.getByRole('button', { name: 'Batch delete' }).click();

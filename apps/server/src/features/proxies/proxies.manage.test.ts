@@ -140,7 +140,7 @@ describe('managing proxies', () => {
     expect(foreign.statusCode).toBe(404);
   });
 
-  it('exports the four line formats as txt and csv, by ids or by list filters', async () => {
+  it('exports the line formats as txt and csv, by ids or by list filters', async () => {
     const row = (await request(t.app, 'GET', '/token/list/static/ip', { token: ann.token })).json().data.records[0];
     const { username: u, password: p } = row;
     const formats: [string, string][] = [
@@ -148,7 +148,8 @@ describe('managing proxies', () => {
       ['&line=hpup', `gw.test:7000:${u}:${p}`],
       ['&line=upahp', `${u}:${p}@gw.test:7000`],
       ['&line=http', `http://${u}:${p}@gw.test:7000`],
-      ['&line=socks5', `socks5://${u}:${p}@gw.test:7000`],
+      // An HTTP proxy is written as http:// even when socks5 is asked: the gateway would refuse SOCKS5 for it.
+      ['&line=socks5', `http://${u}:${p}@gw.test:7000`],
     ];
     for (const [query, line] of formats) {
       const res = await request(t.app, 'GET', `/token/export?token_ids=${ids.staticIp}${query}`, { token: ann.token });
@@ -172,6 +173,36 @@ describe('managing proxies', () => {
     const foreign = await request(t.app, 'GET', `/token/export?token_ids=${ids.staticIp}`, { token: ben.token });
     expect(foreign.body).toBe('');
     expect((await request(t.app, 'GET', '/token/export?line=ftp', { token: ann.token })).statusCode).toBe(400);
+  });
+
+  it("writes each proxy's URL line in the proxy's own protocol, in txt and csv", async () => {
+    const all = (await request(t.app, 'GET', '/token/list/isp/dynamic', { token: ann.token })).json().data.records as {
+      token_id: number;
+      network: string;
+      username: string;
+    }[];
+    // The dynamic list holds a SOCKS5 proxy (variableTraffic) and an HTTP one (variableIp).
+    expect(new Set(all.map((r) => r.network))).toEqual(new Set(['HTTP', 'SOCKS5']));
+    const schemeOf = { HTTP: 'http', SOCKS5: 'socks5' } as Record<string, string>;
+    for (const line of ['http', 'socks5']) {
+      for (const scope of ['list=isp/dynamic', `token_ids=${all.map((r) => r.token_id).join(',')}`]) {
+        const txt = await request(t.app, 'GET', `/token/export?${scope}&line=${line}`, { token: ann.token });
+        const lines = txt.body.trim().split('\n');
+        expect(lines).toHaveLength(all.length);
+        for (const record of all) {
+          const written = lines.find((l) => l.includes(`//${record.username}:`));
+          expect(written, `${line} ${scope} ${record.username}`).toBeDefined();
+          expect(new URL(written!).protocol).toBe(`${schemeOf[record.network]}:`);
+        }
+        const csv = await request(t.app, 'GET', `/token/export?${scope}&line=${line}&format=csv`, { token: ann.token });
+        const rows = csv.body.trim().split('\r\n').slice(1);
+        expect(rows).toHaveLength(all.length);
+        for (const row of rows) {
+          const [, url, , , , , network] = row.split(',');
+          expect(new URL(url).protocol).toBe(`${schemeOf[network]}:`);
+        }
+      }
+    }
   });
 
   it('lists the balance as the only payment option', async () => {

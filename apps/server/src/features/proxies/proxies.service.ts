@@ -551,6 +551,8 @@ export async function listPayways(deps: Pick<TDeps, 'db' | 'clock'>, userId: num
 /**
  * The export file: the given tokens, or every token matching the list filters,
  * one line each in the chosen line format; csv adds a header and columns.
+ * Both URL formats (http, socks5) write each proxy with the scheme of its own
+ * protocol, so every line works at the gateway whatever the mix.
  */
 export async function exportTokens(deps: Pick<TDeps, 'db' | 'config'>, userId: number, query: TExportQuery): Promise<RawReply> {
   const { token_ids: ids, format, line, ...filters } = query;
@@ -559,7 +561,11 @@ export async function exportTokens(deps: Pick<TDeps, 'db' | 'config'>, userId: n
     : await listTokensMatching(deps.db, userId, filters, EXPORT_MAX_TOKENS);
   const host = deps.config.gatewayPublicHost;
   const port = deps.config.GATEWAY_PUBLIC_PORT;
-  const lineOf = (r: TTokenRow) => formatEndpointLine({ host, port, username: r.username, password: r.password }, line);
+  // The URL formats name each proxy's own protocol: the gateway refuses SOCKS5 on an HTTP proxy and HTTP on a SOCKS5 one.
+  const lineOf = (r: TTokenRow) => {
+    const endpoint = { host, port, username: r.username, password: r.password };
+    return line === 'http' || line === 'socks5' ? proxyUrlOf({ ...endpoint, network: r.network }) : formatEndpointLine(endpoint, line);
+  };
   if (format === 'csv') {
     const header = [
       'token_id',

@@ -1,32 +1,51 @@
 import { useState } from 'react';
-import { Alert, Form, Modal, Radio } from 'antd';
+import { Alert, Form, Modal, Radio, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { EXPORT_LINE_FORMATS, type TExportLineFormat, type TProxyList } from '@proxy/contract';
+import type { TExportLineFormat, TProxyList, TProxyNetwork } from '@proxy/contract';
 import type { TTokenListFilters } from '../../../entities/proxies/token-list';
 import { showSuccess } from '../../../lib/message';
 import { useExportTokens, type TExportFileFormat } from '../api/export-tokens';
 
-/** Sample of each line format, shown next to its choice. */
-const LINE_SAMPLES: Record<TExportLineFormat, string> = {
-  hpup: 'host:port:user:pass',
-  upahp: 'user:pass@host:port',
-  http: 'http://user:pass@host:port',
-  socks5: 'socks5://user:pass@host:port',
-};
+/** Line formats the dialog offers: two without a scheme, and the proxy URL in each proxy's own protocol. */
+type TLineChoice = 'hpup' | 'upahp' | 'url';
+
+const PLAIN_SAMPLES = { hpup: 'host:port:user:pass', upahp: 'user:pass@host:port' } as const;
+
+/**
+ * The URL format for the proxies exported: the one scheme when they all share
+ * a protocol, else both (the server writes each line in its proxy's protocol;
+ * the gateway refuses any other, so a socks5:// line for an HTTP proxy never works).
+ */
+function urlFormatOf(networks: TProxyNetwork[]): { line: TExportLineFormat; sample: string } {
+  const kinds = new Set(networks);
+  if (kinds.size === 1 && kinds.has('SOCKS5')) return { line: 'socks5', sample: 'socks5://user:pass@host:port' };
+  if (kinds.size === 1 && kinds.has('HTTP')) return { line: 'http', sample: 'http://user:pass@host:port' };
+  return { line: 'http', sample: 'http:// | socks5://user:pass@host:port' };
+}
 
 /**
  * Export as a file (GET /token/export, a blob): the selected proxies, or every
  * proxy of the list matching the current filters; txt or csv and a line format.
+ * `networks` are the protocols of the selected proxies (none: the filter's
+ * proxies, whose protocols are not all known here).
  */
-export function ExportModal(props: { isOpen: boolean; list: TProxyList; tokenIds: number[]; filters: TTokenListFilters; onClose: () => void }) {
+export function ExportModal(props: {
+  isOpen: boolean;
+  list: TProxyList;
+  tokenIds: number[];
+  networks: TProxyNetwork[];
+  filters: TTokenListFilters;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('proxies');
   const [format, setFormat] = useState<TExportFileFormat>('txt');
-  const [line, setLine] = useState<TExportLineFormat>('hpup');
+  const [choice, setChoice] = useState<TLineChoice>('hpup');
   const exporter = useExportTokens();
+  const url = urlFormatOf(props.networks);
 
   const handleOk = () =>
     exporter.mutate(
-      { list: props.list, tokenIds: props.tokenIds, filters: props.filters, format, line },
+      { list: props.list, tokenIds: props.tokenIds, filters: props.filters, format, line: choice === 'url' ? url.line : choice },
       {
         onSuccess: () => {
           showSuccess(t('export.success'));
@@ -61,12 +80,23 @@ export function ExportModal(props: { isOpen: boolean; list: TProxyList; tokenIds
             ]}
           />
         </Form.Item>
-        <Form.Item label={t('export.line')}>
+        <Form.Item label={t('export.line')} extra={choice === 'url' ? t('export.urlHint') : undefined}>
           <Radio.Group
-            value={line}
-            onChange={(e) => setLine(e.target.value as TExportLineFormat)}
+            value={choice}
+            onChange={(e) => setChoice(e.target.value as TLineChoice)}
             style={{ display: 'flex', flexDirection: 'column', gap: 8 }}
-            options={EXPORT_LINE_FORMATS.map((f) => ({ value: f, label: <code>{LINE_SAMPLES[f]}</code> }))}
+            options={[
+              { value: 'hpup', label: <code>{PLAIN_SAMPLES.hpup}</code> },
+              { value: 'upahp', label: <code>{PLAIN_SAMPLES.upahp}</code> },
+              {
+                value: 'url',
+                label: (
+                  <span>
+                    <code>{url.sample}</code> <Typography.Text type="secondary">{t('export.urlLabel')}</Typography.Text>
+                  </span>
+                ),
+              },
+            ]}
           />
         </Form.Item>
       </Form>

@@ -1,11 +1,12 @@
-import { Progress, Switch, Typography } from 'antd';
+import { Flex, Progress, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PROXY_REMARK_MAX, type TProxyToken } from '@proxy/contract';
 import { showError, showSuccess } from '../../../lib/message';
 import { useSetAutoRenew } from '../api/set-auto-renew';
 import { useUpdateRemark } from '../api/update-remark';
-import { formatAllowance, formatBytes, usagePercent } from '../utils/format';
+import { formatAllowance, formatBytes, formatDateTime, usagePercent } from '../utils/format';
 import type { TScreenConfig } from '../utils/screens';
+import { CopyText, SecretText } from './copy-field';
 
 /** The remark, edited in place (saved when it changed); one line with an ellipsis, the whole text on hover. */
 export function RemarkCell({ token }: { token: TProxyToken }) {
@@ -82,11 +83,27 @@ export function AutoRenewCell({ screen, token }: { screen: TScreenConfig; token:
   );
 }
 
-/** Monospace text with antd's copy icon. */
-export function MonospaceCopyable({ text }: { text: string }) {
+/** Date above time, so the column stays narrow. */
+export function DateTimeCell({ iso }: { iso: string }) {
+  const [date, time] = formatDateTime(iso).split(' ');
   return (
-    <Typography.Text copyable style={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
-      {text}
-    </Typography.Text>
+    <Flex vertical>
+      <Typography.Text style={{ whiteSpace: 'nowrap' }}>{date}</Typography.Text>
+      <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap', fontSize: 12 }}>
+        {time}
+      </Typography.Text>
+    </Flex>
+  );
+}
+
+/** What a client needs to connect, one per line: host:port, username and the password (hidden until shown); each copyable. */
+export function CredentialsCell({ token }: { token: TProxyToken }) {
+  return (
+    <Flex vertical align="flex-start" data-testid={`credentials-${token.token_id}`}>
+      {/* A long gateway host wraps rather than widening the column. */}
+      <CopyText text={`${token.host}:${token.port}`} />
+      <CopyText text={token.username} />
+      <SecretText secret={token.password} label={token.username} />
+    </Flex>
   );
 }

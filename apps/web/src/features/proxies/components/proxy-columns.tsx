@@ -1,47 +1,67 @@
 import { Tag, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
-import { formatArea, formatDateTime } from '../utils/format';
+import type { TProxyColumnKey } from '../hooks/use-column-choice';
+import { formatArea } from '../utils/format';
 import type { TScreenConfig } from '../utils/screens';
-import { SecretText } from './copy-field';
-import { AutoRenewCell, MonospaceCopyable, RemarkCell, UsageCell } from './proxy-cells';
+import { AutoRenewCell, CredentialsCell, DateTimeCell, RemarkCell, UsageCell } from './proxy-cells';
 import { RowActions, type TRowHandlers } from './row-actions';
 import { StatusTag } from './status-tag';
 
-/** The columns of a proxy list (spec section 3), the row actions last. */
-export function useProxyColumns(screen: TScreenConfig, handlers: TRowHandlers): TableColumnsType<TProxyToken> {
+type TProxyColumn = TableColumnsType<TProxyToken>[number] & { key: TProxyColumnKey };
+
+/** The title of each column of a proxy list. */
+export function useColumnTitles(): Record<TProxyColumnKey, string> {
   const { t } = useTranslation('proxies');
-  return [
-    { title: t('fields.remark'), dataIndex: 'remark', width: 170, render: (_, token) => <RemarkCell token={token} /> },
+  return {
+    remark: t('fields.remark'),
+    type: t('fields.type'),
+    network: t('fields.network'),
+    area: t('fields.area'),
+    usage: t('fields.usage'),
+    createdAt: t('fields.createdAt'),
+    expiresAt: t('fields.expiresAt'),
+    status: t('fields.status'),
+    autoRenew: t('fields.autoRenew'),
+    credentials: t('fields.credentials'),
+    actions: t('fields.actions'),
+  };
+}
+
+/**
+ * The columns of a proxy list (spec section 3) that the user has chosen to
+ * see, the row actions last. The default set (about 1100 px with the row
+ * selection) fits the content area of a 1440 px screen.
+ */
+export function useProxyColumns(screen: TScreenConfig, handlers: TRowHandlers, visible: TProxyColumnKey[]): TableColumnsType<TProxyToken> {
+  const { t } = useTranslation('proxies');
+  const titles = useColumnTitles();
+  const columns: TProxyColumn[] = [
+    { title: titles.remark, key: 'remark', dataIndex: 'remark', width: 150, render: (_, token) => <RemarkCell token={token} /> },
     {
-      title: t('fields.type'),
+      title: titles.type,
       key: 'type',
-      width: 110,
+      width: 92,
       render: (_, token) => <Tag color={token.type === 'ip' ? 'blue' : 'purple'}>{t(`billing.${token.type}`)}</Tag>,
     },
-    { title: t('fields.network'), dataIndex: 'network', width: 90 },
-    { title: t('fields.area'), key: 'area', width: 170, render: (_, token) => formatArea(token.area) },
-    { title: t('fields.usage'), key: 'usage', width: 190, render: (_, token) => <UsageCell token={token} /> },
-    { title: t('fields.createdAt'), dataIndex: 'created_at', width: 165, render: (v: string) => formatDateTime(v) },
-    { title: t('fields.expiresAt'), dataIndex: 'expires_at', width: 165, render: (v: string) => formatDateTime(v) },
-    { title: t('fields.status'), dataIndex: 'status', width: 100, render: (_, token) => <StatusTag status={token.status} /> },
-    { title: t('fields.autoRenew'), key: 'autoRenew', width: 110, render: (_, token) => <AutoRenewCell screen={screen} token={token} /> },
-    { title: t('fields.hostPort'), key: 'hostPort', width: 200, render: (_, token) => <MonospaceCopyable text={`${token.host}:${token.port}`} /> },
-    { title: t('fields.username'), dataIndex: 'username', width: 190, render: (username: string) => <MonospaceCopyable text={username} /> },
+    { title: titles.network, key: 'network', dataIndex: 'network', width: 76 },
+    { title: titles.area, key: 'area', width: 104, ellipsis: true, render: (_, token) => formatArea(token.area) },
+    { title: titles.usage, key: 'usage', width: 160, render: (_, token) => <UsageCell token={token} /> },
+    { title: titles.createdAt, key: 'createdAt', dataIndex: 'created_at', width: 96, render: (v: string) => <DateTimeCell iso={v} /> },
+    { title: titles.expiresAt, key: 'expiresAt', dataIndex: 'expires_at', width: 96, render: (v: string) => <DateTimeCell iso={v} /> },
+    { title: titles.status, key: 'status', dataIndex: 'status', width: 84, render: (_, token) => <StatusTag status={token.status} /> },
+    { title: titles.autoRenew, key: 'autoRenew', width: 92, render: (_, token) => <AutoRenewCell screen={screen} token={token} /> },
+    { title: titles.credentials, key: 'credentials', width: 200, render: (_, token) => <CredentialsCell token={token} /> },
     {
-      title: t('fields.password'),
-      dataIndex: 'password',
-      width: 190,
-      render: (password: string, token) => <SecretText secret={password} label={token.username} />,
-    },
-    {
-      title: t('fields.actions'),
+      title: titles.actions,
       key: 'actions',
       fixed: 'right',
-      width: 190,
+      width: 184,
       render: (_, token) => (
         <RowActions token={token} onDetail={handlers.onDetail} onTest={handlers.onTest} onRenew={handlers.onRenew} onPluginSetting={handlers.onPluginSetting} />
       ),
     },
   ];
+  // Each column's cells carry its key as a class (proxy-col-<key>), for styling and for the browser tests.
+  return columns.filter((column) => visible.includes(column.key)).map((column) => ({ ...column, className: `proxy-col-${column.key}` }));
 }

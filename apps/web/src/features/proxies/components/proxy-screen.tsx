@@ -6,8 +6,10 @@ import { formatFen, IP_MONTH_DAYS, type TPriceCatalogue, type TProxyList, type T
 import { PluginSetupModal } from '../../../entities/plugin/plugin-setup-modal';
 import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
 import { toListQuery, useTokenList, type TTokenListFilters } from '../../../entities/proxies/token-list';
+import { useColumnChoice } from '../hooks/use-column-choice';
 import { SCREENS, type TScreenKey } from '../utils/screens';
 import { BatchBar } from './batch-bar';
+import { ColumnChooser } from './column-chooser';
 import { DetailDrawer } from './detail-drawer';
 import { ExportModal } from './export-modal';
 import { ListFilters } from './list-filters';
@@ -62,6 +64,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
   const [pluginToken, setPluginToken] = useState<TProxyToken | null>(null);
   const [renewed, setRenewed] = useState<TProxyToken[]>([]);
   const catalogue = usePriceCatalogue();
+  const columns = useColumnChoice(screen.key);
 
   const list: TProxyList = screen.lists[tab] ?? screen.lists.all;
   const query = useTokenList(list, { ...toListQuery(filters), page, page_size: pageSize }, { failureMessage: t('errors.fetchList') });
@@ -111,7 +114,10 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
 
       <Card>
         <Flex vertical gap={16}>
-          {tabs.length > 1 && <Segmented<TListTab> value={tab} onChange={changeList} options={tabs} style={{ alignSelf: 'flex-start' }} />}
+          <Flex justify={tabs.length > 1 ? 'space-between' : 'flex-end'} align="center" gap={8} wrap>
+            {tabs.length > 1 && <Segmented<TListTab> value={tab} onChange={changeList} options={tabs} />}
+            <ColumnChooser visible={columns.visible} onChange={columns.setVisible} />
+          </Flex>
           <ListFilters category={screen.category} onChange={changeFilters} />
           <BatchBar
             screen={screen}
@@ -123,6 +129,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
           />
           <ProxyTable
             screen={screen}
+            visibleColumns={columns.visible}
             records={query.data?.records ?? []}
             total={query.data?.total ?? 0}
             page={page}
@@ -152,7 +159,14 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
       <TestModal token={testedToken} onClose={() => setTestedToken(null)} />
       <PluginSetupModal token={pluginToken} onClose={() => setPluginToken(null)} />
       <RenewModal screen={screen} tokens={renewed} onClose={() => setRenewed([])} />
-      <ExportModal isOpen={isExporting} list={list} tokenIds={selectedIds} filters={filters} onClose={() => setIsExporting(false)} />
+      <ExportModal
+        isOpen={isExporting}
+        list={list}
+        tokenIds={selectedIds}
+        networks={selected.map((token) => token.network)}
+        filters={filters}
+        onClose={() => setIsExporting(false)}
+      />
     </Flex>
   );
 }

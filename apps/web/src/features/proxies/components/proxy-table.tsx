@@ -1,14 +1,20 @@
 import { Flex, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
+import type { TProxyColumnKey } from '../hooks/use-column-choice';
 import type { TScreenConfig } from '../utils/screens';
 import { useProxyColumns } from './proxy-columns';
 import type { TRowHandlers } from './row-actions';
 
-/** The list's table: the columns of spec section 3, row selection and paging. */
+/** Width of the row selection column, px. */
+const SELECTION_WIDTH = 32;
+
+/** The list's table: the columns of spec section 3 the user chose (remembered per screen), row selection and paging. */
 export function ProxyTable(
   props: {
     screen: TScreenConfig;
+    /** The columns the user chose to see (useColumnChoice). */
+    visibleColumns: TProxyColumnKey[];
     records: TProxyToken[];
     total: number;
     page: number;
@@ -22,7 +28,8 @@ export function ProxyTable(
   } & TRowHandlers,
 ) {
   const { t } = useTranslation('proxies');
-  const columns = useProxyColumns(props.screen, props);
+  const columns = useProxyColumns(props.screen, props, props.visibleColumns);
+  const tableWidth = columns.reduce((sum, column) => sum + (Number(column.width) || 0), SELECTION_WIDTH);
 
   return (
     <Table<TProxyToken>
@@ -31,8 +38,12 @@ export function ProxyTable(
       columns={columns}
       dataSource={props.records}
       loading={props.isLoading}
-      scroll={{ x: 'max-content' }}
+      // Fixed layout, as wide as its columns: each column takes its own width (long text is cut, never widens it),
+      // so the default set fits a 1440 px screen; more columns than the screen holds scroll sideways.
+      tableLayout="fixed"
+      scroll={{ x: tableWidth }}
       rowSelection={{
+        columnWidth: SELECTION_WIDTH,
         selectedRowKeys: props.selectedIds,
         preserveSelectedRowKeys: true,
         onChange: (keys, rows) => props.onSelect(keys as number[], rows.filter(Boolean)),

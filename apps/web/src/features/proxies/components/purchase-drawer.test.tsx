@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatFen, priceIpFen, priceTrafficFen } from '@proxy/contract';
 import { fail } from '../../../test/api-stub';
-import { makeToken } from '../../../test/fixtures';
+import { makeArea, makeToken } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
 import { CATALOGUE, answerProxyScreen, renderStatic } from '../test/proxy-screen';
 
@@ -26,7 +26,7 @@ async function chooseCountry(drawer: HTMLElement) {
   fireEvent.click(screen.getAllByText('United States (3 available)').at(-1)!);
 }
 
-describe('purchase form', { timeout: 60_000 }, () => {
+describe('purchase form', { timeout: 120_000 }, () => {
   it('previews the price with the server catalogue and the contract functions', async () => {
     renderStatic();
     const drawer = await openPurchase();
@@ -95,6 +95,31 @@ describe('purchase form', { timeout: 60_000 }, () => {
     fireEvent.click(link);
     await waitFor(() => expect(router.state.location.pathname).toBe('/charge'));
     await waitFor(() => expect(drawer.classList.contains('ant-drawer-open')).toBe(false));
+  });
+
+  it('says which areas have stock now and links to a supply request for the others', async () => {
+    api.on('tokenAreaCountries', () => [makeArea('us', 'United States', '美国', 3), makeArea('jp', 'Japan', '日本', 0)]);
+    const { router } = renderStatic();
+    const drawer = await openPurchase();
+    const notice = await within(drawer).findByTestId('stock-notice');
+    expect(notice.textContent).toContain('In stock now: United States (3 available).');
+    expect(notice.textContent).not.toContain('Japan');
+    expect(notice.textContent).toContain('Other countries and regions have no stock at the moment.');
+    const link = within(notice).getByTestId('supply-request-link');
+    expect(link.getAttribute('href')).toBe('/proxy/isp/supply-request');
+    expect(link.textContent).toBe('Request a restock for the region you need');
+    fireEvent.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/proxy/isp/supply-request'));
+    await waitFor(() => expect(drawer.classList.contains('ant-drawer-open')).toBe(false));
+  });
+
+  it('says plainly when no area has stock', async () => {
+    api.on('tokenAreaCountries', () => []);
+    renderStatic();
+    const drawer = await openPurchase();
+    const notice = await within(drawer).findByTestId('stock-notice');
+    expect(notice.textContent).toContain('No country or region has stock at the moment.');
+    expect(within(notice).getByTestId('supply-request-link').getAttribute('href')).toBe('/proxy/isp/supply-request');
   });
 
   it('buys with an Idempotency-Key reused on retry, then shows the proxies and refreshes list and balance', async () => {

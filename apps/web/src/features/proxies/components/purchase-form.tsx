@@ -18,6 +18,7 @@ import type { TPriceQuote } from '../hooks/use-price-quote';
 import { INITIAL_PURCHASE, type TPurchaseValues } from '../hooks/use-purchase';
 import type { TScreenConfig } from '../utils/screens';
 import { PricePreviewCard } from './price-preview-card';
+import { StockNotice } from './stock-notice';
 
 /** Where to switch to the other product of the residential screens. */
 const OTHER_PRODUCT_PATH = { static: '/proxy/isp/variable', dynamic: '/proxy/isp/static' } as const;
@@ -71,6 +72,7 @@ export function PurchaseForm(props: {
           </Form.Item>
         </Col>
       </Row>
+      <StockNotice category={screen.category} onLeave={props.onLeave} />
       <AreaPicker category={screen.category} isCountryRequired />
       <Row gutter={12}>
         <Col xs={24} sm={isTraffic ? 12 : 8}>

@@ -3,11 +3,12 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatFen, priceIpFen } from '@proxy/contract';
 import { fail, raw } from '../../../test/api-stub';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
-import { CATALOGUE, answerProxyScreen, clickRowMenu, renderStatic, selectRows } from '../test/proxy-screen';
+import { makeToken, pageOf } from '../../../test/fixtures';
+import { CATALOGUE, TOKENS, answerProxyScreen, clickRowMenu, renderStatic, selectRows } from '../test/proxy-screen';
 
 beforeEach(() => answerProxyScreen());
 
-describe('renew', { timeout: 60_000 }, () => {
+describe('renew', { timeout: 120_000 }, () => {
   async function openRenew() {
     renderStatic();
     await clickRowMenu('user1', 'Renew');
@@ -78,7 +79,7 @@ describe('renew', { timeout: 60_000 }, () => {
   });
 });
 
-describe('export', { timeout: 60_000 }, () => {
+describe('export', { timeout: 120_000 }, () => {
   const savedCreate = URL.createObjectURL;
   const savedRevoke = URL.revokeObjectURL;
   beforeEach(() => {
@@ -114,9 +115,47 @@ describe('export', { timeout: 60_000 }, () => {
   it('exports the selected ids in the chosen file and line format', async () => {
     renderStatic();
     await selectRows(1, 2);
-    await runExport(['CSV', 'socks5://user:pass@host:port']);
+    await runExport(['CSV', 'user:pass@host:port']);
     await waitFor(() => expect(api.requestsTo('tokenExport')).toHaveLength(1));
-    expect(Object.fromEntries(api.requestsTo('tokenExport')[0].query)).toEqual({ format: 'csv', line: 'socks5', token_ids: '1,2' });
+    expect(Object.fromEntries(api.requestsTo('tokenExport')[0].query)).toEqual({ format: 'csv', line: 'upahp', token_ids: '1,2' });
+  });
+
+  it("offers the proxy URL only in the selected proxies' own protocol", async () => {
+    api.on('tokenListIspStatic', () => pageOf([...TOKENS, makeToken({ token_id: 3, network: 'SOCKS5' })]));
+    renderStatic();
+    // HTTP proxies: http:// and never socks5://, which the gateway would refuse for them.
+    await selectRows(1, 2);
+    fireEvent.click(screen.getByText('Export'));
+    let dialog = await findModalWith('Export proxies');
+    expect(within(dialog).getByText('http://user:pass@host:port')).toBeTruthy();
+    expect(within(dialog).queryByText(/socks5:\/\//)).toBeNull();
+    fireEvent.click(within(dialog).getByText('http://user:pass@host:port'));
+    expect(await within(dialog).findByText(/Each line carries its proxy's own protocol/)).toBeTruthy();
+    fireEvent.click(within(dialog).getAllByText('Export').at(-1)!);
+    await waitFor(() => expect(api.requestsTo('tokenExport')).toHaveLength(1));
+    expect(api.requestsTo('tokenExport')[0].query.get('line')).toBe('http');
+    await waitFor(() => expect(shownMessages('success')).toContain('Export downloaded'));
+
+    // Only the SOCKS5 proxy (the clicks untick 1 and 2, tick 3): socks5:// and not http://.
+    await selectRows(1, 2, 3);
+    // The batch bar's button (the closed dialog keeps its own).
+    fireEvent.click(screen.getAllByText('Export')[0]);
+    dialog = await findModalWith('Export proxies');
+    expect(within(dialog).getByText('socks5://user:pass@host:port')).toBeTruthy();
+    expect(within(dialog).queryByText(/http:\/\//)).toBeNull();
+    fireEvent.click(within(dialog).getByText('socks5://user:pass@host:port'));
+    fireEvent.click(within(dialog).getAllByText('Export').at(-1)!);
+    await waitFor(() => expect(api.requestsTo('tokenExport')).toHaveLength(2));
+    expect(Object.fromEntries(api.requestsTo('tokenExport')[1].query)).toEqual({ format: 'txt', line: 'socks5', token_ids: '3' });
+  });
+
+  it("offers the URL in each proxy's own protocol for a mix of protocols", async () => {
+    api.on('tokenListIspStatic', () => pageOf([...TOKENS, makeToken({ token_id: 3, network: 'SOCKS5' })]));
+    renderStatic();
+    await selectRows(1, 3);
+    fireEvent.click(screen.getByText('Export'));
+    const dialog = await findModalWith('Export proxies');
+    expect(within(dialog).getByText('http:// | socks5://user:pass@host:port')).toBeTruthy();
   });
 
   it('says "export failed" when the export fails', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Button, Drawer, Layout, Menu, Space, Tag, Typography, theme } from 'antd';
+import { Button, Drawer, Layout, Menu, Space, Tag, Tooltip, Typography, theme } from 'antd';
 import { ArrowLeftOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
@@ -61,15 +61,19 @@ function AdminHeader(props: { onOpenMenu?: () => void }) {
         </Button>
       </Link>
       <div style={{ flex: 1 }} />
-      <Space size={isPhone ? 0 : 4} align="center" style={{ minWidth: 0 }}>
+      <Space size={isPhone ? 0 : 4} align="center">
         <LanguageSwitch isCompact />
         <ThemeSwitch />
-        <Space size={4} style={{ padding: '0 8px', minWidth: 0, maxWidth: isPhone ? 140 : undefined }} data-testid="admin-operator">
-          <UserOutlined />
-          <Typography.Text ellipsis={{ tooltip: user?.email }} style={{ maxWidth: isPhone ? 110 : undefined }}>
-            {user?.email ?? ''}
-          </Typography.Text>
-        </Space>
+        {isPhone ? (
+          <Tooltip title={user?.email}>
+            <UserOutlined aria-label={user?.email} data-testid="admin-operator" style={{ padding: '0 8px' }} />
+          </Tooltip>
+        ) : (
+          <Space size={4} style={{ padding: '0 8px' }} data-testid="admin-operator">
+            <UserOutlined />
+            <Typography.Text>{user?.email ?? ''}</Typography.Text>
+          </Space>
+        )}
       </Space>
     </Layout.Header>
   );

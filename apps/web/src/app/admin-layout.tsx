@@ -156,7 +156,7 @@ function AdminShell(props: { routes: TAppRoute[] }) {
       )}
       <Layout style={{ minWidth: 0 }}>
         <AdminHeader onOpenMenu={isPhone ? () => setIsDrawerOpen(true) : undefined} />
-        <Layout.Content style={{ padding: isPhone ? 12 : 16, minWidth: 0 }} data-testid="admin-content">
+        <Layout.Content style={{ padding: isPhone ? 12 : 16, minWidth: 0 }} data-testid="admin-content" data-pathname={location.pathname}>
           <Outlet />
         </Layout.Content>
       </Layout>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Avatar, Badge, Button, Dropdown, Layout, Menu, Space, Tooltip, Typography, theme } from 'antd';
+import { Avatar, Badge, Button, Drawer, Dropdown, Layout, Menu, Space, Tooltip, Typography, theme } from 'antd';
 import {
   BellOutlined,
   CompassOutlined,
@@ -16,6 +16,7 @@ import { PRODUCT_NAME, formatYuan } from '@proxy/contract';
 import { LanguageSwitch } from '../components/language-switch';
 import { NoticeDialog } from '../components/notice-dialog';
 import { ThemeSwitch } from '../components/theme-switch';
+import { useIsPhone } from '../components/use-is-phone';
 import { useUnreadNotificationCount } from '../entities/notifications/notification-list';
 import { useHelpCenterUrl } from '../entities/site/site-settings';
 import { GuidedTour, TOUR_TARGET_ATTRIBUTE } from '../features/tour/components/guided-tour';
@@ -53,7 +54,15 @@ export function useCurrentAppRoute(): TAppRoute | undefined {
   return undefined;
 }
 
-function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void }) {
+/** Width of the side menu, and of the drawer holding it on a phone. */
+const SIDEBAR_WIDTH = 232;
+
+/**
+ * The header: the menu button, the balance, notifications and the user menu;
+ * on a phone (`isPhone`) the menu button opens the menu drawer, the user menu
+ * shows the avatar only and the tour (which points at the side menu) is not offered.
+ */
+function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void; isPhone: boolean }) {
   const { t } = useTranslation('common');
   const navigate = useNavigate();
   const { data: user } = useUserInfo();
@@ -74,7 +83,7 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void }) {
     <Layout.Header
       style={{
         background: token.colorBgContainer,
-        padding: '0 16px',
+        padding: props.isPhone ? '0 8px' : '0 16px',
         display: 'flex',
         alignItems: 'center',
         gap: 8,
@@ -91,9 +100,9 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void }) {
         data-testid="sidebar-toggle"
       />
       <div style={{ flex: 1 }} />
-      <Space size={4} align="center">
+      <Space size={props.isPhone ? 0 : 4} align="center">
         <Tooltip title={t('header.balance')}>
-          <Space size={4} data-testid="header-balance" style={{ padding: '0 8px' }}>
+          <Space size={4} data-testid="header-balance" style={{ padding: props.isPhone ? '0 4px' : '0 8px', whiteSpace: 'nowrap' }}>
             <WalletOutlined style={{ color: token.colorPrimary }} />
             <Typography.Text strong>{user ? formatYuan(user.balance) : '—'}</Typography.Text>
           </Space>
@@ -111,9 +120,11 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void }) {
             />
           </Link>
         </Tooltip>
-        <Tooltip title={t('tour:start')}>
-          <Button type="text" icon={<CompassOutlined />} onClick={requestUserGuide} aria-label={t('tour:start')} data-testid="tour-start" />
-        </Tooltip>
+        {props.isPhone ? null : (
+          <Tooltip title={t('tour:start')}>
+            <Button type="text" icon={<CompassOutlined />} onClick={requestUserGuide} aria-label={t('tour:start')} data-testid="tour-start" />
+          </Tooltip>
+        )}
         <LanguageSwitch isCompact />
         <ThemeSwitch />
         <Dropdown
@@ -133,9 +144,14 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void }) {
             },
           }}
         >
-          <Button type="text" data-testid="user-menu" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+          <Button
+            type="text"
+            data-testid="user-menu"
+            aria-label={props.isPhone ? user?.name : undefined}
+            style={{ display: 'flex', alignItems: 'center', gap: 8 }}
+          >
             <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
-            <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' }}>{user?.name ?? ''}</span>
+            {props.isPhone ? null : <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' }}>{user?.name ?? ''}</span>}
           </Button>
         </Dropdown>
       </Space>
@@ -206,81 +222,117 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
     });
   };
 
+  // On a phone the menu is a drawer the header's button opens; choosing an entry (or any navigation) closes it.
+  const isPhone = useIsPhone();
+  const [isDrawerOpen, setIsDrawerOpen] = useState(false);
+  useEffect(() => setIsDrawerOpen(false), [location.pathname]);
+  const isMenuFolded = isPhone ? false : isCollapsed;
+
+  const brand = (
+    <Link
+      to="/"
+      onClick={() => setIsDrawerOpen(false)}
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 8,
+        height: 56,
+        padding: isMenuFolded ? '0 24px' : '0 20px',
+        color: token.colorText,
+        fontWeight: 700,
+        fontSize: 18,
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+      }}
+    >
+      <span
+        style={{
+          display: 'inline-flex',
+          width: 28,
+          height: 28,
+          flex: 'none',
+          borderRadius: 8,
+          background: token.colorPrimary,
+          color: '#fff',
+          alignItems: 'center',
+          justifyContent: 'center',
+          fontSize: 16,
+        }}
+      >
+        P
+      </span>
+      {isMenuFolded ? null : PRODUCT_NAME}
+    </Link>
+  );
+  const menu = (
+    <Menu
+      mode="inline"
+      aria-label={t('common:menu.label')}
+      {...{ [TOUR_TARGET_ATTRIBUTE]: 'menu' }}
+      selectedKeys={[selectedKey]}
+      openKeys={openKeys}
+      onOpenChange={setOpenKeys}
+      items={items}
+      style={{ borderInlineEnd: 'none', background: 'transparent' }}
+      onClick={({ key }) => {
+        setIsDrawerOpen(false);
+        if (key.startsWith('/')) navigate(key);
+      }}
+    />
+  );
+
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider
-        collapsible
-        collapsed={isCollapsed}
-        onCollapse={(value) => {
-          writeRecord('local', SIDEBAR_KEY, value);
-          setIsCollapsed(value);
-        }}
-        trigger={null}
-        width={232}
-        theme={mode === 'dark' ? 'dark' : 'light'}
-        style={{ background: token.colorBgContainer, borderRight: `1px solid ${token.colorBorderSecondary}` }}
-        data-testid="sidebar"
-        data-collapsed={isCollapsed}
-        {...{ [TOUR_TARGET_ATTRIBUTE]: 'sidebar' }}
-      >
-        <Link
-          to="/"
-          style={{
-            display: 'flex',
-            alignItems: 'center',
-            gap: 8,
-            height: 56,
-            padding: isCollapsed ? '0 24px' : '0 20px',
-            color: token.colorText,
-            fontWeight: 700,
-            fontSize: 18,
-            whiteSpace: 'nowrap',
-            overflow: 'hidden',
-          }}
+      {isPhone ? (
+        <Drawer
+          placement="left"
+          open={isDrawerOpen}
+          onClose={() => setIsDrawerOpen(false)}
+          size={SIDEBAR_WIDTH}
+          closable={false}
+          styles={{ body: { padding: 0 } }}
         >
-          <span
-            style={{
-              display: 'inline-flex',
-              width: 28,
-              height: 28,
-              flex: 'none',
-              borderRadius: 8,
-              background: token.colorPrimary,
-              color: '#fff',
-              alignItems: 'center',
-              justifyContent: 'center',
-              fontSize: 16,
-            }}
-          >
-            P
-          </span>
-          {isCollapsed ? null : PRODUCT_NAME}
-        </Link>
-        <Menu
-          mode="inline"
-          aria-label={t('common:menu.label')}
-          {...{ [TOUR_TARGET_ATTRIBUTE]: 'menu' }}
-          selectedKeys={[selectedKey]}
-          openKeys={openKeys}
-          onOpenChange={setOpenKeys}
-          items={items}
-          style={{ borderInlineEnd: 'none', background: 'transparent' }}
-          onClick={({ key }) => {
-            if (key.startsWith('/')) navigate(key);
+          <div data-testid="menu-drawer" {...{ [TOUR_TARGET_ATTRIBUTE]: 'sidebar' }}>
+            {brand}
+            {menu}
+          </div>
+        </Drawer>
+      ) : (
+        <Layout.Sider
+          collapsible
+          collapsed={isCollapsed}
+          onCollapse={(value) => {
+            writeRecord('local', SIDEBAR_KEY, value);
+            setIsCollapsed(value);
           }}
+          trigger={null}
+          width={SIDEBAR_WIDTH}
+          theme={mode === 'dark' ? 'dark' : 'light'}
+          style={{ background: token.colorBgContainer, borderRight: `1px solid ${token.colorBorderSecondary}` }}
+          data-testid="sidebar"
+          data-collapsed={isCollapsed}
+          {...{ [TOUR_TARGET_ATTRIBUTE]: 'sidebar' }}
+        >
+          {brand}
+          {menu}
+        </Layout.Sider>
+      )}
+      <Layout style={{ minWidth: 0 }}>
+        <HeaderBar
+          isCollapsed={isPhone ? !isDrawerOpen : isCollapsed}
+          onToggle={isPhone ? () => setIsDrawerOpen((value) => !value) : toggle}
+          isPhone={isPhone}
         />
-      </Layout.Sider>
-      <Layout>
-        <HeaderBar isCollapsed={isCollapsed} onToggle={toggle} />
-        <div style={{ background: token.colorBgContainer }}>
+        <div style={{ background: token.colorBgContainer, minWidth: 0 }}>
           <TabsBar />
         </div>
-        <Layout.Content style={{ padding: 16, minWidth: 0 }}>
+        <Layout.Content style={{ padding: isPhone ? 12 : 16, minWidth: 0 }}>
           <KeepAliveOutlet />
         </Layout.Content>
       </Layout>
       <NoticeDialog onSettled={settleNotice} />
-      <GuidedTour layout={tourLayout} canStartAutomatically={isNoticeSettled} />
+      {/* The tour points at the side menu, which a phone keeps in a drawer: offered on wider screens only. */}
+      <GuidedTour layout={tourLayout} canStartAutomatically={isNoticeSettled && !isPhone} />
     </Layout>
   );
 }

@@ -3,6 +3,7 @@ import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ROUTES, type TRouteName } from '@proxy/contract';
+import { useIsPhone } from '../../../components/use-is-phone';
 import type { TAuditFilters } from '../api/audit-list';
 
 type TRange = [Dayjs | null, Dayjs | null] | null;
@@ -35,6 +36,7 @@ export function toAuditFilters(values: TFilterValues): TAuditFilters {
 
 /** Filters of the audit list: operator (id or e-mail), action (route), target id, day range. */
 export function AuditFilters(props: { onChange: (filters: TAuditFilters) => void }) {
+  const isPhone = useIsPhone();
   const { t } = useTranslation('admin-audit');
   const [form] = Form.useForm<TFilterValues>();
 
@@ -45,7 +47,7 @@ export function AuditFilters(props: { onChange: (filters: TAuditFilters) => void
   };
 
   return (
-    <Form form={form} layout="inline" onFinish={apply} style={{ rowGap: 8, marginBottom: 16 }} aria-label={t('filters.label')}>
+    <Form form={form} layout={isPhone ? 'vertical' : 'inline'} onFinish={apply} style={{ rowGap: 8, marginBottom: 16 }} aria-label={t('filters.label')}>
       <Form.Item name="operator" label={t('filters.operator')}>
         <Input allowClear maxLength={254} placeholder={t('filters.operatorHint')} style={{ width: 220 }} onPressEnter={apply} />
       </Form.Item>

@@ -3,6 +3,7 @@ import { Button, Card, Empty, Flex, Form, InputNumber, Table, Tag, Typography, t
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { MAX_REBATE_RATE_PERCENT, MAX_REBATE_RULE_YUAN, formatYuan, type TRebateConfigInput, type TRebateConfigVersion } from '@proxy/contract';
+import { useIsPhone } from '../../../components/use-is-phone';
 import { showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
 import { useRebateConfigVersions, useUpdateRebateConfig } from '../api/admin-invite';
@@ -12,6 +13,7 @@ const FIELDS = ['rate', 'min_charge', 'max_rebate'] as const;
 /** /admin/invite/rules: the rules in force, a form for a new version (effective from now), and every version. */
 export default function RebateRulesPage() {
   const { t } = useTranslation('admin-invite');
+  const isPhone = useIsPhone();
   const [form] = Form.useForm<TRebateConfigInput>();
   const [paging, setPaging] = useState({ page: 1, page_size: 20 });
   const versions = useRebateConfigVersions(paging);
@@ -51,7 +53,7 @@ export default function RebateRulesPage() {
         )}
         <Form<TRebateConfigInput>
           form={form}
-          layout="inline"
+          layout={isPhone ? 'vertical' : 'inline'}
           onFinish={(values) => void save(values)}
           initialValues={current ? { rate: current.rate, min_charge: current.min_charge, max_rebate: current.max_rebate } : undefined}
           key={current?.version ?? 0}
@@ -78,6 +80,7 @@ export default function RebateRulesPage() {
       <Card title={t('historyTitle')}>
         <Table<TRebateConfigVersion>
           rowKey="version"
+          scroll={{ x: 'max-content' }}
           columns={columns}
           dataSource={versions.data?.records ?? []}
           loading={versions.isFetching}

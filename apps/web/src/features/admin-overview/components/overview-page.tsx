@@ -205,6 +205,7 @@ export default function OverviewPage() {
                 rowKey={(r) => `${r.category}-${r.product}-${r.billing}`}
                 size="small"
                 data-testid="overview-products"
+                scroll={{ x: 'max-content' }}
                 columns={productColumns}
                 dataSource={data.active_proxies}
                 pagination={false}
@@ -218,6 +219,7 @@ export default function OverviewPage() {
                 rowKey={(r) => `${r.country}-${r.kind}`}
                 size="small"
                 data-testid="overview-stock"
+                scroll={{ x: 'max-content' }}
                 columns={stockColumns}
                 dataSource={data.stock}
                 pagination={data.stock.length > 20 ? { pageSize: 20 } : false}

@@ -39,6 +39,7 @@ function OptionHistoryDrawer(props: { open: boolean; onClose: () => void }) {
     <Drawer open={props.open} onClose={props.onClose} size="large" title={t('optionsHistoryTitle')}>
       <Table<TChargeOptionVersion>
         rowKey="version"
+        scroll={{ x: 'max-content' }}
         size="small"
         columns={columns}
         dataSource={versions.data?.records ?? []}

@@ -107,6 +107,7 @@ export function PriceHistoryDrawer(props: { priceKey: TPriceKey | null; onClose:
     >
       <Table<TPriceVersion>
         rowKey="id"
+        scroll={{ x: 'max-content' }}
         size="small"
         columns={columns}
         dataSource={history.data?.records ?? []}

@@ -6,6 +6,7 @@ import { useNavigate, useParams } from 'react-router';
 import { ROUTES, WORK_ORDER_CONTENT_MAX } from '@proxy/contract';
 import { WorkOrderConversation } from '../../../entities/work-orders/work-order-conversation';
 import { WorkOrderStatusTag } from '../../../entities/work-orders/work-order-status-tag';
+import { useIsPhone } from '../../../components/use-is-phone';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
@@ -50,6 +51,7 @@ export default function AdminWorkOrderPage() {
   const id = Number(useParams().id);
   const order = useAdminWorkOrder(id);
   const close = useCloseWorkOrder();
+  const isPhone = useIsPhone();
   const back = (
     <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/admin/work-orders')}>
       {t('detail.back')}
@@ -60,6 +62,34 @@ export default function AdminWorkOrderPage() {
   if (!order.data) return <Skeleton active />;
   const data = order.data;
   const isActive = data.status === 'open' || data.status === 'answered';
+  // On a phone the actions go above the details: beside the title they would widen the page.
+  const actions = (
+    <Flex gap={8} wrap>
+      {back}
+      <Button icon={<ReloadOutlined />} loading={order.isFetching} onClick={() => void order.refetch()}>
+        {t('refresh')}
+      </Button>
+      {isActive && (
+        <Popconfirm
+          title={t('close.confirm')}
+          okText={t('close.button')}
+          cancelText={t('close.keep')}
+          onConfirm={async () => {
+            try {
+              await close.mutateAsync(data.id);
+              showSuccess(t('close.done'));
+            } catch {
+              // the request layer has shown why
+            }
+          }}
+        >
+          <Button danger loading={close.isPending}>
+            {t('close.button')}
+          </Button>
+        </Popconfirm>
+      )}
+    </Flex>
+  );
 
   return (
     <Flex vertical gap={16}>
@@ -71,34 +101,9 @@ export default function AdminWorkOrderPage() {
             <WorkOrderStatusTag status={data.status} />
           </Flex>
         }
-        extra={
-          <Flex gap={8}>
-            {back}
-            <Button icon={<ReloadOutlined />} loading={order.isFetching} onClick={() => void order.refetch()}>
-              {t('refresh')}
-            </Button>
-            {isActive && (
-              <Popconfirm
-                title={t('close.confirm')}
-                okText={t('close.button')}
-                cancelText={t('close.keep')}
-                onConfirm={async () => {
-                  try {
-                    await close.mutateAsync(data.id);
-                    showSuccess(t('close.done'));
-                  } catch {
-                    // the request layer has shown why
-                  }
-                }}
-              >
-                <Button danger loading={close.isPending}>
-                  {t('close.button')}
-                </Button>
-              </Popconfirm>
-            )}
-          </Flex>
-        }
+        extra={isPhone ? null : actions}
       >
+        {isPhone ? <div style={{ marginBottom: 16 }}>{actions}</div> : null}
         <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3 }}>
           <Descriptions.Item label={t('columns.customer')}>{`${data.username} (${data.user_email}, ID ${data.user_id})`}</Descriptions.Item>
           <Descriptions.Item label={t('columns.category')}>{tc(`workOrder.category.${data.category}`)}</Descriptions.Item>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, DatePicker, Flex, Form, Select } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useIsPhone } from '../../../components/use-is-phone';
 import { dayRangeToQuery, type TDayRange } from '../utils/date-range';
 
 /** What the bar applies: the chosen value of its select, and a range of days (`to` excluded). */
@@ -21,6 +22,7 @@ export function FilterBar<T extends string>(props: {
   extra?: ReactNode;
 }) {
   const { t } = useTranslation('charge');
+  const isPhone = useIsPhone();
   const [form] = Form.useForm<TFormValues<T>>();
 
   const apply = () => {
@@ -35,7 +37,7 @@ export function FilterBar<T extends string>(props: {
 
   return (
     <Flex justify="space-between" gap={8} wrap>
-      <Form form={form} name={props.name} layout="inline" onFinish={apply} style={{ rowGap: 8 }} aria-label={props.ariaLabel}>
+      <Form form={form} name={props.name} layout={isPhone ? 'vertical' : 'inline'} onFinish={apply} style={{ rowGap: 8 }} aria-label={props.ariaLabel}>
         <Form.Item name="choice" label={props.choiceLabel}>
           <Select allowClear placeholder={t('bills.all')} style={{ width: 150 }} options={props.choices} onChange={apply} />
         </Form.Item>

@@ -4,6 +4,7 @@ import { SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '@proxy/contract';
 import { ApiError } from '../../../lib/api-client';
+import { useIsPhone } from '../../../components/use-is-phone';
 import { zodRule } from '../../../lib/form-rules';
 import { useCheckIpQuality } from '../api/check-ip-quality';
 import { useMyIp } from '../api/my-ip';
@@ -23,6 +24,7 @@ function failureMessage(error: unknown): string {
  */
 export default function IpQualityPage() {
   const { t } = useTranslation('ip-quality');
+  const isPhone = useIsPhone();
   const [form] = Form.useForm<TValues>();
   const check = useCheckIpQuality();
   const myIp = useMyIp();
@@ -48,8 +50,8 @@ export default function IpQualityPage() {
     <Flex vertical gap={16}>
       <Card title={t('heading')}>
         <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>
-        <Form<TValues> form={form} name="ip-quality" layout="inline" requiredMark={false} onFinish={(values) => runCheck(values.ip)}>
-          <Form.Item name="ip" label={t('form.label')} rules={[zodRule(ROUTES.ipQuality.input.shape.ip)]} style={{ minWidth: 340 }}>
+        <Form<TValues> form={form} name="ip-quality" layout={isPhone ? 'vertical' : 'inline'} requiredMark={false} onFinish={(values) => runCheck(values.ip)}>
+          <Form.Item name="ip" label={t('form.label')} rules={[zodRule(ROUTES.ipQuality.input.shape.ip)]} style={{ minWidth: 'min(340px, 100%)' }}>
             <Input placeholder={t('form.placeholder')} allowClear spellCheck={false} autoComplete="off" style={{ fontFamily: 'monospace' }} />
           </Form.Item>
           <Form.Item>

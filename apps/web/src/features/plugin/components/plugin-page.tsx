@@ -120,7 +120,7 @@ export default function PluginPage() {
               aria-label={t('use.label')}
               placeholder={t('use.placeholder')}
               loading={proxies.isPending}
-              style={{ minWidth: 360 }}
+              style={{ minWidth: 'min(360px, 100%)' }}
               value={chosen?.token_id}
               onChange={(id: number) => setChosen(proxies.data?.find((token) => token.token_id === id) ?? null)}
               options={(proxies.data ?? []).map((token) => ({

@@ -33,6 +33,7 @@ function FilesTable(props: { files: TSoftwareFile[] }) {
   return (
     <Table<TSoftwareFile>
       rowKey="file"
+      scroll={{ x: 'max-content' }}
       size="middle"
       pagination={false}
       dataSource={props.files}

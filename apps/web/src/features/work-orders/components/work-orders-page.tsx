@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { WORK_ORDER_STATUSES, type TWorkOrder, type TWorkOrderStatus } from '@proxy/contract';
+import { useIsPhone } from '../../../components/use-is-phone';
 import { WorkOrderStatusTag } from '../../../entities/work-orders/work-order-status-tag';
 import { useWorkOrderList } from '../api/work-order-list';
 import { CancelWorkOrderButton } from './cancel-button';
@@ -13,6 +14,7 @@ const PAGE_SIZE = 10;
 
 /** /work-orders: the customer's work orders with status tags, a status filter, and a button to open one. */
 export default function WorkOrdersPage() {
+  const isPhone = useIsPhone();
   const { t } = useTranslation('work-orders');
   const { t: tc } = useTranslation('common');
   const navigate = useNavigate();
@@ -51,8 +53,8 @@ export default function WorkOrdersPage() {
       title={t('title')}
       extra={
         <Flex gap={8}>
-          <Button icon={<ReloadOutlined />} loading={list.isFetching} onClick={() => void list.refetch()}>
-            {t('refresh')}
+          <Button icon={<ReloadOutlined />} loading={list.isFetching} onClick={() => void list.refetch()} aria-label={isPhone ? t('refresh') : undefined}>
+            {isPhone ? null : t('refresh')}
           </Button>
           <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/work-orders/new')}>
             {t('new')}
@@ -60,15 +62,17 @@ export default function WorkOrdersPage() {
         </Flex>
       }
     >
-      <Segmented
-        style={{ marginBottom: 16 }}
-        value={status}
-        onChange={(value) => {
-          setStatus(value as TWorkOrderStatus | 'all');
-          setPage(1);
-        }}
-        options={[{ label: t('filter.all'), value: 'all' }, ...WORK_ORDER_STATUSES.map((s) => ({ label: tc(`workOrder.status.${s}`), value: s }))]}
-      />
+      {/* The status filter scrolls by itself on a narrow screen rather than widening the page. */}
+      <div style={{ overflowX: 'auto', marginBottom: 16 }}>
+        <Segmented
+          value={status}
+          onChange={(value) => {
+            setStatus(value as TWorkOrderStatus | 'all');
+            setPage(1);
+          }}
+          options={[{ label: t('filter.all'), value: 'all' }, ...WORK_ORDER_STATUSES.map((s) => ({ label: tc(`workOrder.status.${s}`), value: s }))]}
+        />
+      </div>
       <Table<TWorkOrder>
         rowKey="id"
         size="middle"

@@ -2,18 +2,6 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressPlugin } from './precompress';
 
-// Vendor groups keep the big libraries in their own long-cached chunks; ECharts
-// is only reached from lazily loaded screens, so the login page never downloads it.
-const VENDOR_GROUPS: { name: string; test: RegExp; priority: number }[] = [
-  { name: 'echarts', test: /[\\/]node_modules[\\/](echarts|zrender|echarts-for-react)[\\/]/, priority: 30 },
-  { name: 'antd', test: /[\\/]node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+|@emotion|stylis)[\\/]/, priority: 20 },
-  {
-    name: 'react',
-    test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|i18next|react-i18next|axios|dayjs)[\\/]/,
-    priority: 10,
-  },
-];
-
 export default defineConfig({
   // Brotli and gzip copies of each asset are made once here; the server sends them per Accept-Encoding.
   plugins: [react(), precompressPlugin()],
@@ -28,12 +16,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: VENDOR_GROUPS,
-        },
-      },
-    },
+    // No manual chunks: the bundler splits every library along the routes' imports, so a page
+    // downloads the antd components it uses and ECharts stays with the charts (dashboard,
+    // operator overview, IP quality), all loaded lazily.
   },
 });

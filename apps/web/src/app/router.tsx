@@ -2,13 +2,12 @@ import { createBrowserRouter, createMemoryRouter, redirect, type LoaderFunctionA
 import { PageLoading } from '../components/page-loading';
 import { RouteError } from '../components/route-error';
 import { siteSettingsQueryOptions } from '../entities/site/site-settings';
+import { loadFeatureLocales } from '../lib/i18n';
 import { hardNavigate, registerNavigator } from '../lib/navigation';
 import { queryClient } from '../lib/query-client';
 import { tellSessionExpired } from '../lib/api-client';
 import { isSignedIn, takeExpiredSession } from '../lib/session';
 import { refreshTokenIfStale } from '../lib/token-refresh';
-import { AdminLayout } from './admin-layout';
-import { AppLayout } from './app-layout';
 import { RoleGate } from './role-gate';
 import { RootShell } from './root-shell';
 import { SHELL_ROUTES } from './route-list';
@@ -71,7 +70,8 @@ function toRouteObject(route: TAppRoute): RouteObject {
     loader: route.path === '/login' ? loginLoader : undefined,
     errorElement: <RouteError />,
     lazy: async () => {
-      const Screen = (await route.load()).default;
+      // The screen's chunk and the features' texts in the current language, side by side.
+      const [{ default: Screen }] = await Promise.all([route.load(), loadFeatureLocales()]);
       if (!route.roles?.length) return { Component: Screen };
       const roles = route.roles;
       const Refusal = route.loadRefusal ? (await route.loadRefusal()).default : undefined;
@@ -157,15 +157,22 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
         { path: HELP_CENTER_PATH, loader: helpCenterLoader, Component: RedirectingPage },
         {
           id: 'protected',
-          element: <AppLayout routes={protectedRoutes} />,
           loader: protectedLoader,
+          // The layouts (menu, tabs, header) load with the first protected page, never with sign-in.
+          lazy: async () => {
+            const [{ AppLayout }] = await Promise.all([import('./app-layout'), loadFeatureLocales()]);
+            return { element: <AppLayout routes={protectedRoutes} /> };
+          },
           shouldRevalidate: () => true,
           children: protectedRoutes.map(toRouteObject),
         },
         {
           id: 'admin',
-          element: <AdminLayout routes={adminRoutes} />,
           loader: protectedLoader,
+          lazy: async () => {
+            const [{ AdminLayout }] = await Promise.all([import('./admin-layout'), loadFeatureLocales()]);
+            return { element: <AdminLayout routes={adminRoutes} /> };
+          },
           shouldRevalidate: () => true,
           children: adminChildren(adminRoutes),
         },

@@ -1,18 +1,48 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, createMemoryRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { PageLoading } from '../components/page-loading';
-import { RouteError } from '../components/route-error';
 import { siteSettingsQueryOptions } from '../entities/site/site-settings';
+import { loadFeatureLocales } from '../lib/i18n';
 import { hardNavigate, registerNavigator } from '../lib/navigation';
 import { queryClient } from '../lib/query-client';
 import { tellSessionExpired } from '../lib/api-client';
 import { isSignedIn, takeExpiredSession } from '../lib/session';
 import { refreshTokenIfStale } from '../lib/token-refresh';
-import { AdminLayout } from './admin-layout';
-import { AppLayout } from './app-layout';
-import { RoleGate } from './role-gate';
 import { RootShell } from './root-shell';
 import { SHELL_ROUTES } from './route-list';
 import type { TAppRoute } from './route-types';
+
+/** The error page without antd: shown when even the error page's chunk cannot load (offline). */
+function PlainRouteError() {
+  const { t } = useTranslation('common');
+  return (
+    <div role="alert" style={{ padding: 48, textAlign: 'center' }}>
+      <h2>{t('routeError.title')}</h2>
+      <p>{t('routeError.subtitle')}</p>
+      <button type="button" onClick={() => window.location.reload()}>
+        {t('actions.reload')}
+      </button>
+    </div>
+  );
+}
+
+// antd's Result (with its illustrations) loads only when an error or a refusal is shown, not with sign-in.
+const LazyRouteError = lazy(() =>
+  import('../components/route-error').then(
+    (m) => ({ default: m.RouteError }),
+    () => ({ default: PlainRouteError }),
+  ),
+);
+
+/** Error boundary of the router: a page chunk that failed to load, or a screen that crashed. */
+function RouteErrorPage() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <LazyRouteError />
+    </Suspense>
+  );
+}
 
 /** Never shown: the catch-all route's loader redirects first. */
 function RedirectingPage() {
@@ -69,11 +99,13 @@ function toRouteObject(route: TAppRoute): RouteObject {
     path: route.path,
     handle: { appRoute: route },
     loader: route.path === '/login' ? loginLoader : undefined,
-    errorElement: <RouteError />,
+    errorElement: <RouteErrorPage />,
     lazy: async () => {
-      const Screen = (await route.load()).default;
+      // The screen's chunk and the features' texts in the current language, side by side.
+      const [{ default: Screen }] = await Promise.all([route.load(), loadFeatureLocales()]);
       if (!route.roles?.length) return { Component: Screen };
       const roles = route.roles;
+      const { RoleGate } = await import('./role-gate');
       const Refusal = route.loadRefusal ? (await route.loadRefusal()).default : undefined;
       return {
         Component: function GuardedScreen() {
@@ -149,7 +181,7 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
       id: 'root',
       Component: RootShell,
       HydrateFallback: PageLoading,
-      errorElement: <RouteError />,
+      errorElement: <RouteErrorPage />,
       loader: rootLoader,
       shouldRevalidate: () => true,
       children: [
@@ -157,15 +189,22 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
         { path: HELP_CENTER_PATH, loader: helpCenterLoader, Component: RedirectingPage },
         {
           id: 'protected',
-          element: <AppLayout routes={protectedRoutes} />,
           loader: protectedLoader,
+          // The layouts (menu, tabs, header) load with the first protected page, never with sign-in.
+          lazy: async () => {
+            const [{ AppLayout }] = await Promise.all([import('./app-layout'), loadFeatureLocales()]);
+            return { element: <AppLayout routes={protectedRoutes} /> };
+          },
           shouldRevalidate: () => true,
           children: protectedRoutes.map(toRouteObject),
         },
         {
           id: 'admin',
-          element: <AdminLayout routes={adminRoutes} />,
           loader: protectedLoader,
+          lazy: async () => {
+            const [{ AdminLayout }] = await Promise.all([import('./admin-layout'), loadFeatureLocales()]);
+            return { element: <AdminLayout routes={adminRoutes} /> };
+          },
           shouldRevalidate: () => true,
           children: adminChildren(adminRoutes),
         },

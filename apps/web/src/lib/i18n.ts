@@ -54,10 +54,40 @@ export function initialLanguage(): TLang {
   return lang;
 }
 
+// The shell's texts (both languages) come with the entry; a feature's texts load with the first
+// screen (see loadFeatureLocales). Tests get every text at once, as screens render outside the router there.
 const resources = collectResources(
   import.meta.glob<TJsonModule>('../locales/*/*.json', { eager: true }),
-  import.meta.glob<TJsonModule>('../features/*/locales/*.json', { eager: true }),
+  import.meta.env.MODE === 'test' ? import.meta.glob<TJsonModule>('../features/*/locales/*.json', { eager: true }) : {},
 );
+
+const FEATURE_LOCALES: Record<TLang, () => Promise<{ featureLocales: Record<string, TJsonModule> }>> = {
+  zh: () => import('./feature-locales-zh'),
+  en: () => import('./feature-locales-en'),
+};
+const loadedFeatureLangs = new Set<TLang>(import.meta.env.MODE === 'test' ? ['zh', 'en'] : []);
+const pendingFeatureLangs = new Map<TLang, Promise<void>>();
+
+/**
+ * Loads the texts of every feature in a language (one chunk per language), once. The router
+ * awaits it before a screen or a layout renders, so sign-in downloads no other screen's texts
+ * with its JavaScript.
+ */
+export function loadFeatureLocales(lang: TLang = getLanguage()): Promise<void> {
+  if (loadedFeatureLangs.has(lang)) return Promise.resolve();
+  let pending = pendingFeatureLangs.get(lang);
+  if (!pending) {
+    pending = FEATURE_LOCALES[lang]().then(({ featureLocales }) => {
+      const loaded = collectResources({}, featureLocales)[lang];
+      for (const [ns, texts] of Object.entries(loaded)) i18n.addResourceBundle(lang, ns, texts, true, false);
+      loadedFeatureLangs.add(lang);
+    });
+    // A failed load (network) may be retried by the next navigation.
+    pending.catch(() => pendingFeatureLangs.delete(lang));
+    pendingFeatureLangs.set(lang, pending);
+  }
+  return pending;
+}
 
 const startLang = initialLanguage();
 
@@ -85,11 +115,15 @@ export function getLanguage(): TLang {
   return i18n.language === 'en' ? 'en' : 'zh';
 }
 
-/** Switches the interface language and saves the choice. */
+/** Switches the interface language and saves the choice (once the features' texts in it are loaded). */
 export function setLanguage(lang: TLang): void {
   writeRecord('local', LANG_KEY, lang);
-  applyLanguageSideEffects(lang);
-  void i18n.changeLanguage(lang);
+  const apply = () => {
+    applyLanguageSideEffects(lang);
+    void i18n.changeLanguage(lang);
+  };
+  if (loadedFeatureLangs.has(lang)) apply();
+  else void loadFeatureLocales(lang).then(apply, apply);
 }
 
 /** Translates a key outside React (e.g. in the request layer). */

@@ -5,7 +5,12 @@ import { Outlet, useLocation, useNavigation } from 'react-router';
 import { LOADING_BAR_END_DELAY_MS, PRODUCT_NAME } from '@proxy/contract';
 import { showPendingSessionMessage } from '../lib/api-client';
 
-NProgress.configure({ showSpinner: false });
+// The default template marks the bar with role="bar", which is no ARIA role; the bar is decoration.
+NProgress.configure({
+  showSpinner: false,
+  barSelector: '.bar',
+  template: '<div class="bar" aria-hidden="true"><div class="peg"></div></div>',
+});
 
 /**
  * The root of every page: runs the top loading bar while a navigation loads

@@ -8,6 +8,8 @@ import { getLanguage, setLanguage } from '../lib/i18n';
 export function LanguageSwitch(props: { isCompact?: boolean }) {
   const { t, i18n } = useTranslation('common');
   const current: TLang = i18n.language === 'en' ? 'en' : getLanguage();
+  // The accessible name contains the visible text (the current language) when there is one.
+  const label = props.isCompact ? t('language.label') : `${t('language.label')}: ${t(`language.${current}`)}`;
   return (
     <Dropdown
       trigger={['click']}
@@ -18,7 +20,7 @@ export function LanguageSwitch(props: { isCompact?: boolean }) {
         onClick: ({ key }) => setLanguage(key as TLang),
       }}
     >
-      <Button type="text" icon={<TranslationOutlined />} aria-label={t('language.label')} data-testid="language-switch">
+      <Button type="text" icon={<TranslationOutlined />} aria-label={label} data-testid="language-switch">
         {props.isCompact ? null : t(`language.${current}`)}
       </Button>
     </Dropdown>

@@ -49,7 +49,7 @@ export function BalanceCards() {
               </>
             }
           >
-            <Statistic value={formatYuan(user.balance)} styles={{ content: { color: token.colorPrimary, fontWeight: 600 } }} />
+            <Statistic value={formatYuan(user.balance)} styles={{ content: { color: token.colorPrimaryText, fontWeight: 600 } }} />
           </Card>
         </Col>
         <Col xs={24} md={8}>

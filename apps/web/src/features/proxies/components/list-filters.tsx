@@ -68,10 +68,10 @@ export function ListFilters(props: { category: TProxyCategory; onChange: (filter
         <Input allowClear placeholder={t('filters.keywordPlaceholder')} style={{ width: 200 }} onPressEnter={apply} />
       </Form.Item>
       <Form.Item name="created" label={t('filters.created')}>
-        <DatePicker.RangePicker onChange={apply} style={{ width: 240 }} />
+        <DatePicker.RangePicker allowEmpty={[true, true]} onChange={apply} style={{ width: 240 }} />
       </Form.Item>
       <Form.Item name="expires" label={t('filters.expires')}>
-        <DatePicker.RangePicker onChange={apply} style={{ width: 240 }} />
+        <DatePicker.RangePicker allowEmpty={[true, true]} onChange={apply} style={{ width: 240 }} />
       </Form.Item>
       <Form.Item>
         <Flex gap={8}>

@@ -37,7 +37,10 @@ describe('security page in the browser', () => {
       .getByRole('button', { name: /203\.0\.113\.7/ })
       .first()
       .click();
-    await page.getByRole('dialog').getByRole('button').last().click();
+    // The confirm dialog of this entry (not another dialog that may be closing), then its OK.
+    const confirm = page.getByRole('dialog').filter({ hasText: '203.0.113.7 will be removed from the whitelist.' });
+    await confirm.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => confirm.count()).toBe(0);
     await expect.poll(() => page.locator('td', { hasText: '203.0.113.7' }).count()).toBe(0);
     await expect.poll(() => page.locator('td', { hasText: '198.51.100.0/24' }).count()).toBe(1);
     await context.close();

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { everyRoute, type TWalkedRoute } from '../support/app-routes';
-import { registerUser, sharedServer, type TAppServer } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer, operatorAccount } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { dismissNotice, signIn } from '../support/console';
 
@@ -31,13 +31,6 @@ const VARIANTS = [
   { lang: 'en', theme: 'dark' },
 ] as const;
 type TVariant = (typeof VARIANTS)[number];
-
-/** The operator account a fresh install prints once (e-mail and one-time password). */
-function operatorAccount(): { email: string; password: string } {
-  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(server.output());
-  if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
-  return { email: match[1], password: match[2] };
-}
 
 /** One call of the API as a program would make it; resolves the envelope's data. */
 async function callJson<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
@@ -199,7 +192,7 @@ describe('accessibility of every screen', () => {
       session = (async () => {
         const { page } = await newPage(browser);
         if (audience === 'signed out') await page.goto(`${server.url}/login`);
-        else await signIn(page, server.url, audience === 'customer' ? (await customer()).account : operatorAccount());
+        else await signIn(page, server.url, audience === 'customer' ? (await customer()).account : operatorAccount(server));
         return { page, variant: null };
       })();
       sessions.set(audience, session);

@@ -51,3 +51,10 @@ export async function registerUser(server: TAppServer, name: string): Promise<{ 
   if (body.code !== 0) throw new Error(`register failed: ${body.msg}`);
   return { email, password, token: body.data.token };
 }
+
+/** The operator account a fresh install prints once (e-mail and one-time password). */
+export function operatorAccount(server: TAppServer): { email: string; password: string } {
+  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(server.output());
+  if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
+  return { email: match[1], password: match[2] };
+}

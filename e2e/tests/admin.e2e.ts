@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { registerUser, sharedServer, type TAppServer } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer, operatorAccount } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -15,13 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The operator account a fresh install prints once (e-mail and one-time password). */
-function operatorAccount(): { email: string; password: string } {
-  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(server.output());
-  if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
-  return { email: match[1], password: match[2] };
-}
 
 /** One call of the API as a program would make it; resolves the envelope. */
 async function callJson(path: string, token: string, init: { method?: string; body?: unknown } = {}) {
@@ -47,7 +40,7 @@ async function apiToken(account: { email: string; password: string }): Promise<s
 
 describe('operator area in the browser', () => {
   it("shows the operator an audit entry of disabling a customer, reached from the console's user menu", async () => {
-    const operator = operatorAccount();
+    const operator = operatorAccount(server);
     const customer = await registerUser(server, 'audited');
     const info = await callJson('/user/info', customer.token);
     const customerId = Number(info.data.user_id);

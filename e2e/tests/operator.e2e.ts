@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalUpstream, type TLocalUpstream } from '@proxy/server/testing';
-import { registerUser, startAppServer, type TAppServer } from '../support/app-server';
+import { registerUser, startAppServer, type TAppServer, operatorAccount } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -30,13 +30,6 @@ afterAll(async () => {
   for (const upstream of upstreams) await upstream.close();
 });
 
-/** The operator account a fresh install prints once (e-mail and one-time password). */
-function operatorAccount(): { email: string; password: string } {
-  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(server.output());
-  if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
-  return { email: match[1], password: match[2] };
-}
-
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `/tmp/e2e-${name}.png`, fullPage: true }).catch(() => undefined);
 }
@@ -45,7 +38,7 @@ const toasts = (page: Page) => page.locator('.ant-message').innerText();
 
 describe('the operator console in the browser', () => {
   it('imports two upstreams that turn healthy with their exit IPs, raises a price, adjusts a balance and disables a customer', async () => {
-    const operator = operatorAccount();
+    const operator = operatorAccount(server);
     const customer = await registerUser(server, 'customer');
     const customerInfo = await (await fetch(`${server.url}/api/user/info`, { headers: { authorization: `Bearer ${customer.token}` } })).json();
     const customerId = customerInfo.data.user_id as number;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { everyRoute, type TRouteParams, type TWalkedRoute } from '../support/app-routes';
-import { registerUser, sharedServer, type TAppServer } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer, operatorAccount } from '../support/app-server';
 import { TOUR_COMPLETED_KEY, launchBrowser } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -49,13 +49,6 @@ afterAll(async () => {
  */
 function routesWith(params: TRouteParams, byPath: Record<string, TRouteParams>): TWalkedRoute[] {
   return everyRoute(params).map((route) => (byPath[route.path] ? everyRoute({ ...params, ...byPath[route.path] }).find((r) => r.path === route.path)! : route));
-}
-
-/** The operator account a fresh install prints once (e-mail and one-time password). */
-function operatorAccount(): { email: string; password: string } {
-  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(server.output());
-  if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
-  return { email: match[1], password: match[2] };
 }
 
 /** One call of the API as a program would make it; resolves the envelope. */
@@ -241,7 +234,7 @@ describe('the console on a phone (390 × 844)', () => {
   it("no operator page scrolls sideways, and the operator area's menu button opens its menu as a drawer", async () => {
     const { routes } = await walkSetup();
     const { context, page, apiCallsInFlight } = await phonePage();
-    await signIn(page, server.url, operatorAccount());
+    await signIn(page, server.url, operatorAccount(server));
     await openInApp(page, '/admin/overview', true);
     await page.getByTestId('admin-content').waitFor();
     expect(await page.getByTestId('admin-sidebar').isVisible()).toBe(false);

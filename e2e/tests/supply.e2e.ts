@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { registerUser, sharedServer, type TAppServer } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer, operatorAccount } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -21,13 +21,6 @@ afterAll(async () => {
 });
 
 const balance = (page: Page) => page.getByTestId('header-balance').innerText();
-
-/** The operator account a fresh install prints once (e-mail and one-time password). */
-function operatorAccount(): { email: string; password: string } {
-  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(server.output());
-  if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
-  return { email: match[1], password: match[2] };
-}
 
 /** Tops the user up by `amount` yuan with the sandbox provider, as its payment page would. */
 async function topUp(token: string, amount: number): Promise<void> {
@@ -102,7 +95,7 @@ describe('supply requests in the browser', () => {
       // A second request, completed by an operator in the operator area.
       const second = await submitTwoGbOfUsTraffic(page, [first]);
       await expect.poll(() => balance(page)).toContain('135.00');
-      await signIn(ops.page, server.url, operatorAccount());
+      await signIn(ops.page, server.url, operatorAccount(server));
       await ops.page.goto(`${server.url}/admin/supply`);
       await ops.page.getByTestId(`supply-take-${second}`).click();
       await ops.page.getByTestId(`supply-complete-${second}`).click();

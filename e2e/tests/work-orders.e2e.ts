@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { registerUser, sharedServer, type TAppServer } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer, operatorAccount } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -18,13 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The operator account a fresh install prints once (e-mail and one-time password). */
-function operatorAccount(): { email: string; password: string } {
-  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(server.output());
-  if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
-  return { email: match[1], password: match[2] };
-}
 
 /** The readable text of an e-mail file: base64 and quoted-printable bodies decoded. */
 function mailText(raw: string): string {
@@ -55,7 +48,7 @@ function isImageShown(page: Page, alt: string): Promise<boolean> {
 describe('work orders in the browser', () => {
   it('a customer opens a work order with an image, the operator answers it in the operator area, and the reply appears with a notification', async () => {
     const customer = await registerUser(server, 'ticket');
-    const operator = operatorAccount();
+    const operator = operatorAccount(server);
     const subject = `Proxy refuses my login ${Date.now().toString(36)}`;
 
     // The customer opens a work order with a screenshot.

@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
+import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDbHandle } from '@proxy/db';
 import { createTestDatabase, insertExit, insertToken, insertUser, isPostgres, startEcho } from '@proxy/gateway/testing';
 import { freePort } from '../test/api-with-gateway';
+import { openTunnel, startGatewayProcess, type TGatewayProcess } from '../test/standalone-gateway';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const LIMIT = 3;
 
 // `npm run start:gateway` with two workers: the processes share the port, and
@@ -17,8 +15,7 @@ describe.skipIf(!isPostgres)('a clustered standalone gateway (needs PostgreSQL)'
   let db: TDbHandle & { url?: string };
   let echo: Awaited<ReturnType<typeof startEcho>>;
   let port: number;
-  let child: ReturnType<typeof spawn>;
-  let output = '';
+  let gateway: TGatewayProcess;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -27,58 +24,20 @@ describe.skipIf(!isPostgres)('a clustered standalone gateway (needs PostgreSQL)'
     const exitNodeId = await insertExit(db.db, { egress: 'direct', country: 'us' });
     await insertToken(db.db, { userId, username: 'ucluster', exitNodeId });
     port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', 'gateway'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        GATEWAY_WORKERS: '2',
-        GATEWAY_HOST: '127.0.0.1',
-        GATEWAY_PORT: String(port),
-        GATEWAY_ALLOW_PRIVATE_TARGETS: 'true',
-        GATEWAY_MAX_CONNECTIONS_PER_TOKEN: String(LIMIT),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      const onData = (chunk: Buffer) => {
-        output += chunk;
-        if (output.includes('(2 workers)')) resolve();
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
-      child.once('exit', (code) => reject(new Error(`gateway exited (${code}):\n${output}`)));
-    });
+    gateway = await startGatewayProcess(
+      { DATABASE_URL: db.url, GATEWAY_WORKERS: '2', GATEWAY_PORT: String(port), GATEWAY_MAX_CONNECTIONS_PER_TOKEN: String(LIMIT) },
+      '(2 workers)',
+    );
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await gateway?.stop();
     echo?.close();
     await db?.close();
   });
 
   // A CONNECT tunnel to the echo: its status, and the socket when open.
-  function tunnel(): Promise<{ status: number; socket: net.Socket }> {
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1');
-      let got = '';
-      socket.on('error', reject);
-      socket.on('data', (d) => {
-        got += d.toString('latin1');
-        const end = got.indexOf('\r\n\r\n');
-        if (end === -1) return;
-        socket.removeAllListeners('data');
-        resolve({ status: Number(got.slice(9, 12)), socket });
-      });
-      socket.write(
-        `CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from('ucluster:secret').toString('base64')}\r\n\r\n`,
-      );
-    });
-  }
+  const tunnel = () => openTunnel(port, `127.0.0.1:${echo.port}`, 'ucluster:secret');
 
   // Proves the tunnel carries bytes (so it is counted while open).
   async function ping(socket: net.Socket): Promise<void> {
@@ -91,7 +50,7 @@ describe.skipIf(!isPostgres)('a clustered standalone gateway (needs PostgreSQL)'
     const open = [];
     for (let i = 0; i < LIMIT; i++) {
       const t = await tunnel();
-      expect(t.status, output).toBe(200);
+      expect(t.status, gateway.output()).toBe(200);
       await ping(t.socket);
       open.push(t.socket);
     }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ function runAdminCli(dataDir: string, args: string[]): Promise<{ code: number | 
 }
 
 describe('npm run admin', () => {
+  // Six processes each start and open the embedded database: minutes on a loaded machine.
   it('grants and revokes the operator role on the embedded database, and says to stop the server while it is open', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'proxy-admin-cli-'));
     const database = await openDb({ dataDir: path.join(dataDir, 'pg') });
@@ -58,5 +59,6 @@ describe('npm run admin', () => {
     expect(await isAdmin()).toBe(true);
     expect((await runAdminCli(dataDir, ['revoke', 'olga@example.com'])).code).toBe(0);
     expect(await isAdmin()).toBe(false);
-  });
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 300_000);
 });

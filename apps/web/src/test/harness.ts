@@ -45,8 +45,8 @@ export async function findModalWith(text: string): Promise<HTMLElement> {
 
 /** Registers the harness's hooks; setup.ts calls it once per test file. */
 export function installConsoleHarness(): void {
-  // antd renders slowly in jsdom, more so on a busy machine.
-  configure({ asyncUtilTimeout: 15_000 });
+  // antd renders slowly in jsdom, more so on a busy machine: a condition is waited for up to a minute.
+  configure({ asyncUtilTimeout: 60_000 });
 
   beforeAll(async () => {
     await api.listen();

@@ -69,7 +69,7 @@ beforeEach(() => {
   api.on('adminInventoryNodes', (req) => (req.query.get('assignment') === 'free' ? page([DEAD, SPARE]) : page([NODE, DEAD, SPARE])));
 });
 
-describe('inventory (operator area)', { timeout: 120_000 }, () => {
+describe('inventory (operator area)', () => {
   it('lists exits with area, endpoint, exit IP, health with latency and the holder, filters them, and shows the stock', async () => {
     renderAt('/admin/inventory', { featureRoutes: adminInventoryRoutes });
     expect((await screen.findByTestId('health-7')).textContent).toBe('Up · 42 ms');

@@ -40,7 +40,7 @@ let versions: TRebateConfigVersion[];
 // The screens' modules loaded once before the first test (a cold transform on a busy machine is not what is tested).
 beforeAll(async () => {
   await Promise.all(adminInviteRoutes.map((route) => route.load()));
-}, 120_000);
+});
 
 beforeEach(() => {
   versions = [V1];

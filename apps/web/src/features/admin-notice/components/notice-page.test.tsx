@@ -9,7 +9,7 @@ beforeEach(() => {
   api.on('userInfo', () => makeUser({ user_id: 1, email: 'ops@example.com', is_admin: true }));
 });
 
-describe('notice (operator area)', { timeout: 120_000 }, () => {
+describe('notice (operator area)', () => {
   it('publishes a notice in both languages after a confirmation; nothing is sent while a language is missing', async () => {
     api.on('adminNoticeCurrent', () => null);
     api.on('adminNoticePublish', (req) => ({ notice_id: 2, ...(req.json as object), published_at: '2026-11-23T04:00:00.000Z' }) as never);

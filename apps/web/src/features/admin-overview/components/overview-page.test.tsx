@@ -58,7 +58,7 @@ async function chart(testId: string) {
   return echarts.getInstanceByDom(element)!.getOption() as { series: { name: string; data: number[] }[]; xAxis: { data: string[] }[] };
 }
 
-describe('the operator overview', { timeout: 120_000 }, () => {
+describe('the operator overview', () => {
   it('is where /admin leads, first in the operator menu', async () => {
     const { router } = renderAt('/admin', { featureRoutes: [OTHER_SCREEN, ...adminOverviewRoutes] });
     await screen.findByTestId('overview-cards');

@@ -53,7 +53,7 @@ const PAID: TAdminPayOrder = {
   user_email: 'dana@example.com',
 };
 
-describe('payments (operator area)', { timeout: 120_000 }, () => {
+describe('payments (operator area)', () => {
   it("lists customers' orders and reverses a paid one with a reason, saying what was taken back and what is debt", async () => {
     let isReversed = false;
     api.on('adminPayOrderList', () => ({

@@ -26,7 +26,7 @@ function listPrices(): TAdminPrices {
 
 beforeAll(async () => {
   await Promise.all(adminPricesRoutes.map((route) => route.load()));
-}, 120_000);
+});
 
 beforeEach(() => {
   prices = listPrices();
@@ -58,7 +58,7 @@ beforeEach(() => {
   api.on('adminChargeOptions', () => options);
 });
 
-describe('operator area: prices and recharge options', { timeout: 120_000 }, () => {
+describe('operator area: prices and recharge options', () => {
   it('a customer gets the 403 page and no operator call', async () => {
     api.on('userInfo', () => makeUser({ user_id: 2, is_admin: false }));
     renderAt('/admin/prices', { featureRoutes: adminPricesRoutes });

@@ -44,7 +44,7 @@ beforeEach(() => {
 
 const renderQueue = () => renderAt('/admin/supply', { featureRoutes: adminSupplyRoutes });
 
-describe('supply queue (operator area)', { timeout: 90_000 }, () => {
+describe('supply queue (operator area)', () => {
   it('a customer sees the 403 page and the queue is never asked for', async () => {
     isAdmin = false;
     renderQueue();

@@ -89,7 +89,7 @@ async function openTab(name: string) {
   fireEvent.click(screen.getByRole('tab', { name }));
 }
 
-describe("an account's page: proxies, sessions, invitees and e-mails (operator area)", { timeout: 120_000 }, () => {
+describe("an account's page: proxies, sessions, invitees and e-mails (operator area)", () => {
   it('lists the proxies page by page with product, area, status, expiry and traffic used', async () => {
     await openTab('Proxies');
     const table = await screen.findByTestId('admin-user-proxies');

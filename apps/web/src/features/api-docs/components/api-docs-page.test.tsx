@@ -36,7 +36,7 @@ beforeEach(() => {
   api.on('tokenAreaCountries', () => [makeArea('de', 'Germany', '德国', 2)]);
 });
 
-describe('API docs page', { timeout: 90_000 }, () => {
+describe('API docs page', () => {
   it('current token: masked, revealed, with the keep-it-secret warning', async () => {
     renderPage();
     await waitFor(() => expect(screen.getByTestId('api-key').textContent).toMatch(/^pk_a\*+3456$/));

@@ -81,7 +81,7 @@ beforeEach(() => {
   api.on('payOrder', (req) => (req.params.order_id === PENDING.order_id ? PENDING : PAID));
 });
 
-describe('bills', { timeout: 90_000 }, () => {
+describe('bills', () => {
   it('lists every field of a bill: order id, status, date, description, creation time, price, value, gift and fee', async () => {
     renderPage();
     await openTab('Bills');
@@ -201,7 +201,7 @@ describe('bills', { timeout: 90_000 }, () => {
   });
 });
 
-describe('transactions', { timeout: 90_000 }, () => {
+describe('transactions', () => {
   const LINES = [
     makeLedgerLine({ id: 3, reason: 'supply', amount: -10, frozen_amount: 10, balance_after: 107.5, frozen_after: 10, reference: 'supply #4' }),
     makeLedgerLine({ id: 2, reason: 'purchase', amount: -2.5, balance_after: 117.5, reference: null, created_at: '2026-03-01T03:00:00.000Z' }),

@@ -46,7 +46,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('top up: amount, fee and total', { timeout: 90_000 }, () => {
+describe('top up: amount, fee and total', () => {
   it('shows amount, gift, fee, total to pay and what the balance receives for an option and for a custom amount', async () => {
     renderPage();
     fireEvent.click(await screen.findByTestId('charge-option-2'));
@@ -165,7 +165,7 @@ describe('top up: methods and the sandbox', { timeout: 60_000 }, () => {
   });
 });
 
-describe('top up: paying', { timeout: 90_000 }, () => {
+describe('top up: paying', () => {
   it('pays on the payment page, follows the pending order until it is paid, then the header balance updates without a reload', async () => {
     // The console's own layout (header balance, menu) around the page.
     writeRecord('local', 'NOTICE_HIDDEN', true);

@@ -78,7 +78,7 @@ beforeEach(() => {
   }));
 });
 
-describe('statistics dashboard', { timeout: 90_000 }, () => {
+describe('statistics dashboard', () => {
   it('shows the available balance with a "Top up" link to /charge', async () => {
     const { router } = renderPage();
     const card = (await screen.findByText('Available balance')).closest('.ant-card') as HTMLElement;

@@ -62,7 +62,7 @@ beforeEach(() => {
 });
 
 // Generous: antd pages render slowly in jsdom, more so on a busy machine.
-describe('endpoint generator', { timeout: 90_000 }, () => {
+describe('endpoint generator', () => {
   it('previews rotating lines of the first dynamic proxy in its area, in the username grammar', async () => {
     renderPage();
     await waitFor(() => expect(previewLines()).toHaveLength(10));

@@ -42,7 +42,7 @@ const copied: string[] = [];
 // The screens' modules loaded once before the first test (a cold transform on a busy machine is not what is tested).
 beforeAll(async () => {
   await Promise.all(inviteRoutes.map((route) => route.load()));
-}, 120_000);
+});
 
 beforeEach(() => {
   copied.length = 0;
@@ -63,7 +63,7 @@ beforeEach(() => {
   });
 });
 
-describe('/invite', { timeout: 120_000 }, () => {
+describe('/invite', () => {
   it('shows the code and link with copy buttons, a QR code of the link, the totals, the inviter and the rules in words', async () => {
     renderAt('/invite', { featureRoutes: inviteRoutes });
     // The first render of the file also loads the console's layout.

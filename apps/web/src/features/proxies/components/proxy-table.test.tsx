@@ -18,7 +18,7 @@ async function openChooser() {
   return screen.findByTestId('column-chooser');
 }
 
-describe('proxy list columns', { timeout: 120_000 }, () => {
+describe('proxy list columns', () => {
   it('shows expiry, status, auto-renew and the credentials by default, in widths that fit a 1440 px screen', async () => {
     renderStatic();
     await screen.findByText('user1');

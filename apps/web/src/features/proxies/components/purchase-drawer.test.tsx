@@ -26,7 +26,7 @@ async function chooseCountry(drawer: HTMLElement) {
   fireEvent.click(screen.getAllByText('United States (3 available)').at(-1)!);
 }
 
-describe('purchase form', { timeout: 120_000 }, () => {
+describe('purchase form', () => {
   it('previews the price with the server catalogue and the contract functions', async () => {
     renderStatic();
     const drawer = await openPurchase();

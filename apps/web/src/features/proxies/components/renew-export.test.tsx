@@ -8,7 +8,7 @@ import { CATALOGUE, TOKENS, answerProxyScreen, clickRowMenu, renderStatic, selec
 
 beforeEach(() => answerProxyScreen());
 
-describe('renew', { timeout: 120_000 }, () => {
+describe('renew', () => {
   async function openRenew() {
     renderStatic();
     await clickRowMenu('user1', 'Renew');
@@ -79,7 +79,7 @@ describe('renew', { timeout: 120_000 }, () => {
   });
 });
 
-describe('export', { timeout: 120_000 }, () => {
+describe('export', () => {
   const savedCreate = URL.createObjectURL;
   const savedRevoke = URL.revokeObjectURL;
   beforeEach(() => {

@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // One runner for every workspace; `npm test` runs them all on PGlite
 // (or on PostgreSQL for the server-side projects when DATABASE_URL is set).
+// Tests wait on conditions; the timeouts only stop a hung test, with room for a busy 2-core machine.
 export default defineConfig({
   test: {
     projects: [
@@ -13,8 +14,8 @@ export default defineConfig({
           name: 'db',
           root: 'packages/db',
           environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
       {
@@ -23,8 +24,8 @@ export default defineConfig({
           root: 'apps/server',
           environment: 'node',
           globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
       {
@@ -33,8 +34,8 @@ export default defineConfig({
           root: 'apps/gateway',
           environment: 'node',
           globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
       {
@@ -43,8 +44,8 @@ export default defineConfig({
           root: 'apps/launcher',
           environment: 'node',
           globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
         },
       },
       // The browser plugin's logic (settings, grants, origins).

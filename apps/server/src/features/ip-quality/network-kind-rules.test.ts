@@ -45,7 +45,7 @@ describe('classification of real addresses (offline data)', () => {
   let data: TIpData;
   beforeAll(async () => {
     data = await getIpData();
-  }, 60_000);
+  });
 
   function classify(ip: string) {
     const n = ipToNumber(ip);

@@ -9,10 +9,11 @@ export default defineConfig({
     include: ['tests/**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],
     environment: 'node',
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
+    // Flows wait on what the page shows; these limits only stop a hung flow.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     fileParallelism: false,
     // expect.poll waits on what the page shows; a busy machine may take seconds, not the default one.
-    expect: { poll: { timeout: 30_000, interval: 100 } },
+    expect: { poll: { timeout: 60_000, interval: 100 } },
   },
 });

@@ -37,6 +37,8 @@ export async function newPage(
     colorScheme: options.colorScheme ?? 'light',
     viewport: { width: 1400, height: 900 },
   });
+  // Clicks and waits on a busy machine may take longer than Playwright's 30 s default: a limit against hangs only.
+  context.setDefaultTimeout(90_000);
   if (!options.withTour) {
     await context.addInitScript((key: string) => {
       if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, JSON.stringify({ value: true, time: Date.now(), expire: null }));

@@ -15,6 +15,8 @@ export type TGatewayStateOptions = {
   flushIntervalMs?: number;
   /** Traffic claimed per lease. */
   leaseBytes?: number;
+  /** A gateway silent this long (killed, cut off) has its leases returned by the others. */
+  leaseExpiryMs?: number;
   /** A failing upstream is skipped this long by dynamic tokens. */
   exitPenaltyMs?: number;
 } & Pick<TStateCacheOptions, 'pollIntervalMs' | 'listen' | 'onError'>;
@@ -29,7 +31,7 @@ export type TGatewayStateOptions = {
 export function createGatewayState(options: TGatewayStateOptions) {
   const now = options.now ?? Date.now;
   const onError = options.onError ?? (() => {});
-  const leases = createLeases({ db: options.db, leaseBytes: options.leaseBytes ?? 8 * 1024 * 1024, onError });
+  const leases = createLeases({ db: options.db, leaseBytes: options.leaseBytes ?? 8 * 1024 * 1024, expiryMs: options.leaseExpiryMs, onError });
   const cache = createStateCache({ ...options, onError, onToken: (row) => leases.onToken(row) });
   const authorizer = createAuthorizer({
     cache,
@@ -48,6 +50,7 @@ export function createGatewayState(options: TGatewayStateOptions) {
     meter,
     /** Loads everything, then follows changes and flushes usage on a timer. */
     async start(): Promise<void> {
+      await leases.start();
       await cache.start();
       flushTimer = setInterval(() => {
         flushing ??= flush()

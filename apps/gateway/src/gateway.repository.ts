@@ -1,5 +1,17 @@
 import { and, asc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
-import { exitNodes, gatewayState, ipListEntries, proxyTokens, tokenUsage, users, type TDb, type TDbOrTx } from '@proxy/db';
+import {
+  exitNodes,
+  gatewayInstances,
+  gatewayLeases,
+  gatewayState,
+  gatewayUsageBatches,
+  ipListEntries,
+  proxyTokens,
+  tokenUsage,
+  users,
+  type TDb,
+  type TDbOrTx,
+} from '@proxy/db';
 
 /**
  * The gateway's only database access: loading its in-memory copy, writing
@@ -126,28 +138,52 @@ export async function loadIpEntries(db: TDb): Promise<TIpEntryRow[]> {
     .from(ipListEntries);
 }
 
-/** Writes metered bytes: hourly buckets and the tokens' used counters, in one short transaction. */
-export async function writeUsage(db: TDb, rows: { tokenId: number; userId: number; bytes: number }[], bucket: Date): Promise<void> {
-  if (rows.length === 0) return;
-  await db.transaction(async (tx) => {
+/** One flush of metered bytes: its id makes writing it again a no-op. */
+export type TUsageBatch = { id: string; bucket: Date; rows: { tokenId: number; userId: number; bytes: number }[] };
+
+/** Written batches are kept this long (a batch retried later than this would count twice). */
+export const USAGE_BATCH_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Writes a batch of metered bytes in one short transaction: its id, the hourly
+ * buckets, the tokens' used counters, and what of this gateway's leases the
+ * bytes spent. A batch whose id is already recorded (its commit went through
+ * but the answer was lost) writes nothing: answers false.
+ */
+export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string): Promise<boolean> {
+  if (batch.rows.length === 0) return false;
+  const rows = [...batch.rows].sort((a, b) => a.tokenId - b.tokenId);
+  return db.transaction(async (tx) => {
+    const recorded = await tx.insert(gatewayUsageBatches).values({ id: batch.id }).onConflictDoNothing().returning({ id: gatewayUsageBatches.id });
+    if (recorded.length === 0) return false;
     await tx
       .insert(tokenUsage)
-      .values(rows.map((r) => ({ tokenId: r.tokenId, userId: r.userId, bucket, bytes: r.bytes })))
+      .values(rows.map((r) => ({ tokenId: r.tokenId, userId: r.userId, bucket: batch.bucket, bytes: r.bytes })))
       .onConflictDoUpdate({ target: [tokenUsage.tokenId, tokenUsage.bucket], set: { bytes: sql`${tokenUsage.bytes} + excluded.bytes` } });
+    // Token rows in id order, as every other writer locks them.
     for (const r of rows) {
       await tx
         .update(proxyTokens)
         .set({ trafficUsedBytes: sql`${proxyTokens.trafficUsedBytes} + ${r.bytes}` })
         .where(eq(proxyTokens.id, r.tokenId));
     }
+    const spent = sql.join(
+      rows.map((r) => sql`(${r.tokenId}::bigint, ${r.bytes}::bigint)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      UPDATE gateway_leases l SET bytes = GREATEST(0, l.bytes - s.bytes)
+      FROM (VALUES ${spent}) AS s(token_id, bytes)
+      WHERE l.instance_id = ${instanceId} AND l.token_id = s.token_id`);
+    return true;
   });
 }
 
 /**
- * Claims up to `slice` bytes of a traffic token's allowance for this gateway.
- * Answers the bytes granted (0 when the allowance is all handed out).
+ * Claims up to `slice` bytes of a traffic token's allowance for this gateway
+ * (recorded as its lease). Answers the bytes granted (0 when the allowance is all handed out).
  */
-export async function claimLease(db: TDb, tokenId: number, slice: number): Promise<number> {
+export async function claimLease(db: TDb, instanceId: string, tokenId: number, slice: number): Promise<number> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select({ limit: proxyTokens.trafficLimitBytes, leased: proxyTokens.trafficLeasedBytes, used: proxyTokens.trafficUsedBytes })
@@ -155,7 +191,7 @@ export async function claimLease(db: TDb, tokenId: number, slice: number): Promi
       .where(and(eq(proxyTokens.id, tokenId), isNotNull(proxyTokens.trafficLimitBytes)))
       .for('update');
     if (!row || row.limit === null) return 0;
-    // Leases never exceed the limit; bytes already used (e.g. by a gateway that stopped uncleanly) count too.
+    // Leases never exceed the limit; bytes already used (e.g. by a gateway that overshot) count too.
     const floor = Math.max(row.leased, row.used);
     const granted = Math.max(0, Math.min(slice, row.limit - floor));
     if (granted === 0) return 0;
@@ -163,15 +199,59 @@ export async function claimLease(db: TDb, tokenId: number, slice: number): Promi
       .update(proxyTokens)
       .set({ trafficLeasedBytes: floor + granted })
       .where(eq(proxyTokens.id, tokenId));
+    await tx
+      .insert(gatewayLeases)
+      .values({ instanceId, tokenId, bytes: granted })
+      .onConflictDoUpdate({ target: [gatewayLeases.instanceId, gatewayLeases.tokenId], set: { bytes: sql`${gatewayLeases.bytes} + excluded.bytes` } });
     return granted;
   });
 }
 
-/** Gives back the unspent part of a lease (clean shutdown, idle token). */
-export async function returnLease(db: TDb, tokenId: number, bytes: number): Promise<void> {
-  if (bytes <= 0) return;
-  await db
-    .update(proxyTokens)
-    .set({ trafficLeasedBytes: sql`GREATEST(${proxyTokens.trafficUsedBytes}, ${proxyTokens.trafficLeasedBytes} - ${bytes})` })
-    .where(eq(proxyTokens.id, tokenId));
+/** Records a running gateway (or its heartbeat). Answers false when it had no row (new, or swept as stale: its leases are gone). */
+export async function heartbeat(db: TDb, instanceId: string, label: string): Promise<boolean> {
+  const touched = await db
+    .update(gatewayInstances)
+    .set({ heartbeatAt: sql`now()` })
+    .where(eq(gatewayInstances.id, instanceId))
+    .returning({ id: gatewayInstances.id });
+  if (touched.length > 0) return true;
+  await db.insert(gatewayInstances).values({ id: instanceId, label }).onConflictDoNothing();
+  return false;
+}
+
+/**
+ * Returns the leases of gateways gone (a stale heartbeat, or no row) or of
+ * `instanceId` (its clean stop): each token's `traffic_leased_bytes` drops by
+ * what those gateways held and had not written as used. Also forgets stale
+ * gateways and usage batches past their retention. Answers the leases returned.
+ */
+export async function releaseLeases(db: TDb, options: { staleAfterMs: number; instanceId?: string }): Promise<number> {
+  return db.transaction(async (tx) => {
+    const stale = sql`now() - make_interval(secs => ${options.staleAfterMs / 1000})`;
+    const own = options.instanceId ?? null;
+    const gone = await tx.execute(sql`
+      DELETE FROM gateway_leases l
+      WHERE l.instance_id = ${own}::uuid
+         OR NOT EXISTS (SELECT 1 FROM gateway_instances i WHERE i.id = l.instance_id AND i.heartbeat_at > ${stale})
+      RETURNING l.token_id, l.bytes`);
+    const perToken = new Map<number, number>();
+    for (const r of rowsOf<{ token_id: string | number; bytes: string | number }>(gone))
+      perToken.set(Number(r.token_id), (perToken.get(Number(r.token_id)) ?? 0) + Number(r.bytes));
+    // Token rows in id order, as every other writer locks them.
+    for (const tokenId of [...perToken.keys()].sort((a, b) => a - b)) {
+      const bytes = perToken.get(tokenId) ?? 0;
+      if (bytes <= 0) continue;
+      await tx
+        .update(proxyTokens)
+        .set({ trafficLeasedBytes: sql`GREATEST(${proxyTokens.trafficUsedBytes}, ${proxyTokens.trafficLeasedBytes} - ${bytes})` })
+        .where(eq(proxyTokens.id, tokenId));
+    }
+    await tx.execute(sql`DELETE FROM gateway_instances WHERE id = ${own}::uuid OR heartbeat_at <= ${stale}`);
+    await tx.execute(sql`DELETE FROM gateway_usage_batches WHERE created_at < now() - make_interval(secs => ${USAGE_BATCH_RETENTION_MS / 1000})`);
+    return perToken.size;
+  });
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }

@@ -1,21 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { TDb } from '@proxy/db';
-import { claimLease, returnLease, type TTokenRow } from './gateway.repository';
+import { claimLease, heartbeat, releaseLeases, type TTokenRow } from './gateway.repository';
 
 /**
  * Traffic allowance claimed in leases: a gateway claims a slice of a traffic
  * token's allowance before spending it, so the overshoot of all gateways
  * together stays bounded by one lease each plus one sampling interval.
+ *
+ * Each gateway process is an instance with a heartbeat; what it holds of each
+ * token is recorded per instance (claimed minus written as used). A gateway
+ * that stops cleanly returns its leases; one killed or cut off stops beating,
+ * and after `expiryMs` any live gateway's sweep returns what it held, so a
+ * dead gateway never strands a token's allowance.
  */
-export function createLeases(options: { db: TDb; leaseBytes: number; onError: (error: unknown, where: string) => void }) {
+export function createLeases(options: { db: TDb; leaseBytes: number; expiryMs?: number; onError: (error: unknown, where: string) => void }) {
   const { db, leaseBytes } = options;
+  const expiryMs = options.expiryMs ?? 30_000;
+  const instanceId = randomUUID();
+  const label = `${os.hostname()}:${process.pid}`;
   const lease = new Map<number, number>();
   const claiming = new Set<number>();
   const exhausted = new Set<number>();
+  let beatTimer: NodeJS.Timeout | undefined;
+  let beating: Promise<void> | null = null;
 
   function topUp(token: TTokenRow): void {
     if (claiming.has(token.id)) return;
     claiming.add(token.id);
-    claimLease(db, token.id, leaseBytes).then(
+    claimLease(db, instanceId, token.id, leaseBytes).then(
       (granted) => {
         claiming.delete(token.id);
         if (granted > 0) {
@@ -32,7 +45,30 @@ export function createLeases(options: { db: TDb; leaseBytes: number; onError: (e
     );
   }
 
+  /** Beats, then returns the leases of gateways whose heartbeat is stale. */
+  async function beat(): Promise<void> {
+    const known = await heartbeat(db, instanceId, label);
+    // Swept as stale while alive (cut off longer than the expiry): what it held was returned, claim anew.
+    if (!known) lease.clear();
+    await releaseLeases(db, { staleAfterMs: expiryMs });
+  }
+
   return {
+    /** This gateway's instance id (its leases and heartbeat row). */
+    instanceId,
+    /** Records this gateway, then beats and sweeps every `expiryMs / 6`. */
+    async start(): Promise<void> {
+      await heartbeat(db, instanceId, label);
+      beatTimer = setInterval(
+        () => {
+          beating ??= beat()
+            .catch((err: unknown) => options.onError(err, 'heartbeat'))
+            .finally(() => (beating = null));
+        },
+        Math.max(100, Math.floor(expiryMs / 6)),
+      );
+      beatTimer.unref();
+    },
     /** Allowance this gateway may still spend: with a lease in hand, the lease; without, what no gateway has claimed. */
     allowanceLeft(token: TTokenRow): number {
       if (token.trafficLimitBytes === null) return Infinity;
@@ -56,9 +92,11 @@ export function createLeases(options: { db: TDb; leaseBytes: number; onError: (e
     onToken(row: TTokenRow): void {
       if (row.trafficLimitBytes !== null && Math.max(row.trafficLeasedBytes, row.trafficUsedBytes) < row.trafficLimitBytes) exhausted.delete(row.id);
     },
-    /** Gives back every unspent lease (clean stop). */
+    /** Stops beating and gives back every unspent lease (clean stop, after the last flush). */
     async returnAll(): Promise<void> {
-      for (const [tokenId, left] of lease) if (left > 0) await returnLease(db, tokenId, left);
+      clearInterval(beatTimer);
+      await beating;
+      await releaseLeases(db, { staleAfterMs: expiryMs, instanceId });
       lease.clear();
     },
   };

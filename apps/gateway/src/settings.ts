@@ -35,6 +35,8 @@ export const ZGatewaySettings = z.object({
     .int()
     .min(1024)
     .default(8 * 1024 * 1024),
+  /** A gateway silent this many seconds (killed, cut off) has its unspent leases returned by the others. */
+  GATEWAY_LEASE_EXPIRY_S: z.coerce.number().int().min(1).default(30),
 });
 
 /** Parsed gateway settings. */
@@ -71,6 +73,7 @@ export function gatewayOptionsOf(
     maxConnectionsPerToken: settings.GATEWAY_MAX_CONNECTIONS_PER_TOKEN,
     idleTimeoutMs: settings.GATEWAY_IDLE_TIMEOUT_S * 1000,
     leaseBytes: settings.GATEWAY_LEASE_BYTES,
+    leaseExpiryMs: settings.GATEWAY_LEASE_EXPIRY_S * 1000,
     onError: run.onError,
   };
 }

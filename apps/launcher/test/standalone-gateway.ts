@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** A standalone gateway child (`npm run start:gateway`); stop() ends it with SIGTERM. */
-export type TGatewayProcess = { exitCode(): number | null; output(): string; stop(): Promise<void> };
+/** A standalone gateway child (`npm run start:gateway`); stop() ends it with SIGTERM, kill() with SIGKILL. */
+export type TGatewayProcess = { pid: number; exitCode(): number | null; output(): string; stop(): Promise<void>; kill(): Promise<void> };
 
 /** Starts `apps/launcher/src/main.ts gateway` with `env`; resolves once its output holds `readyText`. */
 export async function startGatewayProcess(env: Record<string, string | undefined>, readyText: string): Promise<TGatewayProcess> {
@@ -23,15 +23,18 @@ export async function startGatewayProcess(env: Record<string, string | undefined
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
     child.once('exit', (code) => reject(new Error(`gateway exited (${code}):\n${output}`)));
   });
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  };
   return {
+    pid: child.pid!,
     exitCode: () => child.exitCode,
     output: () => output,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
   };
 }
 

@@ -38,6 +38,11 @@ export function raw(body: string, options: { status?: number; headers?: Record<s
   return new StubReply(options.status ?? 200, body, { 'content-type': 'application/octet-stream', ...options.headers });
 }
 
+/** No answer at all: the connection is dropped (a network failure as the browser sees it). */
+export function dropConnection(): StubReply {
+  return new StubReply(0, '', {});
+}
+
 /** Answers one route: its `data` (sent as a success envelope and checked against the route's output schema), or a StubReply. */
 export type TStubHandler<N extends TRouteName> = (request: TStubRequest) => TRouteOutput<N> | StubReply | Promise<TRouteOutput<N> | StubReply>;
 
@@ -143,7 +148,7 @@ export function createApiStub() {
       };
       requests.push(request);
       void answer(request).then(
-        (reply) => res.writeHead(reply.status, { ...CORS_HEADERS, ...reply.headers }).end(reply.body),
+        (reply) => (reply.status === 0 ? res.destroy() : res.writeHead(reply.status, { ...CORS_HEADERS, ...reply.headers }).end(reply.body)),
         () => res.destroy(),
       );
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatFen, priceIpFen } from '@proxy/contract';
-import { fail, raw } from '../../../test/api-stub';
+import { dropConnection, fail, raw } from '../../../test/api-stub';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { makeToken, pageOf } from '../../../test/fixtures';
 import { CATALOGUE, TOKENS, answerProxyScreen, clickRowMenu, renderStatic, selectRows } from '../test/proxy-screen';
@@ -68,6 +68,33 @@ describe('renew', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/charge'));
     await waitFor(() => expect(screen.queryByText('Renew user1')).toBeNull());
     expect(api.requestsTo('tokenIpRenew')).toHaveLength(0);
+  });
+
+  it('sends an Idempotency-Key, the same one when the renewal is retried after a network failure, a new one at the next opening', async () => {
+    let attempts = 0;
+    api.on('tokenIpRenew', () => {
+      attempts += 1;
+      return attempts === 1 ? dropConnection() : { success: 1, failed: 0, total: 1, cost: 2.5, balance: 12.5 };
+    });
+    const dialog = await openRenew();
+    fireEvent.click(await within(dialog).findByText('Balance (available ¥15.00)'));
+    fireEvent.click(within(dialog).getByTestId('renew-submit'));
+    await waitFor(() => expect(shownMessages('error')).toEqual(['Renewal failed, please try again later: Network error, please check your connection']));
+    // The dialog stays open; the same renewal again.
+    fireEvent.click(within(dialog).getByTestId('renew-submit'));
+    await waitFor(() => expect(shownMessages('success')).toContain('Renewed 1/1 for ¥2.50'));
+    const [first, second] = api.requestsTo('tokenIpRenew');
+    const key = first.headers['idempotency-key'];
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second.headers['idempotency-key']).toBe(key);
+    expect(second.json).toEqual(first.json);
+    // Another opening is another renewal.
+    await clickRowMenu('user1', 'Renew');
+    const again = await findModalWith('Renew user1');
+    fireEvent.click(await within(again).findByText('Balance (available ¥15.00)'));
+    fireEvent.click(within(again).getByTestId('renew-submit'));
+    await waitFor(() => expect(api.requestsTo('tokenIpRenew')).toHaveLength(3));
+    expect(api.requestsTo('tokenIpRenew')[2].headers['idempotency-key']).not.toBe(key);
   });
 
   it('says "renewal failed, please try again later" when the renewal fails', async () => {

@@ -5,6 +5,7 @@ import { formatFen, formatYuan, PROXY_DAYS_MAX, priceIpFen, ZRenewBody, zProxyDa
 import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
 import { zodRule } from '../../../lib/form-rules';
 import { getLanguage } from '../../../lib/i18n';
+import { createIdempotencyKey } from '../../../lib/idempotency-key';
 import { showSuccess, showWarning } from '../../../lib/message';
 import { usePayways } from '../api/payways';
 import { useRenewTokens } from '../api/renew-tokens';
@@ -18,7 +19,9 @@ type TRenewValues = { days: number | null; payway?: 'balance' };
 /**
  * Renews IP proxies: days and a payment option from GET /token/payway/list,
  * which must be selected first (spec section 5); the price comes from the
- * catalogue. Failures say "renewal failed, please try again later".
+ * catalogue. Failures say "renewal failed, please try again later". One
+ * Idempotency-Key per opening and renewal: a retry of the same renewal (after
+ * a network error) reuses it, so it debits once; other days get a new one.
  */
 export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]; onClose: () => void }) {
   const { t } = useTranslation('proxies');
@@ -38,10 +41,12 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
 
   // Each opening starts at the shortest period the balance covers, once the prices and the balance are known.
   const hasDefault = useRef(false);
+  const pending = useRef<{ key: string; body: string } | null>(null);
   useEffect(() => {
     if (!isOpen) return;
     form.resetFields();
     hasDefault.current = false;
+    pending.current = null;
   }, [isOpen, form]);
   const balanceFen = payways.data?.length ? yuanNumberToFen((payways.data.find((p) => p.id === 'balance') ?? payways.data[0]).balance) : null;
   useEffect(() => {
@@ -63,13 +68,18 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
       return;
     }
     const request = { tokenIds: props.tokens.map((x) => x.token_id), days: values.days ?? 0, payway: values.payway };
-    renew.mutate(request, {
-      onSuccess: (result) => {
-        if (result.success > 0) showSuccess(t('renew.success', { success: result.success, total: result.total, cost: formatYuan(result.cost) }));
-        if (result.failed > 0) showWarning(t('renew.partlyFailed', { failed: result.failed, total: result.total }));
-        props.onClose();
+    const body = JSON.stringify(request);
+    if (pending.current?.body !== body) pending.current = { key: createIdempotencyKey(), body };
+    renew.mutate(
+      { request, idempotencyKey: pending.current.key },
+      {
+        onSuccess: (result) => {
+          if (result.success > 0) showSuccess(t('renew.success', { success: result.success, total: result.total, cost: formatYuan(result.cost) }));
+          if (result.failed > 0) showWarning(t('renew.partlyFailed', { failed: result.failed, total: result.total }));
+          props.onClose();
+        },
       },
-    });
+    );
   };
 
   return (

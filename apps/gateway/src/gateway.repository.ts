@@ -49,12 +49,16 @@ export type TExitNodeRow = typeof exitNodes.$inferSelect;
 export type TIpEntryRow = { userId: number; list: 'whitelist' | 'blacklist'; family: number; startHex: string; endHex: string };
 
 /**
- * The token columns as the gateway keeps them, in the order of TOKEN_FIELDS:
- * times as whole milliseconds since the epoch (a number is read far faster
- * than a timestamp's text; Date keeps milliseconds only anyway).
+ * The token columns as the gateway keeps them, in the order tokenOf reads
+ * them: the short texts every token repeats (owner status, product, category,
+ * billing, network, area, status) as one text joined by U+001F (no value holds
+ * a control character: the API refuses them), read and shared once per
+ * distinct combination; times as whole milliseconds since the epoch (a number
+ * is read far faster than a timestamp's text; Date keeps milliseconds only).
  */
-const TOKEN_SELECT = `SELECT t.id, u.status, t.user_id, t.product, t.category, t.billing, t.network, t.country, t.state, t.city,
-  t.username, t.password, t.status, floor(extract(epoch FROM t.deleted_at) * 1000)::float8, floor(extract(epoch FROM t.expires_at) * 1000)::float8,
+const TOKEN_SELECT = `SELECT t.id, t.user_id,
+  concat_ws(E'\\x1f', u.status, t.product, t.category, t.billing, t.network, t.country, t.state, t.city, t.status),
+  t.username, t.password, floor(extract(epoch FROM t.deleted_at) * 1000)::float8, floor(extract(epoch FROM t.expires_at) * 1000)::float8,
   t.exit_node_id, t.traffic_limit_bytes, t.traffic_used_bytes, t.traffic_leased_bytes, floor(extract(epoch FROM t.updated_at) * 1000)::float8
   FROM proxy_tokens t JOIN users u ON u.id = t.user_id`;
 
@@ -85,29 +89,48 @@ async function rawRows(db: TDbOrTx, text: string, values: unknown[]): Promise<TR
 const dateOf = (ms: unknown): Date | null => (ms === null ? null : new Date(Number(ms)));
 const numberOf = (value: unknown): number | null => (value === null ? null : Number(value));
 
-/** A token row as the gateway keeps it, built in one step (one shape for every row), its repeated texts shared. */
-function tokenOf(r: TRawRow, intern: TIntern): TTokenRow {
-  return {
-    id: Number(r[0]),
-    ownerStatus: intern(r[1] as TTokenRow['ownerStatus']),
-    userId: Number(r[2]),
-    product: intern(r[3] as TTokenRow['product']),
-    category: intern(r[4] as TTokenRow['category']),
-    billing: intern(r[5] as TTokenRow['billing']),
-    network: intern(r[6] as TTokenRow['network']),
-    country: intern(r[7] as string),
-    state: intern(r[8] as string),
-    city: intern(r[9] as string),
-    username: r[10] as string,
-    password: r[11] as string,
-    status: intern(r[12] as TTokenRow['status']),
-    deletedAt: dateOf(r[13]),
-    expiresAt: new Date(Number(r[14])),
-    exitNodeId: numberOf(r[15]),
-    trafficLimitBytes: numberOf(r[16]),
-    trafficUsedBytes: Number(r[17]),
-    trafficLeasedBytes: Number(r[18]),
-    updatedAt: new Date(Number(r[19])),
+// The repeated texts of a token (TOKEN_SELECT's joined column), split and shared.
+type TShared = [
+  TTokenRow['ownerStatus'],
+  TTokenRow['product'],
+  TTokenRow['category'],
+  TTokenRow['billing'],
+  TTokenRow['network'],
+  string,
+  string,
+  string,
+  TTokenRow['status'],
+];
+
+/** Builds token rows from raw rows: each distinct combination of repeated texts is split once. */
+function tokenReader(intern: TIntern): (r: TRawRow) => TTokenRow {
+  const shared = new Map<string, TShared>();
+  return (r) => {
+    const key = r[2] as string;
+    let s = shared.get(key);
+    if (!s) shared.set(key, (s = key.split('\x1f').map((text) => intern(text)) as TShared));
+    return {
+      id: Number(r[0]),
+      ownerStatus: s[0],
+      userId: Number(r[1]),
+      product: s[1],
+      category: s[2],
+      billing: s[3],
+      network: s[4],
+      country: s[5],
+      state: s[6],
+      city: s[7],
+      username: r[3] as string,
+      password: r[4] as string,
+      status: s[8],
+      deletedAt: dateOf(r[5]),
+      expiresAt: new Date(Number(r[6])),
+      exitNodeId: numberOf(r[7]),
+      trafficLimitBytes: numberOf(r[8]),
+      trafficUsedBytes: Number(r[9]),
+      trafficLeasedBytes: Number(r[10]),
+      updatedAt: new Date(Number(r[11])),
+    };
   };
 }
 
@@ -120,20 +143,20 @@ export async function readVersion(db: TDb): Promise<number> {
 /** Tokens changed after `since` (all when null). */
 export async function loadTokensChangedSince(db: TDb, since: Date | null, intern: TIntern = asIs): Promise<TTokenRow[]> {
   const rows = since ? await rawRows(db, `${TOKEN_SELECT} WHERE t.updated_at > $1`, [since.toISOString()]) : await rawRows(db, TOKEN_SELECT, []);
-  return rows.map((r) => tokenOf(r, intern));
+  return rows.map(tokenReader(intern));
 }
 
 /** A page of every token by id (the cold load reads the table in pages, never all rows at once). */
 export async function loadTokensAfter(db: TDbOrTx, afterId: number, limit: number, intern: TIntern = asIs): Promise<TTokenRow[]> {
   const rows = await rawRows(db, `${TOKEN_SELECT} WHERE t.id > $1 ORDER BY t.id LIMIT $2`, [afterId, limit]);
-  return rows.map((r) => tokenOf(r, intern));
+  return rows.map(tokenReader(intern));
 }
 
 /** The tokens with these usernames (a gateway looks up credentials it does not know yet). */
 export async function loadTokensByUsername(db: TDb, usernames: string[], intern: TIntern = asIs): Promise<TTokenRow[]> {
   if (usernames.length === 0) return [];
   const rows = await rawRows(db, `${TOKEN_SELECT} WHERE t.username = ANY($1::text[])`, [usernames]);
-  return rows.map((r) => tokenOf(r, intern));
+  return rows.map(tokenReader(intern));
 }
 
 /** The IP list entries of these users. */

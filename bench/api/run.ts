@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { migrateDb, openDb, type TDbHandle } from '@proxy/db';
 import { createStateCache } from '@proxy/gateway';
@@ -14,7 +15,8 @@ import { createUser } from '@proxy/server/features/proxies/proxies-test-kit';
  * fresh PostgreSQL database (DATABASE_URL's server, default
  * postgres://postgres@127.0.0.1:5432), one customer with 10k proxies and
  * rows in every list; the hot lists are loaded with autocannon on loopback
- * side by side with a Fastify hello-world answering the envelope, then again
+ * (in a child process, so it takes no CPU time from the API) side by side
+ * with a Fastify hello-world answering the envelope, then again
  * after other customers' rows are added (1M proxies). Prints req/s, p50, p99
  * and the ratio to hello-world; then loads the gateway's in-memory state of
  * every proxy cold (time, memory per 100k proxies, and how soon a change
@@ -38,6 +40,8 @@ const settings = {
   only: option('only')?.split(',') ?? null,
   /** Leaves the database in place (to look at plans afterwards). */
   isKept: argv.includes('--keep'),
+  /** SQL run after the migrations (--sql 'CREATE INDEX ...'): to measure an index before its migration exists. */
+  extraSql: option('sql'),
 };
 
 /** The hot lists, as the console calls them. */
@@ -61,8 +65,25 @@ function log(text: string): void {
 
 type TFigures = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
+// autocannon's command line: the load generator runs in a process of its own, never on the API's CPU time.
+const AUTOCANNON = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
+
 async function load(url: string, headers: Record<string, string> = {}): Promise<TFigures> {
-  const result = await autocannon({ url, connections: settings.connections, duration: settings.seconds, headers });
+  const args = [AUTOCANNON, '--json', '--connections', String(settings.connections), '--duration', String(settings.seconds)];
+  for (const [name, value] of Object.entries(headers)) args.push('--headers', `${name}=${value}`);
+  args.push(url);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const code = await new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve));
+  if (code !== 0) throw new Error(`autocannon exited with ${code}`);
+  const result = JSON.parse(out) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  };
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -96,7 +117,8 @@ async function fill(handle: TDbHandle, userIds: number[], proxies: number, rows:
     SELECT ${uid}, 'ip', 'static', 'HTTP', 1, 'us', 3, 100, 'a@example.com', 'cancelled', now() ${G(rows)}`);
   await q(`INSERT INTO token_usage (token_id, user_id, bucket, bytes)
     SELECT ${tag === 'u' ? 1_000_000_000 : 2_000_000_000} + g, ${uid}, date_trunc('hour', now()) - (g % 24) * interval '1 hour', 1000 ${G(rows)}`);
-  await q('ANALYZE');
+  // As autovacuum leaves a table after inserts: statistics, and the visibility map that lets counts read indexes only.
+  await q('VACUUM ANALYZE');
 }
 
 type TStateFigures = { tokens: number; loadS: number; heapMbPer100k: number; rssMb: number; changeMs: number };
@@ -151,6 +173,7 @@ async function main(): Promise<void> {
   try {
     handle = await openDb({ url: benchUrl.toString(), poolSize: 10 });
     await migrateDb(handle);
+    if (settings.extraSql) await handle.pool!.query(settings.extraSql);
     const sent: { to: string; subject: string; text: string; html?: string }[] = [];
     const mailer = {
       describe: 'memory',

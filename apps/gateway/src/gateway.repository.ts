@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import {
   exitNodes,
   gatewayInstances,
@@ -8,7 +8,6 @@ import {
   ipListEntries,
   proxyTokens,
   tokenUsage,
-  users,
   type TDb,
   type TDbOrTx,
 } from '@proxy/db';
@@ -49,28 +48,91 @@ export type TExitNodeRow = typeof exitNodes.$inferSelect;
 /** An IP list entry as the gateway keeps it. */
 export type TIpEntryRow = { userId: number; list: 'whitelist' | 'blacklist'; family: number; startHex: string; endHex: string };
 
-const tokenColumns = {
-  id: proxyTokens.id,
-  ownerStatus: users.status,
-  userId: proxyTokens.userId,
-  product: proxyTokens.product,
-  category: proxyTokens.category,
-  billing: proxyTokens.billing,
-  network: proxyTokens.network,
-  country: proxyTokens.country,
-  state: proxyTokens.state,
-  city: proxyTokens.city,
-  username: proxyTokens.username,
-  password: proxyTokens.password,
-  status: proxyTokens.status,
-  deletedAt: proxyTokens.deletedAt,
-  expiresAt: proxyTokens.expiresAt,
-  exitNodeId: proxyTokens.exitNodeId,
-  trafficLimitBytes: proxyTokens.trafficLimitBytes,
-  trafficUsedBytes: proxyTokens.trafficUsedBytes,
-  trafficLeasedBytes: proxyTokens.trafficLeasedBytes,
-  updatedAt: proxyTokens.updatedAt,
+/**
+ * The token columns as the gateway keeps them, in the order tokenOf reads
+ * them: the short texts every token repeats (owner status, product, category,
+ * billing, network, area, status) as one text joined by U+001F (no value holds
+ * a control character: the API refuses them), read and shared once per
+ * distinct combination; times as whole milliseconds since the epoch (a number
+ * is read far faster than a timestamp's text; Date keeps milliseconds only).
+ */
+const TOKEN_SELECT = `SELECT t.id, t.user_id,
+  concat_ws(E'\\x1f', u.status, t.product, t.category, t.billing, t.network, t.country, t.state, t.city, t.status),
+  t.username, t.password, floor(extract(epoch FROM t.deleted_at) * 1000)::float8, floor(extract(epoch FROM t.expires_at) * 1000)::float8,
+  t.exit_node_id, t.traffic_limit_bytes, t.traffic_used_bytes, t.traffic_leased_bytes, floor(extract(epoch FROM t.updated_at) * 1000)::float8
+  FROM proxy_tokens t JOIN users u ON u.id = t.user_id`;
+
+/** Shares one copy of each repeated short text (product, status, country...); the identity when not given. */
+export type TIntern = <T extends string>(text: T) => T;
+const asIs: TIntern = (text) => text;
+
+type TRawRow = unknown[];
+type TRawClient = {
+  query(...args: unknown[]): Promise<{ rows: unknown[] }>;
+  /** PGlite (and its transactions) only. */
+  exec?: unknown;
 };
+
+/**
+ * Rows as arrays, straight from the driver of `db` (node-postgres or PGlite,
+ * inside the transaction when `db` is one): no per-row mapping by Drizzle,
+ * which dominated the cold load of a million tokens.
+ */
+async function rawRows(db: TDbOrTx, text: string, values: unknown[]): Promise<TRawRow[]> {
+  // Drizzle's session holds the driver's client (the pool, the PGlite instance, or the transaction's connection).
+  const client = (db as unknown as { session: { client: TRawClient } }).session.client;
+  const result =
+    typeof client.exec === 'function' ? await client.query(text, values, { rowMode: 'array' }) : await client.query({ text, values, rowMode: 'array' });
+  return result.rows as TRawRow[];
+}
+
+const dateOf = (ms: unknown): Date | null => (ms === null ? null : new Date(Number(ms)));
+const numberOf = (value: unknown): number | null => (value === null ? null : Number(value));
+
+// The repeated texts of a token (TOKEN_SELECT's joined column), split and shared.
+type TShared = [
+  TTokenRow['ownerStatus'],
+  TTokenRow['product'],
+  TTokenRow['category'],
+  TTokenRow['billing'],
+  TTokenRow['network'],
+  string,
+  string,
+  string,
+  TTokenRow['status'],
+];
+
+/** Builds token rows from raw rows: each distinct combination of repeated texts is split once. */
+function tokenReader(intern: TIntern): (r: TRawRow) => TTokenRow {
+  const shared = new Map<string, TShared>();
+  return (r) => {
+    const key = r[2] as string;
+    let s = shared.get(key);
+    if (!s) shared.set(key, (s = key.split('\x1f').map((text) => intern(text)) as TShared));
+    return {
+      id: Number(r[0]),
+      ownerStatus: s[0],
+      userId: Number(r[1]),
+      product: s[1],
+      category: s[2],
+      billing: s[3],
+      network: s[4],
+      country: s[5],
+      state: s[6],
+      city: s[7],
+      username: r[3] as string,
+      password: r[4] as string,
+      status: s[8],
+      deletedAt: dateOf(r[5]),
+      expiresAt: new Date(Number(r[6])),
+      exitNodeId: numberOf(r[7]),
+      trafficLimitBytes: numberOf(r[8]),
+      trafficUsedBytes: Number(r[9]),
+      trafficLeasedBytes: Number(r[10]),
+      updatedAt: new Date(Number(r[11])),
+    };
+  };
+}
 
 /** The version row gateways poll. */
 export async function readVersion(db: TDb): Promise<number> {
@@ -79,30 +141,22 @@ export async function readVersion(db: TDb): Promise<number> {
 }
 
 /** Tokens changed after `since` (all when null). */
-export async function loadTokensChangedSince(db: TDb, since: Date | null): Promise<TTokenRow[]> {
-  const query = db.select(tokenColumns).from(proxyTokens).innerJoin(users, eq(users.id, proxyTokens.userId));
-  return (since ? await query.where(gt(proxyTokens.updatedAt, since)) : await query) as TTokenRow[];
+export async function loadTokensChangedSince(db: TDb, since: Date | null, intern: TIntern = asIs): Promise<TTokenRow[]> {
+  const rows = since ? await rawRows(db, `${TOKEN_SELECT} WHERE t.updated_at > $1`, [since.toISOString()]) : await rawRows(db, TOKEN_SELECT, []);
+  return rows.map(tokenReader(intern));
 }
 
 /** A page of every token by id (the cold load reads the table in pages, never all rows at once). */
-export async function loadTokensAfter(db: TDbOrTx, afterId: number, limit: number): Promise<TTokenRow[]> {
-  return (await db
-    .select(tokenColumns)
-    .from(proxyTokens)
-    .innerJoin(users, eq(users.id, proxyTokens.userId))
-    .where(gt(proxyTokens.id, afterId))
-    .orderBy(asc(proxyTokens.id))
-    .limit(limit)) as TTokenRow[];
+export async function loadTokensAfter(db: TDbOrTx, afterId: number, limit: number, intern: TIntern = asIs): Promise<TTokenRow[]> {
+  const rows = await rawRows(db, `${TOKEN_SELECT} WHERE t.id > $1 ORDER BY t.id LIMIT $2`, [afterId, limit]);
+  return rows.map(tokenReader(intern));
 }
 
 /** The tokens with these usernames (a gateway looks up credentials it does not know yet). */
-export async function loadTokensByUsername(db: TDb, usernames: string[]): Promise<TTokenRow[]> {
+export async function loadTokensByUsername(db: TDb, usernames: string[], intern: TIntern = asIs): Promise<TTokenRow[]> {
   if (usernames.length === 0) return [];
-  return (await db
-    .select(tokenColumns)
-    .from(proxyTokens)
-    .innerJoin(users, eq(users.id, proxyTokens.userId))
-    .where(inArray(proxyTokens.username, usernames))) as TTokenRow[];
+  const rows = await rawRows(db, `${TOKEN_SELECT} WHERE t.username = ANY($1::text[])`, [usernames]);
+  return rows.map(tokenReader(intern));
 }
 
 /** The IP list entries of these users. */

@@ -12,7 +12,25 @@ describe('state cache', () => {
     handle = await createTestDatabase();
     const userId = await insertUser(handle.db);
     ids = [];
-    for (let i = 0; i < 7; i++) ids.push(await insertToken(handle.db, { userId, username: `cold-${i}`, country: 'us', status: 'enabled' }));
+    for (let i = 0; i < 7; i++) {
+      const odd =
+        i === 5
+          ? {
+              product: 'dynamic',
+              category: 'idc',
+              billing: 'traffic',
+              network: 'SOCKS5',
+              country: 'de',
+              state: 'be',
+              city: 'berlin',
+              status: 'disabled',
+              deletedAt: new Date('2026-11-20T08:00:00.123Z'),
+              trafficLimitBytes: 5_000_000_000,
+              trafficUsedBytes: 1234,
+            }
+          : {};
+      ids.push(await insertToken(handle.db, { userId, username: `cold-${i}`, country: 'us', status: 'enabled', ...odd } as never));
+    }
   });
 
   afterAll(async () => {
@@ -25,6 +43,30 @@ describe('state cache', () => {
     expect(cache.stats().tokens).toBe(7);
     for (const [i, id] of ids.entries()) expect(cache.tokenByUsername(`cold-${i}`)?.id).toBe(id);
     expect(cache.tokenById(ids[0])).toMatchObject({ country: 'us', status: 'enabled', product: 'static' });
+    // Every field as the table holds it (the cold load reads raw rows, not Drizzle's mapping).
+    const [row] = await handle.db.select().from(proxyTokens).where(eq(proxyTokens.id, ids[5]));
+    expect(cache.tokenById(ids[5])).toEqual({
+      id: row.id,
+      ownerStatus: 'active',
+      userId: row.userId,
+      product: 'dynamic',
+      category: 'idc',
+      billing: 'traffic',
+      network: 'SOCKS5',
+      country: 'de',
+      state: 'be',
+      city: 'berlin',
+      username: 'cold-5',
+      password: 'secret',
+      status: 'disabled',
+      deletedAt: row.deletedAt,
+      expiresAt: row.expiresAt,
+      exitNodeId: null,
+      trafficLimitBytes: 5_000_000_000,
+      trafficUsedBytes: 1234,
+      trafficLeasedBytes: 0,
+      updatedAt: row.updatedAt,
+    });
 
     await handle.db.update(proxyTokens).set({ status: 'disabled' }).where(eq(proxyTokens.id, ids[6]));
     await bump(handle.db);

@@ -91,16 +91,8 @@ export function createStateCache(options: TStateCacheOptions) {
 
   const intern = createInterner();
 
+  // Rows come with their repeated texts already shared (the loaders take `intern`).
   function putToken(row: TTokenRow): void {
-    row.ownerStatus = intern(row.ownerStatus);
-    row.product = intern(row.product);
-    row.category = intern(row.category);
-    row.billing = intern(row.billing);
-    row.network = intern(row.network);
-    row.country = intern(row.country);
-    row.state = intern(row.state);
-    row.city = intern(row.city);
-    row.status = intern(row.status);
     const old = tokensById.get(row.id);
     // Rows of one token change in order (the updated_at trigger runs under the row lock): never go back.
     if (old && old.updatedAt > row.updatedAt) return;
@@ -140,13 +132,13 @@ export function createStateCache(options: TStateCacheOptions) {
         if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
       }
     };
-    if (since) return take(await loadTokensChangedSince(db, since));
+    if (since) return take(await loadTokensChangedSince(db, since, intern));
     const pageSize = options.coldLoadPage ?? COLD_LOAD_PAGE;
     // The pages of one snapshot, as one query would read them: the last change seen then bounds the next sync.
     await db.transaction(
       async (tx) => {
         for (let afterId = 0; ;) {
-          const page = await loadTokensAfter(tx, afterId, pageSize);
+          const page = await loadTokensAfter(tx, afterId, pageSize, intern);
           take(page);
           if (page.length < pageSize) return;
           afterId = page[page.length - 1].id;
@@ -176,7 +168,7 @@ export function createStateCache(options: TStateCacheOptions) {
   // Credentials the copy does not accept: one look in the database.
   async function loadCredentials(usernames: string[]): Promise<void> {
     const seq = ++readSeq;
-    const rows = await loadTokensByUsername(db, usernames);
+    const rows = await loadTokensByUsername(db, usernames, intern);
     const userIds = [...new Set(rows.map((r) => r.userId))];
     const lists = listsOf(await loadIpEntriesOfUsers(db, userIds));
     for (const row of rows) putToken(row);

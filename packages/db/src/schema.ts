@@ -328,6 +328,13 @@ export const proxyTokens = pgTable(
     index('proxy_tokens_user_idx').on(t.userId, t.product, t.billing, t.id),
     /** The lists by category and product (isp/static, isp/dynamic, idc/static), newest first. */
     index('proxy_tokens_user_category_idx').on(t.userId, t.category, t.product, t.id),
+    /**
+     * The live tokens of a user by list (category, product, billing): the lists' totals are
+     * counted from this index alone (an index-only scan), never from the table's rows.
+     */
+    index('proxy_tokens_user_live_list_idx')
+      .on(t.userId, t.category, t.product, t.billing)
+      .where(sql`${t.deletedAt} IS NULL`),
     /** Every token of one user, newest first (the operators' list of a customer's proxies). */
     index('proxy_tokens_user_id_idx').on(t.userId, t.id),
     index('proxy_tokens_updated_idx').on(t.updatedAt),

@@ -17,9 +17,15 @@ function isPositiveId(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 
+// Tokens remembered as verified (a few MB at most); past it, the memory starts over.
+const VERIFIED_CACHE_SIZE = 10_000;
+
 /** Signs and verifies access tokens (HS256; expiry, audience, issuer, subject and session required). */
 export function createJwt(secret: string, now: () => Date = () => new Date()) {
   const key = new TextEncoder().encode(secret);
+  // Tokens whose signature and claims were checked: the HMAC is not computed again on every request.
+  // Only the times (exp, nbf) depend on the moment; they are checked on every use, as jwtVerify does.
+  const verified = new Map<string, { claims: TAccessClaims; exp: number; nbf: number | undefined }>();
   return {
     async sign(subject: TAccessSubject): Promise<string> {
       const iat = Math.floor(now().getTime() / 1000);
@@ -38,6 +44,9 @@ export function createJwt(secret: string, now: () => Date = () => new Date()) {
      * integer subject or an integer session id (such a token was not made here).
      */
     async verify(token: string): Promise<TAccessClaims | null> {
+      const nowS = Math.floor(now().getTime() / 1000);
+      const known = verified.get(token);
+      if (known) return known.nbf !== undefined && known.nbf > nowS ? null : known.exp <= nowS ? null : known.claims;
       try {
         const { payload } = await jwtVerify(token, key, {
           issuer: ISSUER,
@@ -51,7 +60,10 @@ export function createJwt(secret: string, now: () => Date = () => new Date()) {
         if (!isPositiveId(userId) || !isPositiveId(payload.sid)) return null;
         const version = payload.ver;
         if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 0) return null;
-        return { userId, tokenVersion: version, sessionId: payload.sid, issuedAt: payload.iat ?? 0 };
+        const claims = { userId, tokenVersion: version, sessionId: payload.sid, issuedAt: payload.iat ?? 0 };
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
+        verified.set(token, { claims, exp: payload.exp!, nbf: payload.nbf });
+        return claims;
       } catch {
         return null;
       }

@@ -1,4 +1,4 @@
-import { and, asc, desc, gte, lte, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, desc, gte, lte, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 
 /**
  * One customer's rows of a table, paged by id, reached through an index that
@@ -14,7 +14,7 @@ import { and, asc, desc, gte, lte, type AnyColumn, type SQL } from 'drizzle-orm'
  * rows in the same order, through the user's index only. The list-plans test
  * (apps/server/test/list-plans.test.ts) checks every list.
  */
-export function ofUser(column: AnyColumn, userId: number): SQL {
+export function ofUser(column: AnyColumn, userId: number | Placeholder): SQL {
   return and(gte(column, userId), lte(column, userId))!;
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { userSessions, users, type TDbOrTx } from '@proxy/db';
 import type { TSignInMethod } from '@proxy/contract';
 
@@ -27,13 +27,25 @@ export async function findUserAndSession(
   userId: number,
   sessionId: number,
 ): Promise<{ user: typeof users.$inferSelect; session: TSessionRow | null } | undefined> {
-  const [row] = await db
+  const [row] = await userAndSessionQuery(db).execute({ userId, sessionId });
+  return row;
+}
+
+// The query of every authenticated request, built once per database (not per request): a prepared statement.
+const userAndSessionQueries = new WeakMap<TDbOrTx, ReturnType<typeof prepareUserAndSession>>();
+function prepareUserAndSession(db: TDbOrTx) {
+  return db
     .select({ user: users, session: userSessions })
     .from(users)
-    .leftJoin(userSessions, and(eq(userSessions.id, sessionId), eq(userSessions.userId, users.id)))
-    .where(eq(users.id, userId))
-    .limit(1);
-  return row;
+    .leftJoin(userSessions, and(eq(userSessions.id, sql.placeholder('sessionId')), eq(userSessions.userId, users.id)))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .limit(1)
+    .prepare('find_user_and_session');
+}
+function userAndSessionQuery(db: TDbOrTx) {
+  let query = userAndSessionQueries.get(db);
+  if (!query) userAndSessionQueries.set(db, (query = prepareUserAndSession(db)));
+  return query;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { proxyOrders, proxyTokens, type TDbOrTx } from '@proxy/db';
 import type { TProxyList, TProxyListQuery } from '@proxy/contract';
 import { newestOfUser, ofUser, oldestOfUser, totalOfPage } from '../../lib/user-rows.repository';
@@ -44,25 +44,81 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-function filterWhere(userId: number, filters: TTokenFilters): SQL {
+// The filters' values by name, as the prepared statements of filterWhere take them.
+function filterValues(userId: number, filters: TTokenFilters): Record<string, unknown> {
+  return {
+    userId,
+    status: filters.status,
+    country: filters.country,
+    pattern: filters.keyword ? `%${escapeLike(filters.keyword)}%` : undefined,
+    createdFrom: filters.created_from,
+    createdTo: filters.created_to,
+    expiresFrom: filters.expires_from,
+    expiresTo: filters.expires_to,
+  };
+}
+
+/** The WHERE of the filters given (the values as placeholders of filterValues, or the values themselves). */
+function filterWhere(userId: number | Placeholder, filters: TTokenFilters, isPrepared = false): SQL {
   const t = proxyTokens;
+  const v = <T>(name: string, value: T): T | Placeholder => (isPrepared ? sql.placeholder(name) : value);
   const parts: SQL[] = [ofUser(t.userId, userId)];
   if (filters.list) parts.push(listMembership(filters.list));
   if (filters.status === 'deleted') parts.push(isNotNull(t.deletedAt));
   else {
     parts.push(isNull(t.deletedAt));
-    if (filters.status) parts.push(eq(t.status, filters.status));
+    if (filters.status) parts.push(eq(t.status, v('status', filters.status)));
   }
-  if (filters.country) parts.push(eq(t.country, filters.country));
+  if (filters.country) parts.push(eq(t.country, v('country', filters.country)));
   if (filters.keyword) {
-    const pattern = `%${escapeLike(filters.keyword)}%`;
+    const pattern = v('pattern', `%${escapeLike(filters.keyword)}%`);
     parts.push(or(ilike(t.remark, pattern), ilike(t.username, pattern))!);
   }
-  if (filters.created_from) parts.push(gte(t.createdAt, filters.created_from));
-  if (filters.created_to) parts.push(lte(t.createdAt, filters.created_to));
-  if (filters.expires_from) parts.push(gte(t.expiresAt, filters.expires_from));
-  if (filters.expires_to) parts.push(lte(t.expiresAt, filters.expires_to));
+  if (filters.created_from) parts.push(gte(t.createdAt, v('createdFrom', filters.created_from)));
+  if (filters.created_to) parts.push(lte(t.createdAt, v('createdTo', filters.created_to)));
+  if (filters.expires_from) parts.push(gte(t.expiresAt, v('expiresFrom', filters.expires_from)));
+  if (filters.expires_to) parts.push(lte(t.expiresAt, v('expiresTo', filters.expires_to)));
   return and(...parts)!;
+}
+
+// Which filters are given (their values aside): one prepared statement serves every page view of that shape.
+function filterShape(filters: TTokenFilters): string {
+  const status = filters.status === 'deleted' ? 'deleted' : filters.status ? 'status' : 'live';
+  const given = (['country', 'keyword', 'created_from', 'created_to', 'expires_from', 'expires_to'] as const).map((k) => (filters[k] ? '1' : '0'));
+  return `${filters.list ?? 'all'}_${status}_${given.join('')}`.replace(/\//g, '_');
+}
+
+function preparePage(db: TDbOrTx, filters: TTokenFilters, shape: string) {
+  return db
+    .select()
+    .from(proxyTokens)
+    .where(filterWhere(sql.placeholder('userId'), filters, true))
+    .orderBy(...newestOfUser(proxyTokens.userId, proxyTokens.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(`tokens_page_${shape}`);
+}
+
+function prepareCount(db: TDbOrTx, filters: TTokenFilters, shape: string) {
+  return db
+    .select({ total: count() })
+    .from(proxyTokens)
+    .where(filterWhere(sql.placeholder('userId'), filters, true))
+    .prepare(`tokens_count_${shape}`);
+}
+
+/**
+ * The statements of the lists, built once per database and filter shape: a page view
+ * neither builds its SQL again nor has PostgreSQL parse it again (named statements).
+ */
+const preparedLists = new WeakMap<TDbOrTx, Map<string, { page: ReturnType<typeof preparePage>; count: ReturnType<typeof prepareCount> }>>();
+function listStatements(db: TDbOrTx, filters: TTokenFilters) {
+  let byShape = preparedLists.get(db);
+  if (!byShape) preparedLists.set(db, (byShape = new Map()));
+  const shape = filterShape(filters);
+  let statements = byShape.get(shape);
+  if (!statements) byShape.set(shape, (statements = { page: preparePage(db, filters, shape), count: prepareCount(db, filters, shape) }));
+  return statements;
 }
 
 /** One page of a user's tokens matching the filters, newest first, with the total. */
@@ -72,15 +128,10 @@ export async function listTokensPage(
   filters: TTokenFilters,
   page: { limit: number; offset: number },
 ): Promise<{ rows: TTokenRow[]; total: number }> {
-  const where = filterWhere(userId, filters);
-  const rows = await db
-    .select()
-    .from(proxyTokens)
-    .where(where)
-    .orderBy(...newestOfUser(proxyTokens.userId, proxyTokens.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  const total = await totalOfPage(page, rows.length, async () => Number((await db.select({ total: count() }).from(proxyTokens).where(where))[0].total));
+  const statements = listStatements(db, filters);
+  const values = filterValues(userId, filters);
+  const rows = await statements.page.execute({ ...values, limit: page.limit, offset: page.offset });
+  const total = await totalOfPage(page, rows.length, async () => Number((await statements.count.execute(values))[0].total));
   return { rows, total };
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX "proxy_tokens_user_live_list_idx" ON "proxy_tokens" USING btree ("user_id","category","product","billing") WHERE "proxy_tokens"."deleted_at" IS NULL;

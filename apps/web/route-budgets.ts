@@ -141,7 +141,7 @@ export function gzipSizer(chunks: Map<string, TChunkInfo>): (fileName: string) =
  */
 export function routeCosts(input: {
   chunks: Map<string, TChunkInfo>;
-  routes: { path: string; access: TRouteAccess; screenChunk: string; layoutChunk?: string }[];
+  routes: { path: string; access: TRouteAccess; screenChunk: string; layoutChunk?: string; alsoLoads?: string[] }[];
   /** Chunks every cold load fetches besides the entry's (loaded lazily by the entry on start). */
   alsoLoads?: string[];
   budgets: TBudgets;
@@ -151,7 +151,13 @@ export function routeCosts(input: {
   const gzipped = gzipSizer(input.chunks);
   return input.routes.map((route) => {
     const lazyParts = input.chunks.get(route.screenChunk)?.dynamicImports ?? [];
-    const files = staticClosure(input.chunks, [...entries, ...(route.layoutChunk ? [route.layoutChunk] : []), route.screenChunk, ...lazyParts]);
+    const files = staticClosure(input.chunks, [
+      ...entries,
+      ...(route.alsoLoads ?? []),
+      ...(route.layoutChunk ? [route.layoutChunk] : []),
+      route.screenChunk,
+      ...lazyParts,
+    ]);
     const gzipBytes = files.reduce((sum, f) => sum + gzipped(f), 0);
     const budget = budgetOf(input.budgets, route);
     return { path: route.path, access: route.access, files, gzipBytes, budget, isOver: gzipBytes > budget };
@@ -194,9 +200,9 @@ export type TRouteBudgetsOptions = {
   layouts: Partial<Record<TRouteAccess, string>>;
   /**
    * Modules every cold load fetches besides the entry's static imports, relative to the root
-   * (the features' texts the router awaits before any screen).
+   * (the features' texts the router awaits before any screen); by access when they differ.
    */
-  alsoLoads?: string[];
+  alsoLoads?: string[] | Partial<Record<TRouteAccess, string[]>>;
   budgets: TBudgets;
 };
 
@@ -241,7 +247,11 @@ export function routeBudgetsPlugin(options: TRouteBudgetsOptions): Plugin {
       const shellModule = path.resolve(config.root, options.shellRoutesModule);
       const featureFiles = info.importedIds.filter((id) => id !== shellModule && /\.[cm]?[jt]sx?$/.test(id) && !id.includes('/node_modules/'));
       const routeFiles = [routesModule, ...featureFiles.sort(), shellModule];
-      const routes: { path: string; access: TRouteAccess; screenChunk: string; layoutChunk?: string }[] = [];
+      const alsoLoadsOf = (access: TRouteAccess): string[] => {
+        const modules = Array.isArray(options.alsoLoads) ? options.alsoLoads : (options.alsoLoads?.[access] ?? []);
+        return modules.map((m) => chunkOf(path.resolve(config.root, m), 'a module every cold load fetches'));
+      };
+      const routes: { path: string; access: TRouteAccess; screenChunk: string; layoutChunk?: string; alsoLoads: string[] }[] = [];
       const seenPaths = new Set<string>();
       for (const file of routeFiles) {
         for (const declared of readDeclaredRoutes(readFileSync(file, 'utf8'), file)) {
@@ -256,12 +266,12 @@ export function routeBudgetsPlugin(options: TRouteBudgetsOptions): Plugin {
             access: declared.access,
             screenChunk: chunkOf(resolved.id, `the screen of ${declared.path}`),
             layoutChunk: layout ? chunkOf(path.resolve(config.root, layout), `the ${declared.access} layout`) : undefined,
+            alsoLoads: alsoLoadsOf(declared.access),
           });
         }
       }
       if (!routes.length) this.error(`route budgets: no route found in ${options.routesModule} or the modules it imports`);
-      const alsoLoads = (options.alsoLoads ?? []).map((m) => chunkOf(path.resolve(config.root, m), 'a module every cold load fetches'));
-      const costs = routeCosts({ chunks, routes, alsoLoads, budgets: options.budgets });
+      const costs = routeCosts({ chunks, routes, budgets: options.budgets });
       config.logger.info(`\n${formatRouteCosts(costs, options.budgets)}\n`);
       try {
         assertWithinBudgets(costs);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { zDigits } from './validators';
 
-/** Body code of every successful answer (spec section 7: success only when code equals 0). */
-export const OK_CODE = 0;
+/** Body code of every successful answer (declared with the schema-free route table). */
+export { OK_CODE } from './route-table';
 
 /** Every API answer: `{ code, msg, data }`. */
 export const ZEnvelope = z.object({

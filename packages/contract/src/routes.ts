@@ -109,5 +109,5 @@ export type TRouteRequest<N extends TRouteName> = z.input<(typeof ROUTES)[N]['in
 /** Data of a route's successful answer. */
 export type TRouteOutput<N extends TRouteName> = z.output<(typeof ROUTES)[N]['output']>;
 
-/** The API mount point. */
-export const API_PREFIX = '/api';
+/** The API mount point (declared with the schema-free route table). */
+export { API_PREFIX } from './route-table';

@@ -3,7 +3,7 @@ import { Button, Drawer, Layout, Menu, Space, Tag, Tooltip, Typography, theme } 
 import { ArrowLeftOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { PRODUCT_NAME } from '@proxy/contract';
+import { PRODUCT_NAME } from '@proxy/contract/light';
 import { ForbiddenResult } from '../components/forbidden-result';
 import { LanguageSwitch } from '../components/language-switch';
 import { PageLoading } from '../components/page-loading';

@@ -12,7 +12,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useMatches, useNavigate } from 'react-router';
-import { PRODUCT_NAME, formatYuan } from '@proxy/contract';
+import { PRODUCT_NAME, formatYuan } from '@proxy/contract/light';
 import { LanguageSwitch } from '../components/language-switch';
 import { NoticeDialog } from '../components/notice-dialog';
 import { ThemeSwitch } from '../components/theme-switch';

@@ -1,6 +1,6 @@
 import { useRef, type ReactNode } from 'react';
 import { useLocation, useOutlet } from 'react-router';
-import { PAGE_CACHE_SIZE } from '@proxy/contract';
+import { PAGE_CACHE_SIZE } from '@proxy/contract/light';
 import { useTabs } from '../lib/tabs';
 
 type TEntry = { key: string; element: ReactNode };

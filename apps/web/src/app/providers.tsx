@@ -4,7 +4,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import enUS from 'antd/es/locale/en_US';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { PRIMARY_COLOR } from '@proxy/contract';
+import { PRIMARY_COLOR } from '@proxy/contract/light';
 import { i18n } from '../lib/i18n';
 import { registerMessageApis } from '../lib/message';
 import { queryClient } from '../lib/query-client';

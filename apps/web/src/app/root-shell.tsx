@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import NProgress from 'nprogress';
 import 'nprogress/nprogress.css';
 import { Outlet, useLocation, useNavigation } from 'react-router';
-import { LOADING_BAR_END_DELAY_MS, PRODUCT_NAME } from '@proxy/contract';
+import { LOADING_BAR_END_DELAY_MS, PRODUCT_NAME } from '@proxy/contract/light';
 import { showPendingSessionMessage } from '../lib/api-client';
 
 // The default template marks the bar with role="bar", which is no ARIA role; the bar is decoration.

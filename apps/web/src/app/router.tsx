@@ -102,7 +102,7 @@ function toRouteObject(route: TAppRoute): RouteObject {
     errorElement: <RouteErrorPage />,
     lazy: async () => {
       // The screen's chunk and the features' texts in the current language, side by side.
-      const [{ default: Screen }] = await Promise.all([route.load(), loadFeatureLocales()]);
+      const [{ default: Screen }] = await Promise.all([route.load(), loadFeatureLocales(undefined, route.access === 'public' ? 'public' : 'all')]);
       if (!route.roles?.length) return { Component: Screen };
       const roles = route.roles;
       const { RoleGate } = await import('./role-gate');

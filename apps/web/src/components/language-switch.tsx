@@ -1,7 +1,7 @@
 import { Button, Dropdown } from 'antd';
 import { TranslationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LANGS, type TLang } from '@proxy/contract';
+import { LANGS, type TLang } from '@proxy/contract/light';
 import { getLanguage, setLanguage } from '../lib/i18n';
 
 /** Language menu (zh / en); the choice is saved locally. Works on public pages too. */

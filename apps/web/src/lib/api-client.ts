@@ -1,16 +1,6 @@
 import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
-import {
-  API_PREFIX,
-  DEFAULT_STATUS_MESSAGES,
-  ERRORS,
-  OK_CODE,
-  REQUEST_TIMEOUT_MS,
-  ROUTES,
-  unknownErrorMessage,
-  type TRouteName,
-  type TRouteOutput,
-  type TRouteRequest,
-} from '@proxy/contract';
+import { API_PREFIX, DEFAULT_STATUS_MESSAGES, ERRORS, OK_CODE, REQUEST_TIMEOUT_MS, ROUTE_TABLE, unknownErrorMessage } from '@proxy/contract/light';
+import type { TRouteName, TRouteOutput, TRouteRequest } from '@proxy/contract';
 import { getLanguage, translate } from './i18n';
 import { showError } from './message';
 import { currentFullPath, hardNavigate } from './navigation';
@@ -208,7 +198,7 @@ function handleFailure(code: number, message: string | undefined, status: number
  * message, or the caller's failure message) unless skipTips.
  */
 export async function callApi<N extends TRouteName>(name: N, input?: TRouteRequest<N>, options: TCallOptions = {}): Promise<TRouteOutput<N>> {
-  const route = ROUTES[name];
+  const route = ROUTE_TABLE[name];
   const lang = getLanguage();
   const headers: Record<string, string> = { Lang: lang, ...options.headers };
   if (route.auth !== 'none') {

@@ -1,2 +1,7 @@
+import { featureLocales as publicLocales } from './feature-locales-public-en';
+
 /** The English texts of every feature, one chunk loaded when the console starts in (or switches to) English. */
-export const featureLocales = import.meta.glob<Record<string, unknown>>('../features/*/locales/en.json', { eager: true });
+export const featureLocales: Record<string, Record<string, unknown>> = {
+  ...publicLocales,
+  ...import.meta.glob<Record<string, unknown>>(['../features/*/locales/en.json', '!../features/{auth,invite}/locales/en.json'], { eager: true }),
+};

@@ -1,2 +1,7 @@
+import { featureLocales as publicLocales } from './feature-locales-public-zh';
+
 /** The Chinese texts of every feature, one chunk loaded when the console starts in (or switches to) Chinese. */
-export const featureLocales = import.meta.glob<Record<string, unknown>>('../features/*/locales/zh.json', { eager: true });
+export const featureLocales: Record<string, Record<string, unknown>> = {
+  ...publicLocales,
+  ...import.meta.glob<Record<string, unknown>>(['../features/*/locales/zh.json', '!../features/{auth,invite}/locales/zh.json'], { eager: true }),
+};

@@ -2,7 +2,7 @@ import i18next, { type i18n as TI18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { resolveLang, type TLang } from '@proxy/contract';
+import { resolveLang, type TLang } from '@proxy/contract/light';
 import { readValue, writeRecord } from './storage';
 
 /** Namespaces of the shell itself; each feature adds its folder name as a namespace. */
@@ -61,32 +61,46 @@ const resources = collectResources(
   import.meta.env.MODE === 'test' ? import.meta.glob<TJsonModule>('../features/*/locales/*.json', { eager: true }) : {},
 );
 
-const FEATURE_LOCALES: Record<TLang, () => Promise<{ featureLocales: Record<string, TJsonModule> }>> = {
-  zh: () => import('./feature-locales-zh'),
-  en: () => import('./feature-locales-en'),
+/** Which features' texts: those of the public screens only, or every feature's. */
+export type TLocaleScope = 'public' | 'all';
+
+/** Features whose screens are public; their texts come in a chunk of their own (lib/feature-locales-public-<lang>.ts). */
+export const PUBLIC_NAMESPACES = ['auth', 'invite'] as const;
+
+type TLocaleModule = () => Promise<{ featureLocales: Record<string, TJsonModule> }>;
+const FEATURE_LOCALES: Record<TLocaleScope, Record<TLang, TLocaleModule>> = {
+  public: { zh: () => import('./feature-locales-public-zh'), en: () => import('./feature-locales-public-en') },
+  all: { zh: () => import('./feature-locales-zh'), en: () => import('./feature-locales-en') },
 };
-const loadedFeatureLangs = new Set<TLang>(import.meta.env.MODE === 'test' ? ['zh', 'en'] : []);
-const pendingFeatureLangs = new Map<TLang, Promise<void>>();
+const loadedFeatureLocales = new Set<string>(import.meta.env.MODE === 'test' ? ['zh:all', 'en:all', 'zh:public', 'en:public'] : []);
+const pendingFeatureLocales = new Map<string, Promise<void>>();
 
 /**
- * Loads the texts of every feature in a language (one chunk per language), once. The router
- * awaits it before a screen or a layout renders, so sign-in downloads no other screen's texts
- * with its JavaScript.
+ * Loads the texts of every feature in a language (one chunk per language), once; with scope
+ * "public", only those of the public screens (a smaller chunk). The router awaits it before a
+ * screen or a layout renders, so sign-in downloads neither another screen's texts nor every
+ * feature's.
  */
-export function loadFeatureLocales(lang: TLang = getLanguage()): Promise<void> {
-  if (loadedFeatureLangs.has(lang)) return Promise.resolve();
-  let pending = pendingFeatureLangs.get(lang);
+export function loadFeatureLocales(lang: TLang = getLanguage(), scope: TLocaleScope = 'all'): Promise<void> {
+  const key = `${lang}:${scope}`;
+  if (loadedFeatureLocales.has(key) || loadedFeatureLocales.has(`${lang}:all`)) return Promise.resolve();
+  let pending = pendingFeatureLocales.get(key);
   if (!pending) {
-    pending = FEATURE_LOCALES[lang]().then(({ featureLocales }) => {
+    pending = FEATURE_LOCALES[scope][lang]().then(({ featureLocales }) => {
       const loaded = collectResources({}, featureLocales)[lang];
       for (const [ns, texts] of Object.entries(loaded)) i18n.addResourceBundle(lang, ns, texts, true, false);
-      loadedFeatureLangs.add(lang);
+      loadedFeatureLocales.add(key);
     });
     // A failed load (network) may be retried by the next navigation.
-    pending.catch(() => pendingFeatureLangs.delete(lang));
-    pendingFeatureLangs.set(lang, pending);
+    pending.catch(() => pendingFeatureLocales.delete(key));
+    pendingFeatureLocales.set(key, pending);
   }
   return pending;
+}
+
+/** The scope of texts loaded in a language so far (what a switch to another language loads). */
+function loadedScope(lang: TLang): TLocaleScope {
+  return loadedFeatureLocales.has(`${lang}:all`) || pendingFeatureLocales.has(`${lang}:all`) ? 'all' : 'public';
 }
 
 const startLang = initialLanguage();
@@ -122,8 +136,9 @@ export function setLanguage(lang: TLang): void {
     applyLanguageSideEffects(lang);
     void i18n.changeLanguage(lang);
   };
-  if (loadedFeatureLangs.has(lang)) apply();
-  else void loadFeatureLocales(lang).then(apply, apply);
+  const scope = loadedScope(getLanguage());
+  if (loadedFeatureLocales.has(`${lang}:all`) || loadedFeatureLocales.has(`${lang}:${scope}`)) apply();
+  else void loadFeatureLocales(lang, scope).then(apply, apply);
 }
 
 /** Translates a key outside React (e.g. in the request layer). */

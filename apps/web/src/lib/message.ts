@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { message as staticMessage, Modal as StaticModal, type App } from 'antd';
-import { MESSAGE_DURATION_MS } from '@proxy/contract';
+import { MESSAGE_DURATION_MS } from '@proxy/contract/light';
 import { translate } from './i18n';
 
 /**

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { ACCESS_TOKEN_TTL_S } from '@proxy/contract';
+import { ACCESS_TOKEN_TTL_S } from '@proxy/contract/light';
 import { currentFullPath, navigateTo } from './navigation';
 import { queryClient } from './query-client';
 import { prefixedKey, readRecord, removeRecord, writeRecord, type TStoreKind, type TStoredRecord } from './storage';

@@ -1,4 +1,4 @@
-import { TOKEN_REFRESH_AFTER_MS } from '@proxy/contract';
+import { TOKEN_REFRESH_AFTER_MS } from '@proxy/contract/light';
 import { callApi } from './api-client';
 import { clearToken, getTokenRecord, replaceToken } from './session';
 

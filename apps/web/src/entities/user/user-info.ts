@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { deriveRoles } from '@proxy/contract';
+import { deriveRoles } from '@proxy/contract/light';
 import { callApi } from '../../lib/api-client';
 import { translate } from '../../lib/i18n';
 import { showError } from '../../lib/message';

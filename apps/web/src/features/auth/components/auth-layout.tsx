@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Card, Flex, Grid, Typography, theme } from 'antd';
 import { GlobalOutlined, SafetyCertificateOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { CLAIMS, PRODUCT_NAME } from '@proxy/contract';
+import { CLAIMS, PRODUCT_NAME } from '@proxy/contract/light';
 import { LanguageSwitch } from '../../../components/language-switch';
 import { ThemeSwitch } from '../../../components/theme-switch';
 

@@ -11,7 +11,7 @@ import LoginPage from './login-page';
 beforeEach(() => {
   clearToken();
   api.on('userOAuthProviders', () => ({ github: false, google: false, invite_required: false }));
-  api.on('userLogin', () => ({ totp_required: true, challenge: 'challenge-1', expires_in: 300 }));
+  api.on('userLogin', () => ({ totp_required: true as const, challenge: 'challenge-1', expires_in: 300 }));
   api.on('userLoginTotp', (req) => {
     if (req.form.get('challenge') !== 'challenge-1')
       return fail(401, 1052, 'The two-factor step has expired; please sign in again', { error: 'TOTP_CHALLENGE_EXPIRED' });

@@ -33,6 +33,77 @@ export const ZSession = z.object({
 /** Parsed sign-in answer. */
 export type TSession = z.infer<typeof ZSession>;
 
+/** Lifetime of the two-factor step of a sign-in (the challenge), in seconds. */
+export const TOTP_CHALLENGE_TTL_S = 300;
+/** Number of single-use recovery codes made at enrolment (and on regeneration). */
+export const TOTP_RECOVERY_CODE_COUNT = 10;
+
+/**
+ * A recovery code as shown ("xxxxx-xxxxx", lower-case letters and digits);
+ * entered with or without the dash, spaces or upper case.
+ */
+export const TOTP_RECOVERY_CODE_PATTERN = /^[a-z0-9]{5}-?[a-z0-9]{5}$/;
+
+const zTrimmedCode = z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(32, { error: 'tooLong' });
+
+/** A current 6-digit authenticator code. */
+export const zTotpCode = zTrimmedCode.regex(/^\d{6}$/, { error: 'totpFormat' });
+
+/** A current 6-digit code or a recovery code (normalised: no spaces, lower case). */
+export const zTotpOrRecoveryCode = zTrimmedCode
+  .transform((v) => v.replace(/\s+/g, '').toLowerCase())
+  .refine((v) => /^\d{6}$/.test(v) || TOTP_RECOVERY_CODE_PATTERN.test(v), { error: 'totpOrRecoveryFormat' });
+
+/**
+ * Answer of a sign-in when the account has two-factor on: no session yet;
+ * POST /user/login/totp with the challenge and a code creates it.
+ */
+export const ZTotpChallenge = z.object({
+  totp_required: z.literal(true),
+  /** Opaque, short-lived, bound to the account and the sign-in method. */
+  challenge: z.string(),
+  /** Seconds the challenge stays valid. */
+  expires_in: z.number().int(),
+});
+/** Parsed two-factor step of a sign-in. */
+export type TTotpChallenge = z.infer<typeof ZTotpChallenge>;
+
+/** Answer of a sign-in call: the session, or the two-factor step. */
+export const ZSignInResult = z.union([ZSession, ZTotpChallenge]);
+/** Parsed sign-in answer (session or two-factor step). */
+export type TSignInResult = z.infer<typeof ZSignInResult>;
+
+/** True when a sign-in answer asks for the two-factor code. */
+export function isTotpChallenge(result: TSignInResult): result is TTotpChallenge {
+  return 'totp_required' in result && result.totp_required === true;
+}
+
+/** Two-factor state of the signed-in user (user centre). */
+export const ZTotpStatus = z.object({
+  enabled: z.boolean(),
+  /** When two-factor was turned on (ISO 8601), null when off. */
+  enabled_at: z.string().nullable(),
+  /** Unused recovery codes left. */
+  recovery_codes_left: z.number().int(),
+  /** The operator area requires two-factor (shown to operators). */
+  admin_required: z.boolean(),
+});
+/** Parsed two-factor state. */
+export type TTotpStatus = z.infer<typeof ZTotpStatus>;
+
+/** Start of enrolment: a new secret, as an otpauth:// URL (QR code) and as text. */
+export const ZTotpSetup = z.object({
+  secret: z.string(),
+  otpauth_url: z.string(),
+});
+/** Parsed enrolment start. */
+export type TTotpSetup = z.infer<typeof ZTotpSetup>;
+
+/** Recovery codes, shown once. */
+export const ZTotpRecoveryCodes = z.object({ recovery_codes: z.array(z.string()) });
+/** Parsed recovery codes. */
+export type TTotpRecoveryCodes = z.infer<typeof ZTotpRecoveryCodes>;
+
 /**
  * One live session of the signed-in user (GET /user/sessions): how it was
  * created, the device (User-Agent, at most 256 characters), the address of
@@ -102,7 +173,7 @@ export const AUTH_ROUTES = {
     summary: 'Sign in with e-mail (or username) and password',
     tag: 'auth',
     input: ZLoginForm,
-    output: ZSession,
+    output: ZSignInResult,
   }),
   userRegister: defineRoute({
     method: 'POST',
@@ -112,7 +183,62 @@ export const AUTH_ROUTES = {
     summary: 'Register with an e-mailed code',
     tag: 'auth',
     input: ZRegisterForm,
+    output: ZSignInResult,
+  }),
+  userLoginTotp: defineRoute({
+    method: 'POST',
+    path: '/user/login/totp',
+    auth: 'none',
+    body: 'form',
+    summary: 'Finish a two-factor sign-in with the challenge and a current code or a recovery code',
+    tag: 'auth',
+    input: z.object({
+      challenge: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(4096, { error: 'tooLong' }),
+      code: zTotpOrRecoveryCode,
+    }),
     output: ZSession,
+  }),
+  userTotpStatus: defineRoute({
+    method: 'GET',
+    path: '/user/totp',
+    auth: 'user',
+    summary: 'Two-factor state of the signed-in user',
+    tag: 'auth',
+    output: ZTotpStatus,
+  }),
+  userTotpSetup: defineRoute({
+    method: 'POST',
+    path: '/user/totp/setup',
+    auth: 'user',
+    summary: 'Start two-factor enrolment: a new secret (otpauth:// URL and text)',
+    tag: 'auth',
+    output: ZTotpSetup,
+  }),
+  userTotpEnable: defineRoute({
+    method: 'POST',
+    path: '/user/totp/enable',
+    auth: 'user',
+    summary: 'Turn two-factor on with a current code; answers the 10 recovery codes, shown once',
+    tag: 'auth',
+    input: z.object({ code: zTotpCode }),
+    output: ZTotpRecoveryCodes,
+  }),
+  userTotpDisable: defineRoute({
+    method: 'POST',
+    path: '/user/totp/disable',
+    auth: 'user',
+    summary: 'Turn two-factor off with a current code or a recovery code',
+    tag: 'auth',
+    input: z.object({ code: zTotpOrRecoveryCode }),
+  }),
+  userTotpRecoveryCodes: defineRoute({
+    method: 'POST',
+    path: '/user/totp/recovery_codes',
+    auth: 'user',
+    summary: 'New recovery codes (the old ones stop working) with a current code',
+    tag: 'auth',
+    input: z.object({ code: zTotpCode }),
+    output: ZTotpRecoveryCodes,
   }),
   userCode: defineRoute({
     method: 'POST',
@@ -177,7 +303,7 @@ export const OAUTH_ROUTES = {
     summary: 'Finish Google sign-in with an authorization code (and state) or an access token',
     tag: 'auth',
     input: zOAuthVerify,
-    output: ZSession,
+    output: ZSignInResult,
   }),
   userGithubVerify: defineRoute({
     method: 'POST',
@@ -187,7 +313,7 @@ export const OAUTH_ROUTES = {
     summary: 'Finish GitHub sign-in with an authorization code and state',
     tag: 'auth',
     input: zOAuthVerify,
-    output: ZSession,
+    output: ZSignInResult,
   }),
   userOAuthProviders: defineRoute({
     method: 'GET',

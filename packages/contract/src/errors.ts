@@ -96,6 +96,29 @@ export const ERRORS = {
     en: "This account's e-mail is already verified (at registration or by the sign-in provider); no verification e-mail is needed",
   },
 
+  /** A two-factor code (or recovery code) that is wrong, or a code already used in its time window. */
+  TOTP_INVALID_CODE: { code: 1051, status: 400, zh: '动态验证码或恢复码错误', en: 'The authentication code or recovery code is incorrect' },
+  /** The two-factor sign-in step timed out or no longer matches the account (sign in again). */
+  TOTP_CHALLENGE_EXPIRED: {
+    code: 1052,
+    status: 401,
+    zh: '两步验证已超时，请重新登录',
+    en: 'The two-factor step has expired; please sign in again',
+  },
+  /** Enabling, disabling or regenerating before enrolment started, or enabling twice. */
+  TOTP_NOT_ENABLED: { code: 1053, status: 409, zh: '尚未开启两步验证', en: 'Two-factor authentication is not enabled' },
+  /** Enrolment asked for while two-factor is already on. */
+  TOTP_ALREADY_ENABLED: { code: 1054, status: 409, zh: '两步验证已开启', en: 'Two-factor authentication is already enabled' },
+  /** Enabling before the set-up step made a secret. */
+  TOTP_SETUP_REQUIRED: { code: 1055, status: 409, zh: '请先开始设置两步验证', en: 'Start the two-factor set-up first' },
+  /** The operator area requires two-factor and the operator has not enabled it. */
+  TOTP_REQUIRED_FOR_ADMIN: {
+    code: 1056,
+    status: 403,
+    zh: '管理后台要求开启两步验证，请先在用户中心开启两步验证',
+    en: 'The operator area requires two-factor authentication; enable it in the user centre first',
+  },
+
   /** The available balance does not cover the amount. */
   INSUFFICIENT_BALANCE: { code: 2001, status: 402, zh: '余额不足', en: 'Insufficient balance' },
   /** An idempotency key was reused for a different operation. */

@@ -14,6 +14,8 @@ export const VALIDATION_MESSAGES = {
   passwordMax: { zh: '密码最多 128 位', en: 'Password must be at most 128 characters' },
   passwordMismatch: { zh: '两次输入的密码不一致', en: 'The two passwords you entered are inconsistent' },
   codeFormat: { zh: '验证码为 6 位数字', en: 'The verification code is 6 digits' },
+  totpFormat: { zh: '动态验证码为 6 位数字', en: 'The authentication code is 6 digits' },
+  totpOrRecoveryFormat: { zh: '请输入 6 位动态验证码或恢复码', en: 'Enter the 6-digit code or a recovery code' },
   inviteRequired: { zh: '请输入邀请码', en: 'Please enter an invitation code' },
   inviteFormat: { zh: '邀请码格式不正确', en: 'Invalid invitation code format' },
   invalidValue: { zh: '取值无效', en: 'Invalid value' },

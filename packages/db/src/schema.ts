@@ -891,3 +891,40 @@ export const workOrderAttachments = pgTable(
     check('work_order_attachments_size', sql`${t.sizeBytes} > 0 AND ${t.sizeBytes} <= 5242880`),
   ],
 );
+
+/**
+ * Two-factor sign-in (TOTP, RFC 6238) of an account: one row from the start
+ * of enrolment; enabled_at is set when the user confirms with a code (null:
+ * enrolment started, not on). last_used_step is the time step of the latest
+ * code accepted, so a code is never accepted twice within its window.
+ */
+export const userTotp = pgTable('user_totp', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id),
+  /** Base32 shared secret. */
+  secret: text('secret').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes of two-factor sign-in, stored as SHA-256 hashes; used_at set when one is spent. */
+export const userRecoveryCodes = pgTable(
+  'user_recovery_codes',
+  {
+    id: id(),
+    userId: userRef().references(() => users.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_recovery_codes_user_hash_key').on(t.userId, t.codeHash)],
+);
+
+/** Operator-set settings, one row per key (value as JSON). */
+export const systemSettings = pgTable('system_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

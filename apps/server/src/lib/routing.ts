@@ -21,6 +21,7 @@ import type { TDeps } from './deps';
 import { findUserByApiKey, type TUserRow } from '../features/users/users.repository';
 import { recordAdminCall } from '../features/audit/audit.service';
 import { resumeSession } from '../features/auth/sessions.service';
+import { requireAdminTwoFactor } from '../features/system/system-settings.service';
 
 /** A file answer (export, downloads): sent as is, not wrapped in the envelope. */
 export class RawReply {
@@ -93,6 +94,8 @@ export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<T
   // The user (active, same token version) and the token's session (live), in one query; its last use is stamped.
   const user = await resumeSession(deps, req, claims);
   if (def.auth === 'admin' && !user.isAdmin) throw new AppError('FORBIDDEN');
+  // The operator area may require two-factor sign-in (system settings).
+  if (def.auth === 'admin') await requireAdminTwoFactor(deps, user);
   return user;
 }
 

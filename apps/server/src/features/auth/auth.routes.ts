@@ -2,9 +2,10 @@ import type { TDeps } from '../../lib/deps';
 import { withRetryAfter } from '../../lib/rate-limiter';
 import type { THandlersOf } from '../../lib/routing';
 import { login, register, requestCode, resetPassword } from './auth.service';
-import { endSession, listSessions, logout, logoutEverywhere, refreshSession, requireSessionId, userAgentOf } from './sessions.service';
+import { createSession, endSession, listSessions, logout, logoutEverywhere, refreshSession, requireSessionId, userAgentOf } from './sessions.service';
+import { disableTotp, enableTotp, finishTotpSignIn, getTotpStatus, regenerateRecoveryCodes, startTotpSetup } from './totp.service';
 
-/** Codes, registration, sign-in, password reset, refresh, sign-out and the session list. */
+/** Codes, registration, sign-in (with its two-factor step), two-factor enrolment, password reset, refresh, sign-out and the session list. */
 export function createAuthHandlers(deps: TDeps): THandlersOf<'auth'> {
   return {
     async userCode({ input, ip, lang, reply }) {
@@ -15,6 +16,27 @@ export function createAuthHandlers(deps: TDeps): THandlersOf<'auth'> {
     },
     async userLogin({ input, ip, lang, req, reply }) {
       return withRetryAfter(reply, () => login(deps, input, { ip, lang, userAgent: userAgentOf(req) }));
+    },
+    async userLoginTotp({ input, ip, lang, req, reply }) {
+      return withRetryAfter(reply, () =>
+        finishTotpSignIn(deps, input, { ip, lang, userAgent: userAgentOf(req) }, (user, origin) => createSession(deps, user, origin)),
+      );
+    },
+    async userTotpStatus({ user }) {
+      return getTotpStatus(deps, user);
+    },
+    async userTotpSetup({ user }) {
+      return startTotpSetup(deps, user);
+    },
+    async userTotpEnable({ input, user, reply }) {
+      return withRetryAfter(reply, () => enableTotp(deps, user, input.code));
+    },
+    async userTotpDisable({ input, user, reply }) {
+      await withRetryAfter(reply, () => disableTotp(deps, user, input.code));
+      return null;
+    },
+    async userTotpRecoveryCodes({ input, user, reply }) {
+      return withRetryAfter(reply, () => regenerateRecoveryCodes(deps, user, input.code));
     },
     async userResetPassword({ input, ip, lang, reply }) {
       await withRetryAfter(reply, () => resetPassword(deps, input, { ip, lang }));

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { USERNAME_MAX, USERNAME_MIN, type TCodePurpose, type TLang, type TSession } from '@proxy/contract';
+import { USERNAME_MAX, USERNAME_MIN, type TCodePurpose, type TLang, type TSignInResult } from '@proxy/contract';
 import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
@@ -14,7 +14,7 @@ import { findUserByInviteCode, insertUser, isInviteCodeTaken, updatePasswordHash
 import { checkCode, consumeCheckedCode, refuseCheckedCode, sendCode } from './codes.service';
 import { argon2ParamsOf, hashPassword, verifyDummyPassword, verifyPassword } from './password';
 import { endAllUserSessions, hasSessionFromAddress } from './sessions.repository';
-import { createSession } from './sessions.service';
+import { signIn } from './sessions.service';
 
 /** Where a request comes from: the rate limiter's address key, the device a session records and the answer language. */
 export type TRequestMeta = { ip: string; lang: TLang; userAgent?: string };
@@ -141,7 +141,7 @@ export async function register(
   deps: TDeps,
   input: { username: string; email: string; password: string; code: string; invite_code?: string },
   meta: TRequestMeta,
-): Promise<TSession> {
+): Promise<TSignInResult> {
   await deps.authLimiter.hit(`register:ip:${meta.ip}`, `register:acct:${input.email}`);
   const inviteCode = input.invite_code ? input.invite_code : undefined;
   if (deps.config.REGISTRATION_INVITE_REQUIRED && !inviteCode) {
@@ -156,7 +156,7 @@ export async function register(
     if (!isMatch) return refuseCheckedCode(deps, checked);
     if (existing.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
     await deps.db.transaction((tx) => consumeCheckedCode(deps, checked, tx));
-    return createSession(deps, existing, { method: 'password', ...meta });
+    return signIn(deps, existing, { method: 'password', ...meta });
   }
   if (await isUsernameTaken(deps.db, input.username)) throw new AppError('USERNAME_TAKEN');
   // Hash before the transaction: it takes tens of milliseconds and needs no lock.
@@ -165,7 +165,7 @@ export async function register(
     await consumeCheckedCode(deps, checked, tx);
     return createAccount(deps, { email: input.email, username: input.username, passwordHash, inviteCode }, tx);
   });
-  return createSession(deps, user, { method: 'register', ...meta }, { isNewUser: true });
+  return signIn(deps, user, { method: 'register', ...meta }, { isNewUser: true });
 }
 
 /**
@@ -177,7 +177,7 @@ export async function register(
  * count, and an address the account signed in from before is spared the
  * per-account count (others' failures cannot lock the owner out).
  */
-export async function login(deps: TDeps, input: { email: string; password: string }, meta: TRequestMeta): Promise<TSession> {
+export async function login(deps: TDeps, input: { email: string; password: string }, meta: TRequestMeta): Promise<TSignInResult> {
   const account = input.email.trim();
   // Usernames cannot contain "@", so an "@" means an e-mail. No account has a control character
   // in its name (and PostgreSQL text cannot hold NUL): such a name is an unknown account.
@@ -198,7 +198,7 @@ export async function login(deps: TDeps, input: { email: string; password: strin
   if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('INVALID_CREDENTIALS');
   await attempt.succeed();
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
-  return createSession(deps, user, { method: 'password', ...meta });
+  return signIn(deps, user, { method: 'password', ...meta });
 }
 
 /** Tells the owner that the password changed (notification and e-mail). */

@@ -1,13 +1,13 @@
 import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from 'arctic';
 import { z } from 'zod';
-import type { TOAuthProvider, TSession } from '@proxy/contract';
+import type { TOAuthProvider, TSignInResult } from '@proxy/contract';
 import type { TServerConfig } from '../../config/env';
 import { AppError, isAppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { uniqueViolationOf } from '../users/unique-violation';
 import { findUserByEmail, findUserById, type TUserRow } from '../users/users.repository';
 import { createAccount, type TRequestMeta } from './auth.service';
-import { createSession } from './sessions.service';
+import { signIn } from './sessions.service';
 import { deleteExpiredOAuthStates, findOAuthAccount, insertOAuthAccount, insertOAuthState, takeOAuthState } from './oauth.repository';
 
 /** How long a started sign-in may take before its state is void. */
@@ -288,7 +288,7 @@ async function findOrCreateAccount(
  * Google, the access token), reads the verified e-mail, links or creates the
  * account and answers a session.
  */
-export async function finishOAuthSignIn(deps: TDeps, provider: TOAuthProvider, input: TOAuthVerifyInput, meta: TRequestMeta): Promise<TSession> {
+export async function finishOAuthSignIn(deps: TDeps, provider: TOAuthProvider, input: TOAuthVerifyInput, meta: TRequestMeta): Promise<TSignInResult> {
   requireProviderSettings(deps.config, provider);
   // Each finish makes calls to the provider: bounded per address.
   await deps.authLimiter.hit(`oauth-finish:ip:${meta.ip}`);
@@ -296,5 +296,5 @@ export async function finishOAuthSignIn(deps: TDeps, provider: TOAuthProvider, i
   const inviteCode = input.invite_code?.trim() || undefined;
   const { user, isNewUser } = await findOrCreateAccount(deps, provider, profile, inviteCode);
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
-  return createSession(deps, user, { method: provider, ...meta }, { isNewUser });
+  return signIn(deps, user, { method: provider, ...meta }, { isNewUser });
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_TOKEN_TTL_S, type TLang, type TSession, type TSessionInfo, type TSignInMethod } from '@proxy/contract';
+import { ACCESS_TOKEN_TTL_S, type TLang, type TSession, type TSessionInfo, type TSignInMethod, type TSignInResult } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { accountKeyOf } from '../../lib/rate-limiter';
@@ -9,6 +9,7 @@ import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
 import type { TUserRow } from '../users/users.repository';
 import { bumpTokenVersion, updateLastLogin } from './auth.repository';
+import { hasTotpEnabled, issueTotpChallenge } from './totp.service';
 import { endAllUserSessions, endUserSession, findUserAndSession, insertSession, listLiveSessions, touchSession } from './sessions.repository';
 
 /**
@@ -51,8 +52,21 @@ export function requireSessionId(req: FastifyRequest): number {
 }
 
 /**
- * The one way a session starts, whatever the method (password, register,
- * GitHub, Google, or the new session of a password change): refuses a
+ * Every sign-in (password, register, GitHub, Google) ends here: refuses a
+ * disabled account; when the account has two-factor on, answers the
+ * two-factor step (a challenge for POST /user/login/totp) instead of a
+ * session; otherwise starts the session (createSession).
+ */
+export async function signIn(deps: TDeps, user: TUserRow, origin: TSignInOrigin, options: { isNewUser?: boolean } = {}): Promise<TSignInResult> {
+  if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
+  if (!options.isNewUser && (await hasTotpEnabled(deps, user.id))) return issueTotpChallenge(deps, user, origin.method);
+  return createSession(deps, user, origin, options);
+}
+
+/**
+ * The one way a session starts, whatever the method, once the user is known
+ * to be who they say (signIn and its two-factor step, or the new session of
+ * a password change, which asks no code: the user is signed in): refuses a
  * disabled account, writes the session row (method, device, address) and
  * last_login_at in one transaction, grants the trial credit on the first
  * sign-in (exactly once, with a notification), clears the consecutive

@@ -1,9 +1,10 @@
 import { buildOpenApi } from '@proxy/contract';
 import type { TDeps } from '../../lib/deps';
 import { RawReply, type THandlersOf } from '../../lib/routing';
+import { getSystemSettings, updateSystemSettings } from './system-settings.service';
 import { pingDatabase } from './system.repository';
 
-/** Health and the OpenAPI document. */
+/** Health, the OpenAPI document and the operators' security settings. */
 export function createSystemHandlers(deps: TDeps): THandlersOf<'system'> {
   let openApiText: string | undefined;
   return {
@@ -14,6 +15,12 @@ export function createSystemHandlers(deps: TDeps): THandlersOf<'system'> {
     async openapi() {
       openApiText ??= JSON.stringify(buildOpenApi(deps.config.publicUrl), null, 2);
       return new RawReply(openApiText, 'application/json; charset=utf-8');
+    },
+    async adminSystemSettings() {
+      return getSystemSettings(deps);
+    },
+    async adminSystemSettingsUpdate({ input, user }) {
+      return updateSystemSettings(deps, user, input);
     },
   };
 }

@@ -1,9 +1,9 @@
-import { useCallback } from 'react';
+import { Suspense, lazy, useCallback, useState } from 'react';
 import { Button, Checkbox, Flex, Form, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ZLoginForm, type TSession } from '@proxy/contract';
+import { ZLoginForm, isTotpChallenge, type TSession, type TSignInResult, type TTotpChallenge } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useLogin } from '../api/login';
@@ -12,6 +12,9 @@ import { getSafeRedirect } from '../utils/redirect';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { OAuthButtons } from './oauth-buttons';
+
+// The two-factor step is loaded only when an account asks for it.
+const TotpStep = lazy(() => import('./totp-step'));
 
 type TLoginValues = { email: string; password: string; remember: boolean };
 
@@ -26,10 +29,17 @@ export default function LoginPage() {
   const loginMutation = useLogin();
   const finishSignIn = useFinishSignIn();
 
+  // Set when the account has two-factor on: the code step replaces the form.
+  const [totpStep, setTotpStep] = useState<{ step: TTotpChallenge; isRemembered: boolean } | null>(null);
+
   const completeSignIn = useCallback(
-    (session: TSession, isRemembered: boolean) => {
+    (result: TSignInResult, isRemembered: boolean) => {
+      if (isTotpChallenge(result)) {
+        setTotpStep({ step: result, isRemembered });
+        return;
+      }
       showSuccess(t('login.success'));
-      finishSignIn(session, { isRemembered, redirect });
+      finishSignIn(result, { isRemembered, redirect });
     },
     [finishSignIn, redirect, t],
   );
@@ -50,6 +60,16 @@ export default function LoginPage() {
       markServerIssues(form, error, LOGIN_FIELDS);
     }
   };
+
+  if (totpStep) {
+    return (
+      <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
+        <Suspense fallback={null}>
+          <TotpStep step={totpStep.step} onSession={(session: TSession) => completeSignIn(session, totpStep.isRemembered)} onCancel={() => setTotpStep(null)} />
+        </Suspense>
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>

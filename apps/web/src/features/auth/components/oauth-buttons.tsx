@@ -1,13 +1,13 @@
 import { Button, Divider, Flex } from 'antd';
 import { GithubOutlined, GoogleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { TSession } from '@proxy/contract';
+import type { TSignInResult } from '@proxy/contract';
 import { useOAuthProviders } from '../api/oauth-providers';
 import { useOAuthSignIn } from '../hooks/use-oauth-sign-in';
 import type { TOAuthContext } from '../utils/oauth-message';
 
 type TOAuthButtonsProps = {
-  onSession: (session: TSession, context: TOAuthContext) => void;
+  onSession: (session: TSignInResult, context: TOAuthContext) => void;
   getContext: () => TOAuthContext;
 };
 

@@ -1,12 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Button, Flex, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { OAUTH_PROVIDERS, type TOAuthProvider } from '@proxy/contract';
+import { OAUTH_PROVIDERS, isTotpChallenge, type TOAuthProvider, type TSession, type TTotpChallenge } from '@proxy/contract';
 import { saveSession } from '../../../lib/session';
 import { getOAuthRedirectUri } from '../api/oauth-authorize';
 import { verifyOAuth } from '../api/oauth-verify';
 import { OAUTH_CHANNEL_NAME, readOAuthResult, takeOAuthContext, takePopupSignIn } from '../utils/oauth-message';
+
+// The two-factor step is loaded only when the account asks for it.
+const TotpStep = lazy(() => import('./totp-step'));
 
 function isProvider(value: string | undefined): value is TOAuthProvider {
   return (OAUTH_PROVIDERS as readonly string[]).includes(value ?? '');
@@ -37,6 +40,7 @@ export default function OAuthCallbackPage() {
   const location = useLocation();
   const [hasFailed, setHasFailed] = useState(false);
   const [isHandedOver, setIsHandedOver] = useState(false);
+  const [totpStep, setTotpStep] = useState<{ step: TTotpChallenge; isRemembered: boolean; redirect: string } | null>(null);
   // The code is single-use: never verify twice (React runs effects twice in development).
   const hasStartedRef = useRef(false);
 
@@ -75,8 +79,12 @@ export default function OAuthCallbackPage() {
       redirect_uri: getOAuthRedirectUri(provider),
       ...(context.inviteCode ? { invite_code: context.inviteCode } : {}),
     })
-      .then((session) => {
-        saveSession(session.token, { remember: context.isRemembered });
+      .then((result) => {
+        if (isTotpChallenge(result)) {
+          setTotpStep({ step: result, isRemembered: context.isRemembered, redirect: context.redirect });
+          return;
+        }
+        saveSession(result.token, { remember: context.isRemembered });
         navigate(context.redirect, { replace: true });
       })
       .catch(() => setHasFailed(true));
@@ -86,7 +94,20 @@ export default function OAuthCallbackPage() {
 
   return (
     <Flex align="center" justify="center" style={{ minHeight: '100vh', padding: 24 }}>
-      {isHandedOver ? (
+      {totpStep ? (
+        <div style={{ width: '100%', maxWidth: 400 }}>
+          <Suspense fallback={<Spin />}>
+            <TotpStep
+              step={totpStep.step}
+              onSession={(session: TSession) => {
+                saveSession(session.token, { remember: totpStep.isRemembered });
+                navigate(totpStep.redirect, { replace: true });
+              }}
+              onCancel={() => navigate('/login', { replace: true })}
+            />
+          </Suspense>
+        </div>
+      ) : isHandedOver ? (
         <Result status="success" title={t('oauth.handedOver')} />
       ) : hasFailed ? (
         <Result

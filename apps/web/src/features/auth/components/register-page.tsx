@@ -1,9 +1,9 @@
-import { useCallback } from 'react';
+import { Suspense, lazy, useCallback, useState } from 'react';
 import { Button, Flex, Form, Input, Space, type FormRule } from 'antd';
 import { LockOutlined, MailOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ERRORS, ZRegisterForm, validationMessage } from '@proxy/contract';
+import { ERRORS, ZRegisterForm, isTotpChallenge, validationMessage, type TSession, type TSignInResult, type TTotpChallenge } from '@proxy/contract';
 import { getLanguage } from '../../../lib/i18n';
 import { showSuccess } from '../../../lib/message';
 import { useOAuthProviders } from '../api/oauth-providers';
@@ -15,6 +15,9 @@ import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { OAuthButtons } from './oauth-buttons';
 import { SendCodeButton } from '../../../components/send-code-button';
+
+// The two-factor step (an existing account with two-factor on) is loaded only when asked for.
+const TotpStep = lazy(() => import('./totp-step'));
 
 type TRegisterValues = {
   username: string;
@@ -39,6 +42,18 @@ export default function RegisterPage() {
   const isInviteRequired = providers.data?.invite_required === true;
   const registerMutation = useRegister();
   const finishSignIn = useFinishSignIn();
+  const [totpStep, setTotpStep] = useState<{ step: TTotpChallenge; isRemembered: boolean; redirect: string } | null>(null);
+  const completeSignIn = useCallback(
+    (result: TSignInResult, context: { isRemembered: boolean; redirect: string }) => {
+      if (isTotpChallenge(result)) {
+        setTotpStep({ step: result, ...context });
+        return;
+      }
+      showSuccess(result.is_new_user ? t('register.success') : t('register.existingAccount'));
+      finishSignIn(result, context);
+    },
+    [finishSignIn, t],
+  );
   // GitHub and Google create the account too: they take the invite code typed (or prefilled) here.
   const getOAuthContext = useCallback(
     () => ({ isRemembered: true, redirect, inviteCode: String(form.getFieldValue('invite_code') ?? '').trim() }),
@@ -53,9 +68,8 @@ export default function RegisterPage() {
 
   const handleFinish = async (values: TRegisterValues) => {
     try {
-      const session = await registerMutation.mutateAsync({ ...values, invite_code: values.invite_code?.trim() ?? '' });
-      showSuccess(session.is_new_user ? t('register.success') : t('register.existingAccount'));
-      finishSignIn(session, { isRemembered: true, redirect });
+      const result = await registerMutation.mutateAsync({ ...values, invite_code: values.invite_code?.trim() ?? '' });
+      completeSignIn(result, { isRemembered: true, redirect });
     } catch (error) {
       // A refusal about a field is shown under it; any other is the request layer's "Register failed" toast.
       markServerIssues(form, error, REGISTER_FIELDS, {
@@ -66,6 +80,16 @@ export default function RegisterPage() {
       });
     }
   };
+
+  if (totpStep) {
+    return (
+      <AuthLayout title={t('register.title')}>
+        <Suspense fallback={null}>
+          <TotpStep step={totpStep.step} onSession={(session: TSession) => completeSignIn(session, totpStep)} onCancel={() => setTotpStep(null)} />
+        </Suspense>
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title={t('register.title')} subtitle={t('register.subtitle')}>
@@ -114,10 +138,7 @@ export default function RegisterPage() {
         </Form.Item>
       </Form>
       <OAuthButtons
-        onSession={(session, context) => {
-          showSuccess(session.is_new_user ? t('register.success') : t('register.existingAccount'));
-          finishSignIn(session, { isRemembered: context.isRemembered, redirect: context.redirect });
-        }}
+        onSession={(result, context) => completeSignIn(result, { isRemembered: context.isRemembered, redirect: context.redirect })}
         getContext={getOAuthContext}
       />
       <Flex justify="center" gap={4}>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { TOAuthProvider, TSession } from '@proxy/contract';
+import type { TOAuthProvider, TSignInResult } from '@proxy/contract';
 import { showError } from '../../../lib/message';
 import { translate } from '../../../lib/i18n';
 import { getOAuthAuthorizeUrl, getOAuthRedirectUri } from '../api/oauth-authorize';
@@ -9,8 +9,8 @@ import { OAUTH_CHANNEL_NAME, isOAuthMessage, markPopupSignIn, saveOAuthContext, 
 const POPUP_FEATURES = 'width=520,height=680,menubar=no,toolbar=no,status=no';
 
 type TOAuthSignInOptions = {
-  /** Called with the session once the provider's answer is verified. */
-  onSession: (session: TSession) => void;
+  /** Called with the session (or the two-factor step) once the provider's answer is verified. */
+  onSession: (session: TSignInResult) => void;
   /** Read when a sign-in starts or finishes: "remember me", the page to open afterwards, the invite code. */
   getContext: () => TOAuthContext;
 };

@@ -42,6 +42,7 @@ beforeEach(() => {
   writeRecord('local', 'NOTICE_HIDDEN', true);
   api.on('userInfo', () => makeUser());
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
+  api.on('userTotpStatus', () => ({ enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: false }));
   api.on('userSessions', () => sessions);
   api.on('userSessionEnd', (req) => {
     const id = Number(req.params.id);

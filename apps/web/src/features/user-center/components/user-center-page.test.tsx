@@ -20,6 +20,7 @@ beforeEach(() => {
   saveSession('token-before', { remember: true });
   api.on('userInfo', () => user);
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
+  api.on('userTotpStatus', () => ({ enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: false }));
   api.on('userSessions', () => []);
   api.on('userUpdateProfile', (req) => {
     const { username } = req.json as { username: string };

@@ -6,6 +6,7 @@ import { EmailForm } from './email-form';
 import { PasswordForm } from './password-form';
 import { ProfileCard } from './profile-card';
 import { SessionsCard } from './sessions-card';
+import { TwoFactorCard } from './two-factor-card';
 import { UserGuideCard } from './user-guide-card';
 import { UsernameForm } from './username-form';
 
@@ -42,6 +43,9 @@ export default function UserCenterPage() {
           </Col>
           <Col span={24}>
             <ApiKeyCard apiKey={user.token} />
+          </Col>
+          <Col span={24}>
+            <TwoFactorCard />
           </Col>
           <Col span={24}>
             <SessionsCard />

@@ -14,6 +14,7 @@ export * from './system';
 export * from './auth';
 export * from './users';
 export * from './notifications';
+export * from './alerts';
 export * from './ip-lists';
 export * from './ip-quality';
 export * from './invite';

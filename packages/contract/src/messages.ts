@@ -20,6 +20,11 @@ export const VALIDATION_MESSAGES = {
   inviteFormat: { zh: '邀请码格式不正确', en: 'Invalid invitation code format' },
   invalidValue: { zh: '取值无效', en: 'Invalid value' },
   tooLong: { zh: '内容过长', en: 'Too long' },
+  alertThresholdsInvalid: { zh: '流量提醒阈值只能为 50、80、100（不可重复）', en: 'Traffic alert thresholds must be 50, 80 or 100, each at most once' },
+  balanceLowRange: {
+    zh: '余额提醒阈值为 0.01-1000000 元，最多两位小数',
+    en: 'The balance alert threshold must be 0.01 to 1000000 yuan with at most two decimals',
+  },
   countryRequired: { zh: '请选择国家', en: 'Please select a country' },
   quantityRange: { zh: '数量为 1-100', en: 'Quantity must be 1-100' },
   trafficRange: { zh: '流量为 0.1-100000 GB', en: 'Traffic must be from 0.1 to 100000 GB' },

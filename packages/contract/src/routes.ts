@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ALERT_ROUTES } from './alerts';
 import { AUDIT_ROUTES } from './audit';
 import { AUTH_ROUTES, OAUTH_ROUTES } from './auth';
 import { CUSTOMER_API_ROUTES, SPIDER_ROUTES } from './endpoints';
@@ -32,6 +33,7 @@ export const ROUTE_GROUPS = {
   oauth: OAUTH_ROUTES,
   users: USER_ROUTES,
   notifications: NOTIFICATION_ROUTES,
+  alerts: ALERT_ROUTES,
   'notifications-admin': NOTIFICATION_ADMIN_ROUTES,
   'inventory-admin': INVENTORY_ADMIN_ROUTES,
   'ip-lists': IP_LIST_ROUTES,

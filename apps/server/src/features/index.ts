@@ -5,6 +5,7 @@ import { createAuthHandlers } from './auth/auth.routes';
 import { createOAuthHandlers } from './auth/oauth.routes';
 import { createUserHandlers } from './users/users.routes';
 import { createNotificationAdminHandlers, createNotificationHandlers } from './notifications/notifications.routes';
+import { createAlertHandlers } from './alerts/alerts.routes';
 import { createIpQualityHandlers } from './ip-quality/ip-quality.routes';
 import { createPricingAdminHandlers, createPricingHandlers } from './pricing/pricing.routes';
 import { createChargeOptionAdminHandlers } from './payments/charge-options.routes';
@@ -41,6 +42,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     oauth: createOAuthHandlers(deps),
     users: createUserHandlers(deps),
     notifications: createNotificationHandlers(deps),
+    alerts: createAlertHandlers(deps),
     'notifications-admin': createNotificationAdminHandlers(deps),
     'inventory-admin': createInventoryAdminHandlers(deps),
     'ip-quality': createIpQualityHandlers(deps),

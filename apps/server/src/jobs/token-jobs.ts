@@ -5,6 +5,7 @@ import { payNextRebate } from '../features/invite/invite.service';
 import { usdtProviderOf, type TUsdtProvider } from '../features/payments/providers/usdt';
 import { watchUsdtTransfers } from '../features/payments/usdt-watcher.service';
 import { refundNextOverdueSupply } from '../features/supply/supply.service';
+import { createAlertJobs } from '../features/alerts/alerts.jobs';
 import { createJobRunner, drain, type TJob, type TJobRunner } from './job-runner';
 
 // Rows per pass: enough to keep up, small enough that a pass stays short.
@@ -73,6 +74,7 @@ export function createServerJobRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config
       createPaymentReconciliationJob(deps),
       createRebatePayoutJob(deps),
       createSupplyRefundJob(deps),
+      ...createAlertJobs(deps),
     ],
     intervalMs: deps.config.JOBS_INTERVAL_MS,
     log: deps.log,

@@ -146,3 +146,20 @@ export function renderWorkOrderReplyMail(options: { username: string; workOrderI
     { href, label: '查看工单 / Open the work order' },
   );
 }
+
+/** An alert's e-mail (features/alerts): its notification text in the user's language, with a link to the alert settings. */
+export function renderAlertMail(lang: TLang, options: { title: string; content: string; username: string; publicUrl: string }): TMailContent {
+  const href = `${options.publicUrl.replace(/\/$/, '')}/user-center`;
+  if (lang === 'zh') {
+    return compose(
+      `${PRODUCT_NAME} 提醒：${options.title}`,
+      [`${options.username}，您好！${options.content}`, '可在“用户中心”的提醒设置中调整提醒阈值及各类提醒的通知方式。'],
+      { href, label: '提醒设置' },
+    );
+  }
+  return compose(
+    `${PRODUCT_NAME} alert: ${options.title}`,
+    [`Hello ${options.username}, ${options.content}`, 'Change the thresholds and the channels of each alert in the alert settings of the user centre.'],
+    { href, label: 'Alert settings' },
+  );
+}

@@ -93,6 +93,43 @@ export const NOTIFICATION_TEXTS = {
     zh: { title: '工单有新回复', content: '客服已回复您的工单，请在“工单”页查看。' },
     en: { title: 'Your work order has a reply', content: 'Support replied to your work order. Open Work orders to read it.' },
   },
+  /** Alerts (features/alerts): {proxy} is the proxy's username, amounts in yuan, times in UTC. */
+  usage_threshold: {
+    zh: { title: '代理流量已用 {percent}%', content: '代理 {proxy} 已使用 {used} / {limit} 流量（{percent}%）。用完后代理将停止工作，请及时购买流量。' },
+    en: {
+      title: 'Proxy traffic {percent}% used',
+      content: 'Proxy {proxy} has used {used} of {limit} of traffic ({percent}%). It stops working when the allowance is used up; buy more traffic in time.',
+    },
+  },
+  proxy_expiring: {
+    zh: { title: '代理将在 {days} 天后到期', content: '代理 {proxy} 将于 {expires_at} 到期，到期后将停止工作。如需继续使用，请及时续费。' },
+    en: {
+      title: 'Proxy expires soon: {days} day(s) left',
+      content: 'Proxy {proxy} expires at {expires_at} and then stops working. Renew it in time to keep using it.',
+    },
+  },
+  proxy_expired: {
+    zh: { title: '代理已到期', content: '代理 {proxy} 已于 {expires_at} 到期并停止工作。' },
+    en: { title: 'Proxy expired', content: 'Proxy {proxy} expired at {expires_at} and stopped working.' },
+  },
+  balance_low: {
+    zh: { title: '余额不足提醒', content: '您的可用余额为 {balance} 元，低于您设置的提醒阈值 {threshold} 元。请及时充值，以免续费失败。' },
+    en: {
+      title: 'Low balance',
+      content: 'Your available balance is {balance} yuan, below the alert threshold of {threshold} yuan you set. Top up in time so renewals do not fail.',
+    },
+  },
+  auto_renew_will_fail: {
+    zh: {
+      title: '自动续费将因余额不足而失败',
+      content: '代理 {proxy} 将于 {expires_at} 自动续费，需 {price} 元（一天内到期的自动续费共需 {due} 元），当前可用余额 {balance} 元不足。请在到期前充值。',
+    },
+    en: {
+      title: 'An auto-renewal will fail for lack of balance',
+      content:
+        'Proxy {proxy} auto-renews at {expires_at} for {price} yuan ({due} yuan for every auto-renewal due within a day), but your available balance is {balance} yuan. Top up before then.',
+    },
+  },
   /** An operator's own message: the texts come as parameters. */
   operator_message: {
     zh: { title: '{title_zh}', content: '{content_zh}' },

@@ -1,6 +1,7 @@
 import { Card, Col, Result, Row, Skeleton, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../entities/user/user-info';
+import { AlertSettingsCard } from '../../alerts/components/alert-settings-card';
 import { ApiKeyCard } from './api-key-card';
 import { EmailForm } from './email-form';
 import { PasswordForm } from './password-form';
@@ -49,6 +50,9 @@ export default function UserCenterPage() {
           </Col>
           <Col span={24}>
             <SessionsCard />
+          </Col>
+          <Col span={24}>
+            <AlertSettingsCard />
           </Col>
           <Col span={24}>
             <UserGuideCard />

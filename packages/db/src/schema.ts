@@ -949,7 +949,9 @@ export const alertSettings = pgTable('alert_settings', {
   /** Channels on or off per alert kind: { kind: { console, email } }; a kind missing is the default. */
   channels: jsonb('channels').$type<Record<string, { console?: boolean; email?: boolean }>>().notNull(),
   /** The language of the alert e-mails (the console's language when the settings were saved). */
-  lang: text('lang', { enum: ['zh', 'en'] }).notNull().default('zh'),
+  lang: text('lang', { enum: ['zh', 'en'] })
+    .notNull()
+    .default('zh'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

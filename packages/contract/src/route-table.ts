@@ -44,6 +44,8 @@ export const ROUTE_TABLE: Record<TRouteName, TRouteCallDef> = {
   userChangePassword: { method: 'POST', path: '/user/change_password', auth: 'user', body: 'json' },
   userNotificationList: { method: 'GET', path: '/user/notification/list', auth: 'user', body: 'none' },
   userNotificationMarkRead: { method: 'POST', path: '/user/notification/mark_as_read', auth: 'user', body: 'form' },
+  userAlertSettingsGet: { method: 'GET', path: '/user/alerts/settings', auth: 'user', body: 'none' },
+  userAlertSettingsPut: { method: 'PUT', path: '/user/alerts/settings', auth: 'user', body: 'json' },
   adminNotificationSend: { method: 'POST', path: '/admin/notifications/send', auth: 'admin', body: 'json' },
   adminInventoryImport: { method: 'POST', path: '/admin/inventory/import', auth: 'admin', body: 'json' },
   adminInventoryNodes: { method: 'GET', path: '/admin/inventory/nodes', auth: 'admin', body: 'none' },

@@ -32,7 +32,8 @@ export default function TotpStep({ step, onSession, onCancel }: TTotpStepProps) 
   const handleFinish = async (values: TCodeValues) => {
     setIsPending(true);
     try {
-      onSession(await loginTotp({ challenge: step.challenge, code: values.code }));
+      // The form's rule checked the code; it goes as the contract normalises it (no spaces, lower case).
+      onSession(await loginTotp({ challenge: step.challenge, code: zTotpOrRecoveryCode.parse(values.code) }));
     } catch (error) {
       if ((error as { code?: number } | null)?.code === ERRORS.TOTP_CHALLENGE_EXPIRED.code) setIsExpired(true);
       markServerIssues(form, error, ['code'], { [ERRORS.TOTP_INVALID_CODE.code]: 'code' });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { TSessionInfo } from '@proxy/contract';
+import { DEFAULT_ALERT_CHANNELS, type TSessionInfo } from '@proxy/contract';
 import { setLanguage } from '../../../lib/i18n';
 import { getAccessToken } from '../../../lib/session';
 import { writeRecord } from '../../../lib/storage';
@@ -43,6 +43,7 @@ beforeEach(() => {
   api.on('userInfo', () => makeUser());
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
   api.on('userTotpStatus', () => ({ enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: false }));
+  api.on('userAlertSettingsGet', () => ({ usage_thresholds: [80, 100], balance_low_yuan: null, channels: structuredClone(DEFAULT_ALERT_CHANNELS) }));
   api.on('userSessions', () => sessions);
   api.on('userSessionEnd', (req) => {
     const id = Number(req.params.id);

@@ -1,3 +1,4 @@
+import { DEFAULT_ALERT_CHANNELS } from '@proxy/contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { getAccessToken, getTokenRecord, saveSession } from '../../../lib/session';
@@ -21,6 +22,7 @@ beforeEach(() => {
   api.on('userInfo', () => user);
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
   api.on('userTotpStatus', () => ({ enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: false }));
+  api.on('userAlertSettingsGet', () => ({ usage_thresholds: [80, 100], balance_low_yuan: null, channels: structuredClone(DEFAULT_ALERT_CHANNELS) }));
   api.on('userSessions', () => []);
   api.on('userUpdateProfile', (req) => {
     const { username } = req.json as { username: string };

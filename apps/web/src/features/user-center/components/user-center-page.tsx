@@ -1,7 +1,7 @@
 import { Card, Col, Result, Row, Skeleton, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../entities/user/user-info';
-import { AlertSettingsCard } from '../../alerts/components/alert-settings-card';
+import { AlertSettingsCard } from './alert-settings-card';
 import { ApiKeyCard } from './api-key-card';
 import { EmailForm } from './email-form';
 import { PasswordForm } from './password-form';

@@ -7,7 +7,7 @@ import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import { userCenterRoutes } from '../../user-center/routes';
+import { userCenterRoutes } from '../routes';
 import { AlertSettingsCard } from './alert-settings-card';
 
 /** The server's stored settings; a PUT replaces them. */
@@ -19,6 +19,7 @@ beforeEach(() => {
   api.on('userInfo', () => makeUser());
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
   api.on('userSessions', () => []);
+  api.on('userTotpStatus', () => ({ enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: false }));
   api.on('userAlertSettingsGet', () => stored);
   api.on('userAlertSettingsPut', (req) => {
     stored = req.json as TAlertSettings;

@@ -54,6 +54,9 @@ export function useCurrentAppRoute(): TAppRoute | undefined {
   return undefined;
 }
 
+/** Above this many unread notifications the bell's badge shows "99+". */
+const BADGE_OVERFLOW = 99;
+
 /** Width of the side menu, and of the drawer holding it on a phone. */
 const SIDEBAR_WIDTH = 232;
 
@@ -68,6 +71,8 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void; isPhone:
   const { data: user } = useUserInfo();
   const unread = useUnreadNotificationCount();
   const { token } = theme.useToken();
+  // The bell's name holds the count its badge shows (antd's Badge shows 99+ above 99), so what is read matches what is seen.
+  const bellLabel = unread > 0 ? t('header.unreadCount', { count: unread > BADGE_OVERFLOW ? `${BADGE_OVERFLOW}+` : unread }) : t('header.notifications');
 
   const signOut = () =>
     confirmAction({
@@ -107,13 +112,13 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void; isPhone:
             <Typography.Text strong>{user ? formatYuan(user.balance) : '—'}</Typography.Text>
           </Space>
         </Tooltip>
-        <Tooltip title={unread > 0 ? t('header.unreadCount', { count: unread }) : t('header.notifications')}>
-          <Link to="/notifications" aria-label={t('header.notifications')} data-testid="header-notifications">
+        <Tooltip title={bellLabel}>
+          <Link to="/notifications" aria-label={bellLabel} data-testid="header-notifications">
             <Button
               type="text"
               tabIndex={-1}
               icon={
-                <Badge count={unread} size="small" offset={[4, -2]}>
+                <Badge count={unread} overflowCount={BADGE_OVERFLOW} size="small" offset={[4, -2]}>
                   <BellOutlined />
                 </Badge>
               }

@@ -6,6 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { PRIMARY_COLOR } from '@proxy/contract/light';
 import { i18n } from '../lib/i18n';
+import { AntdAccessibility } from '../components/antd-accessibility';
 import { registerMessageApis } from '../lib/message';
 import { queryClient } from '../lib/query-client';
 import { useThemeMode } from '../lib/theme';
@@ -33,16 +34,30 @@ function DocumentTheme(props: { isDark: boolean }) {
 }
 
 /*
- * Contrast (WCAG 2 AA, 4.5:1 for text): antd's description text (45 % alpha)
- * is too faint on both backgrounds, so it takes the secondary text's alpha.
- * In dark mode the algorithm darkens the primary colour (rgb(3,79,220)),
- * fine behind white button text but too dark as text on dark surfaces: links,
- * primary-coloured text and the selected menu item use a lighter blue.
+ * Contrast (WCAG 2 AA, 4.5:1 for text), set here once for every screen:
+ * antd's faint greys (description text, placeholders, Descriptions labels at
+ * 25-45 % alpha) take the secondary text's alpha; success, warning and error
+ * text use darker shades in light mode (danger buttons included). In dark
+ * mode the algorithm darkens the primary colour (rgb(3,79,220)), fine behind
+ * white button text but too dark as text on dark surfaces: links,
+ * primary-coloured text, the selected menu entry, its group and the active
+ * tab use a lighter blue. Tags and outlined danger buttons are in global.css.
  */
 const LIGHT_THEME: ThemeConfig = {
   algorithm: theme.defaultAlgorithm,
   // antd's link colour is a seed of its own (#1677ff, 4.1:1 on white), not derived from the primary colour.
-  token: { colorPrimary: PRIMARY_COLOR, colorLink: PRIMARY_COLOR, colorTextDescription: 'rgba(0, 0, 0, 0.65)' },
+  token: {
+    colorPrimary: PRIMARY_COLOR,
+    colorLink: PRIMARY_COLOR,
+    colorTextDescription: 'rgba(0, 0, 0, 0.65)',
+    colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
+    colorError: '#cf1322',
+    colorSuccessText: '#237804',
+    colorWarningText: '#874d00',
+  },
+  components: {
+    Descriptions: { labelColor: 'rgba(0, 0, 0, 0.65)' },
+  },
 };
 const DARK_PRIMARY_TEXT = '#6ea2ff';
 const DARK_THEME: ThemeConfig = {
@@ -50,13 +65,21 @@ const DARK_THEME: ThemeConfig = {
   token: {
     colorPrimary: PRIMARY_COLOR,
     colorTextDescription: 'rgba(255, 255, 255, 0.65)',
+    colorTextPlaceholder: 'rgba(255, 255, 255, 0.55)',
     colorLink: DARK_PRIMARY_TEXT,
     colorLinkHover: '#9dc0ff',
     colorPrimaryText: DARK_PRIMARY_TEXT,
     colorPrimaryTextHover: '#9dc0ff',
   },
   components: {
-    Menu: { itemSelectedColor: DARK_PRIMARY_TEXT, darkItemSelectedColor: DARK_PRIMARY_TEXT },
+    Menu: {
+      itemSelectedColor: DARK_PRIMARY_TEXT,
+      darkItemSelectedColor: DARK_PRIMARY_TEXT,
+      subMenuItemSelectedColor: DARK_PRIMARY_TEXT,
+      groupTitleColor: 'rgba(255, 255, 255, 0.65)',
+    },
+    Tabs: { itemSelectedColor: DARK_PRIMARY_TEXT, itemActiveColor: DARK_PRIMARY_TEXT },
+    Descriptions: { labelColor: 'rgba(255, 255, 255, 0.65)' },
   },
 };
 
@@ -74,6 +97,7 @@ function ThemedAntd(props: { children: ReactNode }) {
       <AntdApp>
         <AntdBridge />
         <DocumentTheme isDark={isDark} />
+        <AntdAccessibility />
         {props.children}
       </AntdApp>
     </ConfigProvider>

@@ -62,7 +62,7 @@ export function AuthLayout({ title, subtitle, children }: TAuthLayoutProps) {
         <Flex flex={1} align="center" justify="center">
           <Card style={{ width: '100%', maxWidth: 420 }} variant="borderless">
             {!screens.md && (
-              <Typography.Text strong style={{ color: token.colorPrimary, fontSize: 18 }}>
+              <Typography.Text strong style={{ color: token.colorPrimaryText, fontSize: 18 }}>
                 {PRODUCT_NAME}
               </Typography.Text>
             )}

@@ -54,7 +54,7 @@ function OptionCard(props: { option: TChargeOption; isSelected: boolean; onSelec
       styles={{ body: { padding: 12, textAlign: 'center' } }}
       style={{ borderColor: isSelected ? token.colorPrimary : undefined, boxShadow: isSelected ? `0 0 0 1px ${token.colorPrimary}` : undefined }}
     >
-      <Typography.Text strong style={{ fontSize: 20, color: isSelected ? token.colorPrimary : undefined }}>
+      <Typography.Text strong style={{ fontSize: 20, color: isSelected ? token.colorPrimaryText : undefined }}>
         {formatYuan(option.amount)}
       </Typography.Text>
       <div style={{ minHeight: 22 }}>

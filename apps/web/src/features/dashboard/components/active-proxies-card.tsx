@@ -33,14 +33,15 @@ export function ActiveProxiesCard() {
         <Row gutter={[16, 16]}>
           {KINDS.map((kind) => (
             <Col key={kind.key} xs={24} sm={8}>
-              <Link to={kind.path} aria-label={t(`active.${kind.key}`)} style={{ display: 'block' }}>
+              {/* Named by its card: the kind and its count, as shown. */}
+              <Link to={kind.path} style={{ display: 'block' }}>
                 <Card type="inner" hoverable size="small">
                   <Statistic
                     title={t(`active.${kind.key}`)}
                     value={counts.data?.[kind.key] ?? 0}
                     loading={counts.isPending}
                     prefix={kind.icon}
-                    styles={{ content: { color: token.colorPrimary } }}
+                    styles={{ content: { color: token.colorPrimaryText } }}
                     data-testid={`active-${kind.key}`}
                   />
                 </Card>

@@ -23,7 +23,7 @@ export function ProductOverview() {
       <Row gutter={[16, 16]} style={{ marginBottom: 24 }}>
         {claims.map((claim) => (
           <Col key={claim.key} xs={24} sm={8}>
-            <Statistic title={t(`claims.${claim.key}`)} value={claim.value} prefix={claim.icon} styles={{ content: { color: token.colorPrimary } }} />
+            <Statistic title={t(`claims.${claim.key}`)} value={claim.value} prefix={claim.icon} styles={{ content: { color: token.colorPrimaryText } }} />
           </Col>
         ))}
       </Row>

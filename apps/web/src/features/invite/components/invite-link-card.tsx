@@ -71,7 +71,7 @@ export function InviteLinkCard(props: { info: TInviteInfo; config: TRebateConfig
         <Col xs={24} lg={8}>
           <Flex vertical align="center" gap={8}>
             <div ref={qrBox} data-testid="invite-qr">
-              <QRCode value={info.invite_link} type="canvas" size={180} bgColor="#ffffff" color="#000000" errorLevel="M" />
+              <QRCode value={info.invite_link} aria-label={t('qrLabel')} type="canvas" size={180} bgColor="#ffffff" color="#000000" errorLevel="M" />
             </div>
             <Button icon={<DownloadOutlined />} onClick={download}>
               {t('qrDownload')}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { KEY_COLUMNS, PROXY_COLUMN_KEYS, type TProxyColumnKey } from '../hooks/use-column-choice';
 import { useColumnTitles } from './proxy-columns';
 
-/** A "Columns" button that opens the list of columns to tick; the key columns stay ticked. */
+/** A "Choose columns" button that opens the list of columns to tick; the key columns stay ticked. */
 export function ColumnChooser(props: { visible: TProxyColumnKey[]; onChange: (visible: TProxyColumnKey[]) => void }) {
   const { t } = useTranslation('proxies');
   const titles = useColumnTitles();
@@ -26,9 +26,8 @@ export function ColumnChooser(props: { visible: TProxyColumnKey[]; onChange: (vi
   );
   return (
     <Popover trigger="click" placement="bottomRight" title={t('columns.title')} content={content}>
-      <Button icon={<SettingOutlined />} aria-label={t('columns.choose')}>
-        {t('columns.title')}
-      </Button>
+      {/* The visible text is the button's whole name (one wording for eyes and screen readers). */}
+      <Button icon={<SettingOutlined />}>{t('columns.choose')}</Button>
     </Popover>
   );
 }

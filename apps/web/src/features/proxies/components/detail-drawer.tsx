@@ -79,7 +79,7 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
           <Flex vertical align="center" gap={8}>
             <Typography.Text strong>{t('detail.qrTitle')}</Typography.Text>
             <div ref={qrBox} data-testid="qr-code">
-              <QRCode value={token.proxy_url} type="canvas" size={180} bgColor="#ffffff" color="#000000" errorLevel="M" />
+              <QRCode value={token.proxy_url} aria-label={t('detail.qrTitle')} type="canvas" size={180} bgColor="#ffffff" color="#000000" errorLevel="M" />
             </div>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {t('detail.qrHint')}

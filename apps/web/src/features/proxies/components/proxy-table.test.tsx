@@ -14,7 +14,7 @@ function headers(): string[] {
 }
 
 async function openChooser() {
-  fireEvent.click(await screen.findByLabelText('Choose columns'));
+  fireEvent.click(await screen.findByRole('button', { name: /Choose columns/ }));
   return screen.findByTestId('column-chooser');
 }
 

@@ -98,6 +98,18 @@ export function proxyUrlOf(endpoint: { host: string; port: number; username: str
   return formatEndpointLine(endpoint, endpoint.network === 'SOCKS5' ? 'socks5' : 'http');
 }
 
+/**
+ * A proxy's line in an export format. The URL formats name the proxy's own
+ * protocol whichever was asked: the gateway refuses SOCKS5 on an HTTP proxy
+ * and HTTP on a SOCKS5 one, so a line of the other scheme could never work.
+ */
+export function formatProxyLine(
+  endpoint: { host: string; port: number; username: string; password: string; network: TProxyNetwork },
+  format: TExportLineFormat,
+): string {
+  return format === 'http' || format === 'socks5' ? proxyUrlOf(endpoint) : formatEndpointLine(endpoint, format);
+}
+
 const zAreaCode = z
   .string({ error: 'required' })
   .trim()

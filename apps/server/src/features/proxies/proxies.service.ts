@@ -2,7 +2,7 @@ import {
   BYTES_PER_GB,
   TRAFFIC_VALID_DAYS,
   fenToYuan,
-  formatEndpointLine,
+  formatProxyLine,
   priceIpFen,
   priceTrafficFen,
   proxyUrlOf,
@@ -561,11 +561,7 @@ export async function exportTokens(deps: Pick<TDeps, 'db' | 'config'>, userId: n
     : await listTokensMatching(deps.db, userId, filters, EXPORT_MAX_TOKENS);
   const host = deps.config.gatewayPublicHost;
   const port = deps.config.GATEWAY_PUBLIC_PORT;
-  // The URL formats name each proxy's own protocol: the gateway refuses SOCKS5 on an HTTP proxy and HTTP on a SOCKS5 one.
-  const lineOf = (r: TTokenRow) => {
-    const endpoint = { host, port, username: r.username, password: r.password };
-    return line === 'http' || line === 'socks5' ? proxyUrlOf({ ...endpoint, network: r.network }) : formatEndpointLine(endpoint, line);
-  };
+  const lineOf = (r: TTokenRow) => formatProxyLine({ host, port, username: r.username, password: r.password, network: r.network }, line);
   if (format === 'csv') {
     const header = [
       'token_id',

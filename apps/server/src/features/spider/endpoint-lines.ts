@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import {
   SESSTIME_DEFAULT_MINUTES,
-  formatEndpointLine,
+  formatProxyLine,
   formatProxyUsername,
   proxyUrlOf,
   type TEndpointSession,
@@ -81,7 +81,8 @@ export function buildEndpoints(
   const port = config.GATEWAY_PUBLIC_PORT;
   const make = (username: string): TEndpoint => {
     const endpoint = { host, port, username, password: token.password };
-    return { ...endpoint, network: token.network, line: formatEndpointLine(endpoint, options.line), url: proxyUrlOf({ ...endpoint, network: token.network }) };
+    const withNetwork = { ...endpoint, network: token.network };
+    return { ...withNetwork, line: formatProxyLine(withNetwork, options.line), url: proxyUrlOf(withNetwork) };
   };
   if (isPinnedToken(token)) return [make(token.username)];
   const area = { country: options.country || undefined, state: options.state || undefined, city: options.city || undefined };

@@ -67,10 +67,11 @@ describe('endpoint files (spider records)', () => {
   });
 
   it('rotating lines repeat the same username; a static token answers one plain line', async () => {
+    // The proxy speaks HTTP: a socks5:// line would be refused at the gateway, so its lines keep its own scheme.
     const rotating = await create({ token_id: dynamicId, country_id: 'us', session: 'rotating', line: 'socks5', count: 3 });
     const lines = rotating.json().data.lines as string[];
     expect(new Set(lines).size).toBe(1);
-    expect(lines[0]).toMatch(/^socks5:\/\/u[a-z0-9]+-country-us:[A-Za-z0-9]+@127\.0\.0\.1:\d+$/);
+    expect(lines[0]).toMatch(/^http:\/\/u[a-z0-9]+-country-us:[A-Za-z0-9]+@127\.0\.0\.1:\d+$/);
     const pinned = await create({ token_id: staticId, country_id: 'us', session: 'sticky', count: 20, line: 'upahp' });
     expect(pinned.json().data).toMatchObject({ line_count: 1, params: { count: 1, session: 'rotating', sesstime: null, country_id: '' } });
     expect(pinned.json().data.lines[0]).toMatch(/^u[a-z0-9]+:[A-Za-z0-9]+@127\.0\.0\.1:\d+$/);

@@ -20,6 +20,7 @@ import { useIsPhone } from '../components/use-is-phone';
 import { useUnreadNotificationCount } from '../entities/notifications/notification-list';
 import { useHelpCenterUrl } from '../entities/site/site-settings';
 import { GuidedTour, TOUR_TARGET_ATTRIBUTE } from '../features/tour/components/guided-tour';
+import type { TTourTarget } from '../features/tour/model/tour-machine';
 import { useRoles, useUserInfo } from '../entities/user/user-info';
 import { callApi } from '../lib/api-client';
 import { confirmAction } from '../lib/message';
@@ -62,8 +63,8 @@ const SIDEBAR_WIDTH = 232;
 
 /**
  * The header: the menu button, the balance, notifications and the user menu;
- * on a phone (`isPhone`) the menu button opens the menu drawer, the user menu
- * shows the avatar only and the tour (which points at the side menu) is not offered.
+ * on a phone (`isPhone`) the menu button opens the menu drawer and the user
+ * menu shows the avatar only.
  */
 function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void; isPhone: boolean }) {
   const { t } = useTranslation('common');
@@ -125,11 +126,9 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void; isPhone:
             />
           </Link>
         </Tooltip>
-        {props.isPhone ? null : (
-          <Tooltip title={t('tour:start')}>
-            <Button type="text" icon={<CompassOutlined />} onClick={requestUserGuide} aria-label={t('tour:start')} data-testid="tour-start" />
-          </Tooltip>
-        )}
+        <Tooltip title={t('tour:start')}>
+          <Button type="text" icon={<CompassOutlined />} onClick={requestUserGuide} aria-label={t('tour:start')} data-testid="tour-start" />
+        </Tooltip>
         <LanguageSwitch isCompact />
         <ThemeSwitch />
         <Dropdown
@@ -199,24 +198,40 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
     if (group) setOpenKeys((keys) => (keys.includes(group) ? keys : [...keys, group]));
   }, [entries, selectedKey]);
 
-  // The guided tour opens a collapsed menu group (and the collapsed sidebar) before highlighting it.
-  const layoutRef = useRef({ isCollapsed, openKeys });
-  layoutRef.current = { isCollapsed, openKeys };
-  const openMenuGroup = useCallback((group: string) => {
-    const key = `group:${group}`;
+  // On a phone the menu is a drawer the header's button opens; choosing an entry (or any navigation) closes it.
+  const isPhone = useIsPhone();
+  const [isDrawerOpen, setIsDrawerOpen] = useState(false);
+  useEffect(() => setIsDrawerOpen(false), [location.pathname]);
+  const isMenuFolded = isPhone ? false : isCollapsed;
+
+  // The guided tour shows the menu before highlighting a part of it: the drawer on a phone,
+  // the collapsed sidebar elsewhere, and a collapsed menu group.
+  const layoutRef = useRef({ isCollapsed, openKeys, isPhone, isDrawerOpen });
+  layoutRef.current = { isCollapsed, openKeys, isPhone, isDrawerOpen };
+  const revealTarget = useCallback((target: TTourTarget) => {
+    if (target.kind === 'center') return false;
+    const now = layoutRef.current;
     let hasOpened = false;
-    if (layoutRef.current.isCollapsed) {
+    if (now.isPhone && !now.isDrawerOpen) {
+      setIsDrawerOpen(true);
+      hasOpened = true;
+    }
+    if (!now.isPhone && now.isCollapsed && target.kind !== 'sidebar' && target.kind !== 'menu') {
       writeRecord('local', SIDEBAR_KEY, false);
       setIsCollapsed(false);
       hasOpened = true;
     }
-    if (!layoutRef.current.openKeys.includes(key)) {
+    if (target.kind === 'group' && !now.openKeys.includes(`group:${target.group}`)) {
+      const key = `group:${target.group}`;
       setOpenKeys((keys) => (keys.includes(key) ? keys : [...keys, key]));
       hasOpened = true;
     }
     return hasOpened;
   }, []);
-  const tourLayout = useMemo(() => ({ openMenuGroup }), [openMenuGroup]);
+  const closeTourDrawer = useCallback(() => {
+    if (layoutRef.current.isPhone) setIsDrawerOpen(false);
+  }, []);
+  const tourLayout = useMemo(() => ({ revealTarget, onTourEnd: closeTourDrawer, isPhone }), [revealTarget, closeTourDrawer, isPhone]);
   const [isNoticeSettled, setIsNoticeSettled] = useState(false);
   const settleNotice = useCallback(() => setIsNoticeSettled(true), []);
 
@@ -226,12 +241,6 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
       return !value;
     });
   };
-
-  // On a phone the menu is a drawer the header's button opens; choosing an entry (or any navigation) closes it.
-  const isPhone = useIsPhone();
-  const [isDrawerOpen, setIsDrawerOpen] = useState(false);
-  useEffect(() => setIsDrawerOpen(false), [location.pathname]);
-  const isMenuFolded = isPhone ? false : isCollapsed;
 
   const brand = (
     <Link
@@ -336,8 +345,7 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
         </Layout.Content>
       </Layout>
       <NoticeDialog onSettled={settleNotice} />
-      {/* The tour points at the side menu, which a phone keeps in a drawer: offered on wider screens only. */}
-      <GuidedTour layout={tourLayout} canStartAutomatically={isNoticeSettled && !isPhone} />
+      <GuidedTour layout={tourLayout} canStartAutomatically={isNoticeSettled} />
     </Layout>
   );
 }

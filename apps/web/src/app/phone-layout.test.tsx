@@ -4,6 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { makeUser } from '../test/fixtures';
 import { api } from '../test/harness';
 import { renderAt as renderWithRouter } from '../test/render';
+import { matchMediaAtWidth } from '../test/screen-width';
 import { i18n, setLanguage } from '../lib/i18n';
 import { saveSession } from '../lib/session';
 import { writeRecord } from '../lib/storage';
@@ -28,25 +29,6 @@ const TEST_ROUTES: TAppRoute[] = [
   { path: '/admin/second', access: 'admin', titleKey: 'phoneTest:adminSecond', menu: { order: 2 }, load: page('ADMIN-SECOND') },
 ];
 
-/** A window `width` CSS pixels wide, as media queries see it: min-width and max-width answered, the rest not matching. */
-function matchMediaAtWidth(width: number) {
-  return (query: string) => {
-    const min = /min-width:\s*([\d.]+)px/.exec(query);
-    const max = /max-width:\s*([\d.]+)px/.exec(query);
-    const matches = (min !== null || max !== null) && (!min || width >= Number(min[1])) && (!max || width <= Number(max[1]));
-    return {
-      matches,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    };
-  };
-}
-
 const wideMatchMedia = window.matchMedia;
 
 beforeAll(() => {
@@ -55,7 +37,7 @@ beforeAll(() => {
 
 beforeEach(() => {
   // A phone held upright: 390 px, below antd's md breakpoint (768 px).
-  window.matchMedia = matchMediaAtWidth(390) as unknown as typeof window.matchMedia;
+  window.matchMedia = matchMediaAtWidth(390);
   setLanguage('zh');
   writeRecord('local', 'NOTICE_HIDDEN', 0);
   api.on('siteNotice', () => null);
@@ -105,7 +87,7 @@ describe('the layouts on a phone', () => {
   });
 
   it('on a wide screen the side menus stay beside the page', async () => {
-    window.matchMedia = matchMediaAtWidth(1280) as unknown as typeof window.matchMedia;
+    window.matchMedia = matchMediaAtWidth(1280);
     api.on('userInfo', () => makeUser({ user_id: 1 }));
     renderWithRouter('/c', { featureRoutes: TEST_ROUTES });
     await screen.findByText('PAGE-C:0');

@@ -1,9 +1,10 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TAppRoute } from '../../../app/route-types';
 import { makeUser } from '../../../test/fixtures';
 import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
+import { matchMediaAtWidth } from '../../../test/screen-width';
 import { readValue, removeRecord, writeRecord } from '../../../lib/storage';
 import { USER_GUIDE_COMPLETED_KEY } from '../../../lib/user-guide';
 
@@ -133,5 +134,46 @@ describe('the guided tour in the layout', () => {
     await router.navigate('/login');
     await screen.findByText('LOGIN');
     expect(stepShown('sidebar')).toBeNull();
+  });
+
+  describe('on a phone (390 px)', () => {
+    const wideMatchMedia = window.matchMedia;
+    beforeEach(() => {
+      window.matchMedia = matchMediaAtWidth(390);
+    });
+    afterEach(() => {
+      window.matchMedia = wideMatchMedia;
+    });
+
+    it('opens the menu drawer for its steps, shows the tooltip below them within the screen, and closes the drawer at the end', async () => {
+      renderAt('/', { featureRoutes: ROUTES });
+      await screen.findByTestId('tour-step-sidebar');
+      // The menu lives in the drawer on a phone: the tour opened it to point at it.
+      expect(screen.getByTestId('menu-drawer')).toBeTruthy();
+      expect(screen.queryByTestId('sidebar')).toBeNull();
+      const tooltip = () => document.querySelector('.guided-tour.ant-tour, .guided-tour .ant-tour') as HTMLElement;
+      expect(tooltip().style.width).toMatch(/^min\(320px.*calc\(100vw - 24px\)\)$/);
+      expect(tooltip().className).toMatch(/placement-bottom/);
+
+      for (const next of ['menu', 'residential', 'datacenter', 'billing', 'done']) {
+        fireEvent.click(tourButton('Next')!);
+        await screen.findByTestId(`tour-step-${next}`);
+      }
+      expect(groupItem('residential')?.className).toMatch(/ant-menu-submenu-open/);
+      fireEvent.click(tourButton('Finish')!);
+      await waitFor(() => expect(stepShown('done')).toBeNull());
+      expect(readValue('local', USER_GUIDE_COMPLETED_KEY)).toBe(true);
+      // The drawer the tour opened is closed again.
+      await waitFor(() => expect(document.querySelector('.ant-drawer-open')).toBeNull());
+    });
+
+    it('can be started again from the header', async () => {
+      writeRecord('local', USER_GUIDE_COMPLETED_KEY, true);
+      renderAt('/', { featureRoutes: ROUTES });
+      await screen.findByText('HOME');
+      fireEvent.click(await screen.findByTestId('tour-start'));
+      await screen.findByTestId('tour-step-sidebar');
+      expect(screen.getByTestId('menu-drawer')).toBeTruthy();
+    });
   });
 });

@@ -16,10 +16,17 @@ import {
   type TTourTarget,
 } from '../model/tour-machine';
 
-/** What the layout lends the tour: opening a collapsed menu group. */
+/** What the layout lends the tour: showing what a step highlights. */
 export type TTourLayout = {
-  /** Opens the menu group (and an collapsed sidebar); answers true when something had to open. */
-  openMenuGroup: (group: string) => boolean;
+  /**
+   * Makes the target visible: opens the menu drawer on a phone, a collapsed
+   * sidebar, a collapsed menu group; answers true when something had to open.
+   */
+  revealTarget: (target: TTourTarget) => boolean;
+  /** The tour ended: the layout may put back what it opened (the phone's menu drawer). */
+  onTourEnd: () => void;
+  /** A narrow screen: the tooltip goes below its target and fits the width. */
+  isPhone: boolean;
 };
 
 /** The attribute the layout puts on what a step highlights (see tourTargetAttribute). */
@@ -72,7 +79,7 @@ export function GuidedTour(props: { layout: TTourLayout; canStartAutomatically: 
   const hasCheckedRef = useRef(false);
   const requests = useUserGuideRequests();
   const firstRequestsRef = useRef(requests);
-  const { openMenuGroup } = props.layout;
+  const { revealTarget, onTourEnd, isPhone } = props.layout;
 
   // The automatic check, once per page load.
   useEffect(() => {
@@ -95,13 +102,22 @@ export function GuidedTour(props: { layout: TTourLayout; canStartAutomatically: 
       setShownStep(null);
       return;
     }
-    const target = TOUR_STEPS[state.step].target;
-    if (target.kind === 'group' && openMenuGroup(target.group)) {
+    if (revealTarget(TOUR_STEPS[state.step].target)) {
       const timer = setTimeout(() => setShownStep(state.step), TOUR_GROUP_OPEN_WAIT_MS);
       return () => clearTimeout(timer);
     }
     setShownStep(state.step);
-  }, [state.isOpen, state.step, openMenuGroup]);
+  }, [state.isOpen, state.step, revealTarget]);
+
+  // Once it has been open, its end gives the layout back (the drawer a phone opened for it closes).
+  const wasOpenRef = useRef(false);
+  useEffect(() => {
+    if (state.isOpen) wasOpenRef.current = true;
+    else if (wasOpenRef.current) {
+      wasOpenRef.current = false;
+      onTourEnd();
+    }
+  }, [state.isOpen, onTourEnd]);
 
   // The highlight follows its target's size too (a menu group still opening, a page growing the
   // sidebar): antd's Tour measures again on window resizes, so one is signalled.
@@ -128,13 +144,14 @@ export function GuidedTour(props: { layout: TTourLayout; canStartAutomatically: 
           ),
           description: t(`steps.${step.id}.description`),
           target: isCentred ? null : () => findTarget(step.target) as HTMLElement,
-          placement: isCentred ? undefined : 'right',
-          style: { width: TOUR_TOOLTIP_WIDTH_PX },
+          // A phone has no room beside the menu: the tooltip goes below, as wide as the screen allows.
+          placement: isCentred ? undefined : isPhone ? 'bottom' : 'right',
+          style: { width: isPhone ? `min(${TOUR_TOOLTIP_WIDTH_PX}px, calc(100vw - 24px))` : TOUR_TOOLTIP_WIDTH_PX },
           nextButtonProps: { children: buttons.hasFinish ? t('finish') : t('next') },
           prevButtonProps: buttons.hasPrevious ? { children: t('previous') } : undefined,
         };
       }),
-    [t],
+    [t, isPhone],
   );
 
   const isShown = state.isOpen && shownStep !== null && isTourAllowedOn(pathname);

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { App as AntdApp, ConfigProvider, theme, type ThemeConfig } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import enUS from 'antd/es/locale/en_US';
@@ -9,6 +9,7 @@ import { i18n } from '../lib/i18n';
 import { AntdAccessibility } from '../components/antd-accessibility';
 import { registerMessageApis } from '../lib/message';
 import { queryClient } from '../lib/query-client';
+import { usePrefersReducedMotion } from '../lib/reduced-motion';
 import { useThemeMode } from '../lib/theme';
 
 /** Hands antd's themed message and modal APIs to lib/message (usable outside React). */
@@ -87,12 +88,17 @@ function ThemedAntd(props: { children: ReactNode }) {
   const { i18n: instance } = useTranslation();
   const mode = useThemeMode();
   const isDark = mode === 'dark';
+  const isMotionReduced = usePrefersReducedMotion();
+  const themeConfig = useMemo(() => {
+    const base = isDark ? DARK_THEME : LIGHT_THEME;
+    return isMotionReduced ? { ...base, token: { ...base.token, motion: false } } : base;
+  }, [isDark, isMotionReduced]);
   return (
     <ConfigProvider
       locale={instance.language === 'en' ? enUS : zhCN}
       // Buttons read exactly "确定"/"取消" (spec section 4), not "确 定".
       button={{ autoInsertSpace: false }}
-      theme={isDark ? DARK_THEME : LIGHT_THEME}
+      theme={themeConfig}
     >
       <AntdApp>
         <AntdBridge />

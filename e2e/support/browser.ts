@@ -36,6 +36,7 @@ export async function newPage(
     locale: options.locale ?? 'en-US',
     colorScheme: options.colorScheme ?? 'light',
     viewport: { width: 1400, height: 900 },
+    reducedMotion: 'reduce',
   });
   // Clicks and waits on a busy machine may take longer than Playwright's 30 s default: a limit against hangs only.
   context.setDefaultTimeout(90_000);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '@proxy/db';
 import { createTestDatabase } from '@proxy/db/testing';
-import { createFakeClock, createMemoryMailer, createTestApp, type TTestApp } from '../../../test/helpers';
+import { createFakeClock, createMemoryMailer, createTestApp, isPostgres, type TTestApp } from '../../../test/helpers';
 import { addTokenUsage } from '../proxies/proxies.repository';
 import { buyOk, createUser, creditFen, request, seedProxyStartup, signIn, type TTestUser } from '../proxies/proxies-test-kit';
 import { createAlertJobs } from '../alerts/alerts.jobs';
@@ -156,6 +157,35 @@ describe('webhooks', () => {
     expect(records.filter((r) => r.status === 'failed')).toHaveLength(1);
     expect(records.filter((r) => r.status === 'succeeded')).toHaveLength(4);
     answers = () => 200;
+  });
+
+  it.skipIf(!isPostgres)('two server instances draining the queue at once send each event once, in order per subject (needs PostgreSQL)', async () => {
+    const ned = await createUser(t.app, mailer, 'ned');
+    await create(ned, ['supply.changed']);
+    await t.db.db.transaction(async (tx) => {
+      for (let i = 0; i < 30; i += 1) await emitWebhookEvent(tx, ned.userId, 'supply.changed', `supply:${i % 10}`, { who: 'ned', n: i });
+    });
+    const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 10 });
+    try {
+      const otherDeps = { ...t.deps, db: second.db };
+      const before = receiver.received.length;
+      const counts = await Promise.all([
+        deliver(),
+        deliverDueWebhooks(otherDeps, senderOf(t.deps.config)),
+        deliver(),
+        deliverDueWebhooks(otherDeps, senderOf(t.deps.config)),
+      ]);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
+      const got = receiver.received.slice(before).filter((r) => r.json.data?.who === 'ned');
+      expect(got).toHaveLength(30);
+      expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(30);
+      for (let subject = 0; subject < 10; subject += 1) {
+        const order = got.map((r) => r.json.data.n as number).filter((n) => n % 10 === subject);
+        expect(order).toEqual([subject, subject + 10, subject + 20]);
+      }
+    } finally {
+      await second.close();
+    }
   });
 
   it('resends a delivery with the same event id', async () => {

@@ -188,6 +188,29 @@ describe('webhooks', () => {
     }
   });
 
+  it('changes an endpoint: a turned-off endpoint gets no deliveries, events only reach the types it subscribes to', async () => {
+    const ola = await createUser(t.app, mailer, 'ola');
+    const hook = await create(ola, ['balance.low']);
+    const put = (body: object, lang = 'en') => request(t.app, 'PUT', `/user/webhooks/${hook.id}`, { token: ola.token, body, lang });
+    const emit = (type: 'balance.low' | 'work_order.replied', n: number) =>
+      t.db.db.transaction((tx) => emitWebhookEvent(tx, ola.userId, type, `account:${ola.userId}`, { who: 'ola', n }));
+    const mine = () => receiver.received.filter((r) => r.json.data?.who === 'ola').map((r) => r.json.data.n);
+    expect((await put({ is_enabled: false })).json().data).toMatchObject({ is_enabled: false, disabled_reason: null });
+    await emit('balance.low', 1);
+    await deliver();
+    expect(mine()).toEqual([]);
+    expect((await put({ is_enabled: true, events: ['work_order.replied'] })).json().data).toMatchObject({ is_enabled: true, events: ['work_order.replied'] });
+    await emit('balance.low', 2);
+    await emit('work_order.replied', 3);
+    await deliver();
+    expect(mine()).toEqual([3]);
+    const bad = await put({ url: 'https://user:pw@example.com/in' }, 'zh');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().data.issues[0].message).toBe('请输入 https:// 开头的有效网址（不含用户名、密码或 #）');
+    const other = await createUser(t.app, mailer, 'pia');
+    expect((await request(t.app, 'PUT', `/user/webhooks/${hook.id}`, { token: other.token, body: { is_enabled: false } })).statusCode).toBe(404);
+  });
+
   it('resends a delivery with the same event id', async () => {
     const fay = await createUser(t.app, mailer, 'fay');
     const hook = await create(fay, ['balance.low']);
@@ -264,6 +287,7 @@ describe('webhooks without the test setting', () => {
     for (const url of ['https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/latest']) {
       expect((await request(t.app, 'POST', '/user/webhooks', { token: jo.token, body: { url, events: ['balance.low'] } })).statusCode).toBe(400);
     }
+    expect(await request(t.app, 'GET', '/user/webhooks', { token: jo.token }).then((r) => r.json().data.records)).toEqual([]);
     const created = (
       await request(t.app, 'POST', '/user/webhooks', { token: jo.token, body: { url: `https://localhost:${receiver.port}/hooks`, events: ['balance.low'] } })
     ).json().data;

@@ -6,6 +6,7 @@ import type { TDeps } from './lib/deps';
 import { runStartupTasks } from './features/startup';
 import { createServerJobRunner } from './jobs/token-jobs';
 import { createInventoryProbeRunner } from './features/inventory/inventory-probe.job';
+import { createWebhookRunner } from './features/webhooks/webhooks.jobs';
 
 /** A running API: the HTTP server, its dependencies and its jobs. */
 export type TApi = { app: FastifyInstance; deps: TDeps; close(): Promise<void> };
@@ -26,12 +27,16 @@ export async function startApi(options: { config: TServerConfig; database: TDbHa
   // The inventory probe runs on its own timer: a slow pass through dead upstreams never delays the lifecycle jobs.
   const probe = createInventoryProbeRunner(deps);
   if (config.JOBS_ENABLED && config.INVENTORY_PROBE_INTERVAL_S > 0) probe.start();
+  // Webhook deliveries on their own timer too: a slow receiver never delays the lifecycle jobs.
+  const webhooks = createWebhookRunner(deps);
+  if (config.JOBS_ENABLED) webhooks.start();
   return {
     app,
     deps,
     async close() {
       await jobs.stop();
       await probe.stop();
+      await webhooks.stop();
       await app.close();
     },
   };

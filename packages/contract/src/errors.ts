@@ -307,6 +307,15 @@ export const ERRORS = {
     zh: '待发送的附件过多，请先提交工单或回复',
     en: 'Too many uploaded images are waiting; send them with a work order or a reply first',
   },
+  /** The account already has the most webhook endpoints it may register. */
+  WEBHOOK_LIMIT: { code: 7201, status: 409, zh: '最多可添加 {max} 个 Webhook 地址', en: 'You can register at most {max} webhook endpoints' },
+  /** The endpoint's host is a loopback, private or link-local address: webhooks go to public HTTPS addresses only. */
+  WEBHOOK_ADDRESS_REFUSED: {
+    code: 7202,
+    status: 400,
+    zh: 'Webhook 地址须为公网 HTTPS 地址，不能是本机、内网或链路本地地址',
+    en: 'A webhook must point to a public HTTPS address, not a loopback, private or link-local one',
+  },
 } as const satisfies Record<string, TErrorDef>;
 
 /** Name of an error in the catalogue. */

@@ -15,6 +15,7 @@ export * from './auth';
 export * from './users';
 export * from './notifications';
 export * from './alerts';
+export * from './webhooks';
 export * from './ip-lists';
 export * from './ip-quality';
 export * from './invite';

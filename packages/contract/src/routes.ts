@@ -21,6 +21,7 @@ import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
 import { DOWNLOAD_ROUTES } from './downloads';
 import { SUPPLY_ADMIN_ROUTES, SUPPLY_ROUTES } from './supply';
 import { WORK_ORDER_ADMIN_ROUTES, WORK_ORDER_ROUTES } from './work-orders';
+import { WEBHOOK_ROUTES } from './webhooks';
 
 /**
  * The route table by domain: each group is declared in the contract file of
@@ -50,6 +51,7 @@ export const ROUTE_GROUPS = {
   'work-orders': WORK_ORDER_ROUTES,
   plugin: PLUGIN_ROUTES,
   supply: SUPPLY_ROUTES,
+  webhooks: WEBHOOK_ROUTES,
   // The operator area: calls under /admin/<domain>/..., auth "admin", audited automatically.
   'users-admin': USER_ADMIN_ROUTES,
   audit: AUDIT_ROUTES,

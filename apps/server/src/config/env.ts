@@ -109,6 +109,12 @@ export const ZServerEnv = z.object({
   INVENTORY_PROBE_FAILURES: z.coerce.number().int().min(1).max(10).default(2),
   /** Exits probed at the same time. */
   INVENTORY_PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** Tests only: webhooks may go to loopback and private addresses (production sends to public HTTPS addresses only). */
+  WEBHOOK_ALLOW_PRIVATE: bool,
+  /** Tests only: a PEM certificate (text or a file path) webhooks trust besides the system's CAs (a local HTTPS receiver). */
+  WEBHOOK_EXTRA_CA: optionalText,
+  /** Pause between two passes of the webhook deliveries, in milliseconds. */
+  WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   /** URL the proxy test fetches through the gateway (default PUBLIC_URL/api/proxy/echo); the gateway must allow it as a target. */
   TOKEN_TEST_ECHO_URL: z
     .string()

@@ -29,6 +29,7 @@ import { createSupplyAdminHandlers } from './supply/supply-admin.routes';
 import { createWorkOrderAdminHandlers, createWorkOrderHandlers } from './work-orders/work-orders.routes';
 import { createInventoryAdminHandlers } from './inventory/inventory-admin.routes';
 import { createOverviewAdminHandlers } from './overview/overview.routes';
+import { createWebhookHandlers } from './webhooks/webhooks.routes';
 
 /**
  * Every feature's handlers, by route group (packages/contract/src/routes.ts):
@@ -64,6 +65,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     downloads: createDownloadHandlers(deps),
     'site-admin': createSiteAdminHandlers(deps),
     supply: createSupplyHandlers(deps),
+    webhooks: createWebhookHandlers(deps),
     'supply-admin': createSupplyAdminHandlers(deps),
     'work-orders': createWorkOrderHandlers(deps),
     'work-orders-admin': createWorkOrderAdminHandlers(deps),

@@ -35,6 +35,7 @@ import {
   type TAlertSettingsRow,
   type TAlertToken,
 } from './alerts.repository';
+import { emitAlertWebhook } from '../webhooks/webhooks.service';
 
 type TAlertDeps = Pick<TDeps, 'db' | 'clock'>;
 
@@ -115,6 +116,7 @@ export async function raiseAlert(deps: TAlertDeps, alert: TAlert): Promise<boole
       createdAt: deps.clock.now(),
     });
     if (!event) return false;
+    await emitAlertWebhook(tx, event);
     if (isOn(settings, alert.kind, 'console')) await writeNotification(deps, alert.userId, alert.kind, tx, alert.payload);
     return true;
   });
@@ -197,6 +199,7 @@ export async function alertNextBalance(deps: TAlertDeps): Promise<boolean> {
       mailState: isOn(settings, 'balance_low', 'email') ? 'pending' : 'none',
       createdAt: deps.clock.now(),
     });
+    if (event) await emitAlertWebhook(tx, event);
     if (event && isOn(settings, 'balance_low', 'console')) await writeNotification(deps, settings.userId, 'balance_low', tx, payload);
     await setBalancePeriod(tx, settings.userId, { isBalanceLowAlerted: true });
     return true;

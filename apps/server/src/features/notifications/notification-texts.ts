@@ -130,6 +130,15 @@ export const NOTIFICATION_TEXTS = {
         'Proxy {proxy} auto-renews at {expires_at} for {price} yuan ({due} yuan for every auto-renewal due within a day), but your available balance is {balance} yuan. Top up before then.',
     },
   },
+  /** A webhook endpoint was turned off after 3 days of failed deliveries. */
+  webhook_disabled: {
+    zh: { title: 'Webhook 地址已停用', content: 'Webhook 地址 {url} 连续 3 天投递失败，已自动停用。请检查接收端后在 Webhooks 页面重新启用。' },
+    en: {
+      title: 'Webhook endpoint turned off',
+      content:
+        'Deliveries to the webhook endpoint {url} failed for 3 days, so it was turned off. Check the receiver, then turn it on again on the Webhooks page.',
+    },
+  },
   /** An operator's own message: the texts come as parameters. */
   operator_message: {
     zh: { title: '{title_zh}', content: '{content_zh}' },

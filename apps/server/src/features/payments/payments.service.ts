@@ -61,6 +61,7 @@ import type { TIncomingNotification, TNotificationAnswer, TVerifiedNotification 
 import { usdtProviderOf, type TUsdtSettings } from './providers/usdt';
 import { findHeldAmounts, holdAmount, releaseAmount } from './usdt.repository';
 import { usdtBaseUnits, usdtCandidateUnits } from './usdt/usdt-amount';
+import { emitRechargeWebhook } from '../webhooks/webhooks.service';
 
 /**
  * Money in (ARCHITECTURE.md, Money): recharge orders through a provider, and
@@ -349,6 +350,7 @@ export async function settleInTransaction(deps: TSettleDeps, tx: TTx, method: TP
   const debtPaidFen = await createLedgerService(deps).settleDebt(tx, order.userId, order.id);
   await createPendingRebate(deps, tx, order);
   await writeNotification(deps, order.userId, 'recharge_success', tx);
+  await emitRechargeWebhook(tx, order);
   return { result: 'credited', order: settled, balanceFen: credit.availableFen - debtPaidFen };
 }
 

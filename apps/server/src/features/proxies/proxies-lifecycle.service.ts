@@ -7,6 +7,7 @@ import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
 import { insertOrder, lockNextAutoRenewToken, lockNextExhaustedToken, lockNextExpiredToken, updateToken } from './proxies.repository';
 import { releaseTokenExit } from './proxies.service';
+import { emitProxyWebhook } from '../webhooks/webhooks.service';
 
 /** How long before expiry the auto-renew job renews a token. */
 export const AUTO_RENEW_WINDOW_MS = 60 * 60 * 1000;
@@ -85,11 +86,13 @@ export async function autoRenewNextToken(deps: TJobDeps): Promise<boolean> {
         if (!isAppError(error, 'INSUFFICIENT_BALANCE')) throw error;
         await updateToken(tx, row.id, { autoRenewFailedFor: row.expiresAt });
         await writeNotification(deps, row.userId, 'auto_renew_failed', tx);
+        await emitProxyWebhook(tx, 'proxy.renew_failed', row, { reason: 'insufficient_balance' });
         return true;
       }
       await faultPoint('auto-renew.debited', tx);
       const from = Math.max(now.getTime(), row.expiresAt.getTime());
       await updateToken(tx, row.id, { expiresAt: new Date(from + row.periodDays * DAY_MS), autoRenewFailedFor: null });
+      await emitProxyWebhook(tx, 'proxy.renewed', { ...row, expiresAt: new Date(from + row.periodDays * DAY_MS) }, { auto_renew: true });
       await insertOrder(tx, {
         userId: row.userId,
         action: 'auto_renew',

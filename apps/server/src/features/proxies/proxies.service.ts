@@ -58,6 +58,7 @@ import {
   type TTokenRow,
 } from './proxies.repository';
 import { generateProxyPassword, generateProxyUsername } from './token-credentials';
+import { emitProxyWebhook } from '../webhooks/webhooks.service';
 
 /** Static (pinned exit) or dynamic (rotating). */
 export type TProduct = 'static' | 'dynamic';
@@ -505,6 +506,7 @@ export async function renewTokens(
         autoRenewFailedFor: null,
       });
       if (claimedNode !== undefined) await setNodeHolder(tx, claimedNode, row.id);
+      await emitProxyWebhook(tx, 'proxy.renewed', { ...row, expiresAt: new Date(from + days * DAY_MS) }, { auto_renew: false });
     }
     if (renewals.length > 0) {
       const first = renewals[0].row;

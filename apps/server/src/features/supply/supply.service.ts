@@ -41,6 +41,7 @@ import {
   type TSupplyRow,
 } from './supply.repository';
 import { renderSupplyMail } from './supply-texts';
+import { emitWebhookEvent } from '../webhooks/webhooks.service';
 
 /**
  * Supply (restock) requests (spec sections 3-5): the fee is frozen on submit;
@@ -94,6 +95,7 @@ async function notifyTransition(deps: Pick<TDeps, 'db' | 'clock'>, tx: TTx, row:
     cost: fenToYuan(row.costFen).toFixed(2),
     reason: row.failReason ?? '',
   });
+  await emitWebhookEvent(tx, row.userId, 'supply.changed', `supply:${row.id}`, { supply_id: row.id, status: row.status, reason: row.failReason ?? null });
 }
 
 // After the commit: the e-mail to the request's contact address (a failed send is logged).

@@ -41,6 +41,7 @@ import {
   type TWorkOrderRow,
   type TWorkOrderWithCustomer,
 } from './work-orders.repository';
+import { emitWebhookEvent } from '../webhooks/webhooks.service';
 
 type TPageQuery = { page: number; page_size: number };
 
@@ -231,6 +232,7 @@ export async function replyAsOperator(
     if (!moved) return refuseMove(tx, input.id);
     await addMessage(deps, tx, { workOrderId: moved.id, authorId: operatorId, isOperator: true, content: input.content });
     await writeNotification(deps, moved.userId, 'work_order_reply', tx);
+    await emitWebhookEvent(tx, moved.userId, 'work_order.replied', `work_order:${moved.id}`, { work_order_id: moved.id, subject: moved.subject });
   });
   const detail = await getWorkOrderForOperator(deps, input.id);
   await sendMailQuietly(

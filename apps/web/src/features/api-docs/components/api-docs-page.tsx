@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Skeleton, Tabs } from 'antd';
-import { ApiOutlined, EnvironmentOutlined, KeyOutlined } from '@ant-design/icons';
+import { ApiOutlined, EnvironmentOutlined, KeyOutlined, SendOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../../../entities/user/user-info';
 import { useExampleValues } from '../api/example-values';
@@ -8,6 +8,7 @@ import { useOpenApiDocument } from '../api/openapi-document';
 import { isAreaOperation, listCustomerOperations } from '../utils/openapi';
 import { CurrentTokenTab } from './current-token-tab';
 import { OperationsTab } from './operations-tab';
+import { WebhooksTab } from './webhooks-tab';
 
 /** Origin the examples call: the console's own (the API is served beside it). */
 function currentOrigin(): string {
@@ -26,7 +27,7 @@ export default function ApiDocsPage() {
   const doc = useOpenApiDocument();
   const values = useExampleValues();
   const [isKeyRevealed, setIsKeyRevealed] = useState(false);
-  const [tab, setTab] = useState('token');
+  const [tab, setTab] = useState(() => (typeof window !== 'undefined' && window.location.hash === '#webhooks' ? 'webhooks' : 'token'));
   const origin = currentOrigin();
 
   const operations = useMemo(() => (doc.data ? listCustomerOperations(doc.data) : []), [doc.data]);
@@ -75,6 +76,7 @@ export default function ApiDocsPage() {
             icon: <EnvironmentOutlined />,
             children: docsBody(<OperationsTab intro={t('docs.areaIntro')} operations={operations.filter(isAreaOperation)} {...shared} />),
           },
+          { key: 'webhooks', label: t('tabs.webhooks'), icon: <SendOutlined />, children: <WebhooksTab /> },
         ]}
       />
     </Card>

@@ -16,6 +16,7 @@ export * from './users';
 export * from './notifications';
 export * from './alerts';
 export * from './ip-lists';
+export * from './target-rules';
 export * from './ip-quality';
 export * from './invite';
 export * from './payments';

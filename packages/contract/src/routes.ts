@@ -14,6 +14,7 @@ import { PLUGIN_ROUTES } from './plugin';
 import { AREA_ROUTES, PRICING_ROUTES, PROXY_ROUTES } from './proxies';
 import type { TRouteDef } from './route-def';
 import { SYSTEM_ROUTES } from './system';
+import { TARGET_RULE_ROUTES } from './target-rules';
 import { OVERVIEW_ADMIN_ROUTES } from './overview';
 import { PROXY_TEST_ROUTES, USAGE_ROUTES } from './usage';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
@@ -38,6 +39,7 @@ export const ROUTE_GROUPS = {
   'inventory-admin': INVENTORY_ADMIN_ROUTES,
   'ip-lists': IP_LIST_ROUTES,
   'ip-quality': IP_QUALITY_ROUTES,
+  'target-rules': TARGET_RULE_ROUTES,
   proxies: PROXY_ROUTES,
   areas: AREA_ROUTES,
   pricing: PRICING_ROUTES,

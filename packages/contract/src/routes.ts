@@ -39,7 +39,6 @@ export const ROUTE_GROUPS = {
   'inventory-admin': INVENTORY_ADMIN_ROUTES,
   'ip-lists': IP_LIST_ROUTES,
   'ip-quality': IP_QUALITY_ROUTES,
-  'target-rules': TARGET_RULE_ROUTES,
   proxies: PROXY_ROUTES,
   areas: AREA_ROUTES,
   pricing: PRICING_ROUTES,
@@ -65,6 +64,8 @@ export const ROUTE_GROUPS = {
   'pricing-admin': PRICING_ADMIN_ROUTES,
   'charge-options-admin': CHARGE_OPTION_ADMIN_ROUTES,
   'overview-admin': OVERVIEW_ADMIN_ROUTES,
+  // Target rules: the account's and proxies' deny / allow lists of destinations.
+  'target-rules': TARGET_RULE_ROUTES,
 } as const;
 
 type TGroups = typeof ROUTE_GROUPS;

@@ -46,21 +46,22 @@ export function createTargetGuard(policy: TTargetPolicy) {
   }
 
   /**
-   * The `lookup` for net.connect: resolves, then keeps only the addresses it
-   * may dial (no DNS rebinding around the check): allowed by the policy, and
-   * by the token's target rules when the name alone did not decide. None
-   * left: target-refused (the policy) or target-blocked-by-rule (the rules).
-   * Answers one address or, when net asks for all (family autoselection), the list.
+   * The `lookup` for net.connect: resolves, then keeps only the addresses
+   * the policy allows (no DNS rebinding around the check; none left:
+   * target-refused). When the token's target rules leave the name to its
+   * addresses, every address must pass them, as before an upstream exit
+   * (else target-blocked-by-rule). Answers one address or, when net asks for
+   * all (family autoselection), the list.
    */
   function guardedLookup(port: number, rules: TTargetRuleMatcher | null = null): net.LookupFunction {
     return (hostname, options, callback) => {
       const isByAddress = rules !== null && rules.decideName(hostname) === 'by-address';
       dns.lookup(hostname, { ...options, all: true }, (err, found) => {
         if (err) return callback(err, '', 0);
-        const reachable = found.filter((a) => isAddressAllowed(a.address, port));
-        const kept = isByAddress ? reachable.filter((a) => rules!.decideAddress(a.address) === 'allowed') : reachable;
-        if (kept.length === 0) {
-          const refusal = new GatewayRefusal(reachable.length === 0 ? 'target-refused' : 'target-blocked-by-rule');
+        const kept = found.filter((a) => isAddressAllowed(a.address, port));
+        const isBlocked = isByAddress && found.some((a) => rules!.decideAddress(a.address) === 'blocked');
+        if (kept.length === 0 || isBlocked) {
+          const refusal = new GatewayRefusal(kept.length === 0 ? 'target-refused' : 'target-blocked-by-rule');
           return callback(refusal as unknown as NodeJS.ErrnoException, '', 0);
         }
         if (options.all) return (callback as unknown as (e: null, list: dns.LookupAddress[]) => void)(null, kept);

@@ -66,6 +66,7 @@ function authorizerOver(nodes: TExitNodeRow[], tokens: TTokenRow[]) {
     tokenByUsername: (username: string) => tokens.find((t) => t.username === username),
     tokenById: (id: number) => tokens.find((t) => t.id === id),
     listsOf: () => undefined,
+    targetRulesOf: () => null,
     lookUp: async () => false,
   } as unknown as TStateCache;
   const leases = { allowanceLeft: () => Number.POSITIVE_INFINITY, prepare: () => {} } as unknown as TLeases;

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { findTokenStateRefusal, parseProxyUsername } from '@proxy/contract';
+import { findTokenStateRefusal, parseProxyUsername, type TTargetRuleMatcher } from '@proxy/contract';
 import type { TExit } from './egress';
 import type { TExitNodeRow, TTokenRow } from './gateway.repository';
 import type { TLeases } from './leases';
@@ -17,6 +17,11 @@ export type TGrant = {
   exits: TExit[];
   /** Simultaneous connections allowed for this token. */
   maxConnections: number;
+  /**
+   * The token's target rules, compiled (its own list, else its owner's
+   * account list; absent when neither is set): checked before every dial.
+   */
+  targetRules?: TTargetRuleMatcher | null;
   /** Reports an exit that failed, so dynamic tokens move on. */
   onExitFailed?(exit: TExit): void;
 };
@@ -141,6 +146,7 @@ export function createAuthorizer(options: {
       tokenId: token.id,
       exits,
       maxConnections,
+      targetRules: cache.targetRulesOf(token),
       onExitFailed: token.product === 'dynamic' ? (exit) => failedExits.set(exit.id, now() + options.exitPenaltyMs) : undefined,
     };
   }

@@ -81,10 +81,10 @@ export async function dialFor(ctx: TGatewayContext, conn: Connection, grant: TGr
     for (const exit of grant.exits) {
       conn.deadline = ctx.registry.clock() + ctx.connectTimeoutMs;
       try {
-        return await dialThroughExit(exit, target, isEcho ? null : ctx.guard, ctx.connectTimeoutMs, conn);
+        return await dialThroughExit(exit, target, isEcho ? null : ctx.guard, ctx.connectTimeoutMs, conn, grant.targetRules ?? null);
       } catch (err) {
         lastError = err;
-        if (err instanceof GatewayRefusal && err.reason === 'target-refused') break;
+        if (err instanceof GatewayRefusal && (err.reason === 'target-refused' || err.reason === 'target-blocked-by-rule')) break;
         if (conn.socket.destroyed) break;
         grant.onExitFailed?.(exit);
       }

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { SocksClient } from 'socks';
 import { GatewayRefusal } from './refusals';
 import { SOCKS_REPLY } from './socks5';
+import type { TTargetRuleMatcher } from '@proxy/contract';
 import type { TTargetGuard } from './target-policy';
 
 /** Where a connection leaves for the internet: the gateway host itself, or an upstream proxy. */
@@ -151,7 +152,8 @@ async function viaSocksUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs:
 /**
  * Opens a TCP stream to the target through the exit. A direct socket comes
  * back paused; the caller pipes it at once. `guard` is null only for the
- * configured echo, whose request the caller has checked.
+ * configured echo, whose request the caller has checked. `rules`: the
+ * token's target rules, checked before any byte leaves.
  */
 export async function dialThroughExit(
   exit: TExit,
@@ -159,13 +161,15 @@ export async function dialThroughExit(
   guard: TTargetGuard | null,
   timeoutMs: number,
   observer?: TDialObserver,
+  rules: TTargetRuleMatcher | null = null,
 ): Promise<net.Socket> {
   if (exit.kind === 'direct') {
-    guard?.check(target.host, target.port);
-    const lookup = guard && !net.isIP(target.host) ? guard.guardedLookup(target.port) : undefined;
+    guard?.check(target.host, target.port, rules);
+    const lookup = guard && !net.isIP(target.host) ? guard.guardedLookup(target.port, rules) : undefined;
     const socket = await connectSocket({ host: target.host, port: target.port, lookup, noDelay: true }, observer);
     socket.pause();
     return socket;
   }
+  await guard?.checkRulesRemote(target.host, rules);
   return exit.kind === 'http' ? viaHttpUpstream(exit, target, timeoutMs, observer) : viaSocksUpstream(exit, target, timeoutMs);
 }

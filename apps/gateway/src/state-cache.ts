@@ -1,16 +1,19 @@
-import { createIpMatcher } from '@proxy/contract';
+import { compileTargetRules, createIpMatcher, type TTargetRuleMatcher } from '@proxy/contract';
 import type { TDb } from '@proxy/db';
 import { createCredentialLookup } from './credential-lookup';
 import {
   loadExitNodes,
   loadIpEntries,
   loadIpEntriesOfUsers,
+  loadTargetRules,
+  loadTargetRulesOfUsers,
   loadTokensAfter,
   loadTokensByUsername,
   loadTokensChangedSince,
   readVersion,
   type TExitNodeRow,
   type TIpEntryRow,
+  type TTargetRuleRow,
   type TTokenRow,
 } from './gateway.repository';
 
@@ -35,6 +38,9 @@ export type TStateCacheOptions = {
 export type TIpLists = { whitelist: TMatcher; blacklist: TMatcher };
 
 type TMatcher = ReturnType<typeof createIpMatcher>;
+
+/** An owner's target rules, compiled: the account's list and proxies' own lists. */
+export type TUserTargetRules = { account: TTargetRuleMatcher | null; byToken: Map<number, TTargetRuleMatcher> };
 type TRange = { family: 4 | 6; start: bigint; end: bigint };
 
 // Re-read a little before the last change seen: a transaction may commit after a later one.
@@ -71,6 +77,30 @@ function listsOf(entries: TIpEntryRow[]): Map<number, TIpLists> {
 }
 
 /**
+ * Compiles target rule lists, once per change: a list whose row is unchanged
+ * (same id and update time) keeps its matcher from the last read.
+ */
+function createRuleCompiler() {
+  let compiled = new Map<number, { at: number; matcher: TTargetRuleMatcher }>();
+  return (rows: TTargetRuleRow[], isFullRead: boolean): Map<number, TUserTargetRules> => {
+    const next = isFullRead ? new Map<number, { at: number; matcher: TTargetRuleMatcher }>() : compiled;
+    const byUser = new Map<number, TUserTargetRules>();
+    for (const row of rows) {
+      const at = row.updatedAt.getTime();
+      let entry = compiled.get(row.id);
+      if (!entry || entry.at !== at) entry = { at, matcher: compileTargetRules(row) };
+      next.set(row.id, entry);
+      let user = byUser.get(row.userId);
+      if (!user) byUser.set(row.userId, (user = { account: null, byToken: new Map() }));
+      if (row.tokenId === null) user.account = entry.matcher;
+      else user.byToken.set(row.tokenId, entry.matcher);
+    }
+    compiled = next;
+    return byUser;
+  };
+}
+
+/**
  * The gateway's in-memory copy of tokens, exit nodes and IP lists, kept fresh
  * by change notifications (and by polling the version row, in case one is
  * lost). Credentials the copy does not know are looked up once (coalesced,
@@ -83,6 +113,8 @@ export function createStateCache(options: TStateCacheOptions) {
   const tokensByUsername = new Map<string, TTokenRow>();
   let nodesById = new Map<number, TExitNodeRow>();
   let listsByUser = new Map<number, TIpLists>();
+  let rulesByUser = new Map<number, TUserTargetRules>();
+  const compileRules = createRuleCompiler();
   let version = -1;
   let lastChange: Date | null = null;
   // Order of reads: a sync does not overwrite a user's IP lists with what it read before a lookup of them.
@@ -107,20 +139,25 @@ export function createStateCache(options: TStateCacheOptions) {
     const current = await readVersion(db);
     if (!force && current === version) return;
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
-    const [nodes, entries] = await Promise.all([loadExitNodes(db), loadIpEntries(db), loadTokens(since)]);
+    const [nodes, entries, ruleRows] = await Promise.all([loadExitNodes(db), loadIpEntries(db), loadTargetRules(db), loadTokens(since)]);
     nodesById = new Map(nodes.map((n) => [n.id, n]));
     const lists = listsOf(entries);
+    const rules = compileRules(ruleRows, true);
     for (const [userId, readAt] of listsReadAt) {
       if (readAt < seq) {
         listsReadAt.delete(userId);
         continue;
       }
-      // A lookup read this user's lists after this sync began: keep them.
+      // A lookup read this user's lists (and target rules) after this sync began: keep them.
       const kept = listsByUser.get(userId);
       if (kept) lists.set(userId, kept);
       else lists.delete(userId);
+      const keptRules = rulesByUser.get(userId);
+      if (keptRules) rules.set(userId, keptRules);
+      else rules.delete(userId);
     }
     listsByUser = lists;
+    rulesByUser = rules;
     version = Math.max(version, current);
   }
 
@@ -170,12 +207,17 @@ export function createStateCache(options: TStateCacheOptions) {
     const seq = ++readSeq;
     const rows = await loadTokensByUsername(db, usernames, intern);
     const userIds = [...new Set(rows.map((r) => r.userId))];
-    const lists = listsOf(await loadIpEntriesOfUsers(db, userIds));
+    const [entries, ruleRows] = await Promise.all([loadIpEntriesOfUsers(db, userIds), loadTargetRulesOfUsers(db, userIds)]);
+    const lists = listsOf(entries);
+    const rules = compileRules(ruleRows, false);
     for (const row of rows) putToken(row);
     for (const userId of userIds) {
       const userLists = lists.get(userId);
       if (userLists) listsByUser.set(userId, userLists);
       else listsByUser.delete(userId);
+      const userRules = rules.get(userId);
+      if (userRules) rulesByUser.set(userId, userRules);
+      else rulesByUser.delete(userId);
       listsReadAt.set(userId, seq);
     }
   }
@@ -190,6 +232,14 @@ export function createStateCache(options: TStateCacheOptions) {
     node: (id: number) => nodesById.get(id),
     nodes: () => nodesById.values(),
     listsOf: (userId: number) => listsByUser.get(userId),
+    /**
+     * The target rules that apply to a token: its own list when it has one,
+     * else its owner's account list, else none (contract target-rules.ts).
+     */
+    targetRulesOf(token: Pick<TTokenRow, 'id' | 'userId'>): TTargetRuleMatcher | null {
+      const user = rulesByUser.get(token.userId);
+      return user ? (user.byToken.get(token.id) ?? user.account) : null;
+    },
     /** Reads the rows of this username now (coalesced with other names asked meanwhile). */
     lookUp: (username: string) => lookup.request(username),
     /** Loads everything, then listens and polls the version row. */

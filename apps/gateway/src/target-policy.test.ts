@@ -5,6 +5,7 @@ import type { TAuthorizer } from './authorizer';
 import { createGatewayServer, type TGatewayServer } from './gateway-server';
 import { GatewayRefusal } from './refusals';
 import { buildConnectRequest, buildUserPass } from './socks5';
+import { compileTargetRules } from '@proxy/contract';
 import { createTargetGuard } from './target-policy';
 
 // The SSRF battery: every form of a loopback, private, link-local, CGNAT or
@@ -165,5 +166,34 @@ describe('SSRF battery at the guard (addresses off this machine are never dialle
     const lookup = guard.guardedLookup(80);
     const error = await new Promise<unknown>((resolve) => lookup('localhost', { family: 4 }, (err) => resolve(err)));
     expect(error).toBeInstanceOf(GatewayRefusal);
+  });
+});
+
+describe('target rules at the guard', () => {
+  const open = createTargetGuard({ allowPrivateTargets: true, echoUrls: [] });
+  const resolve = (lookup: net.LookupFunction, name: string, all: boolean) =>
+    new Promise<{ err: unknown; result: unknown }>((done) => lookup(name, { all }, (err, result) => done({ err, result })));
+
+  it('answers the list when net asks for all addresses, one address otherwise', async () => {
+    const all = await resolve(open.guardedLookup(80), 'localhost', true);
+    expect(all.err).toBeNull();
+    expect(Array.isArray(all.result) && all.result.length > 0).toBe(true);
+    const one = await resolve(open.guardedLookup(80), 'localhost', false);
+    expect(typeof one.result).toBe('string');
+  });
+
+  it('refuses a name resolving into a denied block, or outside an allowed one, with its own reason', async () => {
+    const deny = compileTargetRules({ mode: 'deny', rules: ['127.0.0.0/8', '::1'] });
+    const denied = await resolve(open.guardedLookup(80, deny), 'localhost', true);
+    expect((denied.err as GatewayRefusal).reason).toBe('target-blocked-by-rule');
+    const allow = compileTargetRules({ mode: 'allow', rules: ['192.0.2.0/24'] });
+    expect(((await resolve(open.guardedLookup(80, allow), 'localhost', false)).err as GatewayRefusal).reason).toBe('target-blocked-by-rule');
+    // A name the domain rules allow is not held to its addresses.
+    const byName = compileTargetRules({ mode: 'allow', rules: ['localhost', '192.0.2.0/24'] });
+    expect((await resolve(open.guardedLookup(80, byName), 'localhost', false)).err).toBeNull();
+    expect(() => open.check('127.0.0.1', 80, deny)).toThrow('target-blocked-by-rule');
+    expect(() => open.check('[::1]', 80, deny)).toThrow('target-blocked-by-rule');
+    expect(() => open.check('127.0.0.1', 80, allow)).toThrow('target-blocked-by-rule');
+    expect(() => open.check('192.0.2.7', 80, allow)).not.toThrow();
   });
 });

@@ -78,7 +78,8 @@ export async function viaProxy(options: {
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   try {
     if (options.via === 'connect') {
-      socket.write(`CONNECT ${host}:${port} HTTP/1.1\r\nHost: ${host}:${port}\r\nProxy-Authorization: ${auth}\r\n\r\n`);
+      const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+      socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nProxy-Authorization: ${auth}\r\n\r\n`);
       const head = (
         await readMessage(socket, (b) => {
           const end = b.indexOf('\r\n\r\n');

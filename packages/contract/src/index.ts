@@ -17,6 +17,7 @@ export * from './notifications';
 export * from './alerts';
 export * from './webhooks';
 export * from './ip-lists';
+export * from './target-rules';
 export * from './ip-quality';
 export * from './invite';
 export * from './payments';

@@ -179,4 +179,10 @@ export const ROUTE_TABLE: Record<TRouteName, TRouteCallDef> = {
   adminChargeOptionCreate: { method: 'POST', path: '/admin/charge-options', auth: 'admin', body: 'json' },
   adminPayMethodSet: { method: 'PUT', path: '/admin/charge-options/methods/:method', auth: 'admin', body: 'json' },
   adminOverview: { method: 'GET', path: '/admin/overview', auth: 'admin', body: 'none' },
+  userTargetRules: { method: 'GET', path: '/user/target-rules', auth: 'user', body: 'none' },
+  userTargetRulesSet: { method: 'PUT', path: '/user/target-rules', auth: 'user', body: 'json' },
+  userTargetRulesRemove: { method: 'DELETE', path: '/user/target-rules', auth: 'user', body: 'none' },
+  tokenTargetRules: { method: 'GET', path: '/token/target-rules/:token_id', auth: 'user', body: 'none' },
+  tokenTargetRulesSet: { method: 'PUT', path: '/token/target-rules/:token_id', auth: 'user', body: 'json' },
+  tokenTargetRulesRemove: { method: 'DELETE', path: '/token/target-rules/:token_id', auth: 'user', body: 'none' },
 };

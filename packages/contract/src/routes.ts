@@ -14,6 +14,7 @@ import { PLUGIN_ROUTES } from './plugin';
 import { AREA_ROUTES, PRICING_ROUTES, PROXY_ROUTES } from './proxies';
 import type { TRouteDef } from './route-def';
 import { SYSTEM_ROUTES } from './system';
+import { TARGET_RULE_ROUTES } from './target-rules';
 import { OVERVIEW_ADMIN_ROUTES } from './overview';
 import { PROXY_TEST_ROUTES, USAGE_ROUTES } from './usage';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
@@ -65,6 +66,8 @@ export const ROUTE_GROUPS = {
   'pricing-admin': PRICING_ADMIN_ROUTES,
   'charge-options-admin': CHARGE_OPTION_ADMIN_ROUTES,
   'overview-admin': OVERVIEW_ADMIN_ROUTES,
+  // Target rules: the account's and proxies' deny / allow lists of destinations.
+  'target-rules': TARGET_RULE_ROUTES,
 } as const;
 
 type TGroups = typeof ROUTE_GROUPS;

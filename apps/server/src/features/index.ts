@@ -12,6 +12,7 @@ import { createChargeOptionAdminHandlers } from './payments/charge-options.route
 import { createAreaHandlers } from './areas/areas.routes';
 import { createProxyHandlers } from './proxies/proxies.routes';
 import { createIpListHandlers } from './ip-lists/ip-lists.routes';
+import { createTargetRuleHandlers } from './target-rules/target-rules.routes';
 import { createProxyTestHandlers } from './proxy-test/proxy-test.routes';
 import { createUsageHandlers } from './usage/usage.routes';
 import { createSpiderHandlers } from './spider/spider.routes';
@@ -51,6 +52,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     areas: createAreaHandlers(deps),
     proxies: createProxyHandlers(deps),
     'ip-lists': createIpListHandlers(deps),
+    'target-rules': createTargetRuleHandlers(deps),
     'proxy-test': createProxyTestHandlers(deps),
     usage: createUsageHandlers(deps),
     spider: createSpiderHandlers(deps),

@@ -3,6 +3,7 @@ import { Button, Descriptions, Drawer, Flex, Progress, QRCode, Tag, Typography }
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
+import { TokenTargetRulesSection } from '../../../entities/target-rules/target-rules-panels';
 import { showError } from '../../../lib/message';
 import { downloadQrPng } from '../../../lib/qr-download';
 import { formatAllowance, formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
@@ -88,6 +89,7 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
               {t('detail.qrDownload')}
             </Button>
           </Flex>
+          <TokenTargetRulesSection key={token.token_id} tokenId={token.token_id} />
         </Flex>
       )}
     </Drawer>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Card, Tabs, Typography } from 'antd';
+import { Alert, Card, Flex, Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { IP_LIST_MAX_ENTRIES, type TIpList } from '@proxy/contract';
+import { AccountTargetRulesCard } from '../../../entities/target-rules/target-rules-panels';
 import { IpListPanel } from './ip-list-panel';
 
 /** /security: the account's IP whitelist and blacklist as tabs, with what each list does. */
@@ -10,32 +11,35 @@ export default function SecurityPage() {
   const [activeList, setActiveList] = useState<TIpList>('whitelist');
 
   return (
-    <Card title={t('heading')}>
-      <Alert
-        type="info"
-        showIcon
-        style={{ marginBottom: 16 }}
-        message={t('intro.title')}
-        description={
-          <ul style={{ margin: 0, paddingInlineStart: 20 }}>
-            <li>{t('intro.whitelist')}</li>
-            <li>{t('intro.blacklist')}</li>
-            <li>{t('intro.both')}</li>
-            <li>{t('intro.apply')}</li>
-            <li>
-              <Typography.Text type="secondary">{t('intro.format', { max: IP_LIST_MAX_ENTRIES })}</Typography.Text>
-            </li>
-          </ul>
-        }
-      />
-      <Tabs
-        activeKey={activeList}
-        onChange={(key) => setActiveList(key as TIpList)}
-        items={[
-          { key: 'whitelist', label: t('tabs.whitelist'), children: <IpListPanel list="whitelist" /> },
-          { key: 'blacklist', label: t('tabs.blacklist'), children: <IpListPanel list="blacklist" /> },
-        ]}
-      />
-    </Card>
+    <Flex vertical gap={16}>
+      <Card title={t('heading')}>
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={t('intro.title')}
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+              <li>{t('intro.whitelist')}</li>
+              <li>{t('intro.blacklist')}</li>
+              <li>{t('intro.both')}</li>
+              <li>{t('intro.apply')}</li>
+              <li>
+                <Typography.Text type="secondary">{t('intro.format', { max: IP_LIST_MAX_ENTRIES })}</Typography.Text>
+              </li>
+            </ul>
+          }
+        />
+        <Tabs
+          activeKey={activeList}
+          onChange={(key) => setActiveList(key as TIpList)}
+          items={[
+            { key: 'whitelist', label: t('tabs.whitelist'), children: <IpListPanel list="whitelist" /> },
+            { key: 'blacklist', label: t('tabs.blacklist'), children: <IpListPanel list="blacklist" /> },
+          ]}
+        />
+      </Card>
+      <AccountTargetRulesCard />
+    </Flex>
   );
 }

@@ -37,6 +37,12 @@ describe('traffic prices (ARCHITECTURE.md, Proxies)', () => {
     expect(() => priceTrafficFen('static', Number.NaN)).toThrow(RangeError);
   });
 
+  it('prices the largest purchases exactly (100 proxies of 100,000 GB: past 2^53 micro-fen)', () => {
+    expect(priceTrafficFen('static', 10_000_000)).toBe(35_000_000_000);
+    expect(priceTrafficFen('idc', 4_900_000.1)).toBe(4_900_000_100);
+    expect(priceTrafficFen('static', 4_900_000.1)).toBe(17_150_000_350);
+  });
+
   it('rounds half up to the fen', () => {
     expect(priceTrafficFen('idc', 0.1005)).toBe(101); // 100.5 fen
     expect(priceTrafficFen('idc', 0.1004)).toBe(100); // 100.4 fen

@@ -83,7 +83,7 @@ function toMicroGb(gb: number): number {
     throw new RangeError(`traffic must be at least ${TRAFFIC_MIN_GB} GB, got ${gb}`);
   }
   const micro = Math.round(gb * MICRO_PER_GB);
-  if (!Number.isSafeInteger(micro * 4000)) throw new RangeError(`traffic too large: ${gb} GB`);
+  if (!Number.isSafeInteger(micro)) throw new RangeError(`traffic too large: ${gb} GB`);
   return micro;
 }
 
@@ -99,7 +99,14 @@ export function trafficFenPerGb(kind: TPriceKind, gb: number, catalogue?: Partia
 /** Price in fen of `gb` GB of traffic (from 0.1 GB), rounded half up to the fen. */
 export function priceTrafficFen(kind: TPriceKind, gb: number, catalogue?: Partial<TPriceCatalogue>): number {
   const micro = toMicroGb(gb);
-  return divideHalfUp(micro * trafficFenPerGb(kind, gb, catalogue), MICRO_PER_GB);
+  const fenPerGb = trafficFenPerGb(kind, gb, catalogue);
+  if (Number.isSafeInteger(micro * fenPerGb)) return divideHalfUp(micro * fenPerGb, MICRO_PER_GB);
+  // The largest purchases (100,000 GB on each of many proxies) pass 2^53 micro-fen: exact in bigints.
+  const product = BigInt(micro) * BigInt(fenPerGb);
+  const divisor = BigInt(MICRO_PER_GB);
+  const fen = product / divisor + ((product % divisor) * 2n >= divisor ? 1n : 0n);
+  if (fen > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`traffic too large: ${gb} GB`);
+  return Number(fen);
 }
 
 /** Price in fen of one IP for `days` whole days (at least 1), rounded half up to the fen. */

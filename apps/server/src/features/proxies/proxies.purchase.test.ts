@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { exitNodes, proxyTokens } from '@proxy/db';
+import { PROXY_QUANTITY_MAX, PROXY_TRAFFIC_MAX_GB } from '@proxy/contract';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
 import { readGatewayVersion } from '../gateway/gateway-state.repository';
 import { importInventory } from '../inventory/inventory.service';
@@ -118,6 +119,14 @@ describe('buying proxies', () => {
     expect(await balanceFen(t.deps, bob.userId)).toBe(1500);
     const list = await request(t.app, 'GET', '/token/list/static/ip', { token: bob.token });
     expect(list.json().data.total).toBe(0);
+    // The largest traffic purchase the form allows is priced too (it once answered 500), and refused the same way.
+    const largest = await request(t.app, 'POST', '/token/static/traffic', {
+      token: bob.token,
+      body: { ...trafficBody, quantity: PROXY_QUANTITY_MAX, traffic_gb: PROXY_TRAFFIC_MAX_GB },
+    });
+    expect(largest.statusCode).toBe(402);
+    expect(largest.json()).toMatchObject({ code: 2001, data: { error: 'INSUFFICIENT_BALANCE' } });
+    expect(await balanceFen(t.deps, bob.userId)).toBe(1500);
   });
 
   it('answers the same tokens for the same Idempotency-Key without a second debit', async () => {

@@ -17,7 +17,7 @@ import {
 import type { TTx } from '@proxy/db';
 import type { TDeps } from '../../lib/deps';
 import { renderAlertMail, renderAutoRenewNoticeMail } from '../mail/mail-templates';
-import { insertRenewalNotice } from '../proxies/auto-renewals.repository';
+import { findRenewalNoticeFor, insertRenewalNotice } from '../proxies/auto-renewals.repository';
 import { renewalCancelUrl } from '../proxies/auto-renewals.service';
 import { AUTO_RENEW_WINDOW_MS } from '../proxies/proxies-lifecycle.service';
 import { NOTIFICATION_TEXTS } from '../notifications/notification-texts';
@@ -194,15 +194,17 @@ export async function alertNextAutoRenewNotice(deps: TAlertDeps & Pick<TDeps, 'c
   if (!token) return false;
   const chargeAt = new Date(token.expiresAt.getTime() - AUTO_RENEW_WINDOW_MS);
   await deps.db.transaction(async (tx) => {
-    const notice = await insertRenewalNotice(tx, {
-      userId: token.userId,
-      tokenId: token.id,
-      expiresAt: token.expiresAt,
-      chargeAt,
-      amountFen: token.periodPriceFen,
-      createdAt: now,
-    });
-    // Another instance wrote this period's notice (and its alert) first.
+    const notice =
+      (await insertRenewalNotice(tx, {
+        userId: token.userId,
+        tokenId: token.id,
+        expiresAt: token.expiresAt,
+        chargeAt,
+        amountFen: token.periodPriceFen,
+        createdAt: now,
+      })) ??
+      // Another instance wrote this period's notice first: its alert (the unique key) is written once all the same.
+      (await findRenewalNoticeFor(tx, token.id, token.expiresAt));
     if (!notice) return;
     await raiseAlert(
       deps,

@@ -51,6 +51,15 @@ export async function insertRenewalNotice(tx: TDbOrTx, row: typeof renewalNotice
   return inserted;
 }
 
+/** The notice of a token's renewal at this expiry. */
+export async function findRenewalNoticeFor(db: TDbOrTx, tokenId: number, expiresAt: Date): Promise<TRenewalNoticeRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(renewalNotices)
+    .where(and(eq(renewalNotices.tokenId, tokenId), eq(renewalNotices.expiresAt, expiresAt)));
+  return row;
+}
+
 /** A notice by id. */
 export async function findRenewalNotice(db: TDbOrTx, id: number): Promise<TRenewalNoticeRow | undefined> {
   const [row] = await db.select().from(renewalNotices).where(eq(renewalNotices.id, id));

@@ -143,7 +143,7 @@ describe('renew', () => {
       ['user3', expect.any(String), '¥2.50', 'Covered'],
       ['user4', expect.any(String), '¥2.50', 'Not covered'],
     ]);
-    expect(within(dialog).getByText('Total for 3 proxies')).toBeTruthy();
+    expect(within(dialog).getByText('Total (3)')).toBeTruthy();
     expect(within(dialog).getByText('Your balance of ¥5.00 covers the first 2 of 3 proxies (¥5.00); top up or select fewer proxies to renew.')).toBeTruthy();
     expect(api.requestsTo('tokenIpRenewPreview').at(-1)!.json).toEqual({ token_ids: [1, 3, 4], days: 1 });
     expect(api.requestsTo('tokenIpRenew')).toHaveLength(0);

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertEvents, ledgerEntries, notifications, proxyTokens, renewalNotices } from '@proxy/db';
+import { alertEvents, ledgerEntries, notifications, openDb, proxyTokens, renewalNotices } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres, type TTestApp } from '../../../test/helpers';
 import { findLedgerViolations } from '../../../test/ledger-invariants';
 import { createAutoRenewJob, createExpiryJob } from '../../jobs/token-jobs';
@@ -237,6 +237,30 @@ describe('auto-renewal notices, cancel links and undo', () => {
     expect(refunds).toHaveLength(1);
     expect((await tokenRow(id)).expiresAt.getTime()).toBe(expiry);
     expect(await findLedgerViolations(t.db.db)).toEqual([]);
+  });
+
+  it.skipIf(!isPostgres)('two instances running the notice job at once write one notice, one alert and one e-mail per renewal (needs PostgreSQL)', async () => {
+    await freshStart('2026-08-10T00:00:00Z');
+    const kim = await createUser(t.app, mailer, 'kim');
+    const ids = (await buyOk(t.app, kim.token, '/token/static/ip', { ...ipBody, quantity: 5, days: 1 })).tokens.map((x) => x.token_id);
+    const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 5 });
+    try {
+      const otherDeps = { ...t.deps, db: second.db };
+      const runAll = (deps: typeof t.deps) => Promise.all(createAlertJobs(deps).map((job) => job.runOnce()));
+      await Promise.all([runAll(t.deps), runAll(otherDeps), runAll(t.deps), runAll(otherDeps)]);
+      await runAll(t.deps);
+      const notices = await t.db.db.select().from(renewalNotices).where(eq(renewalNotices.userId, kim.userId));
+      expect(notices.map((n) => n.tokenId).sort((a, b) => a - b)).toEqual(ids);
+      expect(await noticeEvents(kim.userId)).toHaveLength(5);
+      const notes = await t.db.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, kim.userId), eq(notifications.kind, 'auto_renew_notice')));
+      expect(notes).toHaveLength(5);
+      expect(mailer.sent.filter((m) => m.to === kim.email && m.subject.includes('代理即将自动续费'))).toHaveLength(5);
+    } finally {
+      await second.close();
+    }
   });
 
   it('previews a bulk renewal: per-proxy prices, the total, what the balance covers in renewal order, and changes nothing', async () => {

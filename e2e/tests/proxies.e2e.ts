@@ -9,7 +9,7 @@ import { signIn } from '../support/console';
 // Issue acceptance: buy a one-day static residential IP (2 yuan) with the trial
 // credit, see the balance fall by 2, see it in the list, test it through the
 // gateway, export it (the URL line works at the gateway), show its QR code, edit
-// its remark, batch delete and restore it. At 1440 px the list shows expiry,
+// its remark, see the bulk renew dialog's prices, batch delete and restore it. At 1440 px the list shows expiry,
 // status, auto-renew and credentials without scrolling; hidden columns stay hidden.
 let server: TAppServer;
 let browser: Browser;
@@ -162,6 +162,17 @@ describe('proxies in the browser', () => {
       const echoed = await getThroughProxy(urlLine, `${server.url}/api/proxy/echo`);
       expect(echoed.status, echoed.body).toBe(200);
       expect(JSON.parse(echoed.body)).toMatchObject({ code: 0, data: { ip: expect.any(String) } });
+
+      // Bulk renew: before anything is charged, the dialog prices the selected proxy with the server's preview, in total, and says the balance covers it.
+      await page
+        .getByTestId('batch-bar')
+        .getByRole('button', { name: /\bRenew$/ })
+        .click();
+      const renewDialog = page.getByRole('dialog').filter({ has: page.getByTestId('renew-preview') });
+      await expect.poll(() => renewDialog.getByTestId('renew-preview-total').innerText()).toBe('¥2.00');
+      expect(await renewDialog.getByTestId('renew-preview').innerText()).toContain('Covered');
+      await renewDialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => balance(page)).toContain('13.00');
 
       // Batch delete, then restore from the "Deleted" filter.
       await page.getByRole('button', { name: 'Batch delete' }).click();

@@ -7,7 +7,7 @@ import { defineRoute, type TRouteDef } from './route-def';
  * kind, a subject (a proxy or the account) and a payload, delivered on the
  * channels the user has on for its kind.
  */
-export const ALERT_KINDS = ['usage_threshold', 'proxy_expiring', 'proxy_expired', 'balance_low', 'auto_renew_will_fail'] as const;
+export const ALERT_KINDS = ['usage_threshold', 'proxy_expiring', 'proxy_expired', 'balance_low', 'auto_renew_will_fail', 'auto_renew_notice'] as const;
 /** A kind of alert. */
 export type TAlertKind = (typeof ALERT_KINDS)[number];
 
@@ -20,6 +20,10 @@ export type TAlertChannel = (typeof ALERT_CHANNELS)[number];
 export const USAGE_THRESHOLDS = [50, 80, 100] as const;
 /** The thresholds of an account that never changed them. */
 export const DEFAULT_USAGE_THRESHOLDS: readonly number[] = [80, 100];
+/** Hours before an auto-renewal charges that its notice (with the one-click cancel link) goes out. */
+export const AUTO_RENEW_NOTICE_HOURS = 24;
+/** Hours after an auto-renewal during which the user can undo it (when the proxy carried no traffic since). */
+export const AUTO_RENEW_UNDO_HOURS = 24;
 /** Days before expiry of the expiry reminders. */
 export const EXPIRY_REMINDER_DAYS = [3, 1] as const;
 

@@ -160,6 +160,33 @@ export const ERRORS = {
   PRODUCT_NOT_OFFERED: { code: 3002, status: 400, zh: '该产品暂不提供', en: 'This product is not offered' },
   /** The call does not apply to this proxy (renewing a traffic product, enabling an expired one...). */
   TOKEN_NOT_APPLICABLE: { code: 3003, status: 409, zh: '该代理不支持此操作', en: 'This operation does not apply to this proxy' },
+  /** A cancel-this-renewal link that is malformed or forged (the signature does not match its notice). */
+  RENEWAL_LINK_INVALID: { code: 3011, status: 403, zh: '取消续费链接无效', en: 'This cancel-renewal link is not valid' },
+  /** The cancel link was already used once (it works exactly once). */
+  RENEWAL_LINK_USED: { code: 3012, status: 409, zh: '该取消续费链接已使用过', en: 'This cancel-renewal link has already been used' },
+  /** The renewal of the link is past its charge time, or the proxy was renewed, deleted or switched since. */
+  RENEWAL_LINK_EXPIRED: {
+    code: 3013,
+    status: 410,
+    zh: '该取消续费链接已过期，请登录控制台管理自动续费',
+    en: 'This cancel-renewal link has expired; sign in to the console to manage auto-renew',
+  },
+  /** No auto-renewal of this proxy that can be undone (none, already undone, or a later renewal followed it). */
+  AUTO_RENEW_UNDO_NONE: { code: 3014, status: 409, zh: '该代理没有可撤销的自动续费', en: 'This proxy has no auto-renewal to undo' },
+  /** The auto-renewal is more than 24 hours old. */
+  AUTO_RENEW_UNDO_TOO_LATE: {
+    code: 3015,
+    status: 409,
+    zh: '自动续费已超过 24 小时，无法撤销',
+    en: 'The auto-renewal is more than 24 hours old and can no longer be undone',
+  },
+  /** The proxy carried traffic after the auto-renewal. */
+  AUTO_RENEW_UNDO_USED: {
+    code: 3016,
+    status: 409,
+    zh: '自动续费后代理已产生流量，无法撤销',
+    en: 'The proxy has carried traffic since the auto-renewal, so it cannot be undone',
+  },
 
   /** An IP list entry is not a single address, CIDR block or range "a-b" (spec section 5); names the entry. */
   IP_FORMAT_INVALID: { code: 4101, status: 400, zh: 'IP 格式无效：{entry}', en: 'Invalid IP Format: {entry}' },

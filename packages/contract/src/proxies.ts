@@ -272,6 +272,77 @@ export const ZRenewBody = z.object({
 });
 /** Answer of a renewal: per-token counts, the cost and the balance after it (yuan). */
 export const ZRenewResult = z.object({ success: z.number().int(), failed: z.number().int(), total: z.number().int(), cost: z.number(), balance: z.number() });
+/** Body of the renew previews: the tokens and days a renewal would take (no payment option: nothing is paid). */
+export const ZRenewPreviewBody = z.object({ token_ids: zTokenIds, days: zProxyDays });
+/** One token of a renew preview, in the order the renewal takes them. */
+export const ZRenewPreviewItem = z.object({
+  token_id: z.number().int(),
+  /** The proxy's username (empty for an id that is not one of the caller's). */
+  username: z.string(),
+  remark: z.string(),
+  /** Null for an id that is not one of the caller's. */
+  expires_at: z.string().nullable(),
+  /** The expiry after the renewal (null when it would not be renewed). */
+  new_expires_at: z.string().nullable(),
+  /** Price of this token's renewal in yuan (0 when it would not be renewed). */
+  price: z.number(),
+  /** Whether the renewal takes it: unknown, foreign, deleted, used-up, traffic and other-product tokens count as failed. */
+  is_renewable: z.boolean(),
+  /** Whether the balance still covers it after the renewable tokens before it. */
+  is_covered: z.boolean(),
+});
+/** Answer of a renew preview: per-token prices, the total and what the balance covers; nothing is charged or changed. */
+export const ZRenewPreview = z.object({
+  days: z.number().int(),
+  items: z.array(ZRenewPreviewItem),
+  /** Price of every renewable token in yuan: what the renewal debits. */
+  total: z.number(),
+  /** The available balance in yuan. */
+  balance: z.number(),
+  /** How many renewable tokens, and which price, the balance covers in renewal order. */
+  covered_count: z.number().int(),
+  covered_total: z.number(),
+});
+/** Parsed renew preview. */
+export type TRenewPreview = z.infer<typeof ZRenewPreview>;
+
+/** The latest auto-renewal of a proxy and whether it can be undone now. */
+export const ZAutoRenewal = z.object({
+  renewal_id: z.number().int(),
+  token_id: z.number().int(),
+  /** What it charged, in yuan. */
+  amount: z.number(),
+  renewed_at: z.string(),
+  previous_expires_at: z.string(),
+  new_expires_at: z.string(),
+  /** Until when an undo is possible (24 hours after the renewal). */
+  undo_until: z.string(),
+  /** Why it cannot be undone now, or null when it can. */
+  undo_refusal: z.enum(['undone', 'too_late', 'used', 'superseded']).nullable(),
+});
+/** Parsed auto-renewal. */
+export type TAutoRenewal = z.infer<typeof ZAutoRenewal>;
+/** Answer of an undo: the refund and the proxy's expiry put back. */
+export const ZAutoRenewUndoResult = z.object({ token_id: z.number().int(), refunded: z.number(), expires_at: z.string(), balance: z.number() });
+
+/** The signed single-use token of a cancel-this-renewal link. */
+const zRenewalCancelToken = z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(200, { error: 'tooLong' });
+/** Query and body of the cancel-this-renewal calls. */
+export const ZRenewalCancelBody = z.object({ token: zRenewalCancelToken });
+/** What a cancel link is about: the proxy, the renewal's charge and time, and whether the link can still be used. */
+export const ZRenewalCancelInfo = z.object({
+  /** The proxy's username. */
+  proxy: z.string(),
+  amount: z.number(),
+  /** When the renewal charges; the link expires then. */
+  charge_at: z.string(),
+  /** The proxy's expiry the renewal is for. */
+  expires_at: z.string(),
+  state: z.enum(['pending', 'used', 'expired']),
+});
+/** Answer of a cancel: auto-renew is off for the proxy. */
+export const ZRenewalCancelResult = z.object({ proxy: z.string(), auto_renew: z.boolean(), expires_at: z.string() });
+
 /** Body of the auto-renew switches. */
 export const ZAutoRenewBody = z.object({ token_ids: zTokenIds, auto_renew: zBool });
 /** One payment option of GET /token/payway/list. */
@@ -503,6 +574,60 @@ export const PROXY_ROUTES = {
     tag: 'proxy',
     input: ZAutoRenewBody,
     output: ZBatchResult,
+  }),
+  tokenIpRenewPreview: defineRoute({
+    method: 'POST',
+    path: '/token/ip/renew/preview',
+    auth: 'user',
+    summary: 'Price a renewal of static IP proxies without renewing: per proxy, in total, and what the balance covers',
+    tag: 'proxy',
+    input: ZRenewPreviewBody,
+    output: ZRenewPreview,
+  }),
+  tokenVariableIpRenewPreview: defineRoute({
+    method: 'POST',
+    path: '/token/variable/ip/renew/preview',
+    auth: 'user',
+    summary: 'Price a renewal of dynamic IP proxies without renewing: per proxy, in total, and what the balance covers',
+    tag: 'proxy',
+    input: ZRenewPreviewBody,
+    output: ZRenewPreview,
+  }),
+  tokenAutoRenewal: defineRoute({
+    method: 'GET',
+    path: '/token/auto-renew/latest/:token_id',
+    auth: 'user',
+    summary: "A proxy's latest auto-renewal and whether it can still be undone (null when it never auto-renewed)",
+    tag: 'proxy',
+    input: z.object({ token_id: zId }),
+    output: ZAutoRenewal.nullable(),
+  }),
+  tokenAutoRenewUndo: defineRoute({
+    method: 'POST',
+    path: '/token/auto-renew/undo/:token_id',
+    auth: 'user',
+    summary: "Undo a proxy's auto-renewal within 24 hours when it carried no traffic since: refund and the old expiry",
+    tag: 'proxy',
+    input: z.object({ token_id: zId }),
+    output: ZAutoRenewUndoResult,
+  }),
+  renewalCancelInfo: defineRoute({
+    method: 'GET',
+    path: '/token/auto-renew/cancel',
+    auth: 'none',
+    summary: 'What a cancel-this-renewal link (from the auto-renewal notice) would cancel; no sign-in',
+    tag: 'proxy',
+    input: ZRenewalCancelBody,
+    output: ZRenewalCancelInfo,
+  }),
+  renewalCancel: defineRoute({
+    method: 'POST',
+    path: '/token/auto-renew/cancel',
+    auth: 'none',
+    summary: "Cancel one upcoming auto-renewal by its signed link (works once, until the charge time): the proxy's auto-renew turns off",
+    tag: 'proxy',
+    input: ZRenewalCancelBody,
+    output: ZRenewalCancelResult,
   }),
   tokenRemark: defineRoute({
     method: 'PUT',

@@ -1089,3 +1089,50 @@ export const webhookDeliveries = pgTable(
       .where(sql`${t.status} = 'pending'`),
   ],
 );
+
+/**
+ * The notice sent before an auto-renewal charges (features/alerts, kind
+ * auto_renew_notice): one per token and expiry (the period it renews). Its
+ * cancel link is signed for this row; used_at records that the link was used,
+ * so it works exactly once, and it expires at charge_at.
+ */
+export const renewalNotices = pgTable(
+  'renewal_notices',
+  {
+    id: id(),
+    userId: userRef().references(() => users.id),
+    tokenId: bigint('token_id', { mode: 'number' }).notNull(),
+    /** The token's expiry the renewal is for. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** When the auto-renew job charges (from then on the link is expired). */
+    chargeAt: timestamp('charge_at', { withTimezone: true }).notNull(),
+    amountFen: fen('amount_fen').notNull(),
+    /** When the cancel link was used; null while unused. */
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('renewal_notices_key').on(t.tokenId, t.expiresAt), index('renewal_notices_user_idx').on(t.userId, t.id)],
+);
+
+/**
+ * One charged auto-renewal: what it cost, the expiry before and after it and
+ * the token's metered bytes at the time, so the user can undo it within a day
+ * when the proxy carried no traffic since (refund key `auto-renew-undo:<id>`).
+ */
+export const autoRenewals = pgTable(
+  'auto_renewals',
+  {
+    id: id(),
+    userId: userRef().references(() => users.id),
+    tokenId: bigint('token_id', { mode: 'number' }).notNull(),
+    amountFen: fen('amount_fen').notNull(),
+    previousExpiresAt: timestamp('previous_expires_at', { withTimezone: true }).notNull(),
+    newExpiresAt: timestamp('new_expires_at', { withTimezone: true }).notNull(),
+    /** proxy_tokens.traffic_used_bytes right after the renewal. */
+    usedBytesAtRenewal: bigint('used_bytes_at_renewal', { mode: 'number' }).notNull(),
+    renewedAt: timestamp('renewed_at', { withTimezone: true }).notNull(),
+    /** When it was undone (refunded, expiry put back); null while it stands. */
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+  },
+  (t) => [index('auto_renewals_token_idx').on(t.tokenId, t.id), index('auto_renewals_user_idx').on(t.userId, t.id)],
+);

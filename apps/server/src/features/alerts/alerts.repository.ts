@@ -195,6 +195,39 @@ export async function findNextAutoRenewShortfall(db: TDbOrTx, now: Date): Promis
 }
 
 /**
+ * The next live IP token with auto-renew on whose renewal charges (at
+ * `chargeBeforeMs` before its expiry) within `leadMs` from now and not yet,
+ * with a price to charge, not refused for this expiry and without its notice.
+ */
+export async function findNextAutoRenewNotice(
+  db: TDbOrTx,
+  now: Date,
+  chargeBeforeMs: number,
+  leadMs: number,
+): Promise<(TAlertToken & { periodDays: number }) | undefined> {
+  const [row] = await db
+    .select({ ...tokenFields, periodDays: proxyTokens.periodDays })
+    .from(proxyTokens)
+    .where(
+      and(
+        inArray(proxyTokens.status, ['enabled', 'disabled']),
+        isNull(proxyTokens.deletedAt),
+        eq(proxyTokens.billing, 'ip'),
+        eq(proxyTokens.autoRenew, true),
+        gt(proxyTokens.periodPriceFen, 0),
+        gt(proxyTokens.periodDays, 0),
+        gt(proxyTokens.expiresAt, new Date(now.getTime() + chargeBeforeMs)),
+        lte(proxyTokens.expiresAt, new Date(now.getTime() + chargeBeforeMs + leadMs)),
+        or(isNull(proxyTokens.autoRenewFailedFor), ne(proxyTokens.autoRenewFailedFor, proxyTokens.expiresAt)),
+        noProxyAlert('auto_renew_notice', expiryMs),
+      ),
+    )
+    .orderBy(asc(proxyTokens.expiresAt), asc(proxyTokens.id))
+    .limit(1);
+  return row;
+}
+
+/**
  * Locks the next settings row whose balance alert has to change state: the
  * balance fell below the threshold and this period has not alerted, or it is
  * back at or above it after an alert (a new period starts). SKIP LOCKED: another

@@ -1,5 +1,6 @@
 import {
   ALERT_KINDS,
+  AUTO_RENEW_NOTICE_HOURS,
   BYTES_PER_GB,
   DEFAULT_ALERT_CHANNELS,
   DEFAULT_USAGE_THRESHOLDS,
@@ -13,13 +14,18 @@ import {
   type TAlertSettings,
   type TLang,
 } from '@proxy/contract';
+import type { TTx } from '@proxy/db';
 import type { TDeps } from '../../lib/deps';
-import { renderAlertMail } from '../mail/mail-templates';
+import { renderAlertMail, renderAutoRenewNoticeMail } from '../mail/mail-templates';
+import { findRenewalNoticeFor, insertRenewalNotice } from '../proxies/auto-renewals.repository';
+import { renewalCancelUrl } from '../proxies/auto-renewals.service';
+import { AUTO_RENEW_WINDOW_MS } from '../proxies/proxies-lifecycle.service';
 import { NOTIFICATION_TEXTS } from '../notifications/notification-texts';
 import { writeNotification } from '../notifications/notifications.service';
 import {
   expiringPeriod,
   findAlertSettings,
+  findNextAutoRenewNotice,
   findNextAutoRenewShortfall,
   findNextExpiredAlert,
   findNextExpiringAlert,
@@ -38,6 +44,7 @@ import {
 import { emitAlertWebhook } from '../webhooks/webhooks.service';
 
 type TAlertDeps = Pick<TDeps, 'db' | 'clock'>;
+const HOUR_MS = 60 * 60 * 1000;
 
 /** The channels of every kind, the stored ones over the defaults. */
 function channelsOf(row: TAlertSettingsRow | undefined): TAlertSettings['channels'] {
@@ -107,8 +114,8 @@ type TAlert = {
  * channel is on; the e-mail is sent by the alert-mail job. Answers whether
  * this call wrote it.
  */
-export async function raiseAlert(deps: TAlertDeps, alert: TAlert): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
+export async function raiseAlert(deps: TAlertDeps, alert: TAlert, outer?: TTx): Promise<boolean> {
+  const write = async (tx: TTx) => {
     const settings = await findAlertSettings(tx, alert.userId);
     const event = await insertAlertEvent(tx, {
       ...alert,
@@ -119,7 +126,8 @@ export async function raiseAlert(deps: TAlertDeps, alert: TAlert): Promise<boole
     await emitAlertWebhook(tx, event);
     if (isOn(settings, alert.kind, 'console')) await writeNotification(deps, alert.userId, alert.kind, tx, alert.payload);
     return true;
-  });
+  };
+  return outer ? write(outer) : deps.db.transaction(write);
 }
 
 const gb = (bytes: number) => `${(bytes / BYTES_PER_GB).toFixed(2)} GB`;
@@ -176,6 +184,46 @@ export async function alertNextAutoRenewShortfall(deps: TAlertDeps): Promise<boo
 }
 
 /**
+ * One auto-renewal notice: a day (AUTO_RENEW_NOTICE_HOURS) before the
+ * auto-renew job charges a token, its owner is told what it will charge and
+ * when, with a one-click cancel link (signed, single use, expiring at the
+ * charge time). The notice row and the alert are written together, once per
+ * token and expiry. Answers whether there was one.
+ */
+export async function alertNextAutoRenewNotice(deps: TAlertDeps & Pick<TDeps, 'config'>): Promise<boolean> {
+  const now = deps.clock.now();
+  const token = await findNextAutoRenewNotice(deps.db, now, AUTO_RENEW_WINDOW_MS, AUTO_RENEW_NOTICE_HOURS * HOUR_MS);
+  if (!token) return false;
+  const chargeAt = new Date(token.expiresAt.getTime() - AUTO_RENEW_WINDOW_MS);
+  await deps.db.transaction(async (tx) => {
+    const notice =
+      (await insertRenewalNotice(tx, {
+        userId: token.userId,
+        tokenId: token.id,
+        expiresAt: token.expiresAt,
+        chargeAt,
+        amountFen: token.periodPriceFen,
+        createdAt: now,
+      })) ??
+      // Another instance wrote this period's notice first: its alert (the unique key) is written once all the same.
+      (await findRenewalNoticeFor(tx, token.id, token.expiresAt));
+    if (!notice) return;
+    await raiseAlert(
+      deps,
+      proxyAlert(token, 'auto_renew_notice', String(token.expiresAt.getTime()), {
+        amount: yuan(token.periodPriceFen),
+        days: token.periodDays,
+        charge_at: utc(chargeAt),
+        expires_at: utc(token.expiresAt),
+        cancel_url: renewalCancelUrl(deps, notice),
+      }),
+      tx,
+    );
+  });
+  return true;
+}
+
+/**
  * One account whose balance alert changes state: below the threshold, the
  * period's alert is written; back at or above it, a new period starts.
  */
@@ -218,12 +266,17 @@ export async function mailNextAlert(deps: Pick<TDeps, 'db' | 'clock' | 'mailer' 
     const lang: TLang = settings?.lang ?? 'zh';
     const text = NOTIFICATION_TEXTS[row.event.kind as TAlertKind][lang];
     const params = row.event.payload as Record<string, string | number>;
-    const mail = renderAlertMail(lang, {
+    const parts = {
       title: interpolate(text.title, params),
       content: interpolate(text.content, params),
       username: row.username,
       publicUrl: deps.config.publicUrl,
-    });
+    };
+    const cancelUrl = params.cancel_url;
+    const mail =
+      row.event.kind === 'auto_renew_notice' && typeof cancelUrl === 'string'
+        ? renderAutoRenewNoticeMail(lang, { ...parts, cancelUrl })
+        : renderAlertMail(lang, parts);
     try {
       await deps.mailer.send({ to: row.email, ...mail });
       await setMailState(tx, row.event.id, 'sent');

@@ -163,3 +163,23 @@ export function renderAlertMail(lang: TLang, options: { title: string; content: 
     { href, label: 'Alert settings' },
   );
 }
+
+/** The auto-renewal notice's e-mail: its text and the one-click cancel link (no sign-in, works once, until the charge time). */
+export function renderAutoRenewNoticeMail(
+  lang: TLang,
+  options: { title: string; content: string; username: string; publicUrl: string; cancelUrl: string },
+): TMailContent {
+  const settings = `${options.publicUrl.replace(/\/$/, '')}/user-center`;
+  if (lang === 'zh') {
+    return compose(
+      `${PRODUCT_NAME} 提醒：${options.title}`,
+      [`${options.username}，您好！${options.content}`, `可在“用户中心”的提醒设置中关闭此类提醒：${settings}`],
+      { href: options.cancelUrl, label: '取消本次续费' },
+    );
+  }
+  return compose(
+    `${PRODUCT_NAME} alert: ${options.title}`,
+    [`Hello ${options.username}, ${options.content}`, `Turn these notices off in the alert settings of the user centre: ${settings}`],
+    { href: options.cancelUrl, label: 'Cancel this renewal' },
+  );
+}

@@ -41,6 +41,19 @@ export const NOTIFICATION_TEXTS = {
       content: 'Your balance was too low to auto-renew a proxy; it will expire at its expiry time. Top up and renew it by hand.',
     },
   },
+  /** Written when an auto-renewal was charged ({proxy}, {amount} in yuan, times in UTC): it can be undone within a day if unused. */
+  auto_renewed: {
+    zh: {
+      title: '代理已自动续费',
+      content:
+        '代理 {proxy} 已自动续费，扣费 {amount} 元，新的到期时间为 {expires_at}。如非所需且续费后未产生流量，可在 {undo_until} 前于代理详情中撤销本次续费并退款。',
+    },
+    en: {
+      title: 'Proxy auto-renewed',
+      content:
+        'Proxy {proxy} was auto-renewed for {amount} yuan; it now expires at {expires_at}. If you did not want it and the proxy carried no traffic since, undo the renewal for a refund in the proxy details before {undo_until}.',
+    },
+  },
   /** Written when an invitee's top-up earned the inviter a rebate, once it is paid. */
   rebate_paid: {
     zh: { title: '邀请返利已到账', content: '您邀请的用户充值成功，返利已存入您的余额。可在“邀请返利”页的返利记录中查看。' },
@@ -137,6 +150,18 @@ export const NOTIFICATION_TEXTS = {
       title: 'Webhook endpoint turned off',
       content:
         'Deliveries to the webhook endpoint {url} failed for 3 days, so it was turned off. Check the receiver, then turn it on again on the Webhooks page.',
+    },
+  },
+  auto_renew_notice: {
+    zh: {
+      title: '代理即将自动续费',
+      content:
+        '代理 {proxy} 将于 {charge_at} 左右自动续费 {days} 天，扣费 {amount} 元（当前到期时间 {expires_at}）。如不需要续费，请在此之前关闭自动续费，或打开一键取消链接（无需登录，仅可使用一次）：{cancel_url}',
+    },
+    en: {
+      title: 'A proxy auto-renews soon',
+      content:
+        'Proxy {proxy} auto-renews for {days} day(s) at about {charge_at}, charging {amount} yuan (it expires at {expires_at}). If you do not want this renewal, turn auto-renew off before then, or open the one-click cancel link (no sign-in, works once): {cancel_url}',
     },
   },
   /** An operator's own message: the texts come as parameters. */

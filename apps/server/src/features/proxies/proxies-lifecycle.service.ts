@@ -1,3 +1,4 @@
+import { fenToYuan } from '@proxy/contract';
 import { isAppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { faultPoint } from '../../lib/fault-points';
@@ -5,6 +6,8 @@ import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { changeGatewayState } from '../gateway/gateway-state.service';
 import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
+import { insertAutoRenewal } from './auto-renewals.repository';
+import { AUTO_RENEW_UNDO_MS } from './auto-renewals.service';
 import { insertOrder, lockNextAutoRenewToken, lockNextExhaustedToken, lockNextExpiredToken, updateToken } from './proxies.repository';
 import { releaseTokenExit } from './proxies.service';
 import { emitProxyWebhook } from '../webhooks/webhooks.service';
@@ -12,6 +15,7 @@ import { emitProxyWebhook } from '../webhooks/webhooks.service';
 /** How long before expiry the auto-renew job renews a token. */
 export const AUTO_RENEW_WINDOW_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+const utcText = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 type TJobDeps = Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>;
 
@@ -91,8 +95,24 @@ export async function autoRenewNextToken(deps: TJobDeps): Promise<boolean> {
       }
       await faultPoint('auto-renew.debited', tx);
       const from = Math.max(now.getTime(), row.expiresAt.getTime());
-      await updateToken(tx, row.id, { expiresAt: new Date(from + row.periodDays * DAY_MS), autoRenewFailedFor: null });
-      await emitProxyWebhook(tx, 'proxy.renewed', { ...row, expiresAt: new Date(from + row.periodDays * DAY_MS) }, { auto_renew: true });
+      const renewed = await updateToken(tx, row.id, { expiresAt: new Date(from + row.periodDays * DAY_MS), autoRenewFailedFor: null });
+      // What an undo within the day needs: the charge, both expiries and the bytes metered so far.
+      await insertAutoRenewal(tx, {
+        userId: row.userId,
+        tokenId: row.id,
+        amountFen: row.periodPriceFen,
+        previousExpiresAt: row.expiresAt,
+        newExpiresAt: renewed.expiresAt,
+        usedBytesAtRenewal: renewed.trafficUsedBytes,
+        renewedAt: now,
+      });
+      await writeNotification(deps, row.userId, 'auto_renewed', tx, {
+        proxy: row.username,
+        amount: fenToYuan(row.periodPriceFen).toFixed(2),
+        expires_at: utcText(renewed.expiresAt),
+        undo_until: utcText(new Date(now.getTime() + AUTO_RENEW_UNDO_MS)),
+      });
+      await emitProxyWebhook(tx, 'proxy.renewed', { ...row, expiresAt: renewed.expiresAt }, { auto_renew: true });
       await insertOrder(tx, {
         userId: row.userId,
         action: 'auto_renew',

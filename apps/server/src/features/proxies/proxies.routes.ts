@@ -9,12 +9,14 @@ import {
   exportTokens,
   listPayways,
   listTokens,
+  previewRenewal,
   purchaseTokens,
   renewTokens,
   resetTokenPassword,
   setTokenRemark,
   setTokenStatus,
 } from './proxies.service';
+import { cancelRenewal, getLatestAutoRenewal, getRenewalCancelInfo, undoAutoRenewal } from './auto-renewals.service';
 
 const MAX_IDEMPOTENCY_KEY = 128;
 
@@ -66,6 +68,13 @@ export function createProxyHandlers(deps: TDeps): THandlersOf<'proxies'> {
     tokenVariableIpRenew: async (ctx) => renewTokens(deps, ctx.user.id, 'dynamic', ctx.input.token_ids, ctx.input.days, idempotencyKeyOf(ctx)),
     tokenIpAutoRenew: async ({ input, user }) => batchSetAutoRenew(deps, user.id, 'static', input.token_ids, input.auto_renew),
     tokenVariableIpAutoRenew: async ({ input, user }) => batchSetAutoRenew(deps, user.id, 'dynamic', input.token_ids, input.auto_renew),
+
+    tokenIpRenewPreview: async ({ input, user }) => previewRenewal(deps, user.id, 'static', input.token_ids, input.days),
+    tokenVariableIpRenewPreview: async ({ input, user }) => previewRenewal(deps, user.id, 'dynamic', input.token_ids, input.days),
+    tokenAutoRenewal: async ({ input, user }) => getLatestAutoRenewal(deps, user.id, input.token_id),
+    tokenAutoRenewUndo: async ({ input, user }) => undoAutoRenewal(deps, user.id, input.token_id),
+    renewalCancelInfo: async ({ input }) => getRenewalCancelInfo(deps, input.token),
+    renewalCancel: async ({ input }) => cancelRenewal(deps, input.token),
 
     tokenExport: async ({ input, user }) => exportTokens(deps, user.id, input),
   };

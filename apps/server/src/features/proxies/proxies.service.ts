@@ -18,6 +18,7 @@ import {
   type TProxyListQuery,
   type TProxyToken,
   type TPage,
+  type TRenewPreview,
 } from '@proxy/contract';
 import { createHash } from 'node:crypto';
 import type { TTx } from '@proxy/db';
@@ -397,6 +398,70 @@ export async function batchSetAutoRenew(deps: TServiceDeps, userId: number, prod
   });
 }
 
+/** Whether a renewal of `product` takes this token: a live or expired IP token of that product (not deleted, not used up). */
+function isRenewable(row: TTokenRow, product: TProduct): boolean {
+  return !row.deletedAt && row.billing === 'ip' && row.product === product && row.status !== 'invalid';
+}
+
+/**
+ * Prices a renewal without making it (no lock, no debit, no change): each
+ * token in the order the renewal takes them (by id), its price by the same
+ * catalogue and rule as renewTokens, the total the renewal would debit, and
+ * how many of the renewable tokens the available balance covers in that
+ * order. A static token whose exit was released may still fail for stock.
+ */
+export async function previewRenewal(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  userId: number,
+  product: TProduct,
+  ids: number[],
+  days: number,
+): Promise<TRenewPreview> {
+  const wanted = uniqueIds(ids).sort((a, b) => a - b);
+  const now = deps.clock.now();
+  const { catalogue } = await loadPricing(deps.db, now);
+  const rows = new Map((await findUserTokens(deps.db, userId, wanted)).map((r) => [r.id, r]));
+  const { availableFen } = await createLedgerService(deps).getBalance(userId);
+  let totalFen = 0;
+  let coveredFen = 0;
+  let coveredCount = 0;
+  let isCovering = true;
+  const items = wanted.map((id) => {
+    const row = rows.get(id);
+    if (!row || !isRenewable(row, product)) {
+      return {
+        token_id: id,
+        username: row?.username ?? '',
+        remark: row?.remark ?? '',
+        expires_at: row?.expiresAt.toISOString() ?? null,
+        new_expires_at: null,
+        price: 0,
+        is_renewable: false,
+        is_covered: false,
+      };
+    }
+    const priceFen = priceIpFen(priceKindOf(row), days, catalogue);
+    totalFen += priceFen;
+    isCovering = isCovering && coveredFen + priceFen <= availableFen;
+    if (isCovering) {
+      coveredFen += priceFen;
+      coveredCount += 1;
+    }
+    const from = Math.max(now.getTime(), row.expiresAt.getTime());
+    return {
+      token_id: id,
+      username: row.username,
+      remark: row.remark,
+      expires_at: row.expiresAt.toISOString(),
+      new_expires_at: new Date(from + days * DAY_MS).toISOString(),
+      price: fenToYuan(priceFen),
+      is_renewable: true,
+      is_covered: isCovering,
+    };
+  });
+  return { days, items, total: fenToYuan(totalFen), balance: fenToYuan(availableFen), covered_count: coveredCount, covered_total: fenToYuan(coveredFen) };
+}
+
 /** Answer of a renewal. */
 export type TRenewResult = TBatchResult & { cost: number; balance: number };
 
@@ -456,7 +521,7 @@ export async function renewTokens(
     const renewals: { row: TTokenRow; exitNodeId: number | null; claimedNode?: number; priceFen: number }[] = [];
     let isOutOfStock = false;
     for (const row of rows) {
-      if (row.deletedAt || row.billing !== 'ip' || row.product !== product || row.status === 'invalid') continue;
+      if (!isRenewable(row, product)) continue;
       let exitNodeId = row.exitNodeId;
       let claimedNode: number | undefined;
       if (row.product === 'static' && exitNodeId === null) {

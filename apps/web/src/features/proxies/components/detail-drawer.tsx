@@ -8,6 +8,7 @@ import { showError } from '../../../lib/message';
 import { downloadQrPng } from '../../../lib/qr-download';
 import { formatAllowance, formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
 import { CopyText, SecretText } from './copy-field';
+import { AutoRenewUndo } from './auto-renew-undo';
 import { StatusTag } from './status-tag';
 
 /** Every field of a proxy, its URL and a QR code of the URL that can be downloaded. */
@@ -77,6 +78,7 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
               { key: 'url', label: t('fields.proxyUrl'), children: <CopyText text={token.proxy_url} testId="detail-proxy-url" /> },
             ]}
           />
+          {token.type === 'ip' && <AutoRenewUndo token={token} />}
           <Flex vertical align="center" gap={8}>
             <Typography.Text strong>{t('detail.qrTitle')}</Typography.Text>
             <div ref={qrBox} data-testid="qr-code">

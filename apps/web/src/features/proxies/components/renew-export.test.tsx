@@ -8,6 +8,9 @@ import { CATALOGUE, TOKENS, answerProxyScreen, clickRowMenu, renderStatic, selec
 
 beforeEach(() => answerProxyScreen());
 
+// The static list with three IP proxies (1, 3, 4) besides the traffic one.
+const TOKENS3 = [...TOKENS, makeToken({ token_id: 3, username: 'user3' }), makeToken({ token_id: 4, username: 'user4' })];
+
 describe('renew', () => {
   async function openRenew() {
     renderStatic();
@@ -26,9 +29,9 @@ describe('renew', () => {
     // The period chosen sets the days and the total.
     fireEvent.click(within(dialog).getByText(`7 d · ${formatFen(priceIpFen('static', 7, CATALOGUE))}`));
     await waitFor(() => expect((within(dialog).getByLabelText('Days to add') as HTMLInputElement).value).toBe('7'));
-    expect(await within(dialog).findByText(formatFen(priceIpFen('static', 7, CATALOGUE)))).toBeTruthy();
+    await waitFor(() => expect(within(dialog).getByTestId('renew-preview-total').textContent).toBe(formatFen(priceIpFen('static', 7, CATALOGUE))));
     fireEvent.click(within(dialog).getByText(`1 d · ${formatFen(priceIpFen('static', 1, CATALOGUE))}`));
-    await waitFor(() => expect(within(dialog).getByText(formatFen(priceIpFen('static', 1, CATALOGUE)))).toBeTruthy());
+    await waitFor(() => expect(within(dialog).getByTestId('renew-preview-total').textContent).toBe(formatFen(priceIpFen('static', 1, CATALOGUE))));
     fireEvent.click(within(dialog).getByTestId('renew-submit'));
     await waitFor(() => expect(api.requestsTo('tokenIpRenew')).toHaveLength(1));
     expect(api.requestsTo('tokenIpRenew')[0].json).toEqual({ token_ids: [1], days: 1, payway: 'balance' });
@@ -95,6 +98,55 @@ describe('renew', () => {
     fireEvent.click(within(again).getByTestId('renew-submit'));
     await waitFor(() => expect(api.requestsTo('tokenIpRenew')).toHaveLength(3));
     expect(api.requestsTo('tokenIpRenew')[2].headers['idempotency-key']).not.toBe(key);
+  });
+
+  it('shows the price of each selected proxy, the total and which proxies the balance covers, in renewal order', async () => {
+    answerProxyScreen(5);
+    api.on('tokenListIspStatic', () => pageOf(TOKENS3));
+    api.on('tokenIpRenewPreview', (request) => {
+      const body = request.json as { token_ids: number[]; days: number };
+      // ¥5.00 covers two days of one proxy (¥2.50 a day) per proxy: the first two of three in id order.
+      const price = priceIpFen('static', body.days, CATALOGUE) / 100;
+      const ids = [...body.token_ids].sort((a, b) => a - b);
+      let left = 5;
+      return {
+        days: body.days,
+        items: ids.map((id) => {
+          const isCovered = left >= price;
+          if (isCovered) left -= price;
+          return {
+            token_id: id,
+            username: `user${id}`,
+            remark: '',
+            expires_at: '2026-06-01T00:00:00Z',
+            new_expires_at: '2026-06-02T00:00:00Z',
+            price,
+            is_renewable: true,
+            is_covered: isCovered,
+          };
+        }),
+        total: price * ids.length,
+        balance: 5,
+        covered_count: Math.min(ids.length, Math.floor(5 / price)),
+        covered_total: Math.min(ids.length, Math.floor(5 / price)) * price,
+      };
+    });
+    renderStatic();
+    await selectRows(3, 1, 4);
+    fireEvent.click(await screen.findByRole('button', { name: /Renew/ }));
+    const dialog = await findModalWith('Renew the selected proxies (3)');
+    const table = await within(dialog).findByRole('region', { name: 'Price of each proxy' });
+    await waitFor(() => expect(within(dialog).getByTestId('renew-preview-total').textContent).toBe('¥7.50'));
+    const rows = [...table.querySelectorAll('tbody tr[data-row-key]')].map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent));
+    expect(rows).toEqual([
+      ['user1', expect.any(String), '¥2.50', 'Covered'],
+      ['user3', expect.any(String), '¥2.50', 'Covered'],
+      ['user4', expect.any(String), '¥2.50', 'Not covered'],
+    ]);
+    expect(within(dialog).getByText('Total (3)')).toBeTruthy();
+    expect(within(dialog).getByText('Your balance of ¥5.00 covers the first 2 of 3 proxies (¥5.00); top up or select fewer proxies to renew.')).toBeTruthy();
+    expect(api.requestsTo('tokenIpRenewPreview').at(-1)!.json).toEqual({ token_ids: [1, 3, 4], days: 1 });
+    expect(api.requestsTo('tokenIpRenew')).toHaveLength(0);
   });
 
   it('says "renewal failed, please try again later" when the renewal fails', async () => {

@@ -8,10 +8,12 @@ import { getLanguage } from '../../../lib/i18n';
 import { createIdempotencyKey } from '../../../lib/idempotency-key';
 import { showSuccess, showWarning } from '../../../lib/message';
 import { usePayways } from '../api/payways';
+import { useRenewPreview } from '../api/renew-preview';
 import { useRenewTokens } from '../api/renew-tokens';
 import { yuanNumberToFen } from '../utils/price-preview';
 import { defaultRenewDays, RENEW_PERIODS } from '../utils/renew-periods';
 import type { TScreenConfig } from '../utils/screens';
+import { RenewPreviewTable } from './renew-preview-table';
 import { TopUpLink } from './top-up-link';
 
 type TRenewValues = { days: number | null; payway?: 'balance' };
@@ -55,10 +57,10 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
     form.setFieldsValue({ days: defaultRenewDays(RENEW_PERIODS, costFen, balanceFen) });
   }, [isOpen, costFen, balanceFen, form]);
 
-  const totalFen = useMemo(() => {
-    if (typeof days !== 'number' || !Number.isSafeInteger(days) || days < 1 || days > PROXY_DAYS_MAX || !costFen) return null;
-    return costFen(days);
-  }, [days, costFen]);
+  const validDays = typeof days === 'number' && Number.isSafeInteger(days) && days >= 1 && days <= PROXY_DAYS_MAX ? days : null;
+  const totalFen = useMemo(() => (validDays === null || !costFen ? null : costFen(validDays)), [validDays, costFen]);
+  const tokenIds = useMemo(() => props.tokens.map((x) => x.token_id), [props.tokens]);
+  const preview = useRenewPreview(props.screen, isOpen ? tokenIds : [], validDays);
   const chosen = payways.data?.find((p) => p.id === payway);
   const isShort = totalFen !== null && chosen !== undefined && totalFen > yuanNumberToFen(chosen.balance);
 
@@ -125,15 +127,19 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
             </Form.Item>
           )}
         </Form.Item>
-        <Descriptions
-          size="small"
-          column={1}
-          bordered
-          items={[
-            { key: 'count', label: t('renew.count'), children: props.tokens.length },
-            { key: 'total', label: t('price.total'), children: <Typography.Text strong>{totalFen === null ? '-' : formatFen(totalFen)}</Typography.Text> },
-          ]}
-        />
+        <Descriptions size="small" column={1} bordered items={[{ key: 'count', label: t('renew.count'), children: props.tokens.length }]} />
+        {/* The server prices each proxy as the renewal will, and says which the balance covers in renewal order. */}
+        <div style={{ marginTop: 12 }}>
+          {validDays === null ? (
+            <Typography.Text type="secondary">-</Typography.Text>
+          ) : preview.data ? (
+            <RenewPreviewTable preview={preview.data} />
+          ) : preview.isError ? (
+            <Typography.Text type="danger">{t('renew.previewFailed')}</Typography.Text>
+          ) : (
+            <Spin size="small" />
+          )}
+        </div>
         {isShort && <Alert style={{ marginTop: 12 }} type="error" showIcon title={t('renew.insufficient')} action={<TopUpLink onFollow={props.onClose} />} />}
       </Form>
     </Modal>

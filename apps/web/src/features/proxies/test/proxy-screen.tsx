@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { DEFAULT_PRICE_CATALOGUE, type TPriceCatalogue } from '@proxy/contract';
+import { DEFAULT_PRICE_CATALOGUE, priceIpFen, type TPriceCatalogue, type TRenewPreview } from '@proxy/contract';
 import { makeArea, makeToken, makeUser, pageOf } from '../../../test/fixtures';
 import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
@@ -25,6 +25,43 @@ export function answerProxyScreen(balance = 15) {
   api.on('tokenAreaStates', () => []);
   api.on('tokenListIspStatic', () => pageOf(TOKENS));
   api.on('tokenPaywayList', () => [{ id: 'balance' as const, name: 'Balance', name_zh: '余额支付', name_en: 'Balance', balance }]);
+  api.on('tokenIpRenewPreview', (request) => previewOf(request.json as { token_ids: number[]; days: number }, balance));
+  api.on('tokenAutoRenewal', () => null);
+}
+
+/** The server's renew preview of the static list's rows: IP rows priced by CATALOGUE, covered in id order while the balance lasts. */
+export function previewOf(body: { token_ids: number[]; days: number }, balance: number): TRenewPreview {
+  let left = Math.round(balance * 100);
+  let totalFen = 0;
+  let coveredFen = 0;
+  let coveredCount = 0;
+  let isCovering = true;
+  const items = [...body.token_ids]
+    .sort((a, b) => a - b)
+    .map((id) => {
+      const token = TOKENS.find((x) => x.token_id === id);
+      const isRenewable = token?.type === 'ip';
+      const priceFen = isRenewable ? priceIpFen('static', body.days, CATALOGUE) : 0;
+      totalFen += priceFen;
+      isCovering = isCovering && (!isRenewable || left >= priceFen);
+      const isCovered = isRenewable && isCovering;
+      if (isCovered) {
+        left -= priceFen;
+        coveredFen += priceFen;
+        coveredCount += 1;
+      }
+      return {
+        token_id: id,
+        username: token?.username ?? '',
+        remark: token?.remark ?? '',
+        expires_at: token?.expires_at ?? null,
+        new_expires_at: isRenewable ? '2026-12-31T00:00:00.000Z' : null,
+        price: priceFen / 100,
+        is_renewable: isRenewable,
+        is_covered: isCovered,
+      };
+    });
+  return { days: body.days, items, total: totalFen / 100, balance, covered_count: coveredCount, covered_total: coveredFen / 100 };
 }
 
 /** Renders the static residential screen. */

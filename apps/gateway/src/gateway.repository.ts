@@ -8,6 +8,8 @@ import {
   ipListEntries,
   proxyTokens,
   tokenUsage,
+  usageLogEntries,
+  usageLogSettings,
   type TDb,
   type TDbOrTx,
 } from '@proxy/db';
@@ -190,6 +192,32 @@ export async function loadIpEntries(db: TDb): Promise<TIpEntryRow[]> {
       endHex: ipListEntries.endHex,
     })
     .from(ipListEntries);
+}
+
+/** The accounts that opted in to the per-connection usage log (few rows: only those who chose). */
+export async function loadUsageLogUsers(db: TDb): Promise<number[]> {
+  const rows = await db.select({ userId: usageLogSettings.userId }).from(usageLogSettings).where(eq(usageLogSettings.enabled, true));
+  return rows.map((r) => r.userId);
+}
+
+/** One connection of the usage log as the gateway writes it. */
+export type TUsageLogRow = typeof usageLogEntries.$inferInsert;
+
+/** One flush of usage log rows: its id (in gateway_usage_batches, like the meter's) makes writing it again a no-op. */
+export type TUsageLogBatch = { id: string; rows: TUsageLogRow[] };
+
+// Rows per INSERT (13 parameters each, far below the protocol's 65535).
+const LOG_ROWS_PER_INSERT = 2000;
+
+/** Writes a batch of usage log rows in one transaction; answers false when the batch was already written. */
+export async function writeUsageLog(db: TDb, batch: TUsageLogBatch): Promise<boolean> {
+  if (batch.rows.length === 0) return false;
+  return db.transaction(async (tx) => {
+    const recorded = await tx.insert(gatewayUsageBatches).values({ id: batch.id }).onConflictDoNothing().returning({ id: gatewayUsageBatches.id });
+    if (recorded.length === 0) return false;
+    for (let i = 0; i < batch.rows.length; i += LOG_ROWS_PER_INSERT) await tx.insert(usageLogEntries).values(batch.rows.slice(i, i + LOG_ROWS_PER_INSERT));
+    return true;
+  });
 }
 
 /** One flush of metered bytes: its id makes writing it again a no-op. */

@@ -8,6 +8,7 @@ import {
   loadTokensAfter,
   loadTokensByUsername,
   loadTokensChangedSince,
+  loadUsageLogUsers,
   readVersion,
   type TExitNodeRow,
   type TIpEntryRow,
@@ -83,6 +84,8 @@ export function createStateCache(options: TStateCacheOptions) {
   const tokensByUsername = new Map<string, TTokenRow>();
   let nodesById = new Map<number, TExitNodeRow>();
   let listsByUser = new Map<number, TIpLists>();
+  // Accounts that opted in to the per-connection usage log.
+  let usageLogUsers = new Set<number>();
   let version = -1;
   let lastChange: Date | null = null;
   // Order of reads: a sync does not overwrite a user's IP lists with what it read before a lookup of them.
@@ -107,7 +110,8 @@ export function createStateCache(options: TStateCacheOptions) {
     const current = await readVersion(db);
     if (!force && current === version) return;
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
-    const [nodes, entries] = await Promise.all([loadExitNodes(db), loadIpEntries(db), loadTokens(since)]);
+    const [nodes, entries, logUsers] = await Promise.all([loadExitNodes(db), loadIpEntries(db), loadUsageLogUsers(db), loadTokens(since)]);
+    usageLogUsers = new Set(logUsers);
     nodesById = new Map(nodes.map((n) => [n.id, n]));
     const lists = listsOf(entries);
     for (const [userId, readAt] of listsReadAt) {
@@ -190,6 +194,8 @@ export function createStateCache(options: TStateCacheOptions) {
     node: (id: number) => nodesById.get(id),
     nodes: () => nodesById.values(),
     listsOf: (userId: number) => listsByUser.get(userId),
+    /** Whether the account keeps a per-connection usage log. */
+    isUsageLogged: (userId: number) => usageLogUsers.has(userId),
     /** Reads the rows of this username now (coalesced with other names asked meanwhile). */
     lookUp: (username: string) => lookup.request(username),
     /** Loads everything, then listens and polls the version row. */

@@ -16,6 +16,7 @@ import type { TRouteDef } from './route-def';
 import { SYSTEM_ROUTES } from './system';
 import { OVERVIEW_ADMIN_ROUTES } from './overview';
 import { PROXY_TEST_ROUTES, USAGE_ROUTES } from './usage';
+import { USAGE_LOG_ROUTES } from './usage-log';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
 import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
 import { DOWNLOAD_ROUTES } from './downloads';
@@ -43,6 +44,7 @@ export const ROUTE_GROUPS = {
   pricing: PRICING_ROUTES,
   usage: USAGE_ROUTES,
   'proxy-test': PROXY_TEST_ROUTES,
+  'usage-log': USAGE_LOG_ROUTES,
   spider: SPIDER_ROUTES,
   'customer-api': CUSTOMER_API_ROUTES,
   invite: INVITE_ROUTES,

@@ -14,6 +14,7 @@ import { createProxyHandlers } from './proxies/proxies.routes';
 import { createIpListHandlers } from './ip-lists/ip-lists.routes';
 import { createProxyTestHandlers } from './proxy-test/proxy-test.routes';
 import { createUsageHandlers } from './usage/usage.routes';
+import { createUsageLogHandlers } from './usage-log/usage-log.routes';
 import { createSpiderHandlers } from './spider/spider.routes';
 import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
 import { createUserAdminHandlers } from './users/users-admin.routes';
@@ -52,6 +53,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'ip-lists': createIpListHandlers(deps),
     'proxy-test': createProxyTestHandlers(deps),
     usage: createUsageHandlers(deps),
+    'usage-log': createUsageLogHandlers(deps),
     spider: createSpiderHandlers(deps),
     'customer-api': createCustomerApiHandlers(deps),
     'users-admin': createUserAdminHandlers(deps),

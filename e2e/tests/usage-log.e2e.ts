@@ -104,7 +104,7 @@ describe('the usage log in the browser', () => {
       await row.getByRole('button', { name: 'Details' }).click();
       await page.getByTestId('detail-usage-log').click();
       await page.waitForURL(`**/proxy/usage-log/${proxy.token_id}`);
-      const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+      const rows = page.getByTestId('usage-log-table').locator('.ant-table-tbody tr.ant-table-row');
       // Written by the gateway in batches: refresh until both are there.
       await expect
         .poll(async () => {

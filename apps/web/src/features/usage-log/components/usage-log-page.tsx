@@ -141,15 +141,17 @@ export default function UsageLogPage() {
         {log.isError && !log.data ? (
           <Result status="warning" title={t('loadFailed')} />
         ) : (
-          <Table<TUsageLogEntry>
-            rowKey="id"
-            size="small"
-            loading={log.isPending && log.fetchStatus !== 'idle'}
-            columns={columns}
-            dataSource={log.data?.records ?? []}
-            pagination={paging.pagination(log.data?.total)}
-            scroll={{ x: 1100 }}
-          />
+          <div data-testid="usage-log-table">
+            <Table<TUsageLogEntry>
+              rowKey="id"
+              size="small"
+              loading={log.isPending && log.fetchStatus !== 'idle'}
+              columns={columns}
+              dataSource={log.data?.records ?? []}
+              pagination={paging.pagination(log.data?.total)}
+              scroll={{ x: 1100 }}
+            />
+          </div>
         )}
       </Flex>
     </Card>

@@ -1,6 +1,6 @@
 import { writeHeapSnapshot } from 'node:v8';
 import { inArray, sql } from 'drizzle-orm';
-import { exitNodes, migrateDb, openDb, proxyTokens, tokenUsage, users } from '@proxy/db';
+import { exitNodes, migrateDb, openDb, proxyTokens, tokenUsage, usageLogSettings, users } from '@proxy/db';
 import { startGateway } from '@proxy/gateway';
 import { serveParent } from './ipc';
 import { BENCH_PASSWORD, BENCH_TOKENS } from './jobs';
@@ -19,6 +19,8 @@ const [user] = await db
   .insert(users)
   .values({ username: 'bench', email: 'bench@example.com', apiKey: 'pk_bench_gateway', inviteCode: 'BENCHGW' })
   .returning({ id: users.id });
+// BENCH_USAGE_LOG=1: the bench user keeps the per-connection usage log (one row per connection closed).
+if (process.env.BENCH_USAGE_LOG === '1') await db.insert(usageLogSettings).values({ userId: user.id, enabled: true, retentionDays: 1 });
 const [exit] = await db.insert(exitNodes).values({ kind: 'residential', egress: 'direct', country: 'us' }).returning({ id: exitNodes.id });
 const tokenIds: Record<string, number> = {};
 for (const [key, t] of Object.entries(BENCH_TOKENS)) {

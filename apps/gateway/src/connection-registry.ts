@@ -3,6 +3,7 @@ import type { Connection } from './connection';
 import { createLocalLimiter, type TConnectionLimiter } from './connection-limits';
 import type { TMeter } from './meter';
 import type { TRefusal } from './refusals';
+import type { TUsageLogSink } from './usage-log';
 
 /** Told the outcome of an admission: the grant, or the refusal. */
 type TAdmitted = (result: TGrant | TRefusal) => void;
@@ -17,6 +18,8 @@ export type TConnectionRegistryOptions = {
   sampleIntervalMs: number;
   /** Connections with no byte either way for this long are closed. */
   idleTimeoutMs: number;
+  /** Told of every closed connection of an identified token (the per-connection usage log). */
+  usageLog?: TUsageLogSink;
 };
 
 /**
@@ -27,16 +30,23 @@ export type TConnectionRegistryOptions = {
  * closes idle ones. No timer per socket.
  */
 export function createConnectionRegistry(options: TConnectionRegistryOptions) {
-  const { authorizer, meter, idleTimeoutMs } = options;
+  const { authorizer, meter, idleTimeoutMs, usageLog } = options;
   const limiter = options.limiter ?? createLocalLimiter();
   const conns = new Set<Connection>();
   let clock = performance.now();
 
   function sample(conn: Connection): void {
     if (conn.isHeld) return;
-    const total = conn.socket.bytesRead + conn.socket.bytesWritten;
-    if (conn.tokenId !== null && total > conn.counted) meter.record(conn.tokenId, total - conn.counted);
+    const read = conn.socket.bytesRead;
+    const total = read + conn.socket.bytesWritten;
+    if (conn.tokenId !== null && total > conn.counted) {
+      const up = read - conn.countedUp;
+      meter.record(conn.tokenId, total - conn.counted);
+      conn.bytesUp += up;
+      conn.bytesDown += total - conn.counted - up;
+    }
     conn.counted = total;
+    conn.countedUp = read;
   }
 
   function unbind(conn: Connection): void {
@@ -51,7 +61,10 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     for (const conn of conns) {
       if (conn.tokenId !== null) {
         sample(conn);
-        if (authorizer.findRefusal(conn.tokenId, conn.sourceIp)) {
+        const refusal = authorizer.findRefusal(conn.tokenId, conn.sourceIp);
+        if (refusal) {
+          conn.endReason = refusal;
+          conn.isCut = true;
           conn.destroy();
           continue;
         }
@@ -71,9 +84,15 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     }
   }
   // Binds the connection to the granted token: one of its simultaneous-connection slots (asked of the primary when clustered).
-  function bind(conn: Connection, result: TGrant | TRefusal, then: TAdmitted): void {
+  function bind(conn: Connection, result: TGrant | TRefusal, then: TAdmitted, credentials: TCredentials): void {
     if (conn.socket.destroyed) return;
-    if (typeof result === 'string' || conn.tokenId === result.tokenId) return then(result);
+    if (typeof result === 'string') {
+      conn.endReason = result;
+      // The right credentials of a token that may not carry traffic now: its owner sees the refusal in the log.
+      if (usageLog && result !== 'bad-credentials' && result !== 'auth-required') conn.logTokenId = usageLog.tokenOf(credentials) ?? conn.logTokenId;
+      return then(result);
+    }
+    if (conn.tokenId === result.tokenId) return then(result);
     const slot = limiter.acquire(result.tokenId, result.maxConnections);
     if (slot instanceof Promise) {
       slot.then(
@@ -86,10 +105,15 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
   }
 
   function take(conn: Connection, grant: TGrant, isTaken: boolean, then: TAdmitted): void {
-    if (!isTaken) return then('too-many-connections');
+    if (!isTaken) {
+      conn.endReason = 'too-many-connections';
+      conn.logTokenId = grant.tokenId;
+      return then('too-many-connections');
+    }
     if (conn.socket.destroyed) return limiter.release(grant.tokenId);
     unbind(conn);
     conn.tokenId = grant.tokenId;
+    conn.logTokenId = grant.tokenId;
     then(grant);
   }
 
@@ -106,12 +130,14 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     remove(conn: Connection): void {
       unbind(conn);
       conns.delete(conn);
+      if (usageLog && conn.logTokenId !== null) usageLog.closed(conn);
     },
     sample,
-    /** Gives the slot back now, metering nothing more (a refused request's bytes are not the customer's). */
-    release(conn: Connection): void {
+    /** Gives the slot back now, metering nothing more (a refused request's bytes are not the customer's); `reason`: the refusal, for the usage log. */
+    release(conn: Connection, reason?: TRefusal): void {
+      if (reason) conn.endReason = reason;
       if (conn.tokenId === null) return;
-      conn.counted = conn.socket.bytesRead + conn.socket.bytesWritten;
+      conn.meterFrom(conn.socket.bytesRead, conn.socket.bytesWritten);
       limiter.release(conn.tokenId);
       conn.tokenId = null;
     },
@@ -127,11 +153,11 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
       const result = authorizer.authorize(credentials);
       if (result instanceof Promise) {
         result.then(
-          (answer) => bind(conn, answer, then),
-          () => bind(conn, 'bad-credentials', then),
+          (answer) => bind(conn, answer, then, credentials),
+          () => bind(conn, 'bad-credentials', then, credentials),
         );
       } else {
-        bind(conn, result, then);
+        bind(conn, result, then, credentials);
       }
     },
     /** Open client connections. */

@@ -2,7 +2,7 @@ import type net from 'node:net';
 import type { TAuthorizer, TGrant } from './authorizer';
 import type { TConnectionRegistry } from './connection-registry';
 import { dialRefusal, dialThroughExit, type TTarget } from './egress';
-import { GatewayRefusal, httpRefusal } from './refusals';
+import { GatewayRefusal, httpRefusal, type TRefusal } from './refusals';
 import type { TEchoTarget, TTargetGuard } from './target-policy';
 
 /**
@@ -31,6 +31,26 @@ export class Connection {
   lastTotal = 0;
   lastActive: number;
 
+  // --- the usage log (usage-log.ts): one record at close, kept for opted-in owners only ---
+  /** Of `counted`, the bytes read from the client: the rest were written to it. */
+  countedUp = 0;
+  /** Metered bytes of this connection: read from the client (up) and written to it (down). */
+  bytesUp = 0;
+  bytesDown = 0;
+  /** The token the connection was for, kept after its slot is given back (null: none identified). */
+  logTokenId: number | null = null;
+  /** How the client spoke: 0 HTTP forward, 1 CONNECT, 2 SOCKS5. */
+  protocol: 0 | 1 | 2 = 0;
+  /** The destination asked for (the last one, for HTTP forward on a kept-alive connection). */
+  targetHost = '';
+  targetPort = 0;
+  /** Wall-clock start (ms since the epoch). */
+  readonly startedAt = Date.now();
+  /** Why the gateway refused or cut the connection (null: it closed normally). */
+  endReason: TRefusal | null = null;
+  /** Cut while carrying traffic (exhaustion, expiry, disabling), not refused at a request. */
+  isCut = false;
+
   constructor(
     readonly socket: net.Socket,
     readonly sourceIp: string,
@@ -39,6 +59,18 @@ export class Connection {
   ) {
     this.deadline = now + handshakeMs;
     this.lastActive = now;
+  }
+
+  /** Where the client asked to go (the usage log). */
+  setTarget(target: TTarget): void {
+    this.targetHost = target.host;
+    this.targetPort = target.port;
+  }
+
+  /** Metering starts here: the client's `read` bytes and the `written` bytes so far are not the customer's (handshakes). */
+  meterFrom(read: number, written: number): void {
+    this.counted = read + written;
+    this.countedUp = read;
   }
 
   /** Closes the client and its destination side. */

@@ -8,6 +8,7 @@ import { handleHttpForward } from './http-forward';
 import type { TMeter } from './meter';
 import { handleSocks5 } from './socks5-server';
 import { createTargetGuard, type TTargetPolicy } from './target-policy';
+import type { TUsageLogSink } from './usage-log';
 
 /** Settings of the protocol server. */
 export type TGatewayServerOptions = {
@@ -24,6 +25,8 @@ export type TGatewayServerOptions = {
   sampleIntervalMs?: number;
   /** Simultaneous connections per token (default: counted in this process). */
   limiter?: TConnectionLimiter;
+  /** The per-connection usage log (none: nothing is logged). */
+  usageLog?: TUsageLogSink;
 };
 
 const kConnection = Symbol('connection');
@@ -43,6 +46,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     authorizer: options.authorizer,
     meter: options.meter,
     limiter: options.limiter,
+    usageLog: options.usageLog,
     sampleIntervalMs: options.sampleIntervalMs ?? 1000,
     idleTimeoutMs: options.idleTimeoutMs ?? 120_000,
   });

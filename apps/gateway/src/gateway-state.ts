@@ -3,6 +3,7 @@ import { createAuthorizer } from './authorizer';
 import { createLeases } from './leases';
 import { createMeter } from './meter';
 import { createStateCache, type TStateCacheOptions } from './state-cache';
+import { createUsageLog } from './usage-log';
 
 /** Settings of the gateway's state. */
 export type TGatewayStateOptions = {
@@ -40,7 +41,14 @@ export function createGatewayState(options: TGatewayStateOptions) {
     maxConnectionsPerToken: options.maxConnectionsPerToken ?? 200,
     exitPenaltyMs: options.exitPenaltyMs ?? 60_000,
   });
-  const { meter, flush, pendingTokens } = createMeter({ db: options.db, cache, leases, now });
+  const { meter, flush: flushUsage, pendingTokens } = createMeter({ db: options.db, cache, leases, now });
+  const usageLog = createUsageLog({ db: options.db, cache });
+  // Metered bytes and the usage log's rows, each its own batch: one failing does not hold the other back.
+  async function flush(): Promise<void> {
+    const [usage, log] = await Promise.allSettled([flushUsage(), usageLog.flush()]);
+    if (usage.status === 'rejected') throw usage.reason;
+    if (log.status === 'rejected') throw log.reason;
+  }
 
   let flushTimer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> | null = null;
@@ -48,6 +56,8 @@ export function createGatewayState(options: TGatewayStateOptions) {
   return {
     authorizer,
     meter,
+    /** What the connection registry tells the per-connection usage log. */
+    usageLog: usageLog.sink,
     /** Loads everything, then follows changes and flushes usage on a timer. */
     async start(): Promise<void> {
       await leases.start();
@@ -76,7 +86,7 @@ export function createGatewayState(options: TGatewayStateOptions) {
       await leases.returnAll();
     },
     /** For tests and diagnostics. */
-    stats: () => ({ ...cache.stats(), pendingTokens: pendingTokens() }),
+    stats: () => ({ ...cache.stats(), pendingTokens: pendingTokens(), usageLog: usageLog.stats() }),
   };
 }
 

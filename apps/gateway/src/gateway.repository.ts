@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { usageLogEntries } from '@proxy/db';
 import {
   exitNodes,
   gatewayInstances,
@@ -9,6 +10,7 @@ import {
   proxyTokens,
   targetRuleLists,
   tokenUsage,
+  usageLogSettings,
   type TDb,
   type TDbOrTx,
 } from '@proxy/db';
@@ -214,6 +216,52 @@ export async function loadIpEntries(db: TDb): Promise<TIpEntryRow[]> {
       endHex: ipListEntries.endHex,
     })
     .from(ipListEntries);
+}
+
+/** The accounts that opted in to the per-connection usage log (few rows: only those who chose). */
+export async function loadUsageLogUsers(db: TDb): Promise<number[]> {
+  const rows = await db.select({ userId: usageLogSettings.userId }).from(usageLogSettings).where(eq(usageLogSettings.enabled, true));
+  return rows.map((r) => r.userId);
+}
+
+/** One connection of the usage log as the gateway writes it. */
+export type TUsageLogRow = typeof usageLogEntries.$inferInsert;
+
+/** One flush of usage log rows: its id (in gateway_usage_batches, like the meter's) makes writing it again a no-op. */
+export type TUsageLogBatch = { id: string; rows: TUsageLogRow[] };
+
+// One INSERT per batch from 13 arrays (unnest): 13 parameters whatever the batch holds, far less work to
+// build and parse than a parameter per value (the gateway's event loop pays for it, with PGlite in-process too).
+const INSERT_LOG_ROWS = `INSERT INTO usage_log_entries
+  (user_id, token_id, day, protocol, source_ip, target_host, target_port, started_at, ended_at, bytes_up, bytes_down, outcome, reason)
+  SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::date[], $4::text[], $5::text[], $6::text[], $7::int[],
+    $8::timestamptz[], $9::timestamptz[], $10::bigint[], $11::bigint[], $12::text[], $13::text[])`;
+
+/** Writes a batch of usage log rows in one transaction; answers false when the batch was already written. */
+export async function writeUsageLog(db: TDb, batch: TUsageLogBatch): Promise<boolean> {
+  if (batch.rows.length === 0) return false;
+  const rows = batch.rows;
+  const column = <T>(pick: (r: TUsageLogRow) => T) => rows.map(pick);
+  return db.transaction(async (tx) => {
+    const recorded = await tx.insert(gatewayUsageBatches).values({ id: batch.id }).onConflictDoNothing().returning({ id: gatewayUsageBatches.id });
+    if (recorded.length === 0) return false;
+    await rawRows(tx, INSERT_LOG_ROWS, [
+      column((r) => r.userId),
+      column((r) => r.tokenId),
+      column((r) => r.day),
+      column((r) => r.protocol),
+      column((r) => r.sourceIp),
+      column((r) => r.targetHost),
+      column((r) => r.targetPort),
+      column((r) => (r.startedAt as Date).toISOString()),
+      column((r) => (r.endedAt as Date).toISOString()),
+      column((r) => r.bytesUp),
+      column((r) => r.bytesDown),
+      column((r) => r.outcome),
+      column((r) => r.reason ?? null),
+    ]);
+    return true;
+  });
 }
 
 /** One flush of metered bytes: its id makes writing it again a no-op. */

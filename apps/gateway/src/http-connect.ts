@@ -81,8 +81,10 @@ export function openConnectTunnel(
 ): void {
   ctx.registry.sample(conn);
   conn.isHeld = true;
+  conn.protocol = 1;
   const target = splitHostPort(authority);
   if (!target) return refuse(ctx, conn, 'bad-request');
+  conn.setTarget(target);
   conn.socket.pause();
   const creds = parseBasic(authHeader);
   const credentials = creds && { username: creds.username, password: creds.password, protocol: 'http' as const, sourceIp: conn.sourceIp };
@@ -104,11 +106,11 @@ export function openConnectTunnel(
 function accept(conn: Connection, handshakeRead: number): void {
   conn.socket.write(CONNECT_OK);
   // Metering starts after the handshake: the CONNECT head and this reply are not counted.
-  conn.counted = handshakeRead + conn.socket.bytesWritten;
+  conn.meterFrom(handshakeRead, conn.socket.bytesWritten);
   conn.isHeld = false;
 }
 
 function refuse(ctx: TGatewayContext, conn: Connection, reason: TRefusal): void {
-  ctx.registry.release(conn);
+  ctx.registry.release(conn, reason);
   conn.socket.end(httpRefusal(reason));
 }

@@ -181,6 +181,7 @@ class HttpForwarder {
     }
     const target = parseAbsoluteTarget(head.target);
     if (!target) return this.refuse('bad-request');
+    this.conn.setTarget(target);
     const ex: TExchange = {
       head,
       target,
@@ -432,7 +433,7 @@ class HttpForwarder {
   /** Answers a refusal and closes; the refused request is not metered. */
   private refuse(reason: TRefusal): false {
     if (this.isDone) return false;
-    this.ctx.registry.release(this.conn);
+    this.ctx.registry.release(this.conn, reason);
     this.ex = null;
     this.dropUpstream();
     this.conn.socket.end(httpRefusal(reason));

@@ -45,6 +45,7 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
   const engine = createGatewayServer({
     authorizer: store.authorizer,
     meter: store.meter,
+    usageLog: store.usageLog,
     policy: options.policy,
     idleTimeoutMs: options.idleTimeoutMs,
     connectTimeoutMs: options.connectTimeoutMs,

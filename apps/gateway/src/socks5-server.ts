@@ -29,6 +29,7 @@ const SUCCEEDED = requestReply(SOCKS_REPLY.succeeded);
 export function handleSocks5(ctx: TGatewayContext, conn: Connection, first: Buffer): void {
   const socket = conn.socket;
   conn.isHeld = true;
+  conn.protocol = 2;
   let buf = first;
   let stage: 'greeting' | 'auth' | 'request' = 'greeting';
   let grant: TGrant | TRefusal | null = null;
@@ -79,10 +80,11 @@ export function handleSocks5(ctx: TGatewayContext, conn: Connection, first: Buff
         return;
       } else {
         const { command, target } = parsed.value as { command: number; target: TTarget };
+        conn.setTarget(target);
         socket.removeListener('data', onData);
         if (typeof grant === 'string' || grant === null) return fail(requestReply(REFUSALS[grant ?? 'auth-required'].socks));
         if (command !== 0x01) return fail(requestReply(SOCKS_REPLY.commandNotSupported));
-        return void openSocksTunnel(ctx, conn, grant, target, buf, () => handshakeBytes + written);
+        return void openSocksTunnel(ctx, conn, grant, target, buf, handshakeBytes, () => written);
       }
     }
   };
@@ -94,13 +96,21 @@ export function handleSocks5(ctx: TGatewayContext, conn: Connection, first: Buff
   step();
 }
 
-function openSocksTunnel(ctx: TGatewayContext, conn: Connection, grant: TGrant, target: TTarget, early: Buffer, handshake: () => number): void {
+function openSocksTunnel(
+  ctx: TGatewayContext,
+  conn: Connection,
+  grant: TGrant,
+  target: TTarget,
+  early: Buffer,
+  handshakeRead: number,
+  handshakeWritten: () => number,
+): void {
   const socket = conn.socket;
   socket.pause();
   const accept = () => {
     socket.write(SUCCEEDED);
     // Metering starts after the handshake: greeting, authentication, request and replies are not counted.
-    conn.counted = handshake() + SUCCEEDED.length;
+    conn.meterFrom(handshakeRead, handshakeWritten() + SUCCEEDED.length);
     conn.isHeld = false;
   };
   const echo = ctx.guard.echoAt(target.host, target.port);
@@ -112,7 +122,7 @@ function openSocksTunnel(ctx: TGatewayContext, conn: Connection, grant: TGrant, 
       joinTunnel(conn, upstream, early);
     },
     (err: GatewayRefusal) => {
-      ctx.registry.release(conn);
+      ctx.registry.release(conn, err.reason);
       socket.end(requestReply(err.socksCode ?? REFUSALS[err.reason].socks));
     },
   );

@@ -10,6 +10,7 @@ import {
   loadTokensAfter,
   loadTokensByUsername,
   loadTokensChangedSince,
+  loadUsageLogUsers,
   readVersion,
   type TExitNodeRow,
   type TIpEntryRow,
@@ -115,6 +116,8 @@ export function createStateCache(options: TStateCacheOptions) {
   let listsByUser = new Map<number, TIpLists>();
   let rulesByUser = new Map<number, TUserTargetRules>();
   const compileRules = createRuleCompiler();
+  // Accounts that opted in to the per-connection usage log.
+  let usageLogUsers = new Set<number>();
   let version = -1;
   let lastChange: Date | null = null;
   // Order of reads: a sync does not overwrite a user's IP lists with what it read before a lookup of them.
@@ -139,7 +142,14 @@ export function createStateCache(options: TStateCacheOptions) {
     const current = await readVersion(db);
     if (!force && current === version) return;
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
-    const [nodes, entries, ruleRows] = await Promise.all([loadExitNodes(db), loadIpEntries(db), loadTargetRules(db), loadTokens(since)]);
+    const [nodes, entries, ruleRows, logUsers] = await Promise.all([
+      loadExitNodes(db),
+      loadIpEntries(db),
+      loadTargetRules(db),
+      loadUsageLogUsers(db),
+      loadTokens(since),
+    ]);
+    usageLogUsers = new Set(logUsers);
     nodesById = new Map(nodes.map((n) => [n.id, n]));
     const lists = listsOf(entries);
     const rules = compileRules(ruleRows, true);
@@ -240,6 +250,8 @@ export function createStateCache(options: TStateCacheOptions) {
       const user = rulesByUser.get(token.userId);
       return user ? (user.byToken.get(token.id) ?? user.account) : null;
     },
+    /** Whether the account keeps a per-connection usage log. */
+    isUsageLogged: (userId: number) => usageLogUsers.has(userId),
     /** Reads the rows of this username now (coalesced with other names asked meanwhile). */
     lookUp: (username: string) => lookup.request(username),
     /** Loads everything, then listens and polls the version row. */

@@ -27,6 +27,7 @@ export * from './openapi';
 export * from './ip';
 export * from './proxy-username';
 export * from './usage';
+export * from './usage-log';
 export * from './endpoints';
 export * from './settings';
 export * from './plugin';

@@ -125,6 +125,8 @@ export const VALIDATION_MESSAGES = {
   attachmentTooLarge: { zh: '图片不能超过 5 MB', en: 'An image must be at most 5 MB' },
   attachmentType: { zh: '仅支持 PNG、JPEG 或 WebP 图片', en: 'Only PNG, JPEG or WebP images are accepted' },
   overviewDaysRange: { zh: '统计天数为 1-90 的整数', en: 'Days must be a whole number from 1 to 90' },
+  usageLogRetention: { zh: '保留天数为 1-30 的整数', en: 'Retention must be a whole number of days from 1 to 30' },
+  usageLogRangeDays: { zh: '连接日志每次最多查询 31 天', en: 'The usage log covers at most 31 days per query' },
   mailKindInvalid: {
     zh: '邮件类型须为 verification（验证邮件）或 password_reset（重置密码邮件）',
     en: 'The e-mail kind must be verification or password_reset',

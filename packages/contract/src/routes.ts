@@ -17,6 +17,7 @@ import { SYSTEM_ROUTES } from './system';
 import { TARGET_RULE_ROUTES } from './target-rules';
 import { OVERVIEW_ADMIN_ROUTES } from './overview';
 import { PROXY_TEST_ROUTES, USAGE_ROUTES } from './usage';
+import { USAGE_LOG_ROUTES } from './usage-log';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
 import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
 import { DOWNLOAD_ROUTES } from './downloads';
@@ -45,6 +46,7 @@ export const ROUTE_GROUPS = {
   pricing: PRICING_ROUTES,
   usage: USAGE_ROUTES,
   'proxy-test': PROXY_TEST_ROUTES,
+  'usage-log': USAGE_LOG_ROUTES,
   spider: SPIDER_ROUTES,
   'customer-api': CUSTOMER_API_ROUTES,
   invite: INVITE_ROUTES,

@@ -21,6 +21,8 @@ import {
   TOKEN_STATUSES,
   USDT_NETWORKS,
   USDT_TRANSFER_STATUSES,
+  USAGE_LOG_OUTCOMES,
+  USAGE_LOG_PROTOCOLS,
   USER_STATUSES,
   WORK_ORDER_ATTACHMENT_TYPES,
   WORK_ORDER_CATEGORIES,
@@ -32,6 +34,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -402,6 +405,49 @@ export const tokenUsage = pgTable(
     bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tokenId, t.bucket] }), index('token_usage_user_idx').on(t.userId, t.bucket)],
+);
+
+/**
+ * The per-connection usage log setting of an account (a row only once the
+ * user chose): off by default; rows are kept `retention_days` (1-30) days.
+ * Gateways load the enabled rows with their state (a change bumps the version).
+ */
+export const usageLogSettings = pgTable(
+  'usage_log_settings',
+  {
+    userId: bigint('user_id', { mode: 'number' }).primaryKey(),
+    enabled: boolean('enabled').notNull().default(false),
+    retentionDays: integer('retention_days').notNull().default(7),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('usage_log_settings_retention_check', sql`${t.retentionDays} BETWEEN 1 AND 30`)],
+);
+
+/**
+ * One connection of an opted-in user's proxy, written by the gateway in
+ * batches (ids in gateway_usage_batches make a batch sent again a no-op).
+ * `day` (UTC date of the end) is what retention drops, one day at a time;
+ * bytes are exactly what the meter counted for the connection.
+ */
+export const usageLogEntries = pgTable(
+  'usage_log_entries',
+  {
+    id: id(),
+    userId: userRef(),
+    tokenId: bigint('token_id', { mode: 'number' }).notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    protocol: text('protocol', { enum: USAGE_LOG_PROTOCOLS }).notNull(),
+    sourceIp: text('source_ip').notNull(),
+    targetHost: text('target_host').notNull(),
+    targetPort: integer('target_port').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
+    bytesUp: bigint('bytes_up', { mode: 'number' }).notNull(),
+    bytesDown: bigint('bytes_down', { mode: 'number' }).notNull(),
+    outcome: text('outcome', { enum: USAGE_LOG_OUTCOMES }).notNull(),
+    reason: text('reason'),
+  },
+  (t) => [index('usage_log_entries_token_idx').on(t.tokenId, t.endedAt), index('usage_log_entries_day_idx').on(t.day, t.userId)],
 );
 
 /**

@@ -15,6 +15,7 @@ import { createIpListHandlers } from './ip-lists/ip-lists.routes';
 import { createTargetRuleHandlers } from './target-rules/target-rules.routes';
 import { createProxyTestHandlers } from './proxy-test/proxy-test.routes';
 import { createUsageHandlers } from './usage/usage.routes';
+import { createUsageLogHandlers } from './usage-log/usage-log.routes';
 import { createSpiderHandlers } from './spider/spider.routes';
 import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
 import { createUserAdminHandlers } from './users/users-admin.routes';
@@ -55,6 +56,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'target-rules': createTargetRuleHandlers(deps),
     'proxy-test': createProxyTestHandlers(deps),
     usage: createUsageHandlers(deps),
+    'usage-log': createUsageLogHandlers(deps),
     spider: createSpiderHandlers(deps),
     'customer-api': createCustomerApiHandlers(deps),
     'users-admin': createUserAdminHandlers(deps),

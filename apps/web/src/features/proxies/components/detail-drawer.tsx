@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { Button, Descriptions, Drawer, Flex, Progress, QRCode, Tag, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
 import { TokenTargetRulesSection } from '../../../entities/target-rules/target-rules-panels';
@@ -64,6 +65,15 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
                       <Progress percent={percent ?? 0} size="small" />
                     </div>
                   ),
+              },
+              {
+                key: 'usageLog',
+                label: t('detail.usageLog'),
+                children: (
+                  <Link to={`/proxy/usage-log/${token.token_id}`} onClick={props.onClose} data-testid="detail-usage-log">
+                    <UnorderedListOutlined /> {t('detail.usageLogLink')}
+                  </Link>
+                ),
               },
               { key: 'created', label: t('fields.createdAt'), children: formatDateTime(token.created_at) },
               { key: 'expires', label: t('fields.expiresAt'), children: formatDateTime(token.expires_at) },

@@ -24,6 +24,7 @@ beforeEach(() => {
   api.on('userTotpStatus', () => ({ enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: false }));
   api.on('userAlertSettingsGet', () => ({ usage_thresholds: [80, 100], balance_low_yuan: null, channels: structuredClone(DEFAULT_ALERT_CHANNELS) }));
   api.on('userSessions', () => []);
+  api.on('userUsageLogSettings', () => ({ enabled: false, retention_days: 7 }));
   api.on('userUpdateProfile', (req) => {
     const { username } = req.json as { username: string };
     return username === 'taken' ? fail(409, 1003, 'This username is already taken', { error: 'USERNAME_TAKEN' }) : { ...user, name: username };

@@ -8,6 +8,7 @@ import { PasswordForm } from './password-form';
 import { ProfileCard } from './profile-card';
 import { SessionsCard } from './sessions-card';
 import { TwoFactorCard } from './two-factor-card';
+import { UsageLogCard } from './usage-log-card';
 import { UserGuideCard } from './user-guide-card';
 import { UsernameForm } from './username-form';
 
@@ -53,6 +54,9 @@ export default function UserCenterPage() {
           </Col>
           <Col span={24}>
             <AlertSettingsCard />
+          </Col>
+          <Col span={24}>
+            <UsageLogCard />
           </Col>
           <Col span={24}>
             <UserGuideCard />

@@ -38,6 +38,7 @@ export function ExpiringCard() {
         />
       ) : (
         <LightTable<TExpiringProxy>
+          title={t('expiring.title', { days: EXPIRING_WITHIN_DAYS })}
           rowKey={(r) => r.token_id}
           size="small"
           isLoading={expiring.isPending}

@@ -25,12 +25,14 @@ type TLightTableProps<T> = {
   pageSize?: number;
   /** The table scrolls sideways inside its card below this width. */
   minWidth?: number;
+  /** Title of the card around the table: the scroll box is a keyboard-reachable region named after it (as the shell does for antd's tables). */
+  title: string;
 };
 
 /** A small read-only table in antd's look, with a pager when the rows fill more than one page. */
-export function LightTable<T>({ columns, rows, rowKey, size = 'middle', isLoading, emptyText, pageSize, minWidth }: TLightTableProps<T>) {
+export function LightTable<T>({ columns, rows, rowKey, size = 'middle', isLoading, emptyText, pageSize, minWidth, title }: TLightTableProps<T>) {
   const { token } = theme.useToken();
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation(['dashboard', 'common']);
   const [page, setPage] = useState(1);
   const pageCount = pageSize ? Math.max(1, Math.ceil(rows.length / pageSize)) : 1;
   const current = Math.min(page, pageCount);
@@ -40,7 +42,7 @@ export function LightTable<T>({ columns, rows, rowKey, size = 'middle', isLoadin
 
   return (
     <Spin spinning={Boolean(isLoading)}>
-      <div style={{ overflowX: 'auto' }}>
+      <div role="region" aria-label={t('common:table.regionOf', { title })} tabIndex={0} style={{ overflowX: 'auto' }}>
         <table style={{ width: '100%', minWidth, borderCollapse: 'collapse', fontSize: token.fontSize, color: token.colorText }}>
           <thead>
             <tr>
@@ -77,11 +79,23 @@ export function LightTable<T>({ columns, rows, rowKey, size = 'middle', isLoadin
       </div>
       {pageCount > 1 && (
         <Flex justify="end" align="center" gap={8} style={{ marginTop: token.marginSM }}>
-          <Button size="small" icon={<LeftOutlined />} aria-label={t('pager.previous')} disabled={current <= 1} onClick={() => setPage(current - 1)} />
+          <Button
+            size="small"
+            icon={<LeftOutlined />}
+            aria-label={t('dashboard:pager.previous')}
+            disabled={current <= 1}
+            onClick={() => setPage(current - 1)}
+          />
           <span aria-live="polite">
             {current} / {pageCount}
           </span>
-          <Button size="small" icon={<RightOutlined />} aria-label={t('pager.next')} disabled={current >= pageCount} onClick={() => setPage(current + 1)} />
+          <Button
+            size="small"
+            icon={<RightOutlined />}
+            aria-label={t('dashboard:pager.next')}
+            disabled={current >= pageCount}
+            onClick={() => setPage(current + 1)}
+          />
         </Flex>
       )}
     </Spin>

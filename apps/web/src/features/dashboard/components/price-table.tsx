@@ -63,6 +63,7 @@ export function PriceTable() {
   return (
     <Card title={t('prices.title')}>
       <LightTable<TPriceRow>
+        title={t('prices.title')}
         rowKey={(r) => r.key}
         rows={rows}
         minWidth={560}

@@ -113,12 +113,20 @@ function send(request: TRequest): Promise<TResponse> {
     const url = `${apiHttp.defaults.baseURL.replace(/\/+$/, '')}${request.url}${query ? `?${query}` : ''}`;
     const xhr = new XMLHttpRequest();
     xhr.open(request.method.toUpperCase(), url, true);
-    xhr.timeout = apiHttp.defaults.timeout;
+    // The timeout as a timer of its own (jsdom, where the tests run, handles XMLHttpRequest.timeout slowly).
+    let isTimedOut = false;
+    const timer = setTimeout(() => {
+      isTimedOut = true;
+      xhr.abort();
+    }, apiHttp.defaults.timeout);
     xhr.responseType = request.isBlob ? 'blob' : 'text';
     xhr.setRequestHeader('Accept', 'application/json, text/plain, */*');
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
     const onAbort = () => xhr.abort();
-    const done = () => request.signal?.removeEventListener('abort', onAbort);
+    const done = () => {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    };
     xhr.onload = () => {
       done();
       resolve({ status: xhr.status, data: request.isBlob ? xhr.response : parseBody(xhr.responseText) });
@@ -127,13 +135,9 @@ function send(request: TRequest): Promise<TResponse> {
       done();
       reject(new TransportError('network'));
     };
-    xhr.ontimeout = () => {
-      done();
-      reject(new TransportError('timeout'));
-    };
     xhr.onabort = () => {
       done();
-      reject(new TransportError('canceled'));
+      reject(new TransportError(isTimedOut ? 'timeout' : 'canceled'));
     };
     request.signal?.addEventListener('abort', onAbort);
     xhr.send(request.data ?? null);

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Button, Form, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CODE_RESEND_MS, type TCodePurpose } from '@proxy/contract';
+import { CODE_RESEND_MS } from '@proxy/contract/light';
+import type { TCodePurpose } from '@proxy/contract';
 import { showSuccess } from '../lib/message';
 import { useSendCode } from '../lib/send-code';
 

@@ -1,4 +1,3 @@
-import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { API_PREFIX, DEFAULT_STATUS_MESSAGES, ERRORS, OK_CODE, REQUEST_TIMEOUT_MS, ROUTE_TABLE, unknownErrorMessage } from '@proxy/contract/light';
 import type { TRouteName, TRouteOutput, TRouteRequest } from '@proxy/contract';
 import { getLanguage, translate } from './i18n';
@@ -48,8 +47,102 @@ export type TCallOptions = {
   headers?: Record<string, string>;
 };
 
-/** The axios instance behind every call (base URL `/api`, 60000 ms timeout). */
-export const apiHttp = axios.create({ baseURL: API_PREFIX, timeout: REQUEST_TIMEOUT_MS });
+/**
+ * Where and how long calls go: base URL `/api`, 60000 ms timeout. Tests point
+ * `defaults.baseURL` at their stub server.
+ */
+export const apiHttp = { defaults: { baseURL: API_PREFIX, timeout: REQUEST_TIMEOUT_MS } };
+
+/** One request as the transport sends it. */
+type TRequest = {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  params?: Record<string, unknown>;
+  data?: XMLHttpRequestBodyInit;
+  isBlob?: boolean;
+  signal?: AbortSignal;
+};
+
+/** An answer of any HTTP status: the body parsed as JSON when it is JSON text, else the text (or the Blob). */
+type TResponse = { status: number; data: unknown };
+
+/** Why no answer arrived. */
+type TTransportFailure = 'timeout' | 'network' | 'canceled';
+
+class TransportError extends Error {
+  constructor(readonly reason: TTransportFailure) {
+    super(reason);
+  }
+}
+
+/** Query string of a GET call: null/undefined left out, arrays as `key[]`, dates in ISO form, objects as JSON. */
+export function toQueryString(params: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  const text = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== undefined && item !== null) query.append(`${key}[]`, text(item));
+    } else query.append(key, text(value));
+  }
+  return query.toString();
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Sends one request over XMLHttpRequest (the browser's own transport, a few
+ * hundred bytes instead of a request library). Resolves with any answer,
+ * whatever its status; rejects with TransportError when none arrived.
+ */
+function send(request: TRequest): Promise<TResponse> {
+  return new Promise((resolve, reject) => {
+    if (request.signal?.aborted) {
+      reject(new TransportError('canceled'));
+      return;
+    }
+    const query = request.params ? toQueryString(request.params) : '';
+    const url = `${apiHttp.defaults.baseURL.replace(/\/+$/, '')}${request.url}${query ? `?${query}` : ''}`;
+    const xhr = new XMLHttpRequest();
+    xhr.open(request.method.toUpperCase(), url, true);
+    // The timeout as a timer of its own (jsdom, where the tests run, handles XMLHttpRequest.timeout slowly).
+    let isTimedOut = false;
+    const timer = setTimeout(() => {
+      isTimedOut = true;
+      xhr.abort();
+    }, apiHttp.defaults.timeout);
+    xhr.responseType = request.isBlob ? 'blob' : 'text';
+    xhr.setRequestHeader('Accept', 'application/json, text/plain, */*');
+    for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
+    const onAbort = () => xhr.abort();
+    const done = () => {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    };
+    xhr.onload = () => {
+      done();
+      resolve({ status: xhr.status, data: request.isBlob ? xhr.response : parseBody(xhr.responseText) });
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new TransportError('network'));
+    };
+    xhr.onabort = () => {
+      done();
+      reject(new TransportError(isTimedOut ? 'timeout' : 'canceled'));
+    };
+    request.signal?.addEventListener('abort', onAbort);
+    xhr.send(request.data ?? null);
+  });
+}
 
 type TEnvelopeLike = { code?: unknown; msg?: unknown; data?: unknown };
 
@@ -85,11 +178,9 @@ export function toFormBody(fields: Record<string, unknown>): URLSearchParams {
   return form;
 }
 
-/** Network failures show their error message, translated where axios names the cause. */
-function networkMessage(err: AxiosError): string {
-  if (err.code === AxiosError.ECONNABORTED || err.code === AxiosError.ETIMEDOUT) return translate('errors:timeout');
-  if (err.code === AxiosError.ERR_NETWORK) return translate('errors:network');
-  return err.message || defaultMessage(NETWORK_ERROR_CODE);
+/** Network failures: a timeout and an unreachable server named in the interface language. */
+function networkMessage(reason: TTransportFailure): string {
+  return translate(reason === 'timeout' ? 'errors:timeout' : 'errors:network');
 }
 
 /**
@@ -213,10 +304,10 @@ export async function callApi<N extends TRouteName>(name: N, input?: TRouteReque
   }
 
   const { path, rest } = buildPath(route.path, (input ?? {}) as Record<string, unknown>);
-  const config: AxiosRequestConfig = { url: path, method: route.method, headers, signal: options.signal };
-  if (route.body === 'none') config.params = rest;
+  const request: TRequest = { url: path, method: route.method, headers, signal: options.signal, isBlob: route.isBlob };
+  if (route.body === 'none') request.params = rest;
   else if (route.body === 'form') {
-    config.data = toFormBody(rest);
+    request.data = toFormBody(rest);
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
   } else if (route.body === 'multipart') {
     // Files (Blob) as file parts, other fields as text; the browser writes the boundary.
@@ -226,24 +317,24 @@ export async function callApi<N extends TRouteName>(name: N, input?: TRouteReque
       if (value instanceof Blob) form.append(key, value, value instanceof File ? value.name : key);
       else form.append(key, String(value));
     }
-    config.data = form;
+    request.data = form;
   } else {
     // JSON bodies keep the path parameters too (spec: PUT /token/remark/{token_id} carries token_id and remark).
-    config.data = { ...(input as Record<string, unknown> | undefined) };
+    request.data = JSON.stringify({ ...(input as Record<string, unknown> | undefined) });
+    headers['Content-Type'] = 'application/json';
   }
-  if (route.isBlob) config.responseType = 'blob';
 
-  let response: AxiosResponse;
+  let response: TResponse;
   try {
-    response = await apiHttp.request(config);
+    response = await send(request);
   } catch (raw) {
-    if (axios.isCancel(raw)) throw new ApiError({ code: NETWORK_ERROR_CODE, msg: 'canceled' });
-    const err = raw as AxiosError;
-    if (!err.response) {
-      return fail(new ApiError({ code: NETWORK_ERROR_CODE, msg: networkMessage(err) }), options);
-    }
-    const status = err.response.status;
-    const body = err.response.data instanceof Blob ? await readBlobBody(err.response.data) : err.response.data;
+    const reason = raw instanceof TransportError ? raw.reason : 'network';
+    if (reason === 'canceled') throw new ApiError({ code: NETWORK_ERROR_CODE, msg: 'canceled' });
+    return fail(new ApiError({ code: NETWORK_ERROR_CODE, msg: networkMessage(reason) }), options);
+  }
+  if (response.status < 200 || response.status >= 300) {
+    const status = response.status;
+    const body = response.data instanceof Blob ? await readBlobBody(response.data) : response.data;
     if (isEnvelope(body)) {
       return handleFailure(body.code as number, typeof body.msg === 'string' ? body.msg : undefined, status, body.data, options);
     }

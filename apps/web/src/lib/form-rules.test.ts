@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FormInstance, FormRule } from 'antd';
 import { ZRegisterForm, zCode, zUsername } from '@proxy/contract';
 import { setLanguage } from './i18n';
-import { zodFormRule, zodRule } from './form-rules';
+import { getConfirmPasswordRules, lazyZodRule, zodFormRule, zodRule } from './form-rules';
 
 type TValidator = (rule: unknown, value: unknown) => Promise<void>;
 
@@ -35,5 +35,24 @@ describe('zodFormRule', () => {
     await expect(check({}, values.confirm_password)).rejects.toThrow('The two passwords you entered are inconsistent');
     const same = { ...values, confirm_password: '12345678' };
     await expect(validatorOf(zodFormRule(ZRegisterForm, 'confirm_password'), same)({}, same.confirm_password)).resolves.toBeUndefined();
+  });
+});
+
+describe('lazyZodRule', () => {
+  it('checks with the schema it picks from the lazily loaded contract, with the same messages', async () => {
+    const check = validatorOf(lazyZodRule((schemas) => schemas.ZRegisterForm.shape.username));
+    await expect(check({}, 'alice')).resolves.toBeUndefined();
+    setLanguage('en');
+    await expect(check({}, 'a')).rejects.toThrow('Username must be 2-20 characters');
+    await expect(validatorOf(lazyZodRule((schemas) => schemas.ZLoginForm.shape.email))({}, '  ')).rejects.toThrow('Please enter your username and password');
+  });
+
+  it('makes a password confirmation required and equal to the password', async () => {
+    setLanguage('en');
+    const form = { getFieldValue: () => '12345678' } as unknown as FormInstance;
+    const [filled, same] = getConfirmPasswordRules(form).map((rule) => validatorOf(rule));
+    await expect(filled({}, '')).rejects.toThrow('This field is required');
+    await expect(same({}, '87654321')).rejects.toThrow('The two passwords you entered are inconsistent');
+    await expect(same({}, '12345678')).resolves.toBeUndefined();
   });
 });

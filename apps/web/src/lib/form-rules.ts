@@ -1,6 +1,7 @@
 import type { FormInstance, FormRule } from 'antd';
-import { ZChangePasswordForm, validationMessage } from '@proxy/contract';
+import { validationMessage } from '@proxy/contract/light';
 import { getLanguage } from './i18n';
+import type * as FormSchemas from './form-schemas';
 
 type TIssue = { message: string; path: PropertyKey[] };
 
@@ -17,12 +18,12 @@ export type ZodType = {
  * and shows its translated message, so console and server share the rules.
  */
 export function zodRule(schema: ZodType): FormRule {
-  return {
-    validator: async (_rule, value: unknown) => {
-      const result = await schema.safeParseAsync(value);
-      if (!result.success) throw new Error(validationMessage(result.error.issues[0]?.message ?? 'invalidValue', getLanguage()));
-    },
-  };
+  return { validator: (_rule, value: unknown) => checkValue(schema, value) };
+}
+
+async function checkValue(schema: ZodType, value: unknown): Promise<void> {
+  const result = await schema.safeParseAsync(value);
+  if (!result.success) throw new Error(validationMessage(result.error.issues[0]?.message ?? 'invalidValue', getLanguage()));
 }
 
 /**
@@ -42,8 +43,22 @@ export function zodFormRule(schema: ZodType, field: string): FormRule {
   });
 }
 
+/** The contract's schemas of the public forms (zod), fetched on the first check of a lazy rule. */
+type TFormSchemas = typeof FormSchemas;
+
+/**
+ * zodRule for a schema of the contract picked when the field is first
+ * checked: the schemas (and zod, ~36 KB gzipped) download then, not with the
+ * page. The public pages (sign-in, register, reset) use it.
+ */
+export function lazyZodRule(pick: (schemas: TFormSchemas) => ZodType): FormRule {
+  return {
+    validator: async (_rule, value: unknown) => checkValue(pick(await import('./form-schemas')), value),
+  };
+}
+
 /** A field that only has to be filled: the contract's "required" rule (non-empty string). */
-export const zFilled = ZChangePasswordForm.shape.current_password;
+const filledRule = lazyZodRule((schemas) => schemas.ZChangePasswordForm.shape.current_password);
 
 /**
  * Rules of a "confirm password" field: filled, and equal to the form's
@@ -51,7 +66,7 @@ export const zFilled = ZChangePasswordForm.shape.current_password;
  */
 export function getConfirmPasswordRules(form: FormInstance, passwordField = 'password'): FormRule[] {
   return [
-    zodRule(zFilled),
+    filledRule,
     {
       validator: (_rule, value) =>
         !value || value === form.getFieldValue(passwordField)

@@ -3,8 +3,9 @@ import { Button, Checkbox, Flex, Form, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ZLoginForm, isTotpChallenge, type TSession, type TSignInResult, type TTotpChallenge } from '@proxy/contract';
-import { zodRule } from '../../../lib/form-rules';
+import type { TSession, TSignInResult, TTotpChallenge } from '@proxy/contract';
+import { lazyZodRule } from '../../../lib/form-rules';
+import { isTotpChallenge } from '../utils/sign-in-result';
 import { showSuccess } from '../../../lib/message';
 import { useLogin } from '../api/login';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
@@ -74,10 +75,10 @@ export default function LoginPage() {
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
       <Form<TLoginValues> form={form} layout="vertical" requiredMark={false} initialValues={{ remember: true }} onFinish={handleFinish} size="large">
-        <Form.Item name="email" label={t('login.account')} rules={[zodRule(ZLoginForm.shape.email)]}>
+        <Form.Item name="email" label={t('login.account')} rules={[lazyZodRule((c) => c.ZLoginForm.shape.email)]}>
           <Input prefix={<UserOutlined />} placeholder={t('login.accountPlaceholder')} autoComplete="username" />
         </Form.Item>
-        <Form.Item name="password" label={t('login.password')} rules={[zodRule(ZLoginForm.shape.password)]}>
+        <Form.Item name="password" label={t('login.password')} rules={[lazyZodRule((c) => c.ZLoginForm.shape.password)]}>
           <Input.Password prefix={<LockOutlined />} placeholder={t('login.passwordPlaceholder')} autoComplete="current-password" />
         </Form.Item>
         <Flex justify="space-between" align="center" style={{ marginBottom: 24 }}>

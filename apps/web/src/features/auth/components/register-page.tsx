@@ -3,13 +3,15 @@ import { Button, Flex, Form, Input, Space, type FormRule } from 'antd';
 import { LockOutlined, MailOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ERRORS, ZRegisterForm, isTotpChallenge, validationMessage, type TSession, type TSignInResult, type TTotpChallenge } from '@proxy/contract';
+import { ERRORS, validationMessage } from '@proxy/contract/light';
+import type { TSession, TSignInResult, TTotpChallenge } from '@proxy/contract';
 import { getLanguage } from '../../../lib/i18n';
 import { showSuccess } from '../../../lib/message';
 import { useOAuthProviders } from '../api/oauth-providers';
 import { useRegister } from '../api/register';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
-import { getConfirmPasswordRules, zodRule } from '../../../lib/form-rules';
+import { getConfirmPasswordRules, lazyZodRule } from '../../../lib/form-rules';
+import { isTotpChallenge } from '../utils/sign-in-result';
 import { getSafeRedirect } from '../utils/redirect';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
@@ -29,7 +31,6 @@ type TRegisterValues = {
 };
 
 const REGISTER_FIELDS = ['username', 'email', 'code', 'password', 'confirm_password', 'invite_code'] as const;
-const fields = ZRegisterForm.shape;
 
 /** /register: username, e-mail with a code, password twice and the invite code (spec sections 2, 4, 5). */
 export default function RegisterPage() {
@@ -63,7 +64,7 @@ export default function RegisterPage() {
   // Optional by default; the server says when this installation requires an invite.
   const inviteRules: FormRule[] = [
     ...(isInviteRequired ? [{ required: true, whitespace: true, message: validationMessage('inviteRequired', getLanguage()) }] : []),
-    zodRule(fields.invite_code),
+    lazyZodRule((c) => c.ZRegisterForm.shape.invite_code),
   ];
 
   const handleFinish = async (values: TRegisterValues) => {
@@ -101,21 +102,21 @@ export default function RegisterPage() {
         initialValues={{ invite_code: inviteFromLink }}
         onFinish={handleFinish}
       >
-        <Form.Item name="username" label={t('register.username')} rules={[zodRule(fields.username)]}>
+        <Form.Item name="username" label={t('register.username')} rules={[lazyZodRule((c) => c.ZRegisterForm.shape.username)]}>
           <Input prefix={<UserOutlined />} placeholder={t('register.usernamePlaceholder')} autoComplete="username" />
         </Form.Item>
         <Form.Item htmlFor="register_email" label={t('register.email')}>
           <Space.Compact block>
-            <Form.Item name="email" noStyle rules={[zodRule(fields.email)]}>
+            <Form.Item name="email" noStyle rules={[lazyZodRule((c) => c.ZRegisterForm.shape.email)]}>
               <Input prefix={<MailOutlined />} placeholder={t('register.emailPlaceholder')} autoComplete="email" />
             </Form.Item>
             <SendCodeButton form={form} type="register" />
           </Space.Compact>
         </Form.Item>
-        <Form.Item name="code" label={t('register.code')} rules={[zodRule(fields.code)]}>
+        <Form.Item name="code" label={t('register.code')} rules={[lazyZodRule((c) => c.ZRegisterForm.shape.code)]}>
           <Input prefix={<SafetyOutlined />} placeholder={t('register.codePlaceholder')} maxLength={6} inputMode="numeric" autoComplete="one-time-code" />
         </Form.Item>
-        <Form.Item name="password" label={t('register.password')} rules={[zodRule(fields.password)]}>
+        <Form.Item name="password" label={t('register.password')} rules={[lazyZodRule((c) => c.ZRegisterForm.shape.password)]}>
           <Input.Password prefix={<LockOutlined />} placeholder={t('register.passwordPlaceholder')} autoComplete="new-password" />
         </Form.Item>
         <Form.Item name="confirm_password" label={t('register.confirmPassword')} dependencies={['password']} rules={getConfirmPasswordRules(form)}>

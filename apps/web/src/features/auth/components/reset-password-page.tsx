@@ -2,10 +2,10 @@ import { Button, Flex, Form, Input, Space } from 'antd';
 import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { ERRORS, ZResetPasswordForm } from '@proxy/contract';
+import { ERRORS } from '@proxy/contract/light';
 import { showSuccess } from '../../../lib/message';
 import { useResetPassword } from '../api/reset-password';
-import { getConfirmPasswordRules, zodRule } from '../../../lib/form-rules';
+import { getConfirmPasswordRules, lazyZodRule } from '../../../lib/form-rules';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { SendCodeButton } from '../../../components/send-code-button';
@@ -13,7 +13,6 @@ import { SendCodeButton } from '../../../components/send-code-button';
 type TResetValues = { email: string; code: string; password: string; confirm_password: string };
 
 const RESET_FIELDS = ['email', 'code', 'password', 'confirm_password'] as const;
-const fields = ZResetPasswordForm.shape;
 
 /** /reset-password: e-mail, a code sent to it, the new password twice (spec section 5). */
 export default function ResetPasswordPage() {
@@ -37,16 +36,16 @@ export default function ResetPasswordPage() {
       <Form<TResetValues> form={form} name="reset" layout="vertical" requiredMark={false} onFinish={handleFinish}>
         <Form.Item htmlFor="reset_email" label={t('reset.email')}>
           <Space.Compact block>
-            <Form.Item name="email" noStyle rules={[zodRule(fields.email)]}>
+            <Form.Item name="email" noStyle rules={[lazyZodRule((c) => c.ZResetPasswordForm.shape.email)]}>
               <Input prefix={<MailOutlined />} placeholder={t('reset.emailPlaceholder')} autoComplete="email" />
             </Form.Item>
             <SendCodeButton form={form} type="reset" />
           </Space.Compact>
         </Form.Item>
-        <Form.Item name="code" label={t('reset.code')} rules={[zodRule(fields.code)]}>
+        <Form.Item name="code" label={t('reset.code')} rules={[lazyZodRule((c) => c.ZResetPasswordForm.shape.code)]}>
           <Input prefix={<SafetyOutlined />} placeholder={t('reset.codePlaceholder')} maxLength={6} inputMode="numeric" autoComplete="one-time-code" />
         </Form.Item>
-        <Form.Item name="password" label={t('reset.password')} rules={[zodRule(fields.password)]}>
+        <Form.Item name="password" label={t('reset.password')} rules={[lazyZodRule((c) => c.ZResetPasswordForm.shape.password)]}>
           <Input.Password prefix={<LockOutlined />} placeholder={t('reset.passwordPlaceholder')} autoComplete="new-password" />
         </Form.Item>
         <Form.Item name="confirm_password" label={t('reset.confirmPassword')} dependencies={['password']} rules={getConfirmPasswordRules(form)}>

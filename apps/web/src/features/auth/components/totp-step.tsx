@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { Alert, Button, Flex, Form, Input, Typography } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { ERRORS, zTotpOrRecoveryCode, type TSession, type TTotpChallenge } from '@proxy/contract';
-import { zodRule } from '../../../lib/form-rules';
+import { ERRORS } from '@proxy/contract/light';
+import type { TSession, TTotpChallenge } from '@proxy/contract';
+import { lazyZodRule } from '../../../lib/form-rules';
 import { markServerIssues } from '../../../lib/server-issues';
 import { loginTotp } from '../api/login-totp';
 
@@ -32,7 +33,8 @@ export default function TotpStep({ step, onSession, onCancel }: TTotpStepProps) 
   const handleFinish = async (values: TCodeValues) => {
     setIsPending(true);
     try {
-      // The form's rule checked the code; it goes as the contract normalises it (no spaces, lower case).
+      // The form's rule checked the code (and loaded the schemas); it goes as the contract normalises it (no spaces, lower case).
+      const { zTotpOrRecoveryCode } = await import('../../../lib/form-schemas');
       onSession(await loginTotp({ challenge: step.challenge, code: zTotpOrRecoveryCode.parse(values.code) }));
     } catch (error) {
       if ((error as { code?: number } | null)?.code === ERRORS.TOTP_CHALLENGE_EXPIRED.code) setIsExpired(true);
@@ -50,7 +52,7 @@ export default function TotpStep({ step, onSession, onCancel }: TTotpStepProps) 
       <Typography.Text type="secondary">{t('totp.hint')}</Typography.Text>
       {isExpired ? <Alert type="warning" showIcon title={t('totp.expired')} /> : null}
       <Form<TCodeValues> form={form} layout="vertical" requiredMark={false} onFinish={handleFinish} size="large">
-        <Form.Item name="code" label={t('totp.code')} rules={[zodRule(zTotpOrRecoveryCode)]} extra={t('totp.recoveryHelp')}>
+        <Form.Item name="code" label={t('totp.code')} rules={[lazyZodRule((c) => c.zTotpOrRecoveryCode)]} extra={t('totp.recoveryHelp')}>
           <Input autoFocus autoComplete="one-time-code" inputMode="text" maxLength={32} placeholder={t('totp.placeholder')} />
         </Form.Item>
         <Form.Item style={{ marginBottom: 8 }}>

@@ -1,8 +1,9 @@
-import { Alert, Button, Card, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { EXPIRING_WITHIN_DAYS, useExpiringProxies, type TExpiringProxy } from '../api/expiring-proxies';
+import { LightTable } from './light-table';
 
 const LIST_PATHS: Record<TExpiringProxy['kind'], string> = {
   dynamic: '/proxy/isp/variable',
@@ -36,35 +37,44 @@ export function ExpiringCard() {
           }
         />
       ) : (
-        <Table<TExpiringProxy>
-          rowKey="token_id"
+        <LightTable<TExpiringProxy>
+          title={t('expiring.title', { days: EXPIRING_WITHIN_DAYS })}
+          rowKey={(r) => r.token_id}
           size="small"
-          loading={expiring.isPending}
-          dataSource={expiring.data ?? []}
-          pagination={{ pageSize: 5, hideOnSinglePage: true, showSizeChanger: false }}
-          locale={{ emptyText: t('expiring.none', { days: EXPIRING_WITHIN_DAYS }) }}
-          scroll={{ x: 720 }}
+          isLoading={expiring.isPending}
+          rows={expiring.data ?? []}
+          pageSize={5}
+          emptyText={t('expiring.none', { days: EXPIRING_WITHIN_DAYS })}
+          minWidth={720}
           columns={[
             {
               key: 'username',
               title: t('expiring.proxy'),
-              render: (_, r) => (
+              render: (r) => (
                 <Link to={LIST_PATHS[r.kind]}>
                   <Typography.Text code>{r.username}</Typography.Text>
                 </Link>
               ),
             },
-            { key: 'kind', title: t('expiring.kind'), render: (_, r) => <Tag>{t(`active.${r.kind}`)}</Tag> },
+            { key: 'kind', title: t('expiring.kind'), render: (r) => <Tag>{t(`active.${r.kind}`)}</Tag> },
             {
               key: 'area',
               title: t('expiring.area'),
-              render: (_, r) => [r.area.country_name, r.area.state_name, r.area.city_name].filter(Boolean).join(' / '),
+              render: (r) => [r.area.country_name, r.area.state_name, r.area.city_name].filter(Boolean).join(' / '),
             },
-            { key: 'remark', title: t('expiring.remark'), dataIndex: 'remark', ellipsis: true },
+            {
+              key: 'remark',
+              title: t('expiring.remark'),
+              render: (r) => (
+                <Typography.Text ellipsis={{ tooltip: r.remark }} style={{ maxWidth: 200 }}>
+                  {r.remark}
+                </Typography.Text>
+              ),
+            },
             {
               key: 'expires',
               title: t('expiring.expiresAt'),
-              render: (_, r) => (
+              render: (r) => (
                 <>
                   <div style={{ whiteSpace: 'nowrap' }}>{dayjs(r.expires_at).format('YYYY-MM-DD HH:mm')}</div>
                   <Typography.Text type="warning">({timeLeft(r.expires_at, t)})</Typography.Text>
@@ -74,7 +84,7 @@ export function ExpiringCard() {
             {
               key: 'autoRenew',
               title: t('expiring.autoRenew'),
-              render: (_, r) => (r.auto_renew ? <Tag color="green">{t('expiring.on')}</Tag> : <Tag color="orange">{t('expiring.off')}</Tag>),
+              render: (r) => (r.auto_renew ? <Tag color="green">{t('expiring.on')}</Tag> : <Tag color="orange">{t('expiring.off')}</Tag>),
             },
           ]}
         />

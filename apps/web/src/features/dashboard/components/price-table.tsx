@@ -1,4 +1,4 @@
-import { Card, Table, Typography } from 'antd';
+import { Card, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   DEFAULT_PRICE_CATALOGUE,
@@ -10,6 +10,7 @@ import {
   priceIpFen,
 } from '@proxy/contract';
 import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
+import { LightTable } from './light-table';
 
 type TPriceRow = { key: string; product: string; traffic: string[]; ip: string[] };
 
@@ -61,16 +62,15 @@ export function PriceTable() {
 
   return (
     <Card title={t('prices.title')}>
-      <Table<TPriceRow>
-        rowKey="key"
-        dataSource={rows}
-        pagination={false}
-        size="middle"
-        scroll={{ x: 560 }}
+      <LightTable<TPriceRow>
+        title={t('prices.title')}
+        rowKey={(r) => r.key}
+        rows={rows}
+        minWidth={560}
         columns={[
-          { key: 'product', title: t('prices.product'), dataIndex: 'product', render: (text: string) => <Typography.Text strong>{text}</Typography.Text> },
-          { key: 'traffic', title: t('prices.byTraffic'), dataIndex: 'traffic', render: renderLines },
-          { key: 'ip', title: t('prices.byIp'), dataIndex: 'ip', render: renderLines },
+          { key: 'product', title: t('prices.product'), render: (r) => <Typography.Text strong>{r.product}</Typography.Text> },
+          { key: 'traffic', title: t('prices.byTraffic'), render: (r) => renderLines(r.traffic) },
+          { key: 'ip', title: t('prices.byIp'), render: (r) => renderLines(r.ip) },
         ]}
       />
       <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>

@@ -17,6 +17,8 @@ import {
   startEcho,
   startOrigin,
   startUpstreamHttpProxy,
+  until,
+  usedBytesOf,
 } from '../test/fixtures';
 import { buildConnectRequest, buildUserPass } from './socks5';
 import { ROTATION_MAX_MS, ROTATION_MIN_MS, rotationWindow } from './rotation';
@@ -30,18 +32,7 @@ let origin: Awaited<ReturnType<typeof startOrigin>>;
 let echo: Awaited<ReturnType<typeof startEcho>>;
 let userId: number;
 
-/**
- * Waits until the check passes (the gateway reloads and flushes on timers). No
- * deadline of its own: the test's timeout bounds it, so a busy machine only makes it slower.
- */
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 25));
-}
-
-async function usedBytes(tokenId: number): Promise<number> {
-  const [row] = await handle.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, tokenId));
-  return row.used;
-}
+const usedBytes = (tokenId: number) => usedBytesOf(handle.db, tokenId);
 
 // A raw CONNECT tunnel that counts the payload bytes both ways.
 async function openTunnel(username: string, password: string, port: number) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { proxyTokens, targetRuleLists, type TDbHandle } from '@proxy/db';
 import { startGateway, type TGateway } from './index';
-import { bump, createTestDatabase, insertExit, insertToken, insertUser, listen, startOrigin, startUpstreamHttpProxy } from '../test/fixtures';
+import { bump, createTestDatabase, insertExit, insertToken, insertUser, listen, startOrigin, startUpstreamHttpProxy, until } from '../test/fixtures';
 import { viaProxy, type TProxyVia } from '../test/proxy-clients';
 import { SOCKS_REPLY } from './socks5';
 
@@ -17,10 +17,6 @@ let localhostOrigin: { port: number; close(): void };
 let seq = 0;
 
 const PROTOCOLS: TProxyVia[] = ['http', 'connect', 'socks5'];
-
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 25));
-}
 
 // An origin on a given address (the IPv6 loopback, or where "localhost" resolves).
 async function startOriginAt(host: string): Promise<{ port: number; close(): void }> {

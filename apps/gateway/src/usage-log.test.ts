@@ -1,9 +1,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
-import { proxyTokens, tokenUsage, usageLogEntries, usageLogSettings, type TDbHandle } from '@proxy/db';
+import { tokenUsage, usageLogEntries, usageLogSettings, type TDbHandle } from '@proxy/db';
 import { startGateway, type TGateway } from './index';
-import { bump, createTestDatabase, insertExit, insertToken, insertUser, listen, startEcho, startOrigin } from '../test/fixtures';
+import { bump, createTestDatabase, insertExit, insertToken, insertUser, listen, startEcho, startOrigin, until, usedBytesOf } from '../test/fixtures';
 import { viaProxy } from '../test/proxy-clients';
 import { buildConnectRequest, buildUserPass } from './socks5';
 
@@ -16,15 +16,7 @@ let echo: Awaited<ReturnType<typeof startEcho>>;
 let loggedUser: number;
 let silentUser: number;
 
-/** Waits until the check passes (the gateway flushes on a timer); the test's timeout bounds it. */
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 25));
-}
-
-async function usedBytes(tokenId: number): Promise<number> {
-  const [row] = await handle.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, tokenId));
-  return row.used;
-}
+const usedBytes = (tokenId: number) => usedBytesOf(handle.db, tokenId);
 
 async function bucketBytes(tokenId: number): Promise<number> {
   const rows = await handle.db.select({ bytes: tokenUsage.bytes }).from(tokenUsage).where(eq(tokenUsage.tokenId, tokenId));

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { exitNodes, ipListEntries, proxyTokens, users, type TDb } from '@proxy/db';
 export { createTestDatabase, isPostgres } from '@proxy/db/testing';
 
@@ -187,4 +187,18 @@ export async function fetchViaProxy(options: {
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * Waits until the check passes (the gateway reloads and flushes on timers). No
+ * deadline of its own: the test's timeout bounds it, so a busy machine only makes it slower.
+ */
+export async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 25));
+}
+
+/** A token's metered bytes as the database has them. */
+export async function usedBytesOf(db: TDb, tokenId: number): Promise<number> {
+  const [row] = await db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, tokenId));
+  return row.used;
 }

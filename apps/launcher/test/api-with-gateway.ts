@@ -32,7 +32,13 @@ export type TApiWithGateway = TTestApp & { mailer: TMemoryMailer; apiPort: numbe
 
 export async function startApiWithGateway(
   config: Record<string, string> = {},
-  options: { mode?: 'embedded' | 'separate'; /** More echo URLs the gateway lets through (a test's own IP echo). */ echoUrls?: string[] } = {},
+  options: {
+    mode?: 'embedded' | 'separate';
+    /** More echo URLs the gateway lets through (a test's own IP echo). */
+    echoUrls?: string[];
+    /** Lets the gateway reach loopback targets (a test's own origin), as GATEWAY_ALLOW_PRIVATE_TARGETS does. */
+    allowPrivateTargets?: boolean;
+  } = {},
 ): Promise<TApiWithGateway> {
   const mode = options.mode ?? 'embedded';
   const apiPort = await freePort();
@@ -53,7 +59,10 @@ export async function startApiWithGateway(
     listen: (onChange) => listenForNotifications(database, GATEWAY_CHANGES_CHANNEL, onChange),
     host: '127.0.0.1',
     port: gatewayPort,
-    policy: { allowPrivateTargets: false, echoUrls: [`http://127.0.0.1:${apiPort}/api/proxy/echo`, ...(options.echoUrls ?? [])] },
+    policy: {
+      allowPrivateTargets: options.allowPrivateTargets ?? false,
+      echoUrls: [`http://127.0.0.1:${apiPort}/api/proxy/echo`, ...(options.echoUrls ?? [])],
+    },
     // Separate: the poll is only the fallback; what a test sees comes from the lookup and NOTIFY.
     pollIntervalMs: mode === 'separate' ? 60_000 : 100,
     flushIntervalMs: 200,

@@ -24,6 +24,7 @@ const NON_CHINESE_ALLOWED = new Set([
   'HTTP',
   'HTTPS',
   'SOCKS5',
+  'CONNECT',
   'API',
   'API Key',
   'IP',
@@ -34,6 +35,7 @@ const NON_CHINESE_ALLOWED = new Set([
   'name@example.com',
   'you@example.com',
   'host:port:user:pass',
+  'https://example.com/hooks/proxyhub',
 ]);
 
 function flatten(tree: TTree, prefix = ''): Record<string, string> {

@@ -38,6 +38,8 @@ describe('alert settings card', { timeout: 120_000 }, () => {
   it('shows the defaults and saves thresholds, the balance threshold and a channel switch', async () => {
     renderAt('/', <AlertSettingsCard />);
     const alerts = await card();
+    // The third channel, webhooks, is chosen per endpoint: the card links there.
+    expect(within(alerts).getByRole('link', { name: 'Set up webhooks' }).getAttribute('href')).toBe('/developer/webhooks');
     const fifty = within(alerts).getByLabelText('50 %') as HTMLInputElement;
     expect(fifty.checked).toBe(false);
     expect((within(alerts).getByLabelText('80 %') as HTMLInputElement).checked).toBe(true);

@@ -1,5 +1,6 @@
 import { Button, Card, Checkbox, Flex, Form, InputNumber, Result, Skeleton, Switch, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ALERT_KINDS, USAGE_THRESHOLDS, ZAlertSettings, type TAlertKind, type TAlertSettings } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
@@ -79,6 +80,9 @@ export function AlertSettingsCard() {
   return (
     <Card title={t('title')}>
       <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary" data-testid="alert-webhooks-hint">
+        {t('webhooks')} <Link to="/developer/webhooks">{t('webhooksLink')}</Link>
+      </Typography.Paragraph>
       {isError ? (
         <Result status="warning" title={t('loadFailed')} />
       ) : isPending || !data ? (

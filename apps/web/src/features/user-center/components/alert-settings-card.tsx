@@ -81,7 +81,10 @@ export function AlertSettingsCard() {
     <Card title={t('title')}>
       <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>
       <Typography.Paragraph type="secondary" data-testid="alert-webhooks-hint">
-        {t('webhooks')} <Link to="/developer/webhooks">{t('webhooksLink')}</Link>
+        {t('webhooks')}{' '}
+        <Link to="/developer/webhooks" style={{ textDecoration: 'underline' }}>
+          {t('webhooksLink')}
+        </Link>
       </Typography.Paragraph>
       {isError ? (
         <Result status="warning" title={t('loadFailed')} />

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Card, Flex, Tabs, Typography } from 'antd';
+import { Card, Flex, Tabs, Typography } from 'antd';
+import { IntroAlert } from '../../../components/intro-alert';
 import { useTranslation } from 'react-i18next';
 import { IP_LIST_MAX_ENTRIES, type TIpList } from '@proxy/contract';
 import { AccountTargetRulesCard } from '../../../entities/target-rules/target-rules-panels';
@@ -13,22 +14,15 @@ export default function SecurityPage() {
   return (
     <Flex vertical gap={16}>
       <Card title={t('heading')}>
-        <Alert
-          type="info"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={t('intro.title')}
-          description={
-            <ul style={{ margin: 0, paddingInlineStart: 20 }}>
-              <li>{t('intro.whitelist')}</li>
-              <li>{t('intro.blacklist')}</li>
-              <li>{t('intro.both')}</li>
-              <li>{t('intro.apply')}</li>
-              <li>
-                <Typography.Text type="secondary">{t('intro.format', { max: IP_LIST_MAX_ENTRIES })}</Typography.Text>
-              </li>
-            </ul>
-          }
+        <IntroAlert
+          title={t('intro.title')}
+          items={[
+            t('intro.whitelist'),
+            t('intro.blacklist'),
+            t('intro.both'),
+            t('intro.apply'),
+            <Typography.Text type="secondary">{t('intro.format', { max: IP_LIST_MAX_ENTRIES })}</Typography.Text>,
+          ]}
         />
         <Tabs
           activeKey={activeList}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Flex, Result, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Result, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
+import { IntroAlert } from '../../../components/intro-alert';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { WEBHOOK_ENDPOINTS_MAX, type TWebhookCreateBody, type TWebhookEndpoint } from '@proxy/contract';
@@ -50,21 +51,14 @@ export default function WebhooksPage() {
         </Button>
       }
     >
-      <Alert
-        type="info"
-        showIcon
-        style={{ marginBottom: 16 }}
-        message={t('intro.title')}
-        description={
-          <ul style={{ margin: 0, paddingInlineStart: 20 }}>
-            <li>{t('intro.signing')}</li>
-            <li>{t('intro.dedup')}</li>
-            <li>{t('intro.limits', { max: WEBHOOK_ENDPOINTS_MAX })}</li>
-            <li>
-              <Link to="/api-docs#webhooks">{t('intro.docs')}</Link>
-            </li>
-          </ul>
-        }
+      <IntroAlert
+        title={t('intro.title')}
+        items={[
+          t('intro.signing'),
+          t('intro.dedup'),
+          t('intro.limits', { max: WEBHOOK_ENDPOINTS_MAX }),
+          <Link to="/api-docs#webhooks">{t('intro.docs')}</Link>,
+        ]}
       />
       {isPending ? (
         <Skeleton active />

@@ -10,6 +10,11 @@ export type TNewAlertEvent = typeof alertEvents.$inferInsert;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The tokens the auto-renew job charges: live or disabled, not deleted, billed by IP, auto-renew on. */
+function autoRenewedTokens(): SQL[] {
+  return [inArray(proxyTokens.status, ['enabled', 'disabled']), isNull(proxyTokens.deletedAt), eq(proxyTokens.billing, 'ip'), eq(proxyTokens.autoRenew, true)];
+}
+
 /** The user's alert settings, or undefined when they never saved any (the defaults apply). */
 export async function findAlertSettings(db: TDbOrTx, userId: number): Promise<TAlertSettingsRow | undefined> {
   const [row] = await db.select().from(alertSettings).where(eq(alertSettings.userId, userId));
@@ -158,16 +163,7 @@ export async function findNextAutoRenewShortfall(db: TDbOrTx, now: Date): Promis
   const due = db
     .select({ userId: proxyTokens.userId, dueFen: sql<string>`sum(${proxyTokens.periodPriceFen})`.as('due_fen') })
     .from(proxyTokens)
-    .where(
-      and(
-        inArray(proxyTokens.status, ['enabled', 'disabled']),
-        isNull(proxyTokens.deletedAt),
-        eq(proxyTokens.billing, 'ip'),
-        eq(proxyTokens.autoRenew, true),
-        gt(proxyTokens.expiresAt, now),
-        lte(proxyTokens.expiresAt, until),
-      ),
-    )
+    .where(and(...autoRenewedTokens(), gt(proxyTokens.expiresAt, now), lte(proxyTokens.expiresAt, until)))
     .groupBy(proxyTokens.userId)
     .as('due');
   const [row] = await db
@@ -177,10 +173,7 @@ export async function findNextAutoRenewShortfall(db: TDbOrTx, now: Date): Promis
     .leftJoin(balances, eq(balances.userId, proxyTokens.userId))
     .where(
       and(
-        inArray(proxyTokens.status, ['enabled', 'disabled']),
-        isNull(proxyTokens.deletedAt),
-        eq(proxyTokens.billing, 'ip'),
-        eq(proxyTokens.autoRenew, true),
+        ...autoRenewedTokens(),
         gt(proxyTokens.periodPriceFen, 0),
         gt(proxyTokens.expiresAt, now),
         lte(proxyTokens.expiresAt, until),
@@ -210,10 +203,7 @@ export async function findNextAutoRenewNotice(
     .from(proxyTokens)
     .where(
       and(
-        inArray(proxyTokens.status, ['enabled', 'disabled']),
-        isNull(proxyTokens.deletedAt),
-        eq(proxyTokens.billing, 'ip'),
-        eq(proxyTokens.autoRenew, true),
+        ...autoRenewedTokens(),
         gt(proxyTokens.periodPriceFen, 0),
         gt(proxyTokens.periodDays, 0),
         gt(proxyTokens.expiresAt, new Date(now.getTime() + chargeBeforeMs)),

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +43,8 @@ const settings = {
   isKept: argv.includes('--keep'),
   /** SQL run after the migrations (--sql 'CREATE INDEX ...'): to measure an index before its migration exists. */
   extraSql: option('sql'),
+  /** Writes a CPU profile of this process (the API's) during each list's first load into this folder. */
+  profileDir: option('profile'),
 };
 
 /** The hot lists, as the console calls them. */
@@ -63,7 +66,33 @@ function log(text: string): void {
   process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
 }
 
-type TFigures = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+type TFigures = { rps: number; p50: number; p99: number; errors: number; non2xx: number; apiCpuUs: number; dbCpuUs: number };
+
+// CPU time (user + system, µs) of the PostgreSQL backends serving the bench's database, read from /proc
+// (their titles name the database; the API's pool keeps its connections through a load).
+const CLOCK_TICK_US = 1_000_000 / 100;
+let benchDbName = '';
+function postgresCpuTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(benchDbName)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks;
+}
+/** CPU µs the backends used since `before` (a backend that ended meanwhile is not counted: a lower bound). */
+function postgresCpuSince(before: Map<string, number>): number {
+  let ticks = 0;
+  for (const [pid, now] of postgresCpuTicks()) ticks += now - (before.get(pid) ?? 0);
+  return ticks * CLOCK_TICK_US;
+}
 
 // autocannon's command line: the load generator runs in a process of its own, never on the API's CPU time.
 const AUTOCANNON = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
@@ -72,19 +101,26 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
   const args = [AUTOCANNON, '--json', '--connections', String(settings.connections), '--duration', String(settings.seconds)];
   for (const [name, value] of Object.entries(headers)) args.push('--headers', `${name}=${value}`);
   args.push(url);
+  const cpuBefore = process.cpuUsage();
+  const dbBefore = postgresCpuTicks();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const code = await new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve));
   if (code !== 0) throw new Error(`autocannon exited with ${code}`);
+  const cpu = process.cpuUsage(cpuBefore);
+  const dbCpu = postgresCpuSince(dbBefore);
   const result = JSON.parse(out) as {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
     errors: number;
     timeouts: number;
     non2xx: number;
   };
+  const requests = Math.max(1, result.requests.total);
   return {
+    apiCpuUs: (cpu.user + cpu.system) / requests,
+    dbCpuUs: dbCpu / requests,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -150,6 +186,23 @@ async function measureGatewayState(handle: TDbHandle): Promise<TStateFigures> {
   return { tokens, loadS, heapMbPer100k: ((heapUsed - heapBefore) / 1024 / 1024) * (100_000 / Math.max(tokens, 1)), rssMb: rss / 1024 / 1024, changeMs };
 }
 
+/** A CPU profile of this process (where the API runs) until stopInto(file). */
+async function startProfile(): Promise<{ stopInto: (file: string) => Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stopInto(file) {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      log(`CPU profile: ${file}`);
+    },
+  };
+}
+
 function formatTable(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n');
@@ -159,6 +212,7 @@ async function main(): Promise<void> {
   log(`API benchmark: ${JSON.stringify(settings)}`);
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432');
   const dbName = `bench_api_${process.pid}_${Date.now()}`;
+  benchDbName = ` ${dbName} `;
   const adminUrl = new URL(base);
   adminUrl.pathname = '/postgres';
   const benchUrl = new URL(base);
@@ -220,7 +274,9 @@ async function main(): Promise<void> {
       const lists = new Map<string, TFigures>();
       for (const endpoint of ENDPOINTS) {
         log(`${label}: ${endpoint.name}`);
+        const profiler = settings.profileDir && passes.length === 0 ? await startProfile() : null;
         lists.set(endpoint.name, await load(`${apiAddress}${endpoint.url}`, auth));
+        if (profiler) await profiler.stopInto(path.join(settings.profileDir!, `${endpoint.name}.cpuprofile`));
       }
       passes.push({ label, hello: helloFigures, lists });
     };
@@ -235,13 +291,15 @@ async function main(): Promise<void> {
     );
     await runPass(`+${settings.otherRows} others`);
 
-    const table: string[][] = [['endpoint', ...passes.flatMap((p) => [`${p.label} req/s`, 'p50 ms', 'p99 ms', 'x hello']), 'p99 last/first']];
+    const table: string[][] = [
+      ['endpoint', ...passes.flatMap((p) => [`${p.label} req/s`, 'p50 ms', 'p99 ms', 'x hello', 'API CPU µs', 'PG CPU µs']), 'p99 last/first'],
+    ];
     const rowOf = (name: string, pick: (p: (typeof passes)[number]) => TFigures) => {
       const cells = [name];
       for (const p of passes) {
         const f = pick(p);
         const bad = f.errors + f.non2xx > 0 ? ` (${f.errors + f.non2xx} failed)` : '';
-        cells.push(`${f.rps.toFixed(0)}${bad}`, String(f.p50), String(f.p99), (f.rps / p.hello.rps).toFixed(3));
+        cells.push(`${f.rps.toFixed(0)}${bad}`, String(f.p50), String(f.p99), (f.rps / p.hello.rps).toFixed(3), f.apiCpuUs.toFixed(0), f.dbCpuUs.toFixed(0));
       }
       const first = pick(passes[0]).p99;
       const last = pick(passes[passes.length - 1]).p99;
@@ -250,7 +308,10 @@ async function main(): Promise<void> {
     };
     table.push(rowOf('hello-world', (p) => p.hello));
     for (const endpoint of ENDPOINTS) table.push(rowOf(endpoint.name, (p) => p.lists.get(endpoint.name)!));
-    process.stdout.write(`\n${settings.connections} connections, ${settings.seconds} s each, loopback\n${formatTable(table)}\n`);
+    process.stdout.write(
+      `\n${settings.connections} connections, ${settings.seconds} s each, loopback; CPU per answered request: ` +
+        `API (this process, where the API runs) and PostgreSQL (all its processes)\n${formatTable(table)}\n`,
+    );
     log('gateway state: cold load of every proxy');
     const state = await measureGatewayState(handle);
     process.stdout.write(

@@ -21,4 +21,14 @@ describe('totalOfPage', () => {
     expect(await totalOfPage({ limit: 20, offset: 100 }, 0, c.count)).toBe(57);
     expect(c.calls).toHaveLength(2);
   });
+
+  it('takes the total a full page carries from its own statement, and counts past the end', async () => {
+    const c = counted(57);
+    const full = Array.from({ length: 20 }, () => ({ pageTotal: 311 }));
+    expect(await totalOfPage({ limit: 20, offset: 0 }, full, c.count)).toBe(311);
+    expect(await totalOfPage({ limit: 20, offset: 0 }, full.slice(0, 5), c.count)).toBe(5);
+    expect(c.calls).toEqual([]);
+    expect(await totalOfPage({ limit: 20, offset: 400 }, [], c.count)).toBe(57);
+    expect(c.calls).toHaveLength(1);
+  });
 });

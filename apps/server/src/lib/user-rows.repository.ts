@@ -1,4 +1,5 @@
-import { and, asc, desc, gte, lte, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, desc, gte, lte, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 
 /**
  * One customer's rows of a table, paged by id, reached through an index that
@@ -29,13 +30,31 @@ export function oldestOfUser(column: AnyColumn, id: AnyColumn): SQL[] {
 }
 
 /**
- * The total of a paged list, counted only when the page cannot tell it: a
- * page with rows but fewer than the limit is the last one, so the total is
- * its offset plus its rows (and an empty first page means none). Most
- * customers' lists fit in one page, so most page views skip the count.
+ * The count of the rows matching `where`, as a column of the page's own
+ * statement (`pageTotal: countInPage(table, where)` in its select): an
+ * uncorrelated subquery, which PostgreSQL runs once per statement, so a page
+ * view reads its rows and its total in one round trip. It counts through the
+ * same index as the page (the list-plans test checks both).
  */
-export async function totalOfPage(page: { limit: number; offset: number }, rowsOnPage: number, countAll: () => Promise<number>): Promise<number> {
-  if (rowsOnPage > 0 && rowsOnPage < page.limit) return page.offset + rowsOnPage;
-  if (rowsOnPage === 0 && page.offset === 0) return 0;
-  return countAll();
+export function countInPage(table: PgTable, where: SQL | undefined, alias = 'page_total'): SQL.Aliased<number> {
+  const condition = where ? sql` where ${where}` : sql``;
+  return sql<number>`(select count(*) from ${table}${condition})`.mapWith(Number).as(alias);
+}
+
+/**
+ * The total of a paged list. A page with rows but fewer than the limit is the
+ * last one, so the total is its offset plus its rows (and an empty first page
+ * means none); a full page carries the total in its rows when its statement
+ * reads it (countInPage); otherwise, or past the last page, it is counted.
+ */
+export async function totalOfPage(
+  page: { limit: number; offset: number },
+  rowsOnPage: number | readonly { pageTotal?: number }[],
+  countAll: () => Promise<number>,
+): Promise<number> {
+  const count = typeof rowsOnPage === 'number' ? rowsOnPage : rowsOnPage.length;
+  if (count > 0 && count < page.limit) return page.offset + count;
+  if (count === 0 && page.offset === 0) return 0;
+  const carried = typeof rowsOnPage === 'number' ? undefined : rowsOnPage[0]?.pageTotal;
+  return carried ?? countAll();
 }

@@ -2,7 +2,7 @@ import { and, count, desc, eq, lte, sql, sum } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TRebateStatus } from '@proxy/contract';
 import { payOrders, rebateRuleVersions, rebates, users, type TDbOrTx, type TTx } from '@proxy/db';
-import { newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
+import { countInPage, newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A version of the rebate rules. */
 export type TRuleRow = typeof rebateRuleVersions.$inferSelect;
@@ -177,7 +177,7 @@ export async function listRebates(
     filters.status ? eq(rebates.status, filters.status) : undefined,
   );
   const records = await db
-    .select({ rebate: rebates, inviteeEmail: invitee.email, inviterEmail: inviter.email })
+    .select({ rebate: rebates, inviteeEmail: invitee.email, inviterEmail: inviter.email, pageTotal: countInPage(rebates, where) })
     .from(rebates)
     .innerJoin(invitee, eq(invitee.id, rebates.inviteeId))
     .innerJoin(inviter, eq(inviter.id, rebates.inviterId))
@@ -185,7 +185,7 @@ export async function listRebates(
     .orderBy(...(filters.inviterId !== undefined ? newestOfUser(rebates.inviterId, rebates.id) : [desc(rebates.id)]))
     .limit(limit)
     .offset(offset);
-  const total = await totalOfPage({ limit, offset }, records.length, async () =>
+  const total = await totalOfPage({ limit, offset }, records, async () =>
     Number((await db.select({ total: count() }).from(rebates).where(where))[0]?.total ?? 0),
   );
   return {

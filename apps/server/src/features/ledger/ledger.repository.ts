@@ -1,6 +1,6 @@
-import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { and, getTableColumns, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import { balances, ledgerEntries, users, type TDbOrTx, type TTx } from '@proxy/db';
-import { newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
+import { countInPage, newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** One immutable ledger entry as stored. */
 export type TLedgerEntryRow = typeof ledgerEntries.$inferSelect;
@@ -88,13 +88,13 @@ export async function listEntriesPage(
     filters.to ? lt(ledgerEntries.createdAt, filters.to) : undefined,
   );
   const records = await db
-    .select()
+    .select({ ...getTableColumns(ledgerEntries), pageTotal: countInPage(ledgerEntries, where) })
     .from(ledgerEntries)
     .where(where)
     .orderBy(...newestOfUser(ledgerEntries.userId, ledgerEntries.id))
     .limit(limit)
     .offset(offset);
-  const total = await totalOfPage({ limit, offset }, records.length, async () =>
+  const total = await totalOfPage({ limit, offset }, records, async () =>
     Number((await db.select({ total: count() }).from(ledgerEntries).where(where))[0]?.total ?? 0),
   );
   return { records, total };

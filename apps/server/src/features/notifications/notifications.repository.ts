@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { notifications, users, type TDbOrTx } from '@proxy/db';
-import { totalOfPage } from '../../lib/user-rows.repository';
+import { countInPage, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A notification row. */
 export type TNotificationRow = typeof notifications.$inferSelect;
@@ -22,16 +22,21 @@ export async function listNotificationsPage(
   const mine = eq(notifications.userId, userId);
   const unreadFilter = and(mine, isNull(notifications.readAt));
   const where = options.isUnreadOnly ? unreadFilter : mine;
+  // The page, its total and the unread count in one statement (an empty page counts apart).
   const rows = await db
-    .select()
+    .select({
+      ...getTableColumns(notifications),
+      pageTotal: countInPage(notifications, where),
+      unread: countInPage(notifications, unreadFilter, 'unread_total'),
+    })
     .from(notifications)
     .where(where)
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(options.limit)
     .offset(options.offset);
-  const total = await totalOfPage(options, rows.length, async () => Number((await db.select({ total: count() }).from(notifications).where(where))[0].total));
-  const [{ unread }] = await db.select({ unread: count() }).from(notifications).where(unreadFilter);
-  return { rows, total, unread: Number(unread) };
+  const total = await totalOfPage(options, rows, async () => Number((await db.select({ total: count() }).from(notifications).where(where))[0].total));
+  const unread = rows[0]?.unread ?? Number((await db.select({ unread: count() }).from(notifications).where(unreadFilter))[0].unread);
+  return { rows, total, unread };
 }
 
 /** Marks one of the user's notifications read (kept as first read); false when the user has no such notification. */

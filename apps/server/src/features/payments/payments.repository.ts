@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gte, lt, lte, max, sql } from 'drizzle-orm';
+import { and, getTableColumns, asc, count, desc, eq, gte, lt, lte, max, sql } from 'drizzle-orm';
 import { chargeOptions, payNotifications, payOrders, users, type TDbOrTx, type TTx } from '@proxy/db';
 import type { TPayMethod, TPaymentStatus } from '@proxy/contract';
-import { totalOfPage } from '../../lib/user-rows.repository';
+import { countInPage, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A recharge order row. */
 export type TPayOrderRow = typeof payOrders.$inferSelect;
@@ -113,8 +113,14 @@ export async function listUserOrders(
   offset: number,
 ): Promise<{ records: TPayOrderRow[]; total: number }> {
   const where = orderWhere(userId, filters);
-  const records = await db.select().from(payOrders).where(where).orderBy(desc(payOrders.createdAt), desc(payOrders.id)).limit(limit).offset(offset);
-  const total = await totalOfPage({ limit, offset }, records.length, async () =>
+  const records = await db
+    .select({ ...getTableColumns(payOrders), pageTotal: countInPage(payOrders, where) })
+    .from(payOrders)
+    .where(where)
+    .orderBy(desc(payOrders.createdAt), desc(payOrders.id))
+    .limit(limit)
+    .offset(offset);
+  const total = await totalOfPage({ limit, offset }, records, async () =>
     Number((await db.select({ total: count() }).from(payOrders).where(where))[0]?.total ?? 0),
   );
   return { records, total };

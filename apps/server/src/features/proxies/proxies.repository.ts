@@ -1,7 +1,7 @@
-import { and, asc, count, eq, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { proxyOrders, proxyTokens, type TDbOrTx } from '@proxy/db';
 import type { TProxyList, TProxyListQuery } from '@proxy/contract';
-import { newestOfUser, ofUser, oldestOfUser, totalOfPage } from '../../lib/user-rows.repository';
+import { countInPage, newestOfUser, ofUser, oldestOfUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A token row. */
 export type TTokenRow = typeof proxyTokens.$inferSelect;
@@ -89,10 +89,11 @@ function filterShape(filters: TTokenFilters): string {
 }
 
 function preparePage(db: TDbOrTx, filters: TTokenFilters, shape: string) {
+  const where = filterWhere(sql.placeholder('userId'), filters, true);
   return db
-    .select()
+    .select({ ...getTableColumns(proxyTokens), pageTotal: countInPage(proxyTokens, where) })
     .from(proxyTokens)
-    .where(filterWhere(sql.placeholder('userId'), filters, true))
+    .where(where)
     .orderBy(...newestOfUser(proxyTokens.userId, proxyTokens.id))
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'))
@@ -131,7 +132,7 @@ export async function listTokensPage(
   const statements = listStatements(db, filters);
   const values = filterValues(userId, filters);
   const rows = await statements.page.execute({ ...values, limit: page.limit, offset: page.offset });
-  const total = await totalOfPage(page, rows.length, async () => Number((await statements.count.execute(values))[0].total));
+  const total = await totalOfPage(page, rows, async () => Number((await statements.count.execute(values))[0].total));
   return { rows, total };
 }
 

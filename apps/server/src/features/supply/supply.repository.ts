@@ -1,7 +1,7 @@
-import { and, asc, count, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, asc, count, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { SUPPLY_OPEN_STATUSES, type TSupplyStatus } from '@proxy/contract';
 import { supplyRequests, users, type TDbOrTx } from '@proxy/db';
-import { newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
+import { countInPage, newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A supply request row. */
 export type TSupplyRow = typeof supplyRequests.$inferSelect;
@@ -70,13 +70,13 @@ export async function listUserSupplyPage(
   if (filters.status) parts.push(eq(supplyRequests.status, filters.status));
   const where = and(...parts);
   const rows = await db
-    .select()
+    .select({ ...getTableColumns(supplyRequests), pageTotal: countInPage(supplyRequests, where) })
     .from(supplyRequests)
     .where(where)
     .orderBy(...newestOfUser(supplyRequests.userId, supplyRequests.id))
     .limit(page.limit)
     .offset(page.offset);
-  const total = await totalOfPage(page, rows.length, async () => Number((await db.select({ n: count() }).from(supplyRequests).where(where))[0].n));
+  const total = await totalOfPage(page, rows, async () => Number((await db.select({ n: count() }).from(supplyRequests).where(where))[0].n));
   return { rows, total };
 }
 

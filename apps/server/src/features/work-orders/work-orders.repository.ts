@@ -1,7 +1,7 @@
-import { and, asc, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, asc, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { users, workOrderAttachments, workOrderMessages, workOrders, type TDbOrTx } from '@proxy/db';
 import { WORK_ORDER_ACTIVE_STATUSES, type TWorkOrderStatus } from '@proxy/contract';
-import { newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
+import { countInPage, newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A work order row. */
 export type TWorkOrderRow = typeof workOrders.$inferSelect;
@@ -45,13 +45,13 @@ export async function listUserWorkOrders(
 ): Promise<{ rows: TWorkOrderRow[]; total: number }> {
   const where = and(ofUser(workOrders.userId, userId), filters.status ? eq(workOrders.status, filters.status) : undefined);
   const rows = await db
-    .select()
+    .select({ ...getTableColumns(workOrders), pageTotal: countInPage(workOrders, where) })
     .from(workOrders)
     .where(where)
     .orderBy(...newestOfUser(workOrders.userId, workOrders.id))
     .limit(page.limit)
     .offset(page.offset);
-  const total = await totalOfPage(page, rows.length, async () => Number((await db.select({ total: count() }).from(workOrders).where(where))[0].total));
+  const total = await totalOfPage(page, rows, async () => Number((await db.select({ total: count() }).from(workOrders).where(where))[0].total));
   return { rows, total };
 }
 

@@ -253,6 +253,9 @@ async function main(): Promise<void> {
     closers.push(() => app.close());
     const apiAddress = await app.listen({ host: '127.0.0.1', port: 0 });
     hello.get('/hello', async () => ({ code: 0, msg: 'ok', data: { hello: 'world' } }));
+    // The same hello-world answering, from memory, the first list's page as the API answers it: what the answer's size costs alone.
+    let pageAnswer: unknown = null;
+    hello.get('/hello-page', async () => pageAnswer);
     closers.push(() => hello.close());
     const helloAddress = await hello.listen({ host: '127.0.0.1', port: 0 });
 
@@ -265,12 +268,15 @@ async function main(): Promise<void> {
       const res = await fetch(`${apiAddress}${endpoint.url}`, { headers: auth });
       const body = (await res.json()) as { code: number; msg: string };
       if (body.code !== 0) throw new Error(`${endpoint.url}: ${res.status} ${body.msg}`);
+      pageAnswer ??= body;
     }
+    const pageAnswerBytes = Buffer.byteLength(JSON.stringify(pageAnswer));
 
-    const passes: { label: string; hello: TFigures; lists: Map<string, TFigures> }[] = [];
+    const passes: { label: string; hello: TFigures; helloPage: TFigures; lists: Map<string, TFigures> }[] = [];
     const runPass = async (label: string) => {
       log(`${label}: hello-world`);
       const helloFigures = await load(`${helloAddress}/hello`);
+      const helloPage = await load(`${helloAddress}/hello-page`);
       const lists = new Map<string, TFigures>();
       for (const endpoint of ENDPOINTS) {
         log(`${label}: ${endpoint.name}`);
@@ -278,7 +284,7 @@ async function main(): Promise<void> {
         lists.set(endpoint.name, await load(`${apiAddress}${endpoint.url}`, auth));
         if (profiler) await profiler.stopInto(path.join(settings.profileDir!, `${endpoint.name}.cpuprofile`));
       }
-      passes.push({ label, hello: helloFigures, lists });
+      passes.push({ label, hello: helloFigures, helloPage, lists });
     };
     await runPass(`${settings.proxies} proxies`);
     log(`adding ${settings.otherRows} proxies and ${settings.otherRows / 10} rows in each other list of other customers`);
@@ -307,6 +313,7 @@ async function main(): Promise<void> {
       return cells;
     };
     table.push(rowOf('hello-world', (p) => p.hello));
+    table.push(rowOf(`hello, ${ENDPOINTS[0]?.name} answer (${pageAnswerBytes} B)`, (p) => p.helloPage));
     for (const endpoint of ENDPOINTS) table.push(rowOf(endpoint.name, (p) => p.lists.get(endpoint.name)!));
     process.stdout.write(
       `\n${settings.connections} connections, ${settings.seconds} s each, loopback; CPU per answered request: ` +

@@ -6,6 +6,9 @@ import { startGateway, type TGateway } from './index';
 import { bump, createTestDatabase, insertExit, insertToken, insertUser, listen, startEcho, startOrigin, until, usedBytesOf } from '../test/fixtures';
 import { viaProxy } from '../test/proxy-clients';
 import { buildConnectRequest, buildUserPass } from './socks5';
+import type { Connection } from './connection';
+import type { TStateCache } from './state-cache';
+import { createUsageLog } from './usage-log';
 
 // The per-connection usage log through the real gateway, a real database and real sockets.
 let handle: TDbHandle;
@@ -253,5 +256,57 @@ describe('the per-connection usage log', () => {
     expect(await tunnel('connect', 'silent1', echo.port, Buffer.alloc(100, 2))).toBe('200');
     await until(async () => (await logRows(silent)).length === 1);
     expect((await logRows(silent))[0].bytesUp).toBe(100);
+  });
+
+  it("keeps writing across midnight: each row expires at its own day plus the retention, in its day's partition or the default one", async () => {
+    const DAY = 86_400_000;
+    const midnight = Math.ceil((Date.now() + 1000) / DAY) * DAY;
+    const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const expiry = (ms: number, days: number) => dayOf(ms + days * DAY);
+    // An account keeping 5 days (no other rows expire on those days here).
+    const keeper = await insertUser(handle.db);
+    await handle.db.insert(usageLogSettings).values({ userId: keeper, enabled: true, retentionDays: 5 });
+    const late = await insertToken(handle.db, { product: 'dynamic', userId: keeper, username: 'logmidnight' });
+    // The partition of the first row's expiry exists (as the server's job makes them); the second's does not.
+    const before = expiry(midnight - DAY, 5);
+    await handle.db.execute(
+      sql.raw(
+        `CREATE TABLE "usage_log_entries_p${before.replace(/-/g, '')}" PARTITION OF usage_log_entries FOR VALUES FROM ('${before}') TO ('${expiry(midnight, 5)}')`,
+      ),
+    );
+    // The gateway's usage log on its own clock, fed closed connections of that account's proxy.
+    let now = midnight - 300;
+    const log = createUsageLog({
+      db: handle.db,
+      cache: { tokenById: () => ({ id: late, userId: keeper }), isUsageLogged: () => true } as unknown as TStateCache,
+      now: () => now,
+    });
+    const closed = (bytesUp: number) =>
+      ({
+        logTokenId: late,
+        isCut: false,
+        endReason: null,
+        protocol: 1,
+        sourceIp: '127.0.0.1',
+        targetHost: 'example.com',
+        targetPort: 443,
+        startedAt: now - 100,
+        bytesUp,
+        bytesDown: 0,
+      }) as unknown as Connection;
+    log.sink.closed(closed(500));
+    await log.flush();
+    now = midnight + 300;
+    log.sink.closed(closed(700));
+    await log.flush();
+    expect(log.stats()).toEqual({ pending: 0, dropped: 0 });
+    const placed = (await handle.db.execute(
+      sql`SELECT day::text AS day, expires_on::text AS expires, tableoid::regclass::text AS part, bytes_up::int AS up
+          FROM usage_log_entries WHERE token_id = ${late} ORDER BY id`,
+    )) as unknown as { rows: unknown[] };
+    expect(placed.rows).toEqual([
+      { day: dayOf(midnight - DAY), expires: before, part: `usage_log_entries_p${before.replace(/-/g, '')}`, up: 500 },
+      { day: dayOf(midnight), expires: expiry(midnight, 5), part: 'usage_log_entries_default', up: 700 },
+    ]);
   });
 });

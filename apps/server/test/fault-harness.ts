@@ -55,6 +55,7 @@ export async function startApiProcess(options: { databaseUrl: string; faultPoint
       DATABASE_URL: options.databaseUrl,
       GATEWAY_EMBEDDED: 'false',
       JWT_SECRET: TEST_JWT_SECRET,
+      DATA_ENCRYPTION_KEY: '7e57'.repeat(16),
       ARGON2_MEMORY_KIB: '1024',
       ARGON2_TIME_COST: '1',
       RATE_LIMIT_AUTH_MAX: '1000',

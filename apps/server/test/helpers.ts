@@ -17,6 +17,8 @@ export function createTestConfig(overrides: Record<string, string> = {}): TServe
   return loadServerConfig({
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'proxy-data-')),
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    // Like JWT_SECRET, the same for every app of a run (a test restarting the server reads its secrets again).
+    DATA_ENCRYPTION_KEY: '7e57'.repeat(16),
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
     RATE_LIMIT_AUTH_MAX: '1000',

@@ -6,7 +6,8 @@ import * as schema from './schema';
 /**
  * A whole database as one PostgreSQL script: each table's rows as JSON in an
  * `INSERT ... SELECT * FROM jsonb_populate_recordset(...)`, parents before
- * children, then every id sequence moved past its rows; it refuses to run
+ * children, then every id sequence moved past its rows (partitioned tables'
+ * partitions are made first, by name and bounds); it refuses to run
  * over a database that has accounts, and replaces what migrations seeded. Both the embedded
  * database and PostgreSQL write it; `importDump` (or `psql -f`) reads it into
  * a migrated, empty PostgreSQL database. The header names the migrations it
@@ -62,6 +63,20 @@ export async function exportDump(handle: TDbHandle, rowsPerStatement = 500): Pro
     "DO $$ BEGIN IF EXISTS (SELECT 1 FROM users) THEN RAISE EXCEPTION 'this database already has accounts: import into a new, empty database'; END IF; END $$;",
     `TRUNCATE ${tables.map((t) => `"${t.name}"`).join(', ')};`,
   ];
+  // Partitioned tables (usage_log_entries): their partitions first, with the same names and bounds, so each row
+  // goes back into the partition it came from (the migration made only the DEFAULT one).
+  for (const table of tables) {
+    const partitions = await rowsOf(
+      handle,
+      sql`SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
+          FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+          WHERE p.relname = ${table.name} AND p.relnamespace = to_regnamespace(current_schema()) AND c.relispartition
+          ORDER BY c.relname`,
+    );
+    for (const { name, bound } of partitions) {
+      lines.push(`CREATE TABLE IF NOT EXISTS "${String(name)}" PARTITION OF "${table.name}" ${String(bound)};`);
+    }
+  }
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const rows = await rowsOf(handle, sql`SELECT to_jsonb(t) AS row FROM ${sql.identifier(table.name)} t ORDER BY 1`);

@@ -411,6 +411,10 @@ export const tokenUsage = pgTable(
  * The per-connection usage log setting of an account (a row only once the
  * user chose): off by default; rows are kept `retention_days` (1-30) days.
  * Gateways load the enabled rows with their state (a change bumps the version).
+ * `trim_until`: set when the retention is shortened, the last day rows written
+ * under the longer retention can still exist; until then the retention job
+ * deletes this account's rows older than the new retention (see
+ * usage_log_entries).
  */
 export const usageLogSettings = pgTable(
   'usage_log_settings',
@@ -418,6 +422,7 @@ export const usageLogSettings = pgTable(
     userId: bigint('user_id', { mode: 'number' }).primaryKey(),
     enabled: boolean('enabled').notNull().default(false),
     retentionDays: integer('retention_days').notNull().default(7),
+    trimUntil: date('trim_until', { mode: 'string' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('usage_log_settings_retention_check', sql`${t.retentionDays} BETWEEN 1 AND 30`)],
@@ -426,13 +431,22 @@ export const usageLogSettings = pgTable(
 /**
  * One connection of an opted-in user's proxy, written by the gateway in
  * batches (ids in gateway_usage_batches make a batch sent again a no-op).
- * `day` (UTC date of the end) is what retention drops, one day at a time;
- * bytes are exactly what the meter counted for the connection.
+ * `day` is the UTC date of the end; bytes are exactly what the meter counted
+ * for the connection. `expires_on` is the last day the row is kept: `day` plus
+ * the owner's retention when it was written.
+ *
+ * PARTITIONED (by hand, migration 0026; drizzle-kit cannot say it): `PARTITION
+ * BY RANGE (expires_on)`, one partition per day (`usage_log_entries_pYYYYMMDD`
+ * holds the rows expiring that day) and a DEFAULT partition
+ * (`usage_log_entries_default`) that takes whatever arrives before its day's
+ * partition exists. The server's usage-log jobs create the partitions of the
+ * coming days and drop a partition whole once its day has passed. Hence the
+ * primary key (id, expires_on): it must hold the partition key.
  */
 export const usageLogEntries = pgTable(
   'usage_log_entries',
   {
-    id: id(),
+    id: bigserial({ mode: 'number' }).notNull(),
     userId: userRef(),
     tokenId: bigint('token_id', { mode: 'number' }).notNull(),
     day: date('day', { mode: 'string' }).notNull(),
@@ -446,8 +460,13 @@ export const usageLogEntries = pgTable(
     bytesDown: bigint('bytes_down', { mode: 'number' }).notNull(),
     outcome: text('outcome', { enum: USAGE_LOG_OUTCOMES }).notNull(),
     reason: text('reason'),
+    expiresOn: date('expires_on', { mode: 'string' }).notNull(),
   },
-  (t) => [index('usage_log_entries_token_idx').on(t.tokenId, t.endedAt), index('usage_log_entries_day_idx').on(t.day, t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.id, t.expiresOn] }),
+    index('usage_log_entries_token_idx').on(t.tokenId, t.endedAt),
+    index('usage_log_entries_user_day_idx').on(t.userId, t.day),
+  ],
 );
 
 /**

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { zSettingFlag, zSettingText } from '@proxy/contract';
 import { tronAddressToHex } from '../features/payments/usdt/tron-address';
 import { parseUsdtRate } from '../features/payments/usdt/usdt-amount';
+import { newDataKeyText, parseDataKey } from '../lib/secret-box';
 
 const bool = zSettingFlag;
 const optionalText = zSettingText;
@@ -27,6 +28,12 @@ export const ZServerEnv = z.object({
   DATABASE_URL: optionalText,
   /** HS256 secret of access tokens; generated into DATA_DIR when unset. */
   JWT_SECRET: optionalText,
+  /**
+   * AES-256 key of secrets at rest (two-factor secrets, webhook signing secrets): 32 bytes as 64 hex digits or
+   * base64; generated into DATA_DIR/data-encryption-key when unset. The same on every API instance; never change it
+   * while such secrets exist (they would no longer open).
+   */
+  DATA_ENCRYPTION_KEY: optionalText.refine((v) => v === undefined || parseDataKey(v) !== null, '32 bytes as 64 hex digits or base64 (openssl rand -base64 32)'),
   /** smtp:// or smtps:// URL; unset means e-mails are written to DATA_DIR/outbox. */
   SMTP_URL: optionalText,
   /** Sender of e-mails. */
@@ -194,6 +201,8 @@ export const ZServerEnv = z.object({
 /** Parsed settings plus derived values. */
 export type TServerConfig = z.output<typeof ZServerEnv> & {
   jwtSecret: string;
+  /** The key of secrets at rest (DATA_ENCRYPTION_KEY, or the one kept in DATA_DIR). */
+  dataEncryptionKey: Buffer;
   publicUrl: string;
   gatewayPublicHost: string;
   /** Echo endpoint of the proxy test. */
@@ -209,13 +218,21 @@ export type TServerConfig = z.output<typeof ZServerEnv> & {
 };
 
 /** Reads a secret file in DATA_DIR, creating it on first start. */
-function loadOrCreateSecret(dataDir: string, name: string): string {
+function loadOrCreateSecret(dataDir: string, name: string, create = () => randomBytes(48).toString('base64url')): string {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = create();
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** DATA_ENCRYPTION_KEY, else the key kept in DATA_DIR/data-encryption-key (made on first start, like jwt-secret). */
+function dataKeyOf(c: z.output<typeof ZServerEnv>): Buffer {
+  if (c.DATA_ENCRYPTION_KEY) return parseDataKey(c.DATA_ENCRYPTION_KEY)!;
+  const key = parseDataKey(loadOrCreateSecret(c.DATA_DIR, 'data-encryption-key', newDataKeyText));
+  if (!key) throw new Error(`Invalid configuration:\n  ${path.join(c.DATA_DIR, 'data-encryption-key')}: not a 32-byte key (64 hex digits or base64)`);
+  return key;
 }
 
 // "host:port" or "[v6]:port" (already checked by the schema).
@@ -283,6 +300,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerC
   return {
     ...c,
     jwtSecret: c.JWT_SECRET ?? loadOrCreateSecret(c.DATA_DIR, 'jwt-secret'),
+    dataEncryptionKey: dataKeyOf(c),
     publicUrl,
     gatewayPublicHost: c.GATEWAY_PUBLIC_HOST ?? new URL(publicUrl).hostname,
     tokenTestEchoUrl: c.TOKEN_TEST_ECHO_URL ?? `${publicUrl}/api/proxy/echo`,

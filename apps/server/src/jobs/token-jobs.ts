@@ -6,7 +6,7 @@ import { usdtProviderOf, type TUsdtProvider } from '../features/payments/provide
 import { watchUsdtTransfers } from '../features/payments/usdt-watcher.service';
 import { refundNextOverdueSupply } from '../features/supply/supply.service';
 import { createAlertJobs } from '../features/alerts/alerts.jobs';
-import { createUsageLogRetentionJob } from '../features/usage-log/usage-log.jobs';
+import { createUsageLogPartitionsJob, createUsageLogRetentionJob } from '../features/usage-log/usage-log.jobs';
 import { createJobRunner, drain, type TJob, type TJobRunner } from './job-runner';
 
 // Rows per pass: enough to keep up, small enough that a pass stays short.
@@ -76,6 +76,7 @@ export function createServerJobRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config
       createRebatePayoutJob(deps),
       createSupplyRefundJob(deps),
       ...createAlertJobs(deps),
+      createUsageLogPartitionsJob(deps),
       createUsageLogRetentionJob(deps),
     ],
     intervalMs: deps.config.JOBS_INTERVAL_MS,

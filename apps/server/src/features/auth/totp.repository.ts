@@ -29,6 +29,14 @@ export async function upsertPendingTotp(db: TDbOrTx, userId: number, secret: str
   return rows.length > 0;
 }
 
+/** Replaces a secret stored before encryption with its sealed form (only while the row still holds `from`). */
+export async function resealTotpSecret(db: TDbOrTx, userId: number, from: string, to: string): Promise<void> {
+  await db
+    .update(userTotp)
+    .set({ secret: to })
+    .where(and(eq(userTotp.userId, userId), eq(userTotp.secret, from)));
+}
+
 /**
  * Records that the code of time step `step` was accepted, only when no code
  * of that step or a later one was accepted before (a code is used once).

@@ -2,12 +2,13 @@ import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_RESEND_MS } from '@proxy/contract';
-import { userRecoveryCodes, userSessions } from '@proxy/db';
+import { userRecoveryCodes, userSessions, userTotp } from '@proxy/db';
+import { createSecretBox } from '../../lib/secret-box';
 import { createFakeClock, createMemoryMailer, createTestApp } from '../../../test/helpers';
 import { startLocalOAuthProviders, type TLocalOAuthProviders } from '../../../test/oauth-providers';
 import { createAdmin, createUser, type TTestUser } from '../proxies/proxies-test-kit';
 import { callApi, codeSentTo, postForm } from './auth-test-kit';
-import { hashRecoveryCode } from './totp.service';
+import { hashRecoveryCode, TOTP_SECRET_PURPOSE } from './totp.service';
 
 type TTestApp = Awaited<ReturnType<typeof createTestApp>>;
 
@@ -126,6 +127,37 @@ describe('two-factor sign-in (TOTP)', () => {
     // The next step's code works (clock drift of one step is accepted).
     nextStep();
     expect((await loginTotp(second.json().data.challenge, await codeAt(secret))).json().code).toBe(0);
+  });
+
+  it('keeps the secret encrypted at rest; a secret stored in plain before still signs in and is encrypted then; another key fails clearly', async () => {
+    const user = await createUser(t.app, mailer, 'sealed');
+    const { secret } = await enrol(user);
+    const stored = async () => (await t.deps.db.select({ secret: userTotp.secret }).from(userTotp).where(eq(userTotp.userId, user.userId)))[0].secret;
+    const sealed = await stored();
+    expect(sealed).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    expect(sealed).not.toContain(secret);
+    const box = createSecretBox(t.deps.config.dataEncryptionKey);
+    expect(box.open(sealed, TOTP_SECRET_PURPOSE)).toEqual({ plain: secret, isSealed: true });
+
+    // A row written before encryption: the plain secret signs in, and that read seals it.
+    await t.deps.db.update(userTotp).set({ secret }).where(eq(userTotp.userId, user.userId));
+    const first = await passwordLogin(user.email);
+    const done = await loginTotp(first.json().data.challenge, await codeAt(secret));
+    expect(done.json().code).toBe(0);
+    const resealed = await stored();
+    expect(resealed).toMatch(/^enc:v1:/);
+    expect(box.open(resealed, TOTP_SECRET_PURPOSE).plain).toBe(secret);
+
+    // Sealed under another DATA_ENCRYPTION_KEY (a server started with the wrong key): the code step fails with a 500, never signs in.
+    nextStep();
+    await t.deps.db
+      .update(userTotp)
+      .set({ secret: createSecretBox(Buffer.alloc(32, 9)).seal(secret, TOTP_SECRET_PURPOSE) })
+      .where(eq(userTotp.userId, user.userId));
+    const second = await passwordLogin(user.email);
+    const refused = await loginTotp(second.json().data.challenge, await codeAt(secret));
+    expect(refused.statusCode).toBe(500);
+    expect(refused.json().data?.token).toBeUndefined();
   });
 
   it('refuses a wrong code, an expired challenge, a forged one and one of a signed-out-everywhere account', async () => {

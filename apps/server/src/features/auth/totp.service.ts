@@ -15,6 +15,7 @@ import {
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { accountKeyOf } from '../../lib/rate-limiter';
+import { secretBoxOf } from '../../lib/secret-box';
 import { isAdminTotpRequired } from '../system/system-settings.service';
 import { findUserById, type TUserRow } from '../users/users.repository';
 import { hasSessionFromAddress } from './sessions.repository';
@@ -26,6 +27,7 @@ import {
   findTotp,
   markTotpEnabled,
   replaceRecoveryCodes,
+  resealTotpSecret,
   upsertPendingTotp,
   useRecoveryCode,
   type TTotpRow,
@@ -84,6 +86,22 @@ async function issueRecoveryCodes(deps: TDeps, userId: number): Promise<TTotpRec
   return { recovery_codes: codes };
 }
 
+/** What the secret column is sealed for (the additional data of AES-GCM). */
+export const TOTP_SECRET_PURPOSE = 'user_totp.secret';
+
+/**
+ * The row's secret in clear (stored sealed with DATA_ENCRYPTION_KEY). A
+ * secret stored before encryption still works and is sealed now, on this
+ * read. A key that cannot open it throws SecretBoxError (the sign-in fails
+ * with a 500 and the log names DATA_ENCRYPTION_KEY).
+ */
+async function totpSecretOf(deps: TDeps, row: TTotpRow): Promise<string> {
+  const box = secretBoxOf(deps.config);
+  const { plain, isSealed } = box.open(row.secret, TOTP_SECRET_PURPOSE);
+  if (!isSealed) await resealTotpSecret(deps.db, row.userId, row.secret, box.seal(plain, TOTP_SECRET_PURPOSE));
+  return plain;
+}
+
 /**
  * Accepts a current authenticator code once: the code of a time step
  * already used (or older than the last one used) is refused, also between
@@ -93,7 +111,7 @@ async function acceptTotpCode(deps: TDeps, row: TTotpRow, code: string): Promise
   if (!/^\d{6}$/.test(code)) return false;
   const epoch = epochSeconds(deps);
   const result = await verify({
-    secret: row.secret,
+    secret: await totpSecretOf(deps, row),
     token: code,
     epoch,
     period: PERIOD_S,
@@ -138,7 +156,8 @@ export async function getTotpStatus(deps: TDeps, user: TUserRow): Promise<TTotpS
 /** POST /user/totp/setup: a new secret while two-factor is off (starting again replaces the last one). */
 export async function startTotpSetup(deps: TDeps, user: TUserRow): Promise<TTotpSetup> {
   const secret = generateSecret();
-  if (!(await upsertPendingTotp(deps.db, user.id, secret, deps.clock.now()))) throw new AppError('TOTP_ALREADY_ENABLED');
+  const sealed = secretBoxOf(deps.config).seal(secret, TOTP_SECRET_PURPOSE);
+  if (!(await upsertPendingTotp(deps.db, user.id, sealed, deps.clock.now()))) throw new AppError('TOTP_ALREADY_ENABLED');
   return { secret, otpauth_url: generateURI({ issuer: issuerOf(deps), label: user.email, secret, period: PERIOD_S }) };
 }
 

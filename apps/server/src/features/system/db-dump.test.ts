@@ -1,6 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DumpImportError, exportDump, importDump, migrateDb, openDb, users, workOrderAttachments, type TDbHandle } from '@proxy/db';
+import {
+  DumpImportError,
+  exportDump,
+  importDump,
+  migrateDb,
+  openDb,
+  usageLogEntries,
+  usageLogSettings,
+  users,
+  workOrderAttachments,
+  type TDbHandle,
+} from '@proxy/db';
+import { createUsageLogPartitionsJob } from '../usage-log/usage-log.jobs';
 import { createMemoryMailer, createTestApp, createTestDatabase, type TTestApp } from '../../../test/helpers';
 import { buyOk, createAdmin, createUser, creditFen, request, seedProxyStartup } from '../proxies/proxies-test-kit';
 import { seedChargeOptions } from '../payments/payments.service';
@@ -19,6 +31,8 @@ async function contentsOf(handle: TDbHandle): Promise<Record<string, string[]>> 
   }
   return out;
 }
+
+const inThreeDaysOf = (t: TTestApp) => new Date(t.deps.clock.now().getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
 
 // Backups and the move off the embedded database: npm run db:export / db:import.
 describe('database export and import', () => {
@@ -40,6 +54,32 @@ describe('database export and import', () => {
       body: { kind: 'credit', amount: '12.34', reason: "O'Brien's \\\\ refund", request_id: 'dump-adjust-0001' },
     });
     await request(t.app, 'POST', '/pay/charge/sandbox/100', { token: ann.token });
+    // Usage log rows in day partitions (the partitioned table) and one waiting in the default partition.
+    const proxies = (await t.db.db.execute(sql`SELECT id::int AS id FROM proxy_tokens WHERE user_id = ${ann.userId} ORDER BY id LIMIT 1`)) as unknown as {
+      rows: { id: number }[];
+    };
+    const annsProxy = proxies.rows[0];
+    await t.db.db.insert(usageLogSettings).values({ userId: ann.userId, enabled: true, retentionDays: 3 });
+    const today = t.deps.clock.now().toISOString().slice(0, 10);
+    const logRow = (expiresOn: string, bytesUp: number) => ({
+      userId: ann.userId,
+      tokenId: annsProxy.id,
+      day: today,
+      expiresOn,
+      protocol: 'connect' as const,
+      sourceIp: '203.0.113.7',
+      targetHost: 'example.com',
+      targetPort: 443,
+      startedAt: new Date(),
+      endedAt: new Date(),
+      bytesUp,
+      bytesDown: 2,
+      outcome: 'closed' as const,
+    });
+    const inThreeDays = new Date(Date.parse(`${today}T00:00:00Z`) + 3 * 86_400_000).toISOString().slice(0, 10);
+    await t.db.db.insert(usageLogEntries).values(logRow(inThreeDays, 1));
+    await createUsageLogPartitionsJob(t.deps).runOnce();
+    await t.db.db.insert(usageLogEntries).values([logRow(inThreeDays, 2), logRow('2099-01-01', 3)]);
     await t.db.db
       .insert(workOrderAttachments)
       .values({ userId: ann.userId, filename: 'a.png', contentType: 'image/png', sizeBytes: 4, data: Buffer.from([0x89, 0x50, 0x00, 0xff]) });
@@ -55,6 +95,8 @@ describe('database export and import', () => {
     const dump = await exportDump(t.db, 3);
     expect(dump.script.startsWith('-- proxyhub dump migrations=')).toBe(true);
     expect(dump.rows.proxy_tokens).toBe(2);
+    expect(original[`usage_log_entries_p${inThreeDaysOf(t).replace(/-/g, '')}`]).toHaveLength(2);
+    expect(original.usage_log_entries_default).toHaveLength(1);
 
     // Through an embedded database, into a fresh database of the suite's kind (on PostgreSQL: embedded to PostgreSQL, the move off it).
     const embedded = await openDb();

@@ -15,12 +15,28 @@ export async function findUsageLogSettings(db: TDbOrTx, userId: number): Promise
   return row;
 }
 
-/** Writes the account's setting. */
-export async function saveUsageLogSettings(tx: TDbOrTx, userId: number, enabled: boolean, retentionDays: number): Promise<TUsageLogSettingsRow> {
+/**
+ * Writes the account's setting. A shorter retention than before sets
+ * trim_until to the last day rows written under the old one can reach
+ * (`today` + the old retention; the later of it and a trim already running):
+ * until then the retention job deletes the rows older than the new retention.
+ * A longer one leaves the rows' own days as they are.
+ */
+export async function saveUsageLogSettings(tx: TDbOrTx, userId: number, enabled: boolean, retentionDays: number, today: string): Promise<TUsageLogSettingsRow> {
   const [row] = await tx
     .insert(usageLogSettings)
     .values({ userId, enabled, retentionDays })
-    .onConflictDoUpdate({ target: usageLogSettings.userId, set: { enabled, retentionDays, updatedAt: sql`now()` } })
+    .onConflictDoUpdate({
+      target: usageLogSettings.userId,
+      set: {
+        enabled,
+        retentionDays,
+        trimUntil: sql`CASE WHEN excluded.retention_days < ${usageLogSettings.retentionDays}
+          THEN GREATEST(${usageLogSettings.trimUntil}, ${today}::date + ${usageLogSettings.retentionDays})
+          ELSE ${usageLogSettings.trimUntil} END`,
+        updatedAt: sql`now()`,
+      },
+    })
     .returning();
   return row;
 }
@@ -65,20 +81,98 @@ export async function listUsageLogForExport(db: TDb, f: TUsageLogFilter, limit: 
   return db.select().from(usageLogEntries).where(whereOf(f)).orderBy(asc(usageLogEntries.endedAt), asc(usageLogEntries.id)).limit(limit);
 }
 
+// ---- Partitions (see usage_log_entries in the schema: PARTITION BY RANGE (expires_on), one partition per day) ----
+
+const PARENT = 'usage_log_entries';
+/** The partition that takes rows whose day's partition does not exist (made by the migration). */
+export const USAGE_LOG_DEFAULT_PARTITION = 'usage_log_entries_default';
+const DAY_PARTITION = /^usage_log_entries_p(\d{4})(\d{2})(\d{2})$/;
+// A DDL statement waits at most this long for its lock, so writers never queue long behind it (the job retries next pass).
+const DDL_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '3s'";
+
+/** The partition of the rows kept until `day` (YYYY-MM-DD) included. */
+export function usageLogPartitionName(day: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`not a day: ${day}`);
+  return `usage_log_entries_p${day.replace(/-/g, '')}`;
+}
+
+/** The day after `day` (YYYY-MM-DD, UTC). */
+export function nextDay(day: string, days = 1): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The day partitions that exist, as their days (YYYY-MM-DD), oldest first. */
+export async function listUsageLogPartitionDays(db: TDbOrTx): Promise<string[]> {
+  const result = (await db.execute(sql`
+    SELECT c.relname AS name FROM pg_inherits i
+    JOIN pg_class c ON c.oid = i.inhrelid
+    JOIN pg_class p ON p.oid = i.inhparent
+    WHERE p.relname = ${PARENT} AND p.relnamespace = to_regnamespace(current_schema())`)) as unknown as { rows: { name: string }[] };
+  const days: string[] = [];
+  for (const { name } of result.rows) {
+    const m = DAY_PARTITION.exec(name);
+    if (m) days.push(`${m[1]}-${m[2]}-${m[3]}`);
+  }
+  return days.sort();
+}
+
 /**
- * One step of retention: the oldest day holding rows past their owner's
- * retention (days before `today` minus retention_days; 1 day when the owner
- * has no setting any more), dropped for those owners in slices of `slice`
- * rows. Answers the rows deleted (0: nothing is past its retention).
+ * Creates the partition of `day` (rows with expires_on = day): made as a plain
+ * table, given the rows of that day that waited in the default partition, then
+ * attached, in one transaction (a partition cannot be created over rows the
+ * default partition holds for it). The default partition is locked first, so
+ * no row for that day slips in between; it is normally empty or small.
  */
-export async function dropExpiredUsageLog(db: TDb, today: string, slice: number): Promise<number> {
+export async function createUsageLogPartition(db: TDb, day: string): Promise<void> {
+  const name = sql.raw(`"${usageLogPartitionName(day)}"`);
+  const fallback = sql.raw(`"${USAGE_LOG_DEFAULT_PARTITION}"`);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql.raw(DDL_LOCK_TIMEOUT));
+    await tx.execute(sql`LOCK TABLE ${fallback} IN ACCESS EXCLUSIVE MODE`);
+    await tx.execute(sql`CREATE TABLE ${name} (LIKE "usage_log_entries")`);
+    await tx.execute(sql`WITH moved AS (DELETE FROM ${fallback} WHERE expires_on = ${day}::date RETURNING *) INSERT INTO ${name} SELECT * FROM moved`);
+    const bounds = sql.raw(`FROM ('${day}') TO ('${nextDay(day)}')`);
+    await tx.execute(sql`ALTER TABLE "usage_log_entries" ATTACH PARTITION ${name} FOR VALUES ${bounds}`);
+  });
+}
+
+/** Drops the partition of `day` whole (its rows have all aged out). */
+export async function dropUsageLogPartition(db: TDb, day: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql.raw(DDL_LOCK_TIMEOUT));
+    await tx.execute(sql.raw(`DROP TABLE IF EXISTS "${usageLogPartitionName(day)}"`));
+  });
+}
+
+/**
+ * Rows past their day that a partition drop does not reach (they waited in the
+ * default partition): deleted a slice at a time. Answers the rows deleted.
+ */
+export async function deleteExpiredUsageLogRows(db: TDb, today: string, slice: number): Promise<number> {
   const result = await db.execute(sql`
-    DELETE FROM usage_log_entries WHERE id IN (
-      SELECT e.id FROM usage_log_entries e
-      LEFT JOIN usage_log_settings s ON s.user_id = e.user_id
-      WHERE e.day < ${today}::date - COALESCE(s.retention_days, 1)
-      ORDER BY e.day
+    DELETE FROM usage_log_entries WHERE (id, expires_on) IN (
+      SELECT id, expires_on FROM usage_log_entries WHERE expires_on < ${today}::date LIMIT ${slice})`);
+  return rowCountOf(result);
+}
+
+/**
+ * Accounts that shortened their retention (trim_until not past): their rows
+ * older than the new retention, still in partitions of later days, deleted a
+ * slice at a time (index on user_id, day). Answers the rows deleted.
+ */
+export async function trimShortenedUsageLog(db: TDb, today: string, slice: number): Promise<number> {
+  const result = await db.execute(sql`
+    DELETE FROM usage_log_entries WHERE (id, expires_on) IN (
+      SELECT e.id, e.expires_on FROM usage_log_settings s
+      JOIN usage_log_entries e ON e.user_id = s.user_id AND e.day < ${today}::date - s.retention_days
+      WHERE s.trim_until >= ${today}::date
       LIMIT ${slice})`);
+  return rowCountOf(result);
+}
+
+/** Forgets shortenings whose older rows have all reached their own day (answers how many). */
+export async function endUsageLogTrims(db: TDb, today: string): Promise<number> {
+  const result = await db.execute(sql`UPDATE usage_log_settings SET trim_until = NULL WHERE trim_until < ${today}::date`);
   return rowCountOf(result);
 }
 

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageLogEntries } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp } from '../../../test/helpers';
 import { buyOk, createUser, request, seedProxyStartup, signIn, type TTestUser } from '../proxies/proxies-test-kit';
-import { createUsageLogRetentionJob } from './usage-log.jobs';
+import { createUsageLogPartitionsJob, createUsageLogRetentionJob } from './usage-log.jobs';
+import { listUsageLogPartitionDays, nextDay } from './usage-log.repository';
 
 describe('the usage log API and its retention', () => {
   const clock = createFakeClock(new Date('2026-04-10T02:00:00Z'));
@@ -22,12 +23,17 @@ describe('the usage log API and its retention', () => {
     outcome?: 'closed' | 'refused' | 'cut';
     up?: number;
     down?: number;
+    /** The owner's retention when the row is written (its expiry day is the day plus this). */
+    retention?: number;
+    expiresOn?: string;
   }) {
     const ended = new Date(values.endedAt);
+    const day = values.endedAt.slice(0, 10);
     await t.db.db.insert(usageLogEntries).values({
       userId: values.userId,
       tokenId: values.tokenId,
-      day: values.endedAt.slice(0, 10),
+      day,
+      expiresOn: values.expiresOn ?? nextDay(day, values.retention ?? 7),
       protocol: 'connect',
       sourceIp: '203.0.113.7',
       targetHost: values.host ?? 'example.com',
@@ -43,6 +49,15 @@ describe('the usage log API and its retention', () => {
 
   const days = async (tokenId: number) =>
     (await t.db.db.select({ day: usageLogEntries.day }).from(usageLogEntries).where(eq(usageLogEntries.tokenId, tokenId))).map((r) => r.day).sort();
+  // Which partition holds each row of a proxy: "day -> table", sorted.
+  const placement = async (tokenId: number) =>
+    (
+      (await t.db.db.execute(
+        sql`SELECT day::text || ' -> ' || tableoid::regclass::text AS at FROM usage_log_entries WHERE token_id = ${tokenId} ORDER BY 1`,
+      )) as unknown as { rows: { at: string }[] }
+    ).rows.map((r) => r.at);
+  const tableExists = async (name: string) =>
+    ((await t.db.db.execute(sql`SELECT to_regclass(${name}) IS NOT NULL AS ok`)) as unknown as { rows: { ok: boolean }[] }).rows[0].ok;
 
   beforeAll(async () => {
     clock.set(new Date('2026-04-01T02:00:00Z'));
@@ -108,27 +123,87 @@ describe('the usage log API and its retention', () => {
     expect((await request(t.app, 'GET', '/user/usage-log/settings', { token: ann.token })).json().data).toEqual({ enabled: false, retention_days: 7 });
   });
 
-  it("retention drops the days older than each owner's retention, on the injected clock", async () => {
-    const on = await request(t.app, 'PUT', '/user/usage-log/settings', { token: ann.token, body: { enabled: true, retention_days: 1 } });
-    expect(on.json().data).toEqual({ enabled: true, retention_days: 1 });
+  it('keeps a partition per expiry day ahead, drops a whole partition once its day has passed, and trims a shortened retention', async () => {
+    await request(t.app, 'PUT', '/user/usage-log/settings', { token: ann.token, body: { enabled: true, retention_days: 7 } });
     await request(t.app, 'PUT', '/user/usage-log/settings', { token: ben.token, body: { enabled: true, retention_days: 30 } });
-    await addRow({ tokenId: bensToken, userId: ben.userId, endedAt: '2026-03-20T10:00:00.000Z' });
-    const job = createUsageLogRetentionJob(t.deps);
+    await addRow({ tokenId: bensToken, userId: ben.userId, endedAt: '2026-03-20T10:00:00.000Z', retention: 30 });
+    const partitions = createUsageLogPartitionsJob(t.deps);
+    const retention = createUsageLogRetentionJob(t.deps);
 
-    // 2026-04-10, retention 1 day: the 9th is kept, the 8th goes; Ben keeps 30 days.
-    expect(await days(annsToken)).toEqual(['2026-04-08', '2026-04-09', '2026-04-09', '2026-04-09']);
-    expect(await job.runOnce()).toBe(1);
+    // Before the job's first pass every row waits in the default partition; the pass makes today's partition and
+    // the next 32 days' (the longest retention plus two) and moves each row into its own.
+    expect(await listUsageLogPartitionDays(t.db.db)).toEqual([]);
+    expect(await placement(annsToken)).toEqual([
+      '2026-04-08 -> usage_log_entries_default',
+      '2026-04-09 -> usage_log_entries_default',
+      '2026-04-09 -> usage_log_entries_default',
+      '2026-04-09 -> usage_log_entries_default',
+    ]);
+    expect(await partitions.runOnce()).toBe(33);
+    expect(await partitions.runOnce()).toBe(0);
+    const ready = await listUsageLogPartitionDays(t.db.db);
+    expect([ready[0], ready.at(-1), ready.length]).toEqual(['2026-04-10', '2026-05-12', 33]);
+    expect(await placement(annsToken)).toEqual([
+      '2026-04-08 -> usage_log_entries_p20260415',
+      '2026-04-09 -> usage_log_entries_p20260416',
+      '2026-04-09 -> usage_log_entries_p20260416',
+      '2026-04-09 -> usage_log_entries_p20260416',
+    ]);
+    expect(await placement(bensToken)).toEqual(['2026-03-20 -> usage_log_entries_p20260419', '2026-04-09 -> usage_log_entries_p20260416']);
+
+    // Ann shortens her retention to 1 day: her rows older than that go (a bounded DELETE), though their partition stays.
+    await request(t.app, 'PUT', '/user/usage-log/settings', { token: ann.token, body: { enabled: true, retention_days: 1 } });
+    expect(await retention.runOnce()).toBe(1);
     expect(await days(annsToken)).toEqual(['2026-04-09', '2026-04-09', '2026-04-09']);
-    expect(await days(bensToken)).toEqual(['2026-03-20', '2026-04-09']);
-    expect(await job.runOnce()).toBe(0);
+    expect(await retention.runOnce()).toBe(0);
+    expect(await tableExists('usage_log_entries_p20260415')).toBe(true);
 
-    // A day later the 9th ages out as a whole.
+    // The next day: the partition of the 10th (empty) is dropped, and Ann's 9th is past her 1 day (one slice).
     clock.set(new Date('2026-04-11T00:30:00Z'));
-    await job.runOnce();
+    expect(await retention.runOnce()).toBe(2);
     expect(await days(annsToken)).toEqual([]);
     expect(await days(bensToken)).toEqual(['2026-03-20', '2026-04-09']);
-    clock.set(new Date('2026-04-20T00:30:00Z'));
-    await job.runOnce();
-    expect(await days(bensToken)).toEqual(['2026-04-09']);
+
+    // Ben's row of the 9th was written under 7 days: kept until the 16th, its partition dropped whole on the 17th.
+    clock.set(new Date('2026-04-16T23:59:00Z'));
+    await retention.runOnce();
+    expect(await days(bensToken)).toEqual(['2026-03-20', '2026-04-09']);
+    clock.set(new Date('2026-04-17T00:00:00Z'));
+    await retention.runOnce();
+    expect(await days(bensToken)).toEqual(['2026-03-20']);
+    expect(await tableExists('usage_log_entries_p20260416')).toBe(false);
+    // His row of 20 March, written under 30 days, is kept until 19 April: on the 20th its partition goes, the later ones stay.
+    clock.set(new Date('2026-04-19T23:59:00Z'));
+    await retention.runOnce();
+    expect(await days(bensToken)).toEqual(['2026-03-20']);
+    clock.set(new Date('2026-04-20T00:00:00Z'));
+    await retention.runOnce();
+    expect(await days(bensToken)).toEqual([]);
+    expect(await tableExists('usage_log_entries_p20260419')).toBe(false);
+    expect(await tableExists('usage_log_entries_p20260512')).toBe(true);
+    expect((await listUsageLogPartitionDays(t.db.db))[0]).toBe('2026-04-20');
+    // Ann's shortening is over once every row written under the old retention reached its day.
+    const trims = (await t.db.db.execute(
+      sql`SELECT user_id::int AS id, trim_until::text AS until FROM usage_log_settings WHERE trim_until IS NOT NULL`,
+    )) as unknown as {
+      rows: unknown[];
+    };
+    expect(trims.rows).toEqual([]);
+    // The partitions job keeps the window ahead moving.
+    expect(await partitions.runOnce()).toBe(10);
+  });
+
+  it('takes a row whose partition is missing in the default partition, moves it in when made, and deletes it there once past', async () => {
+    clock.set(new Date('2026-04-20T12:00:00Z'));
+    // Beyond the window made ahead (a clock far ahead): the write still succeeds.
+    await addRow({ tokenId: bensToken, userId: ben.userId, endedAt: '2026-04-20T11:00:00.000Z', expiresOn: '2026-06-01' });
+    // Past already (an imported or late row): the retention job deletes it from the default partition.
+    await addRow({ tokenId: bensToken, userId: ben.userId, endedAt: '2026-04-01T11:00:00.000Z', expiresOn: '2026-04-02' });
+    expect(await placement(bensToken)).toEqual(['2026-04-01 -> usage_log_entries_default', '2026-04-20 -> usage_log_entries_default']);
+    expect(await createUsageLogRetentionJob(t.deps).runOnce()).toBe(1);
+    clock.set(new Date('2026-05-01T00:00:00Z'));
+    await createUsageLogPartitionsJob(t.deps).runOnce();
+    expect(await placement(bensToken)).toEqual(['2026-04-20 -> usage_log_entries_p20260601']);
+    expect(await tableExists('usage_log_entries_default')).toBe(true);
   });
 });

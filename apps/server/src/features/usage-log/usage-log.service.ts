@@ -2,6 +2,7 @@ import {
   USAGE_LOG_EXPORT_MAX,
   USAGE_LOG_RANGE_MAX_DAYS,
   USAGE_LOG_RETENTION_DEFAULT,
+  USAGE_LOG_RETENTION_MAX,
   type TUsageLogEntry,
   type TUsageLogOutcome,
   type TUsageLogPage,
@@ -16,8 +17,14 @@ import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { changeGatewayState } from '../gateway/gateway-state.service';
 import { findUserTokens } from '../proxies/proxies.repository';
 import {
-  dropExpiredUsageLog,
+  createUsageLogPartition,
+  deleteExpiredUsageLogRows,
+  dropUsageLogPartition,
+  endUsageLogTrims,
   findUsageLogSettings,
+  listUsageLogPartitionDays,
+  nextDay,
+  trimShortenedUsageLog,
   listUsageLog,
   listUsageLogForExport,
   saveUsageLogSettings,
@@ -44,13 +51,13 @@ export async function getUsageLogSettings(deps: Pick<TDeps, 'db'>, userId: numbe
 
 /** Turns the log on or off and sets its retention; gateways apply it before the answer (embedded) or on their next sync. */
 export async function updateUsageLogSettings(
-  deps: Pick<TDeps, 'db' | 'gatewayApplied'>,
+  deps: Pick<TDeps, 'db' | 'gatewayApplied' | 'clock'>,
   userId: number,
   body: TUsageLogSettingsBody,
 ): Promise<TUsageLogSettings> {
   const row = await changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {
-      const saved = await saveUsageLogSettings(tx, userId, body.enabled, body.retention_days);
+      const saved = await saveUsageLogSettings(tx, userId, body.enabled, body.retention_days, todayOf(deps));
       await bumpGatewayVersion(tx);
       return saved;
     }),
@@ -134,11 +141,55 @@ export async function exportUsageLog(deps: TLogDeps, userId: number, query: TWin
   return new RawReply(`${[USAGE_LOG_CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`, 'text/csv; charset=utf-8', `usage-log-${query.token_id}.csv`);
 }
 
-// Rows deleted per statement: short transactions, whatever a day holds.
-const DROP_SLICE = 5_000;
+// Rows deleted per statement: short transactions, whatever is left to delete.
+const DELETE_SLICE = 5_000;
+/**
+ * Day partitions kept ready from today on: a row written today expires at
+ * most 30 days on (the longest retention); two more days cover gateways whose
+ * clock runs ahead and a job that misses a pass around midnight.
+ */
+export const USAGE_LOG_PARTITIONS_AHEAD = USAGE_LOG_RETENTION_MAX + 2;
 
-/** One step of the retention job: drops rows past their owner's retention, a slice at a time; answers whether rows were dropped. */
-export async function dropNextExpiredUsageLog(deps: TLogDeps): Promise<boolean> {
-  const today = deps.clock.now().toISOString().slice(0, 10);
-  return (await dropExpiredUsageLog(deps.db, today, DROP_SLICE)) > 0;
+const todayOf = (deps: Pick<TDeps, 'clock'>) => deps.clock.now().toISOString().slice(0, 10);
+
+/**
+ * One pass of the partitions job: the partitions of today and the next
+ * USAGE_LOG_PARTITIONS_AHEAD days that do not exist yet are created (rows that
+ * waited for them in the default partition move in). Answers how many.
+ */
+export async function createUsageLogPartitionsAhead(deps: TLogDeps): Promise<number> {
+  const today = todayOf(deps);
+  const existing = new Set(await listUsageLogPartitionDays(deps.db));
+  let created = 0;
+  for (let i = 0; i <= USAGE_LOG_PARTITIONS_AHEAD; i += 1) {
+    const day = nextDay(today, i);
+    if (existing.has(day)) continue;
+    await createUsageLogPartition(deps.db, day);
+    created += 1;
+  }
+  return created;
+}
+
+/** One step of retention: the oldest day partition whose day has passed is dropped whole; answers whether there was one. */
+export async function dropNextExpiredUsageLogPartition(deps: TLogDeps): Promise<boolean> {
+  const today = todayOf(deps);
+  const [oldest] = await listUsageLogPartitionDays(deps.db);
+  if (oldest === undefined || oldest >= today) return false;
+  await dropUsageLogPartition(deps.db, oldest);
+  return true;
+}
+
+/** One step of retention: a slice of the past rows that waited in the default partition; answers whether rows were deleted. */
+export async function deleteNextExpiredUsageLogRows(deps: TLogDeps): Promise<boolean> {
+  return (await deleteExpiredUsageLogRows(deps.db, todayOf(deps), DELETE_SLICE)) > 0;
+}
+
+/** One step of retention: a slice of the rows of accounts that shortened their retention, older than the new one. */
+export async function trimNextShortenedUsageLog(deps: TLogDeps): Promise<boolean> {
+  return (await trimShortenedUsageLog(deps.db, todayOf(deps), DELETE_SLICE)) > 0;
+}
+
+/** Ends the shortenings whose old rows have all reached their day. */
+export async function endFinishedUsageLogTrims(deps: TLogDeps): Promise<number> {
+  return endUsageLogTrims(deps.db, todayOf(deps));
 }

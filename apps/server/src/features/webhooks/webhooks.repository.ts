@@ -59,6 +59,14 @@ export async function updateEndpoint(
   return row;
 }
 
+/** Replaces a secret stored before encryption with its sealed form (only while the row still holds `from`). */
+export async function resealEndpointSecret(db: TDbOrTx, id: number, from: string, to: string): Promise<void> {
+  await db
+    .update(webhookEndpoints)
+    .set({ secret: to })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.secret, from)));
+}
+
 /** Removes an endpoint of the user with its deliveries; answers whether there was one. */
 export async function deleteEndpoint(db: TDbOrTx, userId: number, id: number): Promise<boolean> {
   const rows = await db

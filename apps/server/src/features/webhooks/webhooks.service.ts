@@ -19,6 +19,7 @@ import {
 import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
+import { secretBoxOf } from '../../lib/secret-box';
 import { writeNotification } from '../notifications/notifications.service';
 import {
   claimDueDeliveries,
@@ -35,6 +36,7 @@ import {
   lockEndpointById,
   lockUserForWebhooks,
   recordAttempt,
+  resealEndpointSecret,
   setEndpointState,
   updateEndpoint,
   type TClaimedDelivery,
@@ -139,6 +141,23 @@ function toDelivery(row: TDeliveryLogRow): TWebhookDelivery {
 
 const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
+/** What the secret column is sealed for (the additional data of AES-GCM). */
+export const WEBHOOK_SECRET_PURPOSE = 'webhook_endpoints.secret';
+
+/**
+ * An endpoint's signing secret in clear (stored sealed with
+ * DATA_ENCRYPTION_KEY). A secret stored before encryption still signs and is
+ * sealed now, on this read. A key that cannot open it throws SecretBoxError:
+ * the delivery pass fails (logged, naming DATA_ENCRYPTION_KEY) and the
+ * delivery stays queued.
+ */
+async function endpointSecretOf(deps: Pick<TDeps, 'db' | 'config'>, endpoint: { id: number; secret: string }): Promise<string> {
+  const box = secretBoxOf(deps.config);
+  const { plain, isSealed } = box.open(endpoint.secret, WEBHOOK_SECRET_PURPOSE);
+  if (!isSealed) await resealEndpointSecret(deps.db, endpoint.id, endpoint.secret, box.seal(plain, WEBHOOK_SECRET_PURPOSE));
+  return plain;
+}
+
 function checkUrl(deps: TWebhookDeps, url: string): void {
   if (literalHostRefusal(new URL(url).hostname, deps.config.WEBHOOK_ALLOW_PRIVATE)) throw new AppError('WEBHOOK_ADDRESS_REFUSED');
 }
@@ -154,15 +173,16 @@ export async function createWebhook(deps: TWebhookDeps, userId: number, input: T
   return deps.db.transaction(async (tx) => {
     await lockUserForWebhooks(tx, userId);
     if ((await countEndpoints(tx, userId)) >= WEBHOOK_ENDPOINTS_MAX) throw new AppError('WEBHOOK_LIMIT', { max: WEBHOOK_ENDPOINTS_MAX });
+    const secret = newSecret();
     const row = await insertEndpoint(tx, {
       userId,
       url: input.url,
       description: input.description,
       events: [...input.events],
-      secret: newSecret(),
+      secret: secretBoxOf(deps.config).seal(secret, WEBHOOK_SECRET_PURPOSE),
       createdAt: deps.clock.now(),
     });
-    return { ...toEndpoint(row), secret: row.secret };
+    return { ...toEndpoint(row), secret };
   });
 }
 
@@ -190,10 +210,11 @@ export async function removeWebhook(deps: Pick<TDeps, 'db'>, userId: number, id:
 }
 
 /** POST /user/webhooks/:id/rotate-secret: the old secret stops signing at once. */
-export async function rotateWebhookSecret(deps: Pick<TDeps, 'db'>, userId: number, id: number): Promise<TWebhookEndpointWithSecret> {
-  const row = await updateEndpoint(deps.db, userId, id, { secret: newSecret() });
+export async function rotateWebhookSecret(deps: Pick<TDeps, 'db' | 'config'>, userId: number, id: number): Promise<TWebhookEndpointWithSecret> {
+  const secret = newSecret();
+  const row = await updateEndpoint(deps.db, userId, id, { secret: secretBoxOf(deps.config).seal(secret, WEBHOOK_SECRET_PURPOSE) });
   if (!row) throw new AppError('NOT_FOUND');
-  return { ...toEndpoint(row), secret: row.secret };
+  return { ...toEndpoint(row), secret };
 }
 
 /** GET /user/webhooks/:id/deliveries. */
@@ -259,9 +280,10 @@ export function webhookBody(claimed: Pick<TClaimedDelivery, 'event'>): string {
  */
 async function attemptDelivery(deps: TWebhookDeps, sender: TWebhookSender, claimed: TClaimedDelivery, signal?: AbortSignal): Promise<void> {
   const { delivery, endpoint } = claimed;
+  const secret = await endpointSecretOf(deps, endpoint);
   const result = await sender.send({
     url: endpoint.url,
-    secret: endpoint.secret,
+    secret,
     eventId: webhookEventId(claimed.event.id),
     timestamp: Math.floor(deps.clock.now().getTime() / 1000),
     body: webhookBody(claimed),
@@ -307,7 +329,11 @@ export async function deliverDueWebhooks(deps: TWebhookDeps, sender: TWebhookSen
       claimDueDeliveries(tx, now, new Date(now.getTime() + WEBHOOK_LEASE_MS), new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS), BATCH),
     );
     if (claimed.length === 0) break;
-    await Promise.all(claimed.map((c) => attemptDelivery(deps, sender, c, signal)));
+    // Every attempt of the batch settles before the pass goes on; one that throws (a secret this key cannot open)
+    // fails the pass after the others were recorded, and its delivery is taken again once its lease runs out.
+    const settled = await Promise.allSettled(claimed.map((c) => attemptDelivery(deps, sender, c, signal)));
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     attempts += claimed.length;
   }
   return attempts;

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '@proxy/db';
+import { eq } from 'drizzle-orm';
+import { openDb, webhookEndpoints } from '@proxy/db';
+import { createSecretBox, SecretBoxError } from '../../lib/secret-box';
 import { createTestDatabase } from '@proxy/db/testing';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres, type TTestApp } from '../../../test/helpers';
 import { addTokenUsage } from '../proxies/proxies.repository';
 import { buyOk, createUser, creditFen, request, seedProxyStartup, signIn, type TTestUser } from '../proxies/proxies-test-kit';
 import { createAlertJobs } from '../alerts/alerts.jobs';
 import { createWebhookRunner } from './webhooks.jobs';
-import { deliverDueWebhooks, emitWebhookEvent, senderOf, WEBHOOK_LEASE_MS } from './webhooks.service';
+import { deliverDueWebhooks, emitWebhookEvent, senderOf, WEBHOOK_LEASE_MS, WEBHOOK_SECRET_PURPOSE } from './webhooks.service';
 import { startHttpsReceiver, verifyWebhook, type THttpsReceiver, type TReceived, type TReceiverAnswer } from './webhooks-test-kit';
 
 const SECOND = 1000;
@@ -90,6 +92,47 @@ describe('webhooks', () => {
     expect(usage[0].json.data.percent).toBe(80);
     expect(usage[0].headers['webhook-id']).toBe(usage[0].json.id);
     expect(verifyWebhook(hook.secret, usage[0].headers, usage[0].body, nowS())).toBe(true);
+  });
+
+  it('keeps signing secrets encrypted at rest; a secret stored in plain before still signs and is encrypted on use; another key fails clearly', async () => {
+    const kim = await createUser(t.app, mailer, 'kim');
+    const hook = await create(kim, ['balance.low']);
+    const stored = async () =>
+      (await t.db.db.select({ secret: webhookEndpoints.secret }).from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id)))[0].secret;
+    // Stored: AES-GCM under DATA_ENCRYPTION_KEY, never the secret itself.
+    const sealed = await stored();
+    expect(sealed).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    expect(sealed).not.toContain(hook.secret.slice(6));
+    const rotated = (await request(t.app, 'POST', `/user/webhooks/${hook.id}/rotate-secret`, { token: kim.token })).json().data as { secret: string };
+    expect(await stored()).toMatch(/^enc:v1:/);
+    expect(await stored()).not.toContain(rotated.secret.slice(6));
+
+    // A row written before encryption (the secret in plain): the delivery verifies with it, and the row is sealed now.
+    const legacy = 'whsec_0123456789abcdef0123456789abcdef0123456789abcdef';
+    await t.db.db.update(webhookEndpoints).set({ secret: legacy }).where(eq(webhookEndpoints.id, hook.id));
+    const before = receiver.received.length;
+    expect((await request(t.app, 'POST', `/user/webhooks/${hook.id}/test`, { token: kim.token })).json().data.status).toBe('succeeded');
+    const got = receiver.received[before];
+    expect(verifyWebhook(legacy, got.headers, got.body, nowS())).toBe(true);
+    const resealed = await stored();
+    expect(resealed).toMatch(/^enc:v1:/);
+    expect(createSecretBox(t.deps.config.dataEncryptionKey).open(resealed, WEBHOOK_SECRET_PURPOSE)).toEqual({ plain: legacy, isSealed: true });
+
+    // A secret sealed under another key: the delivery pass fails naming DATA_ENCRYPTION_KEY, nothing is sent, the delivery stays queued.
+    const other = createSecretBox(Buffer.alloc(32, 7));
+    await t.db.db
+      .update(webhookEndpoints)
+      .set({ secret: other.seal(legacy, WEBHOOK_SECRET_PURPOSE) })
+      .where(eq(webhookEndpoints.id, hook.id));
+    await emitWebhookEvent(t.db.db, kim.userId, 'balance.low', `balance:${kim.userId}`, { n: 1 });
+    const sent = receiver.received.length;
+    const failure = await deliver().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SecretBoxError);
+    expect(String(failure)).toContain(`another DATA_ENCRYPTION_KEY (key id ${other.keyId}`);
+    expect(receiver.received.length).toBe(sent);
+    const queued = (await log(kim, hook.id)).records.find((r: { event_type: string }) => r.event_type === 'balance.low');
+    expect(queued.status).toBe('pending');
+    await t.db.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id));
   });
 
   it('retries a failing receiver with exponential backoff (same event id) until it answers 2xx', async () => {

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadServerConfig } from '../config/env';
+import { createSecretBox, isSealedValue, parseDataKey, SecretBoxError } from './secret-box';
+
+const key = Buffer.alloc(32, 1);
+
+describe('secret box (AES-256-GCM under DATA_ENCRYPTION_KEY)', () => {
+  it('seals a secret so that the stored value is not the secret, and opens it again', () => {
+    const box = createSecretBox(key);
+    const sealed = box.seal('JBSWY3DPEHPK3PXP', 'user_totp.secret');
+    expect(sealed).toMatch(/^enc:v1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/);
+    expect(sealed).not.toContain('JBSWY3DPEHPK3PXP');
+    expect(isSealedValue(sealed)).toBe(true);
+    expect(box.open(sealed, 'user_totp.secret')).toEqual({ plain: 'JBSWY3DPEHPK3PXP', isSealed: true });
+    // A fresh IV each time.
+    expect(box.seal('JBSWY3DPEHPK3PXP', 'user_totp.secret')).not.toBe(sealed);
+  });
+
+  it('answers a value stored before encryption as it is, marked not sealed', () => {
+    expect(createSecretBox(key).open('whsec_abc', 'webhook_endpoints.secret')).toEqual({ plain: 'whsec_abc', isSealed: false });
+  });
+
+  it('refuses another key by name, a value of another column and a damaged value', () => {
+    const sealed = createSecretBox(key).seal('s3cret', 'user_totp.secret');
+    const other = createSecretBox(Buffer.alloc(32, 2));
+    expect(() => other.open(sealed, 'user_totp.secret')).toThrow(SecretBoxError);
+    expect(() => other.open(sealed, 'user_totp.secret')).toThrow(/another DATA_ENCRYPTION_KEY/);
+    expect(() => createSecretBox(key).open(sealed, 'webhook_endpoints.secret')).toThrow(/does not open/);
+    const flipped = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
+    expect(() => createSecretBox(key).open(flipped, 'user_totp.secret')).toThrow(SecretBoxError);
+  });
+
+  it('reads DATA_ENCRYPTION_KEY as 64 hex digits or base64 of 32 bytes, nothing else', () => {
+    expect(parseDataKey('01'.repeat(32))).toEqual(key);
+    expect(parseDataKey(key.toString('base64'))).toEqual(key);
+    expect(parseDataKey(key.toString('base64url'))).toEqual(key);
+    expect(parseDataKey('too-short')).toBeNull();
+    expect(parseDataKey(Buffer.alloc(16).toString('base64'))).toBeNull();
+  });
+});
+
+describe('DATA_ENCRYPTION_KEY in the configuration', () => {
+  const dataDir = () => mkdtempSync(path.join(tmpdir(), 'proxy-key-'));
+
+  it('unset: a key is made in DATA_DIR on the first start and the same key is read on the next', () => {
+    const dir = dataDir();
+    const first = loadServerConfig({ DATA_DIR: dir }).dataEncryptionKey;
+    expect(first).toHaveLength(32);
+    expect(parseDataKey(readFileSync(path.join(dir, 'data-encryption-key'), 'utf8'))).toEqual(first);
+    expect(loadServerConfig({ DATA_DIR: dir }).dataEncryptionKey).toEqual(first);
+  });
+
+  it('set: the setting wins; a malformed setting or key file stops the start with a message naming it', () => {
+    expect(loadServerConfig({ DATA_DIR: dataDir(), DATA_ENCRYPTION_KEY: '01'.repeat(32) }).dataEncryptionKey).toEqual(key);
+    expect(() => loadServerConfig({ DATA_DIR: dataDir(), DATA_ENCRYPTION_KEY: 'short' })).toThrow(/DATA_ENCRYPTION_KEY: 32 bytes/);
+    const dir = dataDir();
+    writeFileSync(path.join(dir, 'data-encryption-key'), 'garbage');
+    expect(() => loadServerConfig({ DATA_DIR: dir })).toThrow(/data-encryption-key: not a 32-byte key/);
+  });
+});

@@ -2,12 +2,12 @@ import { compileTargetRules, createIpMatcher, type TTargetRuleMatcher } from '@p
 import type { TDb } from '@proxy/db';
 import { createCredentialLookup } from './credential-lookup';
 import {
+  createTokenLineDecoder,
   loadExitNodes,
   loadIpEntries,
   loadIpEntriesOfUsers,
   loadTargetRules,
   loadTargetRulesOfUsers,
-  createTokenLineDecoder,
   loadTokensByUsername,
   loadTokensChangedSince,
   loadUsageLogUsers,

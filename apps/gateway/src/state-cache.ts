@@ -2,15 +2,16 @@ import { compileTargetRules, createIpMatcher, type TTargetRuleMatcher } from '@p
 import type { TDb } from '@proxy/db';
 import { createCredentialLookup } from './credential-lookup';
 import {
+  createTokenLineDecoder,
   loadExitNodes,
   loadIpEntries,
   loadIpEntriesOfUsers,
   loadTargetRules,
   loadTargetRulesOfUsers,
-  loadTokensAfter,
   loadTokensByUsername,
   loadTokensChangedSince,
   loadUsageLogUsers,
+  readTokensAfter,
   readVersion,
   type TExitNodeRow,
   type TIpEntryRow,
@@ -173,22 +174,24 @@ export function createStateCache(options: TStateCacheOptions) {
 
   // Every token (cold load, in pages by id) or those changed since a time.
   async function loadTokens(since: Date | null): Promise<void> {
-    const take = (rows: TTokenRow[]) => {
-      for (const row of rows) {
-        putToken(row);
-        if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
-      }
+    const takeRow = (row: TTokenRow) => {
+      putToken(row);
+      if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
     };
-    if (since) return take(await loadTokensChangedSince(db, since, intern));
+    if (since) {
+      for (const row of await loadTokensChangedSince(db, since, intern)) takeRow(row);
+      return;
+    }
     const pageSize = options.coldLoadPage ?? COLD_LOAD_PAGE;
+    // Rows are put into the copy as they arrive: a page is never held as rows, nor as its text.
+    const decoder = createTokenLineDecoder(intern, takeRow);
     // The pages of one snapshot, as one query would read them: the last change seen then bounds the next sync.
     await db.transaction(
       async (tx) => {
-        for (let afterId = 0; ;) {
-          const page = await loadTokensAfter(tx, afterId, pageSize, intern);
-          take(page);
-          if (page.length < pageSize) return;
-          afterId = page[page.length - 1].id;
+        for (let afterId = '0'; ;) {
+          const page = await readTokensAfter(tx, afterId, pageSize, decoder);
+          if (page.count < pageSize) return;
+          afterId = page.lastId;
         }
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { TSession, TSignInResult, TTotpChallenge } from '@proxy/contract';
 import { lazyZodRule } from '../../../lib/form-rules';
-import { isTotpChallenge } from '../utils/sign-in-result';
+import { isTotpChallenge } from '@proxy/contract/light';
 import { showSuccess } from '../../../lib/message';
 import { useLogin } from '../api/login';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';

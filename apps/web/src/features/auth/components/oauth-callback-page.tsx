@@ -3,7 +3,7 @@ import { Button, Flex, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import type { TOAuthProvider, TSession, TTotpChallenge } from '@proxy/contract';
-import { OAUTH_PROVIDERS, isTotpChallenge } from '../utils/sign-in-result';
+import { OAUTH_PROVIDERS, isTotpChallenge } from '@proxy/contract/light';
 import { saveSession } from '../../../lib/session';
 import { getOAuthRedirectUri } from '../api/oauth-authorize';
 import { verifyOAuth } from '../api/oauth-verify';

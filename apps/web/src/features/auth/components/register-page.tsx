@@ -11,7 +11,7 @@ import { useOAuthProviders } from '../api/oauth-providers';
 import { useRegister } from '../api/register';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 import { getConfirmPasswordRules, lazyZodRule } from '../../../lib/form-rules';
-import { isTotpChallenge } from '../utils/sign-in-result';
+import { isTotpChallenge } from '@proxy/contract/light';
 import { getSafeRedirect } from '../utils/redirect';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';

@@ -1,5 +1,7 @@
-import type { FormInstance } from 'antd';
 import { dismissMessage } from './message';
+
+/** What marking a form's fields needs: antd's FormInstance, or the sign-in pages' light form. */
+type TFieldsSetter = { setFields(fields: { name: string; errors: string[] }[]): void };
 
 type TIssue = { path: string; message: string };
 
@@ -17,7 +19,7 @@ export function getServerIssues(error: unknown): TIssue[] {
  * (e.g. CODE_INVALID -> "code"). Returns true when a field was marked; the
  * request layer's toast of that failure is then taken back (one message per failure).
  */
-export function markServerIssues(form: FormInstance, error: unknown, fields: readonly string[], fieldByCode: Partial<Record<number, string>> = {}): boolean {
+export function markServerIssues(form: TFieldsSetter, error: unknown, fields: readonly string[], fieldByCode: Partial<Record<number, string>> = {}): boolean {
   const issues = getServerIssues(error).filter((issue) => fields.includes(issue.path));
   const code = (error as { code?: unknown } | null)?.code;
   const codeField = typeof code === 'number' ? fieldByCode[code] : undefined;

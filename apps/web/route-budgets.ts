@@ -274,7 +274,9 @@ export function routeBudgetsPlugin(options: TRouteBudgetsOptions): Plugin {
             layoutChunk: layout ? chunkOf(path.resolve(config.root, layout), `the ${declared.access} layout`) : undefined,
             alsoLoads: [
               ...alsoLoadsOf(declared.access),
-              ...(declared.isLight ? [] : (options.unlessLight ?? []).map((m) => chunkOf(path.resolve(config.root, m), 'a module of the screens not marked light'))),
+              ...(declared.isLight
+                ? []
+                : (options.unlessLight ?? []).map((m) => chunkOf(path.resolve(config.root, m), 'a module of the screens not marked light'))),
             ],
           });
         }

@@ -12,6 +12,9 @@ import { refreshTokenIfStale } from '../lib/token-refresh';
 import { RootShell } from './root-shell';
 import { SHELL_ROUTES } from './route-list';
 import type { TAppRoute } from './route-types';
+import type * as AntdModule from './antd-providers';
+
+type TAntdModule = typeof AntdModule;
 
 /** The error page without antd: shown when even the error page's chunk cannot load (offline). */
 function PlainRouteError() {
@@ -44,7 +47,7 @@ const LazyRouteError = lazy(() =>
 );
 
 /** antd's providers around a screen built with antd (every screen but the light public ones). */
-function withAntd(Screen: ComponentType, { AntdProviders }: typeof import('./antd-providers')): ComponentType {
+function withAntd(Screen: ComponentType, { AntdProviders }: TAntdModule): ComponentType {
   return function ThemedScreen() {
     return (
       <AntdProviders>

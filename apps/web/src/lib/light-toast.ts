@@ -43,7 +43,11 @@ export function openLightToast(options: { type: TLightToastType; content: string
   if (!toast.isConnected) container().appendChild(toast);
   clearTimeout(timers.get(options.key));
   timers.delete(options.key);
-  if (options.durationMs > 0) timers.set(options.key, setTimeout(() => closeLightToast(options.key), options.durationMs));
+  if (options.durationMs > 0)
+    timers.set(
+      options.key,
+      setTimeout(() => closeLightToast(options.key), options.durationMs),
+    );
 }
 
 /** Closes the toast of a key, if shown. */

@@ -1,7 +1,8 @@
+import type { FormInstance } from 'antd';
 import { dismissMessage } from './message';
 
 /** What marking a form's fields needs: antd's FormInstance, or the sign-in pages' light form. */
-type TFieldsSetter = { setFields(fields: { name: string; errors: string[] }[]): void };
+type TFieldsSetter = FormInstance | { setFields(fields: { name: string; errors: string[] }[]): void };
 
 type TIssue = { path: string; message: string };
 

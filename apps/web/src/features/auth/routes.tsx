@@ -4,7 +4,14 @@ import type { TAppRoute } from '../../app/route-types';
 export const authRoutes: TAppRoute[] = [
   { path: '/login', load: () => import('./components/login-page'), access: 'public', titleKey: 'auth:login.title', isTabless: true, isLight: true },
   { path: '/register', load: () => import('./components/register-page'), access: 'public', titleKey: 'auth:register.title', isTabless: true, isLight: true },
-  { path: '/reset-password', load: () => import('./components/reset-password-page'), access: 'public', titleKey: 'auth:reset.title', isTabless: true, isLight: true },
+  {
+    path: '/reset-password',
+    load: () => import('./components/reset-password-page'),
+    access: 'public',
+    titleKey: 'auth:reset.title',
+    isTabless: true,
+    isLight: true,
+  },
   {
     path: '/oauth/callback/:provider',
     load: () => import('./components/oauth-callback-page'),

@@ -123,7 +123,7 @@ export default function OAuthCallbackPage() {
         <div className="auth-result auth-result-error">
           <Icon name="closeCircle" />
           <h1>{t('oauth.failed')}</h1>
-                    <AuthButton variant="primary" onClick={() => navigate('/login', { replace: true })}>
+          <AuthButton variant="primary" onClick={() => navigate('/login', { replace: true })}>
             {t('oauth.backToLogin')}
           </AuthButton>
         </div>

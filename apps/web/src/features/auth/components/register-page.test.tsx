@@ -25,10 +25,14 @@ beforeEach(() => {
 });
 
 function renderRegister(path = '/register') {
-  return renderAt(path, [
-    { path: '/register', element: <RegisterPage /> },
-    { path: '/', element: <div>home page</div> },
-  ], { withoutAntd: true });
+  return renderAt(
+    path,
+    [
+      { path: '/register', element: <RegisterPage /> },
+      { path: '/', element: <div>home page</div> },
+    ],
+    { withoutAntd: true },
+  );
 }
 
 function type(label: RegExp | string, value: string) {

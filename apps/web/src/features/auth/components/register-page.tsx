@@ -70,10 +70,7 @@ export default function RegisterPage() {
     [finishSignIn, t],
   );
   // GitHub and Google create the account too: they take the invite code typed (or prefilled) here.
-  const getOAuthContext = useCallback(
-    () => ({ isRemembered: true, redirect, inviteCode: form.getValue('invite_code').trim() }),
-    [form, redirect],
-  );
+  const getOAuthContext = useCallback(() => ({ isRemembered: true, redirect, inviteCode: form.getValue('invite_code').trim() }), [form, redirect]);
 
   const handleFinish = async (values: Record<string, string>) => {
     try {

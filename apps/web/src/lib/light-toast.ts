@@ -7,7 +7,6 @@
 
 export type TLightToastType = 'success' | 'error' | 'info' | 'warning' | 'loading';
 
-const ICONS: Record<TLightToastType, string> = { success: '✓', error: '✕', info: 'i', warning: '!', loading: '' };
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 
 function container(): HTMLElement {
@@ -35,8 +34,8 @@ export function openLightToast(options: { type: TLightToastType; content: string
   toast.replaceChildren();
   const icon = document.createElement('span');
   icon.className = 'light-toast-icon';
+  // The sign comes from global.css (::before), so the toast's text is the message alone.
   icon.setAttribute('aria-hidden', 'true');
-  icon.textContent = ICONS[options.type];
   const text = document.createElement('span');
   text.textContent = options.content;
   toast.append(icon, text);

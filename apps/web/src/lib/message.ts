@@ -25,6 +25,14 @@ export function registerMessageApis(apis: { message: MessageInstance; modal: TMo
   if (apis === null && unregistering && unregistering !== messageApi) return;
   messageApi = apis?.message ?? null;
   modalApi = apis?.modal ?? null;
+  // antd's toasts leave with its <App> (a signed-in layout giving way to /login): the ones still due stay, as light toasts.
+  if (!messageApi) {
+    const now = Date.now();
+    for (const [key, toast] of showing) {
+      if (toast.until <= now) showing.delete(key);
+      else openLightToast({ type: toast.type, content: toast.text, key, durationMs: toast.until === Infinity ? 0 : toast.until - now });
+    }
+  }
 }
 
 type TMessageType = 'success' | 'error' | 'info' | 'warning' | 'loading';
@@ -33,6 +41,8 @@ type TMessageType = 'success' | 'error' | 'info' | 'warning' | 'loading';
 export type TShownMessage = { type: TMessageType; text: string; key: string };
 
 const shownLog: TShownMessage[] = [];
+/** The toasts on screen now, by key, with when they go (Infinity: until replaced). */
+const showing = new Map<string, { type: TMessageType; text: string; until: number }>();
 
 /** Messages shown so far, newest last (kept short; used by tests). */
 export function getShownMessages(): readonly TShownMessage[] {
@@ -48,6 +58,7 @@ function show(type: TMessageType, text: string, key: string | undefined, duratio
   const finalKey = key ?? `msg-${++sequence}`;
   shownLog.push({ type, text, key: finalKey });
   if (shownLog.length > 50) shownLog.shift();
+  showing.set(finalKey, { type, text, until: durationMs > 0 ? Date.now() + durationMs : Infinity });
   if (messageApi) void messageApi.open({ type, content: text, key: finalKey, duration: durationMs / 1000 });
   else openLightToast({ type, content: text, key: finalKey, durationMs });
   return finalKey;
@@ -59,6 +70,7 @@ function show(type: TMessageType, text: string, key: string | undefined, duratio
  */
 export function dismissMessage(key: string): void {
   for (let i = shownLog.length - 1; i >= 0; i--) if (shownLog[i].key === key) shownLog.splice(i, 1);
+  showing.delete(key);
   messageApi?.destroy(key);
   closeLightToast(key);
 }

@@ -27,7 +27,7 @@ describe('reading the routes of a routes module', () => {
     const source = `
       import { HomeOutlined } from '@ant-design/icons';
       export const demoRoutes: TAppRoute[] = [
-        { path: '/login', load: () => import('./components/login-page'), access: 'public', titleKey: 'a:b', isTabless: true },
+        { path: '/login', load: () => import('./components/login-page'), access: 'public', titleKey: 'a:b', isTabless: true, isLight: true },
         {
           path: "/",
           access: 'protected',
@@ -36,7 +36,8 @@ describe('reading the routes of a routes module', () => {
         },
       ];`;
     expect(readDeclaredRoutes(source, 'routes.tsx')).toEqual([
-      { path: '/login', access: 'public', specifier: './components/login-page' },
+      // A light screen (no antd providers around it) says so.
+      { path: '/login', access: 'public', specifier: './components/login-page', isLight: true },
       { path: '/', access: 'protected', specifier: './components/home-page' },
     ]);
   });

@@ -17,7 +17,7 @@ export const KB = 1000;
 export type TRouteAccess = 'public' | 'protected' | 'admin';
 
 /** A route as declared in a routes module: its path, who may see it and the module its `load` imports. */
-export type TDeclaredRoute = { path: string; access: TRouteAccess; specifier: string };
+export type TDeclaredRoute = { path: string; access: TRouteAccess; specifier: string; isLight?: boolean };
 
 /** The budgets in bytes of gzipped JavaScript: by exact path first, then by access, then the default. */
 export type TBudgets = {
@@ -91,7 +91,8 @@ export function readDeclaredRoutes(source: string, fileName: string): TDeclaredR
         if (access !== 'public' && access !== 'protected' && access !== 'admin') {
           throw new Error(`${where}: route ${routePath}: access must be 'public', 'protected' or 'admin'`);
         }
-        routes.push({ path: routePath, access, specifier });
+        const isLight = property(node, 'isLight')?.kind === ts.SyntaxKind.TrueKeyword;
+        routes.push({ path: routePath, access, specifier, ...(isLight ? { isLight } : {}) });
       }
     }
     ts.forEachChild(node, visit);
@@ -203,6 +204,11 @@ export type TRouteBudgetsOptions = {
    * (the features' texts the router awaits before any screen); by access when they differ.
    */
   alsoLoads?: string[] | Partial<Record<TRouteAccess, string[]>>;
+  /**
+   * Modules the router loads around every screen not marked `isLight: true` (antd's providers),
+   * relative to the root; a light public screen (the sign-in pages) loads none of them.
+   */
+  unlessLight?: string[];
   budgets: TBudgets;
 };
 
@@ -266,7 +272,12 @@ export function routeBudgetsPlugin(options: TRouteBudgetsOptions): Plugin {
             access: declared.access,
             screenChunk: chunkOf(resolved.id, `the screen of ${declared.path}`),
             layoutChunk: layout ? chunkOf(path.resolve(config.root, layout), `the ${declared.access} layout`) : undefined,
-            alsoLoads: alsoLoadsOf(declared.access),
+            alsoLoads: [
+              ...alsoLoadsOf(declared.access),
+              ...(declared.isLight
+                ? []
+                : (options.unlessLight ?? []).map((m) => chunkOf(path.resolve(config.root, m), 'a module of the screens not marked light'))),
+            ],
           });
         }
       }

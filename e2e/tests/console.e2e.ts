@@ -35,7 +35,8 @@ const tourButton = (page: Page, name: string) => tour(page).getByRole('button', 
 const group = (page: Page, name: string) => page.locator(`[data-tour="group:${name}"]`);
 const isOpen = async (locator: Locator) => /ant-menu-submenu-open/.test((await locator.getAttribute('class')) ?? '');
 const box = async (locator: Locator) => (await locator.boundingBox())!;
-const toasts = (page: Page) => page.locator('.ant-message-notice').allInnerTexts();
+// antd's toasts on signed-in pages, the light ones (lib/light-toast) on the sign-in pages, which load no antd.
+const toasts = (page: Page) => page.locator('.ant-message-notice, .light-toast').allInnerTexts();
 
 /** The highlight (the tour's placeholder over the target) covers the target, within the tour's gap. */
 async function expectHighlightOn(page: Page, target: Locator) {

@@ -34,7 +34,12 @@ async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `/tmp/e2e-${name}.png`, fullPage: true }).catch(() => undefined);
 }
 
-const toasts = (page: Page) => page.locator('.ant-message').innerText();
+// antd's toasts on signed-in pages, the light ones (lib/light-toast) on the sign-in pages, which load no antd.
+const toasts = (page: Page) =>
+  page
+    .locator('.ant-message-notice, .light-toast')
+    .allInnerTexts()
+    .then((texts) => texts.join('\n'));
 
 describe('the operator console in the browser', () => {
   it('imports two upstreams that turn healthy with their exit IPs, raises a price, adjusts a balance and disables a customer', async () => {

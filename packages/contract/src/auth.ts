@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type TRouteDef } from './route-def';
+import { OAUTH_PROVIDERS } from './light';
 import { zCode, zEmail, zFormBool, zIdParam, zInviteCode, zPassword, zUsername, withPasswordConfirm } from './validators';
 
 /**
@@ -12,8 +13,8 @@ export const CODE_PURPOSES = ['register', 'reset', 'change_email'] as const;
 /** A verification code purpose. */
 export type TCodePurpose = (typeof CODE_PURPOSES)[number];
 
-/** Sign-in providers. */
-export const OAUTH_PROVIDERS = ['github', 'google'] as const;
+// The sign-in providers and isTotpChallenge live in the schema-free entry (the sign-in page reads them there).
+export { OAUTH_PROVIDERS, isTotpChallenge } from './light';
 /** A sign-in provider. */
 export type TOAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 
@@ -72,11 +73,6 @@ export type TTotpChallenge = z.infer<typeof ZTotpChallenge>;
 export const ZSignInResult = z.union([ZSession, ZTotpChallenge]);
 /** Parsed sign-in answer (session or two-factor step). */
 export type TSignInResult = z.infer<typeof ZSignInResult>;
-
-/** True when a sign-in answer asks for the two-factor code. */
-export function isTotpChallenge(result: TSignInResult): result is TTotpChallenge {
-  return 'totp_required' in result && result.totp_required === true;
-}
 
 /** Two-factor state of the signed-in user (user centre). */
 export const ZTotpStatus = z.object({

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { theme } from 'antd';
-import { AppProviders } from './providers';
+import { AntdProviders as AppProviders } from './antd-providers';
 
 const realMatchMedia = window.matchMedia;
 
@@ -22,7 +22,7 @@ function MotionProbe() {
   return <p data-testid="motion">{String(token.motion)}</p>;
 }
 
-describe('the console providers', () => {
+describe("the console's antd providers", () => {
   it("turn antd's animations off when the system asks for reduced motion, and keep them otherwise", () => {
     setSystemReducedMotion(true);
     const reduced = render(

@@ -1,121 +1,31 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
-import { App as AntdApp, ConfigProvider, theme, type ThemeConfig } from 'antd';
-import zhCN from 'antd/es/locale/zh_CN';
-import enUS from 'antd/es/locale/en_US';
+import { useEffect, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { I18nextProvider, useTranslation } from 'react-i18next';
-import { PRIMARY_COLOR } from '@proxy/contract/light';
+import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n';
-import { AntdAccessibility } from '../components/antd-accessibility';
-import { registerMessageApis } from '../lib/message';
 import { queryClient } from '../lib/query-client';
-import { usePrefersReducedMotion } from '../lib/reduced-motion';
 import { useThemeMode } from '../lib/theme';
 
-/** Hands antd's themed message and modal APIs to lib/message (usable outside React). */
-function AntdBridge() {
-  const { message, modal } = AntdApp.useApp();
+/** Page background, text colour (global.css, per data-theme) and native controls follow the theme. */
+function DocumentTheme() {
+  const isDark = useThemeMode() === 'dark';
   useEffect(() => {
-    registerMessageApis({ message, modal });
-    return () => registerMessageApis(null);
-  }, [message, modal]);
+    document.documentElement.style.colorScheme = isDark ? 'dark' : 'light';
+    document.documentElement.dataset.theme = isDark ? 'dark' : 'light';
+  }, [isDark]);
   return null;
 }
 
-/** Page background and native controls follow the theme. */
-function DocumentTheme(props: { isDark: boolean }) {
-  const { token } = theme.useToken();
-  useEffect(() => {
-    document.documentElement.style.colorScheme = props.isDark ? 'dark' : 'light';
-    document.documentElement.dataset.theme = props.isDark ? 'dark' : 'light';
-    document.body.style.background = token.colorBgLayout;
-    document.body.style.color = token.colorText;
-  }, [props.isDark, token.colorBgLayout, token.colorText]);
-  return null;
-}
-
-/*
- * Contrast (WCAG 2 AA, 4.5:1 for text), set here once for every screen:
- * antd's faint greys (description text, placeholders, Descriptions labels at
- * 25-45 % alpha) take the secondary text's alpha; success, warning and error
- * text use darker shades in light mode (danger buttons included). In dark
- * mode the algorithm darkens the primary colour (rgb(3,79,220)), fine behind
- * white button text but too dark as text on dark surfaces: links,
- * primary-coloured text, the selected menu entry, its group and the active
- * tab use a lighter blue. Tags and outlined danger buttons are in global.css.
+/**
+ * Query client, i18n and the document's theme: what every page needs. antd's
+ * providers (theme, locale, message APIs) come with the screens built with it
+ * (app/antd-providers.tsx), so the sign-in pages load no antd.
  */
-const LIGHT_THEME: ThemeConfig = {
-  algorithm: theme.defaultAlgorithm,
-  // antd's link colour is a seed of its own (#1677ff, 4.1:1 on white), not derived from the primary colour.
-  token: {
-    colorPrimary: PRIMARY_COLOR,
-    colorLink: PRIMARY_COLOR,
-    colorTextDescription: 'rgba(0, 0, 0, 0.65)',
-    colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
-    colorError: '#cf1322',
-    colorSuccessText: '#237804',
-    colorWarningText: '#874d00',
-  },
-  components: {
-    Descriptions: { labelColor: 'rgba(0, 0, 0, 0.65)' },
-  },
-};
-const DARK_PRIMARY_TEXT = '#6ea2ff';
-const DARK_THEME: ThemeConfig = {
-  algorithm: theme.darkAlgorithm,
-  token: {
-    colorPrimary: PRIMARY_COLOR,
-    colorTextDescription: 'rgba(255, 255, 255, 0.65)',
-    colorTextPlaceholder: 'rgba(255, 255, 255, 0.55)',
-    colorLink: DARK_PRIMARY_TEXT,
-    colorLinkHover: '#9dc0ff',
-    colorPrimaryText: DARK_PRIMARY_TEXT,
-    colorPrimaryTextHover: '#9dc0ff',
-  },
-  components: {
-    Menu: {
-      itemSelectedColor: DARK_PRIMARY_TEXT,
-      darkItemSelectedColor: DARK_PRIMARY_TEXT,
-      subMenuItemSelectedColor: DARK_PRIMARY_TEXT,
-      groupTitleColor: 'rgba(255, 255, 255, 0.65)',
-    },
-    Tabs: { itemSelectedColor: DARK_PRIMARY_TEXT, itemActiveColor: DARK_PRIMARY_TEXT },
-    Descriptions: { labelColor: 'rgba(255, 255, 255, 0.65)' },
-  },
-};
-
-function ThemedAntd(props: { children: ReactNode }) {
-  const { i18n: instance } = useTranslation();
-  const mode = useThemeMode();
-  const isDark = mode === 'dark';
-  const isMotionReduced = usePrefersReducedMotion();
-  const themeConfig = useMemo(() => {
-    const base = isDark ? DARK_THEME : LIGHT_THEME;
-    return isMotionReduced ? { ...base, token: { ...base.token, motion: false } } : base;
-  }, [isDark, isMotionReduced]);
-  return (
-    <ConfigProvider
-      locale={instance.language === 'en' ? enUS : zhCN}
-      // Buttons read exactly "确定"/"取消" (spec section 4), not "确 定".
-      button={{ autoInsertSpace: false }}
-      theme={themeConfig}
-    >
-      <AntdApp>
-        <AntdBridge />
-        <DocumentTheme isDark={isDark} />
-        <AntdAccessibility />
-        {props.children}
-      </AntdApp>
-    </ConfigProvider>
-  );
-}
-
-/** Query client, i18n, antd theme (primary #0059ff, dark algorithm) and locale following the language. */
 export function AppProviders(props: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>
-        <ThemedAntd>{props.children}</ThemedAntd>
+        <DocumentTheme />
+        {props.children}
       </I18nextProvider>
     </QueryClientProvider>
   );

@@ -36,4 +36,9 @@ export type TAppRoute = {
   };
   /** Never becomes a tab (spec: /404 and /login). */
   isTabless?: boolean;
+  /**
+   * A public screen built without antd (the sign-in pages): the router shows it without loading
+   * antd's providers (app/antd-providers.tsx), which every other screen gets around it.
+   */
+  isLight?: boolean;
 };

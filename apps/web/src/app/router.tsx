@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, createMemoryRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { PageLoading } from '../components/page-loading';
@@ -12,6 +12,9 @@ import { refreshTokenIfStale } from '../lib/token-refresh';
 import { RootShell } from './root-shell';
 import { SHELL_ROUTES } from './route-list';
 import type { TAppRoute } from './route-types';
+import type * as AntdModule from './antd-providers';
+
+type TAntdModule = typeof AntdModule;
 
 /** The error page without antd: shown when even the error page's chunk cannot load (offline). */
 function PlainRouteError() {
@@ -27,13 +30,32 @@ function PlainRouteError() {
   );
 }
 
-// antd's Result (with its illustrations) loads only when an error or a refusal is shown, not with sign-in.
+// antd's Result (with its illustrations) and providers load only when an error or a refusal is shown, not with sign-in.
 const LazyRouteError = lazy(() =>
-  import('../components/route-error').then(
-    (m) => ({ default: m.RouteError }),
+  Promise.all([import('../components/route-error'), import('./antd-providers')]).then(
+    ([{ RouteError }, { AntdProviders }]) => ({
+      default: function ThemedRouteError() {
+        return (
+          <AntdProviders>
+            <RouteError />
+          </AntdProviders>
+        );
+      },
+    }),
     () => ({ default: PlainRouteError }),
   ),
 );
+
+/** antd's providers around a screen built with antd (every screen but the light public ones). */
+function withAntd(Screen: ComponentType, { AntdProviders }: TAntdModule): ComponentType {
+  return function ThemedScreen() {
+    return (
+      <AntdProviders>
+        <Screen />
+      </AntdProviders>
+    );
+  };
+}
 
 /** Error boundary of the router: a page chunk that failed to load, or a screen that crashed. */
 function RouteErrorPage() {
@@ -102,7 +124,14 @@ function toRouteObject(route: TAppRoute): RouteObject {
     errorElement: <RouteErrorPage />,
     lazy: async () => {
       // The screen's chunk and the features' texts in the current language, side by side.
-      const [{ default: Screen }] = await Promise.all([route.load(), loadFeatureLocales(undefined, route.access === 'public' ? 'public' : 'all')]);
+      // The layouts bring antd's providers to the signed-in screens; a public screen not marked light gets them here.
+      const needsAntd = route.access === 'public' && !route.isLight;
+      const [{ default: Loaded }, , antd] = await Promise.all([
+        route.load(),
+        loadFeatureLocales(undefined, route.access === 'public' ? 'public' : 'all'),
+        needsAntd ? import('./antd-providers') : null,
+      ]);
+      const Screen = antd ? withAntd(Loaded, antd) : Loaded;
       if (!route.roles?.length) return { Component: Screen };
       const roles = route.roles;
       const { RoleGate } = await import('./role-gate');
@@ -192,8 +221,14 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
           loader: protectedLoader,
           // The layouts (menu, tabs, header) load with the first protected page, never with sign-in.
           lazy: async () => {
-            const [{ AppLayout }] = await Promise.all([import('./app-layout'), loadFeatureLocales()]);
-            return { element: <AppLayout routes={protectedRoutes} /> };
+            const [{ AppLayout }, { AntdProviders }] = await Promise.all([import('./app-layout'), import('./antd-providers'), loadFeatureLocales()]);
+            return {
+              element: (
+                <AntdProviders>
+                  <AppLayout routes={protectedRoutes} />
+                </AntdProviders>
+              ),
+            };
           },
           shouldRevalidate: () => true,
           children: protectedRoutes.map(toRouteObject),
@@ -202,8 +237,14 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
           id: 'admin',
           loader: protectedLoader,
           lazy: async () => {
-            const [{ AdminLayout }] = await Promise.all([import('./admin-layout'), loadFeatureLocales()]);
-            return { element: <AdminLayout routes={adminRoutes} /> };
+            const [{ AdminLayout }, { AntdProviders }] = await Promise.all([import('./admin-layout'), import('./antd-providers'), loadFeatureLocales()]);
+            return {
+              element: (
+                <AntdProviders>
+                  <AdminLayout routes={adminRoutes} />
+                </AntdProviders>
+              ),
+            };
           },
           shouldRevalidate: () => true,
           children: adminChildren(adminRoutes),

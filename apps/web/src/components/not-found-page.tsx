@@ -1,23 +1,20 @@
-import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
-/** The /404 page: translated, with a way home. */
+/** The /404 page: translated, with a way home; plain elements (global.css), so it loads no antd. */
 export default function NotFoundPage() {
   const { t } = useTranslation('common');
   const navigate = useNavigate();
   return (
-    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-      <Result
-        status="404"
-        title={t('notFound.title')}
-        subTitle={t('notFound.subtitle')}
-        extra={
-          <Button type="primary" onClick={() => navigate('/')}>
-            {t('actions.backHome')}
-          </Button>
-        }
-      />
-    </div>
+    <main className="plain-result">
+      <p className="plain-result-code" aria-hidden="true">
+        404
+      </p>
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('notFound.subtitle')}</p>
+      <button type="button" className="plain-primary-button" onClick={() => navigate('/')}>
+        {t('actions.backHome')}
+      </button>
+    </main>
   );
 }

@@ -18,10 +18,11 @@ export type ZodType = {
  * and shows its translated message, so console and server share the rules.
  */
 export function zodRule(schema: ZodType): FormRule {
-  return { validator: (_rule, value: unknown) => checkValue(schema, value) };
+  return { validator: (_rule, value: unknown) => checkWithZod(schema, value) };
 }
 
-async function checkValue(schema: ZodType, value: unknown): Promise<void> {
+/** Runs a zod schema of the contract on a value: rejects with its translated message (the sign-in pages' forms use it too). */
+export async function checkWithZod(schema: ZodType, value: unknown): Promise<void> {
   const result = await schema.safeParseAsync(value);
   if (!result.success) throw new Error(validationMessage(result.error.issues[0]?.message ?? 'invalidValue', getLanguage()));
 }
@@ -53,7 +54,7 @@ type TFormSchemas = typeof FormSchemas;
  */
 export function lazyZodRule(pick: (schemas: TFormSchemas) => ZodType): FormRule {
   return {
-    validator: async (_rule, value: unknown) => checkValue(pick(await import('./form-schemas')), value),
+    validator: async (_rule, value: unknown) => checkWithZod(pick(await import('./form-schemas')), value),
   };
 }
 

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Modal } from 'antd';
 import { renderAt } from '../test/render';
 import { setLanguage } from './i18n';
-import { confirmAction, showLoading, showSuccess } from './message';
+import { confirmAction, dismissMessage, registerMessageApis, showError, showLoading, showSuccess } from './message';
 
 afterEach(() => Modal.destroyAll());
 
@@ -42,5 +42,29 @@ describe('messages', () => {
     await screen.findByText('已保存');
     expect(screen.queryByText('保存中')).toBeNull();
     expect(document.querySelectorAll('.ant-message-notice').length).toBe(1);
+  });
+});
+
+describe('toasts without antd (the sign-in pages)', () => {
+  // An earlier test's antd toasts stay as light ones once its <App> unmounts: start without them.
+  beforeEach(() => document.querySelectorAll('.light-toast').forEach((el) => el.remove()));
+
+  it('shows a light toast, replaces it by key and takes it back', () => {
+    const key = showLoading('Signing in');
+    expect(document.querySelector('.light-toast')?.textContent).toBe('Signing in');
+    showError('Wrong password', key);
+    expect([...document.querySelectorAll('.light-toast')].map((el) => el.textContent)).toEqual(['Wrong password']);
+    dismissMessage(key);
+    expect(document.querySelector('.light-toast')).toBeNull();
+  });
+
+  it("keeps a toast antd was showing when antd's <App> goes (a signed-in page giving way to /login)", () => {
+    const fakeMessage = { open: () => undefined, destroy: () => undefined } as never;
+    registerMessageApis({ message: fakeMessage, modal: {} as never });
+    showError('Your session has expired');
+    const lightTexts = () => [...document.querySelectorAll('.light-toast')].map((el) => el.textContent);
+    expect(lightTexts()).not.toContain('Your session has expired');
+    registerMessageApis(null, fakeMessage);
+    expect(lightTexts()).toContain('Your session has expired');
   });
 });

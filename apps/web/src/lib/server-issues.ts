@@ -1,6 +1,9 @@
 import type { FormInstance } from 'antd';
 import { dismissMessage } from './message';
 
+/** What marking a form's fields needs: antd's FormInstance, or the sign-in pages' light form. */
+type TFieldsSetter = FormInstance | { setFields(fields: { name: string; errors: string[] }[]): void };
+
 type TIssue = { path: string; message: string };
 
 /** The fields at fault of a BAD_REQUEST answer (an ApiError with `data.issues`), else none. */
@@ -17,7 +20,7 @@ export function getServerIssues(error: unknown): TIssue[] {
  * (e.g. CODE_INVALID -> "code"). Returns true when a field was marked; the
  * request layer's toast of that failure is then taken back (one message per failure).
  */
-export function markServerIssues(form: FormInstance, error: unknown, fields: readonly string[], fieldByCode: Partial<Record<number, string>> = {}): boolean {
+export function markServerIssues(form: TFieldsSetter, error: unknown, fields: readonly string[], fieldByCode: Partial<Record<number, string>> = {}): boolean {
   const issues = getServerIssues(error).filter((issue) => fields.includes(issue.path));
   const code = (error as { code?: unknown } | null)?.code;
   const codeField = typeof code === 'number' ? fieldByCode[code] : undefined;

@@ -1,6 +1,7 @@
 import { isValidElement, type ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
+import { AntdProviders } from '../app/antd-providers';
 import { AppProviders } from '../app/providers';
 import { createAppRouter } from '../app/router';
 import type { TAppRoute } from '../app/route-types';
@@ -18,13 +19,13 @@ function createRouter(path: string, content: TRenderContent) {
   return createMemoryRouter(routes, { initialEntries: [path] });
 }
 
-/** Renders at `path` inside the console's real providers (query client, i18n, antd theme and messages) and a memory router. */
-export function renderAt(path: string, content: TRenderContent) {
+/**
+ * Renders at `path` inside the console's real providers (query client, i18n) and a memory router;
+ * with antd's (theme and messages) unless `options.withoutAntd` (the sign-in pages load no antd).
+ */
+export function renderAt(path: string, content: TRenderContent, options: { withoutAntd?: boolean } = {}) {
   const router = createRouter(path, content);
-  const view = render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
+  const routerView = <RouterProvider router={router} />;
+  const view = render(<AppProviders>{options.withoutAntd ? routerView : <AntdProviders>{routerView}</AntdProviders>}</AppProviders>);
   return { ...view, router };
 }

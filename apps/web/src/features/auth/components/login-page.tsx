@@ -1,11 +1,8 @@
-import { Suspense, lazy, useCallback, useState } from 'react';
-import { Button, Checkbox, Flex, Form, Input } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Suspense, lazy, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { TSession, TSignInResult, TTotpChallenge } from '@proxy/contract';
-import { lazyZodRule } from '../../../lib/form-rules';
-import { isTotpChallenge } from '../utils/sign-in-result';
+import { isTotpChallenge } from '@proxy/contract/light';
 import { showSuccess } from '../../../lib/message';
 import { useLogin } from '../api/login';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
@@ -13,18 +10,26 @@ import { getSafeRedirect } from '../utils/redirect';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { OAuthButtons } from './oauth-buttons';
+import { AuthButton, AuthCheckbox, Field } from '../ui/fields';
+import { lazyZodCheck, useLightForm } from '../ui/light-form';
 
 // The two-factor step is loaded only when an account asks for it.
 const TotpStep = lazy(() => import('./totp-step'));
 
-type TLoginValues = { email: string; password: string; remember: boolean };
-
 const LOGIN_FIELDS = ['email', 'password'] as const;
+
+const LOGIN_RULES = {
+  email: [lazyZodCheck((c) => c.ZLoginForm.shape.email)],
+  password: [lazyZodCheck((c) => c.ZLoginForm.shape.password)],
+};
 
 /** /login: e-mail or username and password, remember me, GitHub and Google when enabled (spec section 2). */
 export default function LoginPage() {
   const { t } = useTranslation('auth');
-  const [form] = Form.useForm<TLoginValues>();
+  const form = useLightForm({ rules: LOGIN_RULES });
+  const [isRemembered, setIsRemembered] = useState(true);
+  const rememberRef = useRef(isRemembered);
+  rememberRef.current = isRemembered;
   const [searchParams] = useSearchParams();
   const redirect = getSafeRedirect(searchParams);
   const loginMutation = useLogin();
@@ -47,16 +52,16 @@ export default function LoginPage() {
 
   // An invite link may lead here instead of /register: a new GitHub or Google account is then linked to it.
   const inviteCode = searchParams.get('invite') ?? '';
-  const getContext = useCallback(() => ({ isRemembered: form.getFieldValue('remember') !== false, redirect, inviteCode }), [form, redirect, inviteCode]);
+  const getContext = useCallback(() => ({ isRemembered: rememberRef.current, redirect, inviteCode }), [redirect, inviteCode]);
 
-  const handleFinish = async (values: TLoginValues) => {
+  const handleFinish = async (values: Record<string, string>) => {
     try {
       const session = await loginMutation.mutateAsync({
         email: values.email,
         password: values.password,
-        remember: values.remember,
+        remember: isRemembered,
       });
-      completeSignIn(session, values.remember);
+      completeSignIn(session, isRemembered);
     } catch (error) {
       markServerIssues(form, error, LOGIN_FIELDS);
     }
@@ -74,30 +79,34 @@ export default function LoginPage() {
 
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
-      <Form<TLoginValues> form={form} layout="vertical" requiredMark={false} initialValues={{ remember: true }} onFinish={handleFinish} size="large">
-        <Form.Item name="email" label={t('login.account')} rules={[lazyZodRule((c) => c.ZLoginForm.shape.email)]}>
-          <Input prefix={<UserOutlined />} placeholder={t('login.accountPlaceholder')} autoComplete="username" />
-        </Form.Item>
-        <Form.Item name="password" label={t('login.password')} rules={[lazyZodRule((c) => c.ZLoginForm.shape.password)]}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('login.passwordPlaceholder')} autoComplete="current-password" />
-        </Form.Item>
-        <Flex justify="space-between" align="center" style={{ marginBottom: 24 }}>
-          <Form.Item name="remember" valuePropName="checked" noStyle>
-            <Checkbox>{t('login.remember')}</Checkbox>
-          </Form.Item>
+      <form className="auth-form" noValidate onSubmit={form.onSubmit(handleFinish)}>
+        <Field form={form} name="email" label={t('login.account')} icon="user" placeholder={t('login.accountPlaceholder')} autoComplete="username" />
+        <Field
+          form={form}
+          name="password"
+          label={t('login.password')}
+          icon="lock"
+          isPassword
+          placeholder={t('login.passwordPlaceholder')}
+          autoComplete="current-password"
+        />
+        <div className="auth-row">
+          <AuthCheckbox checked={isRemembered} onChange={setIsRemembered}>
+            {t('login.remember')}
+          </AuthCheckbox>
           <Link to="/reset-password">{t('login.forgot')}</Link>
-        </Flex>
-        <Form.Item style={{ marginBottom: 16 }}>
-          <Button type="primary" htmlType="submit" block loading={loginMutation.isPending}>
+        </div>
+        <div className="auth-submit">
+          <AuthButton type="submit" variant="primary" isBlock isLoading={loginMutation.isPending}>
             {t('login.submit')}
-          </Button>
-        </Form.Item>
-      </Form>
+          </AuthButton>
+        </div>
+      </form>
       <OAuthButtons onSession={(session, context) => completeSignIn(session, context.isRemembered)} getContext={getContext} />
-      <Flex justify="center" gap={4}>
+      <div className="auth-footer">
         <span>{t('login.noAccount')}</span>
         <Link to={redirect === '/' ? '/register' : `/register?redirect=${encodeURIComponent(redirect)}`}>{t('login.toRegister')}</Link>
-      </Flex>
+      </div>
     </AuthLayout>
   );
 }

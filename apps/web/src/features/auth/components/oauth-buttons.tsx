@@ -1,10 +1,9 @@
-import { Button, Divider, Flex } from 'antd';
-import { GithubOutlined, GoogleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TSignInResult } from '@proxy/contract';
 import { useOAuthProviders } from '../api/oauth-providers';
 import { useOAuthSignIn } from '../hooks/use-oauth-sign-in';
 import type { TOAuthContext } from '../utils/oauth-message';
+import { AuthButton } from '../ui/fields';
 
 type TOAuthButtonsProps = {
   onSession: (session: TSignInResult, context: TOAuthContext) => void;
@@ -22,19 +21,21 @@ export function OAuthButtons({ onSession, getContext }: TOAuthButtonsProps) {
 
   return (
     <div style={{ marginBottom: 16 }}>
-      <Divider plain>{t('login.or')}</Divider>
-      <Flex vertical gap={12}>
+      <div className="auth-divider" role="separator">
+        {t('login.or')}
+      </div>
+      <div className="auth-stack">
         {hasGitHub && (
-          <Button block size="large" icon={<GithubOutlined />} loading={oauth.pending === 'github'} onClick={oauth.startGitHub}>
+          <AuthButton isBlock icon="github" isLoading={oauth.pending === 'github'} onClick={oauth.startGitHub}>
             {t('login.github')}
-          </Button>
+          </AuthButton>
         )}
         {hasGoogle && (
-          <Button block size="large" icon={<GoogleOutlined />} loading={oauth.pending === 'google'} onClick={oauth.startGoogle}>
+          <AuthButton isBlock icon="google" isLoading={oauth.pending === 'google'} onClick={oauth.startGoogle}>
             {t('login.google')}
-          </Button>
+          </AuthButton>
         )}
-      </Flex>
+      </div>
     </div>
   );
 }

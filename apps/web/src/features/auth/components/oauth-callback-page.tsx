@@ -1,13 +1,19 @@
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { Button, Flex, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import type { TOAuthProvider, TSession, TTotpChallenge } from '@proxy/contract';
-import { OAUTH_PROVIDERS, isTotpChallenge } from '../utils/sign-in-result';
+import { OAUTH_PROVIDERS, isTotpChallenge } from '@proxy/contract/light';
 import { saveSession } from '../../../lib/session';
 import { getOAuthRedirectUri } from '../api/oauth-authorize';
 import { verifyOAuth } from '../api/oauth-verify';
 import { OAUTH_CHANNEL_NAME, readOAuthResult, takeOAuthContext, takePopupSignIn } from '../utils/oauth-message';
+import { AuthButton } from '../ui/fields';
+import { Icon } from '../ui/icons';
+
+/** Spinner of the page while the provider's answer is checked. */
+function Spinner() {
+  return <span className="light-spinner" aria-hidden="true" />;
+}
 
 // The two-factor step is loaded only when the account asks for it.
 const TotpStep = lazy(() => import('./totp-step'));
@@ -94,10 +100,10 @@ export default function OAuthCallbackPage() {
   }, []);
 
   return (
-    <Flex align="center" justify="center" style={{ minHeight: '100vh', padding: 24 }}>
+    <main className="auth-page" style={{ alignItems: 'center', justifyContent: 'center', padding: 24 }}>
       {totpStep ? (
-        <div style={{ width: '100%', maxWidth: 400 }}>
-          <Suspense fallback={<Spin />}>
+        <div className="auth-card" style={{ maxWidth: 400 }}>
+          <Suspense fallback={<Spinner />}>
             <TotpStep
               step={totpStep.step}
               onSession={(session: TSession) => {
@@ -109,23 +115,24 @@ export default function OAuthCallbackPage() {
           </Suspense>
         </div>
       ) : isHandedOver ? (
-        <Result status="success" title={t('oauth.handedOver')} />
+        <div className="auth-result auth-result-success">
+          <Icon name="checkCircle" />
+          <h1>{t('oauth.handedOver')}</h1>
+        </div>
       ) : hasFailed ? (
-        <Result
-          status="error"
-          title={t('oauth.failed')}
-          extra={
-            <Button type="primary" onClick={() => navigate('/login', { replace: true })}>
-              {t('oauth.backToLogin')}
-            </Button>
-          }
-        />
+        <div className="auth-result auth-result-error">
+          <Icon name="closeCircle" />
+          <h1>{t('oauth.failed')}</h1>
+          <AuthButton variant="primary" onClick={() => navigate('/login', { replace: true })}>
+            {t('oauth.backToLogin')}
+          </AuthButton>
+        </div>
       ) : (
-        <Flex vertical align="center" gap={16}>
-          <Spin size="large" />
+        <div role="status" style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 16 }}>
+          <Spinner />
           <span>{t('oauth.working')}</span>
-        </Flex>
+        </div>
       )}
-    </Flex>
+    </main>
   );
 }

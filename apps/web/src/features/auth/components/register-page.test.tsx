@@ -25,10 +25,14 @@ beforeEach(() => {
 });
 
 function renderRegister(path = '/register') {
-  return renderAt(path, [
-    { path: '/register', element: <RegisterPage /> },
-    { path: '/', element: <div>home page</div> },
-  ]);
+  return renderAt(
+    path,
+    [
+      { path: '/register', element: <RegisterPage /> },
+      { path: '/', element: <div>home page</div> },
+    ],
+    { withoutAntd: true },
+  );
 }
 
 function type(label: RegExp | string, value: string) {
@@ -153,7 +157,7 @@ describe('register form rules (spec section 5)', () => {
     renderRegister();
     fillValidForm();
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
-    expect(await screen.findByText('Invalid or expired verification code', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(await screen.findByText('Invalid or expired verification code', { selector: '.auth-error' })).toBeTruthy();
     expect(screen.getAllByText(/Invalid or expired verification code|Register failed/)).toHaveLength(1);
     expect(shownMessages('error')).toEqual([]);
   });
@@ -164,7 +168,7 @@ describe('register form rules (spec section 5)', () => {
     fillValidForm();
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
     await waitFor(() => expect(shownMessages('error')).toEqual(['Register failed, please try again: This account is disabled']));
-    expect(document.querySelector('.ant-form-item-explain-error')).toBeNull();
+    expect(document.querySelector('.auth-error')).toBeNull();
   });
 
   it('creates a Google account with the invite code of the form', async () => {

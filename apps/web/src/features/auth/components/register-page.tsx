@@ -1,6 +1,4 @@
-import { Suspense, lazy, useCallback, useState } from 'react';
-import { Button, Flex, Form, Input, Space, type FormRule } from 'antd';
-import { LockOutlined, MailOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ERRORS, validationMessage } from '@proxy/contract/light';
@@ -10,37 +8,53 @@ import { showSuccess } from '../../../lib/message';
 import { useOAuthProviders } from '../api/oauth-providers';
 import { useRegister } from '../api/register';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
-import { getConfirmPasswordRules, lazyZodRule } from '../../../lib/form-rules';
-import { isTotpChallenge } from '../utils/sign-in-result';
+import { isTotpChallenge } from '@proxy/contract/light';
 import { getSafeRedirect } from '../utils/redirect';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { OAuthButtons } from './oauth-buttons';
-import { SendCodeButton } from '../../../components/send-code-button';
+import { AuthButton, Field } from '../ui/fields';
+import { Icon } from '../ui/icons';
+import { confirmPasswordChecks, lazyZodCheck, useLightForm, type TLightRule } from '../ui/light-form';
+import { SendCodeButton } from '../ui/send-code-button';
 
 // The two-factor step (an existing account with two-factor on) is loaded only when asked for.
 const TotpStep = lazy(() => import('./totp-step'));
 
-type TRegisterValues = {
-  username: string;
-  email: string;
-  code: string;
-  password: string;
-  confirm_password: string;
-  invite_code?: string;
+const REGISTER_RULES = {
+  username: [lazyZodCheck((c) => c.ZRegisterForm.shape.username)],
+  email: [lazyZodCheck((c) => c.ZRegisterForm.shape.email)],
+  code: [lazyZodCheck((c) => c.ZRegisterForm.shape.code)],
+  password: [lazyZodCheck((c) => c.ZRegisterForm.shape.password)],
+  confirm_password: confirmPasswordChecks(),
 };
+const DEPENDENCIES = { confirm_password: ['password'] };
 
 const REGISTER_FIELDS = ['username', 'email', 'code', 'password', 'confirm_password', 'invite_code'] as const;
 
 /** /register: username, e-mail with a code, password twice and the invite code (spec sections 2, 4, 5). */
 export default function RegisterPage() {
   const { t } = useTranslation('auth');
-  const [form] = Form.useForm<TRegisterValues>();
   const [searchParams] = useSearchParams();
   const inviteFromLink = searchParams.get('invite') ?? '';
   const redirect = getSafeRedirect(searchParams);
   const providers = useOAuthProviders();
   const isInviteRequired = providers.data?.invite_required === true;
+  // The invite code is optional by default; the server says when this installation requires one.
+  const rules = useMemo(() => {
+    const inviteRules: TLightRule[] = [
+      ...(isInviteRequired
+        ? [
+            (value: string) => {
+              if (!value.trim()) throw new Error(validationMessage('inviteRequired', getLanguage()));
+            },
+          ]
+        : []),
+      lazyZodCheck((c) => c.ZRegisterForm.shape.invite_code),
+    ];
+    return { ...REGISTER_RULES, invite_code: inviteRules };
+  }, [isInviteRequired]);
+  const form = useLightForm({ rules, initialValues: { invite_code: inviteFromLink }, dependencies: DEPENDENCIES });
   const registerMutation = useRegister();
   const finishSignIn = useFinishSignIn();
   const [totpStep, setTotpStep] = useState<{ step: TTotpChallenge; isRemembered: boolean; redirect: string } | null>(null);
@@ -56,20 +70,18 @@ export default function RegisterPage() {
     [finishSignIn, t],
   );
   // GitHub and Google create the account too: they take the invite code typed (or prefilled) here.
-  const getOAuthContext = useCallback(
-    () => ({ isRemembered: true, redirect, inviteCode: String(form.getFieldValue('invite_code') ?? '').trim() }),
-    [form, redirect],
-  );
+  const getOAuthContext = useCallback(() => ({ isRemembered: true, redirect, inviteCode: form.getValue('invite_code').trim() }), [form, redirect]);
 
-  // Optional by default; the server says when this installation requires an invite.
-  const inviteRules: FormRule[] = [
-    ...(isInviteRequired ? [{ required: true, whitespace: true, message: validationMessage('inviteRequired', getLanguage()) }] : []),
-    lazyZodRule((c) => c.ZRegisterForm.shape.invite_code),
-  ];
-
-  const handleFinish = async (values: TRegisterValues) => {
+  const handleFinish = async (values: Record<string, string>) => {
     try {
-      const result = await registerMutation.mutateAsync({ ...values, invite_code: values.invite_code?.trim() ?? '' });
+      const result = await registerMutation.mutateAsync({
+        username: values.username,
+        email: values.email,
+        code: values.code,
+        password: values.password,
+        confirm_password: values.confirm_password,
+        invite_code: values.invite_code?.trim() ?? '',
+      });
       completeSignIn(result, { isRemembered: true, redirect });
     } catch (error) {
       // A refusal about a field is shown under it; any other is the request layer's "Register failed" toast.
@@ -94,58 +106,69 @@ export default function RegisterPage() {
 
   return (
     <AuthLayout title={t('register.title')} subtitle={t('register.subtitle')}>
-      <Form<TRegisterValues>
-        form={form}
-        name="register"
-        layout="vertical"
-        requiredMark={false}
-        initialValues={{ invite_code: inviteFromLink }}
-        onFinish={handleFinish}
-      >
-        <Form.Item name="username" label={t('register.username')} rules={[lazyZodRule((c) => c.ZRegisterForm.shape.username)]}>
-          <Input prefix={<UserOutlined />} placeholder={t('register.usernamePlaceholder')} autoComplete="username" />
-        </Form.Item>
-        <Form.Item htmlFor="register_email" label={t('register.email')}>
-          <Space.Compact block>
-            <Form.Item name="email" noStyle rules={[lazyZodRule((c) => c.ZRegisterForm.shape.email)]}>
-              <Input prefix={<MailOutlined />} placeholder={t('register.emailPlaceholder')} autoComplete="email" />
-            </Form.Item>
-            <SendCodeButton form={form} type="register" />
-          </Space.Compact>
-        </Form.Item>
-        <Form.Item name="code" label={t('register.code')} rules={[lazyZodRule((c) => c.ZRegisterForm.shape.code)]}>
-          <Input prefix={<SafetyOutlined />} placeholder={t('register.codePlaceholder')} maxLength={6} inputMode="numeric" autoComplete="one-time-code" />
-        </Form.Item>
-        <Form.Item name="password" label={t('register.password')} rules={[lazyZodRule((c) => c.ZRegisterForm.shape.password)]}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('register.passwordPlaceholder')} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item name="confirm_password" label={t('register.confirmPassword')} dependencies={['password']} rules={getConfirmPasswordRules(form)}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('register.confirmPasswordPlaceholder')} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item name="invite_code" label={isInviteRequired ? t('register.inviteCode') : t('register.inviteCodeOptional')} rules={inviteRules}>
-          {/* A code from an invite link is filled in and locked: the inviter is the link's. */}
-          <Input
-            prefix={<TeamOutlined />}
-            placeholder={t('register.inviteCodePlaceholder')}
-            readOnly={Boolean(inviteFromLink)}
-            variant={inviteFromLink ? 'filled' : undefined}
-            suffix={inviteFromLink ? <LockOutlined aria-label={t('register.inviteCodeLocked')} /> : undefined}
-          />
-        </Form.Item>
-        <Form.Item style={{ marginBottom: 16 }}>
-          <Button type="primary" htmlType="submit" block size="large" loading={registerMutation.isPending}>
+      <form className="auth-form" noValidate onSubmit={form.onSubmit(handleFinish)}>
+        <Field form={form} name="username" label={t('register.username')} icon="user" placeholder={t('register.usernamePlaceholder')} autoComplete="username" />
+        <Field
+          form={form}
+          name="email"
+          label={t('register.email')}
+          icon="mail"
+          placeholder={t('register.emailPlaceholder')}
+          autoComplete="email"
+          addon={<SendCodeButton form={form} type="register" />}
+        />
+        <Field
+          form={form}
+          name="code"
+          label={t('register.code')}
+          icon="safety"
+          placeholder={t('register.codePlaceholder')}
+          maxLength={6}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+        />
+        <Field
+          form={form}
+          name="password"
+          label={t('register.password')}
+          icon="lock"
+          isPassword
+          placeholder={t('register.passwordPlaceholder')}
+          autoComplete="new-password"
+        />
+        <Field
+          form={form}
+          name="confirm_password"
+          label={t('register.confirmPassword')}
+          icon="lock"
+          isPassword
+          placeholder={t('register.confirmPasswordPlaceholder')}
+          autoComplete="new-password"
+        />
+        {/* A code from an invite link is filled in and locked: the inviter is the link's. */}
+        <Field
+          form={form}
+          name="invite_code"
+          label={isInviteRequired ? t('register.inviteCode') : t('register.inviteCodeOptional')}
+          icon="team"
+          placeholder={t('register.inviteCodePlaceholder')}
+          readOnly={Boolean(inviteFromLink)}
+          suffix={inviteFromLink ? <Icon name="lock" role="img" aria-hidden={false} aria-label={t('register.inviteCodeLocked')} /> : undefined}
+        />
+        <div className="auth-submit">
+          <AuthButton type="submit" variant="primary" isBlock isLoading={registerMutation.isPending}>
             {t('register.submit')}
-          </Button>
-        </Form.Item>
-      </Form>
+          </AuthButton>
+        </div>
+      </form>
       <OAuthButtons
         onSession={(result, context) => completeSignIn(result, { isRemembered: context.isRemembered, redirect: context.redirect })}
         getContext={getOAuthContext}
       />
-      <Flex justify="center" gap={4}>
+      <div className="auth-footer">
         <span>{t('register.hasAccount')}</span>
         <Link to="/login">{t('register.toLogin')}</Link>
-      </Flex>
+      </div>
     </AuthLayout>
   );
 }

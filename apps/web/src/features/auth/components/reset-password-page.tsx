@@ -1,29 +1,34 @@
-import { Button, Flex, Form, Input, Space } from 'antd';
-import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ERRORS } from '@proxy/contract/light';
 import { showSuccess } from '../../../lib/message';
 import { useResetPassword } from '../api/reset-password';
-import { getConfirmPasswordRules, lazyZodRule } from '../../../lib/form-rules';
 import { markServerIssues } from '../../../lib/server-issues';
+import { AuthButton, Field } from '../ui/fields';
+import { confirmPasswordChecks, lazyZodCheck, useLightForm } from '../ui/light-form';
+import { SendCodeButton } from '../ui/send-code-button';
 import { AuthLayout } from './auth-layout';
-import { SendCodeButton } from '../../../components/send-code-button';
-
-type TResetValues = { email: string; code: string; password: string; confirm_password: string };
 
 const RESET_FIELDS = ['email', 'code', 'password', 'confirm_password'] as const;
+
+const RESET_RULES = {
+  email: [lazyZodCheck((c) => c.ZResetPasswordForm.shape.email)],
+  code: [lazyZodCheck((c) => c.ZResetPasswordForm.shape.code)],
+  password: [lazyZodCheck((c) => c.ZResetPasswordForm.shape.password)],
+  confirm_password: confirmPasswordChecks(),
+};
+const DEPENDENCIES = { confirm_password: ['password'] };
 
 /** /reset-password: e-mail, a code sent to it, the new password twice (spec section 5). */
 export default function ResetPasswordPage() {
   const { t } = useTranslation('auth');
-  const [form] = Form.useForm<TResetValues>();
+  const form = useLightForm({ rules: RESET_RULES, dependencies: DEPENDENCIES });
   const navigate = useNavigate();
   const resetMutation = useResetPassword();
 
-  const handleFinish = async (values: TResetValues) => {
+  const handleFinish = async (values: Record<string, string>) => {
     try {
-      await resetMutation.mutateAsync(values);
+      await resetMutation.mutateAsync({ email: values.email, code: values.code, password: values.password, confirm_password: values.confirm_password });
       showSuccess(t('reset.success'));
       navigate('/login', { replace: true });
     } catch (error) {
@@ -33,33 +38,53 @@ export default function ResetPasswordPage() {
 
   return (
     <AuthLayout title={t('reset.title')} subtitle={t('reset.subtitle')}>
-      <Form<TResetValues> form={form} name="reset" layout="vertical" requiredMark={false} onFinish={handleFinish}>
-        <Form.Item htmlFor="reset_email" label={t('reset.email')}>
-          <Space.Compact block>
-            <Form.Item name="email" noStyle rules={[lazyZodRule((c) => c.ZResetPasswordForm.shape.email)]}>
-              <Input prefix={<MailOutlined />} placeholder={t('reset.emailPlaceholder')} autoComplete="email" />
-            </Form.Item>
-            <SendCodeButton form={form} type="reset" />
-          </Space.Compact>
-        </Form.Item>
-        <Form.Item name="code" label={t('reset.code')} rules={[lazyZodRule((c) => c.ZResetPasswordForm.shape.code)]}>
-          <Input prefix={<SafetyOutlined />} placeholder={t('reset.codePlaceholder')} maxLength={6} inputMode="numeric" autoComplete="one-time-code" />
-        </Form.Item>
-        <Form.Item name="password" label={t('reset.password')} rules={[lazyZodRule((c) => c.ZResetPasswordForm.shape.password)]}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('reset.passwordPlaceholder')} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item name="confirm_password" label={t('reset.confirmPassword')} dependencies={['password']} rules={getConfirmPasswordRules(form)}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('reset.confirmPasswordPlaceholder')} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item style={{ marginBottom: 16 }}>
-          <Button type="primary" htmlType="submit" block size="large" loading={resetMutation.isPending}>
+      <form className="auth-form" noValidate onSubmit={form.onSubmit(handleFinish)}>
+        <Field
+          form={form}
+          name="email"
+          label={t('reset.email')}
+          icon="mail"
+          placeholder={t('reset.emailPlaceholder')}
+          autoComplete="email"
+          addon={<SendCodeButton form={form} type="reset" />}
+        />
+        <Field
+          form={form}
+          name="code"
+          label={t('reset.code')}
+          icon="safety"
+          placeholder={t('reset.codePlaceholder')}
+          maxLength={6}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+        />
+        <Field
+          form={form}
+          name="password"
+          label={t('reset.password')}
+          icon="lock"
+          isPassword
+          placeholder={t('reset.passwordPlaceholder')}
+          autoComplete="new-password"
+        />
+        <Field
+          form={form}
+          name="confirm_password"
+          label={t('reset.confirmPassword')}
+          icon="lock"
+          isPassword
+          placeholder={t('reset.confirmPasswordPlaceholder')}
+          autoComplete="new-password"
+        />
+        <div className="auth-submit">
+          <AuthButton type="submit" variant="primary" isBlock isLoading={resetMutation.isPending}>
             {t('reset.submit')}
-          </Button>
-        </Form.Item>
-      </Form>
-      <Flex justify="center">
+          </AuthButton>
+        </div>
+      </form>
+      <div className="auth-footer">
         <Link to="/login">{t('reset.backToLogin')}</Link>
-      </Flex>
+      </div>
     </AuthLayout>
   );
 }

@@ -1,12 +1,14 @@
 import { useState } from 'react';
-import { Alert, Button, Flex, Form, Input, Typography } from 'antd';
-import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ERRORS } from '@proxy/contract/light';
 import type { TSession, TTotpChallenge } from '@proxy/contract';
-import { lazyZodRule } from '../../../lib/form-rules';
 import { markServerIssues } from '../../../lib/server-issues';
 import { loginTotp } from '../api/login-totp';
+import { AuthButton, Field } from '../ui/fields';
+import { Icon } from '../ui/icons';
+import { lazyZodCheck, useLightForm } from '../ui/light-form';
+
+const CODE_RULES = { code: [lazyZodCheck((c) => c.zTotpOrRecoveryCode)] };
 
 type TTotpStepProps = {
   /** The first step's answer (challenge). */
@@ -17,8 +19,6 @@ type TTotpStepProps = {
   onCancel: () => void;
 };
 
-type TCodeValues = { code: string };
-
 /**
  * The second step of a sign-in when the account has two-factor on: a
  * 6-digit code from the authenticator app, or one of the recovery codes.
@@ -26,11 +26,11 @@ type TCodeValues = { code: string };
  */
 export default function TotpStep({ step, onSession, onCancel }: TTotpStepProps) {
   const { t } = useTranslation('auth');
-  const [form] = Form.useForm<TCodeValues>();
+  const form = useLightForm({ rules: CODE_RULES });
   const [isPending, setIsPending] = useState(false);
   const [isExpired, setIsExpired] = useState(false);
 
-  const handleFinish = async (values: TCodeValues) => {
+  const handleFinish = async (values: Record<string, string>) => {
     setIsPending(true);
     try {
       // The form's rule checked the code (and loaded the schemas); it goes as the contract normalises it (no spaces, lower case).
@@ -45,25 +45,37 @@ export default function TotpStep({ step, onSession, onCancel }: TTotpStepProps) 
   };
 
   return (
-    <Flex vertical gap={16}>
-      <Typography.Title level={4} style={{ margin: 0 }}>
-        <SafetyOutlined /> {t('totp.title')}
-      </Typography.Title>
-      <Typography.Text type="secondary">{t('totp.hint')}</Typography.Text>
-      {isExpired ? <Alert type="warning" showIcon title={t('totp.expired')} /> : null}
-      <Form<TCodeValues> form={form} layout="vertical" requiredMark={false} onFinish={handleFinish} size="large">
-        <Form.Item name="code" label={t('totp.code')} rules={[lazyZodRule((c) => c.zTotpOrRecoveryCode)]} extra={t('totp.recoveryHelp')}>
-          <Input autoFocus autoComplete="one-time-code" inputMode="text" maxLength={32} placeholder={t('totp.placeholder')} />
-        </Form.Item>
-        <Form.Item style={{ marginBottom: 8 }}>
-          <Button type="primary" htmlType="submit" block loading={isPending}>
-            {t('totp.submit')}
-          </Button>
-        </Form.Item>
-      </Form>
-      <Button type="link" onClick={onCancel}>
+    <div className="auth-stack" style={{ gap: 16 }}>
+      <h2 className="auth-title" style={{ margin: 0, fontSize: 20 }}>
+        <Icon name="safety" /> {t('totp.title')}
+      </h2>
+      <p className="auth-subtitle" style={{ margin: 0 }}>
+        {t('totp.hint')}
+      </p>
+      {isExpired ? (
+        <div className="auth-alert" role="alert">
+          {t('totp.expired')}
+        </div>
+      ) : null}
+      <form className="auth-form" noValidate onSubmit={form.onSubmit(handleFinish)}>
+        <Field
+          form={form}
+          name="code"
+          label={t('totp.code')}
+          extra={t('totp.recoveryHelp')}
+          autoFocus
+          autoComplete="one-time-code"
+          inputMode="text"
+          maxLength={32}
+          placeholder={t('totp.placeholder')}
+        />
+        <AuthButton type="submit" variant="primary" isBlock isLoading={isPending}>
+          {t('totp.submit')}
+        </AuthButton>
+      </form>
+      <AuthButton variant="link" onClick={onCancel}>
         {t('totp.back')}
-      </Button>
-    </Flex>
+      </AuthButton>
+    </div>
   );
 }

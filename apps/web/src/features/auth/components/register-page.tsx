@@ -12,11 +12,11 @@ import { isTotpChallenge } from '@proxy/contract/light';
 import { getSafeRedirect } from '../utils/redirect';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
+import { EmailCodePasswordFields } from './email-code-password-fields';
 import { OAuthButtons } from './oauth-buttons';
 import { AuthButton, Field } from '../ui/fields';
 import { Icon } from '../ui/icons';
 import { confirmPasswordChecks, lazyZodCheck, useLightForm, type TLightRule } from '../ui/light-form';
-import { SendCodeButton } from '../ui/send-code-button';
 
 // The two-factor step (an existing account with two-factor on) is loaded only when asked for.
 const TotpStep = lazy(() => import('./totp-step'));
@@ -108,43 +108,7 @@ export default function RegisterPage() {
     <AuthLayout title={t('register.title')} subtitle={t('register.subtitle')}>
       <form className="auth-form" noValidate onSubmit={form.onSubmit(handleFinish)}>
         <Field form={form} name="username" label={t('register.username')} icon="user" placeholder={t('register.usernamePlaceholder')} autoComplete="username" />
-        <Field
-          form={form}
-          name="email"
-          label={t('register.email')}
-          icon="mail"
-          placeholder={t('register.emailPlaceholder')}
-          autoComplete="email"
-          addon={<SendCodeButton form={form} type="register" />}
-        />
-        <Field
-          form={form}
-          name="code"
-          label={t('register.code')}
-          icon="safety"
-          placeholder={t('register.codePlaceholder')}
-          maxLength={6}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-        />
-        <Field
-          form={form}
-          name="password"
-          label={t('register.password')}
-          icon="lock"
-          isPassword
-          placeholder={t('register.passwordPlaceholder')}
-          autoComplete="new-password"
-        />
-        <Field
-          form={form}
-          name="confirm_password"
-          label={t('register.confirmPassword')}
-          icon="lock"
-          isPassword
-          placeholder={t('register.confirmPasswordPlaceholder')}
-          autoComplete="new-password"
-        />
+        <EmailCodePasswordFields form={form} section="register" />
         {/* A code from an invite link is filled in and locked: the inviter is the link's. */}
         <Field
           form={form}

@@ -4,10 +4,10 @@ import { ERRORS } from '@proxy/contract/light';
 import { showSuccess } from '../../../lib/message';
 import { useResetPassword } from '../api/reset-password';
 import { markServerIssues } from '../../../lib/server-issues';
-import { AuthButton, Field } from '../ui/fields';
+import { AuthButton } from '../ui/fields';
 import { confirmPasswordChecks, lazyZodCheck, useLightForm } from '../ui/light-form';
-import { SendCodeButton } from '../ui/send-code-button';
 import { AuthLayout } from './auth-layout';
+import { EmailCodePasswordFields } from './email-code-password-fields';
 
 const RESET_FIELDS = ['email', 'code', 'password', 'confirm_password'] as const;
 
@@ -39,43 +39,7 @@ export default function ResetPasswordPage() {
   return (
     <AuthLayout title={t('reset.title')} subtitle={t('reset.subtitle')}>
       <form className="auth-form" noValidate onSubmit={form.onSubmit(handleFinish)}>
-        <Field
-          form={form}
-          name="email"
-          label={t('reset.email')}
-          icon="mail"
-          placeholder={t('reset.emailPlaceholder')}
-          autoComplete="email"
-          addon={<SendCodeButton form={form} type="reset" />}
-        />
-        <Field
-          form={form}
-          name="code"
-          label={t('reset.code')}
-          icon="safety"
-          placeholder={t('reset.codePlaceholder')}
-          maxLength={6}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-        />
-        <Field
-          form={form}
-          name="password"
-          label={t('reset.password')}
-          icon="lock"
-          isPassword
-          placeholder={t('reset.passwordPlaceholder')}
-          autoComplete="new-password"
-        />
-        <Field
-          form={form}
-          name="confirm_password"
-          label={t('reset.confirmPassword')}
-          icon="lock"
-          isPassword
-          placeholder={t('reset.confirmPasswordPlaceholder')}
-          autoComplete="new-password"
-        />
+        <EmailCodePasswordFields form={form} section="reset" />
         <div className="auth-submit">
           <AuthButton type="submit" variant="primary" isBlock isLoading={resetMutation.isPending}>
             {t('reset.submit')}

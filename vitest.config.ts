@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+// expect.poll waits on a condition; its timeout only bounds a failure. Vitest's default (1 s) made a
+// condition that a busy machine meets later (a job's next pass, a restarted process) fail as if it never would.
+const POLL = { poll: { timeout: 30_000 } };
+
 // One runner for every workspace; `npm test` runs them all on PGlite
 // (or on PostgreSQL for the server-side projects when DATABASE_URL is set).
 // Tests wait on conditions; the timeouts only stop a hung test, with room for a busy 2-core machine.
@@ -16,6 +20,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 300_000,
+          expect: POLL,
         },
       },
       {
@@ -26,6 +31,7 @@ export default defineConfig({
           globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
+          expect: POLL,
         },
       },
       {
@@ -36,6 +42,7 @@ export default defineConfig({
           globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
+          expect: POLL,
         },
       },
       {
@@ -46,6 +53,7 @@ export default defineConfig({
           globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
+          expect: POLL,
         },
       },
       // The browser plugin's logic (settings, grants, origins).

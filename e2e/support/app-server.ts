@@ -58,3 +58,16 @@ export function operatorAccount(server: TAppServer): { email: string; password: 
   if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
   return { email: match[1], password: match[2] };
 }
+
+/** The envelope of an API answer, as the e2e flows read it. */
+export type TApiAnswer = { code: number; msg: string; data: Record<string, unknown> };
+
+/** One call of the API as a program makes it (bearer token, English messages); resolves the envelope. */
+export async function callApi(baseUrl: string, path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<TApiAnswer> {
+  const res = await fetch(`${baseUrl}/api${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${token}`, lang: 'en', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
+  return (await res.json()) as TApiAnswer;
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { registerUser, sharedServer, type TAppServer, operatorAccount } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer, operatorAccount, callApi } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -16,15 +16,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** One call of the API as a program would make it; resolves the envelope. */
-async function callJson(path: string, token: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${token}`, lang: 'en', ...(init.body ? { 'content-type': 'application/json' } : {}) },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  return (await res.json()) as { code: number; msg: string; data: Record<string, unknown> };
-}
+const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) => callApi(server.url, path, token, init);
 
 /** Signs in through the API (a session of its own) and resolves the access token. */
 async function apiToken(account: { email: string; password: string }): Promise<string> {

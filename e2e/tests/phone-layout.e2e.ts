@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { everyRoute, type TRouteParams, type TWalkedRoute } from '../support/app-routes';
-import { registerUser, sharedServer, type TAppServer, operatorAccount } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer, operatorAccount, callApi } from '../support/app-server';
 import { TOUR_COMPLETED_KEY, launchBrowser } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -51,15 +51,7 @@ function routesWith(params: TRouteParams, byPath: Record<string, TRouteParams>):
   return everyRoute(params).map((route) => (byPath[route.path] ? everyRoute({ ...params, ...byPath[route.path] }).find((r) => r.path === route.path)! : route));
 }
 
-/** One call of the API as a program would make it; resolves the envelope. */
-async function callJson(path: string, token: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${token}`, lang: 'en', ...(init.body ? { 'content-type': 'application/json' } : {}) },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  return (await res.json()) as { code: number; msg: string; data: Record<string, unknown> };
-}
+const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) => callApi(server.url, path, token, init);
 
 /**
  * A phone-sized context (no guided tour) and its page, counting the API calls

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { registerUser, startAppServer, type TAppServer } from '../support/app-server';
+import { registerUser, startAppServer, type TAppServer, callApi } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -104,15 +104,7 @@ async function socks(proxy: TProxy, url: string) {
   return answerOf(await curl(['-i', '-w', SIZES, '-x', gatewayUrl('socks5', proxy).replace(/^socks5:/, 'socks5h:'), url]));
 }
 
-/** One call of the API; resolves the envelope. */
-async function callJson(path: string, token: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${token}`, lang: 'en', ...(init.body ? { 'content-type': 'application/json' } : {}) },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  return (await res.json()) as { code: number; msg: string; data: Record<string, unknown> };
-}
+const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) => callApi(server.url, path, token, init);
 
 /** A one-day static residential IP of the network, bought through the API with the trial credit. */
 async function buy(token: string, network: 'HTTP' | 'SOCKS5'): Promise<TProxy> {

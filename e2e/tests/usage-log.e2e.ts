@@ -4,7 +4,7 @@ import net from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { registerUser, sharedServer, type TAppServer } from '../support/app-server';
+import { registerUser, sharedServer, type TAppServer, callApi } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -26,15 +26,7 @@ afterAll(async () => {
 const run = promisify(execFile);
 const CURL = '/usr/bin/curl';
 
-/** One call of the API as a program makes it; resolves the envelope. */
-async function callJson(path: string, token: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${token}`, lang: 'en', ...(init.body ? { 'content-type': 'application/json' } : {}) },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  return (await res.json()) as { code: number; msg: string; data: Record<string, unknown> };
-}
+const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) => callApi(server.url, path, token, init);
 
 /**
  * A GET of the API's echo forwarded by the gateway, and the bytes the client

@@ -1,12 +1,36 @@
-// Prints one totals line per suite and the overall "N passed, N failed, N skipped" line.
+// Prints what failed (each failed test with its message, and the errors a run reported outside
+// its tests, taken from the suite's log beside its report), then one totals line per suite and
+// the overall "N passed, N failed, N skipped" line. Failures come last-but-one so that the tail
+// of the CI output, which is what is kept of it, shows them.
 import { existsSync, readFileSync } from 'node:fs';
 
+const MESSAGE_LINES = 25;
+const LOG_ERROR_LINES = 120;
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
+const head = (text, lines) => {
+  const all = stripAnsi(text).split('\n');
+  return all.slice(0, lines).join('\n') + (all.length > lines ? `\n… (${all.length - lines} more lines)` : '');
+};
+
+/** The "Unhandled Errors" and failed-file blocks of a Vitest log (default reporter), if any. */
+function errorsOutsideTests(logFile) {
+  if (!existsSync(logFile)) return `(no log at ${logFile})`;
+  const log = stripAnsi(readFileSync(logFile, 'utf8'));
+  const start = log.search(/⎯+ (Unhandled \w+|Failed Suites? \d+) ⎯+/);
+  if (start < 0) return '(the log names no unhandled error)';
+  const end = log.indexOf(' Test Files ', start);
+  return head(log.slice(start, end < 0 ? undefined : end).trim(), LOG_ERROR_LINES);
+}
+
+const totals = [];
+const failures = [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) {
-    console.log(`${file}: no report (the suite did not run)`);
+    totals.push(`${file}: no report (the suite did not run)`);
     failed += 1;
     continue;
   }
@@ -14,15 +38,25 @@ for (const file of process.argv.slice(2)) {
   const p = r.numPassedTests ?? 0;
   const f = r.numFailedTests ?? 0;
   const s = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  for (const suite of r.testResults ?? []) {
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      failures.push(`--- ${file}: FAILED ${suite.name}\n    ${test.fullName}\n${head((test.failureMessages ?? []).join('\n'), MESSAGE_LINES)}`);
+    }
+    if (suite.status === 'failed' && suite.message) failures.push(`--- ${file}: FAILED FILE ${suite.name}\n${head(suite.message, MESSAGE_LINES)}`);
+  }
   if (r.success === false && f === 0) {
     // Vitest fails a run with errors outside tests (a failed hook or file, an unhandled rejection).
-    console.log(`${file}: the run reported errors outside the tests (see its log)`);
+    totals.push(`${file}: the run reported errors outside the tests`);
+    failures.push(`--- ${file}: errors outside the tests, from its log\n${errorsOutsideTests(file.replace(/\.json$/, '.log'))}`);
     failed += 1;
   }
-  console.log(`${file}: ${p} passed, ${f} failed, ${s} skipped`);
+  totals.push(`${file}: ${p} passed, ${f} failed, ${s} skipped`);
   passed += p;
   failed += f;
   skipped += s;
 }
+if (failures.length > 0) console.log(`=== what failed ===\n${failures.join('\n\n')}\n`);
+for (const line of totals) console.log(line);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

@@ -28,6 +28,14 @@ export type TDbHandle = {
   pglite?: PGlite;
   /** Raw pool (PostgreSQL mode only). */
   pool?: pg.Pool;
+  /** The server's URL (PostgreSQL mode only): connections of their own (a change feed) are opened with it. */
+  url?: string;
+  /**
+   * How many queries this process's pool has seen answered (PostgreSQL; always 0
+   * on PGlite, whose notifications are delivered before the statement that
+   * caused them returns). A change feed catches up after each new one.
+   */
+  settledQueries(): number;
   close(): Promise<void>;
 };
 
@@ -52,7 +60,8 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** Opens PGlite or PostgreSQL. */
 export async function openDb(options: TDbOptions = {}): Promise<TDbHandle> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    let settled = 0;
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, Client: countingClient(() => (settled += 1)) });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it.
     });
@@ -63,18 +72,55 @@ export async function openDb(options: TDbOptions = {}): Promise<TDbHandle> {
       client.on('error', () => {});
     });
     const db = drizzlePg(pool, { schema }) as unknown as TDb;
-    return { db, kind: 'postgres', pool, close: () => pool.end() };
+    return { db, kind: 'postgres', pool, url: options.url, settledQueries: () => settled, close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   try {
     const pglite = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
     const db = drizzlePglite(pglite, { schema }) as unknown as TDb;
-    return { db, kind: 'pglite', pglite, close: () => pglite.close().finally(unlock) };
+    return { db, kind: 'pglite', pglite, settledQueries: () => 0, close: () => pglite.close().finally(unlock) };
   } catch (error) {
     unlock();
     throw error;
   }
+}
+
+/**
+ * A pg Client that counts its answered queries (whatever their form: promise,
+ * callback, or a submittable such as a COPY stream, counted when it ends).
+ */
+function countingClient(onSettled: () => void): typeof pg.Client {
+  return class CountingClient extends pg.Client {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    override query(...args: any[]): any {
+      const last = args[args.length - 1];
+      if (typeof last === 'function') {
+        args[args.length - 1] = (...results: unknown[]) => {
+          onSettled();
+          return (last as (...r: unknown[]) => unknown)(...results);
+        };
+        return (super.query as (...a: unknown[]) => unknown)(...args);
+      }
+      const answer = (super.query as (...a: unknown[]) => unknown)(...args) as { then?: unknown; once?: unknown } | undefined;
+      if (answer && typeof answer.then === 'function') {
+        (answer as Promise<unknown>).then(onSettled, onSettled);
+      } else if (answer && typeof answer.once === 'function') {
+        const stream = answer as NodeJS.EventEmitter;
+        let isCounted = false;
+        const count = () => {
+          if (!isCounted) onSettled();
+          isCounted = true;
+        };
+        stream.once('end', count);
+        stream.once('finish', count);
+        stream.once('error', count);
+      } else {
+        onSettled();
+      }
+      return answer;
+    }
+  } as unknown as typeof pg.Client;
 }
 
 /** The embedded database is open in another process (the server, or a command); only one may open it. */
@@ -140,51 +186,135 @@ export async function migrateDb(handle: TDbHandle): Promise<void> {
 export type TUnlisten = () => Promise<void>;
 
 /**
- * Calls `onNotify` for every NOTIFY on `channel`, and once more whenever the
- * listening connection is re-established (a notification may have been lost
- * meanwhile). PGlite: the notifications of this process; PostgreSQL: of every
- * process, on a connection of its own that reconnects after a loss.
+ * Calls `onNotify` for every NOTIFY on `channel`, and once more (with '')
+ * whenever the listening connection is re-established (a notification may
+ * have been lost meanwhile). PGlite: the notifications of this process;
+ * PostgreSQL: of every process, on a connection of its own (openChangeFeed).
  */
 export async function listenForNotifications(handle: TDbHandle, channel: string, onNotify: (payload: string) => void): Promise<TUnlisten> {
+  let isOpening = true;
+  const feed = await openChangeFeed(handle, channel, {
+    onNotify,
+    onLive: (isLive) => {
+      if (isLive && !isOpening) onNotify('');
+    },
+  });
+  isOpening = false;
+  return () => feed.close();
+}
+
+/** A LISTEN on one channel that can tell when it has caught up (see openChangeFeed). */
+export type TChangeFeed = {
+  /** False while the listening connection is down: notifications may be missed meanwhile. */
+  isLive(): boolean;
+  /**
+   * Resolves true once every notification committed before the call has been
+   * handed to `onNotify`; false if the connection was lost meanwhile.
+   */
+  catchUp(): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+const SYNC_PREFIX = 'sync:';
+// How long a catch-up may wait for its own notification before the connection is taken as lost.
+const CATCH_UP_TIMEOUT_MS = 5000;
+
+/**
+ * Listens on `channel` on a connection of its own (outside the pool). A loss
+ * calls `onLive(false)`; the feed reconnects and calls `onLive(true)` once
+ * listening again (what was committed meanwhile was not seen). PGlite: the
+ * notifications of this process, delivered before the statement that caused
+ * them returns, so the feed is always caught up.
+ */
+export async function openChangeFeed(
+  handle: TDbHandle,
+  channel: string,
+  events: { onNotify: (payload: string) => void; onLive: (isLive: boolean) => void },
+): Promise<TChangeFeed> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
   if (handle.pglite) {
-    const unlisten = await handle.pglite.listen(channel, (payload) => onNotify(payload));
-    return () => unlisten();
+    const unlisten = await handle.pglite.listen(channel, (payload) => events.onNotify(payload));
+    return { isLive: () => true, catchUp: async () => true, close: () => unlisten() };
   }
-  const pool = handle.pool!;
-  let client: pg.PoolClient | undefined;
+  let client: pg.Client | undefined;
   let isStopped = false;
   let retry: NodeJS.Timeout | undefined;
-  const connect = async (isReconnect: boolean): Promise<void> => {
-    try {
-      const next = await pool.connect();
-      next.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      });
-      next.on('error', () => lost(next));
-      await next.query(`LISTEN ${channel}`);
-      if (isStopped) return next.release(true);
-      client = next;
-      if (isReconnect) onNotify('');
-    } catch {
-      if (!isStopped) retry = setTimeout(() => void connect(true), 1000);
-    }
+  let syncCount = 0;
+  // Waiters of catchUp, by the payload of their sync notification.
+  const waiters = new Map<string, (isCaughtUp: boolean) => void>();
+  const failWaiters = () => {
+    for (const resolve of waiters.values()) resolve(false);
+    waiters.clear();
   };
-  const lost = (broken: pg.PoolClient) => {
+  const lost = (broken: pg.Client) => {
     if (client !== broken) return;
     client = undefined;
-    broken.release(true);
-    if (!isStopped) retry = setTimeout(() => void connect(true), 200);
+    failWaiters();
+    events.onLive(false);
+    broken.end().catch(() => {});
+    if (!isStopped) retry = setTimeout(() => void connect(), 200);
   };
-  await connect(false);
-  return async () => {
-    isStopped = true;
-    clearTimeout(retry);
-    const current = client;
-    client = undefined;
-    if (current) {
-      await current.query(`UNLISTEN ${channel}`).catch(() => {});
-      current.release(true);
+  const connect = async (): Promise<void> => {
+    // Named (unless PGAPPNAME names the process's connections), so an operator or a test can find it in pg_stat_activity.
+    const next = new pg.Client({ connectionString: handle.url, application_name: process.env.PGAPPNAME ?? `${channel}-feed` });
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    next.on('notification', (message) => {
+      if (message.channel !== channel) return;
+      const payload = message.payload ?? '';
+      if (payload.startsWith(SYNC_PREFIX)) {
+        waiters.get(payload)?.(true);
+        waiters.delete(payload);
+        return;
+      }
+      events.onNotify(payload);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch {
+      next.end().catch(() => {});
+      if (!isStopped) retry = setTimeout(() => void connect(), 1000);
+      return;
     }
+    if (isStopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    events.onLive(true);
+  };
+  await connect();
+  return {
+    isLive: () => client !== undefined,
+    // Notifications reach a listener in commit order: once its own arrives, every earlier one has.
+    catchUp: () => {
+      const current = client;
+      if (!current) return Promise.resolve(false);
+      syncCount += 1;
+      const payload = `${SYNC_PREFIX}${syncCount}`;
+      const arrived = new Promise<boolean>((resolve) => {
+        // A connection that stopped answering without an error (half-open) must not hold requests: given up as lost.
+        const timer = setTimeout(() => {
+          if (waiters.get(payload) === settle) lost(current);
+        }, CATCH_UP_TIMEOUT_MS);
+        timer.unref();
+        const settle = (isCaughtUp: boolean) => {
+          clearTimeout(timer);
+          resolve(isCaughtUp);
+        };
+        waiters.set(payload, settle);
+      });
+      current.query('SELECT pg_notify($1, $2)', [channel, payload]).catch(() => lost(current));
+      return arrived;
+    },
+    close: async () => {
+      isStopped = true;
+      clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      failWaiters();
+      if (current) await current.end().catch(() => {});
+    },
   };
 }

@@ -247,6 +247,13 @@ export const targetRuleLists = pgTable(
 /** The NOTIFY channel of gateway_state changes (payload: the new version). */
 export const GATEWAY_CHANGES_CHANNEL = 'gateway_changes';
 
+/**
+ * The NOTIFY channel of changes to an account's rows (migration 0027: triggers
+ * on the tables the API's cached answers are made from); payload: the
+ * account's id.
+ */
+export const USER_ROWS_CHANNEL = 'user_rows';
+
 export const gatewayState = pgTable('gateway_state', {
   id: integer('id').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),

@@ -11,6 +11,7 @@ import helmet from 'helmet';
 import type { TDbHandle } from '@proxy/db';
 import type { TServerConfig } from './config/env';
 import { systemClock, type TClock } from './lib/clock';
+import { clockWatchedByAnswers, createAnswerCache } from './lib/answer-cache';
 import { createPayProviders } from './features/payments/providers';
 import { registerPaymentCallbacks } from './features/payments/payment-callbacks';
 import type { TDeps } from './lib/deps';
@@ -51,7 +52,10 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,
   });
-  const clock = options.clock ?? systemClock;
+  // Services read the time through this clock: an answer that read it is not kept in memory (lib/answer-cache.ts).
+  const clock = clockWatchedByAnswers(options.clock ?? systemClock);
+  const answerCache = await createAnswerCache(options.database, { maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024, clock });
+  app.addHook('onClose', () => answerCache.close());
   const deps: TDeps = {
     config,
     db: options.database.db,
@@ -68,6 +72,7 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     log: app.log,
     gatewayApplied: options.gatewayApplied ?? (async () => {}),
     payProviders: createPayProviders(config),
+    answerCache,
   };
 
   const webDist = path.resolve(config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);

@@ -189,6 +189,7 @@ export const INVITE_ROUTES = {
     method: 'GET',
     path: '/invite/rebate/records',
     auth: 'user',
+    isCachedPerUser: true,
     summary: 'Rebates earned, newest first',
     tag: 'invite',
     input: ZRebateQuery,

@@ -21,6 +21,7 @@ export const NOTIFICATION_ROUTES = {
     method: 'GET',
     path: '/user/notification/list',
     auth: 'user',
+    isCachedPerUser: true,
     summary: 'Notifications, newest first',
     tag: 'user',
     input: ZPageQuery.extend({ unread: zFormBool }),

@@ -34,6 +34,12 @@ export type TRouteDef = {
   isBlob?: boolean;
   /** Multipart routes: the size bound of each file (longer files reach the schema cut and marked truncated). */
   maxFileBytes?: number;
+  /**
+   * A signed-in GET whose answer is made only from the caller's rows in tables
+   * that notify their changes (migration 0027): the API keeps it in memory
+   * until they change (apps/server/src/lib/answer-cache.ts).
+   */
+  isCachedPerUser?: boolean;
 };
 
 /** Declares a route, keeping its literal types. */
@@ -53,6 +59,7 @@ export function defineRoute<
   output?: O;
   isBlob?: boolean;
   maxFileBytes?: number;
+  isCachedPerUser?: boolean;
 }) {
   return {
     ...def,

@@ -212,6 +212,7 @@ export const SUPPLY_ROUTES = {
     method: 'GET',
     path: '/token/supply/list',
     auth: 'user',
+    isCachedPerUser: true,
     summary: "The user's supply requests, newest first (filter by status)",
     tag: 'supply',
     input: ZSupplyListQuery,

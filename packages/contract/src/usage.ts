@@ -137,6 +137,7 @@ export const USAGE_ROUTES = {
     method: 'GET',
     path: '/token/session/traffic',
     auth: 'user',
+    isCachedPerUser: true,
     summary: 'Metered traffic over time by hour or day (one proxy, a list, or all); the buckets sum to the metered bytes',
     tag: 'proxy',
     input: ZSessionTrafficQuery,

@@ -168,6 +168,7 @@ export const WORK_ORDER_ROUTES = {
     method: 'GET',
     path: '/user/work/order/list',
     auth: 'user',
+    isCachedPerUser: true,
     summary: 'Work orders, newest first (filter: status)',
     tag: 'support',
     input: ZPageQuery.extend({ status: zStatusFilter }),

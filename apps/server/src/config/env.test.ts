@@ -61,3 +61,11 @@ describe('USDT settings', () => {
     expect(() => loadServerConfig({ ...base, ...erc20, USDT_ERC20_START_BLOCK: 'soon' })).toThrow(/USDT_ERC20_START_BLOCK/);
   });
 });
+
+describe('answer cache setting', () => {
+  it('takes megabytes (64 by default, 0 turns it off) and refuses anything else, naming the setting', () => {
+    expect(loadServerConfig(base).ANSWER_CACHE_MB).toBe(64);
+    expect(loadServerConfig({ ...base, ANSWER_CACHE_MB: '0' }).ANSWER_CACHE_MB).toBe(0);
+    for (const bad of ['-1', '1.5', 'lots', '70000']) expect(() => loadServerConfig({ ...base, ANSWER_CACHE_MB: bad })).toThrow(/ANSWER_CACHE_MB/);
+  });
+});

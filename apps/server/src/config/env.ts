@@ -93,6 +93,8 @@ export const ZServerEnv = z.object({
     .toLowerCase()
     .regex(/^[a-z0-9_]*$/, 'lower-case slug of letters, digits and _')
     .default(''),
+  /** Memory for the answers and sessions kept per account (lib/answer-cache.ts), in MB; 0 turns it off. */
+  ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
   /** Run the lifecycle jobs (expiry, exhaustion, auto-renew) in this process. */
   JOBS_ENABLED: z
     .enum(['true', 'false', '1', '0'])

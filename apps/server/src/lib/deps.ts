@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TDb } from '@proxy/db';
 import type { TServerConfig } from '../config/env';
+import type { TAnswerCache } from './answer-cache';
 import type { TClock } from './clock';
 import type { TJwt } from './jwt';
 import type { TMailer } from './mailer';
@@ -25,6 +26,8 @@ export type TDeps = {
    * they are told by NOTIFY and look unknown credentials up themselves.
    */
   gatewayApplied: () => Promise<void>;
+  /** Lists and sessions kept in memory per account, dropped by the database's notifications. */
+  answerCache: TAnswerCache;
   /** Payment providers that are on (PAY_SANDBOX, ALIPAY_*, WECHAT_PAY_*). */
   payProviders: TPayProviders;
 };

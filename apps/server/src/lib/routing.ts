@@ -17,6 +17,7 @@ import {
   type TUploadedFile,
 } from '@proxy/contract';
 import { AppError } from './app-error';
+import { runForAnswer } from './answer-cache';
 import type { TDeps } from './deps';
 import { findUserByApiKey, type TUserRow } from '../features/users/users.repository';
 import { recordAdminCall } from '../features/audit/audit.service';
@@ -72,7 +73,7 @@ function bearerToken(req: FastifyRequest): string | undefined {
 }
 
 /** Resolves the signed-in user from the bearer token and its session; throws 401 / -401. */
-export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<TRouteDef, 'auth'>): Promise<TUserRow> {
+export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<TRouteDef, 'auth'>, isCacheReady = false): Promise<TUserRow> {
   if (def.auth === 'user-or-key') {
     const headerKey = req.headers['x-api-key'];
     const queryKey = (req.query as Record<string, unknown> | undefined)?.key;
@@ -92,7 +93,7 @@ export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<T
   const claims = await deps.jwt.verify(token);
   if (!claims) throw new AppError('UNAUTHORIZED');
   // The user (active, same token version) and the token's session (live), in one query; its last use is stamped.
-  const user = await resumeSession(deps, req, claims);
+  const user = await resumeSession(deps, req, claims, isCacheReady);
   if (def.auth === 'admin' && !user.isAdmin) throw new AppError('FORBIDDEN');
   // The operator area may require two-factor sign-in (system settings).
   if (def.auth === 'admin') await requireAdminTwoFactor(deps, user);
@@ -194,13 +195,22 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
   }
   for (const [name, def] of Object.entries(ROUTES) as [TRouteName, TRouteDef][]) {
     const handler = byName.get(name);
+    // Only a signed-in read is kept per account (lib/answer-cache.ts).
+    if (def.isCachedPerUser && (def.method !== 'GET' || def.auth !== 'user')) throw new Error(`${name}: only a GET with auth "user" may be isCachedPerUser`);
     app.route({
       method: def.method,
       url: API_PREFIX + def.path,
       handler: async (req, reply) => {
         const lang = requestLang(req);
-        const user = def.auth === 'none' ? undefined : await authenticate(deps, req, def);
+        // Whether memory may answer (lib/answer-cache.ts): asked once, before any lookup.
+        const isCacheReady = def.auth === 'user' || def.auth === 'admin' ? await deps.answerCache.ready() : false;
+        const user = def.auth === 'none' ? undefined : await authenticate(deps, req, def, isCacheReady);
         if (!handler) throw new AppError('NOT_AVAILABLE');
+        const cacheKey = def.isCachedPerUser ? `${name}\n${lang}\n${req.url}` : undefined;
+        if (cacheKey && isCacheReady) {
+          const kept = deps.answerCache.answer(user!.id, cacheKey);
+          if (kept !== undefined) return reply.type('application/json; charset=utf-8').send(kept);
+        }
         // Only multipart routes read multipart bodies (files); the others refuse them as before.
         if (def.body !== 'multipart' && req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
         const raw = collectInput(req, def.body === 'multipart' ? await readMultipart(req, def) : undefined);
@@ -214,13 +224,22 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
         // Every operator call that changes data leaves an audit entry, whatever its outcome.
         const isAudited = def.auth === 'admin' && def.method !== 'GET';
         let result: Awaited<ReturnType<typeof run>>;
+        const ticket = cacheKey && isCacheReady ? deps.answerCache.begin(user!.id) : undefined;
+        let validUntil = 0;
         try {
-          result = await run();
+          if (cacheKey) ({ result, validUntil } = await runForAnswer(run));
+          else result = await run();
         } catch (error) {
           if (isAudited) await audit(deps, name, def, req, user!, raw, error instanceof AppError ? error.errorName : 'INTERNAL');
           throw error;
         }
         if (isAudited) await audit(deps, name, def, req, user!, raw);
+        if (cacheKey && !(result instanceof RawReply)) {
+          // Kept, unless the account changed while it was computed or the answer read the clock.
+          const body = Buffer.from(JSON.stringify({ code: 0, msg: lang === 'zh' ? '成功' : 'OK', data: result ?? null }));
+          if (ticket && validUntil > deps.clock.now().getTime()) deps.answerCache.keepAnswer(ticket, cacheKey, body, validUntil);
+          return reply.type('application/json; charset=utf-8').send(body);
+        }
         if (result instanceof RawReply) {
           if (result.extra.status) reply.code(result.extra.status);
           for (const [header, value] of Object.entries(result.extra.headers ?? {})) reply.header(header, value);

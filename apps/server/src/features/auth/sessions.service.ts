@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_TTL_S, type TLang, type TSession, type TSessionInfo, type TSignInMethod, type TSignInResult } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
+import type { TCachedSession } from '../../lib/answer-cache';
 import type { TDeps } from '../../lib/deps';
 import { accountKeyOf } from '../../lib/rate-limiter';
 import { createLedgerService } from '../ledger/ledger.service';
@@ -10,7 +11,7 @@ import { writeNotification } from '../notifications/notifications.service';
 import type { TUserRow } from '../users/users.repository';
 import { bumpTokenVersion, updateLastLogin } from './auth.repository';
 import { hasTotpEnabled, issueTotpChallenge } from './totp.service';
-import { endAllUserSessions, endUserSession, findUserAndSession, insertSession, listLiveSessions, touchSession } from './sessions.repository';
+import { endAllUserSessions, endUserSession, findUserAndSession, insertSession, listLiveSessions, touchSession, type TSessionRow } from './sessions.repository';
 
 /**
  * Sessions (ARCHITECTURE.md, API conventions): every sign-in is a
@@ -112,15 +113,36 @@ export async function createSession(deps: TDeps, user: TUserRow, origin: TSignIn
  * Stamps the session's last use and address at most once per
  * SESSION_TOUCH_INTERVAL_MS, and remembers it for the request.
  */
-export async function resumeSession(deps: TDeps, req: FastifyRequest, claims: { userId: number; tokenVersion: number; sessionId: number }): Promise<TUserRow> {
-  const found = await findUserAndSession(deps.db, claims.userId, claims.sessionId);
+export async function resumeSession(
+  deps: TDeps,
+  req: FastifyRequest,
+  claims: { userId: number; tokenVersion: number; sessionId: number },
+  isCacheReady = false,
+): Promise<TUserRow> {
+  // Kept in memory until the user's row or the session's end changes (lib/answer-cache.ts).
+  let found: TCachedSession<TUserRow, TSessionRow> | undefined = isCacheReady ? deps.answerCache.session(claims.userId, claims.sessionId) : undefined;
+  if (!found) {
+    const ticket = isCacheReady ? deps.answerCache.begin(claims.userId) : undefined;
+    const row = await findUserAndSession(deps.db, claims.userId, claims.sessionId);
+    if (row?.session && ticket) {
+      // Frozen: every request of the session gets this same row.
+      found = { user: Object.freeze(row.user), session: { ...row.session } };
+      deps.answerCache.keepSession(ticket, claims.sessionId, found);
+    } else if (row) {
+      found = { user: row.user, session: row.session as TSessionRow };
+    }
+  }
   const user = found?.user;
   if (!user || user.tokenVersion !== claims.tokenVersion || user.status !== 'active') throw new AppError('SESSION_REVOKED');
-  const row = found.session;
+  const row = found?.session;
   if (!row || row.endedAt) throw new AppError('SESSION_REVOKED');
   const now = deps.clock.now();
   const staleBefore = new Date(now.getTime() - SESSION_TOUCH_INTERVAL_MS);
-  if (row.lastUsedAt.getTime() <= staleBefore.getTime()) await touchSession(deps.db, row.id, now, req.ip, staleBefore);
+  if (row.lastUsedAt.getTime() <= staleBefore.getTime()) {
+    // The kept copy is stamped too, so the next stamp is one interval later.
+    row.lastUsedAt = now;
+    await touchSession(deps.db, row.id, now, req.ip, staleBefore);
+  }
   requestSessions.set(req, row.id);
   return user;
 }

@@ -7,6 +7,7 @@ import {
   type TStatisticsAmountQuery,
 } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
+import { answerHoldsUntil } from '../../lib/answer-cache';
 import type { TDeps } from '../../lib/deps';
 import { findUserTokens } from '../proxies/proxies.repository';
 import { sumMoneyByDay, sumUsageByHour } from './usage.repository';
@@ -44,6 +45,8 @@ export async function getSessionTraffic(deps: TUsageDeps, userId: number, query:
   const unit = query.granularity === 'hour' ? HOUR_MS : DAY_MS;
   const start = bucketStart(from, unit, query.tz_offset_minutes);
   const end = bucketStart(to, unit, query.tz_offset_minutes) + unit;
+  // Up to now: the same buckets until the current one ends.
+  if (query.to === undefined) answerHoldsUntil(end);
   const count = Math.round((end - start) / unit);
   if (count > TRAFFIC_POINTS_MAX) throw new AppError('BAD_REQUEST', undefined, [{ path: 'from', message: 'rangeTooLong' }]);
 

@@ -11,7 +11,7 @@ import { buildApp, loadServerConfig } from '@proxy/server';
 import { createUser } from '@proxy/server/features/proxies/proxies-test-kit';
 
 /**
- * The API benchmark (npm run bench:api [-- --seconds 5 --connections 50
+ * The API benchmark (npm run bench:api [-- --seconds 5 --connections 50 --warmup 1
  * --proxies 10000 --other-rows 1000000 --only isp-static,notifications]): on a
  * fresh PostgreSQL database (DATABASE_URL's server, default
  * postgres://postgres@127.0.0.1:5432), one customer with 10k proxies and
@@ -22,7 +22,8 @@ import { createUser } from '@proxy/server/features/proxies/proxies-test-kit';
  * and the ratio to hello-world; then loads the gateway's in-memory state of
  * every proxy cold (time, memory per 100k proxies, and how soon a change
  * applies, against reading the ids alone in the same pages); drops its
- * database at the end. --state-only skips the HTTP loads. Run with
+ * database at the end. --state-only skips the HTTP loads; --no-cache runs
+ * the API with its answer cache off (every request reads the database). Run with
  * --expose-gc (the npm script does) for exact memory figures.
  */
 
@@ -34,6 +35,8 @@ function option(name: string): string | undefined {
 const settings = {
   seconds: Number(option('seconds') ?? 5),
   connections: Number(option('connections') ?? 50),
+  /** Seconds of the same load before each measured one, not measured (the JIT's and the caches' warm-up). */
+  warmupSeconds: Number(option('warmup') ?? 1),
   proxies: Number(option('proxies') ?? 10_000),
   /** The user's rows in each other list. */
   rows: Number(option('rows') ?? 2_000),
@@ -46,6 +49,8 @@ const settings = {
   extraSql: option('sql'),
   /** Writes a CPU profile of this process (the API's) during each list's first load into this folder. */
   profileDir: option('profile'),
+  /** Runs the API with its answer cache off (ANSWER_CACHE_MB=0): every request reads the database. */
+  isCacheOff: argv.includes('--no-cache'),
   /** Fills the tables and measures the gateway's state only (no HTTP loads). */
   isStateOnly: argv.includes('--state-only'),
 };
@@ -100,17 +105,24 @@ function postgresCpuSince(before: Map<string, number>): number {
 // autocannon's command line: the load generator runs in a process of its own, never on the API's CPU time.
 const AUTOCANNON = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
 
-async function load(url: string, headers: Record<string, string> = {}): Promise<TFigures> {
-  const args = [AUTOCANNON, '--json', '--connections', String(settings.connections), '--duration', String(settings.seconds)];
+async function runAutocannon(url: string, headers: Record<string, string>, seconds: number): Promise<string> {
+  const args = [AUTOCANNON, '--json', '--connections', String(settings.connections), '--duration', String(seconds)];
   for (const [name, value] of Object.entries(headers)) args.push('--headers', `${name}=${value}`);
   args.push(url);
-  const cpuBefore = process.cpuUsage();
-  const dbBefore = postgresCpuTicks();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const code = await new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve));
   if (code !== 0) throw new Error(`autocannon exited with ${code}`);
+  return out;
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<TFigures> {
+  // Not measured: the JIT's and the caches' first second on this endpoint.
+  if (settings.warmupSeconds > 0) await runAutocannon(url, headers, settings.warmupSeconds);
+  const cpuBefore = process.cpuUsage();
+  const dbBefore = postgresCpuTicks();
+  const out = await runAutocannon(url, headers, settings.seconds);
   const cpu = process.cpuUsage(cpuBefore);
   const dbCpu = postgresCpuSince(dbBefore);
   const result = JSON.parse(out) as {
@@ -282,6 +294,7 @@ async function main(): Promise<void> {
         RATE_LIMIT_AUTH_MAX: '1000',
         LOG_LEVEL: 'silent',
         WEB_DIST_DIR: path.join(tmpdir(), 'no-web-dist'),
+        ANSWER_CACHE_MB: settings.isCacheOff ? '0' : '64',
       }),
       database: handle,
       mailer: mailer as never,
@@ -355,7 +368,8 @@ async function main(): Promise<void> {
       for (const endpoint of ENDPOINTS) table.push(rowOf(endpoint.name, (p) => p.lists.get(endpoint.name)!));
       process.stdout.write(
         `\n${settings.connections} connections, ${settings.seconds} s each, loopback; CPU per answered request: ` +
-          `API (this process, where the API runs) and PostgreSQL (all its processes)\n${formatTable(table)}\n`,
+          `API (this process, where the API runs) and PostgreSQL (all its processes); ` +
+          `answer cache ${settings.isCacheOff ? 'off (--no-cache): every request reads the database' : 'on: the lists are answered from memory after the first request'}\n${formatTable(table)}\n`,
       );
     }
     log('gateway state: cold load of every proxy');

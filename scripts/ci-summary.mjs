@@ -43,7 +43,10 @@ for (const file of process.argv.slice(2)) {
       if (test.status !== 'failed') continue;
       failures.push(`--- ${file}: FAILED ${suite.name}\n    ${test.fullName}\n${head((test.failureMessages ?? []).join('\n'), MESSAGE_LINES)}`);
     }
-    if (suite.status === 'failed' && suite.message) failures.push(`--- ${file}: FAILED FILE ${suite.name}\n${head(suite.message, MESSAGE_LINES)}`);
+    // A failed hook (beforeAll) fails its file and skips its tests; its error is in the log's block below.
+    const hasFailedTest = (suite.assertionResults ?? []).some((test) => test.status === 'failed');
+    if (suite.status === 'failed' && !hasFailedTest)
+      failures.push(`--- ${file}: FAILED FILE ${suite.name}\n${head(suite.message || '(a hook or the file itself failed)', MESSAGE_LINES)}`);
   }
   if (r.success === false && f === 0) {
     // Vitest fails a run with errors outside tests (a failed hook or file, an unhandled rejection).

@@ -295,9 +295,14 @@ export async function openChangeFeed(
       const payload = `${SYNC_PREFIX}${syncCount}`;
       const arrived = new Promise<boolean>((resolve) => {
         // A connection that stopped answering without an error (half-open) must not hold requests: given up as lost.
-        const timer = setTimeout(() => {
-          if (waiters.get(payload) === settle) lost(current);
-        }, CATCH_UP_TIMEOUT_MS);
+        // setImmediate: after an event loop blocked past the timeout, the answer already read from the socket is handled first.
+        const timer = setTimeout(
+          () =>
+            setImmediate(() => {
+              if (waiters.get(payload) === settle) lost(current);
+            }),
+          CATCH_UP_TIMEOUT_MS,
+        );
         timer.unref();
         const settle = (isCaughtUp: boolean) => {
           clearTimeout(timer);

@@ -141,6 +141,8 @@ describe('answers kept in memory per account (lib/answer-cache.ts)', () => {
   it.runIf(isPostgres)('takes nothing from memory while its connection is lost, and nothing older once it is back', async () => {
     await signIn(t.app, ann);
     expect((await ispStatic()).records[0].remark).toBe('by the API');
+    // Listening (and not between a loss and its reconnection) before its connection is cut.
+    await expect.poll(async () => (await t.deps.answerCache.ready()) === true).toBe(true);
     const result = (await run(
       sql`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'user_rows-feed' AND datname = current_database()`,
     )) as unknown as { rows: { n: number }[] };

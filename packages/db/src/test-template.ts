@@ -29,7 +29,8 @@ export async function prepareTestTemplate(): Promise<{ template: TTestTemplate; 
     return {
       template: { pgTemplate: name, pgliteTemplate: '' },
       async teardown() {
-        const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`proxy_t_${process.pid}_%`]);
+        // Copies a test left open (made in the worker processes, named after this template).
+        const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [`${name}_t`]);
         for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await admin.end();
@@ -51,7 +52,8 @@ let counter = 0;
 export async function createDatabaseFromTemplate(template: TTestTemplate, options: { poolSize?: number } = {}): Promise<TDbHandle & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const name = `proxy_t_${process.pid}_${Date.now()}_${counter++}`;
+    // Named after the template, so the run's teardown drops any copy a test left open.
+    const name = `${template.pgTemplate}_t${process.pid}_${counter++}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template.pgTemplate}`);

@@ -13,12 +13,12 @@ const head = (text, lines) => {
   return all.slice(0, lines).join('\n') + (all.length > lines ? `\n… (${all.length - lines} more lines)` : '');
 };
 
-/** The "Unhandled Errors" and failed-file blocks of a Vitest log (default reporter), if any. */
+/** The "Failed Suites" and "Unhandled Errors" blocks of a Vitest log (default reporter); undefined if it has none. */
 function errorsOutsideTests(logFile) {
-  if (!existsSync(logFile)) return `(no log at ${logFile})`;
+  if (!existsSync(logFile)) return undefined;
   const log = stripAnsi(readFileSync(logFile, 'utf8'));
   const start = log.search(/⎯+ (Unhandled \w+|Failed Suites? \d+) ⎯+/);
-  if (start < 0) return '(the log names no unhandled error)';
+  if (start < 0) return undefined;
   const end = log.indexOf(' Test Files ', start);
   return head(log.slice(start, end < 0 ? undefined : end).trim(), LOG_ERROR_LINES);
 }
@@ -48,10 +48,13 @@ for (const file of process.argv.slice(2)) {
     if (suite.status === 'failed' && !hasFailedTest)
       failures.push(`--- ${file}: FAILED FILE ${suite.name}\n${head(suite.message || '(a hook or the file itself failed)', MESSAGE_LINES)}`);
   }
-  if (r.success === false && f === 0) {
-    // Vitest fails a run with errors outside tests (a failed hook or file, an unhandled rejection).
+  // Vitest fails a run with errors outside tests (a failed hook or file, an unhandled rejection),
+  // with or without failed tests beside them.
+  const logFile = file.replace(/\.json$/, '.log');
+  const outside = r.success === false ? errorsOutsideTests(logFile) : undefined;
+  if (outside !== undefined || (r.success === false && f === 0)) {
     totals.push(`${file}: the run reported errors outside the tests`);
-    failures.push(`--- ${file}: errors outside the tests, from its log\n${errorsOutsideTests(file.replace(/\.json$/, '.log'))}`);
+    failures.push(`--- ${file}: errors outside the tests, from its log\n${outside ?? `(none named in ${logFile})`}`);
     failed += 1;
   }
   totals.push(`${file}: ${p} passed, ${f} failed, ${s} skipped`);

@@ -15,8 +15,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'contract', root: 'packages/contract', environment: 'node' } },
-      // Repository tooling: the lint rules of the layout.
-      { test: { name: 'scripts', root: 'scripts', environment: 'node' } },
+      // Repository tooling: the lint rules of the layout, and CI's summary (on Vitest runs of its own).
+      { test: { name: 'scripts', root: 'scripts', environment: 'node', testTimeout: 180_000, hookTimeout: 300_000 } },
       {
         test: {
           name: 'db',

@@ -1,7 +1,8 @@
 import type net from 'node:net';
 import type { TGrant } from './authorizer';
-import { dialFor, type Connection, type TGatewayContext } from './connection';
+import type { Connection } from './connection';
 import type { TExit } from './egress';
+import { dialFor, type TGatewayContext } from './gateway-context';
 import { openConnectTunnel } from './http-connect';
 import {
   ChunkedBody,

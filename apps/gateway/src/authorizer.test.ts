@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createAuthorizer, type TGrant } from './authorizer';
-import type { TExitNodeRow, TTokenRow } from './gateway.repository';
+import type { TExitNodeRow } from './exit-nodes.repository';
 import type { TLeases } from './leases';
 import type { TStateCache } from './state-cache';
+import type { TTokenRow } from './tokens.repository';
 
 // Exit choice and the inventory probe's health: dynamic tokens skip exits marked down unless their whole area is down.
 const NOW = Date.parse('2026-05-01T00:00:00Z');

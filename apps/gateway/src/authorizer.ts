@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { findTokenStateRefusal, parseProxyUsername, type TTargetRuleMatcher } from '@proxy/contract';
 import type { TExit } from './egress';
-import type { TExitNodeRow, TTokenRow } from './gateway.repository';
+import type { TExitNodeRow } from './exit-nodes.repository';
 import type { TLeases } from './leases';
 import type { TRefusal } from './refusals';
 import { rankExits } from './rotation';
 import type { TStateCache } from './state-cache';
+import type { TTokenRow } from './tokens.repository';
 
 /** The protocol a client speaks: HTTP forward and CONNECT are "http". */
 export type TProxyProtocol = 'http' | 'socks5';

@@ -1,8 +1,9 @@
 import net from 'node:net';
 import type { TAuthorizer } from './authorizer';
-import { Connection, type TGatewayContext } from './connection';
+import { Connection } from './connection';
 import type { TConnectionLimiter } from './connection-limits';
 import { createConnectionRegistry } from './connection-registry';
+import type { TGatewayContext } from './gateway-context';
 import { handleConnect } from './http-connect';
 import { handleHttpForward } from './http-forward';
 import type { TMeter } from './meter';

@@ -1,7 +1,9 @@
-import { dialFor, joinTunnel, startEchoTunnel, type Connection, type TGatewayContext } from './connection';
+import type { Connection } from './connection';
 import type { TTarget } from './egress';
+import { dialFor, type TGatewayContext } from './gateway-context';
 import { parseBasic } from './http-head';
 import { httpRefusal, type GatewayRefusal, type TRefusal } from './refusals';
+import { joinTunnel, startEchoTunnel } from './tunnel';
 
 const CONNECT_OK = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n', 'latin1');
 // Longest CONNECT head accepted.

@@ -1,29 +1,14 @@
 import type net from 'node:net';
-import type { TDb } from '@proxy/db';
+import type { TGatewayOptions } from './gateway-options';
 import { createGatewayServer } from './gateway-server';
-import { createGatewayState, type TGatewayState, type TGatewayStateOptions } from './gateway-state';
-import type { TTargetPolicy } from './target-policy';
-import type { TConnectionLimiter } from './connection-limits';
+import { createGatewayState, type TGatewayState } from './gateway-state';
 
 export { REFUSALS, type TRefusal } from './refusals';
 export { createWorkerLimiter, serveWorkerLimits, type TConnectionLimiter } from './connection-limits';
 export type { TTargetPolicy } from './target-policy';
 export { createStateCache, type TStateCache } from './state-cache';
 export { ZGatewaySettings, loadGatewaySettings, gatewayOptionsOf, type TGatewaySettings } from './settings';
-
-/** Options of a gateway: where it listens, its database and its rules. */
-export type TGatewayOptions = {
-  host: string;
-  port: number;
-  db: TDb;
-  policy: TTargetPolicy;
-  idleTimeoutMs?: number;
-  connectTimeoutMs?: number;
-  /** How often live connections are re-checked and their bytes sampled. */
-  sampleIntervalMs?: number;
-  /** Simultaneous connections per token, when counted outside this process (a cluster's workers). */
-  limiter?: TConnectionLimiter;
-} & Omit<TGatewayStateOptions, 'db'>;
+export type { TGatewayOptions } from './gateway-options';
 
 /** A running gateway. */
 export type TGateway = {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { TDb } from '@proxy/db';
-import { claimLease, heartbeat, releaseLeases, type TTokenRow } from './gateway.repository';
+import { claimLease, heartbeat, releaseLeases } from './leases.repository';
+import type { TTokenRow } from './tokens.repository';
 
 /**
  * Traffic allowance claimed in leases: a gateway claims a slice of a traffic

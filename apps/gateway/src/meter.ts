@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TDb } from '@proxy/db';
-import { writeUsage, type TUsageBatch } from './gateway.repository';
+import { writeUsage, type TUsageBatch } from './meter.repository';
 import type { TLeases } from './leases';
 import type { TStateCache } from './state-cache';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zSettingFlag, zSettingText } from '@proxy/contract';
 import { GATEWAY_CHANGES_CHANNEL, listenForNotifications, type TDbHandle } from '@proxy/db';
-import type { TGatewayOptions } from './index';
+import type { TGatewayOptions } from './gateway-options';
 
 const bool = zSettingFlag;
 const optionalText = zSettingText;

@@ -1,6 +1,7 @@
 import type { TGrant } from './authorizer';
-import { dialFor, joinTunnel, startEchoTunnel, type Connection, type TGatewayContext } from './connection';
+import type { Connection } from './connection';
 import type { TTarget } from './egress';
+import { dialFor, type TGatewayContext } from './gateway-context';
 import { REFUSALS, type GatewayRefusal, type TRefusal } from './refusals';
 import {
   METHOD_NONE_ACCEPTABLE,
@@ -14,6 +15,7 @@ import {
   requestReply,
   type TParse,
 } from './socks5';
+import { joinTunnel, startEchoTunnel } from './tunnel';
 
 const USERPASS_CHOSEN = methodReply(METHOD_USERPASS);
 const NO_METHOD = methodReply(METHOD_NONE_ACCEPTABLE);

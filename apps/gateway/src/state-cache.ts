@@ -1,23 +1,13 @@
 import { compileTargetRules, createIpMatcher, type TTargetRuleMatcher } from '@proxy/contract';
 import type { TDb } from '@proxy/db';
 import { createCredentialLookup } from './credential-lookup';
-import {
-  createTokenLineDecoder,
-  loadExitNodes,
-  loadIpEntries,
-  loadIpEntriesOfUsers,
-  loadTargetRules,
-  loadTargetRulesOfUsers,
-  loadTokensByUsername,
-  loadTokensChangedSince,
-  loadUsageLogUsers,
-  readTokensAfter,
-  readVersion,
-  type TExitNodeRow,
-  type TIpEntryRow,
-  type TTargetRuleRow,
-  type TTokenRow,
-} from './gateway.repository';
+import { createTokenLineDecoder, readTokensAfter } from './cold-load.repository';
+import { loadExitNodes, type TExitNodeRow } from './exit-nodes.repository';
+import { loadIpEntries, loadIpEntriesOfUsers, type TIpEntryRow } from './ip-lists.repository';
+import { readVersion } from './state-version.repository';
+import { loadTargetRules, loadTargetRulesOfUsers, type TTargetRuleRow } from './target-rules.repository';
+import { loadTokensByUsername, loadTokensChangedSince, type TTokenRow } from './tokens.repository';
+import { loadUsageLogUsers } from './usage-log.repository';
 
 /** Settings of the state cache. */
 export type TStateCacheOptions = {

@@ -3,7 +3,7 @@ import { parseProxyUsername, type TUsageLogOutcome, type TUsageLogProtocol } fro
 import type { TDb } from '@proxy/db';
 import type { TCredentials } from './authorizer';
 import type { Connection } from './connection';
-import { writeUsageLog, type TUsageLogBatch, type TUsageLogRow } from './gateway.repository';
+import { writeUsageLog, type TUsageLogBatch, type TUsageLogRow } from './usage-log.repository';
 import type { TStateCache } from './state-cache';
 
 /** What the connection registry tells the usage log. */

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { TDbHandle } from '@proxy/db';
 import { createTestDatabase, insertExit, insertUser } from '../test/fixtures';
-import { createTokenLineDecoder, loadTokensAfter, loadTokensChangedSince, readTokensAfter, type TTokenRow } from './gateway.repository';
+import { createTokenLineDecoder, loadTokensAfter, readTokensAfter } from './cold-load.repository';
+import { loadTokensChangedSince, type TTokenRow } from './tokens.repository';
 
 // Every text the page reader reads, awkward: COPY escapes tabs, newlines and backslashes; quotes and non-ASCII pass as they are.
 const AWKWARD = ['tab\there', 'line\nbreak\r\nand\vmore\f\b', 'back\\slash\\\\t \\N', `quote's "double"`, '代理 ünïcødé 🚀', '\\N', ''];

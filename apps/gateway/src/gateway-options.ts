@@ -1,0 +1,18 @@
+import type { TDb } from '@proxy/db';
+import type { TConnectionLimiter } from './connection-limits';
+import type { TGatewayStateOptions } from './gateway-state';
+import type { TTargetPolicy } from './target-policy';
+
+/** Options of a gateway: where it listens, its database and its rules. */
+export type TGatewayOptions = {
+  host: string;
+  port: number;
+  db: TDb;
+  policy: TTargetPolicy;
+  idleTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** How often live connections are re-checked and their bytes sampled. */
+  sampleIntervalMs?: number;
+  /** Simultaneous connections per token, when counted outside this process (a cluster's workers). */
+  limiter?: TConnectionLimiter;
+} & Omit<TGatewayStateOptions, 'db'>;

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { ZPageQuery, zPage } from './envelope';
 import { FEN_PER_YUAN } from './money';
-import { zQueryDate } from './proxies';
 import { VERSION_STATUSES, zEffectiveAt, zFen } from './pricing';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zId, zIdParam } from './validators';
+import { zId, zIdParam, zQueryDate } from './validators';
 
 /**
  * Money in (spec sections 3, 4, 7 Payments, 9): recharge options, charging

@@ -3,7 +3,7 @@ import { ZPageQuery, zPage } from './envelope';
 import { PRICE_KEYS, TRAFFIC_MIN_GB } from './prices';
 import { ZBatchResult } from './envelope';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zId, zIdParam, zJsonNumber } from './validators';
+import { zId, zIdParam, zJsonNumber, zQueryDate } from './validators';
 
 /**
  * Shared schemas of the proxy products (spec sections 3 and 7, ARCHITECTURE.md
@@ -222,8 +222,6 @@ export const ZBuyResult = z.object({ tokens: z.array(ZProxyToken), cost: z.numbe
 /** Parsed purchase answer. */
 export type TBuyResult = z.infer<typeof ZBuyResult>;
 
-/** A date or instant of a query: ISO 8601 only (2026-01-31 or 2026-01-31T08:00:00Z). */
-export const zQueryDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'dateInvalid' }).transform((v) => new Date(v));
 const zDateParam = zQueryDate.optional();
 
 /** Filters of the seven lists (and the export). */

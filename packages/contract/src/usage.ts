@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PROXY_LISTS } from './proxies';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zDigits, zIdParam } from './validators';
-import { zQueryDate } from './proxies';
+import { zDigits, zIdParam, zQueryDate } from './validators';
 
 /**
  * Shared schemas of the token test (GET /token/test/{id}), the traffic series

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZPageQuery, zPage } from './envelope';
-import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies';
+import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies-tokens';
 import { SESSTIME_MAX_MINUTES } from './proxy-username';
 import { ZArea } from './proxies';
 import { defineRoute, type TRouteDef } from './route-def';

@@ -8,6 +8,8 @@ export * from './constants';
 export * from './prices';
 export * from './pricing';
 export * from './proxies';
+export * from './proxies-tokens';
+export * from './proxies-renewals';
 export * from './route-def';
 export * from './routes';
 export * from './system';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROXY_LISTS } from './proxies';
+import { PROXY_LISTS } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
 import { zDigits, zIdParam, zQueryDate } from './validators';
 

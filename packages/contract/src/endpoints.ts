@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZPageQuery, zPage } from './envelope';
 import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies-tokens';
 import { SESSTIME_MAX_MINUTES } from './proxy-username';
-import { ZArea } from './proxies';
+import { ZArea } from './areas';
 import { defineRoute, type TRouteDef } from './route-def';
 import { zDigits, zIdParam, zJsonNumber } from './validators';
 

@@ -10,6 +10,7 @@ export * from './pricing';
 export * from './proxies';
 export * from './proxies-tokens';
 export * from './proxies-renewals';
+export * from './areas';
 export * from './route-def';
 export * from './routes';
 export * from './system';

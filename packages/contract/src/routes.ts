@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ALERT_ROUTES } from './alerts';
+import { AREA_ROUTES } from './areas';
 import { AUDIT_ROUTES } from './audit';
 import { AUTH_ROUTES, OAUTH_ROUTES } from './auth';
 import { CUSTOMER_API_ROUTES, SPIDER_ROUTES } from './endpoints';
@@ -11,7 +12,7 @@ import { INVENTORY_ADMIN_ROUTES } from './inventory';
 import { CHARGE_OPTION_ADMIN_ROUTES, PAY_ADMIN_ROUTES, PAY_ROUTES } from './payments';
 import { PRICING_ADMIN_ROUTES } from './pricing';
 import { PLUGIN_ROUTES } from './plugin';
-import { AREA_ROUTES, PRICING_ROUTES, PROXY_ROUTES } from './proxies';
+import { PRICING_ROUTES, PROXY_ROUTES } from './proxies';
 import type { TRouteDef } from './route-def';
 import { SYSTEM_ROUTES } from './system';
 import { TARGET_RULE_ROUTES } from './target-rules';

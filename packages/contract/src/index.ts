@@ -5,7 +5,6 @@ export * from './messages';
 export * from './validators';
 export * from './money';
 export * from './constants';
-export * from './prices';
 export * from './pricing';
 export * from './proxies';
 export * from './proxies-tokens';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZBatchResult, ZPageQuery, zPage } from './envelope';
-import { PRICE_KEYS, TRAFFIC_MIN_GB } from './prices';
+import { TRAFFIC_MIN_GB } from './pricing';
 import {
   EXPORT_LINE_FORMATS,
   PROXY_BATCH_MAX,
@@ -99,9 +99,6 @@ export const ZProxyListQuery = ZPageQuery.extend({
 export type TProxyListQuery = z.infer<typeof ZProxyListQuery>;
 /** A page of tokens. */
 export const ZProxyTokenPage = zPage(ZProxyToken);
-
-/** The price catalogue in fen by key, as GET /token/prices answers it. */
-export const ZPriceCatalogue = z.object(Object.fromEntries(PRICE_KEYS.map((k) => [k, z.number().int()])) as Record<(typeof PRICE_KEYS)[number], z.ZodNumber>);
 
 /** Query of GET /token/export: ids or the list filters, a file format and a line format. */
 export const ZExportQuery = ZProxyListQuery.omit({ page: true, page_size: true }).extend({
@@ -389,9 +386,4 @@ export const PROXY_ROUTES = {
     input: ZExportQuery,
     isBlob: true,
   }),
-} as const satisfies Record<string, TRouteDef>;
-
-/** The price catalogue. */
-export const PRICING_ROUTES = {
-  tokenPrices: defineRoute({ method: 'GET', path: '/token/prices', auth: 'user', summary: 'Price catalogue in fen', tag: 'proxy', output: ZPriceCatalogue }),
 } as const satisfies Record<string, TRouteDef>;

@@ -29,6 +29,7 @@ export * from './openapi';
 export * from './ip';
 export * from './proxy-username';
 export * from './usage';
+export * from './proxy-test';
 export * from './usage-log';
 export * from './endpoints';
 export * from './settings';

@@ -13,11 +13,12 @@ import { CHARGE_OPTION_ADMIN_ROUTES, PAY_ADMIN_ROUTES, PAY_ROUTES } from './paym
 import { PRICING_ADMIN_ROUTES, PRICING_ROUTES } from './pricing';
 import { PLUGIN_ROUTES } from './plugin';
 import { PROXY_ROUTES } from './proxies';
+import { PROXY_TEST_ROUTES } from './proxy-test';
 import type { TRouteDef } from './route-def';
 import { SYSTEM_ROUTES } from './system';
 import { TARGET_RULE_ROUTES } from './target-rules';
 import { OVERVIEW_ADMIN_ROUTES } from './overview';
-import { PROXY_TEST_ROUTES, USAGE_ROUTES } from './usage';
+import { USAGE_ROUTES } from './usage';
 import { USAGE_LOG_ROUTES } from './usage-log';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
 import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';

@@ -23,6 +23,8 @@ export * from './target-rules';
 export * from './ip-quality';
 export * from './invite';
 export * from './payments';
+export * from './payments-admin';
+export * from './payments-charge-options';
 export * from './work-orders';
 export * from './audit';
 export * from './openapi';

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { ZPageQuery, zPage } from './envelope';
 import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies-tokens';
 import { SESSTIME_MAX_MINUTES } from './proxy-username';
-import { ZArea } from './areas';
+import { ZArea, zCountryId } from './areas';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zDigits, zIdParam, zJsonNumber } from './validators';
+import { zDigits, zId, zIdParam, zJsonNumber } from './validators';
 
 /**
  * Shared schemas of the endpoint generator (spider records: POST
@@ -41,7 +41,6 @@ const sesstimeRule = zJsonNumber('sesstimeRange')
 // The endpoint generator's body takes a JSON number; the customer API's query, decimal digits.
 const zSesstime = sesstimeRule.optional();
 const zSesstimeQuery = zDigits(sesstimeRule).optional();
-const zPositiveId = zDigits(z.number().int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }));
 
 /**
  * Body of POST /token/create/spider. Area options apply to dynamic tokens
@@ -105,26 +104,20 @@ export const ZSpiderRecordWithLines = ZSpiderRecord.extend({ lines: z.array(z.st
 /** Parsed new endpoint file. */
 export type TSpiderRecordWithLines = z.infer<typeof ZSpiderRecordWithLines>;
 /** Query of GET /token/spider/records: paging and an optional token. */
-export const ZSpiderRecordsQuery = ZPageQuery.extend({ token_id: zPositiveId.optional() });
+export const ZSpiderRecordsQuery = ZPageQuery.extend({ token_id: zId.optional() });
 /** A page of endpoint files. */
 export const ZSpiderRecordPage = zPage(ZSpiderRecord);
 
 // --- customer API (/api/v1): parameter names as the spec's area API ---------
 
-const zV1CountryId = z
-  .string({ error: 'countryRequired' })
-  .trim()
-  .toLowerCase()
-  .min(1, { error: 'countryRequired' })
-  .regex(/^[a-z]{2}$/, { error: 'invalidValue' });
 const zV1Category = z.enum(['isp', 'idc'], { error: 'invalidValue' }).default('isp');
 
 /** Query of GET /v1/areas/countries. */
 export const ZV1CountriesQuery = z.object({ category: zV1Category });
 /** Query of GET /v1/areas/states. */
-export const ZV1StatesQuery = z.object({ category: zV1Category, countryId: zV1CountryId });
+export const ZV1StatesQuery = z.object({ category: zV1Category, countryId: zCountryId });
 /** Query of GET /v1/areas/cities. */
-export const ZV1CitiesQuery = z.object({ category: zV1Category, countryId: zV1CountryId, stateId: zAreaOption.default('') });
+export const ZV1CitiesQuery = z.object({ category: zV1Category, countryId: zCountryId, stateId: zAreaOption.default('') });
 
 /** Query of GET /v1/proxies: the caller's proxies, paged, filtered by protocol, area and exit address. */
 export const ZV1ProxiesQuery = z.object({
@@ -150,7 +143,7 @@ export const ZV1ProxyPage = zPage(ZProxyToken);
  */
 export const ZV1EndpointsQuery = z
   .object({
-    proxyId: zPositiveId.optional(),
+    proxyId: zId.optional(),
     countryId: zCountryOption,
     stateId: zAreaOption,
     cityId: zAreaOption,

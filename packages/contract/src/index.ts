@@ -33,7 +33,7 @@ export * from './proxy-username';
 export * from './usage';
 export * from './proxy-test';
 export * from './usage-log';
-export * from './endpoints';
+export * from './endpoint-generator';
 export * from './settings';
 export * from './plugin';
 export * from './site';

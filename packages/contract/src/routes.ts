@@ -3,7 +3,7 @@ import { ALERT_ROUTES } from './alerts';
 import { AREA_ROUTES } from './areas';
 import { AUDIT_ROUTES } from './audit';
 import { AUTH_ROUTES, OAUTH_ROUTES } from './auth';
-import { CUSTOMER_API_ROUTES, SPIDER_ROUTES } from './endpoints';
+import { CUSTOMER_API_ROUTES, SPIDER_ROUTES } from './endpoint-generator';
 import { INVITE_ROUTES } from './invite';
 import { IP_LIST_ROUTES } from './ip-lists';
 import { IP_QUALITY_ROUTES } from './ip-quality';

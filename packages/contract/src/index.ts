@@ -34,6 +34,7 @@ export * from './usage';
 export * from './proxy-test';
 export * from './usage-log';
 export * from './endpoint-generator';
+export * from './customer-api';
 export * from './settings';
 export * from './plugin';
 export * from './site';

@@ -52,7 +52,7 @@ export const ROUTE_GROUPS = {
   usage: USAGE_ROUTES,
   'proxy-test': PROXY_TEST_ROUTES,
   'usage-log': USAGE_LOG_ROUTES,
-  spider: SPIDER_ROUTES,
+  'endpoint-generator': SPIDER_ROUTES,
   'customer-api': CUSTOMER_API_ROUTES,
   invite: INVITE_ROUTES,
   payments: PAY_ROUTES,

@@ -26,7 +26,7 @@ import { findWorkOrderIdsBySupply, listAllWorkOrders, listUserWorkOrders } from 
 import { listUserSupplyPage } from '../src/features/supply/supply.repository';
 import { sumMoneyByDay, sumUsageByHour } from '../src/features/usage/usage.repository';
 import { listLiveSessions } from '../src/features/auth/sessions.repository';
-import { listSpiderRecordsPage } from '../src/features/spider/spider.repository';
+import { listSpiderRecordsPage } from '../src/features/endpoint-generator/endpoint-generator.repository';
 import { listUsableTokens, listV1TokensPage } from '../src/features/customer-api/customer-api.repository';
 import { countUserHoldings, listInviteesPage, listOpenSessionsPage, listUserTokensPage } from '../src/features/users/users-admin.repository';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROXY_BILLINGS, PROXY_CATEGORIES, PROXY_PRODUCTS } from './proxies';
+import { PROXY_BILLINGS, PROXY_CATEGORIES, PROXY_PRODUCTS } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
 import { zDigits } from './validators';
 

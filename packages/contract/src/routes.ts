@@ -1,22 +1,27 @@
 import type { z } from 'zod';
 import { ALERT_ROUTES } from './alerts';
+import { AREA_ROUTES } from './areas';
 import { AUDIT_ROUTES } from './audit';
 import { AUTH_ROUTES, OAUTH_ROUTES } from './auth';
-import { CUSTOMER_API_ROUTES, SPIDER_ROUTES } from './endpoints';
+import { CUSTOMER_API_ROUTES } from './customer-api';
+import { SPIDER_ROUTES } from './endpoint-generator';
 import { INVITE_ROUTES } from './invite';
 import { IP_LIST_ROUTES } from './ip-lists';
 import { IP_QUALITY_ROUTES } from './ip-quality';
 import { NOTIFICATION_ADMIN_ROUTES, NOTIFICATION_ROUTES } from './notifications';
 import { INVENTORY_ADMIN_ROUTES } from './inventory';
-import { CHARGE_OPTION_ADMIN_ROUTES, PAY_ADMIN_ROUTES, PAY_ROUTES } from './payments';
-import { PRICING_ADMIN_ROUTES } from './pricing';
+import { PAY_ROUTES } from './payments';
+import { PAY_ADMIN_ROUTES } from './payments-admin';
+import { CHARGE_OPTION_ADMIN_ROUTES } from './payments-charge-options';
+import { PRICING_ADMIN_ROUTES, PRICING_ROUTES } from './pricing';
 import { PLUGIN_ROUTES } from './plugin';
-import { AREA_ROUTES, PRICING_ROUTES, PROXY_ROUTES } from './proxies';
+import { PROXY_ROUTES } from './proxies';
+import { PROXY_TEST_ROUTES } from './proxy-test';
 import type { TRouteDef } from './route-def';
 import { SYSTEM_ROUTES } from './system';
 import { TARGET_RULE_ROUTES } from './target-rules';
 import { OVERVIEW_ADMIN_ROUTES } from './overview';
-import { PROXY_TEST_ROUTES, USAGE_ROUTES } from './usage';
+import { USAGE_ROUTES } from './usage';
 import { USAGE_LOG_ROUTES } from './usage-log';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
 import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
@@ -47,7 +52,7 @@ export const ROUTE_GROUPS = {
   usage: USAGE_ROUTES,
   'proxy-test': PROXY_TEST_ROUTES,
   'usage-log': USAGE_LOG_ROUTES,
-  spider: SPIDER_ROUTES,
+  'endpoint-generator': SPIDER_ROUTES,
   'customer-api': CUSTOMER_API_ROUTES,
   invite: INVITE_ROUTES,
   payments: PAY_ROUTES,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZPageQuery, zPage } from './envelope';
-import { priceIpFen, priceTrafficFen, type TPriceCatalogue, type TPriceKind } from './prices';
-import { PROXY_NETWORKS, zProxyDays } from './proxies';
+import { priceIpFen, priceTrafficFen, type TPriceCatalogue, type TPriceKind } from './pricing';
+import { PROXY_NETWORKS, zProxyDays } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
 import { zEmail, zIdParam, zJsonNumber } from './validators';
 

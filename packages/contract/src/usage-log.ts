@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { zPage, ZPageQuery } from './envelope';
-import { zQueryDate } from './proxies';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zDigits } from './validators';
+import { zDigits, zQueryDate } from './validators';
 
 /**
  * The per-connection usage log (opt-in per account): each connection of the

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZSession, ZSessionInfo } from './auth';
 import { ZPageQuery, zPage } from './envelope';
 import { ZLedgerLine, ZLedgerQuery, ZPayOrder, ZPayRecordQuery, parseYuanAmount } from './payments';
-import { PROXY_BILLINGS, PROXY_CATEGORIES, PROXY_NETWORKS, PROXY_PRODUCTS, PROXY_STATUSES } from './proxies';
+import { PROXY_BILLINGS, PROXY_CATEGORIES, PROXY_NETWORKS, PROXY_PRODUCTS, PROXY_STATUSES } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
 import { zCode, zEmail, zId, zIdParam, zPassword, zUsername, withPasswordConfirm } from './validators';
 

@@ -84,6 +84,9 @@ export function zJsonNumber(message: string = 'numberRequired') {
   return z.number({ error: message });
 }
 
+/** A date or instant of a query: ISO 8601 only (2026-01-31 or 2026-01-31T08:00:00Z). */
+export const zQueryDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'dateInvalid' }).transform((v) => new Date(v));
+
 /** A positive integer id (path parameters and id fields of queries and forms). */
 export const zId = zDigits(z.number().int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }));
 /** Path parameters of calls on one row: `/:id`. */

@@ -16,7 +16,7 @@ import { createTargetRuleHandlers } from './target-rules/target-rules.routes';
 import { createProxyTestHandlers } from './proxy-test/proxy-test.routes';
 import { createUsageHandlers } from './usage/usage.routes';
 import { createUsageLogHandlers } from './usage-log/usage-log.routes';
-import { createSpiderHandlers } from './spider/spider.routes';
+import { createEndpointGeneratorHandlers } from './endpoint-generator/endpoint-generator.routes';
 import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
 import { createUserAdminHandlers } from './users/users-admin.routes';
 import { createAuditHandlers } from './audit/audit.routes';
@@ -57,7 +57,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'proxy-test': createProxyTestHandlers(deps),
     usage: createUsageHandlers(deps),
     'usage-log': createUsageLogHandlers(deps),
-    spider: createSpiderHandlers(deps),
+    'endpoint-generator': createEndpointGeneratorHandlers(deps),
     'customer-api': createCustomerApiHandlers(deps),
     'users-admin': createUserAdminHandlers(deps),
     audit: createAuditHandlers(deps),

@@ -6,7 +6,7 @@ import { RawReply } from '../../lib/routing';
 import { generateApiKey } from '../auth/auth.service';
 import { findUserTokens } from '../proxies/proxies.repository';
 import { toProxyToken } from '../proxies/proxies.service';
-import { assertAreaServed, buildEndpoints, type TEndpoint } from '../spider/endpoint-lines';
+import { assertAreaServed, buildEndpoints, type TEndpoint } from '../endpoint-generator/endpoint-lines';
 import { listUsableTokens, listV1TokensPage, updateApiKey } from './customer-api.repository';
 
 /**

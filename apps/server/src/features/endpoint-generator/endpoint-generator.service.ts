@@ -12,7 +12,7 @@ import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
 import { findUserTokens } from '../proxies/proxies.repository';
 import { assertAreaServed, buildEndpoints, isPinnedToken } from './endpoint-lines';
-import { findSpiderRecord, insertSpiderRecord, listSpiderRecordsPage, type TSpiderListRow } from './spider.repository';
+import { findSpiderRecord, insertSpiderRecord, listSpiderRecordsPage, type TSpiderListRow } from './endpoint-generator.repository';
 
 /**
  * Endpoint files (spider records): N endpoint lines of one of the user's

@@ -1,130 +1,26 @@
 import { z } from 'zod';
-import { ZPageQuery, zPage } from './envelope';
-import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies';
-import { SESSTIME_MAX_MINUTES } from './proxy-username';
-import { ZArea } from './proxies';
+import { ZArea, zCountryId } from './areas';
+import { ENDPOINT_SESSIONS, SPIDER_COUNT_MAX } from './endpoint-generator';
+import { zAreaOption, zCountryOption, zSesstimeQuery } from './endpoint-generator-options';
+import { zPage } from './envelope';
+import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
-import { zDigits, zIdParam, zJsonNumber } from './validators';
+import { zDigits, zId } from './validators';
 
 /**
- * Shared schemas of the endpoint generator (spider records: POST
- * /token/create/spider, GET /token/spider/records, GET
- * /token/spider/record/file/{id}) and of the customer API under /api/v1.
+ * Shared schemas of the customer API under /api/v1 (personal API key or bearer
+ * token): areas, proxies and endpoint lines, with the spec's parameter names;
+ * and the reset of the personal API key.
  */
 
-/** Session modes of generated endpoints: a new exit per connection, or a sticky session id per line. */
-export const ENDPOINT_SESSIONS = ['rotating', 'sticky'] as const;
-/** A session mode. */
-export type TEndpointSession = (typeof ENDPOINT_SESSIONS)[number];
-/** Most lines of one endpoint file. */
-export const SPIDER_COUNT_MAX = 10_000;
-/** Sticky minutes when none are given. */
-export const SESSTIME_DEFAULT_MINUTES = 10;
-
-const zAreaOption = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(64, { error: 'tooLong' })
-  .regex(/^[a-z0-9_]*$/, { error: 'invalidValue' })
-  .optional();
-const zCountryOption = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^([a-z]{2})?$/, { error: 'invalidValue' })
-  .optional();
-const sesstimeRule = zJsonNumber('sesstimeRange')
-  .int({ error: 'sesstimeRange' })
-  .min(1, { error: 'sesstimeRange' })
-  .max(SESSTIME_MAX_MINUTES, { error: 'sesstimeRange' });
-// The endpoint generator's body takes a JSON number; the customer API's query, decimal digits.
-const zSesstime = sesstimeRule.optional();
-const zSesstimeQuery = zDigits(sesstimeRule).optional();
-const zPositiveId = zDigits(z.number().int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }));
-
-/**
- * Body of POST /token/create/spider. Area options apply to dynamic tokens
- * (static tokens are pinned: their file has one plain line). `sesstime` is for
- * sticky sessions only (default 10 minutes).
- */
-export const ZCreateSpiderBody = z
-  .object({
-    token_id: zJsonNumber('tokenRequired')
-      .int({ error: 'invalidValue' })
-      .positive({ error: 'tokenRequired' })
-      .max(Number.MAX_SAFE_INTEGER, { error: 'invalidValue' }),
-    country_id: zCountryOption,
-    state_id: zAreaOption,
-    city_id: zAreaOption,
-    session: z.enum(ENDPOINT_SESSIONS, { error: 'invalidValue' }).default('rotating'),
-    sesstime: zSesstime,
-    line: z.enum(EXPORT_LINE_FORMATS, { error: 'invalidValue' }).default('hpup'),
-    count: zJsonNumber('spiderCountRange')
-      .int({ error: 'spiderCountRange' })
-      .min(1, { error: 'spiderCountRange' })
-      .max(SPIDER_COUNT_MAX, { error: 'spiderCountRange' }),
-  })
-  .refine((v) => v.session === 'sticky' || v.sesstime === undefined, { error: 'sesstimeStickyOnly', path: ['sesstime'] })
-  .refine((v) => !v.city_id || v.state_id, { error: 'stateRequired', path: ['state_id'] })
-  .refine((v) => !v.state_id || v.country_id, { error: 'countryRequired', path: ['country_id'] });
-/** Parsed endpoint file request. */
-export type TCreateSpiderBody = z.infer<typeof ZCreateSpiderBody>;
-
-/** Settings an endpoint file was made with. */
-export const ZSpiderParams = z.object({
-  country_id: z.string(),
-  state_id: z.string(),
-  city_id: z.string(),
-  session: z.enum(ENDPOINT_SESSIONS),
-  /** Sticky minutes; null for rotating. */
-  sesstime: z.number().int().nullable(),
-  line: z.enum(EXPORT_LINE_FORMATS),
-  /** Lines asked for (a static token's file has one). */
-  count: z.number().int(),
-});
-/** Parsed endpoint file settings. */
-export type TSpiderParams = z.infer<typeof ZSpiderParams>;
-
-/** An endpoint file (spider record) as the list shows it. */
-export const ZSpiderRecord = z.object({
-  id: z.number().int(),
-  token_id: z.number().int(),
-  /** The token's own username (without options). */
-  token_username: z.string(),
-  params: ZSpiderParams,
-  line_count: z.number().int(),
-  /** Download name, e.g. "endpoints-12.txt". */
-  filename: z.string(),
-  created_at: z.string(),
-});
-/** Parsed endpoint file. */
-export type TSpiderRecord = z.infer<typeof ZSpiderRecord>;
-/** Answer of POST /token/create/spider: the record and its lines (to copy at once). */
-export const ZSpiderRecordWithLines = ZSpiderRecord.extend({ lines: z.array(z.string()) });
-/** Parsed new endpoint file. */
-export type TSpiderRecordWithLines = z.infer<typeof ZSpiderRecordWithLines>;
-/** Query of GET /token/spider/records: paging and an optional token. */
-export const ZSpiderRecordsQuery = ZPageQuery.extend({ token_id: zPositiveId.optional() });
-/** A page of endpoint files. */
-export const ZSpiderRecordPage = zPage(ZSpiderRecord);
-
-// --- customer API (/api/v1): parameter names as the spec's area API ---------
-
-const zV1CountryId = z
-  .string({ error: 'countryRequired' })
-  .trim()
-  .toLowerCase()
-  .min(1, { error: 'countryRequired' })
-  .regex(/^[a-z]{2}$/, { error: 'invalidValue' });
 const zV1Category = z.enum(['isp', 'idc'], { error: 'invalidValue' }).default('isp');
 
 /** Query of GET /v1/areas/countries. */
 export const ZV1CountriesQuery = z.object({ category: zV1Category });
 /** Query of GET /v1/areas/states. */
-export const ZV1StatesQuery = z.object({ category: zV1Category, countryId: zV1CountryId });
+export const ZV1StatesQuery = z.object({ category: zV1Category, countryId: zCountryId });
 /** Query of GET /v1/areas/cities. */
-export const ZV1CitiesQuery = z.object({ category: zV1Category, countryId: zV1CountryId, stateId: zAreaOption.default('') });
+export const ZV1CitiesQuery = z.object({ category: zV1Category, countryId: zCountryId, stateId: zAreaOption.default('') });
 
 /** Query of GET /v1/proxies: the caller's proxies, paged, filtered by protocol, area and exit address. */
 export const ZV1ProxiesQuery = z.object({
@@ -150,7 +46,7 @@ export const ZV1ProxyPage = zPage(ZProxyToken);
  */
 export const ZV1EndpointsQuery = z
   .object({
-    proxyId: zPositiveId.optional(),
+    proxyId: zId.optional(),
     countryId: zCountryOption,
     stateId: zAreaOption,
     cityId: zAreaOption,
@@ -208,37 +104,6 @@ export type TV1Endpoints = z.infer<typeof ZV1Endpoints>;
 
 /** Answer of POST /user/api-key/reset: the new personal API key (the old one stops working at once). */
 export const ZApiKeyReset = z.object({ token: z.string() });
-
-/** Endpoint files (spider records). */
-export const SPIDER_ROUTES = {
-  tokenSpiderRecords: defineRoute({
-    method: 'GET',
-    path: '/token/spider/records',
-    auth: 'user',
-    summary: 'Generated endpoint files, newest first',
-    tag: 'proxy',
-    input: ZSpiderRecordsQuery,
-    output: ZSpiderRecordPage,
-  }),
-  tokenCreateSpider: defineRoute({
-    method: 'POST',
-    path: '/token/create/spider',
-    auth: 'user',
-    summary: 'Generate an endpoint file: count lines of one proxy with area, session (rotating or sticky with sesstime) and line format',
-    tag: 'proxy',
-    input: ZCreateSpiderBody,
-    output: ZSpiderRecordWithLines,
-  }),
-  tokenSpiderFile: defineRoute({
-    method: 'GET',
-    path: '/token/spider/record/file/:id',
-    auth: 'user',
-    summary: 'Download an endpoint file (text, one endpoint per line)',
-    tag: 'proxy',
-    input: zIdParam,
-    isBlob: true,
-  }),
-} as const satisfies Record<string, TRouteDef>;
 
 /** The customer API under /api/v1 (personal API key or bearer token) and the key reset. */
 export const CUSTOMER_API_ROUTES = {

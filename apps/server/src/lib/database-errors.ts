@@ -1,7 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ERRORS, errorMessage } from '@proxy/contract';
-import { requestLang } from './routing';
-
 // SQLSTATEs of a connection the server ended (admin_shutdown, crash_shutdown,
 // cannot_connect_now) or that broke (class 08), and the socket errors of node-postgres.
 const LOST_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '08007', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
@@ -23,20 +19,4 @@ export function isDatabaseConnectionLost(error: unknown): boolean {
     current = cause;
   }
   return false;
-}
-
-/** Answers a request whose transaction PostgreSQL aborted as a serialization failure or a deadlock: 409 DATABASE_CONFLICT. */
-export function answerTransactionConflict(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  req.log.warn({ err: error }, 'transaction conflict (serialization failure or deadlock) answered');
-  const def = ERRORS.DATABASE_CONFLICT;
-  return reply.status(def.status).send({ code: def.code, msg: errorMessage('DATABASE_CONFLICT', requestLang(req)), data: { error: 'DATABASE_CONFLICT' } });
-}
-
-/** Answers a request whose database connection was lost: 503 DATABASE_UNAVAILABLE in the envelope (logged as a warning). */
-export function answerDatabaseLost(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  req.log.warn({ err: error }, 'database connection lost during the request');
-  const def = ERRORS.DATABASE_UNAVAILABLE;
-  return reply
-    .status(def.status)
-    .send({ code: def.code, msg: errorMessage('DATABASE_UNAVAILABLE', requestLang(req)), data: { error: 'DATABASE_UNAVAILABLE' } });
 }

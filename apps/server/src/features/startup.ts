@@ -5,7 +5,7 @@ import type { TDeps } from '../lib/deps';
 import { hasAdminUser } from './auth/auth.repository';
 import { createAccount } from './auth/auth.service';
 import { argon2ParamsOf, hashPassword } from './auth/password';
-import { uniqueViolationOf } from './users/unique-violation';
+import { uniqueViolationOf } from '../lib/database-errors';
 import { seedPriceCatalogue } from './pricing/pricing.service';
 import { seedDirectNodes } from './inventory/inventory.service';
 

@@ -8,7 +8,7 @@ import { createLedgerService } from '../ledger/ledger.service';
 import { renderPasswordChangedMail } from '../mail/mail-templates';
 import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
-import { uniqueViolationOf } from '../users/unique-violation';
+import { uniqueViolationOf } from '../../lib/database-errors';
 import { findUserByEmail, findUserByUsername, isUsernameTaken, type TUserRow } from '../users/users.repository';
 import { findUserByInviteCode, insertUser, isInviteCodeTaken, updatePasswordHash } from './auth.repository';
 import { checkCode, consumeCheckedCode, refuseCheckedCode, sendCode } from './codes.service';

@@ -4,7 +4,7 @@ import type { TOAuthProvider, TSignInResult } from '@proxy/contract';
 import type { TServerConfig } from '../../config/env';
 import { AppError, isAppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
-import { uniqueViolationOf } from '../users/unique-violation';
+import { uniqueViolationOf } from '../../lib/database-errors';
 import { findUserByEmail, findUserById, type TUserRow } from '../users/users.repository';
 import { createAccount, type TRequestMeta } from './auth.service';
 import { signIn } from './sessions.service';

@@ -42,7 +42,7 @@ import {
 } from '../inventory/inventory.repository';
 import { findEntryByIdempotencyKey } from '../ledger/ledger.repository';
 import { createLedgerService } from '../ledger/ledger.service';
-import { uniqueViolationOf } from '../users/unique-violation';
+import { uniqueViolationOf } from '../../lib/database-errors';
 import { loadPricing, type TPriceVersionIds } from '../pricing/pricing.service';
 import {
   findOrderByKey,

@@ -27,7 +27,7 @@ import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
 import { loadPriceCatalogue } from '../pricing/pricing.service';
 import { allocatePurchase, priceKindOf, type TPurchase } from '../proxies/proxies.service';
-import { uniqueViolationOf } from '../users/unique-violation';
+import { uniqueViolationOf } from '../../lib/database-errors';
 import {
   findSupplyByKey,
   findUserEmail,

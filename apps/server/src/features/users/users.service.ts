@@ -12,7 +12,7 @@ import { endAllUserSessions } from '../auth/sessions.repository';
 import { createSession } from '../auth/sessions.service';
 import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
-import { uniqueViolationOf } from './unique-violation';
+import { uniqueViolationOf } from '../../lib/database-errors';
 import { findUserByEmail, isUsernameTaken, updateEmail, updateUserStatus, updateUsername, type TUserRow } from './users.repository';
 
 /**

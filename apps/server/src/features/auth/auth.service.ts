@@ -9,7 +9,7 @@ import { renderPasswordChangedMail } from '../mail/mail-templates';
 import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
 import { uniqueViolationOf } from '../../lib/database-errors';
-import { findUserByEmail, findUserByUsername, isUsernameTaken, type TUserRow } from '../users/users.repository';
+import { findUserByEmail, findUserByUsername, isUsernameTaken, type TUserRow } from '../accounts/accounts.repository';
 import { findUserByInviteCode, insertUser, isInviteCodeTaken, updatePasswordHash } from './auth.repository';
 import { checkCode, consumeCheckedCode, refuseCheckedCode, sendCode } from './codes.service';
 import { argon2ParamsOf, hashPassword, verifyDummyPassword, verifyPassword } from './password';

@@ -5,7 +5,7 @@ import type { TServerConfig } from '../../config/env';
 import { AppError, isAppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { uniqueViolationOf } from '../../lib/database-errors';
-import { findUserByEmail, findUserById, type TUserRow } from '../users/users.repository';
+import { findUserByEmail, findUserById, type TUserRow } from '../accounts/accounts.repository';
 import { createAccount, type TRequestMeta } from './auth.service';
 import { signIn } from './sessions.service';
 import { deleteExpiredOAuthStates, findOAuthAccount, insertOAuthAccount, insertOAuthState, takeOAuthState } from './oauth.repository';

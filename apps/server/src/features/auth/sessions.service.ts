@@ -8,7 +8,7 @@ import { createLedgerService } from '../ledger/ledger.service';
 import { renderWelcomeMail } from '../mail/mail-templates';
 import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
-import type { TUserRow } from '../users/users.repository';
+import type { TUserRow } from '../accounts/accounts.repository';
 import { bumpTokenVersion, updateLastLogin } from './auth.repository';
 import { hasTotpEnabled, issueTotpChallenge } from './totp.service';
 import { endAllUserSessions, endUserSession, findUserAndSession, insertSession, listLiveSessions, touchSession, type TSessionRow } from './sessions.repository';

@@ -17,7 +17,7 @@ import type { TDeps } from '../../lib/deps';
 import { accountKeyOf } from '../../lib/rate-limiter';
 import { secretBoxOf } from '../../lib/secret-box';
 import { isAdminTotpRequired } from '../system/system-settings.service';
-import { findUserById, type TUserRow } from '../users/users.repository';
+import { findUserById, type TUserRow } from '../accounts/accounts.repository';
 import { hasSessionFromAddress } from './sessions.repository';
 import type { TSignInOrigin } from './sessions.service';
 import {

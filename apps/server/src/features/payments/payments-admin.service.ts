@@ -1,7 +1,7 @@
 import type { TAdminPayOrder, TAdminPayOrderQuery, TLang, TPage, TReconcileOrderResult } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
-import { findUserByEmail } from '../users/users.repository';
+import { findUserByEmail } from '../accounts/accounts.repository';
 import { endPendingOrder, findOrder, findOrderCustomer, type TPayOrderRow } from './payments.repository';
 import { listOrdersForOperators, settlePayment, toPayOrder } from './payments.service';
 import { NotificationRefusal, type TProviderOrderState } from './providers/provider';

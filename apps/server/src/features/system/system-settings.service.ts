@@ -2,7 +2,7 @@ import type { TSystemSettings } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { hasTotpEnabled } from '../auth/totp.service';
-import type { TUserRow } from '../users/users.repository';
+import type { TUserRow } from '../accounts/accounts.repository';
 import { readSetting, writeSetting } from './system-settings.repository';
 
 /** Operators must have two-factor sign-in on to use the operator area (off by default). */

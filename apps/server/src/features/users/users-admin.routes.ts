@@ -13,7 +13,7 @@ import {
   sendMailForOperators,
   setOperatorRole,
 } from './users-admin.service';
-import { findUserById } from './users.repository';
+import { findUserById } from '../accounts/accounts.repository';
 import { setUserStatus } from './users.service';
 
 /** Operators' calls on accounts (under /admin/users). */

@@ -15,7 +15,6 @@ import {
 } from '@proxy/contract';
 import type { TDbOrTx, TTx } from '@proxy/db';
 import { AppError, isAppError } from '../../lib/app-error';
-import { findWorkOrderIdsBySupply } from '../work-orders/work-orders.repository';
 import type { TDeps } from '../../lib/deps';
 import { faultPoint } from '../../lib/fault-points';
 import { countryName } from '../areas/area-names';
@@ -30,6 +29,7 @@ import { allocatePurchase, priceKindOf, type TPurchase } from '../proxies/proxie
 import { uniqueViolationOf } from '../../lib/database-errors';
 import {
   findSupplyByKey,
+  findWorkOrderIdsBySupply,
   findUserEmail,
   findUserSupply,
   insertSupplyRequest,

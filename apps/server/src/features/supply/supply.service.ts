@@ -25,7 +25,8 @@ import { createLedgerService, type TLedgerService } from '../ledger/ledger.servi
 import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
 import { loadPriceCatalogue } from '../pricing/pricing.service';
-import { allocatePurchase, priceKindOf, type TPurchase } from '../proxies/proxies.service';
+import { allocatePurchase, type TPurchase } from '../proxies/proxies-purchase.service';
+import { priceKindOf } from '../proxies/proxies.service';
 import { uniqueViolationOf } from '../../lib/database-errors';
 import {
   findSupplyByKey,

@@ -1,4 +1,4 @@
-import { seedChargeOptions } from './payments/payments.service';
+import { seedChargeOptions } from './payments/payments-charge.service';
 import { randomInt } from 'node:crypto';
 import { isAppError } from '../lib/app-error';
 import type { TDeps } from '../lib/deps';

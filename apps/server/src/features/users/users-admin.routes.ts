@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
-import { listOrders, listStatement } from '../payments/payments.service';
+import { listOrders, listStatement } from '../payments/payments-orders.service';
 import {
   adjustBalance,
   endUserSessionForOperators,

@@ -46,6 +46,20 @@ describe('import boundaries', () => {
     expect(await ruleErrors('apps/server/src/x.ts', "import { y } from '../../browser-plugin/src/settings';\nexport const x = y;\n")).toHaveLength(1);
   });
 
+  it('lets a server feature import only features of a lower level; tests and test kits import any', async () => {
+    const upward = "import { toProxyToken } from '../proxies/proxies.service';\nexport const x = toProxyToken;\n";
+    expect(await ruleErrors('apps/server/src/features/ledger/ledger.service.ts', upward)).toEqual([
+      expect.stringContaining('Server feature "ledger" (level 0) may not import feature "proxies" (level 3)'),
+    ]);
+    const sameLevel = "import { createPendingRebate } from '../invite/invite.service';\nexport const x = createPendingRebate;\n";
+    expect(await ruleErrors('apps/server/src/features/auth/auth.service.ts', sameLevel)).toHaveLength(1);
+    const downward = "import { createLedgerService } from '../ledger/ledger.service';\nexport const x = createLedgerService;\n";
+    expect(await ruleErrors('apps/server/src/features/proxies/proxies.service.ts', downward)).toEqual([]);
+    expect(await ruleErrors('apps/server/src/features/ledger/ledger.service.test.ts', upward)).toEqual([]);
+    expect(await ruleErrors('apps/server/src/features/ledger/ledger-test-kit.ts', upward)).toEqual([]);
+    expect(await ruleErrors('apps/server/src/features/made-up/made-up.service.ts', downward)).toEqual([expect.stringContaining('"made-up" has no level')]);
+  });
+
   it('keeps Drizzle in repositories', async () => {
     const code = "import { eq } from 'drizzle-orm';\nexport const x = eq;\n";
     expect(await ruleErrors('apps/server/src/features/proxies/proxies.service.ts', code)).toHaveLength(1);

@@ -22,8 +22,8 @@ import { listNotificationsPage } from '../src/features/notifications/notificatio
 import { listOrdersWithCustomer, listUserOrders } from '../src/features/payments/payments.repository';
 import { listEntriesPage } from '../src/features/ledger/ledger.repository';
 import { countInvitees, listInvitees, listRebates, sumRebatesByStatus } from '../src/features/invite/invite.repository';
-import { findWorkOrderIdsBySupply, listAllWorkOrders, listUserWorkOrders } from '../src/features/work-orders/work-orders.repository';
-import { listUserSupplyPage } from '../src/features/supply/supply.repository';
+import { listAllWorkOrders, listUserWorkOrders } from '../src/features/work-orders/work-orders.repository';
+import { findWorkOrderIdsBySupply, listUserSupplyPage } from '../src/features/supply/supply.repository';
 import { sumMoneyByDay, sumUsageByHour } from '../src/features/usage/usage.repository';
 import { listLiveSessions } from '../src/features/auth/sessions.repository';
 import { listSpiderRecordsPage } from '../src/features/endpoint-generator/endpoint-generator.repository';

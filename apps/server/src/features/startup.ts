@@ -1,11 +1,11 @@
-import { seedChargeOptions } from './payments/payments.service';
+import { seedChargeOptions } from './payments/payments-charge.service';
 import { randomInt } from 'node:crypto';
 import { isAppError } from '../lib/app-error';
 import type { TDeps } from '../lib/deps';
 import { hasAdminUser } from './auth/auth.repository';
 import { createAccount } from './auth/auth.service';
 import { argon2ParamsOf, hashPassword } from './auth/password';
-import { uniqueViolationOf } from './users/unique-violation';
+import { uniqueViolationOf } from '../lib/database-errors';
 import { seedPriceCatalogue } from './pricing/pricing.service';
 import { seedDirectNodes } from './inventory/inventory.service';
 

@@ -1,6 +1,6 @@
 import type { TDeps } from '../lib/deps';
 import { autoRenewNextToken, exhaustNextToken, expireNextToken } from '../features/proxies/proxies-lifecycle.service';
-import { reconcileStaleOrders } from '../features/payments/payments.service';
+import { reconcileStaleOrders } from '../features/payments/payments-settle.service';
 import { payNextRebate } from '../features/invite/invite.service';
 import { usdtProviderOf, type TUsdtProvider } from '../features/payments/providers/usdt';
 import { watchUsdtTransfers } from '../features/payments/usdt-watcher.service';

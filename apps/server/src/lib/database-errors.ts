@@ -1,7 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ERRORS, errorMessage } from '@proxy/contract';
-import { requestLang } from './routing';
-
 // SQLSTATEs of a connection the server ended (admin_shutdown, crash_shutdown,
 // cannot_connect_now) or that broke (class 08), and the socket errors of node-postgres.
 const LOST_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '08007', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
@@ -25,18 +21,17 @@ export function isDatabaseConnectionLost(error: unknown): boolean {
   return false;
 }
 
-/** Answers a request whose transaction PostgreSQL aborted as a serialization failure or a deadlock: 409 DATABASE_CONFLICT. */
-export function answerTransactionConflict(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  req.log.warn({ err: error }, 'transaction conflict (serialization failure or deadlock) answered');
-  const def = ERRORS.DATABASE_CONFLICT;
-  return reply.status(def.status).send({ code: def.code, msg: errorMessage('DATABASE_CONFLICT', requestLang(req)), data: { error: 'DATABASE_CONFLICT' } });
-}
-
-/** Answers a request whose database connection was lost: 503 DATABASE_UNAVAILABLE in the envelope (logged as a warning). */
-export function answerDatabaseLost(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  req.log.warn({ err: error }, 'database connection lost during the request');
-  const def = ERRORS.DATABASE_UNAVAILABLE;
-  return reply
-    .status(def.status)
-    .send({ code: def.code, msg: errorMessage('DATABASE_UNAVAILABLE', requestLang(req)), data: { error: 'DATABASE_UNAVAILABLE' } });
+/**
+ * The name of the unique constraint a database error violated, or undefined.
+ * Drizzle wraps driver errors (node-postgres and PGlite both carry SQLSTATE
+ * 23505 and the constraint name), so the cause chain is walked.
+ */
+export function uniqueViolationOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
+    const candidate = current as { code?: unknown; constraint?: unknown; detail?: unknown; cause?: unknown };
+    if (candidate.code === '23505') return typeof candidate.constraint === 'string' ? candidate.constraint : '';
+    current = candidate.cause;
+  }
+  return undefined;
 }

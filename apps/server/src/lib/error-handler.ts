@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, ERRORS, GENERIC_VALIDATION_KEYS, errorMessage, validationMessage } from '@proxy/contract';
 import { AppError } from './app-error';
-import { answerDatabaseLost, answerTransactionConflict, isDatabaseConnectionLost } from './database-errors';
+import { isDatabaseConnectionLost } from './database-errors';
 import { isTransactionConflict } from './transaction-retry';
 import { requestLang } from './routing';
 
@@ -50,6 +50,22 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
     const lang = requestLang(req);
     return reply.status(404).send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
   });
+}
+
+/** Answers a request whose transaction PostgreSQL aborted as a serialization failure or a deadlock: 409 DATABASE_CONFLICT. */
+export function answerTransactionConflict(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  req.log.warn({ err: error }, 'transaction conflict (serialization failure or deadlock) answered');
+  const def = ERRORS.DATABASE_CONFLICT;
+  return reply.status(def.status).send({ code: def.code, msg: errorMessage('DATABASE_CONFLICT', requestLang(req)), data: { error: 'DATABASE_CONFLICT' } });
+}
+
+/** Answers a request whose database connection was lost: 503 DATABASE_UNAVAILABLE in the envelope (logged as a warning). */
+export function answerDatabaseLost(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  req.log.warn({ err: error }, 'database connection lost during the request');
+  const def = ERRORS.DATABASE_UNAVAILABLE;
+  return reply
+    .status(def.status)
+    .send({ code: def.code, msg: errorMessage('DATABASE_UNAVAILABLE', requestLang(req)), data: { error: 'DATABASE_UNAVAILABLE' } });
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 import { AppError } from './app-error';
 import { runForAnswer } from './answer-cache';
 import type { TDeps } from './deps';
-import { findUserByApiKey, type TUserRow } from '../features/users/users.repository';
+import { findUserByApiKey, type TUserRow } from '../features/accounts/accounts.repository';
 import { recordAdminCall } from '../features/audit/audit.service';
 import { resumeSession } from '../features/auth/sessions.service';
 import { requireAdminTwoFactor } from '../features/system/system-settings.service';

@@ -5,7 +5,7 @@ import type { TDbHandle } from '@proxy/db';
 import { createMemoryMailer, createTestApp, createTestDatabase, isPostgres, type TTestApp } from '../helpers';
 import { findLedgerViolations } from '../ledger-invariants';
 import { callApiProcess, createApiSupervisor, selectRows, TEST_JWT_SECRET, type TApiProcess } from '../fault-harness';
-import { receiveNotification } from '../../src/features/payments/payments.service';
+import { receiveNotification } from '../../src/features/payments/payments-settle.service';
 import { createSandboxProvider } from '../../src/features/payments/providers/sandbox';
 import { balanceFen, buyOk, createAdmin, createUser, creditFen, request, type TTestUser } from '../../src/features/proxies/proxies-test-kit';
 

@@ -6,7 +6,7 @@ import { createMemoryMailer, createTestApp, createTestDatabase, isPostgres, type
 import { findLedgerViolations } from '../ledger-invariants';
 import { callApiProcess, createApiSupervisor, cutCall, selectRows, TEST_JWT_SECRET } from '../fault-harness';
 import { registerUser } from '../../src/features/auth/auth-test-kit';
-import { receiveNotification } from '../../src/features/payments/payments.service';
+import { receiveNotification } from '../../src/features/payments/payments-settle.service';
 import type { createSandboxProvider } from '../../src/features/payments/providers/sandbox';
 import { balanceFen, buyOk, createUser, creditFen, request, type TTestUser } from '../../src/features/proxies/proxies-test-kit';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TDeps } from '../../lib/deps';
 import type { TMail } from '../../lib/mailer';
-import type { TUserRow } from '../users/users.repository';
+import type { TUserRow } from '../accounts/accounts.repository';
 import { insertSession } from './sessions.repository';
 
 /** Test support for the account suites: form posts, codes from the memory mailer, ready-made users. */

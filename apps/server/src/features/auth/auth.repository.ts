@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { users, type TDbOrTx } from '@proxy/db';
-import type { TUserRow } from '../users/users.repository';
+import type { TUserRow } from '../accounts/accounts.repository';
 
 /** What a new account row needs. */
 export type TNewUser = typeof users.$inferInsert;

@@ -8,13 +8,14 @@ import { createLedgerService } from '../ledger/ledger.service';
 import { renderPasswordChangedMail } from '../mail/mail-templates';
 import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
-import { uniqueViolationOf } from '../users/unique-violation';
-import { findUserByEmail, findUserByUsername, isUsernameTaken, type TUserRow } from '../users/users.repository';
+import { uniqueViolationOf } from '../../lib/database-errors';
+import { findUserByEmail, findUserByUsername, isUsernameTaken, type TUserRow } from '../accounts/accounts.repository';
 import { findUserByInviteCode, insertUser, isInviteCodeTaken, updatePasswordHash } from './auth.repository';
 import { checkCode, consumeCheckedCode, refuseCheckedCode, sendCode } from './codes.service';
 import { argon2ParamsOf, hashPassword, verifyDummyPassword, verifyPassword } from './password';
 import { endAllUserSessions, hasSessionFromAddress } from './sessions.repository';
-import { signIn } from './sessions.service';
+import { createSession, type TSignInOrigin } from './sessions.service';
+import { hasTotpEnabled, issueTotpChallenge } from './totp.service';
 
 /** Where a request comes from: the rate limiter's address key, the device a session records and the answer language. */
 export type TRequestMeta = { ip: string; lang: TLang; userAgent?: string };
@@ -119,6 +120,18 @@ export async function createAccount(deps: TDeps, input: TCreateAccountInput, tx?
   await createLedgerService(deps).ensureAccount(user.id, tx);
   await writeNotification(deps, user.id, 'welcome', tx);
   return user;
+}
+
+/**
+ * Every sign-in (password, register, GitHub, Google) ends here: refuses a
+ * disabled account; when the account has two-factor on, answers the
+ * two-factor step (a challenge for POST /user/login/totp) instead of a
+ * session; otherwise starts the session (createSession).
+ */
+export async function signIn(deps: TDeps, user: TUserRow, origin: TSignInOrigin, options: { isNewUser?: boolean } = {}): Promise<TSignInResult> {
+  if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
+  if (!options.isNewUser && (await hasTotpEnabled(deps, user.id))) return issueTotpChallenge(deps, user, origin.method);
+  return createSession(deps, user, origin, options);
 }
 
 /** POST /user/code: rate-limited, then sendCode (same answer whether or not an account exists). */

@@ -4,7 +4,7 @@ import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { renderAccountExistsMail, renderCodeMail } from '../mail/mail-templates';
-import { findUserByEmail } from '../users/users.repository';
+import { findUserByEmail } from '../accounts/accounts.repository';
 import { consumeCodeOnce, deleteCode, findLatestCode, findLatestCodeForEmail, incrementCodeAttempts, insertCode, lockCodeAddress } from './codes.repository';
 
 /** A code that passed the check but is not used yet (see consumeCheckedCode). */

@@ -4,10 +4,9 @@ import type { TOAuthProvider, TSignInResult } from '@proxy/contract';
 import type { TServerConfig } from '../../config/env';
 import { AppError, isAppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
-import { uniqueViolationOf } from '../users/unique-violation';
-import { findUserByEmail, findUserById, type TUserRow } from '../users/users.repository';
-import { createAccount, type TRequestMeta } from './auth.service';
-import { signIn } from './sessions.service';
+import { uniqueViolationOf } from '../../lib/database-errors';
+import { findUserByEmail, findUserById, type TUserRow } from '../accounts/accounts.repository';
+import { createAccount, signIn, type TRequestMeta } from './auth.service';
 import { deleteExpiredOAuthStates, findOAuthAccount, insertOAuthAccount, insertOAuthState, takeOAuthState } from './oauth.repository';
 
 /** How long a started sign-in may take before its state is void. */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_TOKEN_TTL_S, type TLang, type TSession, type TSessionInfo, type TSignInMethod, type TSignInResult } from '@proxy/contract';
+import { ACCESS_TOKEN_TTL_S, type TLang, type TSession, type TSessionInfo, type TSignInMethod } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TCachedSession } from '../../lib/answer-cache';
 import type { TDeps } from '../../lib/deps';
@@ -8,9 +8,8 @@ import { createLedgerService } from '../ledger/ledger.service';
 import { renderWelcomeMail } from '../mail/mail-templates';
 import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
-import type { TUserRow } from '../users/users.repository';
+import type { TUserRow } from '../accounts/accounts.repository';
 import { bumpTokenVersion, updateLastLogin } from './auth.repository';
-import { hasTotpEnabled, issueTotpChallenge } from './totp.service';
 import { endAllUserSessions, endUserSession, findUserAndSession, insertSession, listLiveSessions, touchSession, type TSessionRow } from './sessions.repository';
 
 /**
@@ -50,18 +49,6 @@ export function requireSessionId(req: FastifyRequest): number {
   const id = requestSessions.get(req);
   if (id === undefined) throw new AppError('SESSION_REVOKED');
   return id;
-}
-
-/**
- * Every sign-in (password, register, GitHub, Google) ends here: refuses a
- * disabled account; when the account has two-factor on, answers the
- * two-factor step (a challenge for POST /user/login/totp) instead of a
- * session; otherwise starts the session (createSession).
- */
-export async function signIn(deps: TDeps, user: TUserRow, origin: TSignInOrigin, options: { isNewUser?: boolean } = {}): Promise<TSignInResult> {
-  if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
-  if (!options.isNewUser && (await hasTotpEnabled(deps, user.id))) return issueTotpChallenge(deps, user, origin.method);
-  return createSession(deps, user, origin, options);
 }
 
 /**

@@ -16,8 +16,8 @@ import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { accountKeyOf } from '../../lib/rate-limiter';
 import { secretBoxOf } from '../../lib/secret-box';
-import { isAdminTotpRequired } from '../system/system-settings.service';
-import { findUserById, type TUserRow } from '../users/users.repository';
+import { readSetting } from '../../lib/system-settings.repository';
+import { findUserById, type TUserRow } from '../accounts/accounts.repository';
 import { hasSessionFromAddress } from './sessions.repository';
 import type { TSignInOrigin } from './sessions.service';
 import {
@@ -133,6 +133,14 @@ async function requireEnabled(deps: TDeps, userId: number): Promise<TTotpRow> {
   const row = await findTotp(deps.db, userId);
   if (!row?.enabledAt) throw new AppError('TOTP_NOT_ENABLED');
   return row;
+}
+
+/** The system setting by which operators must have two-factor sign-in on to use the operator area (off by default). */
+export const ADMIN_TOTP_REQUIRED = 'admin_totp_required';
+
+/** True when the operator area requires two-factor sign-in. */
+export async function isAdminTotpRequired(deps: TDeps): Promise<boolean> {
+  return (await readSetting(deps.db, ADMIN_TOTP_REQUIRED)) === true;
 }
 
 /** True when the account has two-factor on (its sign-ins stop at the code step). */

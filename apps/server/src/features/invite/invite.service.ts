@@ -26,7 +26,7 @@ import { faultPoint } from '../../lib/fault-points';
 import { lockBalance } from '../ledger/ledger.repository';
 import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
-import { uniqueViolationOf } from '../users/unique-violation';
+import { uniqueViolationOf } from '../../lib/database-errors';
 import {
   countInvitees,
   findAccount,

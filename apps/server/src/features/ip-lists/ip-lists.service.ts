@@ -15,7 +15,7 @@ import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { changeGatewayState } from '../gateway/gateway-state.service';
-import { uniqueViolationOf } from '../users/unique-violation';
+import { uniqueViolationOf } from '../../lib/database-errors';
 import {
   deleteIpListEntry,
   insertIpListEntries,

@@ -3,7 +3,7 @@ import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { NOTIFICATION_TEXTS, type TNotificationKind } from './notification-texts';
-import { findUserById } from '../users/users.repository';
+import { findUserById } from '../accounts/accounts.repository';
 import {
   insertNotification,
   insertNotificationForActiveUsers,

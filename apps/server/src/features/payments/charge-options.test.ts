@@ -4,7 +4,7 @@ import { chargeOptions, payMethodSettings, payOrders } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp, type TTestApp } from '../../../test/helpers';
 import { createAdmin, createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
 import { createChargeOptionSet } from './charge-options.service';
-import { seedChargeOptions } from './payments.service';
+import { seedChargeOptions } from './payments-charge.service';
 
 const HOUR = 3_600_000;
 

@@ -3,7 +3,7 @@ import { API_PREFIX, formatFen } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { findOrder } from './payments.repository';
-import { receiveNotification } from './payments.service';
+import { receiveNotification } from './payments-settle.service';
 import type { createSandboxProvider } from './providers/sandbox';
 
 /**

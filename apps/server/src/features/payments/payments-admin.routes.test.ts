@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, payOrders } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp, type TTestApp } from '../../../test/helpers';
 import { balanceFen, createAdmin, createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
-import { receiveNotification, seedChargeOptions } from './payments.service';
+import { seedChargeOptions } from './payments-charge.service';
+import { receiveNotification } from './payments-settle.service';
 import type { TProviderOrderState } from './providers/provider';
 import type { createSandboxProvider } from './providers/sandbox';
 

@@ -1,7 +1,6 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
-import { listOrdersByCustomer, reconcileOrder } from './payments-admin.service';
-import { reverseRecharge } from './payments.service';
+import { listOrdersByCustomer, reconcileOrder, reverseRecharge } from './payments-admin.service';
 import { assignTransfer, listUnmatched } from './usdt-watcher.service';
 
 /** Operators' calls on payments (contract: PAY_ADMIN_ROUTES). */

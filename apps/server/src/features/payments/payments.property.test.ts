@@ -9,7 +9,8 @@ import { registerUser } from '../auth/auth-test-kit';
 import { createRebatePayoutJob } from '../../jobs/token-jobs';
 import { sumEntryDeltas } from '../ledger/ledger.repository';
 import { balanceFen, createAdmin, createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
-import { receiveNotification, reconcileStaleOrders, seedChargeOptions } from './payments.service';
+import { seedChargeOptions } from './payments-charge.service';
+import { receiveNotification, reconcileStaleOrders } from './payments-settle.service';
 import type { createSandboxProvider } from './providers/sandbox';
 
 // The ledger's model extended with recharges: random charges, notifications

@@ -1,6 +1,7 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
-import { cancelOrder, exportOrders, getOrder, listChargeOptions, listOrders, listStatement, startCharge } from './payments.service';
+import { listChargeOptions, startCharge } from './payments-charge.service';
+import { cancelOrder, exportOrders, getOrder, listOrders, listStatement } from './payments-orders.service';
 
 /** Top-up, bills and the statement (contract: PAY_ROUTES). */
 export function createPaymentHandlers(deps: TDeps): THandlersOf<'payments'> {

@@ -5,7 +5,8 @@ import { payNotifications, payOrders } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres, type TMemoryMailer, type TTestApp } from '../../../test/helpers';
 import { balanceFen, createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
 import { sumEntryDeltas } from '../ledger/ledger.repository';
-import { receiveNotification, reconcileStaleOrders, seedChargeOptions } from './payments.service';
+import { seedChargeOptions } from './payments-charge.service';
+import { receiveNotification, reconcileStaleOrders } from './payments-settle.service';
 import type { createSandboxProvider } from './providers/sandbox';
 
 // Money in with the sandbox provider: the same verification and settlement a real provider's notification goes through.

@@ -6,7 +6,8 @@ import { registerUser } from '../auth/auth-test-kit';
 import { createRebatePayoutJob } from '../../jobs/token-jobs';
 import { sumEntryDeltas } from '../ledger/ledger.repository';
 import { balanceFen, createAdmin, request, type TTestUser } from '../proxies/proxies-test-kit';
-import { receiveNotification, seedChargeOptions } from './payments.service';
+import { seedChargeOptions } from './payments-charge.service';
+import { receiveNotification } from './payments-settle.service';
 import type { createSandboxProvider } from './providers/sandbox';
 
 // An operator reverses a paid recharge (refunded outside): the value comes back out of the balance, the rest

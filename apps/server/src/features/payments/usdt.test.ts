@@ -7,7 +7,8 @@ import { createFakeClock, createMemoryMailer, createTestApp, createTestConfig, i
 import { startFakeEthereum, startFakeTron, type TFakeChain } from '../../../test/payments/fake-chains';
 import { createServerJobRunner } from '../../jobs/token-jobs';
 import { balanceFen, createAdmin, createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
-import { reconcileStaleOrders, seedChargeOptions } from './payments.service';
+import { seedChargeOptions } from './payments-charge.service';
+import { reconcileStaleOrders } from './payments-settle.service';
 import { createPayProviders } from './providers';
 import { usdtProviderOf, type TUsdtProvider } from './providers/usdt';
 import { watchUsdtTransfers } from './usdt-watcher.service';

@@ -1,4 +1,5 @@
 import { fenToYuan } from '@proxy/contract';
+import type { TTx } from '@proxy/db';
 import { isAppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { faultPoint } from '../../lib/fault-points';
@@ -8,8 +9,8 @@ import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
 import { insertAutoRenewal } from './auto-renewals.repository';
 import { AUTO_RENEW_UNDO_MS } from './auto-renewals.service';
-import { insertOrder, lockNextAutoRenewToken, lockNextExhaustedToken, lockNextExpiredToken, updateToken } from './proxies.repository';
-import { releaseTokenExit } from './proxies.service';
+import { releaseNode } from '../inventory/inventory.repository';
+import { insertOrder, lockNextAutoRenewToken, lockNextExhaustedToken, lockNextExpiredToken, updateToken, type TTokenRow } from './proxies.repository';
 import { emitProxyWebhook } from '../webhooks/webhooks.service';
 
 /** How long before expiry the auto-renew job renews a token. */
@@ -18,6 +19,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const utcText = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 type TJobDeps = Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>;
+
+/** Releases a static IP token's upstream node back to the pool (expiry unrenewed). */
+async function releaseTokenExit(tx: TTx, row: TTokenRow): Promise<boolean> {
+  if (row.product !== 'static' || row.billing !== 'ip' || row.exitNodeId === null) return false;
+  const isReleased = await releaseNode(tx, row.exitNodeId, row.id);
+  // A shared direct node stays pinned: nothing was held.
+  if (isReleased) await updateToken(tx, row.id, { exitNodeId: null });
+  return isReleased;
+}
 
 /**
  * Expires one live token past its expiry (one row per transaction) and gives

@@ -2,20 +2,11 @@ import type { TLang, TProxyList, TProxyListQuery } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import type { TRouteContext, THandlersOf } from '../../lib/routing';
-import {
-  batchSetAutoRenew,
-  batchSetDeleted,
-  deleteToken,
-  exportTokens,
-  listPayways,
-  listTokens,
-  previewRenewal,
-  purchaseTokens,
-  renewTokens,
-  resetTokenPassword,
-  setTokenRemark,
-  setTokenStatus,
-} from './proxies.service';
+import { batchSetAutoRenew, batchSetDeleted } from './proxies-batch.service';
+import { exportTokens, listTokens } from './proxies-lists.service';
+import { purchaseTokens } from './proxies-purchase.service';
+import { listPayways, previewRenewal, renewTokens } from './proxies-renew.service';
+import { deleteToken, resetTokenPassword, setTokenRemark, setTokenStatus } from './proxies.service';
 import { cancelRenewal, getLatestAutoRenewal, getRenewalCancelInfo, undoAutoRenewal } from './auto-renewals.service';
 
 const MAX_IDEMPOTENCY_KEY = 128;

@@ -1,6 +1,6 @@
 import { and, getTableColumns, asc, count, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { SUPPLY_OPEN_STATUSES, type TSupplyStatus } from '@proxy/contract';
-import { supplyRequests, users, type TDbOrTx } from '@proxy/db';
+import { supplyRequests, users, workOrders, type TDbOrTx } from '@proxy/db';
 import { countInPage, newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A supply request row. */
@@ -106,4 +106,15 @@ export async function listSupplyQueuePage(
 export async function findUserEmail(db: TDbOrTx, userId: number): Promise<string> {
   const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
   return row?.email ?? '';
+}
+
+/** The newest work order about each of these supply requests (supply request id -> work order id). */
+export async function findWorkOrderIdsBySupply(db: TDbOrTx, supplyIds: number[]): Promise<Map<number, number>> {
+  if (supplyIds.length === 0) return new Map();
+  const rows = await db
+    .select({ supplyRequestId: workOrders.supplyRequestId, id: workOrders.id })
+    .from(workOrders)
+    .where(inArray(workOrders.supplyRequestId, supplyIds))
+    .orderBy(asc(workOrders.id));
+  return new Map(rows.map((r) => [r.supplyRequestId!, r.id]));
 }

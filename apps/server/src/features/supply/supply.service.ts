@@ -15,7 +15,6 @@ import {
 } from '@proxy/contract';
 import type { TDbOrTx, TTx } from '@proxy/db';
 import { AppError, isAppError } from '../../lib/app-error';
-import { findWorkOrderIdsBySupply } from '../work-orders/work-orders.repository';
 import type { TDeps } from '../../lib/deps';
 import { faultPoint } from '../../lib/fault-points';
 import { countryName } from '../areas/area-names';
@@ -26,10 +25,12 @@ import { createLedgerService, type TLedgerService } from '../ledger/ledger.servi
 import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
 import { loadPriceCatalogue } from '../pricing/pricing.service';
-import { allocatePurchase, priceKindOf, type TPurchase } from '../proxies/proxies.service';
-import { uniqueViolationOf } from '../users/unique-violation';
+import { allocatePurchase, type TPurchase } from '../proxies/proxies-purchase.service';
+import { priceKindOf } from '../proxies/proxies.service';
+import { uniqueViolationOf } from '../../lib/database-errors';
 import {
   findSupplyByKey,
+  findWorkOrderIdsBySupply,
   findUserEmail,
   findUserSupply,
   insertSupplyRequest,

@@ -15,7 +15,7 @@ import {
 import { createUsageLogPartitionsJob } from '../usage-log/usage-log.jobs';
 import { createMemoryMailer, createTestApp, createTestDatabase, type TTestApp } from '../../../test/helpers';
 import { buyOk, createAdmin, createUser, creditFen, request, seedProxyStartup } from '../proxies/proxies-test-kit';
-import { seedChargeOptions } from '../payments/payments.service';
+import { seedChargeOptions } from '../payments/payments-charge.service';
 
 /** Every row of every table exported, as JSON text in a stable order (to compare two databases). */
 async function contentsOf(handle: TDbHandle): Promise<Record<string, string[]>> {

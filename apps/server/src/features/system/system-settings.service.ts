@@ -1,17 +1,9 @@
 import type { TSystemSettings } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
-import { hasTotpEnabled } from '../auth/totp.service';
-import type { TUserRow } from '../users/users.repository';
-import { readSetting, writeSetting } from './system-settings.repository';
-
-/** Operators must have two-factor sign-in on to use the operator area (off by default). */
-const ADMIN_TOTP_REQUIRED = 'admin_totp_required';
-
-/** True when the operator area requires two-factor sign-in. */
-export async function isAdminTotpRequired(deps: TDeps): Promise<boolean> {
-  return (await readSetting(deps.db, ADMIN_TOTP_REQUIRED)) === true;
-}
+import { ADMIN_TOTP_REQUIRED, hasTotpEnabled, isAdminTotpRequired } from '../auth/totp.service';
+import type { TUserRow } from '../accounts/accounts.repository';
+import { writeSetting } from '../../lib/system-settings.repository';
 
 /** GET /admin/system/settings. */
 export async function getSystemSettings(deps: TDeps): Promise<TSystemSettings> {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { EmbeddedDatabaseInUseError, migrateDb, openDb } from '@proxy/db';
 import { loadServerConfig } from '../../config/env';
-import { findUserByEmail, updateIsAdmin } from './users.repository';
+import { findUserByEmail } from '../accounts/accounts.repository';
+import { updateIsAdmin } from './users.repository';
 
 // npm run admin -- grant EMAIL | revoke EMAIL
 // Grants or revokes the operator role on the database the server uses

@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
-import { listOrders, listStatement } from '../payments/payments.service';
+import { listOrders, listStatement } from '../payments/payments-orders.service';
 import {
   adjustBalance,
   endUserSessionForOperators,
@@ -13,7 +13,7 @@ import {
   sendMailForOperators,
   setOperatorRole,
 } from './users-admin.service';
-import { findUserById } from './users.repository';
+import { findUserById } from '../accounts/accounts.repository';
 import { setUserStatus } from './users.service';
 
 /** Operators' calls on accounts (under /admin/users). */

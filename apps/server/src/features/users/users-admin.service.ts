@@ -28,7 +28,8 @@ import {
   type TAdminTokenRow,
   type TAdminUserRow,
 } from './users-admin.repository';
-import { findUserById, updateIsAdmin } from './users.repository';
+import { findUserById } from '../accounts/accounts.repository';
+import { updateIsAdmin } from './users.repository';
 
 /** Ledger reason of an operator's adjustment. */
 export const ADJUSTMENT_REASON = 'adjustment';

@@ -6,7 +6,7 @@ import { createFakeClock, createMemoryMailer, createTestApp } from '../../../tes
 import { callApi, codeSentTo, issueTestToken, postForm, registerUser } from '../auth/auth-test-kit';
 import { insertUser } from '../auth/auth.repository';
 import { createAccount } from '../auth/auth.service';
-import { uniqueViolationOf } from './unique-violation';
+import { uniqueViolationOf } from '../../lib/database-errors';
 
 describe('user info and user center', () => {
   const clock = createFakeClock();

@@ -12,8 +12,9 @@ import { endAllUserSessions } from '../auth/sessions.repository';
 import { createSession } from '../auth/sessions.service';
 import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
-import { uniqueViolationOf } from './unique-violation';
-import { findUserByEmail, isUsernameTaken, updateEmail, updateUserStatus, updateUsername, type TUserRow } from './users.repository';
+import { uniqueViolationOf } from '../../lib/database-errors';
+import { findUserByEmail, isUsernameTaken, type TUserRow } from '../accounts/accounts.repository';
+import { updateEmail, updateUserStatus, updateUsername } from './users.repository';
 
 /**
  * GET /user/info. Money in yuan from integer fen: balance is available,

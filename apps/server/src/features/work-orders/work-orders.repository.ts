@@ -160,14 +160,3 @@ export async function findAttachment(db: TDbOrTx, id: number): Promise<TAttachme
   const [row] = await db.select().from(workOrderAttachments).where(eq(workOrderAttachments.id, id));
   return row;
 }
-
-/** The newest work order about each of these supply requests (supply request id -> work order id). */
-export async function findWorkOrderIdsBySupply(db: TDbOrTx, supplyIds: number[]): Promise<Map<number, number>> {
-  if (supplyIds.length === 0) return new Map();
-  const rows = await db
-    .select({ supplyRequestId: workOrders.supplyRequestId, id: workOrders.id })
-    .from(workOrders)
-    .where(inArray(workOrders.supplyRequestId, supplyIds))
-    .orderBy(asc(workOrders.id));
-  return new Map(rows.map((r) => [r.supplyRequestId!, r.id]));
-}

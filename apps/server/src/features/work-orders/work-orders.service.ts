@@ -17,7 +17,7 @@ import { AppError } from '../../lib/app-error';
 import { findUserSupply } from '../supply/supply.repository';
 import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
-import type { TUserRow } from '../users/users.repository';
+import type { TUserRow } from '../accounts/accounts.repository';
 import { renderWorkOrderReplyMail } from '../mail/mail-templates';
 import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';

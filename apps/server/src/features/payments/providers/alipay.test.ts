@@ -5,7 +5,8 @@ import { payNotifications, payOrders } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp, type TMemoryMailer, type TTestApp } from '../../../../test/helpers';
 import { startFakeAlipay, type TFakeAlipay } from '../../../../test/payments/fake-alipay';
 import { balanceFen, createUser, request, type TTestUser } from '../../proxies/proxies-test-kit';
-import { reconcileStaleOrders, seedChargeOptions } from '../payments.service';
+import { seedChargeOptions } from '../payments-charge.service';
+import { reconcileStaleOrders } from '../payments-settle.service';
 
 // Alipay through the real alipay-sdk against a local fake gateway, with keys generated here.
 describe('top-up with Alipay', () => {

@@ -5,7 +5,8 @@ import { payOrders } from '@proxy/db';
 import { createMemoryMailer, createTestApp, type TMemoryMailer, type TTestApp } from '../../../../test/helpers';
 import { startFakeWechatPay, type TFakeWechatPay } from '../../../../test/payments/fake-wechat-pay';
 import { balanceFen, createUser, request, type TTestUser } from '../../proxies/proxies-test-kit';
-import { reconcileStaleOrders, seedChargeOptions } from '../payments.service';
+import { seedChargeOptions } from '../payments-charge.service';
+import { reconcileStaleOrders } from '../payments-settle.service';
 
 // WeChat Pay API v3 Native against a local fake, with keys generated here.
 describe('top-up with WeChat Pay', () => {

@@ -26,8 +26,8 @@ const SERVER_FEATURE_LEVELS = [
   // money in (rebates, webhooks), tokens (areas, exits, prices, ledger), system settings (auth's two-factor)
   ['payments', 'proxies', 'system'],
   // built on tokens, payments or sign-in
-  ['alerts', 'plugin', 'proxy-test', 'spider', 'supply', 'usage', 'usage-log', 'users'],
-  // the customer API (endpoint lines of spider), work orders (about tokens and supply requests)
+  ['alerts', 'endpoint-generator', 'plugin', 'proxy-test', 'supply', 'usage', 'usage-log', 'users'],
+  // the customer API (the endpoint generator's lines), work orders (about tokens and supply requests)
   ['customer-api', 'work-orders'],
 ];
 const SERVER_FEATURE_LEVEL = new Map(SERVER_FEATURE_LEVELS.flatMap((features, level) => features.map((feature) => [feature, level])));

@@ -8,7 +8,7 @@ import { OrderStatusTags } from './payment-status-tag';
 
 /** Every field of one recharge order, followed live while it is pending, with its cancel button. */
 export function OrderDetailDrawer(props: { order: TPayOrder | null; onClose: () => void }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const live = usePayOrder(props.order?.order_id ?? null, props.order ?? undefined);
   const order = props.order ? (live.data ?? props.order) : null;
   const yesNo = (value: boolean) => (value ? t('fields.yes') : t('fields.no'));

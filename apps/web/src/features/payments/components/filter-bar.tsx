@@ -21,7 +21,7 @@ export function FilterBar<T extends string>(props: {
   /** Shown at the end of the bar (e.g. an export button). */
   extra?: ReactNode;
 }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const isPhone = useIsPhone();
   const [form] = Form.useForm<TFormValues<T>>();
 

@@ -22,7 +22,7 @@ const RESULT_STATUS: Record<Exclude<TPaymentStatus, 'pending'>, 'success' | 'err
  * order shows its exact amount, network, address and countdown instead.
  */
 export function PaymentPanel(props: { charge: TChargeResult; onAgain: () => void; onShowBills: () => void }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const { charge } = props;
   const live = usePayOrder(charge.order_id, charge);
   const order = live.data ?? charge;

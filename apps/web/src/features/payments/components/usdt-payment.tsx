@@ -9,7 +9,7 @@ import type { TCryptoPayment } from '@proxy/contract';
  * copyable, with the address as text and as a QR code for a wallet app.
  */
 export function UsdtPayment(props: { crypto: TCryptoPayment; expiresAt: string }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const { crypto } = props;
   const network = t(`usdt.networks.${crypto.network}`);
   return (

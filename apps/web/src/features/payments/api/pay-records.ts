@@ -27,7 +27,7 @@ export function getPayRecords(query: TBillQuery, signal?: AbortSignal) {
   return callApi(
     'payRecordList',
     { ...toBillQuery(query), page: query.page, page_size: query.page_size },
-    { signal, failureMessage: translate('charge:errors.fetchBills') },
+    { signal, failureMessage: translate('payments:errors.fetchBills') },
   );
 }
 

@@ -10,7 +10,7 @@ type TTab = 'top-up' | 'bills' | 'transactions';
 
 /** /charge: top up (spec sections 2, 9), the bills (spec section 3) and the statement of the balance. */
 export default function ChargePage() {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const [tab, setTab] = useState<TTab>('top-up');
   const options = useChargeOptions();
 

@@ -7,7 +7,7 @@ export const CHARGE_OPTIONS_QUERY_KEY = ['charge', 'options'] as const;
 
 /** Amounts with their gifts, the methods that are on, the custom amount's bounds and whether the sandbox is on; failures say "fetch payment options failed". */
 export function getChargeOptions(signal?: AbortSignal) {
-  return callApi('payOptionList', undefined, { signal, failureMessage: translate('charge:errors.fetchOptions') });
+  return callApi('payOptionList', undefined, { signal, failureMessage: translate('payments:errors.fetchOptions') });
 }
 
 /** Query options of the recharge options. */

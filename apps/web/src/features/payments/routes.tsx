@@ -7,7 +7,7 @@ export const chargeRoutes: TAppRoute[] = [
     path: '/charge',
     load: () => import('./components/charge-page'),
     access: 'protected',
-    titleKey: 'charge:title',
+    titleKey: 'payments:title',
     menu: { order: 97, icon: <WalletOutlined /> },
   },
 ];

@@ -36,13 +36,13 @@ function announceOrderEnd(order: TPayOrder): void {
   void refreshPayRecords();
   void refreshLedger();
   if (order.status === 'success') {
-    showSuccess(translate('charge:order.paidToast', { value: formatYuan(order.value) }));
+    showSuccess(translate('payments:order.paidToast', { value: formatYuan(order.value) }));
     void refreshBalance();
     void refreshNotifications();
   } else if (order.status === 'failure') {
-    showError(translate('charge:order.failedToast'));
+    showError(translate('payments:order.failedToast'));
   } else if (order.status === 'timeout') {
-    showWarning(translate('charge:order.timeoutToast'));
+    showWarning(translate('payments:order.timeoutToast'));
   }
   // Cancelled: the cancel button says so itself.
 }

@@ -7,7 +7,7 @@ import { refreshPayRecords } from './pay-records';
 
 /** Cancels a pending order (POST /pay/cancel/{order_id}); failures say "cancelling failed" with the reason. */
 export function cancelPayOrder(orderId: string) {
-  return callApi('payCancel', { order_id: orderId }, { failureMessage: translate('charge:order.cancelFailed') });
+  return callApi('payCancel', { order_id: orderId }, { failureMessage: translate('payments:order.cancelFailed') });
 }
 
 /** Mutation of the cancel buttons: the order's status and the bills follow; a refused cancellation reloads the order (it has ended meanwhile). */

@@ -15,7 +15,7 @@ function SignedAmount(props: { yuan: number }) {
 
 /** The statement: every movement of the balance with the balance after it, filtered by reason and days. */
 export function LedgerTab() {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const [filters, setFilters] = useState<TLedgerFilters>({});
   const paging = usePaging();
   const ledger = useLedger({ ...filters, page: paging.page, page_size: paging.pageSize });

@@ -15,7 +15,7 @@ import { usePaging } from '../../../lib/use-paging';
 
 /** The bills: every field of a recharge order (spec section 3), status and date filters, paging, CSV export and an order's details. */
 export function BillsTab() {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const [filters, setFilters] = useState<TBillFilters>({});
   const paging = usePaging();
   const [detail, setDetail] = useState<TPayOrder | null>(null);

@@ -5,7 +5,7 @@ import { useCancelPayOrder } from '../api/cancel-order';
 
 /** Cancels a pending order after a confirmation (POST /pay/cancel/{order_id}). */
 export function CancelOrderButton(props: { orderId: string; size?: 'small' | 'middle'; type?: 'default' | 'link' }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const cancel = useCancelPayOrder();
 
   const handleClick = () =>

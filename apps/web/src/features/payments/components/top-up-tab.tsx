@@ -8,7 +8,7 @@ import { PaymentPanel } from './payment-panel';
 
 /** The top-up tab: the form, then the started order until it ends. */
 export function TopUpTab(props: { onShowBills: () => void }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const options = useChargeOptions();
   const [charge, setCharge] = useState<TChargeResult | null>(null);
 

@@ -14,7 +14,7 @@ export type TChargeRequest = { method: TPayMethod; amountFen: number; mode?: TPa
 /** Starts a recharge (POST /pay/charge/{method}/{amount}): the order and how to pay it; failures say "the payment could not be started". */
 export function startCharge(request: TChargeRequest) {
   const input = { method: request.method, amount: amountText(request.amountFen), ...(request.mode ? { mode: request.mode } : {}) };
-  return callApi('payCharge', input, { failureMessage: translate('charge:errors.payFailed') });
+  return callApi('payCharge', input, { failureMessage: translate('payments:errors.payFailed') });
 }
 
 /** Mutation of the pay button; the new order is remembered for its live status and shows in the bills. A refusal reloads the options (a method may have been turned off). */

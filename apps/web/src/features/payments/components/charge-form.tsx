@@ -33,7 +33,7 @@ export function openPayPage(url: string): void {
 
 /** One recharge option as a selectable card: the amount and its gift. */
 function OptionCard(props: { option: TChargeOption; isSelected: boolean; onSelect: () => void }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const { token } = theme.useToken();
   const { option, isSelected } = props;
   const handleKey = (event: KeyboardEvent) => {
@@ -71,7 +71,7 @@ function OptionCard(props: { option: TChargeOption; isSelected: boolean; onSelec
  * what the balance receives, and the non-refundable note (spec section 9).
  */
 export function ChargeForm(props: { options: TChargeOptions; onStarted: (charge: TChargeResult) => void }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const { options } = props;
   const lang = getLanguage();
   const [optionId, setOptionId] = useState<number | null>(options.record[0]?.id ?? null);

@@ -19,7 +19,7 @@ export function getLedger(query: TLedgerPageQuery, signal?: AbortSignal) {
   if (query.reason) params.reason = query.reason;
   if (query.from) params.from = query.from;
   if (query.to) params.to = query.to;
-  return callApi('payLedgerList', params, { signal, failureMessage: translate('charge:errors.fetchLedger') });
+  return callApi('payLedgerList', params, { signal, failureMessage: translate('payments:errors.fetchLedger') });
 }
 
 /** Query options of one page of the statement. */

@@ -12,7 +12,7 @@ const STATUS_COLORS: Record<TPaymentStatus, string> = {
 
 /** A payment state of spec section 4 as a coloured tag. */
 export function PaymentStatusTag(props: { status: TPaymentStatus }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   return (
     <Tag color={STATUS_COLORS[props.status]} data-testid="payment-status">
       {t(`status.${props.status}`)}
@@ -22,7 +22,7 @@ export function PaymentStatusTag(props: { status: TPaymentStatus }) {
 
 /** An order's state, marked when it is a sandbox order, was paid after it had timed out, or was reversed (refunded). */
 export function OrderStatusTags(props: { order: TPayOrder }) {
-  const { t } = useTranslation('charge');
+  const { t } = useTranslation('payments');
   const { order } = props;
   return (
     <Flex gap={4} wrap>

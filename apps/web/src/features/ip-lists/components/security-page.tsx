@@ -8,7 +8,7 @@ import { IpListPanel } from './ip-list-panel';
 
 /** /security: the account's IP whitelist and blacklist as tabs, with what each list does. */
 export default function SecurityPage() {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('ip-lists');
   const [activeList, setActiveList] = useState<TIpList>('whitelist');
 
   return (

@@ -7,7 +7,7 @@ export const securityRoutes: TAppRoute[] = [
     path: '/security',
     load: () => import('./components/security-page'),
     access: 'protected',
-    titleKey: 'security:title',
+    titleKey: 'ip-lists:title',
     menu: { order: 99, icon: <SafetyOutlined /> },
   },
 ];

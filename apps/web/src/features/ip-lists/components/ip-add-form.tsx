@@ -21,7 +21,7 @@ const PREVIEW_LIMIT = 20;
  * own rules), naming the wrong entry.
  */
 export function IpAddForm({ list, existingCount }: { list: TIpList; existingCount: number }) {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('ip-lists');
   const [form] = Form.useForm<TValues>();
   const ipValue = Form.useWatch('ip', form);
   const mutation = useAddIpEntries(list);

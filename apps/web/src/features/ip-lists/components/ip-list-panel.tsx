@@ -14,7 +14,7 @@ const DEFAULT_PAGE_SIZE = 10;
 
 /** One list: its add form and a paged table of entries with delete. */
 export function IpListPanel({ list }: { list: TIpList }) {
-  const { t } = useTranslation('security');
+  const { t } = useTranslation('ip-lists');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
   const query = useIpList({ list, page, pageSize });

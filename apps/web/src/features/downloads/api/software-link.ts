@@ -4,7 +4,7 @@ import { translate } from '../../../lib/i18n';
 
 /** A download link for one file (POST /tools/software/link); a refusal is toasted with its reason. */
 export function createSoftwareLink(file: string) {
-  return callApi('softwareLink', { file }, { failureMessage: translate('software:downloadFailed') });
+  return callApi('softwareLink', { file }, { failureMessage: translate('downloads:downloadFailed') });
 }
 
 /** Starts the browser's own download of a link (ranges, resumption, no copy in memory). */

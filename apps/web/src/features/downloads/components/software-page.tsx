@@ -28,7 +28,7 @@ export function formatBytes(bytes: number): string {
 }
 
 function FilesTable(props: { files: TSoftwareFile[] }) {
-  const { t } = useTranslation('software');
+  const { t } = useTranslation('downloads');
   const download = useDownloadSoftware();
   return (
     <Table<TSoftwareFile>
@@ -94,7 +94,7 @@ function FilesTable(props: { files: TSoftwareFile[] }) {
  * platforms, sizes, SHA-256 checksums and notes, from the operator's manifest.
  */
 export default function SoftwarePage() {
-  const { t } = useTranslation('software');
+  const { t } = useTranslation('downloads');
   const { data, error, isPending, refetch } = useSoftwareList();
 
   if (isPending) return <Skeleton active />;

@@ -7,7 +7,7 @@ import { useUserInfo } from '../../../entities/user/user-info';
 
 /** Why a user without the role "user" cannot download the software, and the way to /charge (spec section 6). */
 export default function SoftwareRefusal() {
-  const { t } = useTranslation('software');
+  const { t } = useTranslation('downloads');
   const { data } = useUserInfo();
   return (
     <Result

@@ -8,7 +8,7 @@ export const softwareRoutes: TAppRoute[] = [
     load: () => import('./components/software-page'),
     loadRefusal: () => import('./components/software-refusal'),
     access: 'protected',
-    titleKey: 'software:title',
+    titleKey: 'downloads:title',
     roles: ['user'],
     menu: { order: 99, group: 'tools', icon: <DownloadOutlined /> },
   },

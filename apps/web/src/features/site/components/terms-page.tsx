@@ -10,7 +10,7 @@ import { renderMarkdown } from './markdown';
  * language, the operator's text (DATA_DIR/terms) or the shipped one.
  */
 export default function TermsPage() {
-  const { t, i18n } = useTranslation('terms');
+  const { t, i18n } = useTranslation('site');
   const { data, error, isPending, refetch } = useTerms();
   const html = useMemo(() => (data ? renderMarkdown(data.markdown) : ''), [data]);
 

@@ -7,7 +7,7 @@ export const termsRoutes: TAppRoute[] = [
     path: '/terms',
     load: () => import('./components/terms-page'),
     access: 'protected',
-    titleKey: 'terms:title',
+    titleKey: 'site:title',
     menu: { order: 100, icon: <FileTextOutlined /> },
   },
 ];

@@ -5,7 +5,7 @@ import { SupplyHistory } from './supply-history';
 
 /** /proxy/isp/supply-request: the terms, the form with the live fee, and the history (spec sections 2-5). */
 export default function SupplyRequestPage() {
-  const { t } = useTranslation('supply-request');
+  const { t } = useTranslation('supply');
   return (
     <>
       <Card title={t('form.title')}>

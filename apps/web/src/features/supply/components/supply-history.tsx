@@ -14,7 +14,7 @@ const TIME_FORMAT = 'YYYY-MM-DD HH:mm';
 
 /** The user's requests with status tags, a status filter, the detail and revoke for pending ones. */
 export function SupplyHistory() {
-  const { t } = useTranslation('supply-request');
+  const { t } = useTranslation('supply');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(10);
   const [status, setStatus] = useState<TSupplyStatus | undefined>();

@@ -9,7 +9,7 @@ const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 /** One request's every field (spec section 3), loaded fresh when the drawer opens. */
 export function SupplyDetailDrawer(props: { id: number | null; onClose: () => void }) {
-  const { t } = useTranslation('supply-request');
+  const { t } = useTranslation('supply');
   const { data, isPending } = useSupplyDetail(props.id);
   const none = t('detail.none');
   return (

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 /** The supply terms: what is frozen, when it is refunded, how allocation works. */
 export function SupplyTerms() {
-  const { t } = useTranslation('supply-request');
+  const { t } = useTranslation('supply');
   return (
     <Alert
       type="info"

@@ -6,7 +6,7 @@ import { refreshSupply } from './supply-list';
 
 /** Revokes a pending request (POST /token/supply/revoke/{id}); its frozen fee is released. Failures say "revoke failed". */
 export function revokeSupply(id: number) {
-  return callApi('supplyRevoke', { id }, { failureMessage: translate('supply-request:revoke.failed') });
+  return callApi('supplyRevoke', { id }, { failureMessage: translate('supply:revoke.failed') });
 }
 
 /** Mutation of the revoke button; the history and the balance reload after it. */

@@ -13,7 +13,7 @@ const STATUS_COLORS: Record<TSupplyStatus, string> = {
 
 /** A supply state of spec section 4 as a coloured tag. */
 export function SupplyStatusTag(props: { status: TSupplyStatus }) {
-  const { t } = useTranslation('supply-request');
+  const { t } = useTranslation('supply');
   return (
     <Tag color={STATUS_COLORS[props.status]} data-testid="supply-status">
       {t(`status.${props.status}`)}

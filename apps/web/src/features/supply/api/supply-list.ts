@@ -15,7 +15,7 @@ export function getSupplyList(params: TSupplyListParams, signal?: AbortSignal) {
   return callApi(
     'supplyList',
     { page: params.page, page_size: params.pageSize, status: params.status },
-    { signal, failureMessage: translate('supply-request:history.fetchFailed') },
+    { signal, failureMessage: translate('supply:history.fetchFailed') },
   );
 }
 

@@ -7,7 +7,7 @@ export const supplyRequestRoutes: TAppRoute[] = [
     path: '/proxy/isp/supply-request',
     load: () => import('./components/supply-request-page'),
     access: 'protected',
-    titleKey: 'supply-request:title',
+    titleKey: 'supply:title',
     menu: { order: 2, group: 'residential', icon: <InboxOutlined /> },
   },
 ];

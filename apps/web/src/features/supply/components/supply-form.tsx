@@ -89,7 +89,7 @@ function feeOf(values: Partial<TSupplyValues>, catalogue: Parameters<typeof supp
 
 /** The terms with their "I agree" box, the form with the live fee and the balance after freezing. */
 export function SupplyForm() {
-  const { t } = useTranslation('supply-request');
+  const { t } = useTranslation('supply');
   const [form] = Form.useForm<TSupplyValues>();
   const user = useUserInfo();
   const catalogue = usePriceCatalogue();

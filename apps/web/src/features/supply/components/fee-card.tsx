@@ -5,7 +5,7 @@ import { formatFen } from '@proxy/contract';
 
 /** The live fee of the form, the available balance and what is left of it after freezing; a top-up link when it is short. */
 export function FeeCard(props: { feeFen: number | null; availableFen: number | undefined; frozenFen: number | undefined; isShort: boolean }) {
-  const { t } = useTranslation('supply-request');
+  const { t } = useTranslation('supply');
   const { feeFen, availableFen, frozenFen } = props;
   const after = feeFen !== null && availableFen !== undefined ? availableFen - feeFen : undefined;
   return (

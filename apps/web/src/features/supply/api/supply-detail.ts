@@ -5,7 +5,7 @@ import { SUPPLY_QUERY_KEY } from './supply-list';
 
 /** One supply request (GET /token/supply/{id}). */
 export function getSupplyDetail(id: number, signal?: AbortSignal) {
-  return callApi('supplyDetail', { id }, { signal, failureMessage: translate('supply-request:detail.fetchFailed') });
+  return callApi('supplyDetail', { id }, { signal, failureMessage: translate('supply:detail.fetchFailed') });
 }
 
 /** One request, loaded while an id is given (the detail drawer is open). */

@@ -7,7 +7,7 @@ export const USER_SESSIONS_QUERY_KEY = ['user-center', 'sessions'] as const;
 
 /** The user's live sessions, newest first; the one of this browser is marked `is_current`. */
 export function getUserSessions(signal?: AbortSignal) {
-  return callApi('userSessions', undefined, { signal, failureMessage: translate('user-center:sessions.loadFailed') });
+  return callApi('userSessions', undefined, { signal, failureMessage: translate('users:sessions.loadFailed') });
 }
 
 /** Query options of the session list: reloaded whenever the card is shown. */

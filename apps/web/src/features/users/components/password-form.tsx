@@ -12,7 +12,7 @@ const fields = ZChangePasswordForm.shape;
 
 /** Change-password form: current, new (at least 8) and confirmation; other sessions are signed out. */
 export function PasswordForm() {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const [form] = Form.useForm<TValues>();
   const mutation = useChangePassword();
 

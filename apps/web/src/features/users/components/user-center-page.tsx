@@ -14,7 +14,7 @@ import { UsernameForm } from './username-form';
 
 /** /user-center: profile, account settings (username, e-mail, password), the personal API key and the signed-in devices. */
 export default function UserCenterPage() {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const { data: user, isPending, isError } = useUserInfo();
 
   if (isError) return <Result status="warning" title={t('loadFailed')} />;

@@ -13,7 +13,7 @@ type TMode = 'idle' | 'disable' | 'regenerate';
 
 /** The recovery codes, shown once: copy or download them. */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const text = codes.join('\n');
   return (
     <Flex vertical gap={12} data-testid="totp-recovery-codes">
@@ -49,7 +49,7 @@ function CodeForm({
   onSubmit: (code: string) => Promise<unknown>;
   onCancel?: () => void;
 }) {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const [form] = Form.useForm<TCodeValues>();
   const handleFinish = async (values: TCodeValues) => {
     try {
@@ -83,7 +83,7 @@ function CodeForm({
  * and turning two-factor off.
  */
 export function TwoFactorCard() {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const status = useTotpStatus();
   const setup = useTotpSetup();
   const enable = useTotpEnable();

@@ -7,7 +7,7 @@ export const userCenterRoutes: TAppRoute[] = [
     path: '/user-center',
     load: () => import('./components/user-center-page'),
     access: 'protected',
-    titleKey: 'user-center:title',
+    titleKey: 'users:title',
     menu: { order: 98, icon: <UserOutlined /> },
   },
 ];

@@ -7,7 +7,7 @@ import { markServerIssues } from '../../../lib/server-issues';
 import { useSaveUsageLogSettings, useUsageLogSettings } from '../api/usage-log-settings';
 
 function UsageLogForm({ settings }: { settings: TUsageLogSettings }) {
-  const { t } = useTranslation('user-center', { keyPrefix: 'usageLog' });
+  const { t } = useTranslation('users', { keyPrefix: 'usageLog' });
   const [form] = Form.useForm<TUsageLogSettings>();
   const mutation = useSaveUsageLogSettings();
 
@@ -39,7 +39,7 @@ function UsageLogForm({ settings }: { settings: TUsageLogSettings }) {
 
 /** The user centre's usage log card: opt in to the per-connection log and choose how long it is kept. */
 export function UsageLogCard() {
-  const { t } = useTranslation('user-center', { keyPrefix: 'usageLog' });
+  const { t } = useTranslation('users', { keyPrefix: 'usageLog' });
   const { data, isPending, isError } = useUsageLogSettings();
   return (
     <Card title={t('title')}>

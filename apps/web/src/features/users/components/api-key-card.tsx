@@ -12,7 +12,7 @@ export function maskApiKey(key: string): string {
 
 /** The personal API key (read-only here): masked, revealable, copyable; it must be kept secret (spec section 6). */
 export function ApiKeyCard({ apiKey }: { apiKey: string }) {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const [isRevealed, setIsRevealed] = useState(false);
 
   return (

@@ -9,7 +9,7 @@ export const ALERT_SETTINGS_QUERY_KEY = ['alerts', 'settings'] as const;
 
 /** The user's alert settings. */
 export function getAlertSettings(signal?: AbortSignal) {
-  return callApi('userAlertSettingsGet', undefined, { signal, failureMessage: translate('user-center:alerts.loadFailed') });
+  return callApi('userAlertSettingsGet', undefined, { signal, failureMessage: translate('users:alerts.loadFailed') });
 }
 
 /** The alert settings of the user centre's card. */

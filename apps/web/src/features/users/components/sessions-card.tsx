@@ -19,7 +19,7 @@ function currentFirst(sessions: TSessionInfo[]): TSessionInfo[] {
 
 /** One session: device, address, sign-in method and times; "End" for the other devices. */
 function SessionRow({ session }: { session: TSessionInfo }) {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const endSession = useEndSession();
   const device = describeUserAgent(session.user_agent);
   const deviceName = [device.browser, device.os].filter(Boolean).join(' · ') || t('sessions.unknownDevice');
@@ -70,7 +70,7 @@ function SessionRow({ session }: { session: TSessionInfo }) {
 
 /** The user's signed-in devices (GET /user/sessions), with "End" per other device and "Sign out everywhere". */
 export function SessionsCard() {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const sessions = useUserSessions();
   const logoutEverywhere = useLogoutEverywhere();
 

@@ -5,7 +5,7 @@ import { logout } from '../../../lib/session';
 
 /** Ends every session of the user, this one included (POST /user/logout/all). */
 export function logoutEverywhere() {
-  return callApi('userLogoutAll', undefined, { failureMessage: translate('user-center:sessions.signOutAllFailed') });
+  return callApi('userLogoutAll', undefined, { failureMessage: translate('users:sessions.signOutAllFailed') });
 }
 
 /**

@@ -9,7 +9,7 @@ export const USAGE_LOG_SETTINGS_QUERY_KEY = ['usage-log', 'settings'] as const;
 
 /** The account's usage log setting. */
 export function getUsageLogSettings(signal?: AbortSignal) {
-  return callApi('userUsageLogSettings', undefined, { signal, failureMessage: translate('user-center:usageLog.loadFailed') });
+  return callApi('userUsageLogSettings', undefined, { signal, failureMessage: translate('users:usageLog.loadFailed') });
 }
 
 /** The setting of the user centre's usage log card. */

@@ -6,7 +6,7 @@ import { formatYuan, type TUserInfo } from '@proxy/contract';
 
 /** Who the user is and what they hold: name, e-mail, id, invite code, balance and total recharge. */
 export function ProfileCard({ user }: { user: TUserInfo }) {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   return (
     <Card>
       <Flex vertical align="center" gap={8} style={{ marginBottom: 16 }}>

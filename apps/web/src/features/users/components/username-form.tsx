@@ -10,7 +10,7 @@ type TValues = { username: string };
 
 /** Change-username form (2-20 characters, the register rule). */
 export function UsernameForm({ currentName }: { currentName: string }) {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const [form] = Form.useForm<TValues>();
   const mutation = useUpdateUsername();
 

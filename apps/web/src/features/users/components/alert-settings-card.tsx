@@ -11,7 +11,7 @@ type TValues = Omit<TAlertSettings, 'balance_low_yuan'> & { is_balance_on: boole
 
 /** The form over loaded settings: thresholds, the balance threshold and each kind's channels. */
 function AlertSettingsForm({ settings }: { settings: TAlertSettings }) {
-  const { t } = useTranslation('user-center', { keyPrefix: 'alerts' });
+  const { t } = useTranslation('users', { keyPrefix: 'alerts' });
   const [form] = Form.useForm<TValues>();
   const mutation = useSaveAlertSettings();
   const isBalanceOn = Form.useWatch('is_balance_on', form) ?? settings.balance_low_yuan !== null;
@@ -75,7 +75,7 @@ function AlertSettingsForm({ settings }: { settings: TAlertSettings }) {
 
 /** The user centre's alert settings card (issue 20): what alerts, and on which channels. */
 export function AlertSettingsCard() {
-  const { t } = useTranslation('user-center', { keyPrefix: 'alerts' });
+  const { t } = useTranslation('users', { keyPrefix: 'alerts' });
   const { data, isPending, isError } = useAlertSettings();
   return (
     <Card title={t('title')}>

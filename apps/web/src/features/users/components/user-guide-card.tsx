@@ -6,7 +6,7 @@ import { resetUserGuide } from '../../../lib/user-guide';
 
 /** "Reset the user guide": clears userGuideCompleted and reloads, so the guided tour starts again (spec section 2). */
 export function UserGuideCard() {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   return (
     <Card title={t('guide.title')} size="small">
       <Typography.Paragraph type="secondary">{t('guide.description')}</Typography.Paragraph>

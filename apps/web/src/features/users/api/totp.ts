@@ -11,7 +11,7 @@ export const TOTP_STATUS_QUERY_KEY = ['user-center', 'totp'] as const;
 export function totpStatusQueryOptions() {
   return queryOptions({
     queryKey: TOTP_STATUS_QUERY_KEY,
-    queryFn: ({ signal }) => callApi('userTotpStatus', undefined, { signal, failureMessage: translate('user-center:totp.loadFailed') }),
+    queryFn: ({ signal }) => callApi('userTotpStatus', undefined, { signal, failureMessage: translate('users:totp.loadFailed') }),
     staleTime: 0,
     retry: false,
   });

@@ -13,7 +13,7 @@ const fields = ROUTES.userChangeEmail.input.shape;
 
 /** Change-e-mail form: the new address proves itself with a code sent to it. */
 export function EmailForm({ currentEmail }: { currentEmail: string }) {
-  const { t } = useTranslation('user-center');
+  const { t } = useTranslation('users');
   const [form] = Form.useForm<TValues>();
   const mutation = useChangeEmail();
 

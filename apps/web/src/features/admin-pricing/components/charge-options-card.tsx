@@ -25,7 +25,7 @@ function optionsText(version: TChargeOptionVersion, line: (amount: string, gift:
 
 /** The versions of the option set, newest first. */
 function OptionHistoryDrawer(props: { open: boolean; onClose: () => void }) {
-  const { t } = useTranslation('admin-prices');
+  const { t } = useTranslation('admin-pricing');
   const paging = usePaging(10);
   const versions = useChargeOptionVersions({ page: paging.page, pageSize: paging.pageSize, enabled: props.open });
   const columns: TableColumnsType<TChargeOptionVersion> = [
@@ -53,7 +53,7 @@ function OptionHistoryDrawer(props: { open: boolean; onClose: () => void }) {
 
 /** The option set editor: amounts and gifts in yuan, in display order, saved as a new version from now or a chosen time. */
 function OptionSetEditor(props: { state: TAdminChargeOptions }) {
-  const { t } = useTranslation('admin-prices');
+  const { t } = useTranslation('admin-pricing');
   const [form] = Form.useForm<TOptionsForm>();
   const create = useCreateChargeOptionSet();
   const { current } = props.state;
@@ -129,7 +129,7 @@ function OptionSetEditor(props: { state: TAdminChargeOptions }) {
 
 /** One switch per payment method; a method without provider settings cannot be switched on. */
 function MethodSwitches(props: { methods: TPayMethodState[] }) {
-  const { t } = useTranslation('admin-prices');
+  const { t } = useTranslation('admin-pricing');
   const setMethod = useSetPayMethod();
   const toggle = async (method: TPayMethodState, isEnabled: boolean) => {
     const saved = await setMethod.mutateAsync({ method: method.method, is_enabled: isEnabled }).catch(() => null);
@@ -171,7 +171,7 @@ function MethodSwitches(props: { methods: TPayMethodState[] }) {
 
 /** Recharge options: the set in effect and scheduled, its editor, its history, the fixed fee and the method switches. */
 export function ChargeOptionsCard(props: { state: TAdminChargeOptions | undefined; loading: boolean }) {
-  const { t } = useTranslation('admin-prices');
+  const { t } = useTranslation('admin-pricing');
   const [isHistoryOpen, setHistoryOpen] = useState(false);
   const { state } = props;
   return (

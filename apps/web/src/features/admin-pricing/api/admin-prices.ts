@@ -12,7 +12,7 @@ const ADMIN_CHARGE_OPTIONS_KEY = ['admin', 'charge-options'] as const;
 export function useAdminPrices() {
   return useQuery({
     queryKey: [...ADMIN_PRICES_KEY, 'list'],
-    queryFn: ({ signal }) => callApi('adminPriceList', undefined, { signal, failureMessage: translate('admin-prices:errors.prices') }),
+    queryFn: ({ signal }) => callApi('adminPriceList', undefined, { signal, failureMessage: translate('admin-pricing:errors.prices') }),
   });
 }
 
@@ -24,7 +24,7 @@ export function usePriceHistory(params: { key: TPriceKey | null; page: number; p
       callApi(
         'adminPriceHistory',
         { key: params.key ?? undefined, page: params.page, page_size: params.pageSize },
-        { signal, failureMessage: translate('admin-prices:errors.history') },
+        { signal, failureMessage: translate('admin-pricing:errors.history') },
       ),
     enabled: params.key !== null,
     placeholderData: keepPreviousData,
@@ -34,7 +34,7 @@ export function usePriceHistory(params: { key: TPriceKey | null; page: number; p
 /** New price versions; the catalogue the purchase form reads reloads too. */
 export function useCreatePriceVersions() {
   return useMutation({
-    mutationFn: (input: TPriceVersionInput) => callApi('adminPriceCreate', input, { failureMessage: translate('admin-prices:errors.save') }),
+    mutationFn: (input: TPriceVersionInput) => callApi('adminPriceCreate', input, { failureMessage: translate('admin-pricing:errors.save') }),
     onSettled: () =>
       Promise.all([queryClient.invalidateQueries({ queryKey: ADMIN_PRICES_KEY }), queryClient.invalidateQueries({ queryKey: PRICE_CATALOGUE_QUERY_KEY })]),
   });
@@ -44,7 +44,7 @@ export function useCreatePriceVersions() {
 export function useAdminChargeOptions() {
   return useQuery({
     queryKey: [...ADMIN_CHARGE_OPTIONS_KEY, 'state'],
-    queryFn: ({ signal }) => callApi('adminChargeOptions', undefined, { signal, failureMessage: translate('admin-prices:errors.options') }),
+    queryFn: ({ signal }) => callApi('adminChargeOptions', undefined, { signal, failureMessage: translate('admin-pricing:errors.options') }),
   });
 }
 
@@ -56,7 +56,7 @@ export function useChargeOptionVersions(params: { page: number; pageSize: number
       callApi(
         'adminChargeOptionVersions',
         { page: params.page, page_size: params.pageSize },
-        { signal, failureMessage: translate('admin-prices:errors.history') },
+        { signal, failureMessage: translate('admin-pricing:errors.history') },
       ),
     enabled: params.enabled,
     placeholderData: keepPreviousData,
@@ -66,7 +66,7 @@ export function useChargeOptionVersions(params: { page: number; pageSize: number
 /** A new option set version. */
 export function useCreateChargeOptionSet() {
   return useMutation({
-    mutationFn: (input: TChargeOptionSetInput) => callApi('adminChargeOptionCreate', input, { failureMessage: translate('admin-prices:errors.saveOptions') }),
+    mutationFn: (input: TChargeOptionSetInput) => callApi('adminChargeOptionCreate', input, { failureMessage: translate('admin-pricing:errors.saveOptions') }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_CHARGE_OPTIONS_KEY }),
   });
 }
@@ -75,7 +75,7 @@ export function useCreateChargeOptionSet() {
 export function useSetPayMethod() {
   return useMutation({
     mutationFn: (input: { method: TPayMethod; is_enabled: boolean }) =>
-      callApi('adminPayMethodSet', input, { failureMessage: translate('admin-prices:errors.method') }),
+      callApi('adminPayMethodSet', input, { failureMessage: translate('admin-pricing:errors.method') }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_CHARGE_OPTIONS_KEY }),
   });
 }

@@ -7,7 +7,7 @@ export const adminPricesRoutes: TAppRoute[] = [
     path: '/admin/prices',
     load: () => import('./components/prices-page'),
     access: 'admin',
-    titleKey: 'admin-prices:title',
+    titleKey: 'admin-pricing:title',
     menu: { order: 6, icon: <TagsOutlined /> },
   },
 ];

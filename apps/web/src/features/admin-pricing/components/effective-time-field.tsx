@@ -12,7 +12,7 @@ export function effectiveAtOf(values: TEffectiveValues): string | undefined {
 
 /** "Now" or "at a time" and, for the latter, a date and time picker (past days disabled). */
 export function EffectiveTimeField() {
-  const { t } = useTranslation('admin-prices');
+  const { t } = useTranslation('admin-pricing');
   const when = Form.useWatch<TEffectiveValues['when'] | undefined>('when');
   return (
     <>

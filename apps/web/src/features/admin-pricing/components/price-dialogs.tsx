@@ -15,7 +15,7 @@ const STATUS_COLORS: Record<TVersionStatus, string> = { scheduled: 'gold', curre
 
 /** A version's state as a tag. */
 export function VersionStatusTag(props: { status: TVersionStatus }) {
-  const { t } = useTranslation('admin-prices');
+  const { t } = useTranslation('admin-pricing');
   return <Tag color={STATUS_COLORS[props.status]}>{t(`status.${props.status}`)}</Tag>;
 }
 
@@ -32,7 +32,7 @@ export function markIssues(form: FormInstance, error: unknown, fieldByPath: Reco
 
 /** A new version of one price: the amount in yuan and when it takes effect. */
 export function PriceEditModal(props: { price: TAdminPrice | null; onClose: () => void }) {
-  const { t } = useTranslation('admin-prices');
+  const { t } = useTranslation('admin-pricing');
   const [form] = Form.useForm<TPriceForm>();
   const create = useCreatePriceVersions();
   const price = props.price;
@@ -88,7 +88,7 @@ export function PriceEditModal(props: { price: TAdminPrice | null; onClose: () =
 
 /** The versions of one price, newest first, with their state. */
 export function PriceHistoryDrawer(props: { priceKey: TPriceKey | null; onClose: () => void }) {
-  const { t } = useTranslation('admin-prices');
+  const { t } = useTranslation('admin-pricing');
   const paging = usePaging(10);
   const history = usePriceHistory({ key: props.priceKey, page: paging.page, pageSize: paging.pageSize });
   const columns: TableColumnsType<TPriceVersion> = [

@@ -13,7 +13,7 @@ import { PriceEditModal, PriceHistoryDrawer, timeText } from './price-dialogs';
  * payment method switches.
  */
 export default function PricesPage() {
-  const { t } = useTranslation('admin-prices');
+  const { t } = useTranslation('admin-pricing');
   const prices = useAdminPrices();
   const chargeOptions = useAdminChargeOptions();
   const [editing, setEditing] = useState<TAdminPrice | null>(null);

@@ -8,7 +8,7 @@ type TSendForm = { user_id?: number | null; title_zh: string; title_en: string; 
 
 /** A notification (the bell) to one customer by id, or to every active account when no id is given. */
 export function SendNotificationCard() {
-  const { t } = useTranslation('admin-notice');
+  const { t } = useTranslation('admin-site');
   const [form] = Form.useForm<TSendForm>();
   const send = useSendNotification();
   const required = [{ required: true, whitespace: true, message: t('required') }];

@@ -16,7 +16,7 @@ const FIELDS = ['title_zh', 'title_en', 'content_zh', 'content_en'] as const;
  * again" included.
  */
 export default function NoticePage() {
-  const { t } = useTranslation('admin-notice');
+  const { t } = useTranslation('admin-site');
   const [form] = Form.useForm<TNoticeForm>();
   const current = useCurrentNotice();
   const publish = usePublishNotice();

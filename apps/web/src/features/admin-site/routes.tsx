@@ -7,7 +7,7 @@ export const adminNoticeRoutes: TAppRoute[] = [
     path: '/admin/notice',
     load: () => import('./components/notice-page'),
     access: 'admin',
-    titleKey: 'admin-notice:title',
+    titleKey: 'admin-site:title',
     menu: { order: 8, icon: <NotificationOutlined /> },
   },
 ];

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { TChargeOptionSetInput, TPayMethod, TPriceKey, TPriceVersionInput } from '@proxy/contract';
-import { PRICE_CATALOGUE_QUERY_KEY } from '../../../entities/prices/price-catalogue';
+import { PRICE_CATALOGUE_QUERY_KEY } from '../../../entities/pricing/price-catalogue';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';

@@ -21,7 +21,7 @@ import {
   type TSupplyType,
 } from '@proxy/contract';
 import { useAreaCountries } from '../../../entities/areas/area-countries';
-import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
+import { usePriceCatalogue } from '../../../entities/pricing/price-catalogue';
 import { useUserInfo } from '../../../entities/user/user-info';
 import { ApiError } from '../../../lib/api-client';
 import { zodRule } from '../../../lib/form-rules';

@@ -3,7 +3,7 @@ import { LockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROLE_USER_THRESHOLD_YUAN, formatYuan } from '@proxy/contract';
-import { useUserInfo } from '../../../entities/user/user-info';
+import { useUserInfo } from '../../../entities/users/user-info';
 
 /** Why a user without the role "user" cannot download the software, and the way to /charge (spec section 6). */
 export default function SoftwareRefusal() {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { formatYuan, type TChargeResult, type TPayOrder } from '@proxy/contract';
 import { refreshNotifications } from '../../../entities/notifications/notification-list';
-import { refreshBalance } from '../../../entities/user/user-info';
+import { refreshBalance } from '../../../entities/users/user-info';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 import { showError, showSuccess, showWarning } from '../../../lib/message';

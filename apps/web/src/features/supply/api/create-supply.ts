@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TRouteRequest } from '@proxy/contract';
-import { refreshBalance } from '../../../entities/user/user-info';
+import { refreshBalance } from '../../../entities/users/user-info';
 import { callApi } from '../../../lib/api-client';
 import { refreshSupply } from './supply-list';
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { refreshBalance } from '../../../entities/user/user-info';
+import { refreshBalance } from '../../../entities/users/user-info';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 import { refreshSupply } from './supply-list';

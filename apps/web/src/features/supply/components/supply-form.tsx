@@ -22,7 +22,7 @@ import {
 } from '@proxy/contract';
 import { useAreaCountries } from '../../../entities/areas/area-countries';
 import { usePriceCatalogue } from '../../../entities/pricing/price-catalogue';
-import { useUserInfo } from '../../../entities/user/user-info';
+import { useUserInfo } from '../../../entities/users/user-info';
 import { ApiError } from '../../../lib/api-client';
 import { zodRule } from '../../../lib/form-rules';
 import { getLanguage } from '../../../lib/i18n';

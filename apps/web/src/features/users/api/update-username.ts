@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { USER_INFO_QUERY_KEY } from '../../../entities/user/user-info';
+import { USER_INFO_QUERY_KEY } from '../../../entities/users/user-info';
 import { callApi } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
 

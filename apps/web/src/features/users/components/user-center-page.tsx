@@ -1,6 +1,6 @@
 import { Card, Col, Result, Row, Skeleton, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../entities/user/user-info';
+import { useUserInfo } from '../../../entities/users/user-info';
 import { AlertSettingsCard } from './alert-settings-card';
 import { ApiKeyCard } from './api-key-card';
 import { EmailForm } from './email-form';

@@ -2,10 +2,10 @@ import { WalletOutlined } from '@ant-design/icons';
 import type { TAppRoute } from '../../app/route-types';
 
 /** Top up, bills and the statement, menu order 97 (spec section 2). */
-export const chargeRoutes: TAppRoute[] = [
+export const paymentsRoutes: TAppRoute[] = [
   {
     path: '/charge',
-    load: () => import('./components/charge-page'),
+    load: () => import('./components/payments-page'),
     access: 'protected',
     titleKey: 'payments:title',
     menu: { order: 97, icon: <WalletOutlined /> },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES } from '@proxy/contract';
-import { makeCharge, makeOrder } from '../test/charge-fixtures';
+import { makeCharge, makeOrder } from '../test/payments-fixtures';
 import { ORDER_POLL_MS, orderOfCharge, orderPollInterval } from './pay-order';
 
 describe('orderPollInterval', () => {

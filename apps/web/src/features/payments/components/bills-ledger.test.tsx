@@ -5,8 +5,8 @@ import { fail, raw } from '../../../test/api-stub';
 import { pageOf } from '../../../test/fixtures';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import { OPTIONS, makeLedgerLine, makeOrder } from '../test/charge-fixtures';
-import ChargePage from './charge-page';
+import { OPTIONS, makeLedgerLine, makeOrder } from '../test/payments-fixtures';
+import PaymentsPage from './payments-page';
 
 const PAID = makeOrder({
   order_id: 'R2001',
@@ -35,7 +35,7 @@ const PENDING = makeOrder({
 });
 
 function renderPage() {
-  return renderAt('/charge', <ChargePage />);
+  return renderAt('/charge', <PaymentsPage />);
 }
 
 async function openTab(name: string) {

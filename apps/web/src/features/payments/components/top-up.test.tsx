@@ -8,14 +8,14 @@ import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import { chargeRoutes } from '../routes';
-import { OPTIONS, makeCharge, makeOrder } from '../test/charge-fixtures';
-import ChargePage from './charge-page';
+import { paymentsRoutes } from '../routes';
+import { OPTIONS, makeCharge, makeOrder } from '../test/payments-fixtures';
+import PaymentsPage from './payments-page';
 
 const PAY_URL = 'http://127.0.0.1/pay/sandbox/R1001';
 
 function renderPage() {
-  return renderAt('/charge', <ChargePage />);
+  return renderAt('/charge', <PaymentsPage />);
 }
 
 const shown = (testId: string) => screen.getByTestId(testId).textContent;
@@ -180,7 +180,7 @@ describe('top up: paying', () => {
           ? makeOrder({ status: 'success', is_completed: true, paid_at: '2026-03-01T02:01:00.000Z' })
           : makeOrder(),
     );
-    const { router } = renderAt('/charge', { featureRoutes: chargeRoutes });
+    const { router } = renderAt('/charge', { featureRoutes: paymentsRoutes });
     await waitFor(() => expect(screen.getByTestId('header-balance').textContent).toContain('¥15.00'));
     expect(router.state.location.pathname).toBe('/charge');
     expect(screen.getByRole('menuitem', { name: /Top up/ })).toBeTruthy();

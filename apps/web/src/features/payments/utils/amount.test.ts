@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OPTIONS } from '../test/charge-fixtures';
+import { OPTIONS } from '../test/payments-fixtures';
 import { amountText, checkCustomAmount, quoteCharge } from './amount';
 
 describe('amountText', () => {

@@ -9,7 +9,7 @@ import { TopUpTab } from './top-up-tab';
 type TTab = 'top-up' | 'bills' | 'transactions';
 
 /** /charge: top up (spec sections 2, 9), the bills (spec section 3) and the statement of the balance. */
-export default function ChargePage() {
+export default function PaymentsPage() {
   const { t } = useTranslation('payments');
   const [tab, setTab] = useState<TTab>('top-up');
   const options = useChargeOptions();

@@ -7,7 +7,7 @@ import { fail } from '../../../test/api-stub';
 import { pageOf } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import SecurityPage from './security-page';
+import IpListsPage from './ip-lists-page';
 
 let whitelist: TIpListEntry[] = [];
 
@@ -26,7 +26,7 @@ beforeEach(() => {
 });
 
 function renderPage() {
-  return renderAt('/security', <SecurityPage />);
+  return renderAt('/security', <IpListsPage />);
 }
 
 describe('security page', { timeout: 60_000 }, () => {

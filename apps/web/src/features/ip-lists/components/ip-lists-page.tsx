@@ -7,7 +7,7 @@ import { AccountTargetRulesCard } from '../../../entities/target-rules/target-ru
 import { IpListPanel } from './ip-list-panel';
 
 /** /security: the account's IP whitelist and blacklist as tabs, with what each list does. */
-export default function SecurityPage() {
+export default function IpListsPage() {
   const { t } = useTranslation('ip-lists');
   const [activeList, setActiveList] = useState<TIpList>('whitelist');
 

@@ -8,8 +8,8 @@ import { renderAt } from '../../../test/render';
 import { setLanguage } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { writeRecord } from '../../../lib/storage';
-import { softwareRoutes } from '../routes';
-import { formatBytes } from './software-page';
+import { downloadsRoutes } from '../routes';
+import { formatBytes } from './downloads-page';
 
 const LIST: TSoftwareList = {
   status: 'ok',
@@ -46,7 +46,7 @@ beforeEach(() => {
 });
 
 function renderSoftware() {
-  return renderAt('/tools/software', { featureRoutes: softwareRoutes });
+  return renderAt('/tools/software', { featureRoutes: downloadsRoutes });
 }
 
 describe('software download page', () => {

@@ -7,7 +7,7 @@ import { CopyButton } from '../../../components/copy-button';
 import { ApiError } from '../../../lib/api-client';
 import { useDownloadSoftware } from '../api/software-link';
 import { useSoftwareList } from '../api/software-list';
-import SoftwareRefusal from './software-refusal';
+import DownloadsRefusal from './downloads-refusal';
 
 const PLATFORM_ICONS: Record<TSoftwarePlatform, ReactNode> = {
   windows: <WindowsOutlined />,
@@ -93,13 +93,13 @@ function FilesTable(props: { files: TSoftwareFile[] }) {
  * /tools/software (role "user"): the desktop software's releases with their
  * platforms, sizes, SHA-256 checksums and notes, from the operator's manifest.
  */
-export default function SoftwarePage() {
+export default function DownloadsPage() {
   const { t } = useTranslation('downloads');
   const { data, error, isPending, refetch } = useSoftwareList();
 
   if (isPending) return <Skeleton active />;
   if (error) {
-    if (error instanceof ApiError && error.code === ERRORS.SOFTWARE_ROLE_REQUIRED.code) return <SoftwareRefusal />;
+    if (error instanceof ApiError && error.code === ERRORS.SOFTWARE_ROLE_REQUIRED.code) return <DownloadsRefusal />;
     return (
       <Result
         status="warning"

@@ -6,7 +6,7 @@ import { ROLE_USER_THRESHOLD_YUAN, formatYuan } from '@proxy/contract';
 import { useUserInfo } from '../../../entities/users/user-info';
 
 /** Why a user without the role "user" cannot download the software, and the way to /charge (spec section 6). */
-export default function SoftwareRefusal() {
+export default function DownloadsRefusal() {
   const { t } = useTranslation('downloads');
   const { data } = useUserInfo();
   return (

@@ -6,7 +6,7 @@ import { fail } from '../../../test/api-stub';
 import { makeArea, makeUser, pageOf } from '../../../test/fixtures';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import { supplyRequestRoutes } from '../routes';
+import { supplyRoutes } from '../routes';
 
 const PENDING: TSupplyRequest = {
   request_id: 41,
@@ -43,7 +43,7 @@ beforeEach(() => {
 });
 
 function renderPage() {
-  return renderAt('/proxy/isp/supply-request', { featureRoutes: supplyRequestRoutes });
+  return renderAt('/proxy/isp/supply-request', { featureRoutes: supplyRoutes });
 }
 
 /** The form shows once the user info (the default contact e-mail) has loaded; the first render of antd in jsdom is slow on a busy machine. */

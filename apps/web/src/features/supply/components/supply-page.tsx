@@ -4,7 +4,7 @@ import { SupplyForm } from './supply-form';
 import { SupplyHistory } from './supply-history';
 
 /** /proxy/isp/supply-request: the terms, the form with the live fee, and the history (spec sections 2-5). */
-export default function SupplyRequestPage() {
+export default function SupplyPage() {
   const { t } = useTranslation('supply');
   return (
     <>

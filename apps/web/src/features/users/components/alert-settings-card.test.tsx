@@ -7,7 +7,7 @@ import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import { userCenterRoutes } from '../routes';
+import { usersRoutes } from '../routes';
 import { AlertSettingsCard } from './alert-settings-card';
 
 /** The server's stored settings; a PUT replaces them. */
@@ -31,7 +31,7 @@ const card = async () => (await screen.findByText('Traffic alerts at')).closest(
 
 describe('alert settings card', { timeout: 120_000 }, () => {
   it('is shown in the user centre', async () => {
-    renderAt('/user-center', { featureRoutes: userCenterRoutes });
+    renderAt('/user-center', { featureRoutes: usersRoutes });
     expect(await screen.findByText('Traffic alerts at')).toBeTruthy();
   });
 

@@ -8,7 +8,7 @@ import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import { userCenterRoutes } from '../routes';
+import { usersRoutes } from '../routes';
 
 const CHROME_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const SAFARI_ON_IPHONE =
@@ -58,10 +58,10 @@ beforeEach(() => {
 });
 
 /** The user centre inside the console's own router, with a stand-in sign-in page. */
-function renderUserCenter() {
+function renderUsersPage() {
   return renderAt('/user-center', {
     featureRoutes: [
-      ...userCenterRoutes,
+      ...usersRoutes,
       { path: '/login', access: 'public', titleKey: 'common:actions.signIn', isTabless: true, load: async () => ({ default: () => <div>sign-in page</div> }) },
     ],
   });
@@ -73,7 +73,7 @@ const signOutEverywhereButton = () => screen.getByText('Sign out everywhere', { 
 
 describe('sessions card', { timeout: 60_000 }, () => {
   it('lists each session with its device, address, method and times, and marks this device', async () => {
-    renderUserCenter();
+    renderUsersPage();
     await screen.findByTestId('session-12');
     expect(screen.getByText('Sessions')).toBeTruthy();
 
@@ -97,7 +97,7 @@ describe('sessions card', { timeout: 60_000 }, () => {
   });
 
   it('ends another session after confirmation and reloads the list', async () => {
-    renderUserCenter();
+    renderUsersPage();
     await screen.findByTestId('session-12');
     const loads = api.requestsTo('userSessions').length;
     fireEvent.click(within(row(12)).getByRole('button', { name: /End the session/ }));
@@ -113,7 +113,7 @@ describe('sessions card', { timeout: 60_000 }, () => {
   });
 
   it('signs out everywhere after confirmation and lands on the sign-in page', async () => {
-    const { router } = renderUserCenter();
+    const { router } = renderUsersPage();
     await screen.findByTestId('session-12');
     fireEvent.click(signOutEverywhereButton());
     const modal = await findModalWith('Sign out on every device?');
@@ -128,7 +128,7 @@ describe('sessions card', { timeout: 60_000 }, () => {
 
   it('stays signed in and says so when signing out everywhere fails', async () => {
     api.on('userLogoutAll', () => fail(500, 500, 'Internal error'));
-    const { router } = renderUserCenter();
+    const { router } = renderUsersPage();
     await screen.findByTestId('session-12');
     fireEvent.click(signOutEverywhereButton());
     const modal = await findModalWith('Sign out on every device?');
@@ -141,7 +141,7 @@ describe('sessions card', { timeout: 60_000 }, () => {
 
   it('is translated into Chinese', async () => {
     act(() => setLanguage('zh'));
-    renderUserCenter();
+    renderUsersPage();
     await screen.findByTestId('session-12');
     expect(screen.getByText('登录设备')).toBeTruthy();
     expect(within(row(11)).getByText('本设备')).toBeTruthy();

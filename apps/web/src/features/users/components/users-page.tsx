@@ -13,7 +13,7 @@ import { UserGuideCard } from './user-guide-card';
 import { UsernameForm } from './username-form';
 
 /** /user-center: profile, account settings (username, e-mail, password), the personal API key and the signed-in devices. */
-export default function UserCenterPage() {
+export default function UsersPage() {
   const { t } = useTranslation('users');
   const { data: user, isPending, isError } = useUserInfo();
 

@@ -6,7 +6,7 @@ import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import UserCenterPage from './user-center-page';
+import UsersPage from './users-page';
 
 const user = makeUser({
   user_id: 42,
@@ -38,8 +38,8 @@ beforeEach(() => {
   });
 });
 
-function renderUserCenter() {
-  return renderAt('/user-center', [{ path: '/user-center', element: <UserCenterPage /> }]);
+function renderUsersPage() {
+  return renderAt('/user-center', [{ path: '/user-center', element: <UsersPage /> }]);
 }
 
 function type(label: string, value: string) {
@@ -48,7 +48,7 @@ function type(label: string, value: string) {
 
 describe('user center', () => {
   it('shows the profile and the API key masked', async () => {
-    renderUserCenter();
+    renderUsersPage();
     expect(await screen.findByText('alice@example.com')).toBeTruthy();
     expect(screen.getByText('INVITE42')).toBeTruthy();
     expect(screen.getByText('¥100.50')).toBeTruthy(); // total recharge
@@ -60,7 +60,7 @@ describe('user center', () => {
   });
 
   it('sends the change-email code to the new address and counts down', async () => {
-    renderUserCenter();
+    renderUsersPage();
     await screen.findByText('alice@example.com');
     fireEvent.click(screen.getByRole('tab', { name: 'E-mail' }));
     await screen.findByLabelText('New e-mail');
@@ -73,7 +73,7 @@ describe('user center', () => {
   });
 
   it('changes the username and shows the new one', async () => {
-    renderUserCenter();
+    renderUsersPage();
     await screen.findByText('alice@example.com');
     type('New username', 'a');
     expect(await screen.findByText('Username must be 2-20 characters')).toBeTruthy();
@@ -84,7 +84,7 @@ describe('user center', () => {
   });
 
   it('marks the username field when the server says it is taken', async () => {
-    renderUserCenter();
+    renderUsersPage();
     await screen.findByText('alice@example.com');
     type('New username', 'taken');
     fireEvent.click(screen.getByRole('button', { name: 'Change username' }));
@@ -94,7 +94,7 @@ describe('user center', () => {
   });
 
   it('changes the password and keeps this browser signed in with the new token', async () => {
-    renderUserCenter();
+    renderUsersPage();
     await screen.findByText('alice@example.com');
     fireEvent.click(screen.getByText('Password', { selector: '.ant-tabs-tab-btn' }));
     type('Current password', 'wrong one');

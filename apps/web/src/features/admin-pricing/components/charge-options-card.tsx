@@ -13,7 +13,7 @@ import {
 } from '@proxy/contract';
 import { showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
-import { useChargeOptionVersions, useCreateChargeOptionSet, useSetPayMethod } from '../api/admin-prices';
+import { useChargeOptionVersions, useCreateChargeOptionSet, useSetPayMethod } from '../api/admin-pricing';
 import { EffectiveTimeField, effectiveAtOf, type TEffectiveValues } from './effective-time-field';
 import { VersionStatusTag, markIssues, timeText } from './price-dialogs';
 

@@ -5,7 +5,7 @@ import { ADMIN_AMOUNT_MAX_FEN, formatFen, yuanToFen, type TAdminPrice, type TPri
 import { showSuccess } from '../../../lib/message';
 import { getServerIssues } from '../../../lib/server-issues';
 import { usePaging } from '../../../lib/use-paging';
-import { useCreatePriceVersions, usePriceHistory } from '../api/admin-prices';
+import { useCreatePriceVersions, usePriceHistory } from '../api/admin-pricing';
 import { EffectiveTimeField, effectiveAtOf, type TEffectiveValues } from './effective-time-field';
 
 /** A time as the operator reads it. */

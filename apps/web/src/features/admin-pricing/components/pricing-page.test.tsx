@@ -5,7 +5,7 @@ import { makeUser } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
 import { fail } from '../../../test/api-stub';
 import { renderAt } from '../../../test/render';
-import { adminPricesRoutes } from '../routes';
+import { adminPricingRoutes } from '../routes';
 
 let prices: TAdminPrices;
 let history: TPriceVersion[];
@@ -25,7 +25,7 @@ function listPrices(): TAdminPrices {
 }
 
 beforeAll(async () => {
-  await Promise.all(adminPricesRoutes.map((route) => route.load()));
+  await Promise.all(adminPricingRoutes.map((route) => route.load()));
 });
 
 beforeEach(() => {
@@ -61,7 +61,7 @@ beforeEach(() => {
 describe('operator area: prices and recharge options', () => {
   it('a customer gets the 403 page and no operator call', async () => {
     api.on('userInfo', () => makeUser({ user_id: 2, is_admin: false }));
-    renderAt('/admin/prices', { featureRoutes: adminPricesRoutes });
+    renderAt('/admin/prices', { featureRoutes: adminPricingRoutes });
     await screen.findByText('No permission', undefined, { timeout: 45_000 });
     expect(api.requestsTo('adminPriceList')).toHaveLength(0);
   });
@@ -86,7 +86,7 @@ describe('operator area: prices and recharge options', () => {
       history = [version];
       return { versions: [version] };
     });
-    renderAt('/admin/prices', { featureRoutes: adminPricesRoutes });
+    renderAt('/admin/prices', { featureRoutes: adminPricingRoutes });
     expect((await screen.findByTestId('price-idc_traffic_fen', undefined, { timeout: 45_000 })).textContent).toBe('¥10.00 / GB');
     expect(screen.getByText('Data center traffic')).toBeTruthy();
 
@@ -114,7 +114,7 @@ describe('operator area: prices and recharge options', () => {
         issues: [{ path: 'prices.0.amount_fen', message: 'A price must be a whole number of fen from 1 to 100000000' }],
       }),
     );
-    renderAt('/admin/prices', { featureRoutes: adminPricesRoutes });
+    renderAt('/admin/prices', { featureRoutes: adminPricingRoutes });
     fireEvent.click(await screen.findByTestId('edit-static_ip_day_fen', undefined, { timeout: 45_000 }));
     fireEvent.change(await screen.findByLabelText('New price (yuan)'), { target: { value: '3' } });
     fireEvent.click(within(screen.getByRole('dialog')).getByText('Save as new version'));
@@ -123,7 +123,7 @@ describe('operator area: prices and recharge options', () => {
   });
 
   it('a change at a time asks for the time before anything is sent', async () => {
-    renderAt('/admin/prices', { featureRoutes: adminPricesRoutes });
+    renderAt('/admin/prices', { featureRoutes: adminPricingRoutes });
     fireEvent.click(await screen.findByTestId('edit-dynamic_ip_day_fen', undefined, { timeout: 45_000 }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByText('At a time'));
@@ -151,7 +151,7 @@ describe('operator area: prices and recharge options', () => {
       is_enabled: (req.json as { is_enabled: boolean }).is_enabled,
       is_offered: false,
     }));
-    renderAt('/admin/prices', { featureRoutes: adminPricesRoutes });
+    renderAt('/admin/prices', { featureRoutes: adminPricingRoutes });
     expect((await screen.findByTestId('options-in-effect', undefined, { timeout: 45_000 })).textContent).toContain('version 1');
     expect(screen.getByTestId('fee').textContent).toContain('1% of the amount + ¥1.00');
     expect(screen.getByTestId('fee').textContent).toContain('cannot be edited');

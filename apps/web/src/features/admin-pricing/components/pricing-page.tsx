@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Card, Flex, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatFen, type TAdminPrice, type TPriceKey } from '@proxy/contract';
-import { useAdminChargeOptions, useAdminPrices } from '../api/admin-prices';
+import { useAdminChargeOptions, useAdminPrices } from '../api/admin-pricing';
 import { ChargeOptionsCard } from './charge-options-card';
 import { PriceEditModal, PriceHistoryDrawer, timeText } from './price-dialogs';
 
@@ -12,7 +12,7 @@ import { PriceEditModal, PriceHistoryDrawer, timeText } from './price-dialogs';
  * a chosen time, with a history per key), then the recharge options and the
  * payment method switches.
  */
-export default function PricesPage() {
+export default function PricingPage() {
   const { t } = useTranslation('admin-pricing');
   const prices = useAdminPrices();
   const chargeOptions = useAdminChargeOptions();

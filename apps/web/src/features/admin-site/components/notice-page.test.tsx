@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { makeUser } from '../../../test/fixtures';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import { adminNoticeRoutes } from '../routes';
+import { adminSiteRoutes } from '../routes';
 
 beforeEach(() => {
   api.on('userInfo', () => makeUser({ user_id: 1, email: 'ops@example.com', is_admin: true }));
@@ -13,7 +13,7 @@ describe('notice (operator area)', () => {
   it('publishes a notice in both languages after a confirmation; nothing is sent while a language is missing', async () => {
     api.on('adminNoticeCurrent', () => null);
     api.on('adminNoticePublish', (req) => ({ notice_id: 2, ...(req.json as object), published_at: '2026-11-23T04:00:00.000Z' }) as never);
-    renderAt('/admin/notice', { featureRoutes: adminNoticeRoutes });
+    renderAt('/admin/notice', { featureRoutes: adminSiteRoutes });
     expect((await screen.findByTestId('notice-current')).textContent).toContain('No notice published');
     const notice = within(screen.getByTestId('notice-form'));
     fireEvent.change(notice.getByLabelText('Title (Chinese)'), { target: { value: '维护通知' } });
@@ -40,7 +40,7 @@ describe('notice (operator area)', () => {
   it('sends a notification to every active account when no customer id is given', async () => {
     api.on('adminNoticeCurrent', () => null);
     api.on('adminNotificationSend', () => ({ sent: 3 }));
-    renderAt('/admin/notice', { featureRoutes: adminNoticeRoutes });
+    renderAt('/admin/notice', { featureRoutes: adminSiteRoutes });
     const card = within(await screen.findByTestId('send-notification-form'));
     fireEvent.change(card.getByLabelText('Title (Chinese)'), { target: { value: '维护' } });
     fireEvent.change(card.getByLabelText('Text (Chinese)'), { target: { value: '今晚维护。' } });

@@ -3,7 +3,7 @@ import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 
 /** Query key of the recharge options (GET /pay/option/list). */
-export const CHARGE_OPTIONS_QUERY_KEY = ['charge', 'options'] as const;
+export const CHARGE_OPTIONS_QUERY_KEY = ['payments', 'options'] as const;
 
 /** Amounts with their gifts, the methods that are on, the custom amount's bounds and whether the sandbox is on; failures say "fetch payment options failed". */
 export function getChargeOptions(signal?: AbortSignal) {

@@ -5,7 +5,7 @@ import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 
 /** Root key of the statement (GET /pay/ledger/list), for invalidation when the balance moves. */
-export const LEDGER_QUERY_KEY = ['charge', 'ledger'] as const;
+export const LEDGER_QUERY_KEY = ['payments', 'ledger'] as const;
 
 /** Filters of the statement as the screen holds them (days as ISO times; `to` excluded). */
 export type TLedgerFilters = { reason?: TLedgerReason; from?: string; to?: string };

@@ -14,7 +14,7 @@ export const ORDER_POLL_MS = 2_000;
 
 /** Query key of one order (GET /pay/order/{order_id}). */
 export function payOrderQueryKey(orderId: string) {
-  return ['charge', 'order', orderId] as const;
+  return ['payments', 'order', orderId] as const;
 }
 
 /** Poll while the order is pending; stop once it has ended. */

@@ -5,7 +5,7 @@ import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 
 /** Root key of the bills (GET /pay/record/list), for invalidation when an order changes. */
-export const PAY_RECORDS_QUERY_KEY = ['charge', 'records'] as const;
+export const PAY_RECORDS_QUERY_KEY = ['payments', 'records'] as const;
 
 /** Filters of the bills as the screen holds them (days as ISO times; `to` excluded). */
 export type TBillFilters = { status?: TPaymentStatus; from?: string; to?: string };

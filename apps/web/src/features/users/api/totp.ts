@@ -5,7 +5,7 @@ import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 
 /** Query key of the user's two-factor state (GET /user/totp). */
-export const TOTP_STATUS_QUERY_KEY = ['user-center', 'totp'] as const;
+export const TOTP_STATUS_QUERY_KEY = ['users', 'totp'] as const;
 
 /** Query options of the two-factor state. */
 export function totpStatusQueryOptions() {

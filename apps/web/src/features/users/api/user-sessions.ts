@@ -3,7 +3,7 @@ import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 
 /** Query key of the signed-in user's live sessions (GET /user/sessions). */
-export const USER_SESSIONS_QUERY_KEY = ['user-center', 'sessions'] as const;
+export const USER_SESSIONS_QUERY_KEY = ['users', 'sessions'] as const;
 
 /** The user's live sessions, newest first; the one of this browser is marked `is_current`. */
 export function getUserSessions(signal?: AbortSignal) {

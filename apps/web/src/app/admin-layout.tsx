@@ -9,7 +9,7 @@ import { LanguageSwitch } from '../components/language-switch';
 import { PageLoading } from '../components/page-loading';
 import { ThemeSwitch } from '../components/theme-switch';
 import { useIsPhone } from '../components/use-is-phone';
-import { useRoles, useUserInfo } from '../entities/user/user-info';
+import { useRoles, useUserInfo } from '../entities/users/user-info';
 import { useThemeMode } from '../lib/theme';
 import { useCurrentAppRoute } from './app-layout';
 import { buildMenuEntries, toAntdMenuItems } from './menu';

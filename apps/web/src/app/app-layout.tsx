@@ -21,7 +21,7 @@ import { useUnreadNotificationCount } from '../entities/notifications/notificati
 import { useHelpCenterUrl } from '../entities/site/site-settings';
 import { GuidedTour, TOUR_TARGET_ATTRIBUTE } from '../features/tour/components/guided-tour';
 import type { TTourTarget } from '../features/tour/model/tour-machine';
-import { useRoles, useUserInfo } from '../entities/user/user-info';
+import { useRoles, useUserInfo } from '../entities/users/user-info';
 import { callApi } from '../lib/api-client';
 import { confirmAction } from '../lib/message';
 import { logout } from '../lib/session';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { MenuProps } from 'antd';
 import { AppstoreOutlined, CloudServerOutlined, GlobalOutlined, HomeOutlined, QuestionCircleOutlined, ToolOutlined } from '@ant-design/icons';
 import type { TAppRoute } from './route-types';
-import { hasRequiredRole } from '../entities/user/user-info';
+import { hasRequiredRole } from '../entities/users/user-info';
 
 /** A menu link that leaves the console (opened in a new tab). */
 export type TExternalMenuItem = { key: string; titleKey: string; href: string; order: number; icon?: ReactNode; group?: string };

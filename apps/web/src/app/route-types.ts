@@ -17,7 +17,7 @@ export type TAppRoute = {
    * other signed-in users see a 403 page there.
    */
   access: 'public' | 'protected' | 'admin';
-  /** i18n key of the title (tab label, menu label), e.g. "userCenter:title". */
+  /** i18n key of the title (tab label, menu label), e.g. "ipLists:title". */
   titleKey: string;
   /** Roles of which the user needs at least one (spec section 5); none means everyone signed in. */
   roles?: string[];

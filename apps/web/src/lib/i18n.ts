@@ -19,7 +19,7 @@ export function collectResources(shell: Record<string, TJsonModule>, features: R
   const add = (lang: string, ns: string, texts: TJsonModule) => {
     if (lang !== 'zh' && lang !== 'en') return;
     resources[lang][ns] = texts;
-    // "user-center" is also reachable as "userCenter", the spelling of TAppRoute's doc example.
+    // "ip-lists" is also reachable as "ipLists", the spelling of TAppRoute's doc example.
     const camel = ns.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     if (camel !== ns) resources[lang][camel] = texts;
   };

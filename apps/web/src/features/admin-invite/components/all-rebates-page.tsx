@@ -3,7 +3,7 @@ import { Card, Empty, Flex, Table, Typography, type TableColumnsType } from 'ant
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TAdminRebateRecord, type TRebateStatus } from '@proxy/contract';
-import { RebateReasonText, RebateStatusSelect, RebateStatusTag } from '../../../entities/rebates/rebate-status';
+import { RebateReasonText, RebateStatusSelect, RebateStatusTag } from '../../../entities/invite/rebate-status';
 import { useAllRebates } from '../api/admin-invite';
 
 function Account(props: { email: string; id: number }) {

@@ -16,7 +16,7 @@ import {
 } from '@proxy/contract';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
-import { useUserInfo } from '../../../entities/user/user-info';
+import { useUserInfo } from '../../../entities/users/user-info';
 import {
   useAdminUser,
   useAdminUserInvitees,

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TUserInfo } from '@proxy/contract';
-import { USER_INFO_QUERY_KEY } from '../../../entities/user/user-info';
+import { USER_INFO_QUERY_KEY } from '../../../entities/users/user-info';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';

@@ -2,7 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Skeleton, Tabs } from 'antd';
 import { ApiOutlined, EnvironmentOutlined, KeyOutlined, SendOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../entities/user/user-info';
+import { useUserInfo } from '../../../entities/users/user-info';
 import { useExampleValues } from '../api/example-values';
 import { useOpenApiDocument } from '../api/openapi-document';
 import { isAreaOperation, listCustomerOperations } from '../utils/openapi';

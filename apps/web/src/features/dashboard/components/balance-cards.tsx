@@ -3,7 +3,7 @@ import { GiftOutlined, LockOutlined, QuestionCircleOutlined, ReloadOutlined, Wal
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TRIAL_CREDIT_FEN, fenToYuan, formatYuan } from '@proxy/contract';
-import { refreshBalance, useUserInfo } from '../../../entities/user/user-info';
+import { refreshBalance, useUserInfo } from '../../../entities/users/user-info';
 import { showSuccess } from '../../../lib/message';
 
 /** Available balance (with a "Top up" link to /charge), frozen balance, the trial credit and its note. */

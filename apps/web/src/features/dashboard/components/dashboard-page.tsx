@@ -1,6 +1,6 @@
 import { Col, Flex, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useUserInfo } from '../../../entities/user/user-info';
+import { useUserInfo } from '../../../entities/users/user-info';
 import { ActiveProxiesCard } from './active-proxies-card';
 import { BalanceCards } from './balance-cards';
 import { ExpiringCard } from './expiring-card';

@@ -9,7 +9,7 @@ import {
   formatFen,
   priceIpFen,
 } from '@proxy/contract';
-import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
+import { usePriceCatalogue } from '../../../entities/pricing/price-catalogue';
 import { LightTable } from './light-table';
 
 type TPriceRow = { key: string; product: string; traffic: string[]; ip: string[] };

@@ -3,7 +3,7 @@ import { Empty, Flex, Table, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TRebateRecord, type TRebateStatus } from '@proxy/contract';
-import { RebateStatusSelect, RebateStatusTag } from '../../../entities/rebates/rebate-status';
+import { RebateStatusSelect, RebateStatusTag } from '../../../entities/invite/rebate-status';
 import { useRebateRecords } from '../api/invite';
 
 /** My rebates, newest first, filtered by state. */

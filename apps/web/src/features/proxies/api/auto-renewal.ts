@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { refreshTokenLists } from '../../../entities/proxies/token-list';
-import { refreshBalance } from '../../../entities/user/user-info';
+import { refreshBalance } from '../../../entities/users/user-info';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TBuyIpBody, TBuyResult, TBuyTrafficBody } from '@proxy/contract';
 import { refreshTokenLists } from '../../../entities/proxies/token-list';
-import { refreshBalance } from '../../../entities/user/user-info';
+import { refreshBalance } from '../../../entities/users/user-info';
 import { callApi } from '../../../lib/api-client';
 import type { TBilling, TScreenConfig } from '../utils/screens';
 

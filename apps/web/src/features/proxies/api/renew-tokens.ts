@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { refreshTokenLists } from '../../../entities/proxies/token-list';
-import { refreshBalance } from '../../../entities/user/user-info';
+import { refreshBalance } from '../../../entities/users/user-info';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 import type { TScreenConfig } from '../utils/screens';

@@ -4,7 +4,7 @@ import { ShoppingCartOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatFen, IP_MONTH_DAYS, type TPriceCatalogue, type TProxyList, type TProxyToken } from '@proxy/contract';
 import { PluginSetupModal } from '../../../entities/plugin/plugin-setup-modal';
-import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
+import { usePriceCatalogue } from '../../../entities/pricing/price-catalogue';
 import { toListQuery, useTokenList, type TTokenListFilters } from '../../../entities/proxies/token-list';
 import { useColumnChoice } from '../hooks/use-column-choice';
 import { SCREENS, type TScreenKey } from '../utils/screens';

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { Alert, Descriptions, Form, InputNumber, Modal, Radio, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatFen, formatYuan, PROXY_DAYS_MAX, priceIpFen, ZRenewBody, zProxyDays, type TProxyToken } from '@proxy/contract';
-import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
+import { usePriceCatalogue } from '../../../entities/pricing/price-catalogue';
 import { zodRule } from '../../../lib/form-rules';
 import { getLanguage } from '../../../lib/i18n';
 import { createIdempotencyKey } from '../../../lib/idempotency-key';

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Form, type FormInstance } from 'antd';
-import { usePriceCatalogue } from '../../../entities/prices/price-catalogue';
-import { useUserInfo } from '../../../entities/user/user-info';
+import { usePriceCatalogue } from '../../../entities/pricing/price-catalogue';
+import { useUserInfo } from '../../../entities/users/user-info';
 import { previewPrice, yuanNumberToFen } from '../utils/price-preview';
 import type { TScreenConfig } from '../utils/screens';
 import { INITIAL_PURCHASE, type TPurchaseValues } from './use-purchase';

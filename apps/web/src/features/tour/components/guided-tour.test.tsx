@@ -16,7 +16,7 @@ const ROUTES: TAppRoute[] = [
   { path: '/', access: 'protected', titleKey: 'dashboard:title', menu: { order: 1 }, load: page('HOME') },
   { path: '/proxy/isp/static', access: 'protected', titleKey: 'proxies:title', menu: { order: 2, group: 'residential' }, load: page('STATIC') },
   { path: '/proxy/idc/list', access: 'protected', titleKey: 'proxies:title', menu: { order: 2, group: 'datacenter' }, load: page('IDC') },
-  { path: '/charge', access: 'protected', titleKey: 'charge:title', menu: { order: 97 }, load: page('CHARGE') },
+  { path: '/charge', access: 'protected', titleKey: 'payments:title', menu: { order: 97 }, load: page('CHARGE') },
 ];
 
 const stepShown = (id: string) => screen.queryByTestId(`tour-step-${id}`);

@@ -1,0 +1,134 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Card, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { DeleteOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { IP_LIST_MAX_ENTRIES, type TIpList, type TIpListEntry } from '@proxy/contract';
+import { confirmAction, showSuccess } from '../../../lib/message';
+import { useIpList } from '../api/ip-list';
+import { useRemoveIpEntry } from '../api/remove-ip-entry';
+import { IpAddForm } from './ip-add-form';
+
+const KIND_COLORS: Record<TIpListEntry['kind'], string> = { single: 'blue', cidr: 'purple', range: 'cyan' };
+const DEFAULT_PAGE_SIZE = 10;
+
+/** One list: its add form and a paged table of entries with delete. */
+export function IpListPanel({ list }: { list: TIpList }) {
+  const { t } = useTranslation('ip-lists');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const query = useIpList({ list, page, pageSize });
+  const remove = useRemoveIpEntry();
+  const listName = t(`listName.${list}`);
+  const total = query.data?.total ?? 0;
+  const records = query.data?.records ?? [];
+
+  // After deleting the last entry of the last page, show the page before it.
+  useEffect(() => {
+    if (query.data && query.data.records.length === 0 && page > 1) setPage(page - 1);
+  }, [query.data, page]);
+
+  const handleRemove = (entry: TIpListEntry) => {
+    confirmAction({
+      title: t('remove.confirmTitle'),
+      content: t('remove.confirmContent', { entry: entry.ip, listName }),
+      isDanger: true,
+      onOk: async () => {
+        try {
+          await remove.mutateAsync(entry.id);
+          showSuccess(t('remove.success'));
+        } catch {
+          // the request layer has shown why
+        }
+      },
+    });
+  };
+
+  const columns: TableColumnsType<TIpListEntry> = [
+    {
+      title: t('table.entry'),
+      dataIndex: 'ip',
+      render: (ip: string) => (
+        <Typography.Text copyable style={{ fontFamily: 'monospace' }}>
+          {ip}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: t('table.kind'),
+      dataIndex: 'kind',
+      width: 130,
+      render: (kind: TIpListEntry['kind']) => <Tag color={KIND_COLORS[kind]}>{t(`kind.${kind}`)}</Tag>,
+    },
+    { title: t('table.remark'), dataIndex: 'remark', ellipsis: true, render: (remark: string) => remark || '-' },
+    {
+      title: t('table.createdAt'),
+      dataIndex: 'created_at',
+      width: 180,
+      render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
+    },
+    {
+      title: t('table.actions'),
+      key: 'actions',
+      width: 110,
+      render: (_, entry) => (
+        <Button
+          type="link"
+          danger
+          size="small"
+          icon={<DeleteOutlined />}
+          loading={remove.isPending && remove.variables === entry.id}
+          onClick={() => handleRemove(entry)}
+          aria-label={`${t('remove.button')} ${entry.ip}`}
+        >
+          {t('remove.button')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Flex vertical gap={16}>
+      <Card
+        size="small"
+        title={t('add.title', { listName })}
+        extra={<Typography.Text type="secondary">{t('usage', { count: total, max: IP_LIST_MAX_ENTRIES })}</Typography.Text>}
+      >
+        <IpAddForm list={list} existingCount={total} />
+      </Card>
+      {query.isError && (
+        <Alert
+          type="error"
+          showIcon
+          message={t(`fetchFailed.${list}`)}
+          action={
+            <Button size="small" onClick={() => void query.refetch()}>
+              {t('retry')}
+            </Button>
+          }
+        />
+      )}
+      <Table<TIpListEntry>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={records}
+        loading={query.isFetching}
+        scroll={{ x: 720 }}
+        locale={{ emptyText: list === 'whitelist' ? t('table.emptyWhitelist') : t('table.emptyBlacklist') }}
+        pagination={{
+          current: page,
+          pageSize,
+          total,
+          showSizeChanger: true,
+          pageSizeOptions: [10, 20, 50, 100],
+          onChange: (nextPage, nextSize) => {
+            setPage(nextSize !== pageSize ? 1 : nextPage);
+            setPageSize(nextSize);
+          },
+          hideOnSinglePage: total <= DEFAULT_PAGE_SIZE && pageSize === DEFAULT_PAGE_SIZE,
+        }}
+      />
+    </Flex>
+  );
+}

@@ -1,0 +1,60 @@
+import { Button, Card, Flex, Form, InputNumber, Result, Skeleton, Switch, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { USAGE_LOG_RETENTION_MAX, USAGE_LOG_RETENTION_MIN, ZUsageLogSettingsBody, type TUsageLogSettings } from '@proxy/contract';
+import { zodRule } from '../../../lib/form-rules';
+import { showSuccess } from '../../../lib/message';
+import { markServerIssues } from '../../../lib/server-issues';
+import { useSaveUsageLogSettings, useUsageLogSettings } from '../api/usage-log-settings';
+
+function UsageLogForm({ settings }: { settings: TUsageLogSettings }) {
+  const { t } = useTranslation('users', { keyPrefix: 'usageLog' });
+  const [form] = Form.useForm<TUsageLogSettings>();
+  const mutation = useSaveUsageLogSettings();
+
+  const handleFinish = async (values: TUsageLogSettings) => {
+    try {
+      await mutation.mutateAsync(values);
+      showSuccess(t('saved'));
+    } catch (error) {
+      markServerIssues(form, error, ['retention_days']);
+    }
+  };
+
+  return (
+    <Form<TUsageLogSettings> form={form} layout="inline" requiredMark={false} initialValues={settings} onFinish={handleFinish} style={{ rowGap: 8 }}>
+      <Form.Item name="enabled" valuePropName="checked" label={t('enabled')}>
+        <Switch data-testid="usage-log-enabled" />
+      </Form.Item>
+      <Form.Item name="retention_days" label={t('retention')} extra={t('retentionHelp')} rules={[zodRule(ZUsageLogSettingsBody.shape.retention_days)]}>
+        <InputNumber min={USAGE_LOG_RETENTION_MIN} max={USAGE_LOG_RETENTION_MAX} precision={0} style={{ width: 120 }} />
+      </Form.Item>
+      <Form.Item>
+        <Button type="primary" htmlType="submit" loading={mutation.isPending} data-testid="usage-log-save">
+          {t('save')}
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+}
+
+/** The user centre's usage log card: opt in to the per-connection log and choose how long it is kept. */
+export function UsageLogCard() {
+  const { t } = useTranslation('users', { keyPrefix: 'usageLog' });
+  const { data, isPending, isError } = useUsageLogSettings();
+  return (
+    <Card title={t('title')}>
+      <Flex vertical gap={8}>
+        <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+          {t('intro')}
+        </Typography.Paragraph>
+        {isError ? (
+          <Result status="warning" title={t('loadFailed')} />
+        ) : isPending || !data ? (
+          <Skeleton active paragraph={{ rows: 1 }} />
+        ) : (
+          <UsageLogForm settings={data} />
+        )}
+      </Flex>
+    </Card>
+  );
+}

@@ -10,6 +10,7 @@ export const downloadsRoutes: TAppRoute[] = [
     access: 'protected',
     titleKey: 'downloads:title',
     roles: ['user'],
-    menu: { order: 99, group: 'tools', icon: <DownloadOutlined /> },
+    // The tools group (98.91-98.94: IP quality, plugin, downloads, webhooks) sits after work orders and before the IP lists.
+    menu: { order: 98.93, group: 'tools', icon: <DownloadOutlined /> },
   },
 ];

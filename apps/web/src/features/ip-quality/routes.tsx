@@ -8,6 +8,7 @@ export const ipQualityRoutes: TAppRoute[] = [
     load: () => import('./components/ip-quality-page'),
     access: 'protected',
     titleKey: 'ip-quality:title',
-    menu: { order: 99, group: 'tools', icon: <SafetyCertificateOutlined /> },
+    // The tools group (98.91-98.94: IP quality, plugin, downloads, webhooks) sits after work orders and before the IP lists.
+    menu: { order: 98.91, group: 'tools', icon: <SafetyCertificateOutlined /> },
   },
 ];

@@ -8,6 +8,7 @@ export const pluginRoutes: TAppRoute[] = [
     load: () => import('./components/plugin-page'),
     access: 'protected',
     titleKey: 'plugin:title',
-    menu: { order: 99, group: 'tools', icon: <ChromeOutlined /> },
+    // The tools group (98.91-98.94: IP quality, plugin, downloads, webhooks) sits after work orders and before the IP lists.
+    menu: { order: 98.92, group: 'tools', icon: <ChromeOutlined /> },
   },
 ];

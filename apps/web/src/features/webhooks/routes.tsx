@@ -8,6 +8,7 @@ export const webhooksRoutes: TAppRoute[] = [
     load: () => import('./components/webhooks-page'),
     access: 'protected',
     titleKey: 'webhooks:title',
-    menu: { order: 99, group: 'tools', icon: <ApiOutlined /> },
+    // The tools group (98.91-98.94: IP quality, plugin, downloads, webhooks) sits after work orders and before the IP lists.
+    menu: { order: 98.94, group: 'tools', icon: <ApiOutlined /> },
   },
 ];

@@ -5,6 +5,7 @@ export * from './messages';
 export * from './validators';
 export * from './money';
 export * from './constants';
+export * from './pricing-rules';
 export * from './pricing';
 export * from './proxies';
 export * from './proxies-tokens';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZBatchResult, ZPageQuery, zPage } from './envelope';
-import { TRAFFIC_MIN_GB } from './pricing';
+import { TRAFFIC_MIN_GB } from './pricing-rules';
 import {
   EXPORT_LINE_FORMATS,
   PROXY_BATCH_MAX,

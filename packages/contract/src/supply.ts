@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZPageQuery, zPage } from './envelope';
-import { priceIpFen, priceTrafficFen, type TPriceCatalogue, type TPriceKind } from './pricing';
+import { priceIpFen, priceTrafficFen, type TPriceCatalogue, type TPriceKind } from './pricing-rules';
 import { PROXY_NETWORKS, zProxyDays } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
 import { zEmail, zIdParam, zJsonNumber } from './validators';

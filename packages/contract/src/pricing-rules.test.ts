@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICE_CATALOGUE, PRICE_KEYS, priceIpFen, priceTrafficFen, trafficFenPerGb } from './pricing';
+import { DEFAULT_PRICE_CATALOGUE, PRICE_KEYS, priceIpFen, priceTrafficFen, trafficFenPerGb } from './pricing-rules';
 
 describe('traffic prices (ARCHITECTURE.md, Proxies)', () => {
   it('charges residential traffic 40 yuan/GB under 100 GB', () => {

@@ -1,6 +1,6 @@
 // Generated from ROUTES (src/routes.ts) by `npm run gen:route-table -w packages/contract`; do not edit.
 // route-table.test.ts fails when it differs from ROUTES.
-import type { TRouteName } from './routes';
+import type { TRouteName } from './route-names';
 import type { TRouteCallDef } from './route-table-source';
 
 /** The API mount point and the body code of success (declared in api-constants.ts). */

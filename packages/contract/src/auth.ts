@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type TRouteDef } from './route-def';
-import { OAUTH_PROVIDERS } from './light';
+import { OAUTH_PROVIDERS, type TSession, type TTotpChallenge } from './auth-sign-in';
 import { zCode, zEmail, zFormBool, zIdParam, zInviteCode, zPassword, zUsername, withPasswordConfirm } from './validators';
 
 /**
@@ -13,10 +13,9 @@ export const CODE_PURPOSES = ['register', 'reset', 'change_email'] as const;
 /** A verification code purpose. */
 export type TCodePurpose = (typeof CODE_PURPOSES)[number];
 
-// The sign-in providers and isTotpChallenge live in the schema-free entry (the sign-in page reads them there).
-export { OAUTH_PROVIDERS, isTotpChallenge } from './light';
-/** A sign-in provider. */
-export type TOAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+// The sign-in providers, the sign-in answers' types and isTotpChallenge are schema-free (the sign-in pages read them from the light entry).
+export { OAUTH_PROVIDERS, isTotpChallenge } from './auth-sign-in';
+export type { TOAuthProvider, TSession, TSignInResult, TTotpChallenge } from './auth-sign-in';
 
 /** How a session was created (shown in the user centre's session list). */
 export const SIGN_IN_METHODS = ['password', 'register', 'github', 'google'] as const;
@@ -30,9 +29,7 @@ export const ZSession = z.object({
   expires_in: z.number().int(),
   /** True when this sign-in created the account. */
   is_new_user: z.boolean(),
-});
-/** Parsed sign-in answer. */
-export type TSession = z.infer<typeof ZSession>;
+}) satisfies z.ZodType<TSession>;
 
 /** Lifetime of the two-factor step of a sign-in (the challenge), in seconds. */
 export const TOTP_CHALLENGE_TTL_S = 300;
@@ -65,14 +62,10 @@ export const ZTotpChallenge = z.object({
   challenge: z.string(),
   /** Seconds the challenge stays valid. */
   expires_in: z.number().int(),
-});
-/** Parsed two-factor step of a sign-in. */
-export type TTotpChallenge = z.infer<typeof ZTotpChallenge>;
+}) satisfies z.ZodType<TTotpChallenge>;
 
 /** Answer of a sign-in call: the session, or the two-factor step. */
 export const ZSignInResult = z.union([ZSession, ZTotpChallenge]);
-/** Parsed sign-in answer (session or two-factor step). */
-export type TSignInResult = z.infer<typeof ZSignInResult>;
 
 /** Two-factor state of the signed-in user (user centre). */
 export const ZTotpStatus = z.object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { zDigits } from './validators';
 
-/** Body code of every successful answer (declared with the schema-free route table). */
-export { OK_CODE } from './route-table';
+/** Body code of every successful answer (declared in api-constants.ts). */
+export { OK_CODE } from './api-constants';
 
 /** Every API answer: `{ code, msg, data }`. */
 export const ZEnvelope = z.object({

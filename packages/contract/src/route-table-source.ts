@@ -21,14 +21,11 @@ export function renderRouteTable(routes: Record<string, TRouteDef>): string {
   return [
     '// Generated from ROUTES (src/routes.ts) by `npm run gen:route-table -w packages/contract`; do not edit.',
     '// route-table.test.ts fails when it differs from ROUTES.',
-    "import type { TRouteName } from './routes';",
+    "import type { TRouteName } from './route-names';",
     "import type { TRouteCallDef } from './route-table-source';",
     '',
-    '/** The API mount point. */',
-    "export const API_PREFIX = '/api';",
-    '',
-    '/** Body code of every successful answer (spec section 7: success only when code equals 0). */',
-    'export const OK_CODE = 0;',
+    '/** The API mount point and the body code of success (declared in api-constants.ts). */',
+    "export { API_PREFIX, OK_CODE } from './api-constants';",
     '',
     '/**',
     ' * Every call of the API by route name, as a client calls it: method, path (relative to /api,',
@@ -38,6 +35,23 @@ export function renderRouteTable(routes: Record<string, TRouteDef>): string {
     'export const ROUTE_TABLE: Record<TRouteName, TRouteCallDef> = {',
     ...lines,
     '};',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The text of src/route-names.ts, written with the route table: the route names as a type, so the
+ * table names its keys without importing routes.ts (which imports every domain's schemas).
+ */
+export function renderRouteNames(routes: Record<string, TRouteDef>): string {
+  return [
+    '// Generated from ROUTES (src/routes.ts) by `npm run gen:route-table -w packages/contract`; do not edit.',
+    '// The keys of ROUTE_TABLE (route-table.ts) are these names; route-table.test.ts fails when they differ from ROUTES.',
+    '',
+    '/** Name of a route in the table: TRouteName of routes.ts, written out for the schema-free route table. */',
+    `export type TRouteName = ${Object.keys(routes)
+      .map((name) => JSON.stringify(name))
+      .join(' | ')};`,
     '',
   ].join('\n');
 }

@@ -52,7 +52,7 @@ describe('@proxy/contract/light', () => {
     }
     expect(packages).toEqual([]);
     expect([...seen].map((f) => f.replace(/.*\/src\//, '')).sort()).toEqual(
-      ['constants.ts', 'errors.ts', 'i18n.ts', 'light.ts', 'messages.ts', 'money.ts', 'route-table.ts'].sort(),
+      ['api-constants.ts', 'auth-sign-in.ts', 'constants.ts', 'errors.ts', 'i18n.ts', 'light.ts', 'messages.ts', 'money.ts', 'route-table.ts'].sort(),
     );
   });
 

@@ -1,13 +1,10 @@
 // Generated from ROUTES (src/routes.ts) by `npm run gen:route-table -w packages/contract`; do not edit.
 // route-table.test.ts fails when it differs from ROUTES.
-import type { TRouteName } from './routes';
+import type { TRouteName } from './route-names';
 import type { TRouteCallDef } from './route-table-source';
 
-/** The API mount point. */
-export const API_PREFIX = '/api';
-
-/** Body code of every successful answer (spec section 7: success only when code equals 0). */
-export const OK_CODE = 0;
+/** The API mount point and the body code of success (declared in api-constants.ts). */
+export { API_PREFIX, OK_CODE } from './api-constants';
 
 /**
  * Every call of the API by route name, as a client calls it: method, path (relative to /api,

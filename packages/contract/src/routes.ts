@@ -123,5 +123,5 @@ export type TRouteRequest<N extends TRouteName> = z.input<(typeof ROUTES)[N]['in
 /** Data of a route's successful answer. */
 export type TRouteOutput<N extends TRouteName> = z.output<(typeof ROUTES)[N]['output']>;
 
-/** The API mount point (declared with the schema-free route table). */
-export { API_PREFIX } from './route-table';
+/** The API mount point (declared in api-constants.ts). */
+export { API_PREFIX } from './api-constants';

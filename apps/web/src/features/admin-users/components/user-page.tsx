@@ -14,6 +14,7 @@ import {
   type TLedgerLine,
   type TPayOrder,
 } from '@proxy/contract';
+import { formatBytes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
 import { useUserInfo } from '../../../entities/user/user-info';
@@ -89,16 +90,6 @@ function OrdersTable(props: { userId: number }) {
       scroll={{ x: 900 }}
     />
   );
-}
-
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** "1.50 GB"-style text of a byte count (binary units, as allowances are sold). */
-export function formatBytes(bytes: number): string {
-  let index = 0;
-  while (index < BYTE_UNITS.length - 1 && bytes >= 1024 ** (index + 1)) index++;
-  const value = bytes / 1024 ** index;
-  return `${index === 0 ? value : value.toFixed(2)} ${BYTE_UNITS[index]}`;
 }
 
 /** The account's proxies (deleted ones too): product, area, status, expiry and traffic used. */

@@ -2,9 +2,9 @@ import { useCallback, useMemo, useState } from 'react';
 import { Alert, Button, Card, Empty, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
+import { bytesIn, formatBytes, pickByteUnit } from '../../../lib/format';
 import type { TPeriodDays } from '../api/statistics-amount';
 import { useSessionTraffic } from '../api/session-traffic';
-import { bytesIn, formatBytes, pickByteUnit } from '../utils/format-bytes';
 import { ChartSlot } from './chart-slot';
 import { PeriodSwitch } from './period-switch';
 

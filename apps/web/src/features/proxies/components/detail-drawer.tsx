@@ -5,9 +5,10 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
 import { TokenTargetRulesSection } from '../../../entities/target-rules/target-rules-panels';
+import { formatBytesTrimmed } from '../../../lib/format';
 import { showError } from '../../../lib/message';
 import { downloadQrPng } from '../../../lib/qr-download';
-import { formatAllowance, formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
+import { formatAllowance, formatArea, formatDateTime, usagePercent } from '../utils/format';
 import { CopyText, SecretText } from './copy-field';
 import { AutoRenewUndo } from './auto-renew-undo';
 import { StatusTag } from './status-tag';
@@ -58,10 +59,10 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
                 label: t('fields.usage'),
                 children:
                   token.usage.limit_bytes === null ? (
-                    formatBytes(token.usage.used_bytes)
+                    formatBytesTrimmed(token.usage.used_bytes)
                   ) : (
                     <div>
-                      {t('usage.ofLimit', { used: formatBytes(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
+                      {t('usage.ofLimit', { used: formatBytesTrimmed(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
                       <Progress percent={percent ?? 0} size="small" />
                     </div>
                   ),

@@ -1,19 +1,6 @@
 import dayjs from 'dayjs';
 import { BYTES_PER_GB, type TProxyToken } from '@proxy/contract';
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** Bytes in binary units with up to two decimals ("1.5 GB"), as the allowance is counted (1 GB = 1024^3 bytes). */
-export function formatBytes(bytes: number): string {
-  let value = Math.max(0, bytes);
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : Number(value.toFixed(2))} ${UNITS[unit]}`;
-}
-
 /** Share of the traffic allowance used, 0-100 (null for IP products). */
 export function usagePercent(usage: TProxyToken['usage']): number | null {
   if (usage.limit_bytes === null || usage.limit_bytes <= 0) return null;

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { TOKEN_TEST_REASONS, USAGE_LOG_OUTCOMES, type TTokenTestReason, type TUsageLogEntry, type TUsageLogOutcome } from '@proxy/contract';
 import { ApiError } from '../../../lib/api-client';
+import { formatBytes } from '../../../lib/format';
 import { getLanguage } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/use-paging';
 import { useExportUsageLog, useUsageLog, type TUsageLogFilters } from '../api/usage-log';
@@ -13,18 +14,6 @@ import { useExportUsageLog, useUsageLog, type TUsageLogFilters } from '../api/us
 type TFilterValues = { range?: [Dayjs, Dayjs] | null; target?: string; outcome?: TUsageLogOutcome };
 
 const OUTCOME_COLORS: Record<TUsageLogOutcome, string> = { closed: 'green', refused: 'orange', cut: 'red' };
-
-/** Bytes with binary units (the exact count is in the cells and the tooltip). */
-function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(2)} ${units[unit]}`;
-}
 
 const formatTime = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
 

@@ -50,17 +50,19 @@ export function formatSignedYuan(yuan: number): string {
   return yuan > 0 ? `+${formatYuan(yuan)}` : formatYuan(yuan);
 }
 
-/** What a missing time shows unless the screen says otherwise. */
+/** What a missing time shows. */
 const NO_TIME = '—';
 
-/** A time of the API in the browser's time zone, to the second: "2026-05-01 08:00:00"; `empty` when there is none. */
-export function formatDateTimeSeconds(iso: string | null | undefined, empty = NO_TIME): string {
-  return iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : empty;
+// The time formatters take one argument, so a table column can take one as its `render`.
+
+/** A time of the API in the browser's time zone, to the second: "2026-05-01 08:00:00" ("—" when there is none). */
+export function formatDateTimeSeconds(iso: string | null | undefined): string {
+  return iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : NO_TIME;
 }
 
-/** A time of the API in the browser's time zone, to the minute: "2026-05-01 08:00"; `empty` when there is none. */
-export function formatDateTimeMinutes(iso: string | null | undefined, empty = NO_TIME): string {
-  return iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : empty;
+/** A time of the API in the browser's time zone, to the minute: "2026-05-01 08:00" ("—" when there is none). */
+export function formatDateTimeMinutes(iso: string | null | undefined): string {
+  return iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : NO_TIME;
 }
 
 /** The month and day of a day ("2026-05-01") or a time, as chart axes label them: "05-01". */
@@ -68,7 +70,7 @@ export function formatMonthDay(dayOrIso: string): string {
   return dayjs(dayOrIso).format('MM-DD');
 }
 
-/** A duration measured in milliseconds (a latency): "120 ms"; `empty` when there is none. */
-export function formatMilliseconds(ms: number | null | undefined, empty = '-'): string {
-  return ms === null || ms === undefined ? empty : `${ms} ms`;
+/** A duration measured in milliseconds (a latency): "120 ms". */
+export function formatMilliseconds(ms: number): string {
+  return `${ms} ms`;
 }

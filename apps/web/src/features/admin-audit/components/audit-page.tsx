@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { TAuditEntry } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { useAuditList, type TAuditFilters } from '../api/audit-list';
 import { AuditFilters } from './audit-filters';
 
@@ -42,7 +42,7 @@ export default function AuditPage() {
       title: t('columns.time'),
       dataIndex: 'created_at',
       width: 170,
-      render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
+      render: formatDateTimeSeconds,
     },
     {
       title: t('columns.operator'),

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Card, Empty, Flex, Table, Typography, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TAdminRebateRecord, type TRebateStatus } from '@proxy/contract';
 import { RebateReasonText, RebateStatusSelect, RebateStatusTag } from '../../../entities/rebates/rebate-status';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { useAllRebates } from '../api/admin-invite';
 
 function Account(props: { email: string; id: number }) {
@@ -25,7 +25,7 @@ export default function AllRebatesPage() {
   const [status, setStatus] = useState<TRebateStatus | undefined>();
   const list = useAllRebates({ ...paging, status });
   const columns: TableColumnsType<TAdminRebateRecord> = [
-    { title: t('columns.createdAt'), dataIndex: 'created_at', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+    { title: t('columns.createdAt'), dataIndex: 'created_at', render: formatDateTimeSeconds },
     { title: t('columns.inviter'), dataIndex: 'inviter_email', render: (_, r) => <Account email={r.inviter_email} id={r.inviter_id} /> },
     { title: t('columns.invitee'), dataIndex: 'invitee_email', render: (_, r) => <Account email={r.invitee_email} id={r.invitee_id} /> },
     { title: t('columns.order'), dataIndex: 'order_id', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
@@ -59,7 +59,7 @@ export default function AllRebatesPage() {
           '—'
         ),
     },
-    { title: t('columns.processedTime'), dataIndex: 'processed_time', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—') },
+    { title: t('columns.processedTime'), dataIndex: 'processed_time', render: formatDateTimeSeconds },
   ];
   return (
     <Card title={t('rebatesTitle')}>

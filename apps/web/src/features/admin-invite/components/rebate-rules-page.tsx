@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Form, InputNumber, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { MAX_REBATE_RATE_PERCENT, MAX_REBATE_RULE_YUAN, formatYuan, type TRebateConfigInput, type TRebateConfigVersion } from '@proxy/contract';
 import { useIsPhone } from '../../../components/use-is-phone';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
 import { useRebateConfigVersions, useUpdateRebateConfig } from '../api/admin-invite';
@@ -38,7 +38,7 @@ export default function RebateRulesPage() {
     { title: t('columns.rate'), dataIndex: 'rate', render: (v: number) => `${v}%` },
     { title: t('columns.minCharge'), dataIndex: 'min_charge', render: (v: number) => formatYuan(v) },
     { title: t('columns.maxRebate'), dataIndex: 'max_rebate', render: (v: number) => formatYuan(v) },
-    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: formatDateTimeSeconds },
     { title: t('columns.createdBy'), dataIndex: 'created_by', render: (v: string | null) => v ?? t('defaults') },
   ];
 

@@ -4,7 +4,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatYuan, type TOverview } from '@proxy/contract';
-import { bytesIn, formatBytes, pickByteUnit } from '../../../lib/format';
+import { bytesIn, formatBytes, formatMonthDay, pickByteUnit } from '../../../lib/format';
 import { OVERVIEW_WINDOWS, useAdminOverview, type TOverviewWindow } from '../api/overview';
 import type { TOverviewChartProps } from './overview-chart';
 
@@ -59,7 +59,7 @@ export default function OverviewPage() {
 
   const moneyChart = useMemo(
     () => ({
-      categories: (data?.money ?? []).map((d) => d.day.slice(5)),
+      categories: (data?.money ?? []).map((d) => formatMonthDay(d.day)),
       series: [
         { name: t('charts.recharge'), type: 'bar' as const, data: (data?.money ?? []).map((d) => d.recharge_amount), color: RECHARGE_COLOR },
         { name: t('charts.spend'), type: 'line' as const, data: (data?.money ?? []).map((d) => d.spend_amount), color: SPEND_COLOR },
@@ -70,7 +70,7 @@ export default function OverviewPage() {
   const unit = pickByteUnit(Math.max(0, ...(data?.traffic ?? []).map((d) => d.bytes)));
   const trafficChart = useMemo(
     () => ({
-      categories: (data?.traffic ?? []).map((d) => d.day.slice(5)),
+      categories: (data?.traffic ?? []).map((d) => formatMonthDay(d.day)),
       series: [{ name: t('charts.traffic'), type: 'bar' as const, data: (data?.traffic ?? []).map((d) => bytesIn(d.bytes, unit)), color: TRAFFIC_COLOR }],
     }),
     [data, unit, t],

@@ -1,17 +1,15 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { SUPPLY_REASON_MAX, SUPPLY_STATUSES, ZSupplyFailBody, formatYuan, type TSupplyAdminRequest, type TSupplyStatus } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { completeSupply } from '../api/complete-supply';
 import { failSupply } from '../api/fail-supply';
 import { refreshSupplyQueue, useSupplyQueue } from '../api/supply-queue';
 import { takeSupply } from '../api/take-supply';
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm';
 
 const STATUS_COLORS: Record<TSupplyStatus, string> = {
   pending: 'processing',
@@ -142,8 +140,8 @@ export default function SupplyQueuePage() {
         </Tag>
       ),
     },
-    { title: t('columns.submitted'), dataIndex: 'submit_time', render: (value: string) => dayjs(value).format(TIME_FORMAT) },
-    { title: t('columns.deadline'), dataIndex: 'deadline', render: (value: string) => dayjs(value).format(TIME_FORMAT) },
+    { title: t('columns.submitted'), dataIndex: 'submit_time', render: formatDateTimeMinutes },
+    { title: t('columns.deadline'), dataIndex: 'deadline', render: formatDateTimeMinutes },
     {
       title: t('columns.actions'),
       key: 'actions',

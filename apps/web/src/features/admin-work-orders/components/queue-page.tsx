@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Segmented, Table, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { WORK_ORDER_STATUSES, type TAdminWorkOrder, type TWorkOrderStatus } from '@proxy/contract';
 import { WorkOrderStatusTag } from '../../../entities/work-orders/work-order-status-tag';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { useQueue } from '../api/queue';
 
 const PAGE_SIZE = 20;
@@ -41,7 +41,7 @@ export default function QueuePage() {
     },
     { title: t('columns.category'), dataIndex: 'category', width: 130, render: (category: string) => tc(`workOrder.category.${category}`) },
     { title: t('columns.status'), dataIndex: 'status', width: 110, render: (value: TWorkOrderStatus) => <WorkOrderStatusTag status={value} /> },
-    { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm') },
+    { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: formatDateTimeMinutes },
     {
       title: t('columns.actions'),
       key: 'actions',

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Button, Card, Table, Tag, Typography } from 'antd';
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import type { TSpiderRecord } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { downloadSpiderFile } from '../api/download-spider-file';
 import { useSpiderRecords } from '../api/spider-records';
 import { LINE_FORMAT_LABELS } from '../utils/line-formats';
@@ -54,7 +54,7 @@ export function HistoryCard() {
             title: t('history.createdAt'),
             dataIndex: 'created_at',
             width: 170,
-            render: (at: string) => dayjs(at).format('YYYY-MM-DD HH:mm:ss'),
+            render: formatDateTimeSeconds,
           },
           { key: 'token', title: t('history.token'), dataIndex: 'token_username', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
           {

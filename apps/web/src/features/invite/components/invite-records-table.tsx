@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Empty, Table, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TInviteRecord } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { useInviteRecords } from '../api/invite';
 
 /** The accounts I invited, newest first, with their rebates. */
@@ -12,7 +12,7 @@ export function InviteRecordsTable() {
   const records = useInviteRecords(paging);
   const columns: TableColumnsType<TInviteRecord> = [
     { title: t('columns.invitee'), dataIndex: 'invitee' },
-    { title: t('columns.registerTime'), dataIndex: 'register_time', render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss') },
+    { title: t('columns.registerTime'), dataIndex: 'register_time', render: formatDateTimeSeconds },
     { title: t('columns.rebateCount'), dataIndex: 'rebate_count' },
     { title: t('columns.totalRebate'), dataIndex: 'total_rebate', render: (value: number) => formatYuan(value) },
   ];

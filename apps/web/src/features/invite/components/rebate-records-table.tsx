@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Empty, Flex, Table, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TRebateRecord, type TRebateStatus } from '@proxy/contract';
 import { RebateStatusSelect, RebateStatusTag } from '../../../entities/rebates/rebate-status';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { useRebateRecords } from '../api/invite';
 
 /** My rebates, newest first, filtered by state. */
@@ -20,7 +20,7 @@ export function RebateRecordsTable() {
     {
       title: t('columns.processedTime'),
       dataIndex: 'processed_time',
-      render: (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '—'),
+      render: formatDateTimeSeconds,
     },
   ];
   return (

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Empty, Flex, List, Segmented, Tag, Typography } from 'antd';
 import { CheckOutlined, MailOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { TNotification } from '@proxy/contract';
 import { useNotificationList } from '../../../entities/notifications/notification-list';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { useMarkAsRead } from '../api/mark-as-read';
 
@@ -65,7 +65,7 @@ export default function NotificationsPage() {
               {item.content}
             </Typography.Paragraph>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {dayjs(item.created_at).format('YYYY-MM-DD HH:mm')}
+              {formatDateTimeMinutes(item.created_at)}
             </Typography.Text>
           </>
         }

@@ -5,10 +5,10 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
 import { TokenTargetRulesSection } from '../../../entities/target-rules/target-rules-panels';
-import { formatBytesTrimmed } from '../../../lib/format';
+import { formatBytesTrimmed, formatDateTimeSeconds } from '../../../lib/format';
 import { showError } from '../../../lib/message';
 import { downloadQrPng } from '../../../lib/qr-download';
-import { formatAllowance, formatArea, formatDateTime, usagePercent } from '../utils/format';
+import { formatAllowance, formatArea, usagePercent } from '../utils/format';
 import { CopyText, SecretText } from './copy-field';
 import { AutoRenewUndo } from './auto-renew-undo';
 import { StatusTag } from './status-tag';
@@ -76,8 +76,8 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
                   </Link>
                 ),
               },
-              { key: 'created', label: t('fields.createdAt'), children: formatDateTime(token.created_at) },
-              { key: 'expires', label: t('fields.expiresAt'), children: formatDateTime(token.expires_at) },
+              { key: 'created', label: t('fields.createdAt'), children: formatDateTimeSeconds(token.created_at) },
+              { key: 'expires', label: t('fields.expiresAt'), children: formatDateTimeSeconds(token.expires_at) },
               { key: 'status', label: t('fields.status'), children: <StatusTag status={token.status} /> },
               ...(token.type === 'ip'
                 ? [{ key: 'autoRenew', label: t('fields.autoRenew'), children: token.auto_renew ? t('detail.on') : t('detail.off') }]

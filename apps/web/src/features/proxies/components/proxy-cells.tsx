@@ -1,11 +1,11 @@
 import { Flex, Progress, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PROXY_REMARK_MAX, type TProxyToken } from '@proxy/contract';
-import { formatBytesTrimmed } from '../../../lib/format';
+import { formatBytesTrimmed, formatDateTimeSeconds } from '../../../lib/format';
 import { showError, showSuccess } from '../../../lib/message';
 import { useSetAutoRenew } from '../api/set-auto-renew';
 import { useUpdateRemark } from '../api/update-remark';
-import { formatAllowance, formatDateTime, usagePercent } from '../utils/format';
+import { formatAllowance, usagePercent } from '../utils/format';
 import type { TScreenConfig } from '../utils/screens';
 import { CopyText, SecretText } from './copy-field';
 
@@ -86,7 +86,7 @@ export function AutoRenewCell({ screen, token }: { screen: TScreenConfig; token:
 
 /** Date above time, so the column stays narrow. */
 export function DateTimeCell({ iso }: { iso: string }) {
-  const [date, time] = formatDateTime(iso).split(' ');
+  const [date, time] = formatDateTimeSeconds(iso).split(' ');
   return (
     <Flex vertical>
       <Typography.Text style={{ whiteSpace: 'nowrap' }}>{date}</Typography.Text>

@@ -1,4 +1,3 @@
-import dayjs from 'dayjs';
 import { BYTES_PER_GB, type TProxyToken } from '@proxy/contract';
 
 /** Share of the traffic allowance used, 0-100 (null for IP products). */
@@ -10,11 +9,6 @@ export function usagePercent(usage: TProxyToken['usage']): number | null {
 /** A traffic allowance in GB as it was bought ("0.1 GB"), up to two decimals. */
 export function formatAllowance(bytes: number): string {
   return `${Math.round((bytes / BYTES_PER_GB) * 100) / 100} GB`;
-}
-
-/** Date and time as the lists show them. */
-export function formatDateTime(iso: string): string {
-  return dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
 }
 
 /** The area as "Country / State / City", skipping the parts that are "any". */

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { IP_LIST_MAX_ENTRIES, type TIpList, type TIpListEntry } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { useIpList } from '../api/ip-list';
 import { useRemoveIpEntry } from '../api/remove-ip-entry';
@@ -65,7 +65,7 @@ export function IpListPanel({ list }: { list: TIpList }) {
       title: t('table.createdAt'),
       dataIndex: 'created_at',
       width: 180,
-      render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
+      render: formatDateTimeSeconds,
     },
     {
       title: t('table.actions'),

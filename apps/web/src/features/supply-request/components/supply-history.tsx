@@ -1,16 +1,14 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Select, Space, Table, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { SUPPLY_STATUSES, formatYuan, type TSupplyRequest, type TSupplyStatus } from '@proxy/contract';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { useRevokeSupply } from '../api/revoke-supply';
 import { useSupplyList } from '../api/supply-list';
 import { SupplyDetailDrawer } from './supply-detail-drawer';
 import { SupplyStatusTag } from './supply-status-tag';
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm';
 
 /** The user's requests with status tags, a status filter, the detail and revoke for pending ones. */
 export function SupplyHistory() {
@@ -45,11 +43,11 @@ export function SupplyHistory() {
     { title: t('history.columns.waitDays'), dataIndex: 'wait_days', width: 100 },
     { title: t('history.columns.cost'), dataIndex: 'cost', render: (value: number) => formatYuan(value) },
     { title: t('history.columns.status'), dataIndex: 'status', render: (value: TSupplyStatus) => <SupplyStatusTag status={value} /> },
-    { title: t('history.columns.submitTime'), dataIndex: 'submit_time', render: (value: string) => dayjs(value).format(TIME_FORMAT) },
+    { title: t('history.columns.submitTime'), dataIndex: 'submit_time', render: formatDateTimeMinutes },
     {
       title: t('history.columns.completedTime'),
       dataIndex: 'completed_time',
-      render: (value: string | null) => (value ? dayjs(value).format(TIME_FORMAT) : '—'),
+      render: formatDateTimeMinutes,
     },
     {
       title: t('history.columns.actions'),

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { Button, Drawer, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TWebhookDelivery, TWebhookDeliveryStatus, TWebhookEndpoint } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { useResendDelivery, useWebhookDeliveries } from '../api/deliveries';
 
 const STATUS_COLOURS: Record<TWebhookDeliveryStatus, string> = { pending: 'processing', succeeded: 'success', failed: 'error' };
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '-');
 
 /** An endpoint's delivery log: status, attempts, response code, latency, the answer's start; "Resend" per row. */
 export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndpoint | undefined; onClose: () => void }) {
@@ -65,10 +65,10 @@ export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndp
             key: 'time',
             render: (_, d) => (
               <>
-                <div>{time(d.last_attempt_at)}</div>
+                <div>{d.last_attempt_at ? formatDateTimeSeconds(d.last_attempt_at) : '-'}</div>
                 {d.status === 'pending' && (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {t('next')}: {time(d.next_attempt_at)}
+                    {t('next')}: {d.next_attempt_at ? formatDateTimeSeconds(d.next_attempt_at) : '-'}
                   </Typography.Text>
                 )}
               </>

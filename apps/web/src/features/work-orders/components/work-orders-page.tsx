@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Segmented, Table, Typography, type TableColumnsType } from 'antd';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { WORK_ORDER_STATUSES, type TWorkOrder, type TWorkOrderStatus } from '@proxy/contract';
 import { useIsPhone } from '../../../components/use-is-phone';
 import { WorkOrderStatusTag } from '../../../entities/work-orders/work-order-status-tag';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { useWorkOrderList } from '../api/work-order-list';
 import { CancelWorkOrderButton } from './cancel-button';
 
@@ -32,7 +32,7 @@ export default function WorkOrdersPage() {
     },
     { title: t('columns.category'), dataIndex: 'category', width: 130, render: (category: string) => tc(`workOrder.category.${category}`) },
     { title: t('columns.status'), dataIndex: 'status', width: 110, render: (value: TWorkOrderStatus) => <WorkOrderStatusTag status={value} /> },
-    { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm') },
+    { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: formatDateTimeMinutes },
     {
       title: t('columns.actions'),
       key: 'actions',

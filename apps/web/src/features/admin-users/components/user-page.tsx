@@ -13,7 +13,7 @@ import {
   type TLedgerLine,
   type TPayOrder,
 } from '@proxy/contract';
-import { formatBytes, formatDateTimeSeconds } from '../../../lib/format';
+import { formatBytes, formatDateTimeSeconds, formatSignedYuan } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
 import { useUserInfo } from '../../../entities/user/user-info';
@@ -37,7 +37,7 @@ function StatementTable(props: { userId: number }) {
   const { t } = useTranslation('admin-users');
   const paging = usePaging();
   const ledger = useAdminUserLedger(props.userId, paging.page, paging.pageSize);
-  const money = (v: number) => (v === 0 ? '—' : `${v > 0 ? '+' : ''}${formatYuan(v)}`);
+  const money = (v: number) => (v === 0 ? '—' : formatSignedYuan(v));
   const columns: TableColumnsType<TLedgerLine> = [
     { title: t('ledger.time'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
     { title: t('ledger.reason'), dataIndex: 'reason', width: 130, render: (v: string) => t(`common:ledgerReasons.${v}`, { defaultValue: v }) },

@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { Flex, Table, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LEDGER_REASONS, formatYuan, type TLedgerLine, type TLedgerReason } from '@proxy/contract';
-import { formatDateTimeSeconds } from '../../../lib/format';
+import { formatDateTimeSeconds, formatSignedYuan } from '../../../lib/format';
 import { useLedger, type TLedgerFilters } from '../api/ledger';
-import { formatSignedYuan } from '../utils/format';
 import { FilterBar, type TFilterBarValues } from './filter-bar';
 import { usePaging } from '../../../lib/use-paging';
 

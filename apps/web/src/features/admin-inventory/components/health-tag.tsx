@@ -1,7 +1,7 @@
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TInventoryNode } from '@proxy/contract';
-import { formatDateTimeSeconds } from '../../../lib/format';
+import { formatDateTimeSeconds, formatMilliseconds } from '../../../lib/format';
 
 const COLORS = { up: 'green', down: 'red', unknown: 'default' } as const;
 
@@ -12,7 +12,7 @@ export function HealthTag({ node }: { node: TInventoryNode }) {
   const tag = (
     <Tag color={COLORS[node.health]} data-testid={`health-${node.id}`}>
       {t(`health.${node.health}`)}
-      {node.health === 'up' && node.latency_ms !== null ? ` · ${node.latency_ms} ms` : ''}
+      {node.health === 'up' && node.latency_ms !== null ? ` · ${formatMilliseconds(node.latency_ms)}` : ''}
     </Tag>
   );
   return (

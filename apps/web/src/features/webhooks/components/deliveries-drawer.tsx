@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Drawer, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TWebhookDelivery, TWebhookDeliveryStatus, TWebhookEndpoint } from '@proxy/contract';
-import { formatDateTimeSeconds } from '../../../lib/format';
+import { formatDateTimeSeconds, formatMilliseconds } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { useResendDelivery, useWebhookDeliveries } from '../api/deliveries';
 
@@ -50,7 +50,7 @@ export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndp
           { title: t('status'), dataIndex: 'status', render: (s: TWebhookDeliveryStatus) => <Tag color={STATUS_COLOURS[s]}>{t(`statuses.${s}`)}</Tag> },
           { title: t('attempts'), dataIndex: 'attempts', width: 90 },
           { title: t('code'), dataIndex: 'response_code', width: 90, render: (c: number | null) => c ?? '-' },
-          { title: t('latency'), dataIndex: 'latency_ms', width: 90, render: (ms: number | null) => (ms === null ? '-' : `${ms} ms`) },
+          { title: t('latency'), dataIndex: 'latency_ms', width: 90, render: (ms: number | null) => (ms === null ? '-' : formatMilliseconds(ms)) },
           {
             title: t('excerpt'),
             dataIndex: 'response_excerpt',

@@ -9,8 +9,6 @@ import { usePaging } from '../../../lib/use-paging';
 import { useAdminUsers, type TUserFilters } from '../api/admin-users';
 import { UserStatusTag } from './user-status-tag';
 
-const PAGE_SIZES = [10, 20, 50, 100];
-
 /** /admin/users: every account, newest first, found by e-mail, name, id or invite code, and by status. */
 export default function UsersPage() {
   const { t } = useTranslation('admin-users');
@@ -111,7 +109,7 @@ export default function UsersPage() {
         loading={list.isFetching}
         locale={{ emptyText }}
         scroll={{ x: 1200 }}
-        pagination={{ ...paging.pagination(list.data?.total), pageSizeOptions: PAGE_SIZES }}
+        pagination={paging.pagination(list.data?.total)}
       />
     </Card>
   );

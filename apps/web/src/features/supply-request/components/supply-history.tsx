@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { SUPPLY_STATUSES, formatYuan, type TSupplyRequest, type TSupplyStatus } from '@proxy/contract';
 import { formatDateTimeMinutes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
+import { usePaging } from '../../../lib/use-paging';
 import { useRevokeSupply } from '../api/revoke-supply';
 import { useSupplyList } from '../api/supply-list';
 import { SupplyDetailDrawer } from './supply-detail-drawer';
@@ -13,11 +14,10 @@ import { SupplyStatusTag } from './supply-status-tag';
 /** The user's requests with status tags, a status filter, the detail and revoke for pending ones. */
 export function SupplyHistory() {
   const { t } = useTranslation('supply-request');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
   const [status, setStatus] = useState<TSupplyStatus | undefined>();
   const [detailId, setDetailId] = useState<number | null>(null);
-  const list = useSupplyList({ page, pageSize, status });
+  const list = useSupplyList({ page: paging.page, pageSize: paging.pageSize, status });
   const revoke = useRevokeSupply();
 
   const askRevoke = (row: TSupplyRequest) =>
@@ -79,7 +79,7 @@ export function SupplyHistory() {
             value={status ?? ''}
             onChange={(value) => {
               setStatus(value || undefined);
-              setPage(1);
+              paging.toFirstPage();
             }}
             options={[{ value: '', label: t('history.allStatuses') }, ...SUPPLY_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))]}
             aria-label={t('history.columns.status')}
@@ -99,17 +99,7 @@ export function SupplyHistory() {
         locale={{ emptyText: <Empty description={t('history.empty')} /> }}
         scroll={{ x: 1100 }}
         data-testid="supply-history"
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('history.total', { count: total }),
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize === pageSize ? nextPage : 1);
-            setPageSize(nextSize);
-          },
-        }}
+        pagination={paging.pagination(list.data?.total, { showTotal: (total) => t('history.total', { count: total }) })}
       />
       <SupplyDetailDrawer id={detailId} onClose={() => setDetailId(null)} />
     </Card>

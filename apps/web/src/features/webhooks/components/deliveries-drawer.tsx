@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import { Button, Drawer, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TWebhookDelivery, TWebhookDeliveryStatus, TWebhookEndpoint } from '@proxy/contract';
 import { formatDateTimeSeconds, formatMilliseconds } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
-import { useResendDelivery, useWebhookDeliveries } from '../api/deliveries';
+import { usePaging } from '../../../lib/use-paging';
+import { DELIVERIES_PAGE_SIZE, useResendDelivery, useWebhookDeliveries } from '../api/deliveries';
 
 const STATUS_COLOURS: Record<TWebhookDeliveryStatus, string> = { pending: 'processing', succeeded: 'success', failed: 'error' };
 
@@ -12,8 +12,8 @@ const STATUS_COLOURS: Record<TWebhookDeliveryStatus, string> = { pending: 'proce
 export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndpoint | undefined; onClose: () => void }) {
   const { t } = useTranslation('webhooks', { keyPrefix: 'deliveries' });
   const { t: tEvents } = useTranslation('webhooks', { keyPrefix: 'events' });
-  const [page, setPage] = useState(1);
-  const { data, isFetching, refetch } = useWebhookDeliveries(endpoint?.id, page);
+  const paging = usePaging(DELIVERIES_PAGE_SIZE);
+  const { data, isFetching, refetch } = useWebhookDeliveries(endpoint?.id, paging.page);
   const resend = useResendDelivery();
   return (
     <Drawer
@@ -33,7 +33,7 @@ export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndp
         loading={isFetching}
         dataSource={data?.records ?? []}
         scroll={{ x: 900 }}
-        pagination={{ current: page, pageSize: 20, total: data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+        pagination={paging.pagination(data?.total, { showSizeChanger: false, showTotal: undefined })}
         columns={[
           {
             title: t('event'),

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Button, Card, Empty, Flex, Form, InputNumber, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MAX_REBATE_RATE_PERCENT, MAX_REBATE_RULE_YUAN, formatYuan, type TRebateConfigInput, type TRebateConfigVersion } from '@proxy/contract';
@@ -6,6 +5,7 @@ import { useIsPhone } from '../../../components/use-is-phone';
 import { formatDateTimeSeconds } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
+import { usePaging } from '../../../lib/use-paging';
 import { useRebateConfigVersions, useUpdateRebateConfig } from '../api/admin-invite';
 
 const FIELDS = ['rate', 'min_charge', 'max_rebate'] as const;
@@ -15,8 +15,8 @@ export default function RebateRulesPage() {
   const { t } = useTranslation('admin-invite');
   const isPhone = useIsPhone();
   const [form] = Form.useForm<TRebateConfigInput>();
-  const [paging, setPaging] = useState({ page: 1, page_size: 20 });
-  const versions = useRebateConfigVersions(paging);
+  const paging = usePaging(20);
+  const versions = useRebateConfigVersions({ page: paging.page, page_size: paging.pageSize });
   const update = useUpdateRebateConfig();
   const current = versions.data?.records.find((v) => v.is_current);
 
@@ -85,12 +85,7 @@ export default function RebateRulesPage() {
           dataSource={versions.data?.records ?? []}
           loading={versions.isFetching}
           locale={{ emptyText: <Empty description={t('emptyVersions')} /> }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.page_size,
-            total: versions.data?.total ?? 0,
-            onChange: (page, pageSize) => setPaging({ page, page_size: pageSize }),
-          }}
+          pagination={paging.pagination(versions.data?.total, { showSizeChanger: undefined, showTotal: undefined })}
         />
       </Card>
     </Flex>

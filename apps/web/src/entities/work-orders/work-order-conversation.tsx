@@ -1,8 +1,8 @@
 import { Card, Empty, Flex, Image, Skeleton, Tag, Typography } from 'antd';
 import { PictureOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { TWorkOrderAttachment, TWorkOrderMessage } from '@proxy/contract';
+import { formatDateTimeMinutes } from '../../lib/format';
 import { useAttachmentUrl } from './attachment-file';
 
 /** One attached image: a thumbnail that opens the full image. */
@@ -42,7 +42,7 @@ export function WorkOrderConversation({ messages, viewer }: { messages: TWorkOrd
               <Flex gap={8} align="center" wrap>
                 <Tag color={isOperator ? 'blue' : 'default'}>{t(`workOrder.author.${!isOperator && viewer === 'customer' ? 'me' : message.author}`)}</Tag>
                 <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 'normal' }}>
-                  {dayjs(message.created_at).format('YYYY-MM-DD HH:mm')}
+                  {formatDateTimeMinutes(message.created_at)}
                 </Typography.Text>
               </Flex>
             }

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { TAuditEntry } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
+import { usePaging } from '../../../lib/use-paging';
 import { useAuditList, type TAuditFilters } from '../api/audit-list';
 import { AuditFilters } from './audit-filters';
 
 const DEFAULT_PAGE_SIZE = 20;
-const PAGE_SIZES = [10, 20, 50, 100];
 
 function hasFilters(filters: TAuditFilters): boolean {
   return Object.values(filters).some((value) => value !== undefined);
@@ -32,17 +32,16 @@ function EntryDetails(props: { entry: TAuditEntry }) {
 /** /admin/audit: every operator call that changed data, newest first, with filters and paging. */
 export default function AuditPage() {
   const { t } = useTranslation('admin-audit');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const paging = usePaging(DEFAULT_PAGE_SIZE);
   const [filters, setFilters] = useState<TAuditFilters>({});
-  const list = useAuditList({ page, pageSize, filters });
+  const list = useAuditList({ page: paging.page, pageSize: paging.pageSize, filters });
 
   const columns: TableColumnsType<TAuditEntry> = [
     {
       title: t('columns.time'),
       dataIndex: 'created_at',
       width: 170,
-      render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
+      render: formatDateTimeSeconds,
     },
     {
       title: t('columns.operator'),
@@ -118,7 +117,7 @@ export default function AuditPage() {
       <AuditFilters
         onChange={(next) => {
           setFilters(next);
-          setPage(1);
+          paging.toFirstPage();
         }}
       />
       <Table<TAuditEntry>
@@ -130,18 +129,7 @@ export default function AuditPage() {
         expandable={{ expandedRowRender: (entry) => <EntryDetails entry={entry} /> }}
         locale={{ emptyText }}
         scroll={{ x: 1000 }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          showTotal: (total) => t('total', { count: total }),
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize === pageSize ? nextPage : 1);
-            setPageSize(nextSize);
-          },
-        }}
+        pagination={paging.pagination(list.data?.total, { showTotal: (total) => t('total', { count: total }) })}
       />
     </Card>
   );

@@ -10,8 +10,6 @@ import { HealthTag } from './health-tag';
 import { NodeEditModal } from './node-edit-modal';
 import { RetireModal } from './retire-modal';
 
-const PAGE_SIZES = [10, 20, 50, 100];
-
 /** The exit list: filters, area, kind, egress, endpoint, exit IP, health, holder; edit, retire and probe now. */
 export function NodesPanel() {
   const { t } = useTranslation('admin-inventory');
@@ -169,7 +167,7 @@ export function NodesPanel() {
         loading={list.isFetching}
         locale={{ emptyText }}
         scroll={{ x: 1300 }}
-        pagination={{ ...paging.pagination(list.data?.total), pageSizeOptions: PAGE_SIZES }}
+        pagination={paging.pagination(list.data?.total)}
       />
       <NodeEditModal node={editing} onClose={() => setEditing(null)} />
       <RetireModal node={retiring} onClose={() => setRetiring(null)} />

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Card, Empty, Flex, Table, Typography, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TAdminRebateRecord, type TRebateStatus } from '@proxy/contract';
 import { RebateReasonText, RebateStatusSelect, RebateStatusTag } from '../../../entities/invite/rebate-status';
+import { formatDateTimeSeconds } from '../../../lib/format';
+import { usePaging } from '../../../lib/use-paging';
 import { useAllRebates } from '../api/admin-invite';
 
 function Account(props: { email: string; id: number }) {
@@ -21,11 +22,11 @@ function Account(props: { email: string; id: number }) {
 /** /admin/invite/rebates: every rebate, newest first, by state, with what a reversed recharge took back and what it could not. */
 export default function AllRebatesPage() {
   const { t } = useTranslation('admin-invite');
-  const [paging, setPaging] = useState({ page: 1, page_size: 20 });
+  const paging = usePaging(20);
   const [status, setStatus] = useState<TRebateStatus | undefined>();
-  const list = useAllRebates({ ...paging, status });
+  const list = useAllRebates({ page: paging.page, page_size: paging.pageSize, status });
   const columns: TableColumnsType<TAdminRebateRecord> = [
-    { title: t('columns.createdAt'), dataIndex: 'created_at', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+    { title: t('columns.createdAt'), dataIndex: 'created_at', render: formatDateTimeSeconds },
     { title: t('columns.inviter'), dataIndex: 'inviter_email', render: (_, r) => <Account email={r.inviter_email} id={r.inviter_id} /> },
     { title: t('columns.invitee'), dataIndex: 'invitee_email', render: (_, r) => <Account email={r.invitee_email} id={r.invitee_id} /> },
     { title: t('columns.order'), dataIndex: 'order_id', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
@@ -59,7 +60,7 @@ export default function AllRebatesPage() {
           '—'
         ),
     },
-    { title: t('columns.processedTime'), dataIndex: 'processed_time', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—') },
+    { title: t('columns.processedTime'), dataIndex: 'processed_time', render: formatDateTimeSeconds },
   ];
   return (
     <Card title={t('rebatesTitle')}>
@@ -68,7 +69,7 @@ export default function AllRebatesPage() {
           value={status}
           onChange={(value) => {
             setStatus(value);
-            setPaging((p) => ({ ...p, page: 1 }));
+            paging.toFirstPage();
           }}
         />
         <Table<TAdminRebateRecord>
@@ -77,13 +78,7 @@ export default function AllRebatesPage() {
           dataSource={list.data?.records ?? []}
           loading={list.isFetching}
           locale={{ emptyText: <Empty description={t('emptyRebates')} /> }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.page_size,
-            total: list.data?.total ?? 0,
-            showTotal: (total) => t('total', { count: total }),
-            onChange: (page, pageSize) => setPaging({ page, page_size: pageSize }),
-          }}
+          pagination={paging.pagination(list.data?.total, { showSizeChanger: undefined, showTotal: (total) => t('total', { count: total }) })}
           scroll={{ x: 'max-content' }}
         />
       </Flex>

@@ -1,11 +1,11 @@
-import { useState } from 'react';
 import { Button, Card, Empty, Flex, Form, InputNumber, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { MAX_REBATE_RATE_PERCENT, MAX_REBATE_RULE_YUAN, formatYuan, type TRebateConfigInput, type TRebateConfigVersion } from '@proxy/contract';
 import { useIsPhone } from '../../../components/use-is-phone';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
+import { usePaging } from '../../../lib/use-paging';
 import { useRebateConfigVersions, useUpdateRebateConfig } from '../api/admin-invite';
 
 const FIELDS = ['rate', 'min_charge', 'max_rebate'] as const;
@@ -15,8 +15,8 @@ export default function RebateRulesPage() {
   const { t } = useTranslation('admin-invite');
   const isPhone = useIsPhone();
   const [form] = Form.useForm<TRebateConfigInput>();
-  const [paging, setPaging] = useState({ page: 1, page_size: 20 });
-  const versions = useRebateConfigVersions(paging);
+  const paging = usePaging(20);
+  const versions = useRebateConfigVersions({ page: paging.page, page_size: paging.pageSize });
   const update = useUpdateRebateConfig();
   const current = versions.data?.records.find((v) => v.is_current);
 
@@ -38,7 +38,7 @@ export default function RebateRulesPage() {
     { title: t('columns.rate'), dataIndex: 'rate', render: (v: number) => `${v}%` },
     { title: t('columns.minCharge'), dataIndex: 'min_charge', render: (v: number) => formatYuan(v) },
     { title: t('columns.maxRebate'), dataIndex: 'max_rebate', render: (v: number) => formatYuan(v) },
-    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: formatDateTimeSeconds },
     { title: t('columns.createdBy'), dataIndex: 'created_by', render: (v: string | null) => v ?? t('defaults') },
   ];
 
@@ -85,12 +85,7 @@ export default function RebateRulesPage() {
           dataSource={versions.data?.records ?? []}
           loading={versions.isFetching}
           locale={{ emptyText: <Empty description={t('emptyVersions')} /> }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.page_size,
-            total: versions.data?.total ?? 0,
-            onChange: (page, pageSize) => setPaging({ page, page_size: pageSize }),
-          }}
+          pagination={paging.pagination(versions.data?.total, { showSizeChanger: undefined, showTotal: undefined })}
         />
       </Card>
     </Flex>

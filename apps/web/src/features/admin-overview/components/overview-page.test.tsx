@@ -8,7 +8,7 @@ import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import type { TAppRoute } from '../../../app/route-types';
 import { adminOverviewRoutes } from '../routes';
-import { formatBytes } from './overview-page';
+import { formatBytes } from '../../../lib/format';
 
 function overviewOf(days: number): TOverview {
   const money = Array.from({ length: days }, (_, i) => ({

@@ -4,6 +4,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatYuan, type TOverview } from '@proxy/contract';
+import { bytesIn, formatBytes, formatMonthDay, pickByteUnit } from '../../../lib/format';
 import { OVERVIEW_WINDOWS, useAdminOverview, type TOverviewWindow } from '../api/overview';
 import type { TOverviewChartProps } from './overview-chart';
 
@@ -21,27 +22,6 @@ function ChartSlot(props: TOverviewChartProps) {
 const RECHARGE_COLOR = '#1677ff';
 const SPEND_COLOR = '#fa8c16';
 const TRAFFIC_COLOR = '#13c2c2';
-
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-type TByteUnit = (typeof BYTE_UNITS)[number];
-
-/** The binary unit that shows the largest value with at most four integer digits. */
-export function pickByteUnit(maxBytes: number): TByteUnit {
-  let index = 0;
-  while (index < BYTE_UNITS.length - 1 && maxBytes >= 1024 ** (index + 1)) index++;
-  return BYTE_UNITS[index];
-}
-
-/** Bytes in a unit, two decimals. */
-export function bytesIn(bytes: number, unit: TByteUnit): number {
-  return Math.round((bytes / 1024 ** BYTE_UNITS.indexOf(unit)) * 100) / 100;
-}
-
-/** "1.50 GB"-style text of a byte count. */
-export function formatBytes(bytes: number): string {
-  const unit = pickByteUnit(bytes);
-  return `${bytesIn(bytes, unit).toFixed(unit === 'B' ? 0 : 2)} ${unit}`;
-}
 
 type TProductRow = TOverview['active_proxies'][number];
 type TStockRow = TOverview['stock'][number];
@@ -79,7 +59,7 @@ export default function OverviewPage() {
 
   const moneyChart = useMemo(
     () => ({
-      categories: (data?.money ?? []).map((d) => d.day.slice(5)),
+      categories: (data?.money ?? []).map((d) => formatMonthDay(d.day)),
       series: [
         { name: t('charts.recharge'), type: 'bar' as const, data: (data?.money ?? []).map((d) => d.recharge_amount), color: RECHARGE_COLOR },
         { name: t('charts.spend'), type: 'line' as const, data: (data?.money ?? []).map((d) => d.spend_amount), color: SPEND_COLOR },
@@ -90,7 +70,7 @@ export default function OverviewPage() {
   const unit = pickByteUnit(Math.max(0, ...(data?.traffic ?? []).map((d) => d.bytes)));
   const trafficChart = useMemo(
     () => ({
-      categories: (data?.traffic ?? []).map((d) => d.day.slice(5)),
+      categories: (data?.traffic ?? []).map((d) => formatMonthDay(d.day)),
       series: [{ name: t('charts.traffic'), type: 'bar' as const, data: (data?.traffic ?? []).map((d) => bytesIn(d.bytes, unit)), color: TRAFFIC_COLOR }],
     }),
     [data, unit, t],

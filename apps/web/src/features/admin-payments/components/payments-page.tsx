@@ -17,16 +17,16 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PAY_METHODS, PAYMENT_STATUSES, USDT_NETWORKS, formatYuan, type TAdminPayOrder, type TUsdtNetwork, type TUsdtTransfer } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { markServerIssues } from '../../../lib/server-issues';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
 import { useAdminOrders, useAssignTransfer, useReconcileOrder, useReverseOrder, useUnmatchedTransfers, type TOrderFilters } from '../api/admin-payments';
 
-const time = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '—');
 const STATUS_COLORS = { pending: 'processing', success: 'success', failure: 'error', cancelled: 'default', timeout: 'warning' } as const;
 
 /**
@@ -146,8 +146,8 @@ function OrdersTab() {
     },
     { title: t('orders.price'), dataIndex: 'price', align: 'right', render: (v: number) => formatYuan(v) },
     { title: t('orders.value'), dataIndex: 'value', align: 'right', render: (v: number) => formatYuan(v) },
-    { title: t('orders.createdAt'), dataIndex: 'created_at', width: 170, render: time },
-    { title: t('orders.paidAt'), dataIndex: 'paid_at', width: 170, render: time },
+    { title: t('orders.createdAt'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
+    { title: t('orders.paidAt'), dataIndex: 'paid_at', width: 170, render: formatDateTimeSeconds },
     {
       title: t('orders.actions'),
       key: 'actions',
@@ -277,7 +277,7 @@ function UnmatchedTab() {
   const [assigning, setAssigning] = useState<TUsdtTransfer | null>(null);
   const transfers = useUnmatchedTransfers({ page: paging.page, pageSize: paging.pageSize, network });
   const columns: TableColumnsType<TUsdtTransfer> = [
-    { title: t('unmatched.time'), dataIndex: 'block_time', width: 170, render: time },
+    { title: t('unmatched.time'), dataIndex: 'block_time', width: 170, render: formatDateTimeSeconds },
     { title: t('unmatched.network'), dataIndex: 'network', width: 110, render: (v: TUsdtNetwork) => t(`networks.${v}`) },
     { title: t('unmatched.amount'), dataIndex: 'amount', align: 'right', render: (v: string) => <Typography.Text strong>{v} USDT</Typography.Text> },
     { title: t('unmatched.from'), dataIndex: 'from', ellipsis: true },

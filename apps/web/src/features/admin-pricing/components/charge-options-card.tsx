@@ -11,11 +11,12 @@ import {
   type TPayMethodState,
   type TVersionStatus,
 } from '@proxy/contract';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
 import { useChargeOptionVersions, useCreateChargeOptionSet, useSetPayMethod } from '../api/admin-pricing';
 import { EffectiveTimeField, effectiveAtOf, type TEffectiveValues } from './effective-time-field';
-import { VersionStatusTag, markIssues, timeText } from './price-dialogs';
+import { VersionStatusTag, markIssues } from './price-dialogs';
 
 type TOptionsForm = TEffectiveValues & { options: { amount?: number; gift?: number }[] };
 
@@ -31,7 +32,7 @@ function OptionHistoryDrawer(props: { open: boolean; onClose: () => void }) {
   const columns: TableColumnsType<TChargeOptionVersion> = [
     { title: t('columns.version'), dataIndex: 'version' },
     { title: t('columns.options'), key: 'options', render: (_, v) => optionsText(v, (amount, gift) => t('optionLine', { amount, gift })) },
-    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: timeText },
+    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: formatDateTimeMinutes },
     { title: t('columns.status'), dataIndex: 'status', render: (v: TVersionStatus) => <VersionStatusTag status={v} /> },
     { title: t('columns.createdBy'), dataIndex: 'created_by', render: (v: string | null) => v ?? t('installDefaults') },
   ];
@@ -66,7 +67,7 @@ function OptionSetEditor(props: { state: TAdminChargeOptions }) {
       });
       showSuccess(
         saved.status === 'scheduled'
-          ? t('savedLater', { version: saved.version, time: timeText(saved.effective_at) })
+          ? t('savedLater', { version: saved.version, time: formatDateTimeMinutes(saved.effective_at) })
           : t('savedNow', { version: saved.version }),
       );
     } catch (error) {
@@ -188,14 +189,16 @@ export function ChargeOptionsCard(props: { state: TAdminChargeOptions | undefine
         {state && (
           <Flex vertical gap={12}>
             <Typography.Text data-testid="options-in-effect">
-              {state.current ? t('optionsInEffect', { version: state.current.version, time: timeText(state.current.effective_at) }) : t('optionsNone')}
+              {state.current
+                ? t('optionsInEffect', { version: state.current.version, time: formatDateTimeMinutes(state.current.effective_at) })
+                : t('optionsNone')}
             </Typography.Text>
             {state.scheduled.map((v) => (
               <Alert
                 key={v.version}
                 type="info"
                 showIcon
-                title={t('optionsScheduled', { version: v.version, time: timeText(v.effective_at) })}
+                title={t('optionsScheduled', { version: v.version, time: formatDateTimeMinutes(v.effective_at) })}
                 description={optionsText(v, (amount, gift) => t('optionLine', { amount, gift }))}
               />
             ))}

@@ -1,15 +1,12 @@
 import { Drawer, Empty, Form, InputNumber, Modal, Table, Tag, Typography, type FormInstance, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_AMOUNT_MAX_FEN, formatFen, yuanToFen, type TAdminPrice, type TPriceKey, type TPriceVersion, type TVersionStatus } from '@proxy/contract';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { getServerIssues } from '../../../lib/server-issues';
 import { usePaging } from '../../../lib/use-paging';
 import { useCreatePriceVersions, usePriceHistory } from '../api/admin-pricing';
 import { EffectiveTimeField, effectiveAtOf, type TEffectiveValues } from './effective-time-field';
-
-/** A time as the operator reads it. */
-export const timeText = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : '—');
 
 const STATUS_COLORS: Record<TVersionStatus, string> = { scheduled: 'gold', current: 'blue', past: 'default' };
 
@@ -44,7 +41,7 @@ export function PriceEditModal(props: { price: TAdminPrice | null; onClose: () =
       const [saved] = versions;
       showSuccess(
         saved?.status === 'scheduled'
-          ? t('savedLater', { version: saved.id, time: timeText(saved.effective_at) })
+          ? t('savedLater', { version: saved.id, time: formatDateTimeMinutes(saved.effective_at) })
           : t('savedNow', { version: saved?.id ?? '' }),
       );
       props.onClose();
@@ -94,7 +91,7 @@ export function PriceHistoryDrawer(props: { priceKey: TPriceKey | null; onClose:
   const columns: TableColumnsType<TPriceVersion> = [
     { title: t('columns.version'), dataIndex: 'id' },
     { title: t('columns.amount'), dataIndex: 'amount_fen', render: (v: number) => formatFen(v) },
-    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: timeText },
+    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: formatDateTimeMinutes },
     { title: t('columns.status'), dataIndex: 'status', render: (v: TVersionStatus) => <VersionStatusTag status={v} /> },
     { title: t('columns.createdBy'), dataIndex: 'created_by', render: (v: string | null) => v ?? t('installDefaults') },
   ];

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { Button, Card, Flex, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatFen, type TAdminPrice, type TPriceKey } from '@proxy/contract';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { useAdminChargeOptions, useAdminPrices } from '../api/admin-pricing';
 import { ChargeOptionsCard } from './charge-options-card';
-import { PriceEditModal, PriceHistoryDrawer, timeText } from './price-dialogs';
+import { PriceEditModal, PriceHistoryDrawer } from './price-dialogs';
 
 /**
  * /admin/prices: the price catalogue (each key's price in effect, its version,
@@ -31,7 +32,7 @@ export default function PricingPage() {
       ),
     },
     { title: t('columns.version'), dataIndex: 'version_id', render: (v: number) => (v === 0 ? <Tag>{t('listVersion')}</Tag> : v) },
-    { title: t('columns.since'), dataIndex: 'effective_at', render: timeText },
+    { title: t('columns.since'), dataIndex: 'effective_at', render: formatDateTimeMinutes },
     { title: t('columns.listPrice'), dataIndex: 'default_fen', render: (v: number) => formatFen(v) },
     {
       title: t('columns.scheduled'),
@@ -41,7 +42,7 @@ export default function PricingPage() {
           ? '—'
           : scheduled.map((v) => (
               <Tag key={v.id} color="gold">
-                {t('scheduledAt', { price: formatFen(v.amount_fen), time: timeText(v.effective_at) })}
+                {t('scheduledAt', { price: formatFen(v.amount_fen), time: formatDateTimeMinutes(v.effective_at) })}
               </Tag>
             )),
     },

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
 import { useCurrentNotice, usePublishNotice } from '../api/notice';
@@ -51,7 +51,7 @@ export default function NoticePage() {
           showIcon
           style={{ marginBottom: 16 }}
           data-testid="notice-current"
-          title={current.data ? t('current', { time: dayjs(current.data.published_at).format('YYYY-MM-DD HH:mm') }) : t('none')}
+          title={current.data ? t('current', { time: formatDateTimeMinutes(current.data.published_at) }) : t('none')}
         />
         <Form<TNoticeForm> form={form} name="notice" layout="vertical" onFinish={() => void submit()} data-testid="notice-form">
           <Row gutter={16}>

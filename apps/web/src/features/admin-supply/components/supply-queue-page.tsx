@@ -1,17 +1,16 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { SUPPLY_REASON_MAX, SUPPLY_STATUSES, ZSupplyFailBody, formatYuan, type TSupplyAdminRequest, type TSupplyStatus } from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
+import { usePaging } from '../../../lib/use-paging';
 import { completeSupply } from '../api/complete-supply';
 import { failSupply } from '../api/fail-supply';
 import { refreshSupplyQueue, useSupplyQueue } from '../api/supply-queue';
 import { takeSupply } from '../api/take-supply';
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm';
 
 const STATUS_COLORS: Record<TSupplyStatus, string> = {
   pending: 'processing',
@@ -65,12 +64,11 @@ function FailDialog(props: { request: TSupplyAdminRequest | null; onClose: () =>
 /** /admin/supply: every customer's supply requests, open ones first; take, complete (allocation) or fail (refund). */
 export default function SupplyQueuePage() {
   const { t } = useTranslation('admin-supply');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging(20);
   const [status, setStatus] = useState<TSupplyStatus | undefined>();
   const [failing, setFailing] = useState<TSupplyAdminRequest | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
-  const queue = useSupplyQueue({ page, pageSize, status });
+  const queue = useSupplyQueue({ page: paging.page, pageSize: paging.pageSize, status });
 
   const run = async (id: number, action: () => Promise<unknown>, done: string) => {
     setBusyId(id);
@@ -142,8 +140,8 @@ export default function SupplyQueuePage() {
         </Tag>
       ),
     },
-    { title: t('columns.submitted'), dataIndex: 'submit_time', render: (value: string) => dayjs(value).format(TIME_FORMAT) },
-    { title: t('columns.deadline'), dataIndex: 'deadline', render: (value: string) => dayjs(value).format(TIME_FORMAT) },
+    { title: t('columns.submitted'), dataIndex: 'submit_time', render: formatDateTimeMinutes },
+    { title: t('columns.deadline'), dataIndex: 'deadline', render: formatDateTimeMinutes },
     {
       title: t('columns.actions'),
       key: 'actions',
@@ -190,7 +188,7 @@ export default function SupplyQueuePage() {
             value={status ?? ''}
             onChange={(value) => {
               setStatus(value || undefined);
-              setPage(1);
+              paging.toFirstPage();
             }}
             options={[{ value: '', label: t('allStatuses') }, ...SUPPLY_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))]}
             aria-label={t('columns.status')}
@@ -209,17 +207,7 @@ export default function SupplyQueuePage() {
         loading={queue.isFetching}
         locale={{ emptyText: <Empty description={t('empty')} /> }}
         scroll={{ x: 1200 }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: queue.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('total', { count: total }),
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize === pageSize ? nextPage : 1);
-            setPageSize(nextSize);
-          },
-        }}
+        pagination={paging.pagination(queue.data?.total, { showTotal: (total) => t('total', { count: total }) })}
       />
       <FailDialog request={failing} onClose={() => setFailing(null)} />
     </Card>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Descriptions, Empty, Flex, Result, Space, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import {
@@ -14,6 +13,7 @@ import {
   type TLedgerLine,
   type TPayOrder,
 } from '@proxy/contract';
+import { formatBytes, formatDateTimeSeconds, formatSignedYuan } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
 import { useUserInfo } from '../../../entities/users/user-info';
@@ -32,16 +32,14 @@ import {
 import { AdjustBalanceModal } from './adjust-balance-modal';
 import { UserStatusTag } from './user-status-tag';
 
-const time = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '—');
-
 /** The account's statement: every balance movement, newest first. */
 function StatementTable(props: { userId: number }) {
   const { t } = useTranslation('admin-users');
   const paging = usePaging();
   const ledger = useAdminUserLedger(props.userId, paging.page, paging.pageSize);
-  const money = (v: number) => (v === 0 ? '—' : `${v > 0 ? '+' : ''}${formatYuan(v)}`);
+  const money = (v: number) => (v === 0 ? '—' : formatSignedYuan(v));
   const columns: TableColumnsType<TLedgerLine> = [
-    { title: t('ledger.time'), dataIndex: 'created_at', width: 170, render: time },
+    { title: t('ledger.time'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
     { title: t('ledger.reason'), dataIndex: 'reason', width: 130, render: (v: string) => t(`common:ledgerReasons.${v}`, { defaultValue: v }) },
     { title: t('ledger.amount'), dataIndex: 'amount', align: 'right', render: money },
     { title: t('ledger.frozen'), dataIndex: 'frozen_amount', align: 'right', render: money },
@@ -74,8 +72,8 @@ function OrdersTable(props: { userId: number }) {
     { title: t('orders.status'), dataIndex: 'status', width: 120, render: (v: string) => <Tag>{t(`orderStatus.${v}`, { defaultValue: v })}</Tag> },
     { title: t('orders.amount'), dataIndex: 'amount', align: 'right', render: (v: number) => formatYuan(v) },
     { title: t('orders.value'), dataIndex: 'value', align: 'right', render: (v: number) => formatYuan(v) },
-    { title: t('orders.createdAt'), dataIndex: 'created_at', width: 170, render: time },
-    { title: t('orders.paidAt'), dataIndex: 'paid_at', width: 170, render: time },
+    { title: t('orders.createdAt'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
+    { title: t('orders.paidAt'), dataIndex: 'paid_at', width: 170, render: formatDateTimeSeconds },
   ];
   return (
     <Table<TPayOrder>
@@ -89,16 +87,6 @@ function OrdersTable(props: { userId: number }) {
       scroll={{ x: 900 }}
     />
   );
-}
-
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** "1.50 GB"-style text of a byte count (binary units, as allowances are sold). */
-export function formatBytes(bytes: number): string {
-  let index = 0;
-  while (index < BYTE_UNITS.length - 1 && bytes >= 1024 ** (index + 1)) index++;
-  const value = bytes / 1024 ** index;
-  return `${index === 0 ? value : value.toFixed(2)} ${BYTE_UNITS[index]}`;
 }
 
 /** The account's proxies (deleted ones too): product, area, status, expiry and traffic used. */
@@ -122,7 +110,7 @@ function ProxiesTable(props: { userId: number }) {
         <Tag color={v === 'enabled' ? 'success' : v === 'deleted' ? 'default' : 'warning'}>{t(`proxies.statuses.${v}`)}</Tag>
       ),
     },
-    { title: t('proxies.expiresAt'), dataIndex: 'expires_at', width: 170, render: time },
+    { title: t('proxies.expiresAt'), dataIndex: 'expires_at', width: 170, render: formatDateTimeSeconds },
     {
       title: t('proxies.traffic'),
       key: 'traffic',
@@ -155,8 +143,8 @@ function SessionsTable(props: { userId: number }) {
     { title: t('sessions.device'), dataIndex: 'user_agent', ellipsis: true, render: (v: string) => v || '—' },
     { title: t('sessions.ip'), dataIndex: 'ip', width: 160, render: (v: string) => v || '—' },
     { title: t('sessions.method'), dataIndex: 'method', width: 120, render: (v: string) => t(`sessions.methods.${v}`) },
-    { title: t('sessions.createdAt'), dataIndex: 'created_at', width: 170, render: time },
-    { title: t('sessions.lastUsedAt'), dataIndex: 'last_used_at', width: 170, render: time },
+    { title: t('sessions.createdAt'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
+    { title: t('sessions.lastUsedAt'), dataIndex: 'last_used_at', width: 170, render: formatDateTimeSeconds },
     {
       title: t('sessions.actions'),
       key: 'actions',
@@ -212,7 +200,7 @@ function InviteesTable(props: { userId: number }) {
     { title: t('fields.username'), dataIndex: 'username' },
     { title: t('fields.status'), dataIndex: 'status', width: 110, render: (v: TAdminUserInvitee['status']) => <UserStatusTag status={v} /> },
     { title: t('fields.totalRecharge'), dataIndex: 'total_balance', align: 'right', render: (v: number) => formatYuan(v) },
-    { title: t('fields.createdAt'), dataIndex: 'created_at', width: 170, render: time },
+    { title: t('fields.createdAt'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
   ];
   return (
     <Table<TAdminUserInvitee>
@@ -358,8 +346,8 @@ export default function UserPage() {
                 { key: 'orders', label: t('fields.rechargeOrders'), children: user.recharge_orders },
                 { key: 'invitees', label: t('fields.invitees'), children: user.invitees },
                 { key: 'sessions', label: t('fields.sessions'), children: user.sessions },
-                { key: 'created', label: t('fields.createdAt'), children: time(user.created_at) },
-                { key: 'login', label: t('fields.lastLogin'), children: time(user.last_login_at) },
+                { key: 'created', label: t('fields.createdAt'), children: formatDateTimeSeconds(user.created_at) },
+                { key: 'login', label: t('fields.lastLogin'), children: formatDateTimeSeconds(user.last_login_at) },
               ]}
             />
           </Flex>

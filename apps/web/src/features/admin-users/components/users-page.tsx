@@ -1,15 +1,13 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Input, Select, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatYuan, type TAdminUser } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { usePaging } from '../../../lib/use-paging';
 import { useAdminUsers, type TUserFilters } from '../api/admin-users';
 import { UserStatusTag } from './user-status-tag';
-
-const PAGE_SIZES = [10, 20, 50, 100];
 
 /** /admin/users: every account, newest first, found by e-mail, name, id or invite code, and by status. */
 export default function UsersPage() {
@@ -53,12 +51,12 @@ export default function UsersPage() {
     { title: t('fields.frozen'), dataIndex: 'frozen_balance', align: 'right', render: (v: number) => formatYuan(v) },
     { title: t('fields.totalRecharge'), dataIndex: 'total_balance', align: 'right', render: (v: number) => formatYuan(v) },
     { title: t('fields.inviteCode'), dataIndex: 'invite_code', width: 120 },
-    { title: t('fields.createdAt'), dataIndex: 'created_at', width: 170, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+    { title: t('fields.createdAt'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
     {
       title: t('fields.lastLogin'),
       dataIndex: 'last_login_at',
       width: 170,
-      render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—'),
+      render: formatDateTimeSeconds,
     },
   ];
 
@@ -111,7 +109,7 @@ export default function UsersPage() {
         loading={list.isFetching}
         locale={{ emptyText }}
         scroll={{ x: 1200 }}
-        pagination={{ ...paging.pagination(list.data?.total), pageSizeOptions: PAGE_SIZES }}
+        pagination={paging.pagination(list.data?.total)}
       />
     </Card>
   );

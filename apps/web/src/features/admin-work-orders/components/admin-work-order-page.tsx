@@ -1,6 +1,5 @@
 import { Button, Card, Descriptions, Flex, Form, Input, Popconfirm, Result, Skeleton, Typography } from 'antd';
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ROUTES, WORK_ORDER_CONTENT_MAX } from '@proxy/contract';
@@ -8,6 +7,7 @@ import { WorkOrderConversation } from '../../../entities/work-orders/work-order-
 import { WorkOrderStatusTag } from '../../../entities/work-orders/work-order-status-tag';
 import { useIsPhone } from '../../../components/use-is-phone';
 import { zodRule } from '../../../lib/form-rules';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
 import { useAdminWorkOrder } from '../api/admin-work-order';
@@ -107,7 +107,7 @@ export default function AdminWorkOrderPage() {
         <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3 }}>
           <Descriptions.Item label={t('columns.customer')}>{`${data.username} (${data.user_email}, ID ${data.user_id})`}</Descriptions.Item>
           <Descriptions.Item label={t('columns.category')}>{tc(`workOrder.category.${data.category}`)}</Descriptions.Item>
-          <Descriptions.Item label={t('detail.created')}>{dayjs(data.created_at).format('YYYY-MM-DD HH:mm')}</Descriptions.Item>
+          <Descriptions.Item label={t('detail.created')}>{formatDateTimeMinutes(data.created_at)}</Descriptions.Item>
           {data.token_id !== null && <Descriptions.Item label={t('detail.tokenId')}>{data.token_id}</Descriptions.Item>}
           {data.supply_request_id !== null && <Descriptions.Item label={t('detail.supplyRequestId')}>{data.supply_request_id}</Descriptions.Item>}
         </Descriptions>

@@ -1,23 +1,22 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Segmented, Table, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { WORK_ORDER_STATUSES, type TAdminWorkOrder, type TWorkOrderStatus } from '@proxy/contract';
 import { WorkOrderStatusTag } from '../../../entities/work-orders/work-order-status-tag';
+import { usePaging } from '../../../lib/use-paging';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { useQueue } from '../api/queue';
-
-const PAGE_SIZE = 20;
 
 /** /admin/work-orders: every customer's work orders, open first and the longest waiting first, with a status filter. */
 export default function QueuePage() {
   const { t } = useTranslation('admin-work-orders');
   const { t: tc } = useTranslation('common');
   const navigate = useNavigate();
-  const [page, setPage] = useState(1);
+  const paging = usePaging(20);
   const [status, setStatus] = useState<TWorkOrderStatus | 'all'>('open');
-  const queue = useQueue({ page, pageSize: PAGE_SIZE, status: status === 'all' ? undefined : status });
+  const queue = useQueue({ page: paging.page, pageSize: paging.pageSize, status: status === 'all' ? undefined : status });
 
   const columns: TableColumnsType<TAdminWorkOrder> = [
     { title: t('columns.id'), dataIndex: 'id', width: 80, render: (id: number) => `#${id}` },
@@ -41,7 +40,7 @@ export default function QueuePage() {
     },
     { title: t('columns.category'), dataIndex: 'category', width: 130, render: (category: string) => tc(`workOrder.category.${category}`) },
     { title: t('columns.status'), dataIndex: 'status', width: 110, render: (value: TWorkOrderStatus) => <WorkOrderStatusTag status={value} /> },
-    { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm') },
+    { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: formatDateTimeMinutes },
     {
       title: t('columns.actions'),
       key: 'actions',
@@ -68,7 +67,7 @@ export default function QueuePage() {
         value={status}
         onChange={(value) => {
           setStatus(value as TWorkOrderStatus | 'all');
-          setPage(1);
+          paging.toFirstPage();
         }}
         options={[...WORK_ORDER_STATUSES.map((s) => ({ label: tc(`workOrder.status.${s}`), value: s })), { label: t('filter.all'), value: 'all' }]}
       />
@@ -80,14 +79,7 @@ export default function QueuePage() {
         loading={queue.isFetching}
         scroll={{ x: 900 }}
         locale={{ emptyText: <Empty description={t('empty')} /> }}
-        pagination={{
-          current: page,
-          pageSize: PAGE_SIZE,
-          total: queue.data?.total ?? 0,
-          showSizeChanger: false,
-          showTotal: (total) => t('total', { count: total }),
-          onChange: setPage,
-        }}
+        pagination={paging.pagination(queue.data?.total, { showSizeChanger: false, showTotal: (total) => t('total', { count: total }) })}
       />
     </Card>
   );

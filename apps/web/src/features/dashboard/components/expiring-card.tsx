@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { EXPIRING_WITHIN_DAYS, useExpiringProxies, type TExpiringProxy } from '../api/expiring-proxies';
 import { LightTable } from './light-table';
 
@@ -76,7 +76,7 @@ export function ExpiringCard() {
               title: t('expiring.expiresAt'),
               render: (r) => (
                 <>
-                  <div style={{ whiteSpace: 'nowrap' }}>{dayjs(r.expires_at).format('YYYY-MM-DD HH:mm')}</div>
+                  <div style={{ whiteSpace: 'nowrap' }}>{formatDateTimeMinutes(r.expires_at)}</div>
                   <Typography.Text type="warning">({timeLeft(r.expires_at, t)})</Typography.Text>
                 </>
               ),

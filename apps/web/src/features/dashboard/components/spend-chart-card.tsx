@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Alert, Button, Card, Flex, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatYuan } from '@proxy/contract';
+import { formatMonthDay } from '../../../lib/format';
 import { useStatisticsAmount, type TPeriodDays } from '../api/statistics-amount';
 import { ChartSlot } from './chart-slot';
 import { PeriodSwitch } from './period-switch';
@@ -19,7 +20,7 @@ export function SpendChartCard() {
   const chart = useMemo(() => {
     const points = amount.data?.points ?? [];
     return {
-      categories: points.map((p) => p.date.slice(5)),
+      categories: points.map((p) => formatMonthDay(p.date)),
       series: [
         { name: t('charts.spend'), type: 'bar' as const, data: points.map((p) => p.spend), color: SPEND_COLOR },
         { name: t('charts.recharge'), type: 'line' as const, data: points.map((p) => p.recharge), color: RECHARGE_COLOR },

@@ -1,10 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Alert, Button, Card, Empty, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
+import { bytesIn, formatBytes, formatMonthDay, pickByteUnit } from '../../../lib/format';
 import type { TPeriodDays } from '../api/statistics-amount';
 import { useSessionTraffic } from '../api/session-traffic';
-import { bytesIn, formatBytes, pickByteUnit } from '../utils/format-bytes';
 import { ChartSlot } from './chart-slot';
 import { PeriodSwitch } from './period-switch';
 
@@ -21,7 +20,7 @@ export function TrafficChartCard() {
   const formatValue = useCallback((value: number) => `${value} ${unit}`, [unit]);
   const chart = useMemo(
     () => ({
-      categories: points.map((p) => dayjs(p.at).format('MM-DD')),
+      categories: points.map((p) => formatMonthDay(p.at)),
       series: [{ name: t('charts.traffic'), type: 'line' as const, data: points.map((p) => bytesIn(p.bytes, unit)), color: TRAFFIC_COLOR }],
     }),
     [points, unit, t],

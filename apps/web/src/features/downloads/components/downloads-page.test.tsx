@@ -5,11 +5,11 @@ import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
+import { formatFileSize as formatBytes } from '../../../lib/format';
 import { setLanguage } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { writeRecord } from '../../../lib/storage';
 import { downloadsRoutes } from '../routes';
-import { formatBytes } from './downloads-page';
 
 const LIST: TSoftwareList = {
   status: 'ok',

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ERRORS, type TSoftwareFile, type TSoftwarePlatform } from '@proxy/contract';
 import { CopyButton } from '../../../components/copy-button';
 import { ApiError } from '../../../lib/api-client';
+import { formatFileSize } from '../../../lib/format';
 import { useDownloadSoftware } from '../api/software-link';
 import { useSoftwareList } from '../api/software-list';
 import DownloadsRefusal from './downloads-refusal';
@@ -14,18 +15,6 @@ const PLATFORM_ICONS: Record<TSoftwarePlatform, ReactNode> = {
   macos: <AppleOutlined />,
   linux: <LinuxOutlined />,
 };
-
-/** Bytes as B, KB, MB or GB (1024-based, one decimal). */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
 
 function FilesTable(props: { files: TSoftwareFile[] }) {
   const { t } = useTranslation('downloads');
@@ -50,7 +39,7 @@ function FilesTable(props: { files: TSoftwareFile[] }) {
           ),
         },
         { title: t('columns.file'), dataIndex: 'file', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
-        { title: t('columns.size'), key: 'size', render: (_, file) => (file.size === null ? '—' : formatBytes(file.size)) },
+        { title: t('columns.size'), key: 'size', render: (_, file) => (file.size === null ? '—' : formatFileSize(file.size)) },
         {
           title: t('columns.sha256'),
           key: 'sha256',

@@ -2,13 +2,12 @@ import { useState } from 'react';
 import { Button, Card, Table, Tag, Typography } from 'antd';
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import type { TSpiderRecord } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
+import { usePaging } from '../../../lib/use-paging';
 import { downloadSpiderFile } from '../api/download-spider-file';
 import { useSpiderRecords } from '../api/spider-records';
 import { LINE_FORMAT_LABELS } from '../utils/line-formats';
-
-const PAGE_SIZE = 10;
 
 /** The area of a file's settings, e.g. "us / ca / losangeles". */
 function areaText(params: TSpiderRecord['params']): string {
@@ -18,9 +17,9 @@ function areaText(params: TSpiderRecord['params']): string {
 /** History of generated endpoint files (GET /token/spider/records) with download links. */
 export function HistoryCard() {
   const { t } = useTranslation('endpoint-generator');
-  const [page, setPage] = useState(1);
+  const paging = usePaging();
   const [downloading, setDownloading] = useState<number | null>(null);
-  const records = useSpiderRecords(page, PAGE_SIZE);
+  const records = useSpiderRecords(paging.page, paging.pageSize);
 
   const handleDownload = async (record: TSpiderRecord) => {
     setDownloading(record.id);
@@ -40,21 +39,14 @@ export function HistoryCard() {
         loading={records.isPending}
         dataSource={records.data?.records ?? []}
         scroll={{ x: 860 }}
-        pagination={{
-          current: page,
-          pageSize: PAGE_SIZE,
-          total: records.data?.total ?? 0,
-          onChange: setPage,
-          showSizeChanger: false,
-          hideOnSinglePage: true,
-        }}
+        pagination={paging.pagination(records.data?.total, { showSizeChanger: false, showTotal: undefined, hideOnSinglePage: true })}
         columns={[
           {
             key: 'created',
             title: t('history.createdAt'),
             dataIndex: 'created_at',
             width: 170,
-            render: (at: string) => dayjs(at).format('YYYY-MM-DD HH:mm:ss'),
+            render: formatDateTimeSeconds,
           },
           { key: 'token', title: t('history.token'), dataIndex: 'token_username', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
           {

@@ -1,18 +1,18 @@
-import { useState } from 'react';
 import { Empty, Table, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TInviteRecord } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
+import { usePaging } from '../../../lib/use-paging';
 import { useInviteRecords } from '../api/invite';
 
 /** The accounts I invited, newest first, with their rebates. */
 export function InviteRecordsTable() {
   const { t } = useTranslation('invite');
-  const [paging, setPaging] = useState({ page: 1, page_size: 10 });
-  const records = useInviteRecords(paging);
+  const paging = usePaging();
+  const records = useInviteRecords({ page: paging.page, page_size: paging.pageSize });
   const columns: TableColumnsType<TInviteRecord> = [
     { title: t('columns.invitee'), dataIndex: 'invitee' },
-    { title: t('columns.registerTime'), dataIndex: 'register_time', render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss') },
+    { title: t('columns.registerTime'), dataIndex: 'register_time', render: formatDateTimeSeconds },
     { title: t('columns.rebateCount'), dataIndex: 'rebate_count' },
     { title: t('columns.totalRebate'), dataIndex: 'total_rebate', render: (value: number) => formatYuan(value) },
   ];
@@ -23,14 +23,7 @@ export function InviteRecordsTable() {
       dataSource={records.data?.records ?? []}
       loading={records.isFetching}
       locale={{ emptyText: <Empty description={t('empty.invitees')} /> }}
-      pagination={{
-        current: paging.page,
-        pageSize: paging.page_size,
-        total: records.data?.total ?? 0,
-        showSizeChanger: true,
-        showTotal: (total) => t('total', { count: total }),
-        onChange: (page, pageSize) => setPaging({ page: pageSize === paging.page_size ? page : 1, page_size: pageSize }),
-      }}
+      pagination={paging.pagination(records.data?.total, { showTotal: (total) => t('total', { count: total }) })}
       scroll={{ x: 'max-content' }}
     />
   );

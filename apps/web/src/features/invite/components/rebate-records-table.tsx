@@ -1,17 +1,18 @@
 import { useState } from 'react';
 import { Empty, Flex, Table, type TableColumnsType } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TRebateRecord, type TRebateStatus } from '@proxy/contract';
 import { RebateStatusSelect, RebateStatusTag } from '../../../entities/invite/rebate-status';
+import { formatDateTimeSeconds } from '../../../lib/format';
+import { usePaging } from '../../../lib/use-paging';
 import { useRebateRecords } from '../api/invite';
 
 /** My rebates, newest first, filtered by state. */
 export function RebateRecordsTable() {
   const { t } = useTranslation('invite');
-  const [paging, setPaging] = useState({ page: 1, page_size: 10 });
+  const paging = usePaging();
   const [status, setStatus] = useState<TRebateStatus | undefined>();
-  const records = useRebateRecords({ ...paging, status });
+  const records = useRebateRecords({ page: paging.page, page_size: paging.pageSize, status });
   const columns: TableColumnsType<TRebateRecord> = [
     { title: t('columns.invitee'), dataIndex: 'invitee' },
     { title: t('columns.chargeAmount'), dataIndex: 'charge_amount', render: (value: number) => formatYuan(value) },
@@ -20,7 +21,7 @@ export function RebateRecordsTable() {
     {
       title: t('columns.processedTime'),
       dataIndex: 'processed_time',
-      render: (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '—'),
+      render: formatDateTimeSeconds,
     },
   ];
   return (
@@ -29,7 +30,7 @@ export function RebateRecordsTable() {
         value={status}
         onChange={(value) => {
           setStatus(value);
-          setPaging((p) => ({ ...p, page: 1 }));
+          paging.toFirstPage();
         }}
       />
       <Table<TRebateRecord>
@@ -38,14 +39,7 @@ export function RebateRecordsTable() {
         dataSource={records.data?.records ?? []}
         loading={records.isFetching}
         locale={{ emptyText: <Empty description={status ? t('empty.rebatesFiltered') : t('empty.rebates')} /> }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.page_size,
-          total: records.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('total', { count: total }),
-          onChange: (page, pageSize) => setPaging({ page: pageSize === paging.page_size ? page : 1, page_size: pageSize }),
-        }}
+        pagination={paging.pagination(records.data?.total, { showTotal: (total) => t('total', { count: total }) })}
         scroll={{ x: 'max-content' }}
       />
     </Flex>

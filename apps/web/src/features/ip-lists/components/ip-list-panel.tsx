@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert, Button, Card, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { IP_LIST_MAX_ENTRIES, type TIpList, type TIpListEntry } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
+import { usePaging } from '../../../lib/use-paging';
 import { useIpList } from '../api/ip-list';
 import { useRemoveIpEntry } from '../api/remove-ip-entry';
 import { IpAddForm } from './ip-add-form';
@@ -15,9 +16,9 @@ const DEFAULT_PAGE_SIZE = 10;
 /** One list: its add form and a paged table of entries with delete. */
 export function IpListPanel({ list }: { list: TIpList }) {
   const { t } = useTranslation('ip-lists');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
-  const query = useIpList({ list, page, pageSize });
+  const paging = usePaging(DEFAULT_PAGE_SIZE);
+  const { page, toPreviousPage } = paging;
+  const query = useIpList({ list, page, pageSize: paging.pageSize });
   const remove = useRemoveIpEntry();
   const listName = t(`listName.${list}`);
   const total = query.data?.total ?? 0;
@@ -25,8 +26,8 @@ export function IpListPanel({ list }: { list: TIpList }) {
 
   // After deleting the last entry of the last page, show the page before it.
   useEffect(() => {
-    if (query.data && query.data.records.length === 0 && page > 1) setPage(page - 1);
-  }, [query.data, page]);
+    if (query.data && query.data.records.length === 0 && page > 1) toPreviousPage();
+  }, [query.data, page, toPreviousPage]);
 
   const handleRemove = (entry: TIpListEntry) => {
     confirmAction({
@@ -65,7 +66,7 @@ export function IpListPanel({ list }: { list: TIpList }) {
       title: t('table.createdAt'),
       dataIndex: 'created_at',
       width: 180,
-      render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
+      render: formatDateTimeSeconds,
     },
     {
       title: t('table.actions'),
@@ -116,18 +117,10 @@ export function IpListPanel({ list }: { list: TIpList }) {
         loading={query.isFetching}
         scroll={{ x: 720 }}
         locale={{ emptyText: list === 'whitelist' ? t('table.emptyWhitelist') : t('table.emptyBlacklist') }}
-        pagination={{
-          current: page,
-          pageSize,
-          total,
-          showSizeChanger: true,
-          pageSizeOptions: [10, 20, 50, 100],
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize !== pageSize ? 1 : nextPage);
-            setPageSize(nextSize);
-          },
-          hideOnSinglePage: total <= DEFAULT_PAGE_SIZE && pageSize === DEFAULT_PAGE_SIZE,
-        }}
+        pagination={paging.pagination(total, {
+          showTotal: undefined,
+          hideOnSinglePage: total <= DEFAULT_PAGE_SIZE && paging.pageSize === DEFAULT_PAGE_SIZE,
+        })}
       />
     </Flex>
   );

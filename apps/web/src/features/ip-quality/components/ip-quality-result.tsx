@@ -1,8 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { Alert, Card, Col, Descriptions, Empty, Flex, Row, Skeleton, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import type { TIpQuality } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { getLanguage } from '../../../lib/i18n';
 
 const RiskGauge = lazy(() => import('./risk-gauge'));
@@ -157,7 +157,7 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
             <Typography.Text type="secondary">{t('data.rules', { date: result.data.rules_date })}</Typography.Text>
           </li>
           <li>
-            <Typography.Text type="secondary">{t('data.checkedAt', { time: dayjs(result.data.checked_at).format('YYYY-MM-DD HH:mm:ss') })}</Typography.Text>
+            <Typography.Text type="secondary">{t('data.checkedAt', { time: formatDateTimeSeconds(result.data.checked_at) })}</Typography.Text>
           </li>
         </ul>
       </Card>

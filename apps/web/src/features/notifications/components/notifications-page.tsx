@@ -1,21 +1,20 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Empty, Flex, List, Segmented, Tag, Typography } from 'antd';
 import { CheckOutlined, MailOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { TNotification } from '@proxy/contract';
 import { useNotificationList } from '../../../entities/notifications/notification-list';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
+import { usePaging } from '../../../lib/use-paging';
 import { useMarkAsRead } from '../api/mark-as-read';
-
-const PAGE_SIZE = 10;
 
 /** /notifications (from the header bell): the list with unread/read, mark one or all as read. */
 export default function NotificationsPage() {
   const { t } = useTranslation('notifications');
-  const [page, setPage] = useState(1);
+  const paging = usePaging();
   const [isUnreadOnly, setIsUnreadOnly] = useState(false);
-  const list = useNotificationList({ page, pageSize: PAGE_SIZE, isUnreadOnly });
+  const list = useNotificationList({ page: paging.page, pageSize: paging.pageSize, isUnreadOnly });
   const markAsRead = useMarkAsRead();
   const unread = list.data?.unread ?? 0;
 
@@ -65,7 +64,7 @@ export default function NotificationsPage() {
               {item.content}
             </Typography.Paragraph>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {dayjs(item.created_at).format('YYYY-MM-DD HH:mm')}
+              {formatDateTimeMinutes(item.created_at)}
             </Typography.Text>
           </>
         }
@@ -92,7 +91,7 @@ export default function NotificationsPage() {
         value={isUnreadOnly ? 'unread' : 'all'}
         onChange={(value) => {
           setIsUnreadOnly(value === 'unread');
-          setPage(1);
+          paging.toFirstPage();
         }}
         options={[
           { label: t('filter.all'), value: 'all' },
@@ -104,11 +103,7 @@ export default function NotificationsPage() {
         dataSource={list.data?.records ?? []}
         renderItem={renderItem}
         locale={{ emptyText: <Empty description={isUnreadOnly ? t('emptyUnread') : t('empty')} /> }}
-        pagination={
-          (list.data?.total ?? 0) > PAGE_SIZE
-            ? { current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, onChange: setPage, showSizeChanger: false }
-            : false
-        }
+        pagination={(list.data?.total ?? 0) > paging.pageSize ? paging.pagination(list.data?.total, { showSizeChanger: false, showTotal: undefined }) : false}
       />
     </Card>
   );

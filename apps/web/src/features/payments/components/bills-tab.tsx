@@ -3,10 +3,10 @@ import { Button, Flex, Table, type TableColumnsType } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { PAYMENT_STATUSES, formatYuan, type TPayOrder, type TPaymentStatus } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { useExportPayRecords } from '../api/export-records';
 import { usePayRecords, type TBillFilters } from '../api/pay-records';
-import { formatTime } from '../utils/format';
 import { CancelOrderButton } from './cancel-order-button';
 import { FilterBar, type TFilterBarValues } from './filter-bar';
 import { OrderDetailDrawer } from './order-detail-drawer';
@@ -39,7 +39,7 @@ export function BillsTab() {
     },
     { key: 'date', title: t('fields.date'), dataIndex: 'date' },
     { key: 'description', title: t('fields.description'), dataIndex: 'description' },
-    { key: 'created_at', title: t('fields.createdAt'), render: (_, order) => formatTime(order.created_at) },
+    { key: 'created_at', title: t('fields.createdAt'), render: (_, order) => formatDateTimeSeconds(order.created_at) },
     { key: 'price', title: t('fields.price'), align: 'right', render: (_, order) => formatYuan(order.price) },
     { key: 'value', title: t('fields.value'), align: 'right', render: (_, order) => formatYuan(order.value) },
     { key: 'gift', title: t('fields.gift'), align: 'right', render: (_, order) => formatYuan(order.gift) },

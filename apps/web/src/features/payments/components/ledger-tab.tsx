@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Flex, Table, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LEDGER_REASONS, formatYuan, type TLedgerLine, type TLedgerReason } from '@proxy/contract';
+import { formatDateTimeSeconds, formatSignedYuan } from '../../../lib/format';
 import { useLedger, type TLedgerFilters } from '../api/ledger';
-import { formatSignedYuan, formatTime } from '../utils/format';
 import { FilterBar, type TFilterBarValues } from './filter-bar';
 import { usePaging } from '../../../lib/use-paging';
 
@@ -27,7 +27,7 @@ export function LedgerTab() {
   };
 
   const columns: TableColumnsType<TLedgerLine> = [
-    { key: 'time', title: t('ledger.time'), render: (_, line) => formatTime(line.created_at) },
+    { key: 'time', title: t('ledger.time'), render: (_, line) => formatDateTimeSeconds(line.created_at) },
     { key: 'reason', title: t('ledger.reason'), render: (_, line) => t(`common:ledgerReasons.${line.reason}`) },
     { key: 'amount', title: t('ledger.amount'), align: 'right', render: (_, line) => <SignedAmount yuan={line.amount} /> },
     { key: 'balance', title: t('ledger.balanceAfter'), align: 'right', render: (_, line) => formatYuan(line.balance_after) },

@@ -1,8 +1,8 @@
 import { Descriptions, Drawer, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TPayOrder } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { usePayOrder } from '../api/pay-order';
-import { formatTime } from '../utils/format';
 import { CancelOrderButton } from './cancel-order-button';
 import { OrderStatusTags } from './payment-status-tag';
 
@@ -39,9 +39,9 @@ export function OrderDetailDrawer(props: { order: TPayOrder | null; onClose: () 
             { key: 'method', label: t('fields.method'), children: t(`methods.${order.method}`) },
             { key: 'description', label: t('fields.description'), children: order.description },
             { key: 'date', label: t('fields.date'), children: order.date },
-            { key: 'created', label: t('fields.createdAt'), children: formatTime(order.created_at) },
-            { key: 'expires', label: t('fields.expiresAt'), children: formatTime(order.expires_at) },
-            { key: 'paid', label: t('fields.paidAt'), children: formatTime(order.paid_at) },
+            { key: 'created', label: t('fields.createdAt'), children: formatDateTimeSeconds(order.created_at) },
+            { key: 'expires', label: t('fields.expiresAt'), children: formatDateTimeSeconds(order.expires_at) },
+            { key: 'paid', label: t('fields.paidAt'), children: order.paid_at ? formatDateTimeSeconds(order.paid_at) : '-' },
             { key: 'amount', label: t('fields.amount'), children: formatYuan(order.amount) },
             { key: 'fee', label: t('fields.fee'), children: formatYuan(order.fee) },
             { key: 'price', label: t('fields.price'), children: formatYuan(order.price) },

@@ -2,8 +2,8 @@ import { Alert, Button, Descriptions, Flex, QRCode, Result, Spin, Typography } f
 import { ExportOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TChargeResult, type TPaymentStatus } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { usePayOrder } from '../api/pay-order';
-import { formatTime } from '../utils/format';
 import { CancelOrderButton } from './cancel-order-button';
 import { OrderStatusTags } from './payment-status-tag';
 import { UsdtPayment } from './usdt-payment';
@@ -98,7 +98,7 @@ export function PaymentPanel(props: { charge: TChargeResult; onAgain: () => void
       <Flex vertical align="center" gap={8}>
         <Spin />
         <Typography.Text>{t('order.waiting')}</Typography.Text>
-        <Typography.Text type="secondary">{t('order.expiresAt', { time: formatTime(order.expires_at) })}</Typography.Text>
+        <Typography.Text type="secondary">{t('order.expiresAt', { time: formatDateTimeSeconds(order.expires_at) })}</Typography.Text>
         {live.isError && <Typography.Text type="warning">{t('order.pollFailed')}</Typography.Text>}
       </Flex>
       <Flex gap={8} justify="center">

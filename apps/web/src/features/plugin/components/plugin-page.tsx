@@ -6,13 +6,10 @@ import { API_PREFIX, ROUTES, type TProxyToken } from '@proxy/contract';
 import { PluginSetupResult } from '../../../entities/plugin/plugin-setup-result';
 import { usePluginInfo } from '../../../entities/plugin/plugin-info';
 import { usePluginSetup } from '../../../entities/plugin/use-plugin-setup';
+import { formatFileSize } from '../../../lib/format';
 import { useInstalledPlugin } from '../api/installed-plugin';
 import { usePluginProxies } from '../api/plugin-proxies';
 import { InstallPicture, type TInstallSpot } from './install-picture';
-
-function formatSize(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(2)} MB`;
-}
 
 /**
  * /tools/plugin: what the browser plugin does, its download (the current
@@ -89,7 +86,9 @@ export default function PluginPage() {
                 <Button type="primary" icon={<DownloadOutlined />} href={downloadUrl} download={info.data.file_name} style={{ width: 'fit-content' }}>
                   {t('download.button')}
                 </Button>
-                <Typography.Text type="secondary">{t('download.meta', { version: info.data.version, size: formatSize(info.data.size ?? 0) })}</Typography.Text>
+                <Typography.Text type="secondary">
+                  {t('download.meta', { version: info.data.version, size: formatFileSize(info.data.size ?? 0) })}
+                </Typography.Text>
                 <Typography.Text type="secondary">{t('download.forThisConsole', { origin: window.location.origin })}</Typography.Text>
               </Flex>
             ) : (

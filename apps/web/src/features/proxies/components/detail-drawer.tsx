@@ -5,9 +5,10 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
 import { TokenTargetRulesSection } from '../../../entities/target-rules/target-rules-panels';
+import { formatBytesTrimmed, formatDateTimeSeconds } from '../../../lib/format';
 import { showError } from '../../../lib/message';
 import { downloadQrPng } from '../../../lib/qr-download';
-import { formatAllowance, formatArea, formatBytes, formatDateTime, usagePercent } from '../utils/format';
+import { formatAllowance, formatArea, usagePercent } from '../utils/format';
 import { CopyText, SecretText } from './copy-field';
 import { AutoRenewUndo } from './auto-renew-undo';
 import { StatusTag } from './status-tag';
@@ -58,10 +59,10 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
                 label: t('fields.usage'),
                 children:
                   token.usage.limit_bytes === null ? (
-                    formatBytes(token.usage.used_bytes)
+                    formatBytesTrimmed(token.usage.used_bytes)
                   ) : (
                     <div>
-                      {t('usage.ofLimit', { used: formatBytes(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
+                      {t('usage.ofLimit', { used: formatBytesTrimmed(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
                       <Progress percent={percent ?? 0} size="small" />
                     </div>
                   ),
@@ -75,8 +76,8 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
                   </Link>
                 ),
               },
-              { key: 'created', label: t('fields.createdAt'), children: formatDateTime(token.created_at) },
-              { key: 'expires', label: t('fields.expiresAt'), children: formatDateTime(token.expires_at) },
+              { key: 'created', label: t('fields.createdAt'), children: formatDateTimeSeconds(token.created_at) },
+              { key: 'expires', label: t('fields.expiresAt'), children: formatDateTimeSeconds(token.expires_at) },
               { key: 'status', label: t('fields.status'), children: <StatusTag status={token.status} /> },
               ...(token.type === 'ip'
                 ? [{ key: 'autoRenew', label: t('fields.autoRenew'), children: token.auto_renew ? t('detail.on') : t('detail.off') }]

@@ -1,10 +1,11 @@
 import { Flex, Progress, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PROXY_REMARK_MAX, type TProxyToken } from '@proxy/contract';
+import { formatBytesTrimmed, formatDateTimeSeconds } from '../../../lib/format';
 import { showError, showSuccess } from '../../../lib/message';
 import { useSetAutoRenew } from '../api/set-auto-renew';
 import { useUpdateRemark } from '../api/update-remark';
-import { formatAllowance, formatBytes, formatDateTime, usagePercent } from '../utils/format';
+import { formatAllowance, usagePercent } from '../utils/format';
 import type { TScreenConfig } from '../utils/screens';
 import { CopyText, SecretText } from './copy-field';
 
@@ -48,11 +49,11 @@ export function RemarkCell({ token }: { token: TProxyToken }) {
 export function UsageCell({ token }: { token: TProxyToken }) {
   const { t } = useTranslation('proxies');
   const percent = usagePercent(token.usage);
-  if (token.usage.limit_bytes === null || percent === null) return formatBytes(token.usage.used_bytes);
+  if (token.usage.limit_bytes === null || percent === null) return formatBytesTrimmed(token.usage.used_bytes);
   return (
     <div>
       <Typography.Text style={{ fontSize: 12 }}>
-        {t('usage.ofLimit', { used: formatBytes(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
+        {t('usage.ofLimit', { used: formatBytesTrimmed(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
       </Typography.Text>
       <Progress percent={percent} size="small" status={percent >= 100 ? 'exception' : 'normal'} showInfo={false} />
     </div>
@@ -85,7 +86,7 @@ export function AutoRenewCell({ screen, token }: { screen: TScreenConfig; token:
 
 /** Date above time, so the column stays narrow. */
 export function DateTimeCell({ iso }: { iso: string }) {
-  const [date, time] = formatDateTime(iso).split(' ');
+  const [date, time] = formatDateTimeSeconds(iso).split(' ');
   return (
     <Flex vertical>
       <Typography.Text style={{ whiteSpace: 'nowrap' }}>{date}</Typography.Text>

@@ -6,6 +6,7 @@ import { formatFen, IP_MONTH_DAYS, type TPriceCatalogue, type TProxyList, type T
 import { PluginSetupModal } from '../../../entities/plugin/plugin-setup-modal';
 import { usePriceCatalogue } from '../../../entities/pricing/price-catalogue';
 import { toListQuery, useTokenList, type TTokenListFilters } from '../../../entities/proxies/token-list';
+import { usePaging } from '../../../lib/use-paging';
 import { useColumnChoice } from '../hooks/use-column-choice';
 import { SCREENS, type TScreenKey } from '../utils/screens';
 import { BatchBar } from './batch-bar';
@@ -53,8 +54,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
   const screen = SCREENS[props.screenKey];
   const { t } = useTranslation('proxies');
   const [tab, setTab] = useState<TListTab>('all');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const paging = usePaging(DEFAULT_PAGE_SIZE);
   const [filters, setFilters] = useState<TTokenListFilters>({});
   const [selected, setSelected] = useState<TProxyToken[]>([]);
   const [isBuying, setIsBuying] = useState(false);
@@ -67,7 +67,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
   const columns = useColumnChoice(screen.key);
 
   const list: TProxyList = screen.lists[tab] ?? screen.lists.all;
-  const query = useTokenList(list, { ...toListQuery(filters), page, page_size: pageSize }, { failureMessage: t('errors.fetchList') });
+  const query = useTokenList(list, { ...toListQuery(filters), page: paging.page, page_size: paging.pageSize }, { failureMessage: t('errors.fetchList') });
   const tabs = useMemo(
     () => (['all', 'traffic', 'ip'] as const).filter((key) => screen.lists[key] !== undefined).map((key) => ({ value: key, label: t(`listTabs.${key}`) })),
     [screen, t],
@@ -78,12 +78,12 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
   const clearSelection = () => setSelected([]);
   const changeList = (next: TListTab) => {
     setTab(next);
-    setPage(1);
+    paging.toFirstPage();
     clearSelection();
   };
   const changeFilters = (next: TTokenListFilters) => {
     setFilters(next);
-    setPage(1);
+    paging.toFirstPage();
     clearSelection();
   };
 
@@ -132,8 +132,7 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
             visibleColumns={columns.visible}
             records={query.data?.records ?? []}
             total={query.data?.total ?? 0}
-            page={page}
-            pageSize={pageSize}
+            paging={paging}
             isLoading={query.isFetching}
             isFiltered={Object.values(filters).some((value) => value !== undefined && value !== '')}
             selectedIds={selectedIds}
@@ -141,10 +140,6 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
               // Rows of other pages stay selected: keep the ones already known.
               const known = new Map([...selected, ...rows].map((row) => [row.token_id, row]));
               setSelected(ids.map((id) => known.get(id)).filter((row): row is TProxyToken => row !== undefined));
-            }}
-            onPage={(nextPage, nextSize) => {
-              setPage(nextSize === pageSize ? nextPage : 1);
-              setPageSize(nextSize);
             }}
             onDetail={setDetailToken}
             onTest={setTestedToken}

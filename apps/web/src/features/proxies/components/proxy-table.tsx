@@ -1,6 +1,7 @@
 import { Flex, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TProxyToken } from '@proxy/contract';
+import type { TPaging } from '../../../lib/use-paging';
 import type { TProxyColumnKey } from '../hooks/use-column-choice';
 import type { TScreenConfig } from '../utils/screens';
 import { useProxyColumns } from './proxy-columns';
@@ -17,14 +18,13 @@ export function ProxyTable(
     visibleColumns: TProxyColumnKey[];
     records: TProxyToken[];
     total: number;
-    page: number;
-    pageSize: number;
+    /** The list's page and page size. */
+    paging: TPaging;
     isLoading: boolean;
     /** Filters are applied: an empty list means nothing matched, not that nothing was bought. */
     isFiltered: boolean;
     selectedIds: number[];
     onSelect: (ids: number[], rows: TProxyToken[]) => void;
-    onPage: (page: number, pageSize: number) => void;
   } & TRowHandlers,
 ) {
   const { t } = useTranslation('proxies');
@@ -48,14 +48,7 @@ export function ProxyTable(
         preserveSelectedRowKeys: true,
         onChange: (keys, rows) => props.onSelect(keys as number[], rows.filter(Boolean)),
       }}
-      pagination={{
-        current: props.page,
-        pageSize: props.pageSize,
-        total: props.total,
-        showSizeChanger: true,
-        showTotal: (total) => t('table.total', { total }),
-        onChange: props.onPage,
-      }}
+      pagination={props.paging.pagination(props.total, { showTotal: (total) => t('table.total', { total }) })}
       locale={{
         emptyText: (
           <Flex vertical align="center" style={{ padding: 16 }}>

@@ -2,7 +2,7 @@ import { Card, Descriptions, Flex, Result, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatEndpointLine, formatYuan, type TBuyResult } from '@proxy/contract';
 import { CopyButton } from '../../../components/copy-button';
-import { formatDateTime } from '../utils/format';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { CopyText } from './copy-field';
 
 /** The proxies a purchase created: host, port, username, password and URL, each with a copy button. */
@@ -30,7 +30,7 @@ export function PurchaseResult(props: { result: TBuyResult }) {
               { key: 'username', label: t('fields.username'), children: <CopyText text={token.username} /> },
               { key: 'password', label: t('fields.password'), children: <CopyText text={token.password} /> },
               { key: 'url', label: t('fields.proxyUrl'), children: <CopyText text={token.proxy_url} /> },
-              { key: 'expiry', label: t('fields.expiresAt'), children: <Typography.Text>{formatDateTime(token.expires_at)}</Typography.Text> },
+              { key: 'expiry', label: t('fields.expiresAt'), children: <Typography.Text>{formatDateTimeSeconds(token.expires_at)}</Typography.Text> },
             ]}
           />
         </Card>

@@ -1,7 +1,7 @@
 import { Alert, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TRenewPreview } from '@proxy/contract';
-import { formatDateTime } from '../utils/format';
+import { formatDateTimeSeconds } from '../../../lib/format';
 
 type TItem = TRenewPreview['items'][number];
 
@@ -24,7 +24,7 @@ export function RenewPreviewTable(props: { preview: TRenewPreview }) {
         dataSource={preview.items}
         columns={[
           { title: t('fields.username'), key: 'proxy', render: (_, i) => i.username || `#${i.token_id}` },
-          { title: t('renew.newExpiry'), key: 'expiry', render: (_, i) => (i.new_expires_at ? formatDateTime(i.new_expires_at) : '-') },
+          { title: t('renew.newExpiry'), key: 'expiry', render: (_, i) => (i.new_expires_at ? formatDateTimeSeconds(i.new_expires_at) : '-') },
           { title: t('price.total'), key: 'price', align: 'right', render: (_, i) => (i.is_renewable ? formatYuan(i.price) : '-') },
           {
             title: t('renew.coverage'),

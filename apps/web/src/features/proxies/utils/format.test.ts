@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatAllowance, formatBytes, maskSecret, usagePercent } from './format';
+import { formatBytesTrimmed as formatBytes } from '../../../lib/format';
+import { formatAllowance, maskSecret, usagePercent } from './format';
 
 describe('proxy formatting', () => {
   it('shows usage in binary units and the allowance in the GB that were bought', () => {

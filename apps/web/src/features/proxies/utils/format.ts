@@ -1,18 +1,4 @@
-import dayjs from 'dayjs';
 import { BYTES_PER_GB, type TProxyToken } from '@proxy/contract';
-
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** Bytes in binary units with up to two decimals ("1.5 GB"), as the allowance is counted (1 GB = 1024^3 bytes). */
-export function formatBytes(bytes: number): string {
-  let value = Math.max(0, bytes);
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : Number(value.toFixed(2))} ${UNITS[unit]}`;
-}
 
 /** Share of the traffic allowance used, 0-100 (null for IP products). */
 export function usagePercent(usage: TProxyToken['usage']): number | null {
@@ -23,11 +9,6 @@ export function usagePercent(usage: TProxyToken['usage']): number | null {
 /** A traffic allowance in GB as it was bought ("0.1 GB"), up to two decimals. */
 export function formatAllowance(bytes: number): string {
   return `${Math.round((bytes / BYTES_PER_GB) * 100) / 100} GB`;
-}
-
-/** Date and time as the lists show them. */
-export function formatDateTime(iso: string): string {
-  return dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
 }
 
 /** The area as "Country / State / City", skipping the parts that are "any". */

@@ -1,4 +1,3 @@
-import dayjs from 'dayjs';
 import { Button, Card, Descriptions, Flex, Result, Skeleton, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -6,9 +5,8 @@ import { formatYuan } from '@proxy/contract';
 import { LanguageSwitch } from '../../../components/language-switch';
 import { ThemeSwitch } from '../../../components/theme-switch';
 import { ApiError } from '../../../lib/api-client';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { useCancelRenewal, useRenewalCancelInfo } from '../api/renewal-cancel';
-
-const formatDateTime = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm');
 
 function messageOf(error: unknown, fallback: string): string {
   return error instanceof ApiError ? error.msg : fallback;
@@ -38,7 +36,7 @@ export default function RenewalCancelPage() {
       <Result
         status="success"
         title={t('done.title')}
-        subTitle={t('done.detail', { proxy: cancel.data.proxy, expires: formatDateTime(cancel.data.expires_at) })}
+        subTitle={t('done.detail', { proxy: cancel.data.proxy, expires: formatDateTimeMinutes(cancel.data.expires_at) })}
         extra={toConsole}
         data-testid="renewal-cancel-done"
       />
@@ -56,8 +54,8 @@ export default function RenewalCancelPage() {
           items={[
             { key: 'proxy', label: t('proxy'), children: info.data.proxy },
             { key: 'amount', label: t('amount'), children: formatYuan(info.data.amount) },
-            { key: 'charge', label: t('chargeAt'), children: formatDateTime(info.data.charge_at) },
-            { key: 'expires', label: t('expiresAt'), children: formatDateTime(info.data.expires_at) },
+            { key: 'charge', label: t('chargeAt'), children: formatDateTimeMinutes(info.data.charge_at) },
+            { key: 'expires', label: t('expiresAt'), children: formatDateTimeMinutes(info.data.expires_at) },
           ]}
         />
         {cancel.isError && <Result status="error" title={messageOf(cancel.error, t('failed'))} style={{ padding: 8 }} />}

@@ -1,11 +1,9 @@
 import { Descriptions, Drawer, Skeleton } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { useSupplyDetail } from '../api/supply-detail';
 import { SupplyStatusTag } from './supply-status-tag';
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 /** One request's every field (spec section 3), loaded fresh when the drawer opens. */
 export function SupplyDetailDrawer(props: { id: number | null; onClose: () => void }) {
@@ -29,13 +27,13 @@ export function SupplyDetailDrawer(props: { id: number | null; onClose: () => vo
           {data.days !== null ? <Descriptions.Item label={t('detail.days')}>{data.days}</Descriptions.Item> : null}
           <Descriptions.Item label={t('detail.region')}>{`${data.region_name} (${data.region})`}</Descriptions.Item>
           <Descriptions.Item label={t('detail.waitDays')}>{data.wait_days}</Descriptions.Item>
-          <Descriptions.Item label={t('detail.deadline')}>{dayjs(data.deadline).format(TIME_FORMAT)}</Descriptions.Item>
+          <Descriptions.Item label={t('detail.deadline')}>{formatDateTimeSeconds(data.deadline)}</Descriptions.Item>
           <Descriptions.Item label={t('detail.cost')}>{formatYuan(data.cost)}</Descriptions.Item>
           <Descriptions.Item label={t('detail.remark')}>{data.remark || none}</Descriptions.Item>
           <Descriptions.Item label={t('detail.contactEmail')}>{data.contact_email}</Descriptions.Item>
           {data.fail_reason ? <Descriptions.Item label={t('detail.failReason')}>{data.fail_reason}</Descriptions.Item> : null}
-          <Descriptions.Item label={t('detail.submitTime')}>{dayjs(data.submit_time).format(TIME_FORMAT)}</Descriptions.Item>
-          <Descriptions.Item label={t('detail.completedTime')}>{data.completed_time ? dayjs(data.completed_time).format(TIME_FORMAT) : none}</Descriptions.Item>
+          <Descriptions.Item label={t('detail.submitTime')}>{formatDateTimeSeconds(data.submit_time)}</Descriptions.Item>
+          <Descriptions.Item label={t('detail.completedTime')}>{data.completed_time ? formatDateTimeSeconds(data.completed_time) : none}</Descriptions.Item>
           <Descriptions.Item label={t('detail.workOrder')}>{data.work_order_id ?? none}</Descriptions.Item>
         </Descriptions>
       )}

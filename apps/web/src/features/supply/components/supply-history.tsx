@@ -1,25 +1,23 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Select, Space, Table, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { SUPPLY_STATUSES, formatYuan, type TSupplyRequest, type TSupplyStatus } from '@proxy/contract';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
+import { usePaging } from '../../../lib/use-paging';
 import { useRevokeSupply } from '../api/revoke-supply';
 import { useSupplyList } from '../api/supply-list';
 import { SupplyDetailDrawer } from './supply-detail-drawer';
 import { SupplyStatusTag } from './supply-status-tag';
 
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm';
-
 /** The user's requests with status tags, a status filter, the detail and revoke for pending ones. */
 export function SupplyHistory() {
   const { t } = useTranslation('supply');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging();
   const [status, setStatus] = useState<TSupplyStatus | undefined>();
   const [detailId, setDetailId] = useState<number | null>(null);
-  const list = useSupplyList({ page, pageSize, status });
+  const list = useSupplyList({ page: paging.page, pageSize: paging.pageSize, status });
   const revoke = useRevokeSupply();
 
   const askRevoke = (row: TSupplyRequest) =>
@@ -45,11 +43,11 @@ export function SupplyHistory() {
     { title: t('history.columns.waitDays'), dataIndex: 'wait_days', width: 100 },
     { title: t('history.columns.cost'), dataIndex: 'cost', render: (value: number) => formatYuan(value) },
     { title: t('history.columns.status'), dataIndex: 'status', render: (value: TSupplyStatus) => <SupplyStatusTag status={value} /> },
-    { title: t('history.columns.submitTime'), dataIndex: 'submit_time', render: (value: string) => dayjs(value).format(TIME_FORMAT) },
+    { title: t('history.columns.submitTime'), dataIndex: 'submit_time', render: formatDateTimeMinutes },
     {
       title: t('history.columns.completedTime'),
       dataIndex: 'completed_time',
-      render: (value: string | null) => (value ? dayjs(value).format(TIME_FORMAT) : '—'),
+      render: formatDateTimeMinutes,
     },
     {
       title: t('history.columns.actions'),
@@ -81,7 +79,7 @@ export function SupplyHistory() {
             value={status ?? ''}
             onChange={(value) => {
               setStatus(value || undefined);
-              setPage(1);
+              paging.toFirstPage();
             }}
             options={[{ value: '', label: t('history.allStatuses') }, ...SUPPLY_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))]}
             aria-label={t('history.columns.status')}
@@ -101,17 +99,7 @@ export function SupplyHistory() {
         locale={{ emptyText: <Empty description={t('history.empty')} /> }}
         scroll={{ x: 1100 }}
         data-testid="supply-history"
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('history.total', { count: total }),
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize === pageSize ? nextPage : 1);
-            setPageSize(nextSize);
-          },
-        }}
+        pagination={paging.pagination(list.data?.total, { showTotal: (total) => t('history.total', { count: total }) })}
       />
       <SupplyDetailDrawer id={detailId} onClose={() => setDetailId(null)} />
     </Card>

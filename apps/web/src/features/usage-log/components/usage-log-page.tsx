@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Alert, Button, Card, DatePicker, Flex, Form, Input, Result, Select, Statistic, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { DownloadOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { TOKEN_TEST_REASONS, USAGE_LOG_OUTCOMES, type TTokenTestReason, type TUsageLogEntry, type TUsageLogOutcome } from '@proxy/contract';
 import { ApiError } from '../../../lib/api-client';
+import { formatBytes, formatDateTimeSeconds } from '../../../lib/format';
 import { getLanguage } from '../../../lib/i18n';
 import { usePaging } from '../../../lib/use-paging';
 import { useExportUsageLog, useUsageLog, type TUsageLogFilters } from '../api/usage-log';
@@ -13,20 +14,6 @@ import { useExportUsageLog, useUsageLog, type TUsageLogFilters } from '../api/us
 type TFilterValues = { range?: [Dayjs, Dayjs] | null; target?: string; outcome?: TUsageLogOutcome };
 
 const OUTCOME_COLORS: Record<TUsageLogOutcome, string> = { closed: 'green', refused: 'orange', cut: 'red' };
-
-/** Bytes with binary units (the exact count is in the cells and the tooltip). */
-function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(2)} ${units[unit]}`;
-}
-
-const formatTime = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
 
 /** /proxy/usage-log/:id: a proxy's connections with filters (window, target, outcome), totals and the CSV export. */
 export default function UsageLogPage() {
@@ -56,8 +43,8 @@ export default function UsageLogPage() {
 
   const reasonText = (reason: string) => TOKEN_TEST_REASONS[reason as TTokenTestReason]?.[lang] ?? reason;
   const columns: TableColumnsType<TUsageLogEntry> = [
-    { title: t('columns.started'), dataIndex: 'started_at', width: 170, render: formatTime },
-    { title: t('columns.ended'), dataIndex: 'ended_at', width: 170, render: formatTime },
+    { title: t('columns.started'), dataIndex: 'started_at', width: 170, render: formatDateTimeSeconds },
+    { title: t('columns.ended'), dataIndex: 'ended_at', width: 170, render: formatDateTimeSeconds },
     { title: t('columns.protocol'), dataIndex: 'protocol', width: 100, render: (p: TUsageLogEntry['protocol']) => t(`protocol.${p}`) },
     { title: t('columns.source'), dataIndex: 'source_ip', width: 150 },
     { title: t('columns.target'), key: 'target', ellipsis: true, render: (_, r) => `${r.target_host}:${r.target_port}` },

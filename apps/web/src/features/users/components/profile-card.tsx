@@ -1,8 +1,8 @@
 import { Avatar, Card, Descriptions, Flex, Statistic, Tag, Typography } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatYuan, type TUserInfo } from '@proxy/contract';
+import { formatDateTimeMinutes } from '../../../lib/format';
 
 /** Who the user is and what they hold: name, e-mail, id, invite code, balance and total recharge. */
 export function ProfileCard({ user }: { user: TUserInfo }) {
@@ -33,7 +33,7 @@ export function ProfileCard({ user }: { user: TUserInfo }) {
             children: <Typography.Text copyable={{ tooltips: [t('common:copy.copy'), t('common:copy.copied')] }}>{user.invite_code}</Typography.Text>,
           },
           { key: 'frozen', label: t('profile.frozen'), children: formatYuan(user.frozen_balance) },
-          { key: 'created', label: t('profile.createdAt'), children: dayjs(user.created_at).format('YYYY-MM-DD HH:mm') },
+          { key: 'created', label: t('profile.createdAt'), children: formatDateTimeMinutes(user.created_at) },
         ]}
       />
     </Card>

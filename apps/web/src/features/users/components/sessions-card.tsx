@@ -1,16 +1,14 @@
 import { Alert, Button, Card, Divider, Flex, Popconfirm, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import { DesktopOutlined, LaptopOutlined, LogoutOutlined, MobileOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TSessionInfo } from '@proxy/contract';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { useEndSession } from '../api/end-session';
 import { useLogoutEverywhere } from '../api/logout-everywhere';
 import { useUserSessions } from '../api/user-sessions';
 import { describeUserAgent } from '../utils/user-agent';
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm';
 
 /** This browser's session first, the others in the server's order (newest first). */
 function currentFirst(sessions: TSessionInfo[]): TSessionInfo[] {
@@ -46,8 +44,8 @@ function SessionRow({ session }: { session: TSessionInfo }) {
           {[
             t('sessions.address', { ip: session.ip || '-' }),
             t('sessions.signedInWith', { method: t(`sessions.method.${session.method}`) }),
-            t('sessions.createdAt', { time: dayjs(session.created_at).format(TIME_FORMAT) }),
-            t('sessions.lastUsedAt', { time: dayjs(session.last_used_at).format(TIME_FORMAT) }),
+            t('sessions.createdAt', { time: formatDateTimeMinutes(session.created_at) }),
+            t('sessions.lastUsedAt', { time: formatDateTimeMinutes(session.last_used_at) }),
           ].join(' · ')}
         </Typography.Text>
       </Flex>

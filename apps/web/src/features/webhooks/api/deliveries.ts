@@ -3,6 +3,9 @@ import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 
+/** Deliveries on a page of the log. */
+export const DELIVERIES_PAGE_SIZE = 20;
+
 /** Query key of an endpoint's delivery log. */
 export const deliveriesQueryKey = (id: number, page: number) => ['webhooks', 'deliveries', id, page] as const;
 
@@ -12,7 +15,11 @@ export function useWebhookDeliveries(id: number | undefined, page: number) {
     queryOptions({
       queryKey: deliveriesQueryKey(id ?? 0, page),
       queryFn: ({ signal }) =>
-        callApi('webhookDeliveries', { id: id ?? 0, page, page_size: 20 }, { signal, failureMessage: translate('webhooks:deliveries.loadFailed') }),
+        callApi(
+          'webhookDeliveries',
+          { id: id ?? 0, page, page_size: DELIVERIES_PAGE_SIZE },
+          { signal, failureMessage: translate('webhooks:deliveries.loadFailed') },
+        ),
       enabled: id !== undefined,
       staleTime: 0,
       retry: false,

@@ -1,19 +1,19 @@
-import { useState } from 'react';
 import { Button, Drawer, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TWebhookDelivery, TWebhookDeliveryStatus, TWebhookEndpoint } from '@proxy/contract';
+import { formatDateTimeSeconds, formatMilliseconds } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
-import { useResendDelivery, useWebhookDeliveries } from '../api/deliveries';
+import { usePaging } from '../../../lib/use-paging';
+import { DELIVERIES_PAGE_SIZE, useResendDelivery, useWebhookDeliveries } from '../api/deliveries';
 
 const STATUS_COLOURS: Record<TWebhookDeliveryStatus, string> = { pending: 'processing', succeeded: 'success', failed: 'error' };
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '-');
 
 /** An endpoint's delivery log: status, attempts, response code, latency, the answer's start; "Resend" per row. */
 export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndpoint | undefined; onClose: () => void }) {
   const { t } = useTranslation('webhooks', { keyPrefix: 'deliveries' });
   const { t: tEvents } = useTranslation('webhooks', { keyPrefix: 'events' });
-  const [page, setPage] = useState(1);
-  const { data, isFetching, refetch } = useWebhookDeliveries(endpoint?.id, page);
+  const paging = usePaging(DELIVERIES_PAGE_SIZE);
+  const { data, isFetching, refetch } = useWebhookDeliveries(endpoint?.id, paging.page);
   const resend = useResendDelivery();
   return (
     <Drawer
@@ -33,7 +33,7 @@ export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndp
         loading={isFetching}
         dataSource={data?.records ?? []}
         scroll={{ x: 900 }}
-        pagination={{ current: page, pageSize: 20, total: data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+        pagination={paging.pagination(data?.total, { showSizeChanger: false, showTotal: undefined })}
         columns={[
           {
             title: t('event'),
@@ -50,7 +50,7 @@ export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndp
           { title: t('status'), dataIndex: 'status', render: (s: TWebhookDeliveryStatus) => <Tag color={STATUS_COLOURS[s]}>{t(`statuses.${s}`)}</Tag> },
           { title: t('attempts'), dataIndex: 'attempts', width: 90 },
           { title: t('code'), dataIndex: 'response_code', width: 90, render: (c: number | null) => c ?? '-' },
-          { title: t('latency'), dataIndex: 'latency_ms', width: 90, render: (ms: number | null) => (ms === null ? '-' : `${ms} ms`) },
+          { title: t('latency'), dataIndex: 'latency_ms', width: 90, render: (ms: number | null) => (ms === null ? '-' : formatMilliseconds(ms)) },
           {
             title: t('excerpt'),
             dataIndex: 'response_excerpt',
@@ -65,10 +65,10 @@ export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndp
             key: 'time',
             render: (_, d) => (
               <>
-                <div>{time(d.last_attempt_at)}</div>
+                <div>{d.last_attempt_at ? formatDateTimeSeconds(d.last_attempt_at) : '-'}</div>
                 {d.status === 'pending' && (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {t('next')}: {time(d.next_attempt_at)}
+                    {t('next')}: {d.next_attempt_at ? formatDateTimeSeconds(d.next_attempt_at) : '-'}
                   </Typography.Text>
                 )}
               </>

@@ -4,6 +4,7 @@ import { IntroAlert } from '../../../components/intro-alert';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { WEBHOOK_ENDPOINTS_MAX, type TWebhookCreateBody, type TWebhookEndpoint } from '@proxy/contract';
+import { formatDateTimeSeconds } from '../../../lib/format';
 import { confirmAction, showError, showSuccess } from '../../../lib/message';
 import { useCreateWebhook, useDeleteWebhook, useRotateWebhookSecret, useTestWebhook, useUpdateWebhook, useWebhooks } from '../api/webhooks';
 import { DeliveriesDrawer } from './deliveries-drawer';
@@ -80,7 +81,7 @@ export default function WebhooksPage() {
                   {e.disabled_reason === 'failing' ? (
                     <Tag color="error">{t('status.disabledFailing')}</Tag>
                   ) : (
-                    e.failing_since && <Tag color="warning">{t('status.failing', { since: new Date(e.failing_since).toLocaleString() })}</Tag>
+                    e.failing_since && <Tag color="warning">{t('status.failing', { since: formatDateTimeSeconds(e.failing_since) })}</Tag>
                   )}
                 </>
               ),

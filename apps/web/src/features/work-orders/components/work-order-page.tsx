@@ -1,12 +1,12 @@
 import { Button, Card, Descriptions, Flex, Form, Input, Result, Skeleton, Typography } from 'antd';
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ROUTES, WORK_ORDER_CONTENT_MAX } from '@proxy/contract';
 import { WorkOrderConversation } from '../../../entities/work-orders/work-order-conversation';
 import { WorkOrderStatusTag } from '../../../entities/work-orders/work-order-status-tag';
 import { zodRule } from '../../../lib/form-rules';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
 import { useWorkOrder } from '../api/work-order-detail';
@@ -90,7 +90,7 @@ export default function WorkOrderPage() {
       >
         <Descriptions size="small" column={{ xs: 1, sm: 2, md: 4 }}>
           <Descriptions.Item label={t('columns.category')}>{tc(`workOrder.category.${data.category}`)}</Descriptions.Item>
-          <Descriptions.Item label={t('detail.created')}>{dayjs(data.created_at).format('YYYY-MM-DD HH:mm')}</Descriptions.Item>
+          <Descriptions.Item label={t('detail.created')}>{formatDateTimeMinutes(data.created_at)}</Descriptions.Item>
           {data.token_id !== null && <Descriptions.Item label={t('create.tokenId')}>{data.token_id}</Descriptions.Item>}
           {data.supply_request_id !== null && <Descriptions.Item label={t('create.supplyRequestId')}>{data.supply_request_id}</Descriptions.Item>}
         </Descriptions>

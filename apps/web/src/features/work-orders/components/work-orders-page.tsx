@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Segmented, Table, Typography, type TableColumnsType } from 'antd';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { WORK_ORDER_STATUSES, type TWorkOrder, type TWorkOrderStatus } from '@proxy/contract';
 import { useIsPhone } from '../../../components/use-is-phone';
 import { WorkOrderStatusTag } from '../../../entities/work-orders/work-order-status-tag';
+import { usePaging } from '../../../lib/use-paging';
+import { formatDateTimeMinutes } from '../../../lib/format';
 import { useWorkOrderList } from '../api/work-order-list';
 import { CancelWorkOrderButton } from './cancel-button';
-
-const PAGE_SIZE = 10;
 
 /** /work-orders: the customer's work orders with status tags, a status filter, and a button to open one. */
 export default function WorkOrdersPage() {
@@ -18,9 +17,9 @@ export default function WorkOrdersPage() {
   const { t } = useTranslation('work-orders');
   const { t: tc } = useTranslation('common');
   const navigate = useNavigate();
-  const [page, setPage] = useState(1);
+  const paging = usePaging();
   const [status, setStatus] = useState<TWorkOrderStatus | 'all'>('all');
-  const list = useWorkOrderList({ page, pageSize: PAGE_SIZE, status: status === 'all' ? undefined : status });
+  const list = useWorkOrderList({ page: paging.page, pageSize: paging.pageSize, status: status === 'all' ? undefined : status });
 
   const columns: TableColumnsType<TWorkOrder> = [
     { title: t('columns.id'), dataIndex: 'id', width: 80, render: (id: number) => `#${id}` },
@@ -32,7 +31,7 @@ export default function WorkOrdersPage() {
     },
     { title: t('columns.category'), dataIndex: 'category', width: 130, render: (category: string) => tc(`workOrder.category.${category}`) },
     { title: t('columns.status'), dataIndex: 'status', width: 110, render: (value: TWorkOrderStatus) => <WorkOrderStatusTag status={value} /> },
-    { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm') },
+    { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: formatDateTimeMinutes },
     {
       title: t('columns.actions'),
       key: 'actions',
@@ -68,7 +67,7 @@ export default function WorkOrdersPage() {
           value={status}
           onChange={(value) => {
             setStatus(value as TWorkOrderStatus | 'all');
-            setPage(1);
+            paging.toFirstPage();
           }}
           options={[{ label: t('filter.all'), value: 'all' }, ...WORK_ORDER_STATUSES.map((s) => ({ label: tc(`workOrder.status.${s}`), value: s }))]}
         />
@@ -83,14 +82,7 @@ export default function WorkOrdersPage() {
         locale={{
           emptyText: <Empty description={<Typography.Text type="secondary">{status === 'all' ? t('empty') : t('emptyFiltered')}</Typography.Text>} />,
         }}
-        pagination={{
-          current: page,
-          pageSize: PAGE_SIZE,
-          total: list.data?.total ?? 0,
-          showSizeChanger: false,
-          showTotal: (total) => t('total', { count: total }),
-          onChange: setPage,
-        }}
+        pagination={paging.pagination(list.data?.total, { showSizeChanger: false, showTotal: (total) => t('total', { count: total }) })}
       />
     </Card>
   );

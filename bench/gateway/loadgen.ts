@@ -1,3 +1,5 @@
+// Past ~400 lines: the load generator's one process runs every workload (bulk, keep-alive, a tunnel per request,
+// idle tunnels, metering) over each way in (CONNECT, SOCKS5, forwarding, plain socket), sharing their socket helpers.
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { serveParent, type TRequest } from './ipc';

@@ -1,3 +1,5 @@
+// Past ~400 lines: the benchmark's one script, read top to bottom: its options, the paths and anchors it starts,
+// each measurement in turn and the report; its parts live beside it (anchors, ipc, jobs, loadgen, report).
 import os from 'node:os';
 import { startDante, startSquid, startTinyproxy, type TAnchor, type TAnchorSkip } from './anchors';
 import { readCpuSeconds, readMemoryKb, startNodeChild, type TNodeChild } from './ipc';

@@ -1,3 +1,5 @@
+// Past ~400 lines: the gateway's real-path cases share one database copy, API and gateway started once
+// (each test file starts its own).
 import net from 'node:net';
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

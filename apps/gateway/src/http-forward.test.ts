@@ -1,3 +1,5 @@
+// Past ~400 lines: the HTTP forward cases (malformed heads, smuggling, bodies, pipelining, endings) share one
+// gateway, database copy and loopback origin started once.
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// Past ~400 lines: registration, sign-in, reset, their rate limits and timing share one app and database copy
+// (each test file starts its own).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_RESEND_MS } from '@proxy/contract';

@@ -1,3 +1,4 @@
+// Past ~400 lines: the session and access-token cases share one app and database copy (each test file starts its own).
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Past ~400 lines: the USDT cases share one fake chain, app and database copy (each test file starts its own).
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDT_METHODS, type TPayOrder } from '@proxy/contract';

@@ -1,3 +1,5 @@
+// Past ~400 lines: a supply request's whole life (submit, revoke, take, complete or fail, expiry, races) shares one app,
+// SMTP sink and database copy (each test file starts its own).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { VALIDATION_MESSAGES, ERRORS, type TLang, type TValidationKey } from '@proxy/contract';

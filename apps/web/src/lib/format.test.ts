@@ -7,6 +7,7 @@ import {
   formatDateTimeSeconds,
   formatFen,
   formatFileSize,
+  formatLongDate,
   formatMilliseconds,
   formatMonthDay,
   formatSignedYuan,
@@ -103,6 +104,12 @@ describe('times', () => {
       expect(format(undefined)).toBe('—');
       expect(format('')).toBe('—');
     }
+  });
+
+  it("writes a day out in the console's language", () => {
+    expect(formatLongDate(at, 'zh')).toBe('2026/5/1');
+    expect(formatLongDate(at, 'en')).toBe('5/1/2026');
+    expect(formatLongDate('2026-12-31T23:59:59', 'en')).toBe('12/31/2026');
   });
 
   it('writes the month and day of a day or a time', () => {

@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { formatYuan } from '@proxy/contract/light';
+import { formatYuan, type TLang } from '@proxy/contract/light';
 
 /**
  * How the console writes bytes, money, times and durations. Screens take their text from here, so one quantity
@@ -68,6 +68,11 @@ export function formatDateTimeMinutes(iso: string | null | undefined): string {
 /** The month and day of a day ("2026-05-01") or a time, as chart axes label them: "05-01". */
 export function formatMonthDay(dayOrIso: string): string {
   return dayjs(dayOrIso).format('MM-DD');
+}
+
+/** A day written out in the console's language, in the browser's time zone: "2026/5/1" in zh, "5/1/2026" in en. */
+export function formatLongDate(iso: string, lang: TLang): string {
+  return new Date(iso).toLocaleDateString(lang === 'zh' ? 'zh-CN' : 'en');
 }
 
 /** A duration measured in milliseconds (a latency): "120 ms". */

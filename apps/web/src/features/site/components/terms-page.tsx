@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
 import { Button, Card, Result, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { resolveLang } from '@proxy/contract/light';
 import { ApiError } from '../../../lib/api-client';
+import { formatLongDate } from '../../../lib/format';
 import { useTerms } from '../api/terms';
 import { renderMarkdown } from './markdown';
 
@@ -31,9 +33,7 @@ export default function TermsPage() {
         <div className="terms-text" data-testid="terms-text" dangerouslySetInnerHTML={{ __html: html }} />
       </Typography>
       {data.updated_at ? (
-        <Typography.Text type="secondary">
-          {t('updatedAt', { date: new Date(data.updated_at).toLocaleDateString(i18n.language === 'zh' ? 'zh-CN' : 'en') })}
-        </Typography.Text>
+        <Typography.Text type="secondary">{t('updatedAt', { date: formatLongDate(data.updated_at, resolveLang(i18n.language)) })}</Typography.Text>
       ) : null}
     </Card>
   );

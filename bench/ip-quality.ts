@@ -16,7 +16,16 @@ function randomIpv4(): string {
 }
 
 function randomIpv6(): string {
-  const prefixes = ['2001:4860', '2a00:1450', '2400:cb00', '2606:4700', '2a03:2880', '240e:0', '2409:8a00', '2600:1f18'];
+  const prefixes = [
+    '2001:4860',
+    '2a00:1450',
+    '2400:cb00',
+    '2606:4700',
+    '2a03:2880',
+    '240e:0',
+    '2409:8a00',
+    '2600:1f18',
+  ];
   const words = Array.from({ length: 6 }, () => Math.floor(Math.random() * 0x10000).toString(16));
   return `${prefixes[Math.floor(Math.random() * prefixes.length)]}:${words.join(':')}`;
 }
@@ -40,9 +49,13 @@ function measure(
 
 const loadStarted = performance.now();
 const data = await getIpData();
-console.log(`loaded in ${Math.round(performance.now() - loadStarted)} ms: ASN rows IPv4 ${data.asnRows[4]}, IPv6 ${data.asnRows[6]}`);
+console.log(
+  `loaded in ${Math.round(performance.now() - loadStarted)} ms: ASN rows IPv4 ${data.asnRows[4]}, IPv6 ${data.asnRows[6]}`,
+);
 for (const s of data.sources) console.log(`  ${s.package}@${s.version} (data of ${s.date})`);
-console.log(`heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
+console.log(
+  `heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`,
+);
 
 const toAddress = (text: string) => {
   const n = ipToNumber(text)!;

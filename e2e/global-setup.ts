@@ -20,7 +20,12 @@ export default async function setup(project: TestProject) {
     await relay.close();
     throw error;
   });
-  project.provide('sharedAppServer', { url: server.url, dataDir: server.dataDir, gatewayPort: server.gatewayPort, logFile });
+  project.provide('sharedAppServer', {
+    url: server.url,
+    dataDir: server.dataDir,
+    gatewayPort: server.gatewayPort,
+    logFile,
+  });
   project.provide('sharedOAuthRelay', { controlUrl: relay.controlUrl });
   return async () => {
     await server.stop();

@@ -41,12 +41,16 @@ for (const file of process.argv.slice(2)) {
   for (const suite of r.testResults ?? []) {
     for (const test of suite.assertionResults ?? []) {
       if (test.status !== 'failed') continue;
-      failures.push(`--- ${file}: FAILED ${suite.name}\n    ${test.fullName}\n${head((test.failureMessages ?? []).join('\n'), MESSAGE_LINES)}`);
+      failures.push(
+        `--- ${file}: FAILED ${suite.name}\n    ${test.fullName}\n${head((test.failureMessages ?? []).join('\n'), MESSAGE_LINES)}`,
+      );
     }
     // A failed hook (beforeAll) fails its file and skips its tests; its error is in the log's block below.
     const hasFailedTest = (suite.assertionResults ?? []).some((test) => test.status === 'failed');
     if (suite.status === 'failed' && !hasFailedTest)
-      failures.push(`--- ${file}: FAILED FILE ${suite.name}\n${head(suite.message || '(a hook or the file itself failed)', MESSAGE_LINES)}`);
+      failures.push(
+        `--- ${file}: FAILED FILE ${suite.name}\n${head(suite.message || '(a hook or the file itself failed)', MESSAGE_LINES)}`,
+      );
   }
   // Vitest fails a run with errors outside tests (a failed hook or file, an unhandled rejection),
   // with or without failed tests beside them.

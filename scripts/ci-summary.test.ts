@@ -110,7 +110,10 @@ describe('the CI summary', () => {
   });
 
   it('prints only the totals when everything passed, and says when a suite did not run', async () => {
-    expect(await summary(passing)).toEqual({ code: 0, out: `${passing}: 1 passed, 0 failed, 0 skipped\n1 passed, 0 failed, 0 skipped\n` });
+    expect(await summary(passing)).toEqual({
+      code: 0,
+      out: `${passing}: 1 passed, 0 failed, 0 skipped\n1 passed, 0 failed, 0 skipped\n`,
+    });
     const missing = path.join(dir, 'never-ran.json');
     const { code, out } = await summary(passing, missing);
     expect(code).toBe(1);

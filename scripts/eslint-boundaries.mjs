@@ -30,7 +30,9 @@ const SERVER_FEATURE_LEVELS = [
   // the customer API (the endpoint generator's lines), work orders (about tokens and supply requests)
   ['customer-api', 'work-orders'],
 ];
-const SERVER_FEATURE_LEVEL = new Map(SERVER_FEATURE_LEVELS.flatMap((features, level) => features.map((feature) => [feature, level])));
+const SERVER_FEATURE_LEVEL = new Map(
+  SERVER_FEATURE_LEVELS.flatMap((features, level) => features.map((feature) => [feature, level])),
+);
 
 function relative(file) {
   return path.relative(ROOT, file).split(path.sep).join('/');
@@ -77,12 +79,15 @@ const boundaries = {
     messages: {
       appToApp:
         "{{from}} may not import apps/{{to}}: share code through packages/* or the app's package exports (only apps/launcher composes the server and the gateway).",
-      featureToFeature: 'Console feature "{{from}}" may not import feature "{{to}}": move what both need to src/entities, src/components or src/lib.',
+      featureToFeature:
+        'Console feature "{{from}}" may not import feature "{{to}}": move what both need to src/entities, src/components or src/lib.',
       sharedToFeature: 'Shared console code ({{layer}}) may not import a feature ("{{to}}").',
       serverFeatureUpward:
         'Server feature "{{from}}" (level {{fromLevel}}) may not import feature "{{to}}" (level {{toLevel}}): features import only lower levels (SERVER_FEATURE_LEVELS in scripts/eslint-boundaries.mjs). Move the code to the lower feature it is about, or the caller up.',
-      serverFeatureUnplaced: 'Server feature "{{feature}}" has no level: add it to SERVER_FEATURE_LEVELS in scripts/eslint-boundaries.mjs.',
-      drizzleOutsideRepository: "Drizzle belongs in *.repository.ts files (and packages/db, tests): put the query in the feature's repository.",
+      serverFeatureUnplaced:
+        'Server feature "{{feature}}" has no level: add it to SERVER_FEATURE_LEVELS in scripts/eslint-boundaries.mjs.',
+      drizzleOutsideRepository:
+        "Drizzle belongs in *.repository.ts files (and packages/db, tests): put the query in the feature's repository.",
     },
   },
   create(context) {
@@ -109,16 +114,31 @@ const boundaries = {
       const target = relative(path.resolve(path.dirname(context.filename), source));
       const targetApp = appOf(target);
       if (targetApp && targetApp !== ownApp) {
-        context.report({ node, messageId: 'appToApp', data: { from: ownApp ? `apps/${ownApp}` : file, to: targetApp } });
+        context.report({
+          node,
+          messageId: 'appToApp',
+          data: { from: ownApp ? `apps/${ownApp}` : file, to: targetApp },
+        });
         return;
       }
       const targetServerFeature = serverFeatureReached(target);
       if (ownServerFeature && targetServerFeature && targetServerFeature !== ownServerFeature) {
-        const [fromLevel, toLevel] = [SERVER_FEATURE_LEVEL.get(ownServerFeature), SERVER_FEATURE_LEVEL.get(targetServerFeature)];
+        const [fromLevel, toLevel] = [
+          SERVER_FEATURE_LEVEL.get(ownServerFeature),
+          SERVER_FEATURE_LEVEL.get(targetServerFeature),
+        ];
         if (fromLevel === undefined || toLevel === undefined) {
-          context.report({ node, messageId: 'serverFeatureUnplaced', data: { feature: fromLevel === undefined ? ownServerFeature : targetServerFeature } });
+          context.report({
+            node,
+            messageId: 'serverFeatureUnplaced',
+            data: { feature: fromLevel === undefined ? ownServerFeature : targetServerFeature },
+          });
         } else if (toLevel >= fromLevel) {
-          context.report({ node, messageId: 'serverFeatureUpward', data: { from: ownServerFeature, fromLevel, to: targetServerFeature, toLevel } });
+          context.report({
+            node,
+            messageId: 'serverFeatureUpward',
+            data: { from: ownServerFeature, fromLevel, to: targetServerFeature, toLevel },
+          });
         }
         return;
       }
@@ -126,7 +146,11 @@ const boundaries = {
       if (ownFeature && targetFeature && targetFeature !== ownFeature) {
         context.report({ node, messageId: 'featureToFeature', data: { from: ownFeature, to: targetFeature } });
       } else if (sharedLayer && targetFeature) {
-        context.report({ node, messageId: 'sharedToFeature', data: { layer: `src/${sharedLayer}`, to: targetFeature } });
+        context.report({
+          node,
+          messageId: 'sharedToFeature',
+          data: { layer: `src/${sharedLayer}`, to: targetFeature },
+        });
       }
     }
 

@@ -18,7 +18,10 @@ describe('import boundaries', () => {
       "import { ProxyTable } from '../../proxies/components/proxy-table';\nexport const x = ProxyTable;\n",
     );
     expect(crossing).toEqual([expect.stringContaining('feature "dashboard" may not import feature "proxies"')]);
-    const shared = await ruleErrors('apps/web/src/lib/x.ts', "import { y } from '../features/proxies/y';\nexport const x = y;\n");
+    const shared = await ruleErrors(
+      'apps/web/src/lib/x.ts',
+      "import { y } from '../features/proxies/y';\nexport const x = y;\n",
+    );
     expect(shared).toEqual([expect.stringContaining('(src/lib) may not import a feature ("proxies")')]);
     const ownFeature = await ruleErrors(
       'apps/web/src/features/proxies/components/x.tsx',
@@ -28,9 +31,18 @@ describe('import boundaries', () => {
   });
 
   it('refuses one app importing another, by package or by path; the launcher composes server and gateway', async () => {
-    expect(await ruleErrors('apps/server/src/x.ts', "import { startGateway } from '@proxy/gateway';\nexport const x = startGateway;\n")).toHaveLength(1);
-    expect(await ruleErrors('apps/gateway/src/x.ts', "import { y } from '../../server/src/app';\nexport const x = y;\n")).toHaveLength(1);
-    expect(await ruleErrors('bench/x.ts', "import { y } from '../apps/server/src/app';\nexport const x = y;\n")).toHaveLength(1);
+    expect(
+      await ruleErrors(
+        'apps/server/src/x.ts',
+        "import { startGateway } from '@proxy/gateway';\nexport const x = startGateway;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await ruleErrors('apps/gateway/src/x.ts', "import { y } from '../../server/src/app';\nexport const x = y;\n"),
+    ).toHaveLength(1);
+    expect(
+      await ruleErrors('bench/x.ts', "import { y } from '../apps/server/src/app';\nexport const x = y;\n"),
+    ).toHaveLength(1);
     expect(
       await ruleErrors(
         'apps/launcher/src/x.ts',
@@ -40,10 +52,24 @@ describe('import boundaries', () => {
   });
 
   it('keeps the browser plugin apart: it takes the contract (bundled), no other app, and no app takes it', async () => {
-    expect(await ruleErrors('apps/browser-plugin/src/x.ts', "import { y } from '@proxy/contract/plugin-protocol';\nexport const x = y;\n")).toEqual([]);
-    expect(await ruleErrors('apps/browser-plugin/src/x.ts', "import { y } from '@proxy/server';\nexport const x = y;\n")).toHaveLength(1);
-    expect(await ruleErrors('apps/server/src/x.ts', "import { y } from '@proxy/browser-plugin';\nexport const x = y;\n")).toHaveLength(1);
-    expect(await ruleErrors('apps/server/src/x.ts', "import { y } from '../../browser-plugin/src/settings';\nexport const x = y;\n")).toHaveLength(1);
+    expect(
+      await ruleErrors(
+        'apps/browser-plugin/src/x.ts',
+        "import { y } from '@proxy/contract/plugin-protocol';\nexport const x = y;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleErrors('apps/browser-plugin/src/x.ts', "import { y } from '@proxy/server';\nexport const x = y;\n"),
+    ).toHaveLength(1);
+    expect(
+      await ruleErrors('apps/server/src/x.ts', "import { y } from '@proxy/browser-plugin';\nexport const x = y;\n"),
+    ).toHaveLength(1);
+    expect(
+      await ruleErrors(
+        'apps/server/src/x.ts',
+        "import { y } from '../../browser-plugin/src/settings';\nexport const x = y;\n",
+      ),
+    ).toHaveLength(1);
   });
 
   it('lets a server feature import only features of a lower level; tests and test kits import any', async () => {
@@ -51,13 +77,17 @@ describe('import boundaries', () => {
     expect(await ruleErrors('apps/server/src/features/ledger/ledger.service.ts', upward)).toEqual([
       expect.stringContaining('Server feature "ledger" (level 0) may not import feature "proxies" (level 3)'),
     ]);
-    const sameLevel = "import { createPendingRebate } from '../invite/invite.service';\nexport const x = createPendingRebate;\n";
+    const sameLevel =
+      "import { createPendingRebate } from '../invite/invite.service';\nexport const x = createPendingRebate;\n";
     expect(await ruleErrors('apps/server/src/features/auth/auth.service.ts', sameLevel)).toHaveLength(1);
-    const downward = "import { createLedgerService } from '../ledger/ledger.service';\nexport const x = createLedgerService;\n";
+    const downward =
+      "import { createLedgerService } from '../ledger/ledger.service';\nexport const x = createLedgerService;\n";
     expect(await ruleErrors('apps/server/src/features/proxies/proxies.service.ts', downward)).toEqual([]);
     expect(await ruleErrors('apps/server/src/features/ledger/ledger.service.test.ts', upward)).toEqual([]);
     expect(await ruleErrors('apps/server/src/features/ledger/ledger-test-kit.ts', upward)).toEqual([]);
-    expect(await ruleErrors('apps/server/src/features/made-up/made-up.service.ts', downward)).toEqual([expect.stringContaining('"made-up" has no level')]);
+    expect(await ruleErrors('apps/server/src/features/made-up/made-up.service.ts', downward)).toEqual([
+      expect.stringContaining('"made-up" has no level'),
+    ]);
   });
 
   it('keeps Drizzle in repositories', async () => {

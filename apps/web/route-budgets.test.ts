@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { assertWithinBudgets, budgetOf, formatRouteCosts, KB, readDeclaredRoutes, routeCosts, staticClosure, type TChunkInfo } from './route-budgets';
+import {
+  assertWithinBudgets,
+  budgetOf,
+  formatRouteCosts,
+  KB,
+  readDeclaredRoutes,
+  routeCosts,
+  staticClosure,
+  type TChunkInfo,
+} from './route-budgets';
 
 /** A chunk of `size` random base64 characters (gzip keeps about three quarters of them). */
 function chunk(fileName: string, size: number, extra: Partial<TChunkInfo> = {}): TChunkInfo {
@@ -74,7 +83,17 @@ describe('the cold load of a route', () => {
       ],
     });
     expect(login.files).toEqual(['entry.js', 'form.js', 'login.js', 'react.js', 'texts.js']);
-    expect(home.files).toEqual(['chart.js', 'echarts.js', 'entry.js', 'form.js', 'home.js', 'layout.js', 'menu.js', 'react.js', 'texts.js']);
+    expect(home.files).toEqual([
+      'chart.js',
+      'echarts.js',
+      'entry.js',
+      'form.js',
+      'home.js',
+      'layout.js',
+      'menu.js',
+      'react.js',
+      'texts.js',
+    ]);
     // 21,000 random base64 characters, gzipped one chunk at a time.
     expect(login.gzipBytes).toBeGreaterThan(14_000);
     expect(login.gzipBytes).toBeLessThan(21_000);

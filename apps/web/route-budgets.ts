@@ -37,7 +37,14 @@ export type TChunkInfo = {
   moduleIds: string[];
 };
 
-export type TRouteCost = { path: string; access: TRouteAccess; files: string[]; gzipBytes: number; budget: number; isOver: boolean };
+export type TRouteCost = {
+  path: string;
+  access: TRouteAccess;
+  files: string[];
+  gzipBytes: number;
+  budget: number;
+  isOver: boolean;
+};
 
 function stringValue(node: ts.Expression | undefined): string | undefined {
   return node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
@@ -55,13 +62,18 @@ function importedSpecifier(node: ts.Expression | undefined): string | undefined 
   while (ts.isParenthesizedExpression(body as ts.Expression) || ts.isAwaitExpression(body as ts.Expression)) {
     body = (body as ts.ParenthesizedExpression | ts.AwaitExpression).expression;
   }
-  if (ts.isCallExpression(body) && body.expression.kind === ts.SyntaxKind.ImportKeyword) return stringValue(body.arguments[0]);
+  if (ts.isCallExpression(body) && body.expression.kind === ts.SyntaxKind.ImportKeyword)
+    return stringValue(body.arguments[0]);
   return undefined;
 }
 
 function property(node: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
   for (const prop of node.properties) {
-    if (ts.isPropertyAssignment(prop) && (ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name)) && prop.name.text === name) {
+    if (
+      ts.isPropertyAssignment(prop) &&
+      (ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name)) &&
+      prop.name.text === name
+    ) {
       return prop.initializer;
     }
     if (ts.isMethodDeclaration(prop) && ts.isIdentifier(prop.name) && prop.name.text === name) return undefined;
@@ -75,7 +87,13 @@ function property(node: ts.ObjectLiteralExpression, name: string): ts.Expression
  * access, is refused: the check would otherwise skip a screen silently.
  */
 export function readDeclaredRoutes(source: string, fileName: string): TDeclaredRoute[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const file = ts.createSourceFile(
+    fileName,
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const routes: TDeclaredRoute[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isObjectLiteralExpression(node)) {
@@ -86,8 +104,10 @@ export function readDeclaredRoutes(source: string, fileName: string): TDeclaredR
         const specifier = importedSpecifier(loadNode);
         const access = stringValue(property(node, 'access'));
         const where = `${fileName}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
-        if (routePath === undefined) throw new Error(`${where}: a route's path must be a string literal for the route budgets`);
-        if (specifier === undefined) throw new Error(`${where}: route ${routePath}: load must be () => import('<module>')`);
+        if (routePath === undefined)
+          throw new Error(`${where}: a route's path must be a string literal for the route budgets`);
+        if (specifier === undefined)
+          throw new Error(`${where}: route ${routePath}: load must be () => import('<module>')`);
         if (access !== 'public' && access !== 'protected' && access !== 'admin') {
           throw new Error(`${where}: route ${routePath}: access must be 'public', 'protected' or 'admin'`);
         }
@@ -147,7 +167,10 @@ export function routeCosts(input: {
   alsoLoads?: string[];
   budgets: TBudgets;
 }): TRouteCost[] {
-  const entries = [...[...input.chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName), ...(input.alsoLoads ?? [])];
+  const entries = [
+    ...[...input.chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName),
+    ...(input.alsoLoads ?? []),
+  ];
   if (!entries.length) throw new Error('route budgets: the bundle has no entry chunk');
   const gzipped = gzipSizer(input.chunks);
   return input.routes.map((route) => {
@@ -251,13 +274,21 @@ export function routeBudgetsPlugin(options: TRouteBudgetsOptions): Plugin {
       const info = this.getModuleInfo(routesModule);
       if (!info) this.error(`route budgets: ${options.routesModule} is not in the bundle`);
       const shellModule = path.resolve(config.root, options.shellRoutesModule);
-      const featureFiles = info.importedIds.filter((id) => id !== shellModule && /\.[cm]?[jt]sx?$/.test(id) && !id.includes('/node_modules/'));
+      const featureFiles = info.importedIds.filter(
+        (id) => id !== shellModule && /\.[cm]?[jt]sx?$/.test(id) && !id.includes('/node_modules/'),
+      );
       const routeFiles = [routesModule, ...featureFiles.sort(), shellModule];
       const alsoLoadsOf = (access: TRouteAccess): string[] => {
         const modules = Array.isArray(options.alsoLoads) ? options.alsoLoads : (options.alsoLoads?.[access] ?? []);
         return modules.map((m) => chunkOf(path.resolve(config.root, m), 'a module every cold load fetches'));
       };
-      const routes: { path: string; access: TRouteAccess; screenChunk: string; layoutChunk?: string; alsoLoads: string[] }[] = [];
+      const routes: {
+        path: string;
+        access: TRouteAccess;
+        screenChunk: string;
+        layoutChunk?: string;
+        alsoLoads: string[];
+      }[] = [];
       const seenPaths = new Set<string>();
       for (const file of routeFiles) {
         for (const declared of readDeclaredRoutes(readFileSync(file, 'utf8'), file)) {
@@ -271,17 +302,22 @@ export function routeBudgetsPlugin(options: TRouteBudgetsOptions): Plugin {
             path: declared.path,
             access: declared.access,
             screenChunk: chunkOf(resolved.id, `the screen of ${declared.path}`),
-            layoutChunk: layout ? chunkOf(path.resolve(config.root, layout), `the ${declared.access} layout`) : undefined,
+            layoutChunk: layout
+              ? chunkOf(path.resolve(config.root, layout), `the ${declared.access} layout`)
+              : undefined,
             alsoLoads: [
               ...alsoLoadsOf(declared.access),
               ...(declared.isLight
                 ? []
-                : (options.unlessLight ?? []).map((m) => chunkOf(path.resolve(config.root, m), 'a module of the screens not marked light'))),
+                : (options.unlessLight ?? []).map((m) =>
+                    chunkOf(path.resolve(config.root, m), 'a module of the screens not marked light'),
+                  )),
             ],
           });
         }
       }
-      if (!routes.length) this.error(`route budgets: no route found in ${options.routesModule} or the modules it imports`);
+      if (!routes.length)
+        this.error(`route budgets: no route found in ${options.routesModule} or the modules it imports`);
       const costs = routeCosts({ chunks, routes, budgets: options.budgets });
       config.logger.info(`\n${formatRouteCosts(costs, options.budgets)}\n`);
       try {

@@ -74,7 +74,15 @@ function log(text: string): void {
   process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
 }
 
-type TFigures = { rps: number; p50: number; p99: number; errors: number; non2xx: number; apiCpuUs: number; dbCpuUs: number };
+type TFigures = {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  apiCpuUs: number;
+  dbCpuUs: number;
+};
 
 // CPU time (user + system, µs) of the PostgreSQL backends serving the bench's database, read from /proc
 // (their titles name the database; the API's pool keeps its connections through a load).
@@ -163,7 +171,9 @@ async function fill(handle: TDbHandle, userIds: number[], proxies: number, rows:
     SELECT ${uid}, 'credit', 'adjustment', 0, 0, 0, 0, now() - g * interval '1 second' ${G(rows)}`);
   await q(`INSERT INTO rebates (order_id, inviter_id, invitee_id, charge_fen, rebate_fen, rule_version, status, due_at)
     SELECT 'R${tag}X' || g, ${uid}, ${uid}, 100, 10, 1, 'success', now() ${G(rows)}`);
-  await q(`INSERT INTO work_orders (user_id, category, subject, status) SELECT ${uid}, 'other', 's', 'closed' ${G(rows)}`);
+  await q(
+    `INSERT INTO work_orders (user_id, category, subject, status) SELECT ${uid}, 'other', 's', 'closed' ${G(rows)}`,
+  );
   await q(`INSERT INTO supply_requests (user_id, type, product, network, amount, region, wait_days, cost_fen, contact_email, status, deadline_at)
     SELECT ${uid}, 'ip', 'static', 'HTTP', 1, 'us', 3, 100, 'a@example.com', 'cancelled', now() ${G(rows)}`);
   await q(`INSERT INTO token_usage (token_id, user_id, bucket, bytes)
@@ -172,7 +182,14 @@ async function fill(handle: TDbHandle, userIds: number[], proxies: number, rows:
   await q('VACUUM ANALYZE');
 }
 
-type TStateFigures = { tokens: number; loadS: number; referenceS: number; heapMbPer100k: number; rssMb: number; changeMs: number };
+type TStateFigures = {
+  tokens: number;
+  loadS: number;
+  referenceS: number;
+  heapMbPer100k: number;
+  rssMb: number;
+  changeMs: number;
+};
 
 /**
  * The reference the load time is compared with in the same run (the machine is
@@ -254,7 +271,9 @@ async function startProfile(): Promise<{ stopInto: (file: string) => Promise<voi
 
 function formatTable(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '))
+    .join('\n');
 }
 
 async function main(): Promise<void> {
@@ -337,7 +356,9 @@ async function main(): Promise<void> {
       passes.push({ label, hello: helloFigures, helloPage, lists });
     };
     if (!settings.isStateOnly) await runPass(`${settings.proxies} proxies`);
-    log(`adding ${settings.otherRows} proxies and ${settings.otherRows / 10} rows in each other list of other customers`);
+    log(
+      `adding ${settings.otherRows} proxies and ${settings.otherRows / 10} rows in each other list of other customers`,
+    );
     await fill(
       handle,
       others.map((o) => o.userId),
@@ -348,14 +369,25 @@ async function main(): Promise<void> {
     if (!settings.isStateOnly) await runPass(`+${settings.otherRows} others`);
 
     const table: string[][] = [
-      ['endpoint', ...passes.flatMap((p) => [`${p.label} req/s`, 'p50 ms', 'p99 ms', 'x hello', 'API CPU µs', 'PG CPU µs']), 'p99 last/first'],
+      [
+        'endpoint',
+        ...passes.flatMap((p) => [`${p.label} req/s`, 'p50 ms', 'p99 ms', 'x hello', 'API CPU µs', 'PG CPU µs']),
+        'p99 last/first',
+      ],
     ];
     const rowOf = (name: string, pick: (p: (typeof passes)[number]) => TFigures) => {
       const cells = [name];
       for (const p of passes) {
         const f = pick(p);
         const bad = f.errors + f.non2xx > 0 ? ` (${f.errors + f.non2xx} failed)` : '';
-        cells.push(`${f.rps.toFixed(0)}${bad}`, String(f.p50), String(f.p99), (f.rps / p.hello.rps).toFixed(3), f.apiCpuUs.toFixed(0), f.dbCpuUs.toFixed(0));
+        cells.push(
+          `${f.rps.toFixed(0)}${bad}`,
+          String(f.p50),
+          String(f.p99),
+          (f.rps / p.hello.rps).toFixed(3),
+          f.apiCpuUs.toFixed(0),
+          f.dbCpuUs.toFixed(0),
+        );
       }
       const first = pick(passes[0]).p99;
       const last = pick(passes[passes.length - 1]).p99;

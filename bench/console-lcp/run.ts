@@ -29,7 +29,12 @@ const PAGE_BOUND_MS = 60_000;
 
 const BUDGET_S = { loopback: 1.0, throttled: 1.5 } as const;
 /** 10 Mbit/s each way in bytes per second, 40 ms latency (CDP Network.emulateNetworkConditions). */
-const THROTTLE = { offline: false, latency: 40, downloadThroughput: (10 * 1_000_000) / 8, uploadThroughput: (10 * 1_000_000) / 8 };
+const THROTTLE = {
+  offline: false,
+  latency: 40,
+  downloadThroughput: (10 * 1_000_000) / 8,
+  uploadThroughput: (10 * 1_000_000) / 8,
+};
 
 type TNetwork = keyof typeof BUDGET_S;
 type TSample = { lcpMs: number; jsBytes: number; jsFiles: number };
@@ -100,8 +105,11 @@ async function startAppServer(): Promise<{ url: string; stop: () => Promise<void
 
 /** The reference: one heading, nothing else, served on loopback like the console. */
 async function startReferencePage(): Promise<{ url: string; server: Server }> {
-  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ref</title></head><body><h1>Sign in</h1></body></html>';
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html));
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ref</title></head><body><h1>Sign in</h1></body></html>';
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html),
+  );
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${port}/`, server };
@@ -141,7 +149,8 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) throw new Error('apps/web/dist is missing: run `npm run build` first');
+  if (!existsSync(path.join(ROOT, 'apps/web/dist/index.html')))
+    throw new Error('apps/web/dist is missing: run `npm run build` first');
   const bound = setTimeout(() => {
     log(`still running after ${TOTAL_BOUND_MS / 60_000} minutes: giving up`);
     process.exitCode = 1;
@@ -182,7 +191,9 @@ async function main(): Promise<void> {
       for (let i = 0; i < runs; i++) {
         ref.push(await measure(browser, reference.url, network, 'h1'));
         login.push(await measure(browser, `${app.url}/login`, network, 'form button[type="submit"]'));
-        log(`${network} run ${i + 1}/${runs}: /login LCP ${login[i].lcpMs.toFixed(0)} ms, reference ${ref[i].lcpMs.toFixed(0)} ms`);
+        log(
+          `${network} run ${i + 1}/${runs}: /login LCP ${login[i].lcpMs.toFixed(0)} ms, reference ${ref[i].lcpMs.toFixed(0)} ms`,
+        );
       }
       const lcp = median(login.map((s) => s.lcpMs)) / 1000;
       const refLcp = median(ref.map((s) => s.lcpMs)) / 1000;

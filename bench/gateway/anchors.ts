@@ -38,7 +38,11 @@ export function ensureInstalled(pkg: string, binary: string): { file: string | n
     result = install();
   }
   const file = which(binary);
-  if (!file) return { file: null, note: `apt-get install ${pkg} failed: ${(result.stderr || result.error?.message || '').trim().split('\n').pop()}` };
+  if (!file)
+    return {
+      file: null,
+      note: `apt-get install ${pkg} failed: ${(result.stderr || result.error?.message || '').trim().split('\n').pop()}`,
+    };
   return { file };
 }
 
@@ -57,7 +61,14 @@ function spawnDaemon(file: string, args: string[], logFile: string): ChildProces
   return child;
 }
 
-async function startDaemon(options: { name: string; version: string; file: string; args: string[]; port: number; dir: string }): Promise<TAnchor> {
+async function startDaemon(options: {
+  name: string;
+  version: string;
+  file: string;
+  args: string[];
+  port: number;
+  dir: string;
+}): Promise<TAnchor> {
   const logFile = path.join(options.dir, 'stderr.log');
   const child = spawnDaemon(options.file, options.args, logFile);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -126,7 +137,14 @@ export async function startSquid(): Promise<TAnchor | TAnchorSkip> {
   writeFileSync(path.join(dir, 'squid.conf'), `${config}\n`);
   const version = firstLine(file, ['-v']).replace('Squid Cache: Version ', 'squid ');
   try {
-    return await startDaemon({ name: 'squid', version, file, args: ['-N', '-f', path.join(dir, 'squid.conf')], port, dir });
+    return await startDaemon({
+      name: 'squid',
+      version,
+      file,
+      args: ['-N', '-f', path.join(dir, 'squid.conf')],
+      port,
+      dir,
+    });
   } catch (err) {
     return { name: 'squid', reason: (err as Error).message };
   }
@@ -161,7 +179,14 @@ export async function startDante(): Promise<TAnchor | TAnchorSkip> {
   writeFileSync(path.join(dir, 'danted.conf'), `${config}\n`);
   const version = firstLine(file, ['-v']).replace(/^Dante v([\d.]+).*/, 'dante $1');
   try {
-    return await startDaemon({ name: 'dante', version, file, args: ['-f', path.join(dir, 'danted.conf'), '-p', path.join(dir, 'danted.pid')], port, dir });
+    return await startDaemon({
+      name: 'dante',
+      version,
+      file,
+      args: ['-f', path.join(dir, 'danted.conf'), '-p', path.join(dir, 'danted.pid')],
+      port,
+      dir,
+    });
   } catch (err) {
     return { name: 'dante', reason: (err as Error).message };
   }
@@ -190,7 +215,14 @@ export async function startTinyproxy(): Promise<TAnchor | TAnchorSkip> {
   writeFileSync(path.join(dir, 'tinyproxy.conf'), `${config}\n`);
   const version = firstLine(file, ['-v']);
   try {
-    return await startDaemon({ name: 'tinyproxy', version, file, args: ['-d', '-c', path.join(dir, 'tinyproxy.conf')], port, dir });
+    return await startDaemon({
+      name: 'tinyproxy',
+      version,
+      file,
+      args: ['-d', '-c', path.join(dir, 'tinyproxy.conf')],
+      port,
+      dir,
+    });
   } catch (err) {
     return { name: 'tinyproxy', reason: (err as Error).message };
   }

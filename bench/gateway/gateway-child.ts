@@ -20,8 +20,12 @@ const [user] = await db
   .values({ username: 'bench', email: 'bench@example.com', apiKey: 'pk_bench_gateway', inviteCode: 'BENCHGW' })
   .returning({ id: users.id });
 // BENCH_USAGE_LOG=1: the bench user keeps the per-connection usage log (one row per connection closed).
-if (process.env.BENCH_USAGE_LOG === '1') await db.insert(usageLogSettings).values({ userId: user.id, enabled: true, retentionDays: 1 });
-const [exit] = await db.insert(exitNodes).values({ kind: 'residential', egress: 'direct', country: 'us' }).returning({ id: exitNodes.id });
+if (process.env.BENCH_USAGE_LOG === '1')
+  await db.insert(usageLogSettings).values({ userId: user.id, enabled: true, retentionDays: 1 });
+const [exit] = await db
+  .insert(exitNodes)
+  .values({ kind: 'residential', egress: 'direct', country: 'us' })
+  .returning({ id: exitNodes.id });
 const tokenIds: Record<string, number> = {};
 for (const [key, t] of Object.entries(BENCH_TOKENS)) {
   const isMeter = key.startsWith('meter') || key.startsWith('soak');
@@ -74,7 +78,10 @@ serveParent(
       // A timer flush may be writing meanwhile: let it finish, then flush once more.
       await new Promise((r) => setTimeout(r, 2500));
       await gateway.store.flush();
-      const used = await db.select({ id: proxyTokens.id, used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(inArray(proxyTokens.id, ids));
+      const used = await db
+        .select({ id: proxyTokens.id, used: proxyTokens.trafficUsedBytes })
+        .from(proxyTokens)
+        .where(inArray(proxyTokens.id, ids));
       const buckets = await db
         .select({ id: tokenUsage.tokenId, bytes: sql<string>`sum(${tokenUsage.bytes})` })
         .from(tokenUsage)

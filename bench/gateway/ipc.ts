@@ -92,7 +92,10 @@ function wrapChild(child: ChildProcess, label: string): Promise<TNodeChild> {
  * The child side: announces readiness and serves requests with `handlers`.
  * Each handler answers a value or throws; the answer carries the request id.
  */
-export function serveParent(ready: Record<string, unknown>, handlers: Record<string, (request: TRequest) => unknown>): void {
+export function serveParent(
+  ready: Record<string, unknown>,
+  handlers: Record<string, (request: TRequest) => unknown>,
+): void {
   process.on('message', (request: TRequest) => {
     const handler = handlers[request.type];
     if (!handler) {
@@ -103,7 +106,8 @@ export function serveParent(ready: Record<string, unknown>, handlers: Record<str
       .then(() => handler(request))
       .then(
         (result) => process.send!({ id: request.id, ok: true, result }),
-        (error: unknown) => process.send!({ id: request.id, ok: false, error: error instanceof Error ? error.stack : String(error) }),
+        (error: unknown) =>
+          process.send!({ id: request.id, ok: false, error: error instanceof Error ? error.stack : String(error) }),
       );
   });
   process.send!({ ...ready, type: 'ready' });
@@ -119,7 +123,11 @@ function readStat(pid: number): { ppid: number; ticks: number; childTicks: numbe
     // The command name may hold spaces and parentheses: fields start after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state): utime is field 14, stime 15, cutime 16, cstime 17, ppid field 4.
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), childTicks: Number(fields[13]) + Number(fields[14]) };
+    return {
+      ppid: Number(fields[1]),
+      ticks: Number(fields[11]) + Number(fields[12]),
+      childTicks: Number(fields[13]) + Number(fields[14]),
+    };
   } catch {
     return null;
   }

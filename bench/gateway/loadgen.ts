@@ -103,7 +103,10 @@ function createReader(socket: net.Socket) {
 type TReader = ReturnType<typeof createReader>;
 
 /** Opens a connection and does the proxy handshake to the target; forward and plain paths need none. */
-async function openTunnel(path: TPath, targetPort: number): Promise<{ socket: net.Socket; reader: TReader; handshakeRead: number; handshakeWritten: number }> {
+async function openTunnel(
+  path: TPath,
+  targetPort: number,
+): Promise<{ socket: net.Socket; reader: TReader; handshakeRead: number; handshakeWritten: number }> {
   const socket = await connectSocket(path.port);
   const reader = createReader(socket);
   try {
@@ -140,7 +143,10 @@ async function openTunnel(path: TPath, targetPort: number): Promise<{ socket: ne
 function requestBytes(path: TPath, targetPort: number, resource = '/'): Buffer {
   if (path.mode === 'forward') {
     const auth = path.auth ? `Proxy-Authorization: ${basic(path.auth)}\r\n` : '';
-    return Buffer.from(`GET http://${HOST}:${targetPort}${resource} HTTP/1.1\r\nHost: ${HOST}:${targetPort}\r\n${auth}\r\n`, 'latin1');
+    return Buffer.from(
+      `GET http://${HOST}:${targetPort}${resource} HTTP/1.1\r\nHost: ${HOST}:${targetPort}\r\n${auth}\r\n`,
+      'latin1',
+    );
   }
   return Buffer.from(`GET ${resource} HTTP/1.1\r\nHost: ${HOST}:${targetPort}\r\n\r\n`, 'latin1');
 }
@@ -157,7 +163,9 @@ async function runBulk(job: Extract<TJob, { type: 'bulk' }>): Promise<TBulkResul
       if (received >= job.bytes) resolve();
     });
     socket.once('error', reject);
-    socket.once('close', () => (received >= job.bytes ? resolve() : reject(new Error(`closed after ${received} bytes`))));
+    socket.once('close', () =>
+      received >= job.bytes ? resolve() : reject(new Error(`closed after ${received} bytes`)),
+    );
     socket.write(`${job.bytes}\n`);
   });
   const seconds = (performance.now() - started) / 1000;
@@ -388,7 +396,9 @@ async function runMeter(job: Extract<TJob, { type: 'meter' }>): Promise<TMeterRe
       }
       const body = randomBytes(12_345);
       const auth = job.path.auth ? `Proxy-Authorization: ${basic(job.path.auth)}\r\n` : '';
-      socket.write(`POST http://${HOST}:${job.targetPort}/upload HTTP/1.1\r\nHost: ${HOST}:${job.targetPort}\r\n${auth}Content-Length: ${body.length}\r\n\r\n`);
+      socket.write(
+        `POST http://${HOST}:${job.targetPort}/upload HTTP/1.1\r\nHost: ${HOST}:${job.targetPort}\r\n${auth}Content-Length: ${body.length}\r\n\r\n`,
+      );
       socket.write(body);
       await reader.response();
       requests++;

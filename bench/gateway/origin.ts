@@ -14,13 +14,18 @@ import { serveParent } from './ipc';
 const CHUNK = Buffer.alloc(1024 * 1024, 0x61);
 const SMALL_BODY = Buffer.alloc(64, 0x62);
 const SMALL_RESPONSE = Buffer.concat([
-  Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${SMALL_BODY.length}\r\n\r\n`, 'latin1'),
+  Buffer.from(
+    `HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${SMALL_BODY.length}\r\n\r\n`,
+    'latin1',
+  ),
   SMALL_BODY,
 ]);
 const HEAD_END = Buffer.from('\r\n\r\n');
 
 function listen(server: net.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', 4096, () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', 4096, () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 function onSourceConnection(socket: net.Socket): void {
@@ -74,7 +79,10 @@ function onHttpConnection(socket: net.Socket): void {
       if (bytes) {
         const n = Number(bytes[1]);
         response = Buffer.concat([
-          Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${n}\r\n\r\n`, 'latin1'),
+          Buffer.from(
+            `HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${n}\r\n\r\n`,
+            'latin1',
+          ),
           Buffer.alloc(n, 0x63),
         ]);
       } else {
@@ -100,6 +108,11 @@ const hold = net.createServer((socket) => {
   socket.resume();
 });
 
-const ports = { source: await listen(source), http: await listen(http), echo: await listen(echo), hold: await listen(hold) };
+const ports = {
+  source: await listen(source),
+  http: await listen(http),
+  echo: await listen(echo),
+  hold: await listen(hold),
+};
 serveParent({ ports }, { held: () => held.size });
 process.on('SIGTERM', () => process.exit(0));

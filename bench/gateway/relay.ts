@@ -19,7 +19,9 @@ function startRelay(targetPort: number): Promise<number> {
     client.pipe(upstream);
     upstream.pipe(client);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', 4096, () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', 4096, () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 const ports: Record<string, number> = {};

@@ -13,8 +13,12 @@ export function median(values: number[]): number {
 export function formatTable(header: string[], rows: TCell[][]): string {
   const text = rows.map((row) => row.map((cell) => String(cell)));
   const widths = header.map((h, i) => Math.max(h.length, ...text.map((row) => row[i]?.length ?? 0)));
-  const isNumeric = header.map((_, i) => rows.length > 0 && rows.every((row) => typeof row[i] === 'number' || /^-?[\d.]+( x)?$|^-$/.test(String(row[i]))));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (isNumeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+  const isNumeric = header.map(
+    (_, i) =>
+      rows.length > 0 && rows.every((row) => typeof row[i] === 'number' || /^-?[\d.]+( x)?$|^-$/.test(String(row[i]))),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (isNumeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (isNumeric[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
   return [line(header), rule, ...text.map(line)].join('\n');
 }

@@ -3,7 +3,16 @@
 import os from 'node:os';
 import { startDante, startSquid, startTinyproxy, type TAnchor, type TAnchorSkip } from './anchors';
 import { readCpuSeconds, readMemoryKb, startNodeChild, type TNodeChild } from './ipc';
-import { BENCH_PASSWORD, BENCH_TOKENS, type TBulkResult, type TIdleResult, type TJob, type TMeterResult, type TPath, type TRateResult } from './jobs';
+import {
+  BENCH_PASSWORD,
+  BENCH_TOKENS,
+  type TBulkResult,
+  type TIdleResult,
+  type TJob,
+  type TMeterResult,
+  type TPath,
+  type TRateResult,
+} from './jobs';
 import { formatTable, median, type TCell } from './report';
 
 /**
@@ -22,7 +31,8 @@ function option(name: string): number | undefined {
 }
 const GiB = 1024 ** 3;
 const only = argv.includes('--only') ? new Set(argv[argv.indexOf('--only') + 1].split(',')) : null;
-const isWanted = (scenario: 'bulk' | 'keepalive' | 'many' | 'tunnels' | 'idle' | 'meter') => !only || only.has(scenario);
+const isWanted = (scenario: 'bulk' | 'keepalive' | 'many' | 'tunnels' | 'idle' | 'meter') =>
+  !only || only.has(scenario);
 // Profiling the gateway child: a CPU profile written when it stops, a heap snapshot with the idle tunnels open.
 const profileDir = argv.includes('--profile') ? argv[argv.indexOf('--profile') + 1] : null;
 const heapSnapshotFile = argv.includes('--heap-snapshot') ? argv[argv.indexOf('--heap-snapshot') + 1] : null;
@@ -30,7 +40,9 @@ const heapSnapshotFile = argv.includes('--heap-snapshot') ? argv[argv.indexOf('-
 // The gateway runs with the flags of `npm run start:gateway` (a larger first heap avoids
 // early full collections under bulk traffic); --gateway-flags replaces them.
 const PRODUCTION_FLAGS = ['--initial-old-space-size=64'];
-const gatewayFlags = argv.includes('--gateway-flags') ? argv[argv.indexOf('--gateway-flags') + 1].split(' ').filter(Boolean) : PRODUCTION_FLAGS;
+const gatewayFlags = argv.includes('--gateway-flags')
+  ? argv[argv.indexOf('--gateway-flags') + 1].split(' ').filter(Boolean)
+  : PRODUCTION_FLAGS;
 const settings = {
   runs: option('runs') ?? (isQuick ? 2 : 5),
   bulkBytes: Math.round((option('bulk-gib') ?? (isQuick ? 0.5 : 1)) * GiB),
@@ -72,7 +84,11 @@ async function main(): Promise<void> {
   const origin = await startNodeChild('origin.ts');
   children.push(origin);
   const originPorts = origin.ready.ports as { source: number; http: number; echo: number; hold: number };
-  const relay = await startNodeChild('relay.ts', [`source=${originPorts.source}`, `http=${originPorts.http}`, `hold=${originPorts.hold}`], ['--expose-gc']);
+  const relay = await startNodeChild(
+    'relay.ts',
+    [`source=${originPorts.source}`, `http=${originPorts.http}`, `hold=${originPorts.hold}`],
+    ['--expose-gc'],
+  );
   children.push(relay);
   const relayPorts = relay.ready.ports as { source: number; http: number; hold: number };
   const gateway = await startNodeChild(
@@ -105,8 +121,20 @@ async function main(): Promise<void> {
   const tinyproxy = anchorByName.tinyproxy;
 
   const auth = (key: keyof typeof BENCH_TOKENS) => ({ username: BENCH_TOKENS[key].username, password: BENCH_PASSWORD });
-  const direct = (port: number): TSubject => ({ label: 'direct (no proxy)', pid: null, path: { mode: 'plain', port }, proxy: 'direct', canGc: false });
-  const viaRelay = (port: number): TSubject => ({ label: 'bare Node relay', pid: relay.pid, path: { mode: 'plain', port }, proxy: 'relay', canGc: true });
+  const direct = (port: number): TSubject => ({
+    label: 'direct (no proxy)',
+    pid: null,
+    path: { mode: 'plain', port },
+    proxy: 'direct',
+    canGc: false,
+  });
+  const viaRelay = (port: number): TSubject => ({
+    label: 'bare Node relay',
+    pid: relay.pid,
+    path: { mode: 'plain', port },
+    proxy: 'relay',
+    canGc: true,
+  });
   const gwConnect: TSubject = {
     label: 'gateway CONNECT',
     pid: gateway.pid,
@@ -157,7 +185,12 @@ async function main(): Promise<void> {
   for (let r = 0; r < (isWanted('bulk') ? settings.runs : 0); r++) {
     for (const s of bulkSubjects) {
       const cpu0 = cpuOf(s);
-      const res = await run<TBulkResult>({ type: 'bulk', path: s.path, targetPort: originPorts.source, bytes: settings.bulkBytes });
+      const res = await run<TBulkResult>({
+        type: 'bulk',
+        path: s.path,
+        targetPort: originPorts.source,
+        bytes: settings.bulkBytes,
+      });
       const cpu = cpuOf(s) - cpu0;
       const entry = bulk.get(s.label) ?? { mbps: [], cpuPerGiB: [] };
       entry.mbps.push(res.bytes / 1e6 / res.seconds);
@@ -180,7 +213,9 @@ async function main(): Promise<void> {
 
   // --- 2b. many kept-alive clients at once -----------------------------------
   const manySubjects = [viaRelay(relayPorts.http), gwForward, ...anchorSubject(squid, 'forward')];
-  const many = isWanted('many') ? await runRates('keepalive', manySubjects, originPorts.http, settings.manyConnections, settings.manyWarmupMs) : null;
+  const many = isWanted('many')
+    ? await runRates('keepalive', manySubjects, originPorts.http, settings.manyConnections, settings.manyWarmupMs)
+    : null;
 
   // --- 3. a new tunnel per request -----------------------------------------
   const tunnelSubjects = [
@@ -203,7 +238,16 @@ async function main(): Promise<void> {
   ) {
     const out = new Map<
       string,
-      { rate: number[]; p50: number[]; p99: number[]; cpu: number[]; cpuPerRequest: number[]; errors: number; reconnects: number; firstError?: string }
+      {
+        rate: number[];
+        p50: number[];
+        p99: number[];
+        cpu: number[];
+        cpuPerRequest: number[];
+        errors: number;
+        reconnects: number;
+        firstError?: string;
+      }
     >();
     for (let r = 0; r < settings.runs; r++) {
       for (const s of subjects) {
@@ -216,7 +260,15 @@ async function main(): Promise<void> {
         const res = await run<TRateResult>(job);
         const wall = (performance.now() - t0) / 1000;
         const cpu = cpuOf(s) - cpu0;
-        const entry = out.get(s.label) ?? { rate: [], p50: [], p99: [], cpu: [], cpuPerRequest: [], errors: 0, reconnects: 0 };
+        const entry = out.get(s.label) ?? {
+          rate: [],
+          p50: [],
+          p99: [],
+          cpu: [],
+          cpuPerRequest: [],
+          errors: 0,
+          reconnects: 0,
+        };
         entry.rate.push(res.completed / res.seconds);
         entry.p50.push(res.p50Ms);
         entry.p99.push(res.p99Ms);
@@ -248,7 +300,15 @@ async function main(): Promise<void> {
   ];
   const idle = new Map<
     string,
-    { perTunnelKb: number[]; heapPerTunnelKb: number[]; baseMb: number[]; openMb: number[]; afterMb: number[]; errors: number; firstError?: string }
+    {
+      perTunnelKb: number[];
+      heapPerTunnelKb: number[];
+      baseMb: number[];
+      openMb: number[];
+      afterMb: number[];
+      errors: number;
+      firstError?: string;
+    }
   >();
   const childOf = (s: TSubject) => (s.proxy === 'relay' ? relay : s.proxy === 'gateway' ? gateway : null);
   type TNodeMemory = { rss: number; heapUsed: number; external: number };
@@ -268,7 +328,12 @@ async function main(): Promise<void> {
   for (let r = 0; r < (isWanted('idle') ? settings.idleRuns : 0); r++) {
     for (const s of idleSubjects) {
       const base = await settledMemory(s);
-      const res = await run<TIdleResult>({ type: 'idleOpen', path: s.path, targetPort: originPorts.hold, count: settings.idleCount });
+      const res = await run<TIdleResult>({
+        type: 'idleOpen',
+        path: s.path,
+        targetPort: originPorts.hold,
+        count: settings.idleCount,
+      });
       await sleep(1000);
       const open = await settledMemory(s);
       if (heapSnapshotFile && r === 0 && s.proxy === 'gateway') {
@@ -279,7 +344,14 @@ async function main(): Promise<void> {
       await run<{ closed: number }>({ type: 'idleClose' });
       await sleep(1500);
       const after = await settledMemory(s);
-      const entry = idle.get(s.label) ?? { perTunnelKb: [], heapPerTunnelKb: [], baseMb: [], openMb: [], afterMb: [], errors: 0 };
+      const entry = idle.get(s.label) ?? {
+        perTunnelKb: [],
+        heapPerTunnelKb: [],
+        baseMb: [],
+        openMb: [],
+        afterMb: [],
+        errors: 0,
+      };
       entry.perTunnelKb.push(res.opened ? (open.kb - base.kb) / res.opened : NaN);
       entry.heapPerTunnelKb.push(res.opened ? (open.heapKb - base.heapKb) / res.opened : NaN);
       entry.baseMb.push(base.kb / 1024);
@@ -303,7 +375,12 @@ async function main(): Promise<void> {
       path: { mode: 'connect', port: gatewayPort, auth: auth('meterConnect') } as TPath,
       target: originPorts.echo,
     },
-    { label: 'SOCKS5', key: 'meterSocks' as const, path: { mode: 'socks5', port: gatewayPort, auth: auth('meterSocks') } as TPath, target: originPorts.echo },
+    {
+      label: 'SOCKS5',
+      key: 'meterSocks' as const,
+      path: { mode: 'socks5', port: gatewayPort, auth: auth('meterSocks') } as TPath,
+      target: originPorts.echo,
+    },
     {
       label: 'HTTP forward',
       key: 'meterHttp' as const,
@@ -311,14 +388,25 @@ async function main(): Promise<void> {
       target: originPorts.http,
     },
   ];
-  const meterRows: { label: string; sent: number; used: number; buckets: number; isExact: boolean; info: TMeterResult }[] = [];
+  const meterRows: {
+    label: string;
+    sent: number;
+    used: number;
+    buckets: number;
+    isExact: boolean;
+    info: TMeterResult;
+  }[] = [];
   if (isWanted('meter')) {
     const clientBytes: Record<string, TMeterResult> = {};
-    for (const c of meterCases) clientBytes[c.key] = await run<TMeterResult>({ type: 'meter', path: c.path, targetPort: c.target });
+    for (const c of meterCases)
+      clientBytes[c.key] = await run<TMeterResult>({ type: 'meter', path: c.path, targetPort: c.target });
     await sleep(500);
-    const usage = await gateway.call<{ tokenId: number; trafficUsedBytes: number; tokenUsageBytes: number }[]>('usage', {
-      tokenIds: meterCases.map((c) => tokenIds[c.key]),
-    });
+    const usage = await gateway.call<{ tokenId: number; trafficUsedBytes: number; tokenUsageBytes: number }[]>(
+      'usage',
+      {
+        tokenIds: meterCases.map((c) => tokenIds[c.key]),
+      },
+    );
     for (const c of meterCases) {
       const u = usage.find((x) => x.tokenId === tokenIds[c.key])!;
       const sent = clientBytes[c.key].clientBytes;
@@ -335,7 +423,8 @@ async function main(): Promise<void> {
   }
 
   // --- report -------------------------------------------------------------
-  const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)} x` : 'n/a');
+  const ratio = (a: number, b: number) =>
+    Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)} x` : 'n/a';
   const mark = (isMet: boolean | null) => (isMet === null ? 'n/a' : isMet ? 'met' : 'MISSED');
   const fixed = (v: number, digits: number) => (Number.isFinite(v) ? v.toFixed(digits) : '-');
   const lines: string[] = [];
@@ -358,7 +447,12 @@ async function main(): Promise<void> {
         bulkSubjects.map((s) => {
           const e = bulk.get(s.label)!;
           const cpu = median(e.cpuPerGiB);
-          return [s.label, fixed(median(e.mbps), 0), s.pid === null ? '-' : fixed(cpu, 2), s.pid === null ? '-' : ratio(cpu, relayCpu)] as TCell[];
+          return [
+            s.label,
+            fixed(median(e.mbps), 0),
+            s.pid === null ? '-' : fixed(cpu, 2),
+            s.pid === null ? '-' : ratio(cpu, relayCpu),
+          ] as TCell[];
         }),
       ),
       '',
@@ -382,7 +476,12 @@ async function main(): Promise<void> {
         subjects.map((s) => {
           const e = data.get(s.label)!;
           const rate = median(e.rate);
-          const notes = [e.errors ? `${e.errors} (${e.firstError})` : '0', e.reconnects ? `${e.reconnects} reconnects` : ''].filter(Boolean).join(', ');
+          const notes = [
+            e.errors ? `${e.errors} (${e.firstError})` : '0',
+            e.reconnects ? `${e.reconnects} reconnects` : '',
+          ]
+            .filter(Boolean)
+            .join(', ');
           const isProxy = s.pid !== null;
           return [
             s.label,
@@ -446,7 +545,9 @@ async function main(): Promise<void> {
       const gwTunnels = median(tunnels.get(label)!.rate);
       targets.push([
         `${label} tunnels/s >= squid CONNECT`,
-        squid ? `${fixed(gwTunnels, 0)} vs ${fixed(squidTunnels, 0)} = ${ratio(gwTunnels, squidTunnels)}` : 'squid skipped',
+        squid
+          ? `${fixed(gwTunnels, 0)} vs ${fixed(squidTunnels, 0)} = ${ratio(gwTunnels, squidTunnels)}`
+          : 'squid skipped',
         mark(squid ? gwTunnels >= squidTunnels : null),
       ]);
     }
@@ -460,7 +561,16 @@ async function main(): Promise<void> {
     );
     lines.push(
       formatTable(
-        ['path', 'KB per tunnel', 'first opening', 'JS heap KB per tunnel', 'before MB', 'open MB', 'after close MB', 'errors'],
+        [
+          'path',
+          'KB per tunnel',
+          'first opening',
+          'JS heap KB per tunnel',
+          'before MB',
+          'open MB',
+          'after close MB',
+          'errors',
+        ],
         idleSubjects.map((s) => {
           const e = idle.get(s.label)!;
           return [
@@ -484,17 +594,29 @@ async function main(): Promise<void> {
   }
 
   if (meterRows.length) {
-    lines.push('Metering: bytes on the client socket after the handshake (both ways) against what the gateway wrote', '');
+    lines.push(
+      'Metering: bytes on the client socket after the handshake (both ways) against what the gateway wrote',
+      '',
+    );
     lines.push(
       formatTable(
         ['protocol', 'connections / requests', 'client bytes', 'traffic_used_bytes', 'token_usage', 'equal'],
         meterRows.map(
-          (m) => [m.label, `${m.info.connections} / ${m.info.requests}`, m.sent, m.used, m.buckets, m.isExact ? 'yes' : `NO (${m.used - m.sent})`] as TCell[],
+          (m) =>
+            [
+              m.label,
+              `${m.info.connections} / ${m.info.requests}`,
+              m.sent,
+              m.used,
+              m.buckets,
+              m.isExact ? 'yes' : `NO (${m.used - m.sent})`,
+            ] as TCell[],
         ),
       ),
       '',
     );
-    for (const m of meterRows) targets.push([`metering exact, ${m.label}`, `${m.used} of ${m.sent} bytes`, mark(m.isExact)]);
+    for (const m of meterRows)
+      targets.push([`metering exact, ${m.label}`, `${m.used} of ${m.sent} bytes`, mark(m.isExact)]);
   }
 
   lines.push('Targets (issue 11)', '');

@@ -108,7 +108,9 @@ async function tunnel(port: number, mode: 'connect' | 'socks5', username: string
   const socket = await openSocket(port);
   const r = reader(socket);
   if (mode === 'connect') {
-    socket.write(`CONNECT ${HOST}:${targetPort} HTTP/1.1\r\nHost: ${HOST}:${targetPort}\r\nProxy-Authorization: ${basic(username)}\r\n\r\n`);
+    socket.write(
+      `CONNECT ${HOST}:${targetPort} HTTP/1.1\r\nHost: ${HOST}:${targetPort}\r\nProxy-Authorization: ${basic(username)}\r\n\r\n`,
+    );
     const head = await r.head();
     if (!head.startsWith('HTTP/1.1 200')) throw new Error(`CONNECT refused: ${head.split('\r\n')[0]}`);
   } else {
@@ -176,7 +178,9 @@ async function unsettled(ports: TPorts): Promise<void> {
   if (kind === 'connect-head' || kind === 'socks-greeting') {
     const socket = await openSocket(ports.gateway);
     socket.on('error', () => {});
-    socket.write(kind === 'connect-head' ? `CONNECT ${HOST}:${ports.echo} HTTP/1.1\r\nHost: x\r\n` : Buffer.from([5, 1, 2]));
+    socket.write(
+      kind === 'connect-head' ? `CONNECT ${HOST}:${ports.echo} HTTP/1.1\r\nHost: x\r\n` : Buffer.from([5, 1, 2]),
+    );
     await sleep(Math.random() * 20);
     end(socket, how);
     counts.handshakeAborts++;
@@ -194,7 +198,12 @@ async function unsettled(ports: TPorts): Promise<void> {
   } else {
     const mode = kind === 'tunnel-download' ? 'connect' : 'socks5';
     const username = mode === 'connect' ? BENCH_TOKENS.soakAbortHttp.username : BENCH_TOKENS.soakAbortSocks.username;
-    const { socket, r } = await tunnel(ports.gateway, mode, username, kind === 'tunnel-download' ? ports.source : ports.echo);
+    const { socket, r } = await tunnel(
+      ports.gateway,
+      mode,
+      username,
+      kind === 'tunnel-download' ? ports.source : ports.echo,
+    );
     if (kind === 'tunnel-download') {
       socket.write('50000000\n');
       await r.take(1 + Math.floor(Math.random() * 2_000_000));
@@ -230,7 +239,8 @@ async function drive(ports: TPorts, until: number): Promise<void> {
 }
 
 const fdCount = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
-const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number) =>
+  Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function settle(gateway: TNodeChild): Promise<{ fds: number; rssMb: number; heapMb: number }> {
   while ((await gateway.call<number>('connections')) > 0) await sleep(200);
@@ -249,14 +259,23 @@ async function main(): Promise<boolean> {
   const gateway = await startNodeChild('gateway-child.ts', [], ['--expose-gc', '--initial-old-space-size=64']);
   children.push(gateway);
   const tokenIds = gateway.ready.tokenIds as Record<keyof typeof BENCH_TOKENS, number>;
-  const ports: TPorts = { gateway: gateway.ready.port as number, http: originPorts.http, echo: originPorts.echo, source: originPorts.source };
+  const ports: TPorts = {
+    gateway: gateway.ready.port as number,
+    http: originPorts.http,
+    echo: originPorts.echo,
+    source: originPorts.source,
+  };
 
   // A short warm-up of the same load, so that the baseline includes what the first connections load once.
   await drive(ports, Date.now() + 20_000);
   const warmBytes = { ...clientBytes };
   const baseline = await settle(gateway);
-  const warmUsage = await gateway.call<{ tokenId: number; trafficUsedBytes: number }[]>('usage', { tokenIds: Object.values(tokenIds) });
-  log(`baseline: ${baseline.fds} open files, RSS ${baseline.rssMb.toFixed(1)} MB, JS heap ${baseline.heapMb.toFixed(1)} MB`);
+  const warmUsage = await gateway.call<{ tokenId: number; trafficUsedBytes: number }[]>('usage', {
+    tokenIds: Object.values(tokenIds),
+  });
+  log(
+    `baseline: ${baseline.fds} open files, RSS ${baseline.rssMb.toFixed(1)} MB, JS heap ${baseline.heapMb.toFixed(1)} MB`,
+  );
 
   const deadline = Date.now() + minutes * 60_000;
   const progress = setInterval(() => {
@@ -300,7 +319,12 @@ async function main(): Promise<boolean> {
       ['after every connection closed', 'baseline', 'after the soak', 'result'],
       [
         ['open files', baseline.fds, after.fds, fdsOk ? 'back at baseline' : 'LEAK'],
-        ['RSS MB', baseline.rssMb.toFixed(1), after.rssMb.toFixed(1), memoryOk ? `within ${MEMORY_SLACK_MB} MB` : 'GREW'],
+        [
+          'RSS MB',
+          baseline.rssMb.toFixed(1),
+          after.rssMb.toFixed(1),
+          memoryOk ? `within ${MEMORY_SLACK_MB} MB` : 'GREW',
+        ],
         ['JS heap MB (after GC)', baseline.heapMb.toFixed(1), after.heapMb.toFixed(1), '-'],
       ],
     ),

@@ -86,7 +86,10 @@ async function isHealthy(url: string): Promise<boolean> {
  * /api/health answers, rejects if the process exits first. `logFile` also
  * receives everything it prints (for test files that share it).
  */
-export async function startAppServer(env: Record<string, string> = {}, options: { logFile?: string } = {}): Promise<TAppServer> {
+export async function startAppServer(
+  env: Record<string, string> = {},
+  options: { logFile?: string } = {},
+): Promise<TAppServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'proxy-e2e-'));
   const port = await freePort();
   const gatewayPort = await freePort();

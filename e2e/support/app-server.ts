@@ -35,7 +35,10 @@ export async function waitForCode(server: TAppServer, email: string): Promise<st
 }
 
 /** Registers a user through the API (code from the outbox); resolves the e-mail, password and sign-in token. */
-export async function registerUser(server: TAppServer, name: string): Promise<{ email: string; password: string; token: string }> {
+export async function registerUser(
+  server: TAppServer,
+  name: string,
+): Promise<{ email: string; password: string; token: string }> {
   const { email, username } = uniqueAccountName(name);
   const password = 'e2e password 1';
   const form = (fields: Record<string, string>) => ({
@@ -46,7 +49,10 @@ export async function registerUser(server: TAppServer, name: string): Promise<{ 
   const sent = await fetch(`${server.url}/api/user/code`, form({ email, type: 'register' }));
   if ((await sent.json()).code !== 0) throw new Error('code not sent');
   const code = await waitForCode(server, email);
-  const res = await fetch(`${server.url}/api/user/register`, form({ username, email, password, confirm_password: password, code }));
+  const res = await fetch(
+    `${server.url}/api/user/register`,
+    form({ username, email, password, confirm_password: password, code }),
+  );
   const body = await res.json();
   if (body.code !== 0) throw new Error(`register failed: ${body.msg}`);
   return { email, password, token: body.data.token };
@@ -54,7 +60,9 @@ export async function registerUser(server: TAppServer, name: string): Promise<{ 
 
 /** The operator account a fresh install prints once (e-mail and one-time password). */
 export function operatorAccount(server: TAppServer): { email: string; password: string } {
-  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(server.output());
+  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(
+    server.output(),
+  );
   if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
   return { email: match[1], password: match[2] };
 }
@@ -63,10 +71,19 @@ export function operatorAccount(server: TAppServer): { email: string; password: 
 export type TApiAnswer = { code: number; msg: string; data: Record<string, unknown> };
 
 /** One call of the API as a program makes it (bearer token, English messages); resolves the envelope. */
-export async function callApi(baseUrl: string, path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<TApiAnswer> {
+export async function callApi(
+  baseUrl: string,
+  path: string,
+  token: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<TApiAnswer> {
   const res = await fetch(`${baseUrl}/api${path}`, {
     method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${token}`, lang: 'en', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      lang: 'en',
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+    },
     body: init.body ? JSON.stringify(init.body) : undefined,
   });
   return (await res.json()) as TApiAnswer;

@@ -42,7 +42,8 @@ export async function newPage(
   context.setDefaultTimeout(90_000);
   if (!options.withTour) {
     await context.addInitScript((key: string) => {
-      if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, JSON.stringify({ value: true, time: Date.now(), expire: null }));
+      if (!window.localStorage.getItem(key))
+        window.localStorage.setItem(key, JSON.stringify({ value: true, time: Date.now(), expire: null }));
     }, TOUR_COMPLETED_KEY);
   }
   const page = await context.newPage();

@@ -6,10 +6,18 @@ import { TOUR_COMPLETED_KEY } from './browser';
  * The guided tour is marked completed first, so it does not stand in front of
  * the flow, unless `options.tour` (a test of the tour).
  */
-export async function signIn(page: Page, baseUrl: string, account: { email: string; password: string }, options: { tour?: boolean } = {}): Promise<void> {
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  account: { email: string; password: string },
+  options: { tour?: boolean } = {},
+): Promise<void> {
   await page.goto(`${baseUrl}/login`);
   if (!options.tour) {
-    await page.evaluate((key) => window.localStorage.setItem(key, JSON.stringify({ value: true, time: Date.now(), expire: null })), TOUR_COMPLETED_KEY);
+    await page.evaluate(
+      (key) => window.localStorage.setItem(key, JSON.stringify({ value: true, time: Date.now(), expire: null })),
+      TOUR_COMPLETED_KEY,
+    );
   }
   await page.getByLabel('E-mail or username').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);

@@ -18,8 +18,16 @@ export const E2E_OAUTH_CLIENTS = {
 
 /** The server's provider settings, as paths on each provider (those of the test kit's local providers). */
 const PROVIDER_PATHS = {
-  github: { OAUTH_GITHUB_AUTHORIZE_URL: '/login/oauth/authorize', OAUTH_GITHUB_TOKEN_URL: '/login/oauth/access_token', OAUTH_GITHUB_API_URL: '/' },
-  google: { OAUTH_GOOGLE_AUTHORIZE_URL: '/authorize', OAUTH_GOOGLE_TOKEN_URL: '/token', OAUTH_GOOGLE_USERINFO_URL: '/userinfo' },
+  github: {
+    OAUTH_GITHUB_AUTHORIZE_URL: '/login/oauth/authorize',
+    OAUTH_GITHUB_TOKEN_URL: '/login/oauth/access_token',
+    OAUTH_GITHUB_API_URL: '/',
+  },
+  google: {
+    OAUTH_GOOGLE_AUTHORIZE_URL: '/authorize',
+    OAUTH_GOOGLE_TOKEN_URL: '/token',
+    OAUTH_GOOGLE_USERINFO_URL: '/userinfo',
+  },
 } as const;
 
 type TProvider = keyof typeof PROVIDER_PATHS;
@@ -36,7 +44,9 @@ declare module 'vitest' {
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 function close(server: Server): Promise<void> {
@@ -55,12 +65,18 @@ function originsOf(env: Record<string, string>): Record<TProvider, string> {
   for (const provider of Object.keys(PROVIDER_PATHS) as TProvider[]) {
     for (const [key, path] of Object.entries(PROVIDER_PATHS[provider])) {
       const url = new URL(env[key] ?? 'missing:');
-      if (url.pathname !== path) throw new Error(`${key} of the local providers is ${env[key]}; the relay serves ${path}: update PROVIDER_PATHS`);
+      if (url.pathname !== path)
+        throw new Error(
+          `${key} of the local providers is ${env[key]}; the relay serves ${path}: update PROVIDER_PATHS`,
+        );
       origins[provider] = url.origin;
     }
   }
   for (const [option, value] of Object.entries(E2E_OAUTH_CLIENTS)) {
-    const key = option.replace(/^(github|google)Client(Id|Secret)$/, (_, p: string, what: string) => `${p.toUpperCase()}_CLIENT_${what.toUpperCase()}`);
+    const key = option.replace(
+      /^(github|google)Client(Id|Secret)$/,
+      (_, p: string, what: string) => `${p.toUpperCase()}_CLIENT_${what.toUpperCase()}`,
+    );
     if (env[key] !== value) throw new Error(`the local providers were not started with E2E_OAUTH_CLIENTS (${key})`);
   }
   return origins;
@@ -71,17 +87,28 @@ function originsOf(env: Record<string, string>): Record<TProvider, string> {
  * providers' settings, or null to stop relaying). Answers the server settings
  * that point at the relays.
  */
-export async function startOAuthRelay(): Promise<{ env: Record<string, string>; controlUrl: string; close(): Promise<void> }> {
+export async function startOAuthRelay(): Promise<{
+  env: Record<string, string>;
+  controlUrl: string;
+  close(): Promise<void>;
+}> {
   let targets: Record<TProvider, string> | null = null;
   const relay = (provider: TProvider) =>
     createServer((req, res) => {
       const origin = targets?.[provider];
-      if (!origin) return void res.writeHead(503, { 'content-type': 'text/plain' }).end(`no local ${provider} provider is running`);
+      if (!origin)
+        return void res
+          .writeHead(503, { 'content-type': 'text/plain' })
+          .end(`no local ${provider} provider is running`);
       const target = new URL(req.url ?? '/', origin);
-      const upstream = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = request(
+        target,
+        { method: req.method, headers: { ...req.headers, host: target.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', (error) => res.writeHead(502, { 'content-type': 'text/plain' }).end(String(error)));
       req.pipe(upstream);
     });
@@ -97,7 +124,9 @@ export async function startOAuthRelay(): Promise<{ env: Record<string, string>; 
         targets = env ? originsOf(env) : null;
         res.writeHead(204).end();
       } catch (error) {
-        res.writeHead(400, { 'content-type': 'text/plain' }).end(error instanceof Error ? error.message : String(error));
+        res
+          .writeHead(400, { 'content-type': 'text/plain' })
+          .end(error instanceof Error ? error.message : String(error));
       }
     });
   });
@@ -112,5 +141,9 @@ export async function startOAuthRelay(): Promise<{ env: Record<string, string>; 
   for (const provider of Object.keys(PROVIDER_PATHS) as TProvider[]) {
     for (const [key, path] of Object.entries(PROVIDER_PATHS[provider])) env[key] = `${bases[provider]}${path}`;
   }
-  return { env, controlUrl, close: async () => void (await Promise.all([close(github), close(google), close(control)])) };
+  return {
+    env,
+    controlUrl,
+    close: async () => void (await Promise.all([close(github), close(google), close(control)])),
+  };
 }

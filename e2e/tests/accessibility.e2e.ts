@@ -38,7 +38,11 @@ type TVariant = (typeof VARIANTS)[number];
 async function callJson<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   const res = await fetch(`${server.url}/api${path}`, {
     method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${token}`, lang: 'en', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      lang: 'en',
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+    },
     body: init.body ? JSON.stringify(init.body) : undefined,
   });
   const envelope = (await res.json()) as { code: number; msg: string; data: T };
@@ -62,7 +66,10 @@ async function topUp(token: string, amount: number): Promise<void> {
 async function customerWithData() {
   const account = await registerUser(server, 'a11y');
   await topUp(account.token, 50);
-  await callJson('/token/static/ip', account.token, { method: 'POST', body: { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 } });
+  await callJson('/token/static/ip', account.token, {
+    method: 'POST',
+    body: { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 },
+  });
   const workOrder = await callJson<{ id: number }>('/user/work/order', account.token, {
     method: 'POST',
     body: { category: 'proxy', subject: 'Slow proxy', content: 'The proxy answers slowly in the evening.' },
@@ -122,11 +129,15 @@ async function waitForScreen(page: Page): Promise<void> {
         }
         if (!document.querySelector('#root')?.childElementCount) return 'nothing rendered';
         // The spinners of antd and of the page loader, skeletons, and the top loading bar (nprogress).
-        const busy = Array.from(document.querySelectorAll('.ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading, [role="status"], #nprogress')).filter(
-          isVisible,
-        );
+        const busy = Array.from(
+          document.querySelectorAll(
+            '.ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading, [role="status"], #nprogress',
+          ),
+        ).filter(isVisible);
         if (busy.length > 0) return `busy: ${busy[0].className}`;
-        const moving = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+        const moving = document
+          .getAnimations()
+          .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
         if (moving.length > 0) return 'animating';
         return 'ready';
       }),
@@ -151,19 +162,26 @@ async function seriousViolations(page: Page, where: string): Promise<TFinding[]>
       rule: v.id,
       impact: v.impact ?? '',
       help: v.help,
-      targets: v.nodes.map((n) => `${n.target.join(' ')}: ${[...n.any, ...n.all, ...n.none].map((c) => c.message).join('; ')}`),
+      targets: v.nodes.map(
+        (n) => `${n.target.join(' ')}: ${[...n.any, ...n.all, ...n.none].map((c) => c.message).join('; ')}`,
+      ),
     }));
 }
 
 function report(findings: TFinding[]): string {
-  return findings.map((f) => `${f.where}: ${f.rule} (${f.impact}) ${f.help}\n    ${f.targets.join('\n    ')}`).join('\n');
+  return findings
+    .map((f) => `${f.where}: ${f.rule} (${f.impact}) ${f.help}\n    ${f.targets.join('\n    ')}`)
+    .join('\n');
 }
 
 /** Makes the product notice show again on the next load, as right after a sign-in (components/notice-dialog.tsx). */
 async function showNoticeOnLoad(page: Page): Promise<void> {
   await page.evaluate(() => {
     window.localStorage.removeItem('PROXYHUB_NOTICE_HIDDEN');
-    window.sessionStorage.setItem('PROXYHUB_NOTICE_PENDING', JSON.stringify({ value: true, time: Date.now(), expire: null }));
+    window.sessionStorage.setItem(
+      'PROXYHUB_NOTICE_PENDING',
+      JSON.stringify({ value: true, time: Date.now(), expire: null }),
+    );
   });
 }
 
@@ -194,7 +212,12 @@ describe('accessibility of every screen', () => {
       session = (async () => {
         const { page } = await newPage(browser);
         if (audience === 'signed out') await page.goto(`${server.url}/login`);
-        else await signIn(page, server.url, audience === 'customer' ? (await customer()).account : operatorAccount(server));
+        else
+          await signIn(
+            page,
+            server.url,
+            audience === 'customer' ? (await customer()).account : operatorAccount(server),
+          );
         return { page, variant: null };
       })();
       sessions.set(audience, session);
@@ -232,7 +255,10 @@ describe('accessibility of every screen', () => {
         await navigateClientSide(page, url);
         await waitForScreen(page);
         const shown = new URL(page.url()).pathname;
-        const findings = await seriousViolations(page, `${audience} ${url}${shown === url ? '' : ` (shown ${shown})`} ${label}`);
+        const findings = await seriousViolations(
+          page,
+          `${audience} ${url}${shown === url ? '' : ` (shown ${shown})`} ${label}`,
+        );
         expect(report(findings)).toBe('');
       });
     }

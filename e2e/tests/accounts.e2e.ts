@@ -48,7 +48,9 @@ describe('accounts in the browser', () => {
     await page.getByLabel('Verification code').fill(await waitForCode(server, email));
     await page.getByLabel('Password', { exact: true }).fill('correct horse 1');
     await page.getByLabel('Confirm password').fill('correct horse 2');
-    await expect.poll(() => page.getByText('The two passwords you entered are inconsistent').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByText('The two passwords you entered are inconsistent').count())
+      .toBeGreaterThan(0);
     await page.getByLabel('Confirm password').fill('correct horse 1');
     await page.getByRole('button', { name: 'Register', exact: true }).click();
     await page.waitForURL(`${server.url}/`);
@@ -108,7 +110,9 @@ describe('accounts in the browser', () => {
   it('refuses an OAuth callback with a wrong state', async () => {
     const { context, page } = await newPage(browser, { locale: 'en-US' });
     await page.goto(`${server.url}/oauth/callback/github?code=forged&state=not-issued`);
-    await expect.poll(() => page.locator('body').innerText()).toContain('Google or GitHub sign-in failed, please try again');
+    await expect
+      .poll(() => page.locator('body').innerText())
+      .toContain('Google or GitHub sign-in failed, please try again');
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('TOKEN')).length)).toBe(0);
     await context.close();
   });

@@ -16,7 +16,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) => callApi(server.url, path, token, init);
+const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) =>
+  callApi(server.url, path, token, init);
 
 /** Signs in through the API (a session of its own) and resolves the access token. */
 async function apiToken(account: { email: string; password: string }): Promise<string> {
@@ -38,7 +39,10 @@ describe('operator area in the browser', () => {
     const customerId = Number(info.data.user_id);
     expect(customerId).toBeGreaterThan(0);
 
-    const disabled = await callJson(`/admin/users/${customerId}/status`, await apiToken(operator), { method: 'PUT', body: { status: 'disabled' } });
+    const disabled = await callJson(`/admin/users/${customerId}/status`, await apiToken(operator), {
+      method: 'PUT',
+      body: { status: 'disabled' },
+    });
     expect(disabled).toMatchObject({ code: 0, data: { user_id: customerId, status: 'disabled' } });
 
     const { context, page } = await newPage(browser, { locale: 'en-US' });

@@ -213,7 +213,10 @@ describe('software download', () => {
       await shoot(page, 'software');
 
       // The download is the browser's own, through a signed link: the same bytes.
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-ProxyHub-2.0.0-x64.exe').click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('download-ProxyHub-2.0.0-x64.exe').click(),
+      ]);
       expect(download.suggestedFilename()).toBe('ProxyHub-2.0.0-x64.exe');
       expect(readFileSync((await download.path())!).equals(installer)).toBe(true);
     } catch (error) {
@@ -239,7 +242,10 @@ describe('session messages', () => {
           const raw = store.getItem('PROXYHUB_TOKEN');
           if (!raw) continue;
           const record = JSON.parse(raw) as { time: number; expire: number };
-          store.setItem('PROXYHUB_TOKEN', JSON.stringify({ ...record, time: Date.now() - (record.expire + 60) * 1000 }));
+          store.setItem(
+            'PROXYHUB_TOKEN',
+            JSON.stringify({ ...record, time: Date.now() - (record.expire + 60) * 1000 }),
+          );
         }
       });
       await page.getByTestId('sidebar').getByText('User center').click();
@@ -267,7 +273,10 @@ describe('session messages', () => {
         const raw = window.localStorage.getItem('PROXYHUB_TOKEN') ?? window.sessionStorage.getItem('PROXYHUB_TOKEN');
         return raw ? (JSON.parse(raw) as { value: string }).value : '';
       });
-      const out = await fetch(`${server.url}/api/user/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      const out = await fetch(`${server.url}/api/user/logout`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect((await out.json()).code).toBe(0);
       await page.reload();
       await page.waitForURL(/\/login\?redirect=%2Fcharge$/);

@@ -40,8 +40,13 @@ async function topUp100(page: Page): Promise<void> {
 describe('invite and rebate in the browser', () => {
   it('A invites B by link; B registers through it and tops up 100 yuan; A sees B and a 5 yuan rebate, and 5 yuan more', async () => {
     const inviter = await registerUser(server, 'inviter');
-    const inviterName = (await (await fetch(`${server.url}/api/user/info`, { headers: { authorization: `Bearer ${inviter.token}`, lang: 'en' } })).json()).data
-      .name as string;
+    const inviterName = (
+      await (
+        await fetch(`${server.url}/api/user/info`, {
+          headers: { authorization: `Bearer ${inviter.token}`, lang: 'en' },
+        })
+      ).json()
+    ).data.name as string;
     const a = await newPage(browser, { locale: 'en-US' });
     const b = await newPage(browser, { locale: 'en-US' });
     try {
@@ -60,7 +65,9 @@ describe('invite and rebate in the browser', () => {
 
       // B, in a browser of its own, opens the link: A's name, the claims, and registration with the code locked.
       await b.page.goto(link);
-      await expect.poll(() => b.page.getByTestId('share-title').innerText()).toBe(`${inviterName} invites you to ProxyHub`);
+      await expect
+        .poll(() => b.page.getByTestId('share-title').innerText())
+        .toBe(`${inviterName} invites you to ProxyHub`);
       await expect.poll(() => b.page.locator('body').innerText()).toMatch(/32M\+[\s\S]*195[\s\S]*99\.9%/);
       await b.page.getByRole('button', { name: 'Register with this invitation' }).click();
       await b.page.waitForURL(`${server.url}/register?invite=${code}`);
@@ -88,7 +95,9 @@ describe('invite and rebate in the browser', () => {
       await expect.poll(() => a.page.locator('.ant-table-tbody').first().innerText()).toContain(masked);
       // The job pays the rebate within a pass (JOBS_INTERVAL_MS); then the page shows it paid.
       const rebateStatus = async () => {
-        const res = await fetch(`${server.url}/api/invite/rebate/records`, { headers: { authorization: `Bearer ${inviter.token}` } });
+        const res = await fetch(`${server.url}/api/invite/rebate/records`, {
+          headers: { authorization: `Bearer ${inviter.token}` },
+        });
         return ((await res.json()).data.records as { status: string }[]).map((r) => r.status);
       };
       await expect.poll(rebateStatus).toEqual(['success']);
@@ -111,7 +120,9 @@ describe('invite and rebate in the browser', () => {
     const { context, page } = await newPage(browser, { locale: 'en-US' });
     try {
       await page.goto(`${server.url}/invite/NOSUCHCODE1`);
-      await expect.poll(() => page.getByText('Invalid invitation code: it does not exist or has expired').count()).toBe(1);
+      await expect
+        .poll(() => page.getByText('Invalid invitation code: it does not exist or has expired').count())
+        .toBe(1);
       await page.getByRole('button', { name: 'Register directly' }).click();
       await page.waitForURL(`${server.url}/register`);
       expect(await page.getByLabel(/Invitation code/).inputValue()).toBe('');

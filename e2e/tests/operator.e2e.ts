@@ -45,7 +45,9 @@ describe('the operator console in the browser', () => {
   it('imports two upstreams that turn healthy with their exit IPs, raises a price, adjusts a balance and disables a customer', async () => {
     const operator = operatorAccount(server);
     const customer = await registerUser(server, 'customer');
-    const customerInfo = await (await fetch(`${server.url}/api/user/info`, { headers: { authorization: `Bearer ${customer.token}` } })).json();
+    const customerInfo = await (
+      await fetch(`${server.url}/api/user/info`, { headers: { authorization: `Bearer ${customer.token}` } })
+    ).json();
     const customerId = customerInfo.data.user_id as number;
 
     const op = await newPage(browser, { locale: 'en-US' });
@@ -62,10 +64,14 @@ describe('the operator console in the browser', () => {
       // Inventory: check, then import two upstreams.
       await page.goto(`${server.url}/admin/inventory`);
       await page.getByRole('tab', { name: 'Import' }).click();
-      const csv = upstreams.map((u, i) => `127.0.0.1:${u.port}:${i === 0 ? 'alpha:pa' : 'beta:pb'},us,ca,los angeles`).join('\n');
+      const csv = upstreams
+        .map((u, i) => `127.0.0.1:${u.port}:${i === 0 ? 'alpha:pa' : 'beta:pb'},us,ca,los angeles`)
+        .join('\n');
       await page.getByLabel('Upstream proxies (CSV)').fill(csv);
       await page.getByTestId('inventory-check').click();
-      await expect.poll(() => page.getByTestId('inventory-result').innerText()).toContain('All 2 line(s) can be imported');
+      await expect
+        .poll(() => page.getByTestId('inventory-result').innerText())
+        .toContain('All 2 line(s) can be imported');
       await page.getByTestId('inventory-import').click();
       await expect.poll(() => page.getByTestId('inventory-result').innerText()).toContain('Imported 2 exit(s)');
 

@@ -27,7 +27,11 @@ function walkSetup() {
     const info = await callJson('/user/info', customer.token);
     const order = await callJson('/user/work/order', customer.token, {
       method: 'POST',
-      body: { category: 'proxy', subject: 'My proxy is slow on the phone', content: 'Pages load slowly through the proxy since this morning.' },
+      body: {
+        category: 'proxy',
+        subject: 'My proxy is slow on the phone',
+        content: 'Pages load slowly through the proxy since this morning.',
+      },
     });
     expect(order.code, order.msg).toBe(0);
     const routes = routesWith(
@@ -48,10 +52,13 @@ afterAll(async () => {
  * `byPath` where a route's parameter means something else (`:id` of a user).
  */
 function routesWith(params: TRouteParams, byPath: Record<string, TRouteParams>): TWalkedRoute[] {
-  return everyRoute(params).map((route) => (byPath[route.path] ? everyRoute({ ...params, ...byPath[route.path] }).find((r) => r.path === route.path)! : route));
+  return everyRoute(params).map((route) =>
+    byPath[route.path] ? everyRoute({ ...params, ...byPath[route.path] }).find((r) => r.path === route.path)! : route,
+  );
 }
 
-const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) => callApi(server.url, path, token, init);
+const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) =>
+  callApi(server.url, path, token, init);
 
 /**
  * A phone-sized context (no guided tour) and its page, counting the API calls
@@ -59,9 +66,16 @@ const callJson = (path: string, token: string, init?: { method?: string; body?: 
  * than the screen, which would widen window.innerWidth with it.
  */
 async function phonePage(): Promise<{ context: BrowserContext; page: Page; apiCallsInFlight: () => number }> {
-  const context = await browser.newContext({ locale: 'en-US', colorScheme: 'light', viewport: PHONE, hasTouch: true, reducedMotion: 'reduce' });
+  const context = await browser.newContext({
+    locale: 'en-US',
+    colorScheme: 'light',
+    viewport: PHONE,
+    hasTouch: true,
+    reducedMotion: 'reduce',
+  });
   await context.addInitScript((key: string) => {
-    if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, JSON.stringify({ value: true, time: Date.now(), expire: null }));
+    if (!window.localStorage.getItem(key))
+      window.localStorage.setItem(key, JSON.stringify({ value: true, time: Date.now(), expire: null }));
   }, TOUR_COMPLETED_KEY);
   const page = await context.newPage();
   const inFlight = new Set<unknown>();
@@ -117,7 +131,9 @@ async function waitForScreen(page: Page, selector: string, apiCallsInFlight: () 
                 const area = document.querySelector<HTMLElement>(sel);
                 if (!area) return null;
                 const text = area.innerText.trim();
-                const busy = Array.from(area.querySelectorAll<HTMLElement>('.ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading'));
+                const busy = Array.from(
+                  area.querySelectorAll<HTMLElement>('.ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading'),
+                );
                 if (text.length === 0 || busy.some((el) => el.getClientRects().length > 0)) return null;
                 return `${text.length}:${document.documentElement.scrollWidth}`;
               }, selector);
@@ -138,16 +154,26 @@ async function waitForScreen(page: Page, selector: string, apiCallsInFlight: () 
 function measureOverflow(page: Page) {
   return page.evaluate(() => {
     const viewport = window.innerWidth;
-    const sizes = { documentWidth: document.documentElement.scrollWidth, bodyWidth: document.body.scrollWidth, viewport };
+    const sizes = {
+      documentWidth: document.documentElement.scrollWidth,
+      bodyWidth: document.body.scrollWidth,
+      viewport,
+    };
     if (sizes.documentWidth <= viewport && sizes.bodyWidth <= viewport) return null;
     const describe = (el: Element) => {
       const parts: string[] = [];
-      for (let node: Element | null = el; node && node !== document.body && parts.length < 4; node = node.parentElement) {
+      for (
+        let node: Element | null = el;
+        node && node !== document.body && parts.length < 4;
+        node = node.parentElement
+      ) {
         const testId = node.getAttribute('data-testid');
         const classes = Array.from(node.classList)
           .filter((c) => !c.startsWith('css-'))
           .slice(0, 2);
-        parts.unshift(`${node.tagName.toLowerCase()}${testId ? `[data-testid=${testId}]` : ''}${classes.map((c) => `.${c}`).join('')}`);
+        parts.unshift(
+          `${node.tagName.toLowerCase()}${testId ? `[data-testid=${testId}]` : ''}${classes.map((c) => `.${c}`).join('')}`,
+        );
       }
       const rect = el.getBoundingClientRect();
       const text = (el as HTMLElement).innerText?.trim().replace(/\s+/g, ' ').slice(0, 60) ?? '';
@@ -160,13 +186,19 @@ function measureOverflow(page: Page) {
       }
       return getComputedStyle(el).position === 'fixed';
     };
-    const sticking = Array.from(document.body.querySelectorAll('*')).filter((el) => el.getBoundingClientRect().right > viewport + 0.5 && !isContained(el));
+    const sticking = Array.from(document.body.querySelectorAll('*')).filter(
+      (el) => el.getBoundingClientRect().right > viewport + 0.5 && !isContained(el),
+    );
     const stickingSet = new Set(sticking);
     const outermost = sticking.find((el) => !stickingSet.has(el.parentElement as Element));
     const innermost = sticking
       .filter((el) => !Array.from(el.children).some((child) => stickingSet.has(child)))
       .sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right)[0];
-    return { ...sizes, outermost: outermost ? describe(outermost) : 'none found', widest: innermost ? describe(innermost) : 'none found' };
+    return {
+      ...sizes,
+      outermost: outermost ? describe(outermost) : 'none found',
+      widest: innermost ? describe(innermost) : 'none found',
+    };
   });
 }
 
@@ -180,7 +212,9 @@ async function walk(page: Page, apiCallsInFlight: () => number, walked: TWalkedR
   for (const route of walked) {
     await openInApp(page, route.url, route.access !== 'public');
     const pathname = new URL(route.url, server.url).pathname;
-    await expect.poll(() => new URL(page.url()).pathname, { message: `${route.url}: the router did not open it` }).toBe(pathname);
+    await expect
+      .poll(() => new URL(page.url()).pathname, { message: `${route.url}: the router did not open it` })
+      .toBe(pathname);
     await waitForScreen(page, screenSelector(route, pathname), apiCallsInFlight, route.url);
     const overflow = await measureOverflow(page);
     if (overflow) {
@@ -258,7 +292,9 @@ describe('the console on a phone (390 × 844)', () => {
       await expect
         .poll(async () => {
           const now = await page.evaluate(() => {
-            const tip = document.querySelector('.guided-tour .ant-tour-section, .guided-tour.ant-tour .ant-tour-section')?.getBoundingClientRect();
+            const tip = document
+              .querySelector('.guided-tour .ant-tour-section, .guided-tour.ant-tour .ant-tour-section')
+              ?.getBoundingClientRect();
             return tip ? [tip.left, tip.right, tip.top, tip.bottom].map(Math.round).join(',') : '';
           });
           const isSteady = now !== '' && now === last;

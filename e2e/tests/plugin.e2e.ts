@@ -76,7 +76,9 @@ type TProxyApi = {
   chrome: {
     proxy: {
       settings: {
-        get(details: object): Promise<{ levelOfControl: string; value: { rules?: { singleProxy?: object; bypassList?: string[] } } }>;
+        get(
+          details: object,
+        ): Promise<{ levelOfControl: string; value: { rules?: { singleProxy?: object; bypassList?: string[] } } }>;
       };
     };
   };
@@ -102,7 +104,9 @@ type TListed = { token_id: number; username: string; network: string; usage: { u
 
 /** The user's static residential proxies, newest first, as the API lists them. */
 async function proxiesOf(token: string): Promise<TListed[]> {
-  const res = await fetch(`${server.url}/api/token/list/isp/static?page=1&page_size=50`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${server.url}/api/token/list/isp/static?page=1&page_size=50`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return (await res.json()).data.records as TListed[];
 }
 
@@ -128,7 +132,9 @@ describe('the browser plugin in Chromium', () => {
       const info = (await (await fetch(`${server.url}/api/plugin/info`)).json()).data;
       expect(new URL(worker.url()).host).toBe(info.extension_id);
       // Test-only: Chromium never proxies loopback unless told; the console's origin stays bypassed.
-      await worker.evaluate(() => (globalThis as unknown as TStorage).chrome.storage.local.set({ devProxyLoopback: true }));
+      await worker.evaluate(() =>
+        (globalThis as unknown as TStorage).chrome.storage.local.set({ devProxyLoopback: true }),
+      );
 
       await signIn(page, server.url, account);
       await page.goto(`${server.url}/proxy/isp/static`);
@@ -152,7 +158,9 @@ describe('the browser plugin in Chromium', () => {
       expect(await page.getByTestId('plugin-setup-state').innerText()).toContain('Configured');
       await page.keyboard.press('Escape');
       // The browser's proxy setting is the plugin's: the gateway, loopback not bypassed (test-only), the console's origin bypassed.
-      const proxySetting = await worker.evaluate(() => (globalThis as unknown as TProxyApi).chrome.proxy.settings.get({}));
+      const proxySetting = await worker.evaluate(() =>
+        (globalThis as unknown as TProxyApi).chrome.proxy.settings.get({}),
+      );
       expect(proxySetting.levelOfControl).toBe('controlled_by_this_extension');
       expect(proxySetting.value.rules?.singleProxy).toMatchObject({ host: '127.0.0.1', port: server.gatewayPort });
       expect(proxySetting.value.rules?.bypassList).toEqual(['<-loopback>', server.url]);
@@ -211,7 +219,9 @@ describe('the browser plugin in Chromium', () => {
       expect(text).toContain('within 5 seconds');
       await page.getByRole('link', { name: 'How to install the plugin' }).click();
       await page.waitForURL(`${server.url}/tools/plugin`);
-      await expect.poll(() => page.getByTestId('plugin-status').getAttribute('data-status'), { timeout: 60_000 }).toBe('missing');
+      await expect
+        .poll(() => page.getByTestId('plugin-status').getAttribute('data-status'), { timeout: 60_000 })
+        .toBe('missing');
     } catch (error) {
       await shoot(page, 'plugin-timeout-failure');
       throw error;

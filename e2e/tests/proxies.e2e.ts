@@ -28,7 +28,9 @@ const balance = (page: Page) => page.getByTestId('header-balance').innerText();
 /** GET of a URL through an HTTP proxy given as http://user:pass@host:port (absolute-form request); the status and body. */
 function getThroughProxy(proxyUrl: string, target: string): Promise<{ status: number; body: string }> {
   const proxy = new URL(proxyUrl);
-  const credentials = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64');
+  const credentials = Buffer.from(
+    `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`,
+  ).toString('base64');
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -106,7 +108,9 @@ describe('proxies in the browser', () => {
       expect(await content.evaluate((el) => el.scrollLeft)).toBe(0);
       // Nothing in those cells (nor the row actions) is cut off by a column too narrow for it.
       for (const key of [...columns, 'actions']) {
-        expect(await row.locator(`td.proxy-col-${key}`).evaluate((td) => td.scrollWidth <= td.clientWidth), key).toBe(true);
+        expect(await row.locator(`td.proxy-col-${key}`).evaluate((td) => td.scrollWidth <= td.clientWidth), key).toBe(
+          true,
+        );
       }
       expect(await row.locator('td.proxy-col-credentials').innerText()).toMatch(/u[a-z0-9]{11}/);
 

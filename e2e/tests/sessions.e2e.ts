@@ -28,7 +28,10 @@ describe('sessions in the browser', () => {
   it('lists the sessions of two browsers; ending the other one sends it to the sign-in page on its next call', async () => {
     const account = await registerUser(server, 'devices');
     // registerUser signed in through the API: end that session, so only the browsers' remain.
-    const logout = await fetch(`${server.url}/api/user/logout`, { method: 'POST', headers: { authorization: `Bearer ${account.token}` } });
+    const logout = await fetch(`${server.url}/api/user/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.token}` },
+    });
     expect((await logout.json()).code).toBe(0);
 
     const first = await newPage(browser, { locale: 'en-US' });

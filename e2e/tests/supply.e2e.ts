@@ -24,7 +24,10 @@ const balance = (page: Page) => page.getByTestId('header-balance').innerText();
 
 /** Tops the user up by `amount` yuan with the sandbox provider, as its payment page would. */
 async function topUp(token: string, amount: number): Promise<void> {
-  const res = await fetch(`${server.url}/api/pay/charge/sandbox/${amount}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, lang: 'en' } });
+  const res = await fetch(`${server.url}/api/pay/charge/sandbox/${amount}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, lang: 'en' },
+  });
   const order = (await res.json()) as { code: number; msg: string; data: { order_id: string } };
   if (order.code !== 0) throw new Error(`charge failed: ${order.msg}`);
   const paid = await fetch(`${server.url}/api/pay/sandbox/${order.data.order_id}`, {
@@ -75,7 +78,9 @@ describe('supply requests in the browser', () => {
       await expect.poll(() => page.getByTestId('supply-frozen').innerText()).toBe('¥80.00');
       // The dashboard's frozen balance card shows it too.
       await page.goto(`${server.url}/`);
-      await expect.poll(() => page.locator('.ant-card', { hasText: 'Frozen balance' }).first().innerText()).toContain('¥80.00');
+      await expect
+        .poll(() => page.locator('.ant-card', { hasText: 'Frozen balance' }).first().innerText())
+        .toContain('¥80.00');
       await page.goto(`${server.url}/proxy/isp/supply-request`);
       const history = page.getByTestId('supply-history');
       const firstRow = history.locator(`tr[data-row-key="${first}"]`);

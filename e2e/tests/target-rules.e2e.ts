@@ -66,7 +66,8 @@ function curl(args: string[]): Promise<TCurl> {
 
 type TProxy = { token_id: number; username: string; password: string };
 
-const gatewayUrl = (scheme: 'http' | 'socks5', proxy: TProxy) => `${scheme}://${proxy.username}:${proxy.password}@127.0.0.1:${server.gatewayPort}`;
+const gatewayUrl = (scheme: 'http' | 'socks5', proxy: TProxy) =>
+  `${scheme}://${proxy.username}:${proxy.password}@127.0.0.1:${server.gatewayPort}`;
 
 /** The status line and X-Proxy-Reason of the last answer in curl's -i output (after a CONNECT, the tunnel's or the refusal's). */
 function lastAnswer(output: string): { status: number; reason: string | null } {
@@ -101,14 +102,20 @@ async function tunnel(proxy: TProxy, url: string) {
 
 /** A GET through a SOCKS5 proxy, the name resolved by the gateway (socks5h). */
 async function socks(proxy: TProxy, url: string) {
-  return answerOf(await curl(['-i', '-w', SIZES, '-x', gatewayUrl('socks5', proxy).replace(/^socks5:/, 'socks5h:'), url]));
+  return answerOf(
+    await curl(['-i', '-w', SIZES, '-x', gatewayUrl('socks5', proxy).replace(/^socks5:/, 'socks5h:'), url]),
+  );
 }
 
-const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) => callApi(server.url, path, token, init);
+const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) =>
+  callApi(server.url, path, token, init);
 
 /** A one-day static residential IP of the network, bought through the API with the trial credit. */
 async function buy(token: string, network: 'HTTP' | 'SOCKS5'): Promise<TProxy> {
-  const bought = await callJson('/token/static/ip', token, { method: 'POST', body: { category: 'isp', country_id: 'us', quantity: 1, days: 1, network } });
+  const bought = await callJson('/token/static/ip', token, {
+    method: 'POST',
+    body: { category: 'isp', country_id: 'us', quantity: 1, days: 1, network },
+  });
   expect(bought.code, bought.msg).toBe(0);
   return (bought.data.tokens as TProxy[])[0];
 }
@@ -116,7 +123,9 @@ async function buy(token: string, network: 'HTTP' | 'SOCKS5'): Promise<TProxy> {
 /** The traffic the API counts for a proxy (the list's usage). */
 async function usedBytes(token: string, tokenId: number): Promise<number> {
   const list = await callJson('/token/list/isp/static?page=1&page_size=50', token);
-  const record = (list.data.records as { token_id: number; usage: { used_bytes: number } }[]).find((r) => r.token_id === tokenId);
+  const record = (list.data.records as { token_id: number; usage: { used_bytes: number } }[]).find(
+    (r) => r.token_id === tokenId,
+  );
   if (!record) throw new Error(`proxy ${tokenId} is not in the list`);
   return record.usage.used_bytes;
 }
@@ -124,7 +133,10 @@ async function usedBytes(token: string, tokenId: number): Promise<number> {
 /** Opens a proxy's detail drawer from the static residential list (loaded afresh) and its target rules section. */
 async function openDrawer(page: Page, proxy: TProxy): Promise<Locator> {
   await page.goto(`${server.url}/proxy/isp/static`);
-  await page.locator('.ant-table-tbody tr.ant-table-row', { hasText: proxy.username }).getByRole('button', { name: 'Details' }).click();
+  await page
+    .locator('.ant-table-tbody tr.ant-table-row', { hasText: proxy.username })
+    .getByRole('button', { name: 'Details' })
+    .click();
   const title = page.locator('.ant-drawer-title', { hasText: new RegExp(`^Proxy #${proxy.token_id}$`) });
   await title.waitFor();
   const drawer = page.locator('.ant-drawer').filter({ has: title });
@@ -141,14 +153,22 @@ async function openRules(drawer: Locator): Promise<Locator> {
 
 /** Stores the console's language as its switch does and loads the page again. */
 async function useLanguage(page: Page, lang: 'zh' | 'en'): Promise<void> {
-  await page.evaluate((value) => window.localStorage.setItem('PROXYHUB_LANG', JSON.stringify({ value, time: Date.now(), expire: null })), lang);
+  await page.evaluate(
+    (value) => window.localStorage.setItem('PROXYHUB_LANG', JSON.stringify({ value, time: Date.now(), expire: null })),
+    lang,
+  );
   await page.reload();
   await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang === 'zh' ? 'zh-CN' : 'en');
 }
 
 /** "Traffic used" in an open drawer. */
 async function drawerUsage(drawer: Locator): Promise<string> {
-  return (await drawer.locator('.ant-descriptions-row', { hasText: 'Traffic used' }).locator('.ant-descriptions-item-content').innerText()).trim();
+  return (
+    await drawer
+      .locator('.ant-descriptions-row', { hasText: 'Traffic used' })
+      .locator('.ant-descriptions-item-content')
+      .innerText()
+  ).trim();
 }
 
 describe('target rules in the browser', () => {
@@ -195,7 +215,10 @@ describe('target rules in the browser', () => {
       const hitsBefore = { one: one.hits, two: two.hits };
       for (const url of [byName, urlTwo]) {
         for (const refused of [await forward(httpProxy, url), await tunnel(httpProxy, url)]) {
-          expect({ status: refused.status, reason: refused.reason }, `${url}: ${refused.output}`).toEqual({ status: 403, reason: REASON });
+          expect({ status: refused.status, reason: refused.reason }, `${url}: ${refused.output}`).toEqual({
+            status: 403,
+            reason: REASON,
+          });
         }
       }
       expect({ one: one.hits, two: two.hits }).toEqual(hitsBefore);
@@ -214,13 +237,19 @@ describe('target rules in the browser', () => {
       await page.goto(`${server.url}/security`);
       let accountEditor = page.getByTestId('target-rules-account');
       await accountEditor.getByLabel('Rules, one per line').fill('127.0.0.1\n10.0.0.0/33');
-      await expect.poll(() => page.getByTestId('target-rules-account-problems').innerText()).toContain('Line 2: Invalid CIDR prefix');
+      await expect
+        .poll(() => page.getByTestId('target-rules-account-problems').innerText())
+        .toContain('Line 2: Invalid CIDR prefix');
       await useLanguage(page, 'zh');
       accountEditor = page.getByTestId('target-rules-account');
       await accountEditor.getByLabel('规则，每行一条').fill('127.0.0.1\n10.0.0.0/33');
-      await expect.poll(() => page.getByTestId('target-rules-account-problems').innerText()).toContain('第 2 行：CIDR 前缀长度无效');
+      await expect
+        .poll(() => page.getByTestId('target-rules-account-problems').innerText())
+        .toContain('第 2 行：CIDR 前缀长度无效');
       await accountEditor.getByLabel('规则，每行一条').fill('127.0.0.1\nnot a rule!');
-      await expect.poll(() => page.getByTestId('target-rules-account-problems').innerText()).toContain('第 2 行：不是有效的域名、IP 地址或 CIDR 网段');
+      await expect
+        .poll(() => page.getByTestId('target-rules-account-problems').innerText())
+        .toContain('第 2 行：不是有效的域名、IP 地址或 CIDR 网段');
       await useLanguage(page, 'en');
 
       // The account's allow list: only 127.0.0.2.
@@ -229,7 +258,10 @@ describe('target rules in the browser', () => {
       await accountEditor.getByLabel('Rules, one per line').fill('127.0.0.2');
       await accountEditor.getByRole('button', { name: 'Save rules' }).click();
       await expect.poll(() => page.locator('body').innerText()).toContain('Target rules saved');
-      expect((await callJson('/user/target-rules', account.token)).data).toMatchObject({ mode: 'allow', rules: ['127.0.0.2/32'] });
+      expect((await callJson('/user/target-rules', account.token)).data).toMatchObject({
+        mode: 'allow',
+        rules: ['127.0.0.2/32'],
+      });
 
       // The proxy without a list of its own follows it: over SOCKS5 a target outside is refused with reply 0x02, the one inside passes.
       const oneHits = one.hits;
@@ -241,7 +273,9 @@ describe('target rules in the browser', () => {
       expect(inside.status, inside.stderr).toBe(200);
       expect(inside.output).toContain('origin two');
       const socksDrawer = await openDrawer(page, socksProxy);
-      expect(await (await openRules(socksDrawer)).innerText()).toContain("This proxy follows the account's Allow list (rules: 1)");
+      expect(await (await openRules(socksDrawer)).innerText()).toContain(
+        "This proxy follows the account's Allow list (rules: 1)",
+      );
       // The proxy with a list of its own keeps following it alone: 127.0.0.1, outside the account's allow list, is not on its deny list.
       const own = await forward(httpProxy, urlOne);
       expect(own.status, own.output).toBe(200);

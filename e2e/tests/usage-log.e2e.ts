@@ -26,14 +26,18 @@ afterAll(async () => {
 const run = promisify(execFile);
 const CURL = '/usr/bin/curl';
 
-const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) => callApi(server.url, path, token, init);
+const callJson = (path: string, token: string, init?: { method?: string; body?: unknown }) =>
+  callApi(server.url, path, token, init);
 
 /**
  * A GET of the API's echo forwarded by the gateway, and the bytes the client
  * sent and received on its connection to the gateway: curl's own counts when
  * curl is installed, else a raw socket's.
  */
-async function forwardGet(proxy: { username: string; password: string }, target: string): Promise<{ up: number; down: number }> {
+async function forwardGet(
+  proxy: { username: string; password: string },
+  target: string,
+): Promise<{ up: number; down: number }> {
   if (existsSync(CURL)) {
     const { stdout } = await run(CURL, [
       '-s',
@@ -84,7 +88,10 @@ describe('the usage log in the browser', () => {
       await enabled.click();
       await page.getByTestId('usage-log-save').click();
       await expect.poll(() => page.locator('body').innerText()).toContain('Usage log setting saved');
-      expect((await callJson('/user/usage-log/settings', account.token)).data).toEqual({ enabled: true, retention_days: 7 });
+      expect((await callJson('/user/usage-log/settings', account.token)).data).toEqual({
+        enabled: true,
+        retention_days: 7,
+      });
 
       // Two connections through the gateway with a real client.
       const first = await forwardGet(proxy, echo);
@@ -116,7 +123,9 @@ describe('the usage log in the browser', () => {
       // The totals are the proxy's metered usage.
       await expect
         .poll(
-          async () => ((await callJson(`/token/session/traffic?token_id=${proxy.token_id}&granularity=hour`, account.token)).data.total_bytes as number) ?? 0,
+          async () =>
+            ((await callJson(`/token/session/traffic?token_id=${proxy.token_id}&granularity=hour`, account.token)).data
+              .total_bytes as number) ?? 0,
         )
         .toBe(total);
 
@@ -137,7 +146,18 @@ describe('the usage log in the browser', () => {
         .trim()
         .split(/\r?\n/);
       const cols = header.split(',');
-      expect(cols).toEqual(['started_at', 'ended_at', 'protocol', 'source_ip', 'target_host', 'target_port', 'bytes_up', 'bytes_down', 'outcome', 'reason']);
+      expect(cols).toEqual([
+        'started_at',
+        'ended_at',
+        'protocol',
+        'source_ip',
+        'target_host',
+        'target_port',
+        'bytes_up',
+        'bytes_down',
+        'outcome',
+        'reason',
+      ]);
       const parsed = lines.map((line) => {
         const c = line.split(',');
         return { protocol: c[2], up: Number(c[6]), down: Number(c[7]), outcome: c[8] };

@@ -29,7 +29,11 @@ afterAll(async () => {
 const balance = (page: Page) => page.getByTestId('header-balance').innerText();
 
 /** Picks an option and a USDT method, pays, and answers what the order asks to send. */
-async function startUsdtOrder(page: Page, option: string, method: string): Promise<{ amount: string; address: string }> {
+async function startUsdtOrder(
+  page: Page,
+  option: string,
+  method: string,
+): Promise<{ amount: string; address: string }> {
   await page.getByRole('radio').filter({ hasText: option }).click();
   await page.locator('label.ant-radio-button-wrapper', { hasText: method }).click();
   await page.getByTestId('charge-submit').click();

@@ -2,7 +2,11 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startHttpsReceiver, verifyWebhook, type THttpsReceiver } from '@proxy/server/features/webhooks/webhooks-test-kit';
+import {
+  startHttpsReceiver,
+  verifyWebhook,
+  type THttpsReceiver,
+} from '@proxy/server/features/webhooks/webhooks-test-kit';
 import { registerUser, startAppServer, type TAppServer } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
@@ -56,7 +60,12 @@ afterAll(async () => {
 });
 
 /** Downloads a URL through the gateway as an HTTP proxy (absolute-form GET); answers the status and the bytes read. */
-function downloadThroughGateway(gatewayPort: number, username: string, password: string, target: string): Promise<{ status: number; bytes: number }> {
+function downloadThroughGateway(
+  gatewayPort: number,
+  username: string,
+  password: string,
+  target: string,
+): Promise<{ status: number; bytes: number }> {
   const credentials = Buffer.from(`${username}:${password}`).toString('base64');
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -128,7 +137,9 @@ describe('webhooks in the browser', () => {
 
       // The console's notification (the alert job, after the gateway's meter flushed the bytes)...
       const titles = async () => {
-        const res = await fetch(`${server.url}/api/user/notification/list?page_size=20`, { headers: { authorization: `Bearer ${account.token}`, lang: 'en' } });
+        const res = await fetch(`${server.url}/api/user/notification/list?page_size=20`, {
+          headers: { authorization: `Bearer ${account.token}`, lang: 'en' },
+        });
         return ((await res.json()).data.records as { title: string }[]).map((n) => n.title);
       };
       await expect.poll(titles).toContain('Proxy traffic 80% used');

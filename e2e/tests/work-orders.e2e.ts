@@ -5,7 +5,10 @@ import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
 // A real 1x1 PNG: the server checks an image by its bytes, the browser must be able to show it.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let server: TAppServer;
 let browser: Browser;
@@ -25,13 +28,19 @@ function mailText(raw: string): string {
     .split(/\r?\n\r?\n/)
     .slice(1)
     .join('\n\n');
-  const unbased = body.replace(/(?:^[A-Za-z0-9+/=]{20,}\r?\n?)+/gm, (block) => Buffer.from(block.replace(/\s+/g, ''), 'base64').toString('utf8'));
-  return unbased.replace(/=\r?\n/g, '').replace(/(?:=[0-9A-F]{2})+/g, (hex) => Buffer.from(hex.replace(/=/g, ''), 'hex').toString('utf8'));
+  const unbased = body.replace(/(?:^[A-Za-z0-9+/=]{20,}\r?\n?)+/gm, (block) =>
+    Buffer.from(block.replace(/\s+/g, ''), 'base64').toString('utf8'),
+  );
+  return unbased
+    .replace(/=\r?\n/g, '')
+    .replace(/(?:=[0-9A-F]{2})+/g, (hex) => Buffer.from(hex.replace(/=/g, ''), 'hex').toString('utf8'));
 }
 
 /** The customer's unread notifications, as the header bell counts them. */
 async function unreadCount(token: string): Promise<number> {
-  const res = await fetch(`${server.url}/api/user/notification/list?unread=true&page_size=1`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${server.url}/api/user/notification/list?unread=true&page_size=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return ((await res.json()) as { data: { unread: number } }).data.unread;
 }
 
@@ -60,19 +69,27 @@ describe('work orders in the browser', () => {
     await page.waitForURL((url) => url.pathname === '/work-orders/new');
     await page.getByRole('button', { name: 'Submit' }).click();
     // Nothing is sent while the form is incomplete; it says what is missing.
-    await expect.poll(() => page.locator('.ant-form-item-explain-error').allInnerTexts()).toContain('Please enter a subject');
+    await expect
+      .poll(() => page.locator('.ant-form-item-explain-error').allInnerTexts())
+      .toContain('Please enter a subject');
 
     await page.getByLabel('Category').click();
     await page.locator('.ant-select-item-option', { hasText: 'Proxy' }).click();
     await page.getByLabel('Subject').fill(subject);
     await page.getByLabel('Description').fill('The gateway answers 407 since this morning.');
-    const uploaded = page.waitForResponse((res) => res.url().endsWith('/api/user/work/order/attachment') && res.request().method() === 'POST');
-    await page.locator('input[type="file"]').setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: PNG });
+    const uploaded = page.waitForResponse(
+      (res) => res.url().endsWith('/api/user/work/order/attachment') && res.request().method() === 'POST',
+    );
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: PNG });
     expect((await (await uploaded).json()).code).toBe(0);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL((url) => /^\/work-orders\/\d+$/.test(url.pathname));
     const workOrderId = Number(new URL(page.url()).pathname.split('/').pop());
-    await expect.poll(() => page.getByTestId('work-order-conversation').innerText()).toContain('The gateway answers 407 since this morning.');
+    await expect
+      .poll(() => page.getByTestId('work-order-conversation').innerText())
+      .toContain('The gateway answers 407 since this morning.');
     await expect.poll(() => isImageShown(page, 'screenshot.png')).toBe(true);
     expect(await page.locator('[data-testid="work-order-status"]:visible').innerText()).toBe('Open');
 
@@ -87,16 +104,24 @@ describe('work orders in the browser', () => {
     expect(await row.innerText()).toContain(customer.email);
     await row.getByRole('button', { name: 'View' }).click();
     await operatorPage.waitForURL((url) => url.pathname === `/admin/work-orders/${workOrderId}`);
-    await expect.poll(() => operatorPage.getByTestId('work-order-conversation').innerText()).toContain('The gateway answers 407 since this morning.');
+    await expect
+      .poll(() => operatorPage.getByTestId('work-order-conversation').innerText())
+      .toContain('The gateway answers 407 since this morning.');
     await expect.poll(() => isImageShown(operatorPage, 'screenshot.png')).toBe(true);
-    await operatorPage.getByLabel('Reply to the customer').fill('Your proxy password was reset; please copy the new one.');
+    await operatorPage
+      .getByLabel('Reply to the customer')
+      .fill('Your proxy password was reset; please copy the new one.');
     await operatorPage.getByRole('button', { name: 'Send reply' }).click();
-    await expect.poll(() => operatorPage.locator('[data-testid="work-order-status"]:visible').innerText()).toBe('Answered');
+    await expect
+      .poll(() => operatorPage.locator('[data-testid="work-order-status"]:visible').innerText())
+      .toBe('Answered');
     await operatorContext.close();
 
     // The customer sees the reply, the bell counts the notification, and the e-mail has arrived.
     await page.reload();
-    await expect.poll(() => page.getByTestId('work-order-conversation').innerText()).toContain('Your proxy password was reset; please copy the new one.');
+    await expect
+      .poll(() => page.getByTestId('work-order-conversation').innerText())
+      .toContain('Your proxy password was reset; please copy the new one.');
     expect(await page.locator('[data-testid="work-order-status"]:visible').innerText()).toBe('Answered');
     expect(await unreadCount(customer.token)).toBe(unreadBefore + 1);
     await expect.poll(() => page.getByTestId('header-notifications').innerText()).toContain(String(unreadBefore + 1));
@@ -104,7 +129,9 @@ describe('work orders in the browser', () => {
     await page.waitForURL((url) => url.pathname === '/notifications');
     await expect.poll(() => page.locator('body').innerText()).toContain('Your work order has a reply');
     await expect.poll(() => mailText(server.latestMail(customer.email) ?? '')).toContain(`/work-orders/${workOrderId}`);
-    expect(mailText(server.latestMail(customer.email)!)).toContain('Your proxy password was reset; please copy the new one.');
+    expect(mailText(server.latestMail(customer.email)!)).toContain(
+      'Your proxy password was reset; please copy the new one.',
+    );
     await customerContext.close();
   });
 });

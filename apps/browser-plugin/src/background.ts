@@ -18,7 +18,10 @@ async function loadSettings(): Promise<TStoredSettings> {
 /** True when no other extension or policy holds the browser's proxy setting. */
 async function canControlProxy(): Promise<boolean> {
   const current = await chrome.proxy.settings.get({ incognito: false });
-  return current.levelOfControl === 'controllable_by_this_extension' || current.levelOfControl === 'controlled_by_this_extension';
+  return (
+    current.levelOfControl === 'controllable_by_this_extension' ||
+    current.levelOfControl === 'controlled_by_this_extension'
+  );
 }
 
 /** Sets the browser's proxy from the stored settings (system settings when off). */
@@ -59,7 +62,11 @@ chrome.runtime.onMessageExternal.addListener((message, sender, sendResponse) => 
       verify: async (grant) => {
         if (!config) return { ok: false, reason: 'bad-grant' };
         const publicKey = await importPublicKey(config.public_key);
-        return verifyGrant(grant, { publicKey, consoleOrigin: config.console_origin, nowS: Math.floor(Date.now() / 1000) });
+        return verifyGrant(grant, {
+          publicKey,
+          consoleOrigin: config.console_origin,
+          nowS: Math.floor(Date.now() / 1000),
+        });
       },
       apply: applyFromConsole,
       activeTokenId: async () => {

@@ -30,10 +30,15 @@ export function isFromConsole(sender: TSender, consoleOrigin: string | null): bo
  * "hello" tells the version and the active proxy; "apply" sets the proxy of a
  * verified grant (every check passes before anything changes).
  */
-export async function handleExternalMessage(message: unknown, sender: TSender, deps: TExternalDeps): Promise<TPluginAnswer> {
+export async function handleExternalMessage(
+  message: unknown,
+  sender: TSender,
+  deps: TExternalDeps,
+): Promise<TPluginAnswer> {
   if (!isFromConsole(sender, deps.consoleOrigin)) return { ok: false, reason: 'wrong-origin' };
   const type = message && typeof message === 'object' ? (message as { type?: unknown }).type : undefined;
-  if (type === 'hello') return { ok: true, type: 'hello', version: deps.version, active_token_id: await deps.activeTokenId() };
+  if (type === 'hello')
+    return { ok: true, type: 'hello', version: deps.version, active_token_id: await deps.activeTokenId() };
   if (type !== 'apply') return { ok: false, reason: 'bad-message' };
   const verified = await deps.verify((message as { grant?: unknown }).grant);
   if (!verified.ok) return verified;

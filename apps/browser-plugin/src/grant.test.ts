@@ -26,7 +26,10 @@ describe('grant verification', () => {
   });
 
   it('refuses a grant for another console', async () => {
-    expect(await verify(signGrant(payload(NOW, { origin: 'https://other.example.com' }), keys.privateKey))).toEqual({ ok: false, reason: 'wrong-origin' });
+    expect(await verify(signGrant(payload(NOW, { origin: 'https://other.example.com' }), keys.privateKey))).toEqual({
+      ok: false,
+      reason: 'wrong-origin',
+    });
   });
 
   it('refuses an expired grant', async () => {
@@ -36,12 +39,18 @@ describe('grant verification', () => {
   });
 
   it('refuses a signed SOCKS5 grant before anything changes', async () => {
-    expect(await verify(signGrant(payload(NOW, { network: 'SOCKS5' }), keys.privateKey))).toEqual({ ok: false, reason: 'socks5-unsupported' });
+    expect(await verify(signGrant(payload(NOW, { network: 'SOCKS5' }), keys.privateKey))).toEqual({
+      ok: false,
+      reason: 'socks5-unsupported',
+    });
   });
 
-  it.each([undefined, 42, '', 'abc', 'a.b.c', 'not base64!.x', 'x'.repeat(5000)])('refuses the malformed grant %j', async (grant) => {
-    expect(await verify(grant)).toEqual({ ok: false, reason: 'bad-grant' });
-  });
+  it.each([undefined, 42, '', 'abc', 'a.b.c', 'not base64!.x', 'x'.repeat(5000)])(
+    'refuses the malformed grant %j',
+    async (grant) => {
+      expect(await verify(grant)).toEqual({ ok: false, reason: 'bad-grant' });
+    },
+  );
 });
 
 describe('messages from web pages', () => {
@@ -92,23 +101,40 @@ describe('messages from web pages', () => {
   it('changes nothing for another origin, even with a valid grant', async () => {
     const { value, applied } = deps();
     const grant = signGrant(payload(NOW), keys.privateKey);
-    expect(await handleExternalMessage({ type: 'apply', grant }, { origin: 'https://evil.example.com' }, value)).toEqual({ ok: false, reason: 'wrong-origin' });
-    expect(await handleExternalMessage({ type: 'hello' }, { origin: 'https://evil.example.com' }, value)).toEqual({ ok: false, reason: 'wrong-origin' });
+    expect(
+      await handleExternalMessage({ type: 'apply', grant }, { origin: 'https://evil.example.com' }, value),
+    ).toEqual({ ok: false, reason: 'wrong-origin' });
+    expect(await handleExternalMessage({ type: 'hello' }, { origin: 'https://evil.example.com' }, value)).toEqual({
+      ok: false,
+      reason: 'wrong-origin',
+    });
     expect(applied).toEqual([]);
   });
 
   it('changes nothing for a SOCKS5 grant or an unknown message', async () => {
     const { value, applied } = deps();
     const grant = signGrant(payload(NOW, { network: 'SOCKS5' }), keys.privateKey);
-    expect(await handleExternalMessage({ type: 'apply', grant }, { origin: CONSOLE_ORIGIN }, value)).toEqual({ ok: false, reason: 'socks5-unsupported' });
-    expect(await handleExternalMessage({ type: 'reset' }, { origin: CONSOLE_ORIGIN }, value)).toEqual({ ok: false, reason: 'bad-message' });
-    expect(await handleExternalMessage(null, { origin: CONSOLE_ORIGIN }, value)).toEqual({ ok: false, reason: 'bad-message' });
+    expect(await handleExternalMessage({ type: 'apply', grant }, { origin: CONSOLE_ORIGIN }, value)).toEqual({
+      ok: false,
+      reason: 'socks5-unsupported',
+    });
+    expect(await handleExternalMessage({ type: 'reset' }, { origin: CONSOLE_ORIGIN }, value)).toEqual({
+      ok: false,
+      reason: 'bad-message',
+    });
+    expect(await handleExternalMessage(null, { origin: CONSOLE_ORIGIN }, value)).toEqual({
+      ok: false,
+      reason: 'bad-message',
+    });
     expect(applied).toEqual([]);
   });
 
   it('tells the console when the browser will not take the proxy', async () => {
     const { value } = deps({ apply: async () => 'proxy-not-controllable' });
     const grant = signGrant(payload(NOW), keys.privateKey);
-    expect(await handleExternalMessage({ type: 'apply', grant }, { origin: CONSOLE_ORIGIN }, value)).toEqual({ ok: false, reason: 'proxy-not-controllable' });
+    expect(await handleExternalMessage({ type: 'apply', grant }, { origin: CONSOLE_ORIGIN }, value)).toEqual({
+      ok: false,
+      reason: 'proxy-not-controllable',
+    });
   });
 });

@@ -38,7 +38,9 @@ export async function verifyGrant(
   const signatureBytes = signature === undefined ? null : base64UrlToBytes(signature);
   const bodyBytes = base64UrlToBytes(body);
   if (rest.length > 0 || !signatureBytes || !bodyBytes) return { ok: false, reason: 'bad-grant' };
-  const isSigned = await crypto.subtle.verify({ name: 'Ed25519' }, options.publicKey, signatureBytes, new TextEncoder().encode(body)).catch(() => false);
+  const isSigned = await crypto.subtle
+    .verify({ name: 'Ed25519' }, options.publicKey, signatureBytes, new TextEncoder().encode(body))
+    .catch(() => false);
   if (!isSigned) return { ok: false, reason: 'bad-grant' };
   let payload: Partial<TPluginGrantPayload>;
   try {

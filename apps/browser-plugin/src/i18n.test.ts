@@ -17,14 +17,21 @@ describe('the popup language', () => {
 });
 
 describe('the package config', () => {
-  const good = { console_origin: 'https://console.example.com', public_key: 'AAAA', echo_url: 'http://console.example.com/api/proxy/echo' };
+  const good = {
+    console_origin: 'https://console.example.com',
+    public_key: 'AAAA',
+    echo_url: 'http://console.example.com/api/proxy/echo',
+  };
   it('takes what the server writes', () => {
     expect(parsePackageConfig(good)).toEqual(good);
   });
-  it.each([null, {}, { ...good, console_origin: 'https://console.example.com/' }, { ...good, console_origin: 'ftp://x' }, { ...good, echo_url: 'nope' }])(
-    'refuses %j',
-    (value) => {
-      expect(parsePackageConfig(value)).toBeNull();
-    },
-  );
+  it.each([
+    null,
+    {},
+    { ...good, console_origin: 'https://console.example.com/' },
+    { ...good, console_origin: 'ftp://x' },
+    { ...good, echo_url: 'nope' },
+  ])('refuses %j', (value) => {
+    expect(parsePackageConfig(value)).toBeNull();
+  });
 });

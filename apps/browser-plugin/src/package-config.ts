@@ -9,10 +9,12 @@ export type TPackageConfig = { console_origin: string; public_key: string; echo_
 export function parsePackageConfig(json: unknown): TPackageConfig | null {
   if (!json || typeof json !== 'object') return null;
   const c = json as Record<string, unknown>;
-  if (typeof c.console_origin !== 'string' || typeof c.public_key !== 'string' || typeof c.echo_url !== 'string') return null;
+  if (typeof c.console_origin !== 'string' || typeof c.public_key !== 'string' || typeof c.echo_url !== 'string')
+    return null;
   try {
     const origin = new URL(c.console_origin);
-    if ((origin.protocol !== 'http:' && origin.protocol !== 'https:') || origin.origin !== c.console_origin) return null;
+    if ((origin.protocol !== 'http:' && origin.protocol !== 'https:') || origin.origin !== c.console_origin)
+      return null;
     const echo = new URL(c.echo_url);
     if (echo.protocol !== 'http:' && echo.protocol !== 'https:') return null;
   } catch {

@@ -72,7 +72,10 @@ function render(): void {
     {},
     ...settings.bypass.map((entry) => {
       const remove = el('button', { className: 'link', textContent: t('bypassRemove') });
-      remove.addEventListener('click', () => void chrome.storage.local.set({ bypass: settings.bypass.filter((b) => b !== entry) }));
+      remove.addEventListener(
+        'click',
+        () => void chrome.storage.local.set({ bypass: settings.bypass.filter((b) => b !== entry) }),
+      );
       return el('li', {}, el('span', { textContent: entry }), remove);
     }),
   );
@@ -91,7 +94,11 @@ function render(): void {
     'select',
     {},
     ...(['auto', 'zh', 'en'] as const).map((v) =>
-      el('option', { value: v, selected: settings.lang === v, textContent: v === 'auto' ? t('langAuto') : v === 'zh' ? '中文' : 'English' }),
+      el('option', {
+        value: v,
+        selected: settings.lang === v,
+        textContent: v === 'auto' ? t('langAuto') : v === 'zh' ? '中文' : 'English',
+      }),
     ),
   );
   select.addEventListener('change', () => void chrome.storage.local.set({ lang: select.value }));
@@ -106,7 +113,10 @@ async function checkIp(t: (key: TTextKey, params?: Record<string, string>) => st
   try {
     const res = await fetch(config.echo_url, { cache: 'no-store', credentials: 'omit' });
     const body = (await res.json()) as { code?: number; msg?: string; data?: { ip?: string } };
-    ipLine = body.code === 0 && body.data?.ip ? t('ipIs', { ip: body.data.ip }) : t('ipFailed', { reason: body.msg ?? String(res.status) });
+    ipLine =
+      body.code === 0 && body.data?.ip
+        ? t('ipIs', { ip: body.data.ip })
+        : t('ipFailed', { reason: body.msg ?? String(res.status) });
     if (new URL(config.echo_url).origin === config.console_origin) ipLine += ` ${t('ipSameOrigin')}`;
   } catch (error) {
     ipLine = t('ipFailed', { reason: error instanceof Error ? error.message : String(error) });

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, normalizeBypassEntry, originBypassRule, proxyConfigOf, proxyFromPayload, readSettings } from './settings';
+import {
+  DEFAULT_SETTINGS,
+  normalizeBypassEntry,
+  originBypassRule,
+  proxyConfigOf,
+  proxyFromPayload,
+  readSettings,
+} from './settings';
 import { payload } from './test-grants';
 
 describe('proxy settings from a grant', () => {
   it('takes a valid HTTP proxy', () => {
     const result = proxyFromPayload(payload(1000));
-    expect(result).toEqual({ ok: true, proxy: expect.objectContaining({ token_id: 7, host: 'gw.example.com', port: 7777, username: 'u1a2b3c4d5e6' }) });
+    expect(result).toEqual({
+      ok: true,
+      proxy: expect.objectContaining({ token_id: 7, host: 'gw.example.com', port: 7777, username: 'u1a2b3c4d5e6' }),
+    });
   });
 
   it('refuses SOCKS5 with its own reason, whatever else the payload holds', () => {
@@ -52,22 +62,33 @@ describe('the browser proxy configuration', () => {
   const proxy = parsed.proxy;
 
   it('bypasses the console origin always, then the user sites', () => {
-    const config = proxyConfigOf({ ...DEFAULT_SETTINGS, enabled: true, proxy, bypass: ['example.com'] }, 'https://console.example.com');
+    const config = proxyConfigOf(
+      { ...DEFAULT_SETTINGS, enabled: true, proxy, bypass: ['example.com'] },
+      'https://console.example.com',
+    );
     expect(config).toEqual({
       mode: 'fixed_servers',
-      rules: { singleProxy: { scheme: 'http', host: 'gw.example.com', port: 7777 }, bypassList: ['https://console.example.com:443', 'example.com'] },
+      rules: {
+        singleProxy: { scheme: 'http', host: 'gw.example.com', port: 7777 },
+        bypassList: ['https://console.example.com:443', 'example.com'],
+      },
     });
   });
 
   it('proxies loopback only with the test-only setting', () => {
     const plain = proxyConfigOf({ ...DEFAULT_SETTINGS, enabled: true, proxy }, 'http://127.0.0.1:8080');
     expect(plain.rules?.bypassList).toEqual(['http://127.0.0.1:8080']);
-    const dev = proxyConfigOf({ ...DEFAULT_SETTINGS, enabled: true, proxy, devProxyLoopback: true }, 'http://127.0.0.1:8080');
+    const dev = proxyConfigOf(
+      { ...DEFAULT_SETTINGS, enabled: true, proxy, devProxyLoopback: true },
+      'http://127.0.0.1:8080',
+    );
     expect(dev.rules?.bypassList).toEqual(['<-loopback>', 'http://127.0.0.1:8080']);
   });
 
   it('gives the browser back its own settings when off', () => {
-    expect(proxyConfigOf({ ...DEFAULT_SETTINGS, enabled: false, proxy }, 'http://127.0.0.1:8080')).toEqual({ mode: 'system' });
+    expect(proxyConfigOf({ ...DEFAULT_SETTINGS, enabled: false, proxy }, 'http://127.0.0.1:8080')).toEqual({
+      mode: 'system',
+    });
   });
 
   it('names the default port of the origin', () => {
@@ -75,7 +96,9 @@ describe('the browser proxy configuration', () => {
   });
 
   it('reads stored settings defensively', () => {
-    expect(readSettings({ enabled: true, proxy: { host: 'x y' }, bypass: ['ok.com', 'bad host', 3], lang: 'fr' })).toEqual({
+    expect(
+      readSettings({ enabled: true, proxy: { host: 'x y' }, bypass: ['ok.com', 'bad host', 3], lang: 'fr' }),
+    ).toEqual({
       ...DEFAULT_SETTINGS,
       bypass: ['ok.com'],
     });

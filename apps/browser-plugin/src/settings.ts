@@ -27,7 +27,13 @@ export type TStoredSettings = {
 };
 
 /** Settings of a fresh install. */
-export const DEFAULT_SETTINGS: TStoredSettings = { enabled: false, proxy: null, bypass: [], lang: 'auto', devProxyLoopback: false };
+export const DEFAULT_SETTINGS: TStoredSettings = {
+  enabled: false,
+  proxy: null,
+  bypass: [],
+  lang: 'auto',
+  devProxyLoopback: false,
+};
 
 /** Most entries in the per-site bypass list. */
 export const BYPASS_MAX = 100;
@@ -45,7 +51,9 @@ export function isValidHost(host: string): boolean {
 }
 
 function isCredential(text: unknown): text is string {
-  return typeof text === 'string' && text.length > 0 && text.length <= 256 && !CONTROL.test(text) && !text.includes(':');
+  return (
+    typeof text === 'string' && text.length > 0 && text.length <= 256 && !CONTROL.test(text) && !text.includes(':')
+  );
 }
 
 function isText(value: unknown, max: number): value is string {
@@ -57,7 +65,9 @@ function isText(value: unknown, max: number): value is string {
  * anything else is looked at or changed: Chromium cannot authenticate to a
  * SOCKS5 proxy. Answers the proxy to set, or the refusal.
  */
-export function proxyFromPayload(payload: unknown): { ok: true; proxy: TProxySettings } | { ok: false; reason: TPluginRefusal } {
+export function proxyFromPayload(
+  payload: unknown,
+): { ok: true; proxy: TProxySettings } | { ok: false; reason: TPluginRefusal } {
   if (!payload || typeof payload !== 'object') return { ok: false, reason: 'bad-grant' };
   const p = payload as Partial<TPluginGrantPayload>;
   if (p.network === 'SOCKS5') return { ok: false, reason: 'socks5-unsupported' };
@@ -120,7 +130,9 @@ export function normalizeBypassEntry(text: string): string | null {
 export function readSettings(stored: Record<string, unknown>): TStoredSettings {
   const proxy = stored.proxy ? proxyFromPayload({ ...(stored.proxy as object), v: 1, network: 'HTTP' }) : undefined;
   const bypass = Array.isArray(stored.bypass)
-    ? stored.bypass.map((b) => (typeof b === 'string' ? normalizeBypassEntry(b) : null)).filter((b): b is string => b !== null)
+    ? stored.bypass
+        .map((b) => (typeof b === 'string' ? normalizeBypassEntry(b) : null))
+        .filter((b): b is string => b !== null)
     : [];
   return {
     enabled: stored.enabled === true && proxy?.ok === true,
@@ -146,9 +158,16 @@ export function originBypassRule(origin: string): string {
 export function proxyConfigOf(settings: TStoredSettings, consoleOrigin: string): chrome.proxy.ProxyConfig {
   if (!settings.enabled || !settings.proxy) return { mode: 'system' };
   // Chromium lets a later rule override an earlier one: "<-loopback>" goes first, so the console's origin still goes direct.
-  const bypassList = [...(settings.devProxyLoopback ? ['<-loopback>'] : []), originBypassRule(consoleOrigin), ...settings.bypass];
+  const bypassList = [
+    ...(settings.devProxyLoopback ? ['<-loopback>'] : []),
+    originBypassRule(consoleOrigin),
+    ...settings.bypass,
+  ];
   return {
     mode: 'fixed_servers',
-    rules: { singleProxy: { scheme: 'http', host: settings.proxy.host.replace(/^\[|\]$/g, ''), port: settings.proxy.port }, bypassList },
+    rules: {
+      singleProxy: { scheme: 'http', host: settings.proxy.host.replace(/^\[|\]$/g, ''), port: settings.proxy.port },
+      bypassList,
+    },
   };
 }

@@ -75,7 +75,12 @@ function authorizerOver(nodes: TExitNodeRow[], tokens: TTokenRow[]) {
 }
 
 function exitIds(authorizer: ReturnType<typeof authorizerOver>, username: string): number[] {
-  const grant = authorizer.authorize({ username, password: 'secret', protocol: 'http', sourceIp: '198.51.100.1' }) as TGrant;
+  const grant = authorizer.authorize({
+    username,
+    password: 'secret',
+    protocol: 'http',
+    sourceIp: '198.51.100.1',
+  }) as TGrant;
   return grant.exits.map((e) => e.id);
 }
 

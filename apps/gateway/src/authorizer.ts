@@ -42,7 +42,13 @@ export type TAuthorizer = {
 };
 
 // Refusals a fresher row could lift (bought, reset, enabled, renewed, whitelisted a moment ago).
-const LOOKUP_REFUSALS = new Set<TRefusal>(['bad-credentials', 'token-disabled', 'token-expired', 'token-exhausted', 'source-refused']);
+const LOOKUP_REFUSALS = new Set<TRefusal>([
+  'bad-credentials',
+  'token-disabled',
+  'token-expired',
+  'token-exhausted',
+  'source-refused',
+]);
 
 function sameSecret(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -59,7 +65,14 @@ function toExit(node: TExitNodeRow): TExit {
     exit =
       node.egress === 'direct'
         ? { id: node.id, kind: 'direct' }
-        : { id: node.id, kind: node.egress, host: node.host, port: node.port, username: node.username ?? undefined, password: node.password ?? undefined };
+        : {
+            id: node.id,
+            kind: node.egress,
+            host: node.host,
+            port: node.port,
+            username: node.username ?? undefined,
+            password: node.password ?? undefined,
+          };
     exitOfNode.set(node, exit);
   }
   return exit;
@@ -110,7 +123,10 @@ export function createAuthorizer(options: {
     return list.sort((a, b) => a.id - b.id);
   }
 
-  function exitsFor(token: TTokenRow, opts: { country?: string; state?: string; city?: string; session?: string; sesstime?: number }): TExit[] {
+  function exitsFor(
+    token: TTokenRow,
+    opts: { country?: string; state?: string; city?: string; session?: string; sesstime?: number },
+  ): TExit[] {
     if (token.product === 'static') {
       const node = token.exitNodeId !== null ? cache.node(token.exitNodeId) : undefined;
       return node && node.status === 'active' ? [toExit(node)] : [];
@@ -128,7 +144,13 @@ export function createAuthorizer(options: {
     const pool = healthy.length ? healthy : all;
     if (pool.length === 0) return [];
     const byId = new Map(pool.map((n) => [n.id, n]));
-    const ranked = rankExits({ tokenId: token.id, session: opts.session, sesstimeMinutes: opts.sesstime, candidates: [...byId.keys()], now: t });
+    const ranked = rankExits({
+      tokenId: token.id,
+      session: opts.session,
+      sesstimeMinutes: opts.sesstime,
+      candidates: [...byId.keys()],
+      now: t,
+    });
     return ranked.map((id) => toExit(byId.get(id)!));
   }
 
@@ -148,7 +170,8 @@ export function createAuthorizer(options: {
       exits,
       maxConnections,
       targetRules: cache.targetRulesOf(token),
-      onExitFailed: token.product === 'dynamic' ? (exit) => failedExits.set(exit.id, now() + options.exitPenaltyMs) : undefined,
+      onExitFailed:
+        token.product === 'dynamic' ? (exit) => failedExits.set(exit.id, now() + options.exitPenaltyMs) : undefined,
     };
   }
 

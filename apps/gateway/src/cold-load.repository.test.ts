@@ -6,7 +6,15 @@ import { createTokenLineDecoder, loadTokensAfter, readTokensAfter } from './cold
 import { loadTokensChangedSince, type TTokenRow } from './tokens.repository';
 
 // Every text the page reader reads, awkward: COPY escapes tabs, newlines and backslashes; quotes and non-ASCII pass as they are.
-const AWKWARD = ['tab\there', 'line\nbreak\r\nand\vmore\f\b', 'back\\slash\\\\t \\N', `quote's "double"`, '代理 ünïcødé 🚀', '\\N', ''];
+const AWKWARD = [
+  'tab\there',
+  'line\nbreak\r\nand\vmore\f\b',
+  'back\\slash\\\\t \\N',
+  `quote's "double"`,
+  '代理 ünïcødé 🚀',
+  '\\N',
+  '',
+];
 
 describe('gateway repository: the cold load page reader', () => {
   let handle: TDbHandle;
@@ -68,9 +76,17 @@ describe('gateway repository: the cold load page reader', () => {
       '9999-12-31 23:59:59.999999+00',
       '1800-01-01 00:00:00.000001+00',
     ];
-    for (const [i, time] of times.entries()) await insert({ userId, text: `time ${i}`, deletedAt: time, expiresAt: time, limit: '0', leased: '17' });
+    for (const [i, time] of times.entries())
+      await insert({ userId, text: `time ${i}`, deletedAt: time, expiresAt: time, limit: '0', leased: '17' });
     // Ids and counters past 2^53 (read as Number reads them) and at the top of bigint.
-    await insert({ id: '9007199254740993', userId, text: 'big', limit: '9223372036854775807', used: '9007199254740995', leased: '123456789012345678' });
+    await insert({
+      id: '9007199254740993',
+      userId,
+      text: 'big',
+      limit: '9223372036854775807',
+      used: '9007199254740995',
+      leased: '123456789012345678',
+    });
     await insert({ id: '9223372036854775807', userId, text: 'top', limit: '-1', used: '1', leased: '0' });
   });
 
@@ -100,7 +116,12 @@ describe('gateway repository: the cold load page reader', () => {
     expect(await loadTokensAfter(handle.db, '9007199254740993', 10)).toEqual([byRows.at(-1)]);
     // The texts as written, whatever they hold.
     const first = byRows.find((r) => r.id === ids[0])!;
-    expect(first).toMatchObject({ username: `user 0 ${AWKWARD[0]}`, password: `${AWKWARD[0]} pw`, country: `c ${AWKWARD[0]}`, ownerStatus: 'active' });
+    expect(first).toMatchObject({
+      username: `user 0 ${AWKWARD[0]}`,
+      password: `${AWKWARD[0]} pw`,
+      country: `c ${AWKWARD[0]}`,
+      ownerStatus: 'active',
+    });
     for (const [i, text] of AWKWARD.entries()) {
       const row = byRows.find((r) => r.id === ids[i])!;
       expect([row.username, row.password, row.country, row.state, row.city]).toEqual([
@@ -121,12 +142,18 @@ describe('gateway repository: the cold load page reader', () => {
     expect(at(7).expiresAt.toISOString()).toBe('9999-12-31T23:59:59.999Z');
     expect(at(8).expiresAt.toISOString()).toBe('1800-01-01T00:00:00.000Z');
     const big = byRows.find((r) => r.username.endsWith(' big'))!;
-    expect(big).toMatchObject({ id: 9007199254740992, trafficLimitBytes: Number('9223372036854775807'), trafficUsedBytes: 9007199254740996 });
+    expect(big).toMatchObject({
+      id: 9007199254740992,
+      trafficLimitBytes: Number('9223372036854775807'),
+      trafficUsedBytes: 9007199254740996,
+    });
   });
 
   it('decodes lines split anywhere across chunks', async () => {
     const line = (id: number, name: string) =>
-      Buffer.from(`${id}\t7\tactive\tstatic\tisp\tip\tHTTP\tus\t\t\tenabled\t${name}\tp\\\\w\t\\N\t1764000000123\t\\N\t\\N\t0\t0\t1764000000000\n`);
+      Buffer.from(
+        `${id}\t7\tactive\tstatic\tisp\tip\tHTTP\tus\t\t\tenabled\t${name}\tp\\\\w\t\\N\t1764000000123\t\\N\t\\N\t0\t0\t1764000000000\n`,
+      );
     const text = Buffer.concat([line(1, 'a\\tb'), line(2, '名字'), line(3, 'c')]);
     const whole: TTokenRow[] = [];
     const whole0 = createTokenLineDecoder(

@@ -24,7 +24,11 @@ export function createTokenLineDecoder(intern: TIntern, onRow: (row: TTokenRow) 
   const shared = new Map<string, TShared>();
   const sharedOf = (raw: string): TShared => {
     let s = shared.get(raw);
-    if (!s) shared.set(raw, (s = raw.split('\t').map((text) => intern(text.includes('\\') ? unescapeCopy(text) : text)) as TShared));
+    if (!s)
+      shared.set(
+        raw,
+        (s = raw.split('\t').map((text) => intern(text.includes('\\') ? unescapeCopy(text) : text)) as TShared),
+      );
     return s;
   };
   const cuts = new Int32Array(COPY_FIELDS + 1);
@@ -212,13 +216,19 @@ export async function readTokensAfter(
   limit: number,
   decoder: TTokenLineDecoder,
 ): Promise<{ count: number; lastId: string }> {
-  if (!/^-?\d{1,19}$/.test(String(afterId)) || !Number.isSafeInteger(limit)) throw new Error('a page is read after a whole id, in whole rows');
+  if (!/^-?\d{1,19}$/.test(String(afterId)) || !Number.isSafeInteger(limit))
+    throw new Error('a page is read after a whole id, in whole rows');
   await copyOut(db, `${TOKEN_COPY_SELECT} WHERE t.id > ${afterId} ORDER BY t.id LIMIT ${limit}`, decoder);
   return decoder.end();
 }
 
 /** A page of every token by id, as rows. */
-export async function loadTokensAfter(db: TDbOrTx, afterId: number | string, limit: number, intern: TIntern = asIs): Promise<TTokenRow[]> {
+export async function loadTokensAfter(
+  db: TDbOrTx,
+  afterId: number | string,
+  limit: number,
+  intern: TIntern = asIs,
+): Promise<TTokenRow[]> {
   const rows: TTokenRow[] = [];
   await readTokensAfter(
     db,

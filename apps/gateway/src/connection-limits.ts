@@ -37,7 +37,11 @@ type TLimitMessage =
   | { kind: 'limits.answer'; seq: number; ok: boolean };
 
 function isLimitMessage(message: unknown): message is TLimitMessage {
-  return typeof message === 'object' && message !== null && String((message as { kind?: unknown }).kind).startsWith('limits.');
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    String((message as { kind?: unknown }).kind).startsWith('limits.')
+  );
 }
 
 /** A worker's limiter: every acquire is one message to the primary and its answer. */
@@ -79,7 +83,8 @@ export function serveWorkerLimits(): { add(worker: Worker): void; count(tokenId:
         if (message.kind === 'limits.acquire') {
           const ok = limiter.acquire(message.tokenId, message.max) as boolean;
           if (ok) held.set(message.tokenId, (held.get(message.tokenId) ?? 0) + 1);
-          if (worker.isConnected()) worker.send({ kind: 'limits.answer', seq: message.seq, ok } satisfies TLimitMessage);
+          if (worker.isConnected())
+            worker.send({ kind: 'limits.answer', seq: message.seq, ok } satisfies TLimitMessage);
           else if (ok) release(message.tokenId);
         } else if (message.kind === 'limits.release') {
           release(message.tokenId);

@@ -89,7 +89,8 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     if (typeof result === 'string') {
       conn.endReason = result;
       // The right credentials of a token that may not carry traffic now: its owner sees the refusal in the log.
-      if (usageLog && result !== 'bad-credentials' && result !== 'auth-required') conn.logTokenId = usageLog.tokenOf(credentials) ?? conn.logTokenId;
+      if (usageLog && result !== 'bad-credentials' && result !== 'auth-required')
+        conn.logTokenId = usageLog.tokenOf(credentials) ?? conn.logTokenId;
       return then(result);
     }
     if (conn.tokenId === result.tokenId) return then(result);

@@ -9,7 +9,14 @@ import type { TTargetGuard } from './target-policy';
 export type TExit = { id: number; kind: 'direct' } | TUpstreamExit;
 
 /** An upstream proxy exit (HTTP CONNECT or SOCKS5). */
-export type TUpstreamExit = { id: number; kind: 'http' | 'socks5'; host: string; port: number; username?: string; password?: string };
+export type TUpstreamExit = {
+  id: number;
+  kind: 'http' | 'socks5';
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+};
 
 /** A destination as the client asked for it. */
 export type TTarget = { host: string; port: number };
@@ -70,7 +77,11 @@ function connectSocket(options: net.NetConnectOpts, observer: TDialObserver | un
 }
 
 /** Reads from the socket until `isComplete` says the bytes so far hold a whole message. */
-function readUntil(socket: net.Socket, isComplete: (buf: Buffer) => number | null, timeoutMs: number): Promise<{ message: Buffer; rest: Buffer }> {
+function readUntil(
+  socket: net.Socket,
+  isComplete: (buf: Buffer) => number | null,
+  timeoutMs: number,
+): Promise<{ message: Buffer; rest: Buffer }> {
   return new Promise((resolve, reject) => {
     let buf = Buffer.alloc(0);
     const timer = setTimeout(() => finish(new GatewayRefusal('upstream-failed', SOCKS_REPLY.ttlExpired)), timeoutMs);
@@ -109,11 +120,18 @@ function hostHeader(target: TTarget): string {
   return `${net.isIPv6(target.host) ? `[${target.host}]` : target.host}:${target.port}`;
 }
 
-async function viaHttpUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs: number, observer?: TDialObserver): Promise<net.Socket> {
+async function viaHttpUpstream(
+  exit: TUpstreamExit,
+  target: TTarget,
+  timeoutMs: number,
+  observer?: TDialObserver,
+): Promise<net.Socket> {
   const socket = await connectSocket({ host: exit.host, port: exit.port, noDelay: true }, observer);
   const auth = basicAuth(exit.username, exit.password);
   const hostPort = hostHeader(target);
-  socket.write(`CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
+  socket.write(
+    `CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`,
+  );
   const { message, rest } = await readUntil(
     socket,
     (buf) => {
@@ -171,5 +189,7 @@ export async function dialThroughExit(
     return socket;
   }
   await guard?.checkRulesRemote(target.host, rules);
-  return exit.kind === 'http' ? viaHttpUpstream(exit, target, timeoutMs, observer) : viaSocksUpstream(exit, target, timeoutMs);
+  return exit.kind === 'http'
+    ? viaHttpUpstream(exit, target, timeoutMs, observer)
+    : viaSocksUpstream(exit, target, timeoutMs);
 }

@@ -20,16 +20,33 @@ export type TGatewayContext = {
  * back to the next exit; a failed one is reported). Resolves the socket, or
  * rejects with the refusal to report.
  */
-export async function dialFor(ctx: TGatewayContext, conn: Connection, grant: TGrant, target: TTarget, isEcho = false): Promise<net.Socket> {
+export async function dialFor(
+  ctx: TGatewayContext,
+  conn: Connection,
+  grant: TGrant,
+  target: TTarget,
+  isEcho = false,
+): Promise<net.Socket> {
   let lastError: unknown = null;
   try {
     for (const exit of grant.exits) {
       conn.deadline = ctx.registry.clock() + ctx.connectTimeoutMs;
       try {
-        return await dialThroughExit(exit, target, isEcho ? null : ctx.guard, ctx.connectTimeoutMs, conn, grant.targetRules ?? null);
+        return await dialThroughExit(
+          exit,
+          target,
+          isEcho ? null : ctx.guard,
+          ctx.connectTimeoutMs,
+          conn,
+          grant.targetRules ?? null,
+        );
       } catch (err) {
         lastError = err;
-        if (err instanceof GatewayRefusal && (err.reason === 'target-refused' || err.reason === 'target-blocked-by-rule')) break;
+        if (
+          err instanceof GatewayRefusal &&
+          (err.reason === 'target-refused' || err.reason === 'target-blocked-by-rule')
+        )
+          break;
         if (conn.socket.destroyed) break;
         grant.onExitFailed?.(exit);
       }

@@ -24,7 +24,11 @@ const authorizer: TAuthorizer = {
     if (!u || u.password !== password) return 'bad-credentials';
     if (u.refusal) return u.refusal;
     if (u.network && u.network !== protocol) return 'wrong-protocol';
-    return { tokenId: u.tokenId, exits: [{ id: 0, kind: 'direct' }], maxConnections: username === 'single' ? 1 : 100 } satisfies TGrant;
+    return {
+      tokenId: u.tokenId,
+      exits: [{ id: 0, kind: 'direct' }],
+      maxConnections: username === 'single' ? 1 : 100,
+    } satisfies TGrant;
   },
   findRefusal: (tokenId) => liveRefusal.get(tokenId) ?? null,
 };
@@ -37,7 +41,9 @@ let echo: net.Server;
 let echoPort: number;
 
 function listen(server: net.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 // A raw client that counts every byte it sends and receives.
@@ -78,7 +84,9 @@ beforeAll(async () => {
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       res.setHeader('content-type', 'text/plain');
-      res.end(`origin saw ${req.method} ${req.url} host=${req.headers.host} proxyauth=${req.headers['proxy-authorization'] ?? 'none'} body=${body}`);
+      res.end(
+        `origin saw ${req.method} ${req.url} host=${req.headers.host} proxyauth=${req.headers['proxy-authorization'] ?? 'none'} body=${body}`,
+      );
     });
   });
   originPort = await listen(origin);
@@ -139,7 +147,9 @@ describe('HTTP forward proxying', () => {
       ['socksonly', 'wrong-protocol'],
     ] as const) {
       const c = rawClient();
-      c.write(`GET http://127.0.0.1:${originPort}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(user, 'x')}\r\n\r\n`);
+      c.write(
+        `GET http://127.0.0.1:${originPort}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(user, 'x')}\r\n\r\n`,
+      );
       await c.waitFor((b) => b.includes('\r\n\r\n'));
       expect(c.received().toString()).toMatch(/^HTTP\/1\.1 403/);
       expect(c.received().toString().toLowerCase()).toContain(`x-proxy-reason: ${reason}`);
@@ -174,11 +184,15 @@ describe('malformed and limited HTTP requests', () => {
 
   it('refuses a connection over the per-token limit with 429 too-many-connections', async () => {
     const first = rawClient();
-    first.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`);
+    first.write(
+      `CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`,
+    );
     await first.waitFor((b) => b.includes('\r\n\r\n'));
     expect(first.received().toString()).toMatch(/^HTTP\/1\.1 200/);
     const second = rawClient();
-    second.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`);
+    second.write(
+      `CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`,
+    );
     await second.waitFor((b) => b.includes('\r\n\r\n'));
     expect(second.received().toString()).toMatch(/^HTTP\/1\.1 429/);
     expect(second.received().toString().toLowerCase()).toContain('x-proxy-reason: too-many-connections');
@@ -189,7 +203,9 @@ describe('malformed and limited HTTP requests', () => {
     for (let i = 0; i < 50 && !status.startsWith('HTTP/1.1 200'); i++) {
       await new Promise((r) => setTimeout(r, 20));
       const next = rawClient();
-      next.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`);
+      next.write(
+        `CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`,
+      );
       await next.waitFor((b) => b.includes('\r\n\r\n'));
       status = next.received().toString();
       next.socket.destroy();
@@ -203,7 +219,9 @@ describe('CONNECT tunnels', () => {
   it('tunnels bytes both ways and meters exactly the payload (not the handshake)', async () => {
     metered.delete(1);
     const c = rawClient();
-    c.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: 127.0.0.1:${echoPort}\r\nProxy-Authorization: ${basic('alice', 'pw:a@1')}\r\n\r\n`);
+    c.write(
+      `CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: 127.0.0.1:${echoPort}\r\nProxy-Authorization: ${basic('alice', 'pw:a@1')}\r\n\r\n`,
+    );
     await c.waitFor((b) => b.includes('\r\n\r\n'));
     expect(c.received().toString()).toMatch(/^HTTP\/1\.1 200/);
     const handshake = c.received().length;
@@ -216,12 +234,18 @@ describe('CONNECT tunnels', () => {
   });
 
   it('refuses targets the policy forbids with 403 target-refused', async () => {
-    const strict = createGatewayServer({ authorizer, meter: { record() {} }, policy: { allowPrivateTargets: false, echoUrls: [] } });
+    const strict = createGatewayServer({
+      authorizer,
+      meter: { record() {} },
+      policy: { allowPrivateTargets: false, echoUrls: [] },
+    });
     const port = await listen(strict.server);
     const s = net.connect(port, '127.0.0.1');
     let got = '';
     s.on('data', (d) => (got += d));
-    s.write(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('alice', 'pw:a@1')}\r\n\r\n`);
+    s.write(
+      `CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('alice', 'pw:a@1')}\r\n\r\n`,
+    );
     await new Promise((r) => s.on('close', r));
     expect(got).toMatch(/^HTTP\/1\.1 403/);
     expect(got.toLowerCase()).toContain('x-proxy-reason: target-refused');

@@ -32,7 +32,12 @@ export type TGatewayStateOptions = {
 export function createGatewayState(options: TGatewayStateOptions) {
   const now = options.now ?? Date.now;
   const onError = options.onError ?? (() => {});
-  const leases = createLeases({ db: options.db, leaseBytes: options.leaseBytes ?? 8 * 1024 * 1024, expiryMs: options.leaseExpiryMs, onError });
+  const leases = createLeases({
+    db: options.db,
+    leaseBytes: options.leaseBytes ?? 8 * 1024 * 1024,
+    expiryMs: options.leaseExpiryMs,
+    onError,
+  });
   const cache = createStateCache({ ...options, onError, onToken: (row) => leases.onToken(row) });
   const authorizer = createAuthorizer({
     cache,

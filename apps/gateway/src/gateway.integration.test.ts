@@ -84,7 +84,12 @@ describe('gateway with the database', () => {
     const tokenId = await insertToken(handle.db, { userId, username: 'ustatic1', exitNodeId: exitId, country: 'de' });
     await bump(handle.db);
     await until(() => gateway.store.stats().tokens >= 1);
-    const plain = await fetchViaProxy({ proxyPort: gateway.port, username: 'ustatic1', password: 'secret', url: `http://127.0.0.1:${origin.port}/hello` });
+    const plain = await fetchViaProxy({
+      proxyPort: gateway.port,
+      username: 'ustatic1',
+      password: 'secret',
+      url: `http://127.0.0.1:${origin.port}/hello`,
+    });
     expect(plain.status).toBe(200);
     expect(plain.body).toContain('seen-from=127.0.0.1');
 
@@ -132,7 +137,12 @@ describe('gateway with the database', () => {
     await bump(handle.db);
     await t.closed;
     expect(Date.now() - started).toBeLessThan(5000);
-    const after = await fetchViaProxy({ proxyPort: gateway.port, username: 'ulive', password: 'secret', url: `http://127.0.0.1:${origin.port}/` });
+    const after = await fetchViaProxy({
+      proxyPort: gateway.port,
+      username: 'ulive',
+      password: 'secret',
+      url: `http://127.0.0.1:${origin.port}/`,
+    });
     expect(after.headers['x-proxy-reason']).toBe('token-disabled');
   });
 
@@ -140,15 +150,32 @@ describe('gateway with the database', () => {
     const tokenId = await insertToken(handle.db, { userId, username: 'ureset', product: 'dynamic' });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
-    const ok = await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'secret', url: `http://127.0.0.1:${origin.port}/` });
+    const ok = await fetchViaProxy({
+      proxyPort: gateway.port,
+      username: 'ureset',
+      password: 'secret',
+      url: `http://127.0.0.1:${origin.port}/`,
+    });
     expect(ok.status).toBe(200);
     await handle.db.update(proxyTokens).set({ password: 'fresh' }).where(eq(proxyTokens.id, tokenId));
     await bump(handle.db);
     await until(
       async () =>
-        (await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'secret', url: `http://127.0.0.1:${origin.port}/` })).status === 407,
+        (
+          await fetchViaProxy({
+            proxyPort: gateway.port,
+            username: 'ureset',
+            password: 'secret',
+            url: `http://127.0.0.1:${origin.port}/`,
+          })
+        ).status === 407,
     );
-    const fresh = await fetchViaProxy({ proxyPort: gateway.port, username: 'ureset', password: 'fresh', url: `http://127.0.0.1:${origin.port}/` });
+    const fresh = await fetchViaProxy({
+      proxyPort: gateway.port,
+      username: 'ureset',
+      password: 'fresh',
+      url: `http://127.0.0.1:${origin.port}/`,
+    });
     expect(fresh.status).toBe(200);
   });
 
@@ -160,23 +187,35 @@ describe('gateway with the database', () => {
     const url = `http://127.0.0.1:${origin.port}/`;
     await until(
       async () =>
-        (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers['x-proxy-reason'] === 'source-refused',
+        (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers[
+          'x-proxy-reason'
+        ] === 'source-refused',
     );
     await handle.db.execute(sql`DELETE FROM ip_list_entries WHERE user_id = ${other}`);
     await bump(handle.db);
-    await until(async () => (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).status === 200);
+    await until(
+      async () =>
+        (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).status === 200,
+    );
     await insertIpEntry(handle.db, other, 'whitelist', '127.0.0.1');
     await insertIpEntry(handle.db, other, 'blacklist', '127.0.0.1');
     await bump(handle.db);
     // In both lists: refused.
     await until(
       async () =>
-        (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers['x-proxy-reason'] === 'source-refused',
+        (await fetchViaProxy({ proxyPort: gateway.port, username: 'ulists', password: 'secret', url })).headers[
+          'x-proxy-reason'
+        ] === 'source-refused',
     );
   });
 
   it('refuses an expired token once the clock passes its expiry, without any database change', async () => {
-    const tokenId = await insertToken(handle.db, { userId, username: 'uclock', product: 'dynamic', expiresAt: new Date(clock + 60_000) });
+    const tokenId = await insertToken(handle.db, {
+      userId,
+      username: 'uclock',
+      product: 'dynamic',
+      expiresAt: new Date(clock + 60_000),
+    });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
     clock += 61_000;
@@ -208,12 +247,21 @@ describe('gateway with the database', () => {
     expect(used).toBeGreaterThanOrEqual(limit);
     // Overshoot is bounded by what flows in a sampling interval, not by the run time.
     expect(used).toBeLessThan(limit + 4 * 1024 * 1024);
-    const again = await fetchViaProxy({ proxyPort: gateway.port, username: 'utraffic', password: 'secret', url: `http://127.0.0.1:${origin.port}/` });
+    const again = await fetchViaProxy({
+      proxyPort: gateway.port,
+      username: 'utraffic',
+      password: 'secret',
+      url: `http://127.0.0.1:${origin.port}/`,
+    });
     expect(again.headers['x-proxy-reason']).toBe('token-exhausted');
   });
 
   it('chains through upstream HTTP and SOCKS5 proxies with special-character credentials', async () => {
-    const upstream = await startUpstreamHttpProxy({ localAddress: '127.0.0.2', username: 'up user', password: 'p@ss:w/rd%' });
+    const upstream = await startUpstreamHttpProxy({
+      localAddress: '127.0.0.2',
+      username: 'up user',
+      password: 'p@ss:w/rd%',
+    });
     const nodeId = await insertExit(handle.db, {
       egress: 'http',
       host: '127.0.0.1',
@@ -226,7 +274,14 @@ describe('gateway with the database', () => {
     await bump(handle.db);
     await until(
       async () =>
-        (await fetchViaProxy({ proxyPort: gateway.port, username: 'uchain', password: 'secret', url: `http://127.0.0.1:${origin.port}/` })).status === 200,
+        (
+          await fetchViaProxy({
+            proxyPort: gateway.port,
+            username: 'uchain',
+            password: 'secret',
+            url: `http://127.0.0.1:${origin.port}/`,
+          })
+        ).status === 200,
     );
     const viaTunnel = await fetchViaProxy({
       proxyPort: gateway.port,
@@ -243,7 +298,9 @@ describe('gateway with the database', () => {
     const socksUpstream = createGatewayServer({
       authorizer: {
         authorize: ({ username, password }) =>
-          username === 's:user' && password === 'p w@d' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 10 } : 'bad-credentials',
+          username === 's:user' && password === 'p w@d'
+            ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 10 }
+            : 'bad-credentials',
         findRefusal: () => null,
       },
       meter: { record() {} },
@@ -258,7 +315,13 @@ describe('gateway with the database', () => {
       password: 'p w@d',
       country: 'kr',
     });
-    const socksToken = await insertToken(handle.db, { userId, username: 'usockschain', exitNodeId: socksNode, country: 'kr', network: 'SOCKS5' });
+    const socksToken = await insertToken(handle.db, {
+      userId,
+      username: 'usockschain',
+      exitNodeId: socksNode,
+      country: 'kr',
+      network: 'SOCKS5',
+    });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.findRefusal(socksToken, '127.0.0.1') === null);
     await new Promise((r) => setTimeout(r, 300));
@@ -282,13 +345,43 @@ describe('gateway with the database', () => {
   it('rotates a dynamic token between two upstreams at clock-anchored 3-5 minute windows and holds a sticky session to its window', async () => {
     const a = await startUpstreamHttpProxy({ localAddress: '127.0.0.3', username: 'a', password: 'a' });
     const b = await startUpstreamHttpProxy({ localAddress: '127.0.0.4', username: 'b', password: 'b' });
-    await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: a.port, username: 'a', password: 'a', country: 'gb', city: 'london' });
-    await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: b.port, username: 'b', password: 'b', country: 'gb', city: 'london' });
-    const tokenId = await insertToken(handle.db, { userId, username: 'urotate', product: 'dynamic', country: 'gb', expiresAt: new Date(clock + 86_400_000) });
+    await insertExit(handle.db, {
+      egress: 'http',
+      host: '127.0.0.1',
+      port: a.port,
+      username: 'a',
+      password: 'a',
+      country: 'gb',
+      city: 'london',
+    });
+    await insertExit(handle.db, {
+      egress: 'http',
+      host: '127.0.0.1',
+      port: b.port,
+      username: 'b',
+      password: 'b',
+      country: 'gb',
+      city: 'london',
+    });
+    const tokenId = await insertToken(handle.db, {
+      userId,
+      username: 'urotate',
+      product: 'dynamic',
+      country: 'gb',
+      expiresAt: new Date(clock + 86_400_000),
+    });
     await bump(handle.db);
     const seen = async (username: string) =>
       /seen-from=([\d.]+)/.exec(
-        (await fetchViaProxy({ proxyPort: gateway.port, username, password: 'secret', url: `http://127.0.0.1:${origin.port}/`, tunnel: true })).body,
+        (
+          await fetchViaProxy({
+            proxyPort: gateway.port,
+            username,
+            password: 'secret',
+            url: `http://127.0.0.1:${origin.port}/`,
+            tunnel: true,
+          })
+        ).body,
       )?.[1];
     await until(async () => (await seen('urotate')) !== undefined);
     const window = rotationWindow({ tokenId, now: clock });
@@ -326,9 +419,29 @@ describe('gateway with the database', () => {
     const deadServer = net.createServer();
     const deadPort = await listen(deadServer);
     await new Promise((r) => deadServer.close(r));
-    await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: deadPort, username: 'x', password: 'x', country: 'nl' });
-    await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: alive.port, username: 'ok', password: 'ok', country: 'nl' });
-    const tokenId = await insertToken(handle.db, { userId, username: 'ufailover', product: 'dynamic', country: 'nl', expiresAt: new Date(clock + 86_400_000) });
+    await insertExit(handle.db, {
+      egress: 'http',
+      host: '127.0.0.1',
+      port: deadPort,
+      username: 'x',
+      password: 'x',
+      country: 'nl',
+    });
+    await insertExit(handle.db, {
+      egress: 'http',
+      host: '127.0.0.1',
+      port: alive.port,
+      username: 'ok',
+      password: 'ok',
+      country: 'nl',
+    });
+    const tokenId = await insertToken(handle.db, {
+      userId,
+      username: 'ufailover',
+      product: 'dynamic',
+      country: 'nl',
+      expiresAt: new Date(clock + 86_400_000),
+    });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
     // Whichever exit rotation picks, every request gets through: the dead one is tried, marked, and skipped.
@@ -348,7 +461,12 @@ describe('gateway with the database', () => {
 
   it('returns to its baseline of open files after 1,000 connections with resets and half-closes', async () => {
     const fdCount = () => readdirSync('/proc/self/fd').length;
-    const tokenId = await insertToken(handle.db, { userId, username: 'ufiles', product: 'dynamic', expiresAt: new Date(clock + 86_400_000) });
+    const tokenId = await insertToken(handle.db, {
+      userId,
+      username: 'ufiles',
+      product: 'dynamic',
+      expiresAt: new Date(clock + 86_400_000),
+    });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
     await new Promise((r) => setTimeout(r, 200));
@@ -387,7 +505,13 @@ describe('credentials the copy does not know', () => {
     const started = performance.now();
     const answers = await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>
-        viaProxy({ proxyPort: gateway.port, username: `nobody${i}`, password: 'x', url: `http://127.0.0.1:${origin.port}/`, via: 'http' }),
+        viaProxy({
+          proxyPort: gateway.port,
+          username: `nobody${i}`,
+          password: 'x',
+          url: `http://127.0.0.1:${origin.port}/`,
+          via: 'http',
+        }),
       ),
     );
     const elapsed = performance.now() - started;
@@ -403,10 +527,26 @@ describe('credentials the copy does not know', () => {
 describe('two gateways, no shared state', () => {
   it('put one sticky session on one exit, and move it to the same next exit at the same window', async () => {
     const upstreams = await Promise.all(
-      ['127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14'].map((localAddress) => startUpstreamHttpProxy({ localAddress, username: 'u', password: 'p' })),
+      ['127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14'].map((localAddress) =>
+        startUpstreamHttpProxy({ localAddress, username: 'u', password: 'p' }),
+      ),
     );
-    for (const u of upstreams) await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: u.port, username: 'u', password: 'p', country: 'se' });
-    const tokenId = await insertToken(handle.db, { userId, username: 'utwogw', product: 'dynamic', country: 'se', expiresAt: new Date(clock + 86_400_000) });
+    for (const u of upstreams)
+      await insertExit(handle.db, {
+        egress: 'http',
+        host: '127.0.0.1',
+        port: u.port,
+        username: 'u',
+        password: 'p',
+        country: 'se',
+      });
+    const tokenId = await insertToken(handle.db, {
+      userId,
+      username: 'utwogw',
+      product: 'dynamic',
+      country: 'se',
+      expiresAt: new Date(clock + 86_400_000),
+    });
     await bump(handle.db);
     const second = await startGateway({
       db: handle.db,
@@ -419,7 +559,15 @@ describe('two gateways, no shared state', () => {
       await gateway.store.refresh();
       const seen = async (port: number, username: string) =>
         /seen-from=([\d.]+)/.exec(
-          (await viaProxy({ proxyPort: port, username, password: 'secret', url: `http://127.0.0.1:${origin.port}/`, via: 'connect' })).body,
+          (
+            await viaProxy({
+              proxyPort: port,
+              username,
+              password: 'secret',
+              url: `http://127.0.0.1:${origin.port}/`,
+              via: 'connect',
+            })
+          ).body,
         )?.[1];
       for (const session of ['s1', 's2', 's3']) {
         const username = `utwogw-session-${session}-sesstime-5`;
@@ -466,13 +614,17 @@ describe.skipIf(!isPostgres)('two gateways on one PostgreSQL (needs PostgreSQL)'
       });
       await bump(handle.db);
       await until(
-        () => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null && second.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null,
+        () =>
+          gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null &&
+          second.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null,
       );
       const pump = async (port: number) => {
         const s = net.connect(port, '127.0.0.1');
         s.on('error', () => {});
         const closed = new Promise<void>((r) => s.on('close', () => r()));
-        s.write(`CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from('ushared:secret').toString('base64')}\r\n\r\n`);
+        s.write(
+          `CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from('ushared:secret').toString('base64')}\r\n\r\n`,
+        );
         const timer = setInterval(() => s.writable && s.write(Buffer.alloc(8 * 1024, 5)), 5);
         await closed;
         clearInterval(timer);

@@ -62,7 +62,8 @@ function onConnectHead(ctx: TGatewayContext, conn: Connection, buf: Buffer): voi
     // Another spelling of the name: read the header lines.
     for (const line of buf.toString('latin1', lineEnd + 2, end).split('\r\n')) {
       const colon = line.indexOf(':');
-      if (colon === 19 && line.slice(0, colon).toLowerCase() === 'proxy-authorization') auth = line.slice(colon + 1).trim();
+      if (colon === 19 && line.slice(0, colon).toLowerCase() === 'proxy-authorization')
+        auth = line.slice(colon + 1).trim();
     }
   }
   openConnectTunnel(ctx, conn, requestLine[1], auth, buf.subarray(end + 4), end + 4);
@@ -89,7 +90,12 @@ export function openConnectTunnel(
   conn.setTarget(target);
   conn.socket.pause();
   const creds = parseBasic(authHeader);
-  const credentials = creds && { username: creds.username, password: creds.password, protocol: 'http' as const, sourceIp: conn.sourceIp };
+  const credentials = creds && {
+    username: creds.username,
+    password: creds.password,
+    protocol: 'http' as const,
+    sourceIp: conn.sourceIp,
+  };
   ctx.registry.admit(conn, credentials, (grant) => {
     if (typeof grant === 'string') return refuse(ctx, conn, grant);
     const echo = ctx.guard.echoAt(target.host, target.port);

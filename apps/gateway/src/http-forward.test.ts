@@ -16,7 +16,9 @@ const tokens = new Map<string, number>();
 const authorizer: TAuthorizer = {
   authorize: ({ username, password }) => {
     const tokenId = tokens.get(username);
-    return tokenId !== undefined && password === 'pw' ? { tokenId, exits: [{ id: 0, kind: 'direct' }], maxConnections: 100 } : 'bad-credentials';
+    return tokenId !== undefined && password === 'pw'
+      ? { tokenId, exits: [{ id: 0, kind: 'direct' }], maxConnections: 100 }
+      : 'bad-credentials';
   },
   findRefusal: () => null,
 };
@@ -32,7 +34,9 @@ let scriptedPort: number;
 let originRequests = 0;
 
 function listen(server: net.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 /** Waits until the check passes; the test's timeout bounds it. */
@@ -136,11 +140,13 @@ const SCRIPT: Record<string, (method: string) => string> = {
   '/204': () => 'HTTP/1.1 204 No Content\r\nContent-Length: 7\r\n\r\n',
   '/304': () => 'HTTP/1.1 304 Not Modified\r\nContent-Length: 50\r\nETag: "x"\r\n\r\n',
   '/ok': () => 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
-  '/chunked': () => 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n',
+  '/chunked': () =>
+    'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n',
   '/until-close': () => 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nall of it<close>',
   '/cut': () => `HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}<close>`,
   '/bad-chunk': () => 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n',
-  '/hop': () => 'HTTP/1.1 200 OK\r\nConnection: keep-alive, X-Secret\r\nKeep-Alive: timeout=5\r\nX-Secret: s\r\nContent-Length: 3\r\n\r\nhop',
+  '/hop': () =>
+    'HTTP/1.1 200 OK\r\nConnection: keep-alive, X-Secret\r\nKeep-Alive: timeout=5\r\nX-Secret: s\r\nContent-Length: 3\r\n\r\nhop',
 };
 
 const get = (port: number, path: string, auth: string, extra = '') =>
@@ -197,7 +203,9 @@ describe('request smuggling: ambiguous framing is refused (RFC 9112 section 6)',
     const { id, auth } = token();
     const before = originRequests;
     const c = client();
-    c.write(`POST http://127.0.0.1:${originPort}/smuggle HTTP/1.1\r\nHost: x\r\n${auth}${framing}\r\n5\r\nhello\r\n0\r\n\r\nGET /admin HTTP/1.1\r\n\r\n`);
+    c.write(
+      `POST http://127.0.0.1:${originPort}/smuggle HTTP/1.1\r\nHost: x\r\n${auth}${framing}\r\n5\r\nhello\r\n0\r\n\r\nGET /admin HTTP/1.1\r\n\r\n`,
+    );
     await c.closed();
     expect(c.text()).toMatch(/^HTTP\/1\.1 400 /);
     expect(c.text().match(/HTTP\/1\.1/g)).toHaveLength(1);
@@ -228,7 +236,9 @@ describe('bodies and pipelining', () => {
   it('passes a chunked request body with extensions and a trailer, and meters it exactly', async () => {
     const { id, auth } = token();
     const c = client();
-    c.write(`POST http://127.0.0.1:${originPort}/chunks HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\n\r\n4;a=b\r\nwiki\r\n`);
+    c.write(
+      `POST http://127.0.0.1:${originPort}/chunks HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\n\r\n4;a=b\r\nwiki\r\n`,
+    );
     c.write('5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Sum: 1\r\n\r\n');
     await c.answers(1, '.');
     expect(c.text()).toContain('body=wikipedia in\r\n\r\nchunks..');
@@ -249,7 +259,9 @@ describe('bodies and pipelining', () => {
   ])('refuses a chunked body whose chunk size is %s with 400, and closes', async (_name, body) => {
     const { id, auth } = token();
     const c = client();
-    c.write(`POST http://127.0.0.1:${scriptedPort}/never HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\n\r\n${body}`);
+    c.write(
+      `POST http://127.0.0.1:${scriptedPort}/never HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\n\r\n${body}`,
+    );
     await c.closed();
     expect(c.text()).toMatch(/^HTTP\/1\.1 400 /);
     expect(await meteredAfterClose(id)).toBe(0);
@@ -258,7 +270,9 @@ describe('bodies and pipelining', () => {
   it('relays Expect: 100-continue: the interim answer first, then the body goes, then the answer', async () => {
     const { id, auth } = token();
     const c = client();
-    c.write(`PUT http://127.0.0.1:${originPort}/expect HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 7\r\nExpect: 100-continue\r\n\r\n`);
+    c.write(
+      `PUT http://127.0.0.1:${originPort}/expect HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 7\r\nExpect: 100-continue\r\n\r\n`,
+    );
     await until(() => c.text().includes('\r\n\r\n'));
     expect(c.text()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/);
     c.write('payload');

@@ -124,7 +124,12 @@ class HttpForwarder {
       this.isPumping = false;
     }
     const socket = this.conn.socket;
-    if (socket.isPaused() && (this.buf?.length ?? 0) <= BUFFER_LIMIT && (!this.upstream || !this.upstream.writableNeedDrain)) socket.resume();
+    if (
+      socket.isPaused() &&
+      (this.buf?.length ?? 0) <= BUFFER_LIMIT &&
+      (!this.upstream || !this.upstream.writableNeedDrain)
+    )
+      socket.resume();
   }
 
   private step(): boolean {
@@ -167,7 +172,8 @@ class HttpForwarder {
     if (end === -1) {
       if (buf.length > HEAD_LIMIT) this.refuse('bad-request');
       // A head begun must be complete within the handshake time.
-      else if (this.conn.deadline === Infinity) this.conn.deadline = this.ctx.registry.clock() + this.ctx.handshakeTimeoutMs;
+      else if (this.conn.deadline === Infinity)
+        this.conn.deadline = this.ctx.registry.clock() + this.ctx.handshakeTimeoutMs;
       return false;
     }
     if (end > HEAD_LIMIT) return this.refuse('bad-request');
@@ -180,7 +186,14 @@ class HttpForwarder {
       // A tunnel after plain requests: the connection is CONNECT's from here on.
       this.detach();
       const socket = this.conn.socket;
-      openConnectTunnel(this.ctx, this.conn, head.target, head.proxyAuthorization, rest, socket.bytesRead - rest.length);
+      openConnectTunnel(
+        this.ctx,
+        this.conn,
+        head.target,
+        head.proxyAuthorization,
+        rest,
+        socket.bytesRead - rest.length,
+      );
       return false;
     }
     const target = parseAbsoluteTarget(head.target);
@@ -190,7 +203,11 @@ class HttpForwarder {
       head,
       target,
       phase: 'auth',
-      requestBody: head.isChunked ? new ChunkedBody() : head.contentLength ? new LengthBody(head.contentLength) : NO_BODY,
+      requestBody: head.isChunked
+        ? new ChunkedBody()
+        : head.contentLength
+          ? new LengthBody(head.contentLength)
+          : NO_BODY,
       response: null,
       responseBody: null,
       isAnswering: false,
@@ -201,7 +218,13 @@ class HttpForwarder {
     this.conn.isHeld = true;
     const header = head.proxyAuthorization;
     const cached = this.lastAuth;
-    if (header && cached && cached.header === header && this.conn.tokenId === cached.grant.tokenId && performance.now() - cached.at < AUTH_CACHE_MS) {
+    if (
+      header &&
+      cached &&
+      cached.header === header &&
+      this.conn.tokenId === cached.grant.tokenId &&
+      performance.now() - cached.at < AUTH_CACHE_MS
+    ) {
       this.forward(ex, cached.grant);
       return this.ex !== ex || ex.phase === 'body';
     }
@@ -230,7 +253,8 @@ class HttpForwarder {
     if (echo) {
       const query = path.indexOf('?');
       const pathname = query >= 0 ? path.slice(0, query) : path;
-      if (head.method !== 'GET' || pathname !== echo.path || head.isChunked || (head.contentLength ?? 0) !== 0) return void this.refuse('target-refused');
+      if (head.method !== 'GET' || pathname !== echo.path || head.isChunked || (head.contentLength ?? 0) !== 0)
+        return void this.refuse('target-refused');
     }
     const exit = grant.exits[0];
     if (!exit) return void this.refuse('upstream-failed');
@@ -242,7 +266,10 @@ class HttpForwarder {
     ex.grant = grant;
     ex.exit = exit;
     const lines = head.hasHost ? head.lines : [`Host: ${authority}`, ...head.lines];
-    ex.outHead = Buffer.from(`${head.method} ${path} HTTP/1.${head.minor}\r\n${lines.length ? `${lines.join('\r\n')}\r\n` : ''}\r\n`, 'latin1');
+    ex.outHead = Buffer.from(
+      `${head.method} ${path} HTTP/1.${head.minor}\r\n${lines.length ? `${lines.join('\r\n')}\r\n` : ''}\r\n`,
+      'latin1',
+    );
     ex.key = `${exit.id}${echo ? 'e' : ''} ${host}:${port}`;
     ex.isEcho = echo !== undefined;
     if (this.upstream && this.upstreamKey === ex.key && this.upstream.writable) {
@@ -282,7 +309,8 @@ class HttpForwarder {
     this.conn.isHeld = false;
     this.ctx.registry.sample(this.conn);
     // The origin's connection is kept only when both sides are done and it said it stays open.
-    if (ex.phase !== 'response' || !ex.response || ex.response.isClosing || ex.responseBody instanceof UntilCloseBody) this.dropUpstream();
+    if (ex.phase !== 'response' || !ex.response || ex.response.isClosing || ex.responseBody instanceof UntilCloseBody)
+      this.dropUpstream();
     if (ex.isLast || ex.phase !== 'response') return this.finish();
     this.pump();
   }
@@ -376,7 +404,9 @@ class HttpForwarder {
     }
     const end = bodyFrom + n;
     if (end > writeFrom) {
-      const isFlowing = this.conn.socket.write(writeFrom === 0 && end === data.length ? data : data.subarray(writeFrom, end));
+      const isFlowing = this.conn.socket.write(
+        writeFrom === 0 && end === data.length ? data : data.subarray(writeFrom, end),
+      );
       if (!isFlowing && this.upstream) {
         const upstream = this.upstream;
         upstream.pause();

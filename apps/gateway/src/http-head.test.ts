@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkedBody, LengthBody, parseAbsoluteTarget, parseBasic, parseRequestHead, parseResponseHead } from './http-head';
+import {
+  ChunkedBody,
+  LengthBody,
+  parseAbsoluteTarget,
+  parseBasic,
+  parseRequestHead,
+  parseResponseHead,
+} from './http-head';
 
 // The framing rules alone, without sockets: what the forwarder reads from the bytes.
 
@@ -36,7 +43,10 @@ describe('request heads', () => {
   });
 
   it('takes chunked as the last coding, and refuses every ambiguous framing', () => {
-    expect(parseRequestHead('POST http://x/ HTTP/1.1\r\nTransfer-Encoding: gzip, chunked')).toMatchObject({ isChunked: true, contentLength: null });
+    expect(parseRequestHead('POST http://x/ HTTP/1.1\r\nTransfer-Encoding: gzip, chunked')).toMatchObject({
+      isChunked: true,
+      contentLength: null,
+    });
     for (const framing of [
       'Transfer-Encoding: chunked\r\nContent-Length: 1',
       'Content-Length: 1\r\nContent-Length: 1',
@@ -79,27 +89,38 @@ describe('response heads', () => {
   });
 
   it('takes out hop-by-hop headers, and knows when the origin closes', () => {
-    expect(parseResponseHead('HTTP/1.1 200 OK\r\nConnection: close\r\nKeep-Alive: timeout=5\r\nContent-Length: 0')).toMatchObject({
+    expect(
+      parseResponseHead('HTTP/1.1 200 OK\r\nConnection: close\r\nKeep-Alive: timeout=5\r\nContent-Length: 0'),
+    ).toMatchObject({
       lines: ['Content-Length: 0'],
       isClosing: true,
     });
     expect(parseResponseHead('HTTP/1.0 200 OK\r\nContent-Length: 0')).toMatchObject({ isClosing: true });
-    expect(parseResponseHead('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0')).toMatchObject({ isClosing: false });
+    expect(parseResponseHead('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0')).toMatchObject({
+      isClosing: false,
+    });
     expect(parseResponseHead('HTTP/1.1 204')).toMatchObject({ status: 204, statusLine: 'HTTP/1.1 204' });
   });
 
   it('frames by Transfer-Encoding over Content-Length (which is not passed on), or until the close', () => {
-    expect(parseResponseHead('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 9\r\nX: 1')).toMatchObject({
+    expect(
+      parseResponseHead('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 9\r\nX: 1'),
+    ).toMatchObject({
       isChunked: true,
       contentLength: null,
       lines: ['Transfer-Encoding: chunked', 'X: 1'],
     });
-    expect(parseResponseHead('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip')).toMatchObject({ isChunked: false, isCloseDelimited: true });
+    expect(parseResponseHead('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip')).toMatchObject({
+      isChunked: false,
+      isCloseDelimited: true,
+    });
     expect(parseResponseHead('HTTP/1.1 200 OK\r\nContent-Type: text/plain')).toMatchObject({ isCloseDelimited: true });
   });
 
   it('takes repeated equal Content-Length values as one, and refuses different ones or a bad status line', () => {
-    expect(parseResponseHead('HTTP/1.1 200 OK\r\nContent-Length: 4\r\nContent-Length: 4')).toMatchObject({ contentLength: 4 });
+    expect(parseResponseHead('HTTP/1.1 200 OK\r\nContent-Length: 4\r\nContent-Length: 4')).toMatchObject({
+      contentLength: 4,
+    });
     expect(parseResponseHead('HTTP/1.1 200 OK\r\nContent-Length: 4\r\nContent-Length: 5')).toBeNull();
     expect(parseResponseHead('HTTP/1.1 2000 OK')).toBeNull();
     expect(parseResponseHead('HTTP/2 200 OK')).toBeNull();
@@ -109,10 +130,24 @@ describe('response heads', () => {
 
 describe('absolute targets', () => {
   it('reads host, port and the origin-form path', () => {
-    expect(parseAbsoluteTarget('http://Example.com/a/b?c=d#frag')).toEqual({ host: 'Example.com', port: 80, authority: 'Example.com', path: '/a/b?c=d' });
-    expect(parseAbsoluteTarget('HTTP://example.com:8080')).toEqual({ host: 'example.com', port: 8080, authority: 'example.com:8080', path: '/' });
+    expect(parseAbsoluteTarget('http://Example.com/a/b?c=d#frag')).toEqual({
+      host: 'Example.com',
+      port: 80,
+      authority: 'Example.com',
+      path: '/a/b?c=d',
+    });
+    expect(parseAbsoluteTarget('HTTP://example.com:8080')).toEqual({
+      host: 'example.com',
+      port: 8080,
+      authority: 'example.com:8080',
+      path: '/',
+    });
     expect(parseAbsoluteTarget('http://example.com?q')).toMatchObject({ path: '/?q' });
-    expect(parseAbsoluteTarget('http://[2001:db8::1]:81/x')).toMatchObject({ host: '2001:db8::1', port: 81, path: '/x' });
+    expect(parseAbsoluteTarget('http://[2001:db8::1]:81/x')).toMatchObject({
+      host: '2001:db8::1',
+      port: 81,
+      path: '/x',
+    });
   });
 
   it('refuses other schemes, user info, bad ports and origin-form targets', () => {
@@ -143,11 +178,14 @@ function feed(body: Buffer, frame: { take(buf: Buffer, from: number): number; is
 }
 
 describe('chunked bodies', () => {
-  const body = Buffer.from('4;name=value\r\nwiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Trailer: 1\r\nX-Other: 2\r\n\r\n');
+  const body = Buffer.from(
+    '4;name=value\r\nwiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Trailer: 1\r\nX-Other: 2\r\n\r\n',
+  );
 
   it('ends at the same byte however the bytes are split, and leaves what follows', () => {
     const withNext = Buffer.concat([body, Buffer.from('GET /next HTTP/1.1\r\n\r\n')]);
-    for (let size = 1; size <= withNext.length; size++) expect(feed(withNext, new ChunkedBody(), size), `pieces of ${size}`).toBe(body.length);
+    for (let size = 1; size <= withNext.length; size++)
+      expect(feed(withNext, new ChunkedBody(), size), `pieces of ${size}`).toBe(body.length);
   });
 
   it('ends without a trailer, and with upper-case hex sizes', () => {
@@ -156,8 +194,20 @@ describe('chunked bodies', () => {
   });
 
   it('breaks on bad sizes, missing CRLFs and bare LFs, whatever the split', () => {
-    for (const bad of ['g\r\n', '\r\n', ' 1\r\nx\r\n', '-1\r\n', '1000000000000\r\n', '2\r\nabc\r\n', '2\r\nab\n', '1\nx\r\n', '0\r\nX: 1\n\r\n', '0\r\n\n']) {
-      for (const size of [1, 2, 100]) expect(feed(Buffer.from(bad), new ChunkedBody(), size), `${JSON.stringify(bad)} in pieces of ${size}`).toBe(-1);
+    for (const bad of [
+      'g\r\n',
+      '\r\n',
+      ' 1\r\nx\r\n',
+      '-1\r\n',
+      '1000000000000\r\n',
+      '2\r\nabc\r\n',
+      '2\r\nab\n',
+      '1\nx\r\n',
+      '0\r\nX: 1\n\r\n',
+      '0\r\n\n',
+    ]) {
+      for (const size of [1, 2, 100])
+        expect(feed(Buffer.from(bad), new ChunkedBody(), size), `${JSON.stringify(bad)} in pieces of ${size}`).toBe(-1);
     }
   });
 });
@@ -173,7 +223,10 @@ describe('other framers and credentials', () => {
   });
 
   it('reads Basic credentials, with a colon in the password, and refuses others', () => {
-    expect(parseBasic(`Basic ${Buffer.from('user-country-us:p:w@d').toString('base64')}`)).toEqual({ username: 'user-country-us', password: 'p:w@d' });
+    expect(parseBasic(`Basic ${Buffer.from('user-country-us:p:w@d').toString('base64')}`)).toEqual({
+      username: 'user-country-us',
+      password: 'p:w@d',
+    });
     expect(parseBasic(`basic   ${Buffer.from('u:').toString('base64')}`)).toEqual({ username: 'u', password: '' });
     expect(parseBasic(`Basic ${Buffer.from(':p').toString('base64')}`)).toBeNull();
     expect(parseBasic('Bearer abc')).toBeNull();

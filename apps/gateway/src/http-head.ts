@@ -47,7 +47,15 @@ const DIGITS = /^\d{1,15}$/;
 
 // Hop-by-hop headers (RFC 9110 section 7.6.1) and the proxy's own, never passed on. Transfer-Encoding
 // and Trailer stay: chunked bodies are passed through as they are.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'te', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'proxy-connection',
+  'te',
+  'upgrade',
+]);
 
 type TFields = {
   kept: string[];
@@ -86,7 +94,8 @@ function readFields(lines: string[]): TFields | null {
       if (f.contentLength !== null) f.hasDuplicateLength = true;
       f.contentLength = Number(value);
     } else if (lower === 'transfer-encoding') {
-      f.transferEncoding = f.transferEncoding === null ? value.toLowerCase() : `${f.transferEncoding}, ${value.toLowerCase()}`;
+      f.transferEncoding =
+        f.transferEncoding === null ? value.toLowerCase() : `${f.transferEncoding}, ${value.toLowerCase()}`;
     } else if (lower === 'host') {
       f.hasHost = true;
     } else if (HOP_BY_HOP.has(lower)) {
@@ -177,7 +186,9 @@ export function parseResponseHead(text: string): TResponseHead | null {
     }
   } else if (f.hasDuplicateLength) {
     // Identical repeated values may stand for one (RFC 9112 section 6.3); different ones may not.
-    const values = new Set(lines.filter((l) => /^content-length:/i.test(l)).map((l) => l.slice(l.indexOf(':') + 1).trim()));
+    const values = new Set(
+      lines.filter((l) => /^content-length:/i.test(l)).map((l) => l.slice(l.indexOf(':') + 1).trim()),
+    );
     if (values.size > 1) return null;
   }
   const minor = m[1] === '1' ? 1 : 0;
@@ -194,7 +205,9 @@ export function parseResponseHead(text: string): TResponseHead | null {
 }
 
 /** An absolute http:// request target: host, port and the origin-form path. */
-export function parseAbsoluteTarget(target: string): { host: string; port: number; authority: string; path: string } | null {
+export function parseAbsoluteTarget(
+  target: string,
+): { host: string; port: number; authority: string; path: string } | null {
   if (target.length < 8 || target.slice(0, 7).toLowerCase() !== 'http://') return null;
   let end = 7;
   while (end < target.length && target[end] !== '/' && target[end] !== '?' && target[end] !== '#') end++;
@@ -240,7 +253,18 @@ export class UntilCloseBody implements TBodyFrame {
 }
 
 // States of the chunked reader.
-const Chunk = { Size: 0, Extension: 1, SizeLf: 2, Data: 3, DataCr: 4, DataLf: 5, TrailerStart: 6, TrailerLine: 7, TrailerLf: 8, EndLf: 9 } as const;
+const Chunk = {
+  Size: 0,
+  Extension: 1,
+  SizeLf: 2,
+  Data: 3,
+  DataCr: 4,
+  DataLf: 5,
+  TrailerStart: 6,
+  TrailerLine: 7,
+  TrailerLf: 8,
+  EndLf: 9,
+} as const;
 
 // Longest chunk-size line and trailer section read.
 const CHUNK_LINE_LIMIT = 4096;

@@ -2,7 +2,13 @@ import { inArray } from 'drizzle-orm';
 import { ipListEntries, type TDb } from '@proxy/db';
 
 /** An IP list entry as the gateway keeps it. */
-export type TIpEntryRow = { userId: number; list: 'whitelist' | 'blacklist'; family: number; startHex: string; endHex: string };
+export type TIpEntryRow = {
+  userId: number;
+  list: 'whitelist' | 'blacklist';
+  family: number;
+  startHex: string;
+  endHex: string;
+};
 
 const ipEntryColumns = {
   userId: ipListEntries.userId,

@@ -9,7 +9,11 @@ import { USAGE_BATCH_RETENTION_MS } from './meter.repository';
 export async function claimLease(db: TDb, instanceId: string, tokenId: number, slice: number): Promise<number> {
   return db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ limit: proxyTokens.trafficLimitBytes, leased: proxyTokens.trafficLeasedBytes, used: proxyTokens.trafficUsedBytes })
+      .select({
+        limit: proxyTokens.trafficLimitBytes,
+        leased: proxyTokens.trafficLeasedBytes,
+        used: proxyTokens.trafficUsedBytes,
+      })
       .from(proxyTokens)
       .where(and(eq(proxyTokens.id, tokenId), isNotNull(proxyTokens.trafficLimitBytes)))
       .for('update');
@@ -25,7 +29,10 @@ export async function claimLease(db: TDb, instanceId: string, tokenId: number, s
     await tx
       .insert(gatewayLeases)
       .values({ instanceId, tokenId, bytes: granted })
-      .onConflictDoUpdate({ target: [gatewayLeases.instanceId, gatewayLeases.tokenId], set: { bytes: sql`${gatewayLeases.bytes} + excluded.bytes` } });
+      .onConflictDoUpdate({
+        target: [gatewayLeases.instanceId, gatewayLeases.tokenId],
+        set: { bytes: sql`${gatewayLeases.bytes} + excluded.bytes` },
+      });
     return granted;
   });
 }
@@ -66,11 +73,15 @@ export async function releaseLeases(db: TDb, options: { staleAfterMs: number; in
       if (bytes <= 0) continue;
       await tx
         .update(proxyTokens)
-        .set({ trafficLeasedBytes: sql`GREATEST(${proxyTokens.trafficUsedBytes}, ${proxyTokens.trafficLeasedBytes} - ${bytes})` })
+        .set({
+          trafficLeasedBytes: sql`GREATEST(${proxyTokens.trafficUsedBytes}, ${proxyTokens.trafficLeasedBytes} - ${bytes})`,
+        })
         .where(eq(proxyTokens.id, tokenId));
     }
     await tx.execute(sql`DELETE FROM gateway_instances WHERE id = ${own}::uuid OR heartbeat_at <= ${stale}`);
-    await tx.execute(sql`DELETE FROM gateway_usage_batches WHERE created_at < now() - make_interval(secs => ${USAGE_BATCH_RETENTION_MS / 1000})`);
+    await tx.execute(
+      sql`DELETE FROM gateway_usage_batches WHERE created_at < now() - make_interval(secs => ${USAGE_BATCH_RETENTION_MS / 1000})`,
+    );
     return perToken.size;
   });
 }

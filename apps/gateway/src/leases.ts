@@ -15,7 +15,12 @@ import type { TTokenRow } from './tokens.repository';
  * and after `expiryMs` any live gateway's sweep returns what it held, so a
  * dead gateway never strands a token's allowance.
  */
-export function createLeases(options: { db: TDb; leaseBytes: number; expiryMs?: number; onError: (error: unknown, where: string) => void }) {
+export function createLeases(options: {
+  db: TDb;
+  leaseBytes: number;
+  expiryMs?: number;
+  onError: (error: unknown, where: string) => void;
+}) {
   const { db, leaseBytes } = options;
   const expiryMs = options.expiryMs ?? 30_000;
   const instanceId = randomUUID();
@@ -91,7 +96,11 @@ export function createLeases(options: { db: TDb; leaseBytes: number; expiryMs?: 
     },
     /** A changed row (renewal, new limit) may lift exhaustion. */
     onToken(row: TTokenRow): void {
-      if (row.trafficLimitBytes !== null && Math.max(row.trafficLeasedBytes, row.trafficUsedBytes) < row.trafficLimitBytes) exhausted.delete(row.id);
+      if (
+        row.trafficLimitBytes !== null &&
+        Math.max(row.trafficLeasedBytes, row.trafficUsedBytes) < row.trafficLimitBytes
+      )
+        exhausted.delete(row.id);
     },
     /** Stops beating and gives back every unspent lease (clean stop, after the last flush). */
     async returnAll(): Promise<void> {

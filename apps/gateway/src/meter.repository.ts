@@ -17,12 +17,19 @@ export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string
   if (batch.rows.length === 0) return false;
   const rows = [...batch.rows].sort((a, b) => a.tokenId - b.tokenId);
   return db.transaction(async (tx) => {
-    const recorded = await tx.insert(gatewayUsageBatches).values({ id: batch.id }).onConflictDoNothing().returning({ id: gatewayUsageBatches.id });
+    const recorded = await tx
+      .insert(gatewayUsageBatches)
+      .values({ id: batch.id })
+      .onConflictDoNothing()
+      .returning({ id: gatewayUsageBatches.id });
     if (recorded.length === 0) return false;
     await tx
       .insert(tokenUsage)
       .values(rows.map((r) => ({ tokenId: r.tokenId, userId: r.userId, bucket: batch.bucket, bytes: r.bytes })))
-      .onConflictDoUpdate({ target: [tokenUsage.tokenId, tokenUsage.bucket], set: { bytes: sql`${tokenUsage.bytes} + excluded.bytes` } });
+      .onConflictDoUpdate({
+        target: [tokenUsage.tokenId, tokenUsage.bucket],
+        set: { bytes: sql`${tokenUsage.bytes} + excluded.bytes` },
+      });
     // Token rows in id order, as every other writer locks them.
     for (const r of rows) {
       await tx

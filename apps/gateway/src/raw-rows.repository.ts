@@ -18,6 +18,8 @@ export async function rawRows(db: TDbOrTx, text: string, values: unknown[]): Pro
   // Drizzle's session holds the driver's client (the pool, the PGlite instance, or the transaction's connection).
   const client = (db as unknown as { session: { client: TRawClient } }).session.client;
   const result =
-    typeof client.exec === 'function' ? await client.query(text, values, { rowMode: 'array' }) : await client.query({ text, values, rowMode: 'array' });
+    typeof client.exec === 'function'
+      ? await client.query(text, values, { rowMode: 'array' })
+      : await client.query({ text, values, rowMode: 'array' });
   return result.rows as TRawRow[];
 }

@@ -26,7 +26,11 @@ export const REFUSALS = {
    * The proxy's target rules (its own list, else the account's) refuse this
    * destination: a denied name or address, or one outside an allow list.
    */
-  'target-blocked-by-rule': { status: 403, socks: SOCKS_REPLY.notAllowed, text: "This destination is blocked by the proxy's target rules" },
+  'target-blocked-by-rule': {
+    status: 403,
+    socks: SOCKS_REPLY.notAllowed,
+    text: "This destination is blocked by the proxy's target rules",
+  },
   /** Too many simultaneous connections for this proxy. */
   'too-many-connections': { status: 429, socks: SOCKS_REPLY.notAllowed, text: 'Too many connections for this proxy' },
   /** No exit is available in the proxy's area right now. */

@@ -58,7 +58,9 @@ export function rotationWindow(input: Pick<TRotationInput, 'tokenId' | 'session'
   lengthMs: number;
   endsAt: number;
 } {
-  const lengthMs = input.session ? (input.sesstimeMinutes ?? DEFAULT_SESSTIME_MINUTES) * 60_000 : rotationWindowMs(input.tokenId);
+  const lengthMs = input.session
+    ? (input.sesstimeMinutes ?? DEFAULT_SESSTIME_MINUTES) * 60_000
+    : rotationWindowMs(input.tokenId);
   const offset = hash(`offset:${input.tokenId}:${input.session ?? ''}`) % lengthMs;
   const index = Math.floor((input.now + offset) / lengthMs);
   return { index, lengthMs, endsAt: (index + 1) * lengthMs - offset };
@@ -73,7 +75,8 @@ export function rankExits(input: TRotationInput): number[] {
   if (candidates.length <= 1) return [...candidates];
   const seed = hash(`${input.tokenId}:${input.session ?? ''}`);
   const { index } = rotationWindow(input);
-  const score = (exitId: number, window: number) => mix(seed ^ mix(window ^ 0x5bd1e995) ^ mix(Math.imul(exitId, 0x9e3779b1)));
+  const score = (exitId: number, window: number) =>
+    mix(seed ^ mix(window ^ 0x5bd1e995) ^ mix(Math.imul(exitId, 0x9e3779b1)));
   const top = (window: number, except: Set<number>) => {
     let best = -1;
     let bestScore = -1;

@@ -46,7 +46,9 @@ export type TGatewaySettings = z.output<typeof ZGatewaySettings>;
 export function loadGatewaySettings(env: NodeJS.ProcessEnv = process.env): TGatewaySettings {
   const parsed = ZGatewaySettings.safeParse(env);
   if (!parsed.success) {
-    throw new Error(`Invalid gateway configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+    throw new Error(
+      `Invalid gateway configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+    );
   }
   return parsed.data;
 }

@@ -59,7 +59,8 @@ export function handleSocks5(ctx: TGatewayContext, conn: Connection, first: Buff
         if (buf.length > 1024) fail();
         return;
       }
-      if (parsed.status === 'error') return fail(stage === 'request' ? requestReply(SOCKS_REPLY.generalFailure) : undefined);
+      if (parsed.status === 'error')
+        return fail(stage === 'request' ? requestReply(SOCKS_REPLY.generalFailure) : undefined);
       handshakeBytes += parsed.used;
       buf = buf.subarray(parsed.used);
       if (stage === 'greeting') {
@@ -70,21 +71,26 @@ export function handleSocks5(ctx: TGatewayContext, conn: Connection, first: Buff
       } else if (stage === 'auth') {
         const creds = parsed.value as { username: string; password: string };
         isAuthorizing = true;
-        ctx.registry.admit(conn, { username: creds.username, password: creds.password, protocol: 'socks5', sourceIp: conn.sourceIp }, (result) => {
-          isAuthorizing = false;
-          grant = result;
-          // Wrong credentials fail the sub-negotiation; other refusals are reported on the request (RFC 1928 reply 0x02).
-          if (grant === 'bad-credentials' || grant === 'auth-required') return fail(AUTH_FAILED);
-          send(AUTH_OK);
-          stage = 'request';
-          step();
-        });
+        ctx.registry.admit(
+          conn,
+          { username: creds.username, password: creds.password, protocol: 'socks5', sourceIp: conn.sourceIp },
+          (result) => {
+            isAuthorizing = false;
+            grant = result;
+            // Wrong credentials fail the sub-negotiation; other refusals are reported on the request (RFC 1928 reply 0x02).
+            if (grant === 'bad-credentials' || grant === 'auth-required') return fail(AUTH_FAILED);
+            send(AUTH_OK);
+            stage = 'request';
+            step();
+          },
+        );
         return;
       } else {
         const { command, target } = parsed.value as { command: number; target: TTarget };
         conn.setTarget(target);
         socket.removeListener('data', onData);
-        if (typeof grant === 'string' || grant === null) return fail(requestReply(REFUSALS[grant ?? 'auth-required'].socks));
+        if (typeof grant === 'string' || grant === null)
+          return fail(requestReply(REFUSALS[grant ?? 'auth-required'].socks));
         if (command !== 0x01) return fail(requestReply(SOCKS_REPLY.commandNotSupported));
         return void openSocksTunnel(ctx, conn, grant, target, buf, handshakeBytes, () => written);
       }

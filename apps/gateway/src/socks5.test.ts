@@ -11,11 +11,18 @@ describe('SOCKS5 parsers', () => {
   });
   it('user/pass: round trip, truncated at each point, wrong version, empty user', () => {
     const full = buildUserPass('user-country-us', 'p@ss:w/rd');
-    expect(parseUserPass(full)).toEqual({ status: 'ok', value: { username: 'user-country-us', password: 'p@ss:w/rd' }, used: full.length });
+    expect(parseUserPass(full)).toEqual({
+      status: 'ok',
+      value: { username: 'user-country-us', password: 'p@ss:w/rd' },
+      used: full.length,
+    });
     for (let n = 0; n < full.length; n++) expect(parseUserPass(full.subarray(0, n)).status).toBe('more');
     expect(parseUserPass(Buffer.from([2, 1, 65, 0]))).toMatchObject({ status: 'error' });
     expect(parseUserPass(Buffer.from([1, 0, 0]))).toMatchObject({ status: 'error', error: 'empty-username' });
-    expect(parseUserPass(Buffer.from([1, 1, 65, 0]))).toMatchObject({ status: 'ok', value: { username: 'A', password: '' } });
+    expect(parseUserPass(Buffer.from([1, 1, 65, 0]))).toMatchObject({
+      status: 'ok',
+      value: { username: 'A', password: '' },
+    });
   });
   it('request: IPv4, IPv6 and domain targets round trip', () => {
     for (const [host, type] of [
@@ -33,11 +40,23 @@ describe('SOCKS5 parsers', () => {
     expect(v6.status === 'ok' && v6.value.target.host).toBe('0:0:0:0:0:0:0:1');
   });
   it('request: refuses bad version, reserved byte, address type, empty or odd domain, port 0', () => {
-    expect(parseRequest(Buffer.from([4, 1, 0, 1, 1, 2, 3, 4, 0, 80]))).toMatchObject({ status: 'error', error: 'version' });
-    expect(parseRequest(Buffer.from([5, 1, 1, 1, 1, 2, 3, 4, 0, 80]))).toMatchObject({ status: 'error', error: 'reserved' });
-    expect(parseRequest(Buffer.from([5, 1, 0, 9, 1, 2, 3, 4, 0, 80]))).toMatchObject({ status: 'error', error: 'address-type' });
+    expect(parseRequest(Buffer.from([4, 1, 0, 1, 1, 2, 3, 4, 0, 80]))).toMatchObject({
+      status: 'error',
+      error: 'version',
+    });
+    expect(parseRequest(Buffer.from([5, 1, 1, 1, 1, 2, 3, 4, 0, 80]))).toMatchObject({
+      status: 'error',
+      error: 'reserved',
+    });
+    expect(parseRequest(Buffer.from([5, 1, 0, 9, 1, 2, 3, 4, 0, 80]))).toMatchObject({
+      status: 'error',
+      error: 'address-type',
+    });
     expect(parseRequest(Buffer.from([5, 1, 0, 3, 0, 0, 80]))).toMatchObject({ status: 'error', error: 'empty-domain' });
-    expect(parseRequest(Buffer.from([5, 1, 0, 3, 3, 0x61, 0x20, 0x62, 0, 80]))).toMatchObject({ status: 'error', error: 'domain' });
+    expect(parseRequest(Buffer.from([5, 1, 0, 3, 3, 0x61, 0x20, 0x62, 0, 80]))).toMatchObject({
+      status: 'error',
+      error: 'domain',
+    });
     expect(parseRequest(Buffer.from([5, 1, 0, 1, 1, 2, 3, 4, 0, 0]))).toMatchObject({ status: 'error', error: 'port' });
   });
   it('request: other commands parse so they can be refused with "command not supported"', () => {

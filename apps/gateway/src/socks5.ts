@@ -26,7 +26,8 @@ export const SOCKS_REPLY = {
 } as const;
 
 /** Parse outcome: more bytes needed, a message and its length, or a protocol error. */
-export type TParse<T> = { status: 'more' } | { status: 'ok'; value: T; used: number } | { status: 'error'; error: string };
+export type TParse<T> =
+  { status: 'more' } | { status: 'ok'; value: T; used: number } | { status: 'error'; error: string };
 
 const MORE = { status: 'more' } as const;
 const fail = (error: string) => ({ status: 'error', error }) as const;
@@ -137,6 +138,7 @@ export function buildConnectRequest(host: string, port: number): Buffer {
 export function buildUserPass(username: string, password: string): Buffer {
   const u = Buffer.from(username, 'utf8');
   const p = Buffer.from(password, 'utf8');
-  if (u.length === 0 || u.length > 255 || p.length > 255) throw new RangeError('SOCKS5 credentials must be 1-255 bytes');
+  if (u.length === 0 || u.length > 255 || p.length > 255)
+    throw new RangeError('SOCKS5 credentials must be 1-255 bytes');
   return Buffer.concat([Buffer.from([0x01, u.length]), u, Buffer.from([p.length]), p]);
 }

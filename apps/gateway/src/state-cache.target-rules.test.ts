@@ -66,7 +66,9 @@ describe('state cache: target rules', () => {
     await cache.sync(true);
     const owner = await insertUser(handle.db);
     const id = await insertToken(handle.db, { userId: owner, username: 'tr-new' });
-    await handle.db.insert(targetRuleLists).values({ userId: owner, tokenId: null, mode: 'deny', rules: ['10.0.0.0/8'] });
+    await handle.db
+      .insert(targetRuleLists)
+      .values({ userId: owner, tokenId: null, mode: 'deny', rules: ['10.0.0.0/8'] });
     expect(cache.tokenByUsername('tr-new')).toBeUndefined();
     expect(await cache.lookUp('tr-new')).toBe(true);
     expect(cache.targetRulesOf({ id, userId: owner })?.decideAddress('10.1.2.3')).toBe('blocked');

@@ -29,7 +29,15 @@ describe('state cache', () => {
               trafficUsedBytes: 1234,
             }
           : {};
-      ids.push(await insertToken(handle.db, { userId, username: `cold-${i}`, country: 'us', status: 'enabled', ...odd } as never));
+      ids.push(
+        await insertToken(handle.db, {
+          userId,
+          username: `cold-${i}`,
+          country: 'us',
+          status: 'enabled',
+          ...odd,
+        } as never),
+      );
     }
   });
 

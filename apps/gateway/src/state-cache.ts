@@ -65,7 +65,12 @@ function listsOf(entries: TIpEntryRow[]): Map<number, TIpLists> {
     if (!g) grouped.set(e.userId, (g = { whitelist: [], blacklist: [] }));
     g[e.list].push({ family: e.family as 4 | 6, start: hexToBigInt(e.startHex), end: hexToBigInt(e.endHex) });
   }
-  return new Map([...grouped].map(([userId, g]) => [userId, { whitelist: createIpMatcher(g.whitelist), blacklist: createIpMatcher(g.blacklist) }]));
+  return new Map(
+    [...grouped].map(([userId, g]) => [
+      userId,
+      { whitelist: createIpMatcher(g.whitelist), blacklist: createIpMatcher(g.blacklist) },
+    ]),
+  );
 }
 
 /**
@@ -210,7 +215,10 @@ export function createStateCache(options: TStateCacheOptions) {
     const seq = ++readSeq;
     const rows = await loadTokensByUsername(db, usernames, intern);
     const userIds = [...new Set(rows.map((r) => r.userId))];
-    const [entries, ruleRows] = await Promise.all([loadIpEntriesOfUsers(db, userIds), loadTargetRulesOfUsers(db, userIds)]);
+    const [entries, ruleRows] = await Promise.all([
+      loadIpEntriesOfUsers(db, userIds),
+      loadTargetRulesOfUsers(db, userIds),
+    ]);
     const lists = listsOf(entries);
     const rules = compileRules(ruleRows, false);
     for (const row of rows) putToken(row);

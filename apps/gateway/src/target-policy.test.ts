@@ -17,7 +17,9 @@ import { createTargetGuard } from './target-policy';
 
 const authorizer: TAuthorizer = {
   authorize: ({ username, password }) =>
-    username === 'u' && password === 'p' ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 1000 } : 'bad-credentials',
+    username === 'u' && password === 'p'
+      ? { tokenId: 1, exits: [{ id: 0, kind: 'direct' }], maxConnections: 1000 }
+      : 'bad-credentials',
   findRefusal: () => null,
 };
 
@@ -28,7 +30,9 @@ let originPort: number;
 let reached = 0;
 
 function listen(server: net.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 // Loopback spelled every way a resolver or a parser may accept.
@@ -61,7 +65,11 @@ beforeAll(async () => {
   });
   originPort = await listen(origin);
   // Port 0 of every form above means "this listener": the same port on 0.0.0.0 and ::1 is not needed, 127.0.0.1 is where it waits.
-  gateway = createGatewayServer({ authorizer, meter: { record() {} }, policy: { allowPrivateTargets: false, echoUrls: [] } });
+  gateway = createGatewayServer({
+    authorizer,
+    meter: { record() {} },
+    policy: { allowPrivateTargets: false, echoUrls: [] },
+  });
   gatewayPort = await listen(gateway.server);
 });
 
@@ -92,13 +100,19 @@ const auth = `Basic ${Buffer.from('u:p').toString('base64')}`;
 describe('SSRF battery through the gateway', () => {
   it.each(LOOPBACK_FORMS)('refuses %s with target-refused over HTTP forward, CONNECT and SOCKS5', async (host) => {
     const forward = await exchange(
-      (s) => s.write(`GET http://${host}:${originPort}/ HTTP/1.1\r\nHost: ${host}:${originPort}\r\nProxy-Authorization: ${auth}\r\n\r\n`),
+      (s) =>
+        s.write(
+          `GET http://${host}:${originPort}/ HTTP/1.1\r\nHost: ${host}:${originPort}\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+        ),
       (b) => b.includes('\r\n\r\n'),
     );
     // Refused before any dial (403 target-refused); a spelling no resolver knows cannot be dialled at all (502).
     expect(forward.toString()).toMatch(/^HTTP\/1\.1 (403 .*x-proxy-reason: target-refused|502 )/is);
     const connect = await exchange(
-      (s) => s.write(`CONNECT ${host}:${originPort} HTTP/1.1\r\nHost: ${host}:${originPort}\r\nProxy-Authorization: ${auth}\r\n\r\n`),
+      (s) =>
+        s.write(
+          `CONNECT ${host}:${originPort} HTTP/1.1\r\nHost: ${host}:${originPort}\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+        ),
       (b) => b.includes('\r\n\r\n'),
     );
     expect(connect.toString()).toMatch(/^HTTP\/1\.1 (403 .*x-proxy-reason: target-refused|502 )/is);
@@ -172,7 +186,9 @@ describe('SSRF battery at the guard (addresses off this machine are never dialle
 describe('target rules at the guard', () => {
   const open = createTargetGuard({ allowPrivateTargets: true, echoUrls: [] });
   const resolve = (lookup: net.LookupFunction, name: string, all: boolean) =>
-    new Promise<{ err: unknown; result: unknown }>((done) => lookup(name, { all }, (err, result) => done({ err, result })));
+    new Promise<{ err: unknown; result: unknown }>((done) =>
+      lookup(name, { all }, (err, result) => done({ err, result })),
+    );
 
   it('answers the list when net asks for all addresses, one address otherwise', async () => {
     const all = await resolve(open.guardedLookup(80), 'localhost', true);
@@ -187,7 +203,9 @@ describe('target rules at the guard', () => {
     const denied = await resolve(open.guardedLookup(80, deny), 'localhost', true);
     expect((denied.err as GatewayRefusal).reason).toBe('target-blocked-by-rule');
     const allow = compileTargetRules({ mode: 'allow', rules: ['192.0.2.0/24'] });
-    expect(((await resolve(open.guardedLookup(80, allow), 'localhost', false)).err as GatewayRefusal).reason).toBe('target-blocked-by-rule');
+    expect(((await resolve(open.guardedLookup(80, allow), 'localhost', false)).err as GatewayRefusal).reason).toBe(
+      'target-blocked-by-rule',
+    );
     // A name the domain rules allow is not held to its addresses.
     const byName = compileTargetRules({ mode: 'allow', rules: ['localhost', '192.0.2.0/24'] });
     expect((await resolve(open.guardedLookup(80, byName), 'localhost', false)).err).toBeNull();

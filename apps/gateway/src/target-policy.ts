@@ -35,7 +35,8 @@ export function createTargetGuard(policy: TTargetPolicy) {
   const echoes = new Map<string, TEchoTarget>();
   for (const text of policy.echoUrls) {
     const url = new URL(text);
-    if (url.protocol !== 'http:') throw new Error(`echo URL must be http:// (the gateway checks the request inside a tunnel): ${text}`);
+    if (url.protocol !== 'http:')
+      throw new Error(`echo URL must be http:// (the gateway checks the request inside a tunnel): ${text}`);
     echoes.set(hostKey(url.hostname, Number(url.port || 80)), { path: url.pathname });
   }
 
@@ -102,7 +103,8 @@ export function createTargetGuard(policy: TTargetPolicy) {
       return;
     }
     const blocked = addresses.filter((a) => rules.decideAddress(a.address) === 'blocked');
-    if (rules.mode === 'deny' ? blocked.length > 0 : blocked.length > 0 || addresses.length === 0) throw new GatewayRefusal('target-blocked-by-rule');
+    if (rules.mode === 'deny' ? blocked.length > 0 : blocked.length > 0 || addresses.length === 0)
+      throw new GatewayRefusal('target-blocked-by-rule');
   }
 
   return {
@@ -112,7 +114,8 @@ export function createTargetGuard(policy: TTargetPolicy) {
      * the token's target rules refuse by its name or literal address.
      */
     check(host: string, port: number, rules: TTargetRuleMatcher | null = null): void {
-      if (host.toLowerCase().replace(/\.$/, '') === 'localhost' && !policy.allowPrivateTargets) throw new GatewayRefusal('target-refused');
+      if (host.toLowerCase().replace(/\.$/, '') === 'localhost' && !policy.allowPrivateTargets)
+        throw new GatewayRefusal('target-refused');
       if (net.isIP(host) && !isAddressAllowed(host, port)) throw new GatewayRefusal('target-refused');
       checkRules(host, rules);
     },

@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { proxyTokens, targetRuleLists, type TDbHandle } from '@proxy/db';
 import { startGateway, type TGateway } from './index';
-import { bump, createTestDatabase, insertExit, insertToken, insertUser, listen, startOrigin, startUpstreamHttpProxy, until } from '../test/fixtures';
+import {
+  bump,
+  createTestDatabase,
+  insertExit,
+  insertToken,
+  insertUser,
+  listen,
+  startOrigin,
+  startUpstreamHttpProxy,
+  until,
+} from '../test/fixtures';
 import { viaProxy, type TProxyVia } from '../test/proxy-clients';
 import { SOCKS_REPLY } from './socks5';
 
@@ -31,7 +41,13 @@ async function tokenPair(owner: number, values: Partial<typeof proxyTokens.$infe
   const http = `rule${seq}h`;
   const socks = `rule${seq}s`;
   const httpId = await insertToken(handle.db, { userId: owner, username: http, product: 'dynamic', ...values });
-  const socksId = await insertToken(handle.db, { userId: owner, username: socks, product: 'dynamic', network: 'SOCKS5', ...values });
+  const socksId = await insertToken(handle.db, {
+    userId: owner,
+    username: socks,
+    product: 'dynamic',
+    network: 'SOCKS5',
+    ...values,
+  });
   return { http, socks, ids: [httpId, socksId] };
 }
 
@@ -48,8 +64,19 @@ async function setRules(owner: number, tokenId: number | null, mode: 'deny' | 'a
 
 // What a client sees for one request: "ok" (the origin answered), or the refusal reason (SOCKS5: the reply code).
 async function outcome(pair: { http: string; socks: string }, via: TProxyVia, url: string): Promise<string> {
-  const answer = await viaProxy({ proxyPort: gateway.port, username: via === 'socks5' ? pair.socks : pair.http, password: 'secret', url, via });
-  if (via === 'socks5') return answer.socksReply === 0 ? (answer.status === 200 ? 'ok' : `status ${answer.status}`) : `socks ${answer.socksReply}`;
+  const answer = await viaProxy({
+    proxyPort: gateway.port,
+    username: via === 'socks5' ? pair.socks : pair.http,
+    password: 'secret',
+    url,
+    via,
+  });
+  if (via === 'socks5')
+    return answer.socksReply === 0
+      ? answer.status === 200
+        ? 'ok'
+        : `status ${answer.status}`
+      : `socks ${answer.socksReply}`;
   if (answer.status === 200 && !answer.reason) return 'ok';
   return answer.reason ?? `status ${answer.status}`;
 }
@@ -61,7 +88,11 @@ async function outcomes(pair: { http: string; socks: string }, url: string): Pro
   return result;
 }
 
-const BLOCKED = { http: 'target-blocked-by-rule', connect: 'target-blocked-by-rule', socks5: `socks ${SOCKS_REPLY.notAllowed}` };
+const BLOCKED = {
+  http: 'target-blocked-by-rule',
+  connect: 'target-blocked-by-rule',
+  socks5: `socks ${SOCKS_REPLY.notAllowed}`,
+};
 const OK = { http: 'ok', connect: 'ok', socks5: 'ok' };
 
 beforeAll(async () => {
@@ -191,7 +222,14 @@ describe('target rules at the gateway', () => {
     const owner = await insertUser(handle.db);
     const upstream = await startUpstreamHttpProxy({ localAddress: '127.0.0.1', username: 'u', password: 'p' });
     try {
-      const nodeId = await insertExit(handle.db, { egress: 'http', host: '127.0.0.1', port: upstream.port, username: 'u', password: 'p', country: 'nz' });
+      const nodeId = await insertExit(handle.db, {
+        egress: 'http',
+        host: '127.0.0.1',
+        port: upstream.port,
+        username: 'u',
+        password: 'p',
+        country: 'nz',
+      });
       seq += 1;
       const username = `rule${seq}up`;
       await insertToken(handle.db, { userId: owner, username, exitNodeId: nodeId, country: 'nz' });

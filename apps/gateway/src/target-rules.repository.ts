@@ -2,7 +2,14 @@ import { inArray } from 'drizzle-orm';
 import { targetRuleLists, type TDb } from '@proxy/db';
 
 /** A target rule list as the gateway keeps it (tokenId null: the account's list). */
-export type TTargetRuleRow = { id: number; userId: number; tokenId: number | null; mode: 'deny' | 'allow'; rules: string[]; updatedAt: Date };
+export type TTargetRuleRow = {
+  id: number;
+  userId: number;
+  tokenId: number | null;
+  mode: 'deny' | 'allow';
+  rules: string[];
+  updatedAt: Date;
+};
 
 const targetRuleColumns = {
   id: targetRuleLists.id,

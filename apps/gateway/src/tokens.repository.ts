@@ -129,8 +129,14 @@ export function tokenReader(intern: TIntern): (r: TRawRow) => TTokenRow {
 }
 
 /** Tokens changed after `since` (all when null). */
-export async function loadTokensChangedSince(db: TDb, since: Date | null, intern: TIntern = asIs): Promise<TTokenRow[]> {
-  const rows = since ? await rawRows(db, `${TOKEN_SELECT} WHERE t.updated_at > $1`, [since.toISOString()]) : await rawRows(db, TOKEN_SELECT, []);
+export async function loadTokensChangedSince(
+  db: TDb,
+  since: Date | null,
+  intern: TIntern = asIs,
+): Promise<TTokenRow[]> {
+  const rows = since
+    ? await rawRows(db, `${TOKEN_SELECT} WHERE t.updated_at > $1`, [since.toISOString()])
+    : await rawRows(db, TOKEN_SELECT, []);
   return rows.map(tokenReader(intern));
 }
 

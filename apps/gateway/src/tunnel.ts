@@ -68,7 +68,8 @@ function isEchoRequest(head: string, echo: TEchoTarget): boolean {
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).trim().toLowerCase();
-    if (name === 'transfer-encoding' || (name === 'content-length' && line.slice(colon + 1).trim() !== '0')) return false;
+    if (name === 'transfer-encoding' || (name === 'content-length' && line.slice(colon + 1).trim() !== '0'))
+      return false;
   }
   return true;
 }

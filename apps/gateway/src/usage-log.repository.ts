@@ -5,7 +5,10 @@ import { rawRows } from './raw-rows.repository';
 
 /** The accounts that opted in to the per-connection usage log (few rows: only those who chose). */
 export async function loadUsageLogUsers(db: TDb): Promise<number[]> {
-  const rows = await db.select({ userId: usageLogSettings.userId }).from(usageLogSettings).where(eq(usageLogSettings.enabled, true));
+  const rows = await db
+    .select({ userId: usageLogSettings.userId })
+    .from(usageLogSettings)
+    .where(eq(usageLogSettings.enabled, true));
   return rows.map((r) => r.userId);
 }
 
@@ -33,7 +36,11 @@ export async function writeUsageLog(db: TDb, batch: TUsageLogBatch): Promise<boo
   const rows = batch.rows;
   const column = <T>(pick: (r: TUsageLogRow) => T) => rows.map(pick);
   return db.transaction(async (tx) => {
-    const recorded = await tx.insert(gatewayUsageBatches).values({ id: batch.id }).onConflictDoNothing().returning({ id: gatewayUsageBatches.id });
+    const recorded = await tx
+      .insert(gatewayUsageBatches)
+      .values({ id: batch.id })
+      .onConflictDoNothing()
+      .returning({ id: gatewayUsageBatches.id });
     if (recorded.length === 0) return false;
     await rawRows(tx, INSERT_LOG_ROWS, [
       column((r) => r.userId),

@@ -3,7 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { tokenUsage, usageLogEntries, usageLogSettings, type TDbHandle } from '@proxy/db';
 import { startGateway, type TGateway } from './index';
-import { bump, createTestDatabase, insertExit, insertToken, insertUser, listen, startEcho, startOrigin, until, usedBytesOf } from '../test/fixtures';
+import {
+  bump,
+  createTestDatabase,
+  insertExit,
+  insertToken,
+  insertUser,
+  listen,
+  startEcho,
+  startOrigin,
+  until,
+  usedBytesOf,
+} from '../test/fixtures';
 import { viaProxy } from '../test/proxy-clients';
 import { buildConnectRequest, buildUserPass } from './socks5';
 import type { Connection } from './connection';
@@ -22,12 +33,19 @@ let silentUser: number;
 const usedBytes = (tokenId: number) => usedBytesOf(handle.db, tokenId);
 
 async function bucketBytes(tokenId: number): Promise<number> {
-  const rows = await handle.db.select({ bytes: tokenUsage.bytes }).from(tokenUsage).where(eq(tokenUsage.tokenId, tokenId));
+  const rows = await handle.db
+    .select({ bytes: tokenUsage.bytes })
+    .from(tokenUsage)
+    .where(eq(tokenUsage.tokenId, tokenId));
   return rows.reduce((s, r) => s + r.bytes, 0);
 }
 
 async function logRows(tokenId: number) {
-  return handle.db.select().from(usageLogEntries).where(eq(usageLogEntries.tokenId, tokenId)).orderBy(asc(usageLogEntries.id));
+  return handle.db
+    .select()
+    .from(usageLogEntries)
+    .where(eq(usageLogEntries.tokenId, tokenId))
+    .orderBy(asc(usageLogEntries.id));
 }
 
 // Reads from the socket until `size` bytes are there.
@@ -51,14 +69,22 @@ function readBytes(socket: net.Socket, size: number): Promise<Buffer> {
  * A tunnel (CONNECT or SOCKS5) to the echo server: sends `payload`, reads it
  * back, closes. Answers the tunnel's status (200, or the refusal).
  */
-async function tunnel(via: 'connect' | 'socks5', username: string, port: number, payload: Buffer, password = 'secret'): Promise<string> {
+async function tunnel(
+  via: 'connect' | 'socks5',
+  username: string,
+  port: number,
+  payload: Buffer,
+  password = 'secret',
+): Promise<string> {
   const socket = net.connect(gateway.port, '127.0.0.1');
   socket.on('error', () => {});
   const closed = new Promise<void>((r) => socket.once('close', () => r()));
   await new Promise<void>((resolve) => socket.once('connect', resolve));
   let status: string;
   if (via === 'connect') {
-    socket.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nProxy-Authorization: Basic ${Buffer.from(`${username}:${password}`).toString('base64')}\r\n\r\n`);
+    socket.write(
+      `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nProxy-Authorization: Basic ${Buffer.from(`${username}:${password}`).toString('base64')}\r\n\r\n`,
+    );
     let head = Buffer.alloc(0);
     await new Promise<void>((resolve) => {
       const onData = (d: Buffer) => {
@@ -120,7 +146,12 @@ afterAll(async () => {
 describe('the per-connection usage log', () => {
   it('records each CONNECT, SOCKS5 and HTTP forward connection with exactly its metered bytes', async () => {
     const http = await insertToken(handle.db, { product: 'dynamic', userId: loggedUser, username: 'loghttp' });
-    const socks = await insertToken(handle.db, { product: 'dynamic', userId: loggedUser, username: 'logsocks', network: 'SOCKS5' });
+    const socks = await insertToken(handle.db, {
+      product: 'dynamic',
+      userId: loggedUser,
+      username: 'logsocks',
+      network: 'SOCKS5',
+    });
     await bump(handle.db);
     await gateway.store.refresh();
 
@@ -144,7 +175,9 @@ describe('the per-connection usage log', () => {
     const socksRows = await logRows(socks);
 
     // Tunnels: exactly the payload each way (the handshake is not metered).
-    expect(httpRows.slice(0, 2).map((r) => [r.protocol, r.bytesUp, r.bytesDown, r.targetPort, r.outcome, r.reason])).toEqual([
+    expect(
+      httpRows.slice(0, 2).map((r) => [r.protocol, r.bytesUp, r.bytesDown, r.targetPort, r.outcome, r.reason]),
+    ).toEqual([
       ['connect', 150_000, 150_000, echo.port, 'closed', null],
       ['connect', 1_234, 1_234, echo.port, 'closed', null],
     ]);
@@ -153,7 +186,12 @@ describe('the per-connection usage log', () => {
     ]);
     // HTTP forward: the request up, the answer (its head and 40000 body bytes) down.
     const fwd = httpRows[2];
-    expect([fwd.protocol, fwd.targetHost, fwd.targetPort, fwd.outcome]).toEqual(['http', '127.0.0.1', origin.port, 'closed']);
+    expect([fwd.protocol, fwd.targetHost, fwd.targetPort, fwd.outcome]).toEqual([
+      'http',
+      '127.0.0.1',
+      origin.port,
+      'closed',
+    ]);
     expect(fwd.bytesUp).toBeGreaterThan(50);
     expect(fwd.bytesUp).toBeLessThan(500);
     expect(fwd.bytesDown).toBeGreaterThan(40_000);
@@ -176,7 +214,12 @@ describe('the per-connection usage log', () => {
   });
 
   it('logs refused connections with their reason, their target and zero bytes', async () => {
-    const expired = await insertToken(handle.db, { product: 'dynamic', userId: loggedUser, username: 'logexpired', expiresAt: new Date(clock - 1000) });
+    const expired = await insertToken(handle.db, {
+      product: 'dynamic',
+      userId: loggedUser,
+      username: 'logexpired',
+      expiresAt: new Date(clock - 1000),
+    });
     const fine = await insertToken(handle.db, { product: 'dynamic', userId: loggedUser, username: 'logfine' });
     await bump(handle.db);
     await gateway.store.refresh();
@@ -200,7 +243,9 @@ describe('the per-connection usage log', () => {
     expect(refusedForward.reason).toBe('token-expired');
 
     await until(async () => (await logRows(expired)).length === 2 && (await logRows(fine)).length === 1);
-    expect((await logRows(expired)).map((r) => [r.protocol, r.targetPort, r.outcome, r.reason, r.bytesUp, r.bytesDown])).toEqual([
+    expect(
+      (await logRows(expired)).map((r) => [r.protocol, r.targetPort, r.outcome, r.reason, r.bytesUp, r.bytesDown]),
+    ).toEqual([
       ['connect', echo.port, 'refused', 'token-expired', 0, 0],
       ['http', origin.port, 'refused', 'token-expired', 0, 0],
     ]);
@@ -211,13 +256,20 @@ describe('the per-connection usage log', () => {
   });
 
   it('logs a tunnel cut at expiry with the bytes it carried', async () => {
-    const tokenId = await insertToken(handle.db, { product: 'dynamic', userId: loggedUser, username: 'logcut', expiresAt: new Date(clock + 60_000) });
+    const tokenId = await insertToken(handle.db, {
+      product: 'dynamic',
+      userId: loggedUser,
+      username: 'logcut',
+      expiresAt: new Date(clock + 60_000),
+    });
     await bump(handle.db);
     await gateway.store.refresh();
     const socket = net.connect(gateway.port, '127.0.0.1');
     socket.on('error', () => {});
     const closed = new Promise<void>((r) => socket.once('close', () => r()));
-    socket.write(`CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\nProxy-Authorization: Basic ${Buffer.from('logcut:secret').toString('base64')}\r\n\r\n`);
+    socket.write(
+      `CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\nProxy-Authorization: Basic ${Buffer.from('logcut:secret').toString('base64')}\r\n\r\n`,
+    );
     const ok = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n');
     const back = readBytes(socket, ok.length + 5_000);
     socket.write(Buffer.alloc(5_000, 1));

@@ -31,7 +31,10 @@ export async function insertExit(db: TDb, values: Partial<typeof exitNodes.$infe
 }
 
 /** Inserts a token; defaults to an enabled static residential HTTP token valid for a day. */
-export async function insertToken(db: TDb, values: Partial<typeof proxyTokens.$inferInsert> & { userId: number; username: string }): Promise<number> {
+export async function insertToken(
+  db: TDb,
+  values: Partial<typeof proxyTokens.$inferInsert> & { userId: number; username: string },
+): Promise<number> {
   const [row] = await db
     .insert(proxyTokens)
     .values({
@@ -49,10 +52,17 @@ export async function insertToken(db: TDb, values: Partial<typeof proxyTokens.$i
 }
 
 /** Adds an IP list entry for a single IPv4 address. */
-export async function insertIpEntry(db: TDb, userId: number, list: 'whitelist' | 'blacklist', ipv4: string): Promise<void> {
+export async function insertIpEntry(
+  db: TDb,
+  userId: number,
+  list: 'whitelist' | 'blacklist',
+  ipv4: string,
+): Promise<void> {
   const n = ipv4.split('.').reduce((acc, part) => acc * 256n + BigInt(part), 0n);
   const hex = n.toString(16).padStart(32, '0');
-  await db.insert(ipListEntries).values({ userId, list, entry: ipv4, kind: 'single', family: 4, startHex: hex, endHex: hex });
+  await db
+    .insert(ipListEntries)
+    .values({ userId, list, entry: ipv4, kind: 'single', family: 4, startHex: hex, endHex: hex });
 }
 
 /** Bumps the version row, as the API does with every change. */
@@ -109,7 +119,8 @@ export async function startUpstreamHttpProxy(options: {
   const expected = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString('base64')}`;
   const server = http.createServer((_req, res) => res.writeHead(405).end());
   server.on('connect', (req, socket: net.Socket, head) => {
-    if (req.headers['proxy-authorization'] !== expected) return socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
+    if (req.headers['proxy-authorization'] !== expected)
+      return socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
     const [host, port] = (req.url ?? '').split(':');
     state.connects += 1;
     const target = net.connect({ host, port: Number(port), localAddress: options.localAddress }, () => {
@@ -174,7 +185,11 @@ export async function fetchViaProxy(options: {
         socket.destroy();
         return resolve({ status: res.statusCode ?? 0, body: '', headers: res.headers });
       }
-      const inner = http.request({ createConnection: () => socket, path: target.pathname, headers: { host: target.host, connection: 'close' } });
+      const inner = http.request({
+        createConnection: () => socket,
+        path: target.pathname,
+        headers: { host: target.host, connection: 'close' },
+      });
       inner.on('response', (r) => {
         let body = '';
         r.on('data', (d) => (body += d));
@@ -199,6 +214,9 @@ export async function until(check: () => boolean | Promise<boolean>): Promise<vo
 
 /** A token's metered bytes as the database has them. */
 export async function usedBytesOf(db: TDb, tokenId: number): Promise<number> {
-  const [row] = await db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, tokenId));
+  const [row] = await db
+    .select({ used: proxyTokens.trafficUsedBytes })
+    .from(proxyTokens)
+    .where(eq(proxyTokens.id, tokenId));
   return row.used;
 }

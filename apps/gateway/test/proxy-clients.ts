@@ -20,7 +20,9 @@ function readAnswer(req: http.ClientRequest): Promise<TProxyAnswer> {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, reason: res.headers['x-proxy-reason'] as string | undefined, body }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, reason: res.headers['x-proxy-reason'] as string | undefined, body }),
+      );
     });
     req.on('error', reject);
   });
@@ -95,7 +97,9 @@ export async function viaProxy(options: {
       const authReply = await readMessage(socket, () => 2);
       if (authReply[1] !== 0) return { status: 0, body: '', socksReply: -1 };
       socket.write(buildConnectRequest(host, port));
-      const reply = await readMessage(socket, (b) => (b.length < 5 ? null : b[3] === 1 ? 10 : b[3] === 4 ? 22 : 7 + b[4]));
+      const reply = await readMessage(socket, (b) =>
+        b.length < 5 ? null : b[3] === 1 ? 10 : b[3] === 4 ? 22 : 7 + b[4],
+      );
       if (reply[1] !== 0) return { status: 0, body: '', socksReply: reply[1] };
     }
     const inner = http.request({

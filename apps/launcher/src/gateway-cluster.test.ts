@@ -25,7 +25,12 @@ describe.skipIf(!isPostgres)('a clustered standalone gateway (needs PostgreSQL)'
     await insertToken(db.db, { userId, username: 'ucluster', exitNodeId });
     port = await freePort();
     gateway = await startGatewayProcess(
-      { DATABASE_URL: db.url, GATEWAY_WORKERS: '2', GATEWAY_PORT: String(port), GATEWAY_MAX_CONNECTIONS_PER_TOKEN: String(LIMIT) },
+      {
+        DATABASE_URL: db.url,
+        GATEWAY_WORKERS: '2',
+        GATEWAY_PORT: String(port),
+        GATEWAY_MAX_CONNECTIONS_PER_TOKEN: String(LIMIT),
+      },
       '(2 workers)',
     );
   });

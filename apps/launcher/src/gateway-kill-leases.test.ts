@@ -30,8 +30,19 @@ describe.skipIf(!isPostgres)('a gateway killed mid-traffic does not strand the a
     echo = await startEcho();
     const userId = await insertUser(db.db);
     const exitNodeId = await insertExit(db.db, { egress: 'direct', country: 'us' });
-    tokenId = await insertToken(db.db, { userId, username: 'ukill', exitNodeId, billing: 'traffic', trafficLimitBytes: LIMIT });
-    const env = { DATABASE_URL: db.url, GATEWAY_WORKERS: '1', GATEWAY_LEASE_BYTES: String(256 * 1024), GATEWAY_LEASE_EXPIRY_S: '2' };
+    tokenId = await insertToken(db.db, {
+      userId,
+      username: 'ukill',
+      exitNodeId,
+      billing: 'traffic',
+      trafficLimitBytes: LIMIT,
+    });
+    const env = {
+      DATABASE_URL: db.url,
+      GATEWAY_WORKERS: '1',
+      GATEWAY_LEASE_BYTES: String(256 * 1024),
+      GATEWAY_LEASE_EXPIRY_S: '2',
+    };
     doomedPort = await freePort();
     doomed = await startGatewayProcess({ ...env, GATEWAY_PORT: String(doomedPort) }, 'gateway listening on');
     survivorPort = await freePort();
@@ -56,9 +67,19 @@ describe.skipIf(!isPostgres)('a gateway killed mid-traffic does not strand the a
     return { leased: Number(row.leased), used: Number(row.used), held: Number(row.held) };
   };
   const instanceOf = async (pid: number) =>
-    (await one<{ id: string } | undefined>(sql`SELECT id FROM gateway_instances WHERE label = ${`${os.hostname()}:${pid}`}`))?.id;
+    (
+      await one<{ id: string } | undefined>(
+        sql`SELECT id FROM gateway_instances WHERE label = ${`${os.hostname()}:${pid}`}`,
+      )
+    )?.id;
   const heldBy = async (instanceId: string) =>
-    Number((await one<{ n: string }>(sql`SELECT coalesce(sum(bytes), 0) AS n FROM gateway_leases WHERE instance_id = ${instanceId}`)).n);
+    Number(
+      (
+        await one<{ n: string }>(
+          sql`SELECT coalesce(sum(bytes), 0) AS n FROM gateway_leases WHERE instance_id = ${instanceId}`,
+        )
+      ).n,
+    );
 
   // Pumps bytes through a tunnel to the echo until stopped; counts what the client sent and got back.
   function pump(socket: net.Socket) {

@@ -1,7 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyTokens, type TDbHandle } from '@proxy/db';
-import { bump, createTestDatabase, insertExit, insertToken, insertUser, isPostgres, startEcho } from '@proxy/gateway/testing';
+import {
+  bump,
+  createTestDatabase,
+  insertExit,
+  insertToken,
+  insertUser,
+  isPostgres,
+  startEcho,
+} from '@proxy/gateway/testing';
 import { freePort } from '../test/api-with-gateway';
 import { openTunnel, startGatewayProcess, type TGatewayProcess } from '../test/standalone-gateway';
 

@@ -24,7 +24,13 @@ describe.skipIf(!isPostgres)('usage batches written once when a flush is cut at 
     cutter = await startPgCutter(db.url!);
     const userId = await insertUser(db.db);
     const exitNodeId = await insertExit(db.db, { egress: 'direct', country: 'us' });
-    tokenId = await insertToken(db.db, { userId, username: 'ubatch', exitNodeId, billing: 'traffic', trafficLimitBytes: 1_000_000_000 });
+    tokenId = await insertToken(db.db, {
+      userId,
+      username: 'ubatch',
+      exitNodeId,
+      billing: 'traffic',
+      trafficLimitBytes: 1_000_000_000,
+    });
     gatewayDb = await openDb({ url: cutter.url, poolSize: 2 });
     // Flushed only when the test says (the timer's interval is far away).
     gateway = await startGateway({
@@ -63,11 +69,16 @@ describe.skipIf(!isPostgres)('usage batches written once when a flush is cut at 
     return 2 * size;
   }
 
-  const used = async () => (await db.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, tokenId)))[0].used;
+  const used = async () =>
+    (await db.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, tokenId)))[0]
+      .used;
   const bucketed = async () =>
     Number(
-      ((await db.db.execute(sql`SELECT coalesce(sum(bytes), 0) AS n FROM token_usage WHERE token_id = ${tokenId}`)) as unknown as { rows: { n: string }[] })
-        .rows[0].n,
+      (
+        (await db.db.execute(
+          sql`SELECT coalesce(sum(bytes), 0) AS n FROM token_usage WHERE token_id = ${tokenId}`,
+        )) as unknown as { rows: { n: string }[] }
+      ).rows[0].n,
     );
   const leases = async () => {
     const { rows } = (await db.db.execute(

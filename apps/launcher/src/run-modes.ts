@@ -4,7 +4,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { zSettingText } from '@proxy/contract';
 import { migrateDb, openDb } from '@proxy/db';
-import { createWorkerLimiter, gatewayOptionsOf, loadGatewaySettings, serveWorkerLimits, startGateway, type TGateway } from '@proxy/gateway';
+import {
+  createWorkerLimiter,
+  gatewayOptionsOf,
+  loadGatewaySettings,
+  serveWorkerLimits,
+  startGateway,
+  type TGateway,
+} from '@proxy/gateway';
 import { loadServerConfig, startApi, type TApi, type TServerConfig } from '@proxy/server';
 
 /** Settings that choose what a run starts (the API's and the gateway's own settings live in their apps). */
@@ -21,7 +28,9 @@ export type TRunning = { close(): Promise<void> };
 function parseLaunchSettings(env: NodeJS.ProcessEnv) {
   const parsed = ZLaunchSettings.safeParse(env);
   if (!parsed.success) {
-    throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+    throw new Error(
+      `Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+    );
   }
   return parsed.data;
 }
@@ -45,11 +54,18 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
   const config = loadServerConfig({
     ...env,
     ...(isEmbedded && !env.GATEWAY_PUBLIC_PORT ? { GATEWAY_PUBLIC_PORT: String(gatewaySettings.GATEWAY_PORT) } : {}),
-    ...(isEmbedded && !env.PAY_SANDBOX && !env.ALIPAY_APP_ID && !env.WECHAT_PAY_MCHID && !env.USDT_TRC20_ADDRESS && !env.USDT_ERC20_ADDRESS
+    ...(isEmbedded &&
+    !env.PAY_SANDBOX &&
+    !env.ALIPAY_APP_ID &&
+    !env.WECHAT_PAY_MCHID &&
+    !env.USDT_TRC20_ADDRESS &&
+    !env.USDT_ERC20_ADDRESS
       ? { PAY_SANDBOX: 'true' }
       : {}),
   });
-  const database = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') });
+  const database = await openDb(
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') },
+  );
   await migrateDb(database);
   let gateway: TGateway | undefined;
   // Gateway errors before the API (and its log) is up are kept and logged then.
@@ -69,7 +85,11 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
     );
   }
   const embedded = gateway;
-  const api: TApi = await startApi({ config, database, gatewayApplied: embedded ? () => embedded.store.refresh() : undefined });
+  const api: TApi = await startApi({
+    config,
+    database,
+    gatewayApplied: embedded ? () => embedded.store.refresh() : undefined,
+  });
   reportGatewayError = (error, where) => api.app.log.error({ err: error }, `gateway ${where} failed`);
   for (const { error, where } of earlyErrors) reportGatewayError(error, where);
   if (embedded) api.app.log.info(`gateway on ${config.HOST}:${embedded.port}`);
@@ -93,12 +113,20 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
 export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<TRunning> {
   const launch = parseLaunchSettings(env);
   const settings = loadGatewaySettings(env);
-  if (!launch.DATABASE_URL) throw new Error('Invalid configuration:\n  DATABASE_URL: a standalone gateway needs the PostgreSQL database of the API');
+  if (!launch.DATABASE_URL)
+    throw new Error(
+      'Invalid configuration:\n  DATABASE_URL: a standalone gateway needs the PostgreSQL database of the API',
+    );
   const workers = settings.GATEWAY_WORKERS ?? os.availableParallelism();
-  if (workers > 1 && cluster.isPrimary) return runGatewayPrimary(workers, `${settings.GATEWAY_HOST ?? '0.0.0.0'}:${settings.GATEWAY_PORT}`);
+  if (workers > 1 && cluster.isPrimary)
+    return runGatewayPrimary(workers, `${settings.GATEWAY_HOST ?? '0.0.0.0'}:${settings.GATEWAY_PORT}`);
   const database = await openDb({ url: launch.DATABASE_URL, poolSize: 4 });
   const gateway = await startGateway({
-    ...gatewayOptionsOf(settings, { database, defaultHost: '0.0.0.0', onError: (error, where) => console.error(`gateway ${where}:`, error) }),
+    ...gatewayOptionsOf(settings, {
+      database,
+      defaultHost: '0.0.0.0',
+      onError: (error, where) => console.error(`gateway ${where}:`, error),
+    }),
     limiter: cluster.isWorker ? createWorkerLimiter() : undefined,
   });
   if (cluster.isWorker) process.send?.({ kind: 'gateway.ready', port: gateway.port });

@@ -2,7 +2,13 @@ import http from 'node:http';
 import net from 'node:net';
 import { GATEWAY_CHANGES_CHANNEL, listenForNotifications, openDb, type TDbHandle } from '@proxy/db';
 import { startGateway, type TGateway } from '@proxy/gateway';
-import { createMemoryMailer, createTestApp, seedProxyStartup, type TMemoryMailer, type TTestApp } from '@proxy/server/testing';
+import {
+  createMemoryMailer,
+  createTestApp,
+  seedProxyStartup,
+  type TMemoryMailer,
+  type TTestApp,
+} from '@proxy/server/testing';
 
 /**
  * Test support for suites that need the real path: the API listening on a
@@ -92,9 +98,14 @@ export async function until(check: () => boolean | Promise<boolean>): Promise<vo
 }
 
 /** GET of an absolute URL through an HTTP proxy URL (http://user:pass@host:port): status and body. */
-export function getThroughHttpProxy(proxyUrl: string, target: string): Promise<{ status: number; body: string; reason?: string }> {
+export function getThroughHttpProxy(
+  proxyUrl: string,
+  target: string,
+): Promise<{ status: number; body: string; reason?: string }> {
   const proxy = new URL(proxyUrl);
-  const auth = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64');
+  const auth = Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString(
+    'base64',
+  );
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: proxy.hostname,
@@ -108,7 +119,9 @@ export function getThroughHttpProxy(proxyUrl: string, target: string): Promise<{
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, reason: res.headers['x-proxy-reason'] as string | undefined }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body, reason: res.headers['x-proxy-reason'] as string | undefined }),
+      );
     });
     req.on('error', reject);
     req.end();

@@ -5,10 +5,19 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** A standalone gateway child (`npm run start:gateway`); stop() ends it with SIGTERM, kill() with SIGKILL. */
-export type TGatewayProcess = { pid: number; exitCode(): number | null; output(): string; stop(): Promise<void>; kill(): Promise<void> };
+export type TGatewayProcess = {
+  pid: number;
+  exitCode(): number | null;
+  output(): string;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+};
 
 /** Starts `apps/launcher/src/main.ts gateway` with `env`; resolves once its output holds `readyText`. */
-export async function startGatewayProcess(env: Record<string, string | undefined>, readyText: string): Promise<TGatewayProcess> {
+export async function startGatewayProcess(
+  env: Record<string, string | undefined>,
+  readyText: string,
+): Promise<TGatewayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', 'gateway'], {
     cwd: ROOT,
     env: { ...process.env, GATEWAY_HOST: '127.0.0.1', GATEWAY_ALLOW_PRIVATE_TARGETS: 'true', ...env },
@@ -39,7 +48,11 @@ export async function startGatewayProcess(env: Record<string, string | undefined
 }
 
 /** Opens a CONNECT tunnel through the gateway on `port` as `credentials` (user:password); resolves the status, and the socket. */
-export function openTunnel(port: number, target: string, credentials: string): Promise<{ status: number; socket: net.Socket }> {
+export function openTunnel(
+  port: number,
+  target: string,
+  credentials: string,
+): Promise<{ status: number; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let got = '';
@@ -50,6 +63,8 @@ export function openTunnel(port: number, target: string, credentials: string): P
       socket.removeAllListeners('data');
       resolve({ status: Number(got.slice(9, 12)), socket });
     });
-    socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from(credentials).toString('base64')}\r\n\r\n`);
+    socket.write(
+      `CONNECT ${target} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from(credentials).toString('base64')}\r\n\r\n`,
+    );
   });
 }

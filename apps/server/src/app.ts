@@ -46,7 +46,10 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     logger:
       options.logger === false
         ? false
-        : createLoggerOptions(config.LOG_LEVEL, typeof options.logger === 'object' ? (options.logger as Record<string, unknown>) : {}),
+        : createLoggerOptions(
+            config.LOG_LEVEL,
+            typeof options.logger === 'object' ? (options.logger as Record<string, unknown>) : {},
+          ),
     bodyLimit: 256 * 1024,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
@@ -54,7 +57,10 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
   });
   // Services read the time through this clock: an answer that read it is not kept in memory (lib/answer-cache.ts).
   const clock = clockWatchedByAnswers(options.clock ?? systemClock);
-  const answerCache = await createAnswerCache(options.database, { maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024, clock });
+  const answerCache = await createAnswerCache(options.database, {
+    maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024,
+    clock,
+  });
   app.addHook('onClose', () => answerCache.close());
   const deps: TDeps = {
     config,
@@ -62,7 +68,14 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     dbKind: options.database.kind,
     clock,
     jwt: createJwt(config.jwtSecret, () => clock.now()),
-    mailer: options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox'), log: app.log }),
+    mailer:
+      options.mailer ??
+      createMailer({
+        smtpUrl: config.SMTP_URL,
+        from: config.MAIL_FROM,
+        outboxDir: path.join(config.DATA_DIR, 'outbox'),
+        log: app.log,
+      }),
     // PostgreSQL: counters shared by every API instance; PGlite (one process): in memory.
     authLimiter: await createAuthLimiter({
       max: config.RATE_LIMIT_AUTH_MAX,
@@ -93,7 +106,9 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     },
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   });
-  app.addHook('onRequest', (req, reply, done) => securityHeaders(req.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
+  app.addHook('onRequest', (req, reply, done) =>
+    securityHeaders(req.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+  );
   const allowedOrigins = new Set([
     new URL(config.publicUrl).origin,
     ...config.CORS_ORIGINS.split(',')

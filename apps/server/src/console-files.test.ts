@@ -36,7 +36,11 @@ describe('the built console: precompressed files, caching, a rebuild without a r
   });
 
   const get = (url: string, acceptEncoding?: string) =>
-    t.app.inject({ method: 'GET', url, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
+    t.app.inject({
+      method: 'GET',
+      url,
+      headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+    });
 
   it('sends brotli first, then gzip, else the file itself, each with its own type, Vary and immutable caching', async () => {
     const br = await get('/assets/index-Ab12Cd34.js', 'gzip, deflate, br');

@@ -16,7 +16,11 @@ export type TApi = { app: FastifyInstance; deps: TDeps; close(): Promise<void> }
  * direct exits), the HTTP listener, and the lifecycle jobs when enabled.
  * The database belongs to the caller (the launcher), which closes it.
  */
-export async function startApi(options: { config: TServerConfig; database: TDbHandle; gatewayApplied?: () => Promise<void> }): Promise<TApi> {
+export async function startApi(options: {
+  config: TServerConfig;
+  database: TDbHandle;
+  gatewayApplied?: () => Promise<void>;
+}): Promise<TApi> {
   const { config, database } = options;
   const { app, deps } = await buildApp({ config, database, gatewayApplied: options.gatewayApplied });
   await runStartupTasks(deps);

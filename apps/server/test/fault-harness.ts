@@ -44,7 +44,11 @@ export type TApiProcess = {
  * FAULT_POINTS when given; resolves once it listens and its start-up tasks
  * are done. Jobs are off unless `env` turns them on.
  */
-export async function startApiProcess(options: { databaseUrl: string; faultPoints?: string; env?: Record<string, string> }): Promise<TApiProcess> {
+export async function startApiProcess(options: {
+  databaseUrl: string;
+  faultPoints?: string;
+  env?: Record<string, string>;
+}): Promise<TApiProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', 'server'], {
     cwd: ROOT,
     env: {

@@ -47,7 +47,9 @@ export function createMemoryMailer(): TMemoryMailer {
 }
 
 /** A clock tests move by hand. */
-export function createFakeClock(start = new Date('2026-01-01T00:00:00Z')): TClock & { advance(ms: number): void; set(d: Date): void } {
+export function createFakeClock(
+  start = new Date('2026-01-01T00:00:00Z'),
+): TClock & { advance(ms: number): void; set(d: Date): void } {
   let t = start.getTime();
   return {
     now: () => new Date(t),

@@ -47,7 +47,9 @@ describe('ledger invariants', () => {
   });
 
   it('sees a balance that is not the sum of its entries', async () => {
-    const found = await violationsAfter((tx) => tx.execute(sql`UPDATE balances SET available_fen = available_fen + 1 WHERE user_id = ${userId}`));
+    const found = await violationsAfter((tx) =>
+      tx.execute(sql`UPDATE balances SET available_fen = available_fen + 1 WHERE user_id = ${userId}`),
+    );
     expect(names(found)).toEqual(['balance = sum of entries', 'balance = newest entry']);
   });
 
@@ -58,7 +60,10 @@ describe('ledger invariants', () => {
     );
     expect(names(order)).toEqual(['paid proxy orders = their debits', 'keyed order has its debit']);
     const debit = await violationsAfter((tx) =>
-      createLedgerService({ db: handle.db, clock: createFakeClock() }).debit({ userId, amountFen: 500, reason: 'purchase', idempotencyKey: 'purchase:k2' }, tx),
+      createLedgerService({ db: handle.db, clock: createFakeClock() }).debit(
+        { userId, amountFen: 500, reason: 'purchase', idempotencyKey: 'purchase:k2' },
+        tx,
+      ),
     );
     expect(names(debit)).toEqual(['paid proxy orders = their debits', 'keyed order debit has its order']);
   });
@@ -67,7 +72,10 @@ describe('ledger invariants', () => {
     const found = await violationsAfter(async (tx) => {
       await tx.execute(sql`INSERT INTO proxy_orders (user_id, action, product, category, billing, quantity, amount, cost_fen)
                            VALUES (${userId}, 'purchase', 'dynamic', 'isp', 'traffic', 1, '1', 500)`);
-      await createLedgerService({ db: handle.db, clock: createFakeClock() }).debit({ userId, amountFen: 500, reason: 'purchase' }, tx);
+      await createLedgerService({ db: handle.db, clock: createFakeClock() }).debit(
+        { userId, amountFen: 500, reason: 'purchase' },
+        tx,
+      );
     });
     expect(names(found)).toEqual(['purchase order has its tokens']);
   });
@@ -76,12 +84,20 @@ describe('ledger invariants', () => {
     const insertOrder = (tx: TTx, status: string) =>
       tx.execute(sql`INSERT INTO pay_orders (id, user_id, method, mode, status, amount_fen, fee_fen, price_fen, value_fen, expires_at)
                      VALUES ('T1', ${userId}, 'sandbox', 'redirect', ${status}, 1000, 0, 1000, 1000, now())`);
-    expect(names(await violationsAfter((tx) => insertOrder(tx, 'success')))).toEqual(['successful pay order credited once']);
+    expect(names(await violationsAfter((tx) => insertOrder(tx, 'success')))).toEqual([
+      'successful pay order credited once',
+    ]);
     const twice = await violationsAfter(async (tx) => {
       await insertOrder(tx, 'success');
       const ledger = createLedgerService({ db: handle.db, clock: createFakeClock() });
-      await ledger.credit({ userId, amountFen: 1000, reason: 'recharge', reference: 'T1', idempotencyKey: 'pay:sandbox:a' }, tx);
-      await ledger.credit({ userId, amountFen: 1000, reason: 'recharge', reference: 'T1', idempotencyKey: 'pay:sandbox:b' }, tx);
+      await ledger.credit(
+        { userId, amountFen: 1000, reason: 'recharge', reference: 'T1', idempotencyKey: 'pay:sandbox:a' },
+        tx,
+      );
+      await ledger.credit(
+        { userId, amountFen: 1000, reason: 'recharge', reference: 'T1', idempotencyKey: 'pay:sandbox:b' },
+        tx,
+      );
     });
     expect(names(twice)).toEqual(['successful pay order credited once']);
   });

@@ -28,7 +28,12 @@ import { sumMoneyByDay, sumUsageByHour } from '../src/features/usage/usage.repos
 import { listLiveSessions } from '../src/features/auth/sessions.repository';
 import { listSpiderRecordsPage } from '../src/features/endpoint-generator/endpoint-generator.repository';
 import { listUsableTokens, listV1TokensPage } from '../src/features/customer-api/customer-api.repository';
-import { countUserHoldings, listInviteesPage, listOpenSessionsPage, listUserTokensPage } from '../src/features/users/users-admin.repository';
+import {
+  countUserHoldings,
+  listInviteesPage,
+  listOpenSessionsPage,
+  listUserTokensPage,
+} from '../src/features/users/users-admin.repository';
 
 /** Rows of the other customer per table, and of the user under test (whose rows come first, at the lowest ids). */
 const OTHER_ROWS = 30_000;
@@ -60,20 +65,46 @@ type TIds = { userId: number; now: Date };
 
 /** Each list or count the console calls, by name: the repository call as a route makes it. */
 const CASES: [string, (db: TDb, ids: TIds) => Promise<unknown>][] = [
-  ...(['static/traffic', 'static/ip', 'variable/traffic', 'variable/ip', 'isp/static', 'isp/dynamic', 'idc/static'] as const).map(
-    (list): [string, (db: TDb, ids: TIds) => Promise<unknown>] => [`proxies ${list}`, (db, { userId }) => listTokensPage(db, userId, { list }, PAGE)],
-  ),
-  ['proxies isp/static, enabled', (db, { userId }) => listTokensPage(db, userId, { list: 'isp/static', status: 'enabled' }, PAGE)],
-  ['proxies isp/static, deleted', (db, { userId }) => listTokensPage(db, userId, { list: 'isp/static', status: 'deleted' }, PAGE)],
-  ['proxies static/ip, keyword', (db, { userId }) => listTokensPage(db, userId, { list: 'static/ip', keyword: 'abc' }, PAGE)],
+  ...(
+    [
+      'static/traffic',
+      'static/ip',
+      'variable/traffic',
+      'variable/ip',
+      'isp/static',
+      'isp/dynamic',
+      'idc/static',
+    ] as const
+  ).map((list): [string, (db: TDb, ids: TIds) => Promise<unknown>] => [
+    `proxies ${list}`,
+    (db, { userId }) => listTokensPage(db, userId, { list }, PAGE),
+  ]),
+  [
+    'proxies isp/static, enabled',
+    (db, { userId }) => listTokensPage(db, userId, { list: 'isp/static', status: 'enabled' }, PAGE),
+  ],
+  [
+    'proxies isp/static, deleted',
+    (db, { userId }) => listTokensPage(db, userId, { list: 'isp/static', status: 'deleted' }, PAGE),
+  ],
+  [
+    'proxies static/ip, keyword',
+    (db, { userId }) => listTokensPage(db, userId, { list: 'static/ip', keyword: 'abc' }, PAGE),
+  ],
   ['proxies export', (db, { userId }) => listTokensMatching(db, userId, { list: 'static/traffic' }, 5000)],
   ['ip whitelist', (db, { userId }) => listIpListPage(db, userId, 'whitelist', PAGE)],
   ['notifications', (db, { userId }) => listNotificationsPage(db, userId, { ...PAGE, isUnreadOnly: false })],
   ['notifications, unread', (db, { userId }) => listNotificationsPage(db, userId, { ...PAGE, isUnreadOnly: true })],
   ['pay orders', (db, { userId }) => listUserOrders(db, userId, {}, PAGE.limit, PAGE.offset)],
-  ['pay orders, success', (db, { userId }) => listUserOrders(db, userId, { status: 'success' }, PAGE.limit, PAGE.offset)],
+  [
+    'pay orders, success',
+    (db, { userId }) => listUserOrders(db, userId, { status: 'success' }, PAGE.limit, PAGE.offset),
+  ],
   ['ledger statement', (db, { userId }) => listEntriesPage(db, userId, PAGE.limit, PAGE.offset)],
-  ['ledger statement, reason', (db, { userId }) => listEntriesPage(db, userId, PAGE.limit, PAGE.offset, { reason: 'purchase' })],
+  [
+    'ledger statement, reason',
+    (db, { userId }) => listEntriesPage(db, userId, PAGE.limit, PAGE.offset, { reason: 'purchase' }),
+  ],
   ['rebates', (db, { userId }) => listRebates(db, { inviterId: userId }, PAGE.limit, PAGE.offset)],
   ['rebate sums', (db, { userId }) => sumRebatesByStatus(db, userId)],
   ['invitees', (db, { userId }) => listInvitees(db, userId, PAGE.limit, PAGE.offset)],
@@ -82,20 +113,33 @@ const CASES: [string, (db: TDb, ids: TIds) => Promise<unknown>][] = [
   ['work orders, open', (db, { userId }) => listUserWorkOrders(db, userId, { status: 'open' }, PAGE)],
   ['supply requests', (db, { userId }) => listUserSupplyPage(db, userId, {}, PAGE)],
   ['supply requests, pending', (db, { userId }) => listUserSupplyPage(db, userId, { status: 'pending' }, PAGE)],
-  ['supply requests: their work orders', (db) => findWorkOrderIdsBySupply(db, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20])],
+  [
+    'supply requests: their work orders',
+    (db) => findWorkOrderIdsBySupply(db, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]),
+  ],
   ['usage series', (db, { userId, now }) => sumUsageByHour(db, { userId }, new Date(now.getTime() - 30 * DAY), now)],
-  ['usage series of a list', (db, { userId, now }) => sumUsageByHour(db, { userId, list: 'static/traffic' }, new Date(now.getTime() - 30 * DAY), now)],
+  [
+    'usage series of a list',
+    (db, { userId, now }) =>
+      sumUsageByHour(db, { userId, list: 'static/traffic' }, new Date(now.getTime() - 30 * DAY), now),
+  ],
   ['money series', (db, { userId, now }) => sumMoneyByDay(db, userId, new Date(now.getTime() - 30 * DAY), now, 480)],
   ['sessions', (db, { userId, now }) => listLiveSessions(db, userId, new Date(now.getTime() - 30 * DAY))],
   ['endpoint files', (db, { userId }) => listSpiderRecordsPage(db, userId, undefined, PAGE)],
   ['customer API: proxies', (db, { userId }) => listV1TokensPage(db, userId, {}, PAGE)],
   ['customer API: usable proxies', (db, { userId, now }) => listUsableTokens(db, userId, { now }, 1000)],
-  ['operator: pay orders of a customer', (db, { userId }) => listOrdersWithCustomer(db, userId, {}, PAGE.limit, PAGE.offset)],
+  [
+    'operator: pay orders of a customer',
+    (db, { userId }) => listOrdersWithCustomer(db, userId, {}, PAGE.limit, PAGE.offset),
+  ],
   ['operator: proxies of a customer', (db, { userId }) => listUserTokensPage(db, userId, PAGE)],
   ['operator: sessions of a customer', (db, { userId }) => listOpenSessionsPage(db, userId, PAGE)],
   ['operator: invitees of a customer', (db, { userId }) => listInviteesPage(db, userId, PAGE)],
   ['operator: work orders of a customer', (db, { userId }) => listAllWorkOrders(db, { userId }, PAGE)],
-  ['operator: holdings of a customer', (db, { userId, now }) => countUserHoldings(db, { id: userId, invitedBy: null }, now)],
+  [
+    'operator: holdings of a customer',
+    (db, { userId, now }) => countUserHoldings(db, { id: userId, invitedBy: null }, now),
+  ],
 ];
 
 type TCaptured = { sql: string; params: unknown[] };
@@ -115,7 +159,9 @@ function findOtherUsersReads(plan: TPlanNode): string[] {
     // A lookup of one row by its key (the inner side of a join) reads that row only, whatever its Filter.
     const isKeyLookup = /^\(id = [^()]+\)$/.test(String(node['Index Cond'] ?? ''));
     if (relation && filter && USER_COLUMNS.test(filter) && !isKeyLookup) {
-      found.push(`${node['Node Type']} on ${relation}${node['Index Name'] ? ` using ${String(node['Index Name'])}` : ''} with Filter: ${filter}`);
+      found.push(
+        `${node['Node Type']} on ${relation}${node['Index Name'] ? ` using ${String(node['Index Name'])}` : ''} with Filter: ${filter}`,
+      );
     }
     for (const child of node.Plans ?? []) visit(child);
   };
@@ -191,7 +237,10 @@ describe.skipIf(!isPostgres)('list plans on a table of many users (PostgreSQL)',
     expect(selects.length).toBeGreaterThan(0);
     const problems: string[] = [];
     for (const query of selects) {
-      const { rows } = await handle.pool!.query<{ 'QUERY PLAN': [{ Plan: TPlanNode }] }>(`EXPLAIN (FORMAT JSON) ${query.sql}`, query.params);
+      const { rows } = await handle.pool!.query<{ 'QUERY PLAN': [{ Plan: TPlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${query.sql}`,
+        query.params,
+      );
       const plan = rows[0]['QUERY PLAN'][0].Plan;
       const reads = findOtherUsersReads(plan);
       if (reads.length > 0) problems.push(`${query.sql}\n  ${reads.join('\n  ')}`);

@@ -159,11 +159,17 @@ async function startGithub(clientId: string, clientSecret: string, initialUser: 
         // GitHub answers token errors with 200 and an "error" field.
         const answer = (payload: Record<string, string>) => {
           if (isJson) sendJson(res, 200, payload);
-          else res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' }).end(new URLSearchParams(payload).toString());
+          else
+            res
+              .writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' })
+              .end(new URLSearchParams(payload).toString());
         };
         const credentials = readClientCredentials(req, body);
         if (credentials.id !== clientId || !isSameSecret(credentials.secret, clientSecret)) {
-          answer({ error: 'incorrect_client_credentials', error_description: 'The client_id and/or client_secret passed are incorrect.' });
+          answer({
+            error: 'incorrect_client_credentials',
+            error_description: 'The client_id and/or client_secret passed are incorrect.',
+          });
           return;
         }
         const pending = body.code ? codes.get(body.code) : undefined;
@@ -179,7 +185,10 @@ async function startGithub(clientId: string, clientSecret: string, initialUser: 
           return;
         }
         if (body.redirect_uri && body.redirect_uri !== pending.redirectUri) {
-          answer({ error: 'redirect_uri_mismatch', error_description: 'The redirect_uri MUST match the registered callback URL for this application.' });
+          answer({
+            error: 'redirect_uri_mismatch',
+            error_description: 'The redirect_uri MUST match the registered callback URL for this application.',
+          });
           return;
         }
         const accessToken = `gho_${randomBytes(18).toString('hex')}`;
@@ -189,7 +198,9 @@ async function startGithub(clientId: string, clientSecret: string, initialUser: 
       }
       if (req.method === 'GET' && (url.pathname === '/user' || url.pathname === '/user/emails')) {
         if (!req.headers['user-agent']) {
-          sendJson(res, 403, { message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header' });
+          sendJson(res, 403, {
+            message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header',
+          });
           return;
         }
         const token = bearerOf(req);
@@ -200,7 +211,13 @@ async function startGithub(clientId: string, clientSecret: string, initialUser: 
         }
         const login = user.login ?? `user${user.id}`;
         if (url.pathname === '/user') {
-          sendJson(res, 200, { id: Number(user.id), login, name: user.name ?? login, email: null, avatar_url: `https://avatars.example/${login}` });
+          sendJson(res, 200, {
+            id: Number(user.id),
+            login,
+            name: user.name ?? login,
+            email: null,
+            avatar_url: `https://avatars.example/${login}`,
+          });
         } else {
           // A verified but non-primary address first: the server must pick the primary one.
           sendJson(res, 200, [
@@ -252,7 +269,12 @@ async function startGoogle(clientId: string, clientSecret: string, initialUser: 
       redirect.url.searchParams.set('error', 'invalid_client');
       return;
     }
-    if (code) codes.set(code, { user: current, redirectUri: query.get('redirect_uri') ?? '', challenge: query.get('code_challenge') ?? undefined });
+    if (code)
+      codes.set(code, {
+        user: current,
+        redirectUri: query.get('redirect_uri') ?? '',
+        challenge: query.get('code_challenge') ?? undefined,
+      });
   });
   service.on('beforeTokenSigning', (token: MutableToken, req: TokenRequestIncomingMessage) => {
     const pending = req.body.code ? codes.get(req.body.code) : undefined;
@@ -287,7 +309,8 @@ async function startGoogle(clientId: string, clientSecret: string, initialUser: 
       return;
     }
     const accessToken = response.body.access_token;
-    if (typeof accessToken === 'string') grants.set(accessToken, { user: pending.user, clientId, expiresAt: Date.now() + 3600_000 });
+    if (typeof accessToken === 'string')
+      grants.set(accessToken, { user: pending.user, clientId, expiresAt: Date.now() + 3600_000 });
   });
   service.on('beforeUserinfo', (response: MutableResponse, req: IncomingMessage) => {
     const token = bearerOf(req);
@@ -369,7 +392,13 @@ export async function startLocalOAuthProviders(options: TLocalOAuthOptions = {})
   const github = await startGithub(
     options.githubClientId ?? 'local-github-client',
     options.githubClientSecret ?? 'local-github-secret',
-    options.githubUser ?? { id: 1001, login: 'octocat', name: 'Octo Cat', email: 'octocat@example.com', verified: true },
+    options.githubUser ?? {
+      id: 1001,
+      login: 'octocat',
+      name: 'Octo Cat',
+      email: 'octocat@example.com',
+      verified: true,
+    },
   );
   const google = await startGoogle(
     options.googleClientId ?? 'local-google-client.apps.example',

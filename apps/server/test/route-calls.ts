@@ -44,7 +44,10 @@ export function routeCall(
     const boundary = 'route-calls-boundary';
     const parts = Object.entries(rest)
       .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${key.replace(/["\r\n]/g, '_')}"\r\n\r\n${text(value)}\r\n`);
+      .map(
+        ([key, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${key.replace(/["\r\n]/g, '_')}"\r\n\r\n${text(value)}\r\n`,
+      );
     payload = `${parts.join('')}--${boundary}--\r\n`;
     headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
   } else if (encoding === 'form') {

@@ -10,7 +10,15 @@ import type { z } from 'zod';
  */
 
 type TDef = { type: string; [key: string]: unknown };
-type TCheck = { check: string; minimum?: number; maximum?: number; value?: number; inclusive?: boolean; format?: string; pattern?: RegExp };
+type TCheck = {
+  check: string;
+  minimum?: number;
+  maximum?: number;
+  value?: number;
+  inclusive?: boolean;
+  format?: string;
+  pattern?: RegExp;
+};
 
 function defOf(schema: z.ZodType): TDef {
   return (schema as unknown as { _zod: { def: TDef } })._zod.def;
@@ -25,9 +33,14 @@ function stringArbitrary(def: TDef): fc.Arbitrary<string> {
   const format = (def.format as string | undefined) ?? checks.find((c) => c.check === 'string_format')?.format;
   const pattern = (def.pattern as RegExp | undefined) ?? checks.find((c) => c.format === 'regex')?.pattern;
   if (format === 'email') return fc.emailAddress();
-  if (format === 'datetime') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (format === 'datetime')
+    return fc
+      .date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true })
+      .map((d) => d.toISOString());
   if (format === 'date')
-    return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+    return fc
+      .date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
   if (format === 'url') return fc.webUrl();
   if (pattern) return fc.stringMatching(pattern);
   const min = checks.find((c) => c.check === 'min_length')?.minimum ?? 0;
@@ -42,7 +55,9 @@ function numberArbitrary(def: TDef): fc.Arbitrary<number> {
   const high = checks.find((c) => c.check === 'less_than');
   const min = low ? (low.value ?? 0) + (low.inclusive ? 0 : isInt ? 1 : 0.001) : -1_000_000;
   const max = high ? (high.value ?? 0) - (high.inclusive ? 0 : isInt ? 1 : 0.001) : 1_000_000;
-  return isInt ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) }) : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+  return isInt
+    ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) })
+    : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 }
 
 /** An arbitrary of valid-looking input for a schema, or null where the schema cannot be generated (a custom check). */
@@ -69,7 +84,9 @@ export function arbitraryOf(schema: z.ZodType): fc.Arbitrary<unknown> | null {
       return inner && def.type !== 'nullable' ? fc.option(inner, { nil: undefined }) : inner;
     }
     case 'union': {
-      const options = (def.options as z.ZodType[]).map(arbitraryOf).filter((a): a is fc.Arbitrary<unknown> => a !== null);
+      const options = (def.options as z.ZodType[])
+        .map(arbitraryOf)
+        .filter((a): a is fc.Arbitrary<unknown> => a !== null);
       return options.length > 0 ? fc.oneof(...options) : null;
     }
     case 'pipe': {

@@ -7,7 +7,14 @@ import { defineRoute, type TRouteDef } from './route-def';
  * kind, a subject (a proxy or the account) and a payload, delivered on the
  * channels the user has on for its kind.
  */
-export const ALERT_KINDS = ['usage_threshold', 'proxy_expiring', 'proxy_expired', 'balance_low', 'auto_renew_will_fail', 'auto_renew_notice'] as const;
+export const ALERT_KINDS = [
+  'usage_threshold',
+  'proxy_expiring',
+  'proxy_expired',
+  'balance_low',
+  'auto_renew_will_fail',
+  'auto_renew_notice',
+] as const;
 /** A kind of alert. */
 export type TAlertKind = (typeof ALERT_KINDS)[number];
 
@@ -32,14 +39,19 @@ export const DEFAULT_ALERT_CHANNELS: Record<TAlertKind, Record<TAlertChannel, bo
   ALERT_KINDS.map((k) => [k, { console: true, email: true }]),
 ) as Record<TAlertKind, Record<TAlertChannel, boolean>>;
 
-const zChannels = z.object({ console: z.boolean({ error: 'booleanRequired' }), email: z.boolean({ error: 'booleanRequired' }) });
+const zChannels = z.object({
+  console: z.boolean({ error: 'booleanRequired' }),
+  email: z.boolean({ error: 'booleanRequired' }),
+});
 
 /** A user's alert settings. */
 export const ZAlertSettings = z.object({
   /** Which percentages of a traffic allowance alert (empty: none). */
   usage_thresholds: z
     .array(
-      z.number({ error: 'alertThresholdsInvalid' }).refine((n) => (USAGE_THRESHOLDS as readonly number[]).includes(n), { error: 'alertThresholdsInvalid' }),
+      z
+        .number({ error: 'alertThresholdsInvalid' })
+        .refine((n) => (USAGE_THRESHOLDS as readonly number[]).includes(n), { error: 'alertThresholdsInvalid' }),
       { error: 'alertThresholdsInvalid' },
     )
     .max(USAGE_THRESHOLDS.length, { error: 'alertThresholdsInvalid' })
@@ -52,7 +64,9 @@ export const ZAlertSettings = z.object({
     .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, { error: 'balanceLowRange' })
     .nullable(),
   /** Channels on or off per alert kind. */
-  channels: z.object(Object.fromEntries(ALERT_KINDS.map((k) => [k, zChannels])) as Record<TAlertKind, typeof zChannels>),
+  channels: z.object(
+    Object.fromEntries(ALERT_KINDS.map((k) => [k, zChannels])) as Record<TAlertKind, typeof zChannels>,
+  ),
 });
 /** Parsed alert settings. */
 export type TAlertSettings = z.infer<typeof ZAlertSettings>;

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { defineRoute, type TRouteDef } from './route-def';
 import { OAUTH_PROVIDERS, type TSession, type TTotpChallenge } from './auth-sign-in';
-import { zCode, zEmail, zFormBool, zIdParam, zInviteCode, zPassword, zUsername, withPasswordConfirm } from './validators';
+import {
+  zCode,
+  zEmail,
+  zFormBool,
+  zIdParam,
+  zInviteCode,
+  zPassword,
+  zUsername,
+  withPasswordConfirm,
+} from './validators';
 
 /**
  * Sign-in, registration, codes, password reset and OAuth (spec sections 4, 5
@@ -256,7 +265,13 @@ export const AUTH_ROUTES = {
     tag: 'auth',
     output: z.object({ token: z.string(), expires_in: z.number().int() }),
   }),
-  userLogout: defineRoute({ method: 'POST', path: '/user/logout', auth: 'user', summary: 'Sign out: ends the session of this token only', tag: 'auth' }),
+  userLogout: defineRoute({
+    method: 'POST',
+    path: '/user/logout',
+    auth: 'user',
+    summary: 'Sign out: ends the session of this token only',
+    tag: 'auth',
+  }),
   userLogoutAll: defineRoute({
     method: 'POST',
     path: '/user/logout/all',

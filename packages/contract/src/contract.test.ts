@@ -59,11 +59,16 @@ describe('reset and login forms', () => {
   it('reset needs matching passwords of 8+', () => {
     const base = { email: 'a@b.co', code: '000000', password: '12345678', confirm_password: '12345678' };
     expect(ZResetPasswordForm.safeParse(base).success).toBe(true);
-    expect(issueKeys(ZResetPasswordForm.safeParse({ ...base, confirm_password: '12345679' }))).toContain('confirm_password:passwordMismatch');
+    expect(issueKeys(ZResetPasswordForm.safeParse({ ...base, confirm_password: '12345679' }))).toContain(
+      'confirm_password:passwordMismatch',
+    );
     expect(issueKeys(ZResetPasswordForm.safeParse({ ...base, email: '' }))).toContain('email:required');
   });
   it('login asks for username and password when missing', () => {
-    expect(issueKeys(ZLoginForm.safeParse({ email: '', password: '' }))).toEqual(['email:loginRequired', 'password:loginRequired']);
+    expect(issueKeys(ZLoginForm.safeParse({ email: '', password: '' }))).toEqual([
+      'email:loginRequired',
+      'password:loginRequired',
+    ]);
     expect(ZLoginForm.parse({ email: 'x', password: 'y', remember: 'true' }).remember).toBe(true);
     expect(ZLoginForm.parse({ email: 'x', password: 'y' }).remember).toBe(false);
   });
@@ -185,7 +190,10 @@ describe('route table', () => {
   it('declares OpenAPI 3.1 with JSON Schema 2020-12, and every customer API answer has examples from the contract', () => {
     const doc = buildOpenApi() as {
       openapi: string;
-      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: TSchema }> }> }>>;
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema?: TSchema }> }> }>
+      >;
     };
     expect(doc.openapi).toBe('3.1.0');
     type TSchema = {
@@ -221,15 +229,26 @@ describe('route table', () => {
     expect(missing).toEqual([]);
   });
   it('auth calls are form posts without a token', () => {
-    for (const name of ['userLogin', 'userRegister', 'userCode', 'userResetPassword', 'userGoogleVerify', 'userGithubVerify'] as const) {
+    for (const name of [
+      'userLogin',
+      'userRegister',
+      'userCode',
+      'userResetPassword',
+      'userGoogleVerify',
+      'userGithubVerify',
+    ] as const) {
       expect(ROUTES[name].body).toBe('form');
       expect(ROUTES[name].auth).toBe('none');
     }
   });
   it('generates an OpenAPI document with every path', () => {
-    const doc = buildOpenApi() as { paths: Record<string, Record<string, { requestBody?: unknown; parameters: { name: string; in: string }[] }>> };
+    const doc = buildOpenApi() as {
+      paths: Record<string, Record<string, { requestBody?: unknown; parameters: { name: string; in: string }[] }>>;
+    };
     expect(doc.paths['/api/user/login'].post.requestBody).toBeTruthy();
-    expect(doc.paths['/api/token/test/{id}'].get.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path' }));
+    expect(doc.paths['/api/token/test/{id}'].get.parameters).toContainEqual(
+      expect.objectContaining({ name: 'id', in: 'path' }),
+    );
     expect(Object.keys(doc.paths).length).toBeGreaterThan(50);
   });
 });

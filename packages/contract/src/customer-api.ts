@@ -20,12 +20,20 @@ export const ZV1CountriesQuery = z.object({ category: zV1Category });
 /** Query of GET /v1/areas/states. */
 export const ZV1StatesQuery = z.object({ category: zV1Category, countryId: zCountryId });
 /** Query of GET /v1/areas/cities. */
-export const ZV1CitiesQuery = z.object({ category: zV1Category, countryId: zCountryId, stateId: zAreaOption.default('') });
+export const ZV1CitiesQuery = z.object({
+  category: zV1Category,
+  countryId: zCountryId,
+  stateId: zAreaOption.default(''),
+});
 
 /** Query of GET /v1/proxies: the caller's proxies, paged, filtered by protocol, area and exit address. */
 export const ZV1ProxiesQuery = z.object({
-  page: zDigits(z.number().int({ error: 'pageRange' }).min(1, { error: 'pageRange' }).max(1_000_000, { error: 'pageRange' })).default(1),
-  pageSize: zDigits(z.number().int({ error: 'pageSizeRange' }).min(1, { error: 'pageSizeRange' }).max(200, { error: 'pageSizeRange' })).default(20),
+  page: zDigits(
+    z.number().int({ error: 'pageRange' }).min(1, { error: 'pageRange' }).max(1_000_000, { error: 'pageRange' }),
+  ).default(1),
+  pageSize: zDigits(
+    z.number().int({ error: 'pageSizeRange' }).min(1, { error: 'pageSizeRange' }).max(200, { error: 'pageSizeRange' }),
+  ).default(20),
   networkType: z.enum(PROXY_NETWORKS, { error: 'invalidValue' }).optional(),
   countryId: zCountryOption,
   stateId: zAreaOption,
@@ -51,14 +59,23 @@ export const ZV1EndpointsQuery = z
     stateId: zAreaOption,
     cityId: zAreaOption,
     networkType: z.enum(PROXY_NETWORKS, { error: 'invalidValue' }).optional(),
-    limit: zDigits(z.number().int({ error: 'limitRange' }).min(1, { error: 'limitRange' }).max(SPIDER_COUNT_MAX, { error: 'limitRange' })).default(10),
+    limit: zDigits(
+      z
+        .number()
+        .int({ error: 'limitRange' })
+        .min(1, { error: 'limitRange' })
+        .max(SPIDER_COUNT_MAX, { error: 'limitRange' }),
+    ).default(10),
     format: z.enum(['text', 'json'], { error: 'invalidValue' }).default('text'),
     /** Line format (text and the `line` field of JSON). */
     line: z.enum(EXPORT_LINE_FORMATS, { error: 'invalidValue' }).default('hpup'),
     session: z.enum(ENDPOINT_SESSIONS, { error: 'invalidValue' }).default('rotating'),
     sesstime: zSesstimeQuery,
   })
-  .refine((v) => v.session === 'sticky' || v.sesstime === undefined, { error: 'sesstimeStickyOnly', path: ['sesstime'] })
+  .refine((v) => v.session === 'sticky' || v.sesstime === undefined, {
+    error: 'sesstimeStickyOnly',
+    path: ['sesstime'],
+  })
   .refine((v) => !v.cityId || v.stateId, { error: 'stateRequired', path: ['stateId'] });
 /** Parsed endpoints query. */
 export type TV1EndpointsQuery = z.infer<typeof ZV1EndpointsQuery>;
@@ -138,7 +155,8 @@ export const CUSTOMER_API_ROUTES = {
     method: 'GET',
     path: '/v1/proxies',
     auth: 'user-or-key',
-    summary: 'Your proxies with credentials, paged (page, pageSize), filtered by networkType, countryId, stateId, cityId and exit ipAddress',
+    summary:
+      'Your proxies with credentials, paged (page, pageSize), filtered by networkType, countryId, stateId, cityId and exit ipAddress',
     tag: 'customer-api',
     input: ZV1ProxiesQuery,
     output: ZV1ProxyPage,

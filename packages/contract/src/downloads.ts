@@ -103,7 +103,10 @@ export const DOWNLOAD_ROUTES = {
     auth: 'none',
     summary: 'The file of a download link (ranges supported)',
     tag: 'tools',
-    input: z.object({ file: zDownloadFileName, ticket: z.string({ error: 'required' }).max(200, { error: 'tooLong' }) }),
+    input: z.object({
+      file: zDownloadFileName,
+      ticket: z.string({ error: 'required' }).max(200, { error: 'tooLong' }),
+    }),
     isBlob: true,
   }),
 } as const satisfies Record<string, TRouteDef>;

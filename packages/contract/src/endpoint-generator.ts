@@ -43,7 +43,10 @@ export const ZCreateSpiderBody = z
       .min(1, { error: 'spiderCountRange' })
       .max(SPIDER_COUNT_MAX, { error: 'spiderCountRange' }),
   })
-  .refine((v) => v.session === 'sticky' || v.sesstime === undefined, { error: 'sesstimeStickyOnly', path: ['sesstime'] })
+  .refine((v) => v.session === 'sticky' || v.sesstime === undefined, {
+    error: 'sesstimeStickyOnly',
+    path: ['sesstime'],
+  })
   .refine((v) => !v.city_id || v.state_id, { error: 'stateRequired', path: ['state_id'] })
   .refine((v) => !v.state_id || v.country_id, { error: 'countryRequired', path: ['country_id'] });
 /** Parsed endpoint file request. */
@@ -102,7 +105,8 @@ export const SPIDER_ROUTES = {
     method: 'POST',
     path: '/token/create/spider',
     auth: 'user',
-    summary: 'Generate an endpoint file: count lines of one proxy with area, session (rotating or sticky with sesstime) and line format',
+    summary:
+      'Generate an endpoint file: count lines of one proxy with area, session (rotating or sticky with sesstime) and line format',
     tag: 'proxy',
     input: ZCreateSpiderBody,
     output: ZSpiderRecordWithLines,

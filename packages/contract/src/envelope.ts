@@ -24,8 +24,12 @@ export type TPage<T> = { records: T[]; total: number; page: number; page_size: n
 
 /** Paging query shared by every paged list. */
 export const ZPageQuery = z.object({
-  page: zDigits(z.number().int({ error: 'pageRange' }).min(1, { error: 'pageRange' }).max(1_000_000, { error: 'pageRange' })).default(1),
-  page_size: zDigits(z.number().int({ error: 'pageSizeRange' }).min(1, { error: 'pageSizeRange' }).max(200, { error: 'pageSizeRange' })).default(20),
+  page: zDigits(
+    z.number().int({ error: 'pageRange' }).min(1, { error: 'pageRange' }).max(1_000_000, { error: 'pageRange' }),
+  ).default(1),
+  page_size: zDigits(
+    z.number().int({ error: 'pageSizeRange' }).min(1, { error: 'pageSizeRange' }).max(200, { error: 'pageSizeRange' }),
+  ).default(20),
 });
 
 /** Zod schema of a page of records. */

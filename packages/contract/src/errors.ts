@@ -11,21 +11,46 @@ export const ERRORS = {
   /** Input failed validation; `data.issues` lists the fields at fault. */
   BAD_REQUEST: { code: 400, status: 400, zh: '请求参数错误', en: 'Invalid request parameters' },
   /** Missing, malformed or expired access token. */
-  UNAUTHORIZED: { code: 401, status: 401, zh: '登录已过期，请重新登录！', en: 'Your session has expired, please sign in again!' },
+  UNAUTHORIZED: {
+    code: 401,
+    status: 401,
+    zh: '登录已过期，请重新登录！',
+    en: 'Your session has expired, please sign in again!',
+  },
   /** The token was valid but its session was revoked (logout, password change, disabled account). */
-  SESSION_REVOKED: { code: -401, status: 401, zh: '登录已失效，请重新登录！', en: 'Your session is no longer valid, please sign in again!' },
+  SESSION_REVOKED: {
+    code: -401,
+    status: 401,
+    zh: '登录已失效，请重新登录！',
+    en: 'Your session is no longer valid, please sign in again!',
+  },
   /** Signed in, but not allowed. */
   FORBIDDEN: { code: 403, status: 403, zh: '没有权限', en: 'Permission denied' },
   /** No such resource, or it belongs to someone else. */
   NOT_FOUND: { code: 404, status: 404, zh: '资源或接口不存在', en: 'Resource or endpoint not found' },
   /** Too many attempts in a short time. */
-  RATE_LIMITED: { code: 429, status: 429, zh: '操作过于频繁，请稍后再试', en: 'Too many attempts, please try again later' },
+  RATE_LIMITED: {
+    code: 429,
+    status: 429,
+    zh: '操作过于频繁，请稍后再试',
+    en: 'Too many attempts, please try again later',
+  },
   /** The request body is larger than the API accepts. */
   PAYLOAD_TOO_LARGE: { code: 413, status: 413, zh: '请求内容过大', en: 'The request body is too large' },
   /** The request body's content type is not JSON or a form. */
-  UNSUPPORTED_MEDIA_TYPE: { code: 415, status: 415, zh: '不支持的请求内容类型，请使用 JSON 或表单', en: 'Unsupported content type; send JSON or a form' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    code: 415,
+    status: 415,
+    zh: '不支持的请求内容类型，请使用 JSON 或表单',
+    en: 'Unsupported content type; send JSON or a form',
+  },
   /** The request line or headers (for example a very long query string) are too large. */
-  HEADERS_TOO_LARGE: { code: 431, status: 431, zh: '请求头或查询字符串过长', en: 'The request headers or query string are too long' },
+  HEADERS_TOO_LARGE: {
+    code: 431,
+    status: 431,
+    zh: '请求头或查询字符串过长',
+    en: 'The request headers or query string are too long',
+  },
   /** Unexpected failure; details are in the server log only. */
   INTERNAL: { code: 500, status: 500, zh: '服务器异常', en: 'Server error' },
   /** The call exists in the route table but is not available in this version. */
@@ -48,11 +73,21 @@ export const ERRORS = {
   /** Wrong e-mail/username or password (no hint which one). */
   INVALID_CREDENTIALS: { code: 1001, status: 401, zh: '账号或密码错误', en: 'Incorrect account or password' },
   /** Registration with an e-mail that has an account, and a password that does not match it. */
-  EMAIL_TAKEN: { code: 1002, status: 409, zh: '该邮箱已注册，请直接登录或重置密码', en: 'This e-mail is already registered; sign in or reset your password' },
+  EMAIL_TAKEN: {
+    code: 1002,
+    status: 409,
+    zh: '该邮箱已注册，请直接登录或重置密码',
+    en: 'This e-mail is already registered; sign in or reset your password',
+  },
   /** The username is used by another account. */
   USERNAME_TAKEN: { code: 1003, status: 409, zh: '用户名已被使用', en: 'This username is already taken' },
   /** Verification code wrong, expired, used or locked after too many tries. */
-  CODE_INVALID: { code: 1004, status: 400, zh: '验证码错误或已过期', en: 'The verification code is wrong or has expired' },
+  CODE_INVALID: {
+    code: 1004,
+    status: 400,
+    zh: '验证码错误或已过期',
+    en: 'The verification code is wrong or has expired',
+  },
   /** A code was sent to this address less than a minute ago. */
   CODE_TOO_FREQUENT: {
     code: 1005,
@@ -61,33 +96,73 @@ export const ERRORS = {
     en: 'Codes are sent at most once a minute; try again in {seconds} s',
   },
   /** An operator may not disable their own account. */
-  SELF_ACTION_REFUSED: { code: 1015, status: 409, zh: '不能对自己的账号执行此操作', en: 'You cannot do this to your own account' },
+  SELF_ACTION_REFUSED: {
+    code: 1015,
+    status: 409,
+    zh: '不能对自己的账号执行此操作',
+    en: 'You cannot do this to your own account',
+  },
   /** The account is disabled. */
   ACCOUNT_DISABLED: { code: 1006, status: 403, zh: '账号已被禁用', en: 'This account is disabled' },
   /** The invite code does not exist. */
-  INVITE_CODE_INVALID: { code: 1007, status: 400, zh: '邀请码不存在或已失效', en: 'Invalid invitation code: it does not exist or has expired' },
+  INVITE_CODE_INVALID: {
+    code: 1007,
+    status: 400,
+    zh: '邀请码不存在或已失效',
+    en: 'Invalid invitation code: it does not exist or has expired',
+  },
   /** The current password given in the user center is wrong. */
   PASSWORD_INCORRECT: { code: 1008, status: 400, zh: '当前密码不正确', en: 'The current password is incorrect' },
   /** The new password given in the user center is the current one. */
-  PASSWORD_UNCHANGED: { code: 1043, status: 400, zh: '新密码不能与当前密码相同', en: 'The new password must differ from the current one' },
+  PASSWORD_UNCHANGED: {
+    code: 1043,
+    status: 400,
+    zh: '新密码不能与当前密码相同',
+    en: 'The new password must differ from the current one',
+  },
   /** The verification e-mail could not be sent. */
   MAIL_SEND_FAILED: { code: 1009, status: 502, zh: '验证码发送失败', en: 'Failed to send the verification code' },
   /** GitHub or Google sign-in failed (bad state, code exchange, profile). */
-  OAUTH_FAILED: { code: 1010, status: 400, zh: 'Google 或 GitHub 登录失败，请重试', en: 'Google or GitHub sign-in failed, please try again' },
+  OAUTH_FAILED: {
+    code: 1010,
+    status: 400,
+    zh: 'Google 或 GitHub 登录失败，请重试',
+    en: 'Google or GitHub sign-in failed, please try again',
+  },
   /** The sign-in provider has no credentials configured. */
   OAUTH_NOT_CONFIGURED: { code: 1011, status: 404, zh: '该登录方式未启用', en: 'This sign-in method is not enabled' },
   /** The provider did not give a verified e-mail address. */
-  OAUTH_EMAIL_UNVERIFIED: { code: 1012, status: 400, zh: '第三方账号没有已验证的邮箱', en: 'The provider account has no verified e-mail address' },
+  OAUTH_EMAIL_UNVERIFIED: {
+    code: 1012,
+    status: 400,
+    zh: '第三方账号没有已验证的邮箱',
+    en: 'The provider account has no verified e-mail address',
+  },
   /** The new e-mail is the current one. */
-  EMAIL_UNCHANGED: { code: 1013, status: 400, zh: '新邮箱与当前邮箱相同', en: 'The new e-mail is the same as the current one' },
+  EMAIL_UNCHANGED: {
+    code: 1013,
+    status: 400,
+    zh: '新邮箱与当前邮箱相同',
+    en: 'The new e-mail is the same as the current one',
+  },
   /** The notification does not exist. */
   NOTIFICATION_NOT_FOUND: { code: 1014, status: 404, zh: '通知不存在', en: 'Notification not found' },
 
   /** The session does not exist, is already ended, or belongs to another user. */
-  SESSION_NOT_FOUND: { code: 1016, status: 404, zh: '登录会话不存在或已结束', en: 'Session not found or already ended' },
+  SESSION_NOT_FOUND: {
+    code: 1016,
+    status: 404,
+    zh: '登录会话不存在或已结束',
+    en: 'Session not found or already ended',
+  },
 
   /** An operator asks to e-mail a disabled account (it could not use a code or a reset). */
-  MAIL_ACCOUNT_DISABLED: { code: 1041, status: 409, zh: '该账号已被禁用，不能发送邮件', en: 'This account is disabled; no e-mail is sent to it' },
+  MAIL_ACCOUNT_DISABLED: {
+    code: 1041,
+    status: 409,
+    zh: '该账号已被禁用，不能发送邮件',
+    en: 'This account is disabled; no e-mail is sent to it',
+  },
   /** An operator asks to resend a verification e-mail to an account whose address is verified. */
   EMAIL_ALREADY_VERIFIED: {
     code: 1042,
@@ -97,7 +172,12 @@ export const ERRORS = {
   },
 
   /** A two-factor code (or recovery code) that is wrong, or a code already used in its time window. */
-  TOTP_INVALID_CODE: { code: 1051, status: 400, zh: '动态验证码或恢复码错误', en: 'The authentication code or recovery code is incorrect' },
+  TOTP_INVALID_CODE: {
+    code: 1051,
+    status: 400,
+    zh: '动态验证码或恢复码错误',
+    en: 'The authentication code or recovery code is incorrect',
+  },
   /** The two-factor sign-in step timed out or no longer matches the account (sign in again). */
   TOTP_CHALLENGE_EXPIRED: {
     code: 1052,
@@ -108,7 +188,12 @@ export const ERRORS = {
   /** Enabling, disabling or regenerating before enrolment started, or enabling twice. */
   TOTP_NOT_ENABLED: { code: 1053, status: 409, zh: '尚未开启两步验证', en: 'Two-factor authentication is not enabled' },
   /** Enrolment asked for while two-factor is already on. */
-  TOTP_ALREADY_ENABLED: { code: 1054, status: 409, zh: '两步验证已开启', en: 'Two-factor authentication is already enabled' },
+  TOTP_ALREADY_ENABLED: {
+    code: 1054,
+    status: 409,
+    zh: '两步验证已开启',
+    en: 'Two-factor authentication is already enabled',
+  },
   /** Enabling before the set-up step made a secret. */
   TOTP_SETUP_REQUIRED: { code: 1055, status: 409, zh: '请先开始设置两步验证', en: 'Start the two-factor set-up first' },
   /** The operator area requires two-factor and the operator has not enabled it. */
@@ -155,15 +240,35 @@ export const ERRORS = {
     en: "The gateway host's own exit is set by the DIRECT_EXIT_* settings and cannot be edited or retired here",
   },
   /** An edit would make the node a copy of another one (same endpoint and area). */
-  INVENTORY_NODE_DUPLICATE: { code: 3104, status: 409, zh: '已有相同地址和地区的出口', en: 'Another exit has the same address and area' },
+  INVENTORY_NODE_DUPLICATE: {
+    code: 3104,
+    status: 409,
+    zh: '已有相同地址和地区的出口',
+    en: 'Another exit has the same address and area',
+  },
   /** The product does not exist (data-center proxies are static only). */
   PRODUCT_NOT_OFFERED: { code: 3002, status: 400, zh: '该产品暂不提供', en: 'This product is not offered' },
   /** The call does not apply to this proxy (renewing a traffic product, enabling an expired one...). */
-  TOKEN_NOT_APPLICABLE: { code: 3003, status: 409, zh: '该代理不支持此操作', en: 'This operation does not apply to this proxy' },
+  TOKEN_NOT_APPLICABLE: {
+    code: 3003,
+    status: 409,
+    zh: '该代理不支持此操作',
+    en: 'This operation does not apply to this proxy',
+  },
   /** A cancel-this-renewal link that is malformed or forged (the signature does not match its notice). */
-  RENEWAL_LINK_INVALID: { code: 3011, status: 403, zh: '取消续费链接无效', en: 'This cancel-renewal link is not valid' },
+  RENEWAL_LINK_INVALID: {
+    code: 3011,
+    status: 403,
+    zh: '取消续费链接无效',
+    en: 'This cancel-renewal link is not valid',
+  },
   /** The cancel link was already used once (it works exactly once). */
-  RENEWAL_LINK_USED: { code: 3012, status: 409, zh: '该取消续费链接已使用过', en: 'This cancel-renewal link has already been used' },
+  RENEWAL_LINK_USED: {
+    code: 3012,
+    status: 409,
+    zh: '该取消续费链接已使用过',
+    en: 'This cancel-renewal link has already been used',
+  },
   /** The renewal of the link is past its charge time, or the proxy was renewed, deleted or switched since. */
   RENEWAL_LINK_EXPIRED: {
     code: 3013,
@@ -172,7 +277,12 @@ export const ERRORS = {
     en: 'This cancel-renewal link has expired; sign in to the console to manage auto-renew',
   },
   /** No auto-renewal of this proxy that can be undone (none, already undone, or a later renewal followed it). */
-  AUTO_RENEW_UNDO_NONE: { code: 3014, status: 409, zh: '该代理没有可撤销的自动续费', en: 'This proxy has no auto-renewal to undo' },
+  AUTO_RENEW_UNDO_NONE: {
+    code: 3014,
+    status: 409,
+    zh: '该代理没有可撤销的自动续费',
+    en: 'This proxy has no auto-renewal to undo',
+  },
   /** The auto-renewal is more than 24 hours old. */
   AUTO_RENEW_UNDO_TOO_LATE: {
     code: 3015,
@@ -191,7 +301,12 @@ export const ERRORS = {
   /** An IP list entry is not a single address, CIDR block or range "a-b" (spec section 5); names the entry. */
   IP_FORMAT_INVALID: { code: 4101, status: 400, zh: 'IP 格式无效：{entry}', en: 'Invalid IP Format: {entry}' },
   /** The entry's normalised range is already in the list, or given twice in one submission (spec section 5). */
-  IP_DUPLICATE: { code: 4102, status: 409, zh: 'IP 已存在于{listName}中：{entry}', en: 'IP already exists in {listName}: {entry}' },
+  IP_DUPLICATE: {
+    code: 4102,
+    status: 409,
+    zh: 'IP 已存在于{listName}中：{entry}',
+    en: 'IP already exists in {listName}: {entry}',
+  },
   /** The list would hold more than the per-user maximum of entries. */
   IP_LIST_FULL: {
     code: 4103,
@@ -201,9 +316,19 @@ export const ERRORS = {
   },
 
   /** The payment method is not configured on this server. */
-  PAY_METHOD_UNAVAILABLE: { code: 5001, status: 400, zh: '该支付方式暂不可用', en: 'This payment method is not available' },
+  PAY_METHOD_UNAVAILABLE: {
+    code: 5001,
+    status: 400,
+    zh: '该支付方式暂不可用',
+    en: 'This payment method is not available',
+  },
   /** The order has already ended (paid, failed, cancelled or timed out). */
-  PAY_ORDER_NOT_PENDING: { code: 5002, status: 409, zh: '该订单已结束，无法取消', en: 'This order has already ended and cannot be cancelled' },
+  PAY_ORDER_NOT_PENDING: {
+    code: 5002,
+    status: 409,
+    zh: '该订单已结束，无法取消',
+    en: 'This order has already ended and cannot be cancelled',
+  },
   /** The payment provider could not be reached or refused to create the payment. */
   PAY_PROVIDER_FAILED: {
     code: 5003,
@@ -269,9 +394,19 @@ export const ERRORS = {
     en: 'Insufficient balance: this supply request freezes {cost} yuan and {balance} yuan is available; please top up first',
   },
   /** Revoke or take: the supply request is no longer pending. */
-  SUPPLY_NOT_PENDING: { code: 6102, status: 409, zh: '该补货申请已不是待处理状态', en: 'This supply request is no longer pending' },
+  SUPPLY_NOT_PENDING: {
+    code: 6102,
+    status: 409,
+    zh: '该补货申请已不是待处理状态',
+    en: 'This supply request is no longer pending',
+  },
   /** Complete: the supply request is not being processed. */
-  SUPPLY_NOT_PROCESSING: { code: 6103, status: 409, zh: '该补货申请不在处理中，请先接单', en: 'This supply request is not being processed; take it first' },
+  SUPPLY_NOT_PROCESSING: {
+    code: 6103,
+    status: 409,
+    zh: '该补货申请不在处理中，请先接单',
+    en: 'This supply request is not being processed; take it first',
+  },
   /** Fail: the supply request has already ended. */
   SUPPLY_ENDED: { code: 6104, status: 409, zh: '该补货申请已结束', en: 'This supply request has already ended' },
   /** Complete by IP: the region lacks free exits; says what is missing. */
@@ -283,7 +418,12 @@ export const ERRORS = {
   },
 
   /** The offline IP data packages could not be read (missing after an install, or unreadable); the IP check cannot answer. */
-  IP_DATA_UNAVAILABLE: { code: 4201, status: 503, zh: 'IP 数据暂不可用，请稍后再试', en: 'The IP data is not available right now, please try again later' },
+  IP_DATA_UNAVAILABLE: {
+    code: 4201,
+    status: 503,
+    zh: 'IP 数据暂不可用，请稍后再试',
+    en: 'The IP data is not available right now, please try again later',
+  },
 
   /** The browser plugin cannot use a SOCKS5 proxy: Chromium cannot authenticate to one. */
   PLUGIN_SOCKS5_UNSUPPORTED: {
@@ -300,7 +440,12 @@ export const ERRORS = {
     en: 'Software downloads open once you have topped up more than 1 yuan in total; please top up first',
   },
   /** No manifest in DATA_DIR/downloads (or an unreadable one). */
-  SOFTWARE_NOT_PUBLISHED: { code: 7002, status: 404, zh: '软件暂未发布，请稍后再来', en: 'The software has not been published yet, please check back later' },
+  SOFTWARE_NOT_PUBLISHED: {
+    code: 7002,
+    status: 404,
+    zh: '软件暂未发布，请稍后再来',
+    en: 'The software has not been published yet, please check back later',
+  },
   /** The manifest names a file that is not there, or names no such file. */
   SOFTWARE_FILE_MISSING: {
     code: 7003,
@@ -318,15 +463,40 @@ export const ERRORS = {
   /** No such work order among the caller's own (another customer's answers the same). */
   WORK_ORDER_NOT_FOUND: { code: 7101, status: 404, zh: '工单不存在', en: 'Work order not found' },
   /** The work order is closed or cancelled: no reply, cancel or close any more. */
-  WORK_ORDER_ENDED: { code: 7102, status: 409, zh: '该工单已关闭或已取消', en: 'This work order is already closed or cancelled' },
+  WORK_ORDER_ENDED: {
+    code: 7102,
+    status: 409,
+    zh: '该工单已关闭或已取消',
+    en: 'This work order is already closed or cancelled',
+  },
   /** token_id of a new work order is none of the caller's proxies. */
-  WORK_ORDER_TOKEN_NOT_FOUND: { code: 7103, status: 404, zh: '所选代理不存在', en: 'The selected proxy does not exist' },
+  WORK_ORDER_TOKEN_NOT_FOUND: {
+    code: 7103,
+    status: 404,
+    zh: '所选代理不存在',
+    en: 'The selected proxy does not exist',
+  },
   /** supply_request_id is not one of the caller's supply requests. */
-  WORK_ORDER_SUPPLY_NOT_FOUND: { code: 7107, status: 404, zh: '所选补货申请不存在', en: 'The selected supply request does not exist' },
+  WORK_ORDER_SUPPLY_NOT_FOUND: {
+    code: 7107,
+    status: 404,
+    zh: '所选补货申请不存在',
+    en: 'The selected supply request does not exist',
+  },
   /** An attachment id is not one of the caller's uploads waiting to be sent. */
-  WORK_ORDER_ATTACHMENT_NOT_FOUND: { code: 7104, status: 404, zh: '附件不存在或已发送', en: 'The attachment does not exist or was already sent' },
+  WORK_ORDER_ATTACHMENT_NOT_FOUND: {
+    code: 7104,
+    status: 404,
+    zh: '附件不存在或已发送',
+    en: 'The attachment does not exist or was already sent',
+  },
   /** The upload is not a PNG, JPEG or WebP image (by its content). */
-  WORK_ORDER_ATTACHMENT_TYPE: { code: 7105, status: 415, zh: '仅支持 PNG、JPEG 或 WebP 图片', en: 'Only PNG, JPEG or WebP images are accepted' },
+  WORK_ORDER_ATTACHMENT_TYPE: {
+    code: 7105,
+    status: 415,
+    zh: '仅支持 PNG、JPEG 或 WebP 图片',
+    en: 'Only PNG, JPEG or WebP images are accepted',
+  },
   /** Too many uploaded attachments not yet sent with a message. */
   WORK_ORDER_ATTACHMENTS_PENDING: {
     code: 7106,
@@ -335,7 +505,12 @@ export const ERRORS = {
     en: 'Too many uploaded images are waiting; send them with a work order or a reply first',
   },
   /** The account already has the most webhook endpoints it may register. */
-  WEBHOOK_LIMIT: { code: 7201, status: 409, zh: '最多可添加 {max} 个 Webhook 地址', en: 'You can register at most {max} webhook endpoints' },
+  WEBHOOK_LIMIT: {
+    code: 7201,
+    status: 409,
+    zh: '最多可添加 {max} 个 Webhook 地址',
+    en: 'You can register at most {max} webhook endpoints',
+  },
   /** The endpoint's host is a loopback, private or link-local address: webhooks go to public HTTPS addresses only. */
   WEBHOOK_ADDRESS_REFUSED: {
     code: 7202,
@@ -359,7 +534,13 @@ export function errorMessage(name: TErrorName, lang: TLang, params?: Record<stri
  */
 export const DEFAULT_STATUS_MESSAGES: Record<TLang, Record<number, string>> = {
   zh: { 400: '请求参数错误', 401: '登录已过期', 403: '没有权限', 404: '资源或接口不存在', 500: '服务器异常' },
-  en: { 400: 'Invalid request parameters', 401: 'Session expired', 403: 'Permission denied', 404: 'Resource or endpoint not found', 500: 'Server error' },
+  en: {
+    400: 'Invalid request parameters',
+    401: 'Session expired',
+    403: 'Permission denied',
+    404: 'Resource or endpoint not found',
+    500: 'Server error',
+  },
 };
 
 /** Client message for an unknown status: "【code】: 未知异常!" (spec section 8). */

@@ -11,7 +11,11 @@ export const INVENTORY_CSV_MAX_CHARS = 200_000;
 
 /** An import of upstream proxies in the CSV format of `npm run inventory:import`; `dry_run` only checks it. */
 export const ZInventoryImportBody = z.object({
-  csv: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(INVENTORY_CSV_MAX_CHARS, { error: 'tooLong' }),
+  csv: z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, { error: 'required' })
+    .max(INVENTORY_CSV_MAX_CHARS, { error: 'tooLong' }),
   kind: z.enum(INVENTORY_KINDS, { error: 'invalidValue' }),
   dry_run: z.boolean({ error: 'invalidValue' }).default(false),
 });
@@ -89,7 +93,11 @@ export const ZInventoryNodeQuery = ZPageQuery.extend({
 export type TInventoryNodeQuery = z.output<typeof ZInventoryNodeQuery>;
 
 const AREA_TEXT = /^[\p{L}\p{N} _]*$/u;
-const zAreaText = z.string({ error: 'invalidValue' }).trim().max(64, { error: 'tooLong' }).regex(AREA_TEXT, { error: 'invalidValue' });
+const zAreaText = z
+  .string({ error: 'invalidValue' })
+  .trim()
+  .max(64, { error: 'tooLong' })
+  .regex(AREA_TEXT, { error: 'invalidValue' });
 
 /**
  * An operator's edit of an upstream node: its area (country code; state and
@@ -111,7 +119,10 @@ export const ZInventoryNodeUpdate = zIdParam.extend({
     .min(1, { error: 'required' })
     .max(253, { error: 'tooLong' })
     .regex(/^[^\s/@[\]]+$/, { error: 'invalidValue' }),
-  port: zJsonNumber('invalidValue').int({ error: 'invalidValue' }).min(1, { error: 'invalidValue' }).max(65535, { error: 'invalidValue' }),
+  port: zJsonNumber('invalidValue')
+    .int({ error: 'invalidValue' })
+    .min(1, { error: 'invalidValue' })
+    .max(65535, { error: 'invalidValue' }),
   username: z
     .string({ error: 'invalidValue' })
     .min(1, { error: 'required' })
@@ -131,10 +142,18 @@ export type TInventoryNodeUpdate = z.output<typeof ZInventoryNodeUpdate>;
 
 /** Retiring a node: refused while live tokens are pinned to it, unless `move_to` names a free node of the same kind and area to move them to. */
 export const ZInventoryRetireBody = zIdParam.extend({
-  move_to: zJsonNumber('invalidValue').int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }).nullable().optional(),
+  move_to: zJsonNumber('invalidValue')
+    .int({ error: 'invalidValue' })
+    .positive({ error: 'invalidValue' })
+    .nullable()
+    .optional(),
 });
 /** What a retirement did. */
-export const ZInventoryRetireResult = z.object({ node: ZInventoryNode, moved_tokens: z.number().int(), moved_to: z.number().int().nullable() });
+export const ZInventoryRetireResult = z.object({
+  node: ZInventoryNode,
+  moved_tokens: z.number().int(),
+  moved_to: z.number().int().nullable(),
+});
 
 /** Stock of one area and kind: nodes by state, and what each product can sell. */
 export const ZInventoryStockRow = z.object({
@@ -168,7 +187,8 @@ export const INVENTORY_ADMIN_ROUTES = {
     path: '/admin/inventory/import',
     auth: 'admin',
     body: 'json',
-    summary: 'Import upstream proxies (CSV of npm run inventory:import); a bad line imports nothing and is listed with its number; dry_run only checks',
+    summary:
+      'Import upstream proxies (CSV of npm run inventory:import); a bad line imports nothing and is listed with its number; dry_run only checks',
     tag: 'admin',
     input: ZInventoryImportBody,
     output: ZInventoryImportResult,
@@ -188,7 +208,8 @@ export const INVENTORY_ADMIN_ROUTES = {
     path: '/admin/inventory/nodes/:id',
     auth: 'admin',
     body: 'json',
-    summary: 'Edit an upstream node: area, endpoint, credentials, status (disabling is refused while live tokens are pinned to it: retire with move_to)',
+    summary:
+      'Edit an upstream node: area, endpoint, credentials, status (disabling is refused while live tokens are pinned to it: retire with move_to)',
     tag: 'admin',
     input: ZInventoryNodeUpdate,
     output: ZInventoryNode,
@@ -208,7 +229,8 @@ export const INVENTORY_ADMIN_ROUTES = {
     method: 'POST',
     path: '/admin/inventory/nodes/:id/probe',
     auth: 'admin',
-    summary: 'Probe one node now: a request through it to the probe URL; records latency, exit IP and health and answers the node',
+    summary:
+      'Probe one node now: a request through it to the probe URL; records latency, exit IP and health and answers the node',
     tag: 'admin',
     input: zIdParam,
     output: ZInventoryNode,

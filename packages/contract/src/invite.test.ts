@@ -33,7 +33,8 @@ describe('rebate of a recharge', () => {
   it('takes rules with a rate of 0-50 percent and amounts with at most two decimals', () => {
     expect(ZRebateConfigInput.safeParse({ rate: 50, min_charge: 0, max_rebate: 0.01 }).success).toBe(true);
     expect(ZRebateConfigInput.safeParse({ rate: 12.34, min_charge: 10.5, max_rebate: 100.25 }).success).toBe(true);
-    const refused = (input: object) => ZRebateConfigInput.safeParse(input).error?.issues.map((i) => `${i.path.join('.')}:${i.message}`);
+    const refused = (input: object) =>
+      ZRebateConfigInput.safeParse(input).error?.issues.map((i) => `${i.path.join('.')}:${i.message}`);
     expect(refused({ rate: 50.01, min_charge: 10, max_rebate: 100 })).toEqual(['rate:rebateRateRange']);
     expect(refused({ rate: 0.001, min_charge: 10, max_rebate: 100 })).toEqual(['rate:twoDecimals']);
     expect(refused({ rate: 5, min_charge: -0.01, max_rebate: 100 })).toEqual(['min_charge:rebateAmountRange']);

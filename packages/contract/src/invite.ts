@@ -41,7 +41,8 @@ export type TRebateRules = { rateBp: number; minChargeFen: number; maxRebateFen:
  * per recharge. The one function the console and the server use.
  */
 export function rebateFenOf(amountFen: number, rules: TRebateRules): number {
-  if (!Number.isSafeInteger(amountFen) || amountFen < 0) throw new RangeError(`amount must be a non-negative integer of fen, got ${amountFen}`);
+  if (!Number.isSafeInteger(amountFen) || amountFen < 0)
+    throw new RangeError(`amount must be a non-negative integer of fen, got ${amountFen}`);
   if (amountFen < rules.minChargeFen) return 0;
   return Math.min(Math.floor((amountFen * rules.rateBp) / 10_000), rules.maxRebateFen);
 }
@@ -175,7 +176,14 @@ export type TInviteShare = z.infer<typeof ZInviteShare>;
 
 /** Invite and rebate (spec section 7; the admin calls under /invite/admin as the spec names them). */
 export const INVITE_ROUTES = {
-  inviteInfo: defineRoute({ method: 'GET', path: '/invite/info', auth: 'user', summary: 'Invite code, link and totals', tag: 'invite', output: ZInviteInfo }),
+  inviteInfo: defineRoute({
+    method: 'GET',
+    path: '/invite/info',
+    auth: 'user',
+    summary: 'Invite code, link and totals',
+    tag: 'invite',
+    output: ZInviteInfo,
+  }),
   inviteRecords: defineRoute({
     method: 'GET',
     path: '/invite/records',

@@ -9,7 +9,15 @@ export const IP_NETWORK_KINDS = ['hosting', 'isp', 'mobile', 'education', 'unkno
 /** A network kind. */
 export type TIpNetworkKind = (typeof IP_NETWORK_KINDS)[number];
 /** Address scopes of the contract's addressScope(). */
-export const IP_ADDRESS_SCOPES = ['public', 'loopback', 'private', 'link-local', 'unspecified', 'multicast', 'reserved'] as const;
+export const IP_ADDRESS_SCOPES = [
+  'public',
+  'loopback',
+  'private',
+  'link-local',
+  'unspecified',
+  'multicast',
+  'reserved',
+] as const;
 
 /** An IP address to check: required, and a single IPv4 or IPv6 address. */
 export const zIpAddress = z
@@ -114,7 +122,16 @@ export const ZIpQuality = z
         reasons: [{ code: 'hosting', points: 40, text: { zh: '数据中心网络', en: 'Data-center network' } }],
         note: null,
         data: {
-          sources: [{ kind: 'asn', name: 'ASN', package: '@ip-location-db/asn', version: '2.3.2026061719', date: '2026-06-17', license: 'CC BY 4.0' }],
+          sources: [
+            {
+              kind: 'asn',
+              name: 'ASN',
+              package: '@ip-location-db/asn',
+              version: '2.3.2026061719',
+              date: '2026-06-17',
+              license: 'CC BY 4.0',
+            },
+          ],
           rules_date: '2026-06-01',
           checked_at: '2026-11-22T08:00:00.000Z',
         },

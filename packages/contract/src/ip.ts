@@ -194,7 +194,10 @@ export function ipToNumber(input: string): { family: 4 | 6; value: bigint } | nu
 }
 
 /** True when the address lies in the range. */
-export function isIpInRange(address: { family: 4 | 6; value: bigint }, range: Pick<TIpRange, 'family' | 'start' | 'end'>): boolean {
+export function isIpInRange(
+  address: { family: 4 | 6; value: bigint },
+  range: Pick<TIpRange, 'family' | 'start' | 'end'>,
+): boolean {
   return address.family === range.family && address.value >= range.start && address.value <= range.end;
 }
 

@@ -38,11 +38,16 @@ export const NOTIFICATION_ROUTES = {
   }),
 } as const satisfies Record<string, TRouteDef>;
 
-const messageText = (max: number) => z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(max, { error: 'tooLong' });
+const messageText = (max: number) =>
+  z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(max, { error: 'tooLong' });
 
 /** An operator's message to one customer (user_id) or to every active account (no user_id), in both languages. */
 export const ZNotificationSendBody = z.object({
-  user_id: z.number({ error: 'invalidValue' }).int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }).optional(),
+  user_id: z
+    .number({ error: 'invalidValue' })
+    .int({ error: 'invalidValue' })
+    .positive({ error: 'invalidValue' })
+    .optional(),
   title_zh: messageText(100),
   title_en: messageText(100),
   content_zh: messageText(2000),
@@ -56,7 +61,8 @@ export const NOTIFICATION_ADMIN_ROUTES = {
     path: '/admin/notifications/send',
     auth: 'admin',
     body: 'json',
-    summary: 'Send a notification (zh and en) to one customer (user_id) or to every active account; answers how many received it',
+    summary:
+      'Send a notification (zh and en) to one customer (user_id) or to every active account; answers how many received it',
     tag: 'admin',
     input: ZNotificationSendBody,
     output: z.object({ sent: z.number().int() }),

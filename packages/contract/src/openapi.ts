@@ -15,12 +15,22 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output'): TJson {
       target: 'draft-2020-12',
       // Integers sent as decimal digits (zDigits) are documented as the integers they are, with their bounds.
       override: (ctx) => {
-        const def = (ctx.zodSchema as unknown as { _zod: { def: { type: string; in?: z.ZodType; out?: z.ZodType; defaultValue?: unknown } } })._zod.def;
-        if (def.type === 'default' && ctx.jsonSchema.default === undefined) ctx.jsonSchema.default = def.defaultValue as never;
+        const def = (
+          ctx.zodSchema as unknown as {
+            _zod: { def: { type: string; in?: z.ZodType; out?: z.ZodType; defaultValue?: unknown } };
+          }
+        )._zod.def;
+        if (def.type === 'default' && ctx.jsonSchema.default === undefined)
+          ctx.jsonSchema.default = def.defaultValue as never;
         if (def.type !== 'pipe' || !def.in || !def.out || !DECIMAL_DIGITS_INPUTS.has(def.in)) return;
-        const { $schema: _ignored, ...rules } = z.toJSONSchema(def.out, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as TJson;
+        const { $schema: _ignored, ...rules } = z.toJSONSchema(def.out, {
+          io: 'output',
+          unrepresentable: 'any',
+          target: 'draft-2020-12',
+        }) as TJson;
         const json = ctx.jsonSchema as TJson;
-        for (const key of Object.keys(json)) if (key !== 'default' && key !== 'examples' && key !== 'description') delete json[key];
+        for (const key of Object.keys(json))
+          if (key !== 'default' && key !== 'examples' && key !== 'description') delete json[key];
         Object.assign(json, rules);
       },
     }) as TJson;
@@ -38,7 +48,12 @@ function operation(name: string, def: TRouteDef): TJson {
   const props = (input.properties ?? {}) as Record<string, TJson>;
   const required = new Set((input.required ?? []) as string[]);
   const inPath = pathParams(def.path);
-  const parameters: TJson[] = inPath.map((p) => ({ name: p, in: 'path', required: true, schema: props[p] ?? { type: 'string' } }));
+  const parameters: TJson[] = inPath.map((p) => ({
+    name: p,
+    in: 'path',
+    required: true,
+    schema: props[p] ?? { type: 'string' },
+  }));
   const bodyProps: Record<string, TJson> = {};
   for (const [key, schema] of Object.entries(props)) {
     if (inPath.includes(key)) continue;
@@ -50,7 +65,8 @@ function operation(name: string, def: TRouteDef): TJson {
     summary: def.summary,
     tags: [def.tag],
     parameters,
-    security: def.auth === 'none' ? [] : def.auth === 'user-or-key' ? [{ bearer: [] }, { apiKey: [] }] : [{ bearer: [] }],
+    security:
+      def.auth === 'none' ? [] : def.auth === 'user-or-key' ? [{ bearer: [] }, { apiKey: [] }] : [{ bearer: [] }],
     responses: {
       200: {
         description: def.isBlob ? 'A file' : 'Envelope with code 0',
@@ -60,7 +76,11 @@ function operation(name: string, def: TRouteDef): TJson {
               'application/json': {
                 schema: {
                   type: 'object',
-                  properties: { code: { type: 'integer', enum: [0] }, msg: { type: 'string' }, data: toSchema(def.output, 'output') },
+                  properties: {
+                    code: { type: 'integer', enum: [0] },
+                    msg: { type: 'string' },
+                    data: toSchema(def.output, 'output'),
+                  },
                 },
               },
             },
@@ -69,10 +89,19 @@ function operation(name: string, def: TRouteDef): TJson {
     },
   };
   if (def.body !== 'none' && Object.keys(bodyProps).length > 0) {
-    const mediaType = def.body === 'form' ? 'application/x-www-form-urlencoded' : def.body === 'multipart' ? 'multipart/form-data' : 'application/json';
+    const mediaType =
+      def.body === 'form'
+        ? 'application/x-www-form-urlencoded'
+        : def.body === 'multipart'
+          ? 'multipart/form-data'
+          : 'application/json';
     op.requestBody = {
       required: true,
-      content: { [mediaType]: { schema: { type: 'object', properties: bodyProps, required: [...required].filter((r) => r in bodyProps) } } },
+      content: {
+        [mediaType]: {
+          schema: { type: 'object', properties: bodyProps, required: [...required].filter((r) => r in bodyProps) },
+        },
+      },
     };
   }
   return op;
@@ -88,7 +117,11 @@ export function buildOpenApi(serverUrl = ''): TJson {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Proxy console API', version: '1.0.0', description: 'Every answer is { code, msg, data }; code 0 is success.' },
+    info: {
+      title: 'Proxy console API',
+      version: '1.0.0',
+      description: 'Every answer is { code, msg, data }; code 0 is success.',
+    },
     servers: [{ url: serverUrl || '/' }],
     components: {
       securitySchemes: {
@@ -96,7 +129,12 @@ export function buildOpenApi(serverUrl = ''): TJson {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       },
     },
-    'x-error-codes': Object.entries(ERRORS).map(([name, e]) => ({ name, code: e.code, status: e.status, message: e.en })),
+    'x-error-codes': Object.entries(ERRORS).map(([name, e]) => ({
+      name,
+      code: e.code,
+      status: e.status,
+      message: e.en,
+    })),
     paths,
   };
 }

@@ -17,7 +17,11 @@ export const OVERVIEW_DEFAULT_DAYS = 30;
 /** Window of the overview: the last `days` UTC days, today included. */
 export const ZOverviewQuery = z.object({
   days: zDigits(
-    z.number().int({ error: 'overviewDaysRange' }).min(1, { error: 'overviewDaysRange' }).max(OVERVIEW_MAX_DAYS, { error: 'overviewDaysRange' }),
+    z
+      .number()
+      .int({ error: 'overviewDaysRange' })
+      .min(1, { error: 'overviewDaysRange' })
+      .max(OVERVIEW_MAX_DAYS, { error: 'overviewDaysRange' }),
   ).default(OVERVIEW_DEFAULT_DAYS),
 });
 /** Parsed overview window. */
@@ -74,7 +78,8 @@ export const OVERVIEW_ADMIN_ROUTES = {
     method: 'GET',
     path: '/admin/overview',
     auth: 'admin',
-    summary: 'Recharges, spend and traffic per day; live proxies by product; free stock by area; pending supply, open work orders, unmatched payments',
+    summary:
+      'Recharges, spend and traffic per day; live proxies by product; free stock by area; pending supply, open work orders, unmatched payments',
     tag: 'admin',
     input: ZOverviewQuery,
     output: ZOverview,

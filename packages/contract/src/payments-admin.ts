@@ -138,7 +138,8 @@ export const PAY_ADMIN_ROUTES = {
     path: '/admin/payments/unmatched/:id/assign',
     auth: 'admin',
     body: 'json',
-    summary: 'Credit an unmatched USDT transfer to a customer (the yuan amount the operator decided), once; it counts as a recharge',
+    summary:
+      'Credit an unmatched USDT transfer to a customer (the yuan amount the operator decided), once; it counts as a recharge',
     tag: 'admin',
     input: ZAssignTransferBody.extend(zIdParam.shape),
     output: ZUsdtTransfer,
@@ -147,7 +148,8 @@ export const PAY_ADMIN_ROUTES = {
     method: 'GET',
     path: '/admin/payments/unmatched',
     auth: 'admin',
-    summary: 'USDT transfers to our addresses that matched no order (another amount, or past the time window), newest first',
+    summary:
+      'USDT transfers to our addresses that matched no order (another amount, or past the time window), newest first',
     tag: 'admin',
     input: ZUsdtUnmatchedQuery,
     output: zPage(ZUsdtTransfer),

@@ -63,7 +63,8 @@ export const ZChargeOptionSetInput = z
       .superRefine((options, ctx) => {
         const seen = new Set<number>();
         options.forEach((o, i) => {
-          if (seen.has(o.amount_fen)) ctx.addIssue({ code: 'custom', path: [i, 'amount_fen'], message: 'optionAmountDuplicate' });
+          if (seen.has(o.amount_fen))
+            ctx.addIssue({ code: 'custom', path: [i, 'amount_fen'], message: 'optionAmountDuplicate' });
           seen.add(o.amount_fen);
         });
       }),
@@ -79,7 +80,8 @@ export const CHARGE_OPTION_ADMIN_ROUTES = {
     method: 'GET',
     path: '/admin/charge-options',
     auth: 'admin',
-    summary: 'The recharge option set in effect, the sets scheduled for later, every payment method (configured, switched on, offered) and the fixed fee',
+    summary:
+      'The recharge option set in effect, the sets scheduled for later, every payment method (configured, switched on, offered) and the fixed fee',
     tag: 'admin',
     output: ZAdminChargeOptions,
   }),
@@ -111,7 +113,10 @@ export const CHARGE_OPTION_ADMIN_ROUTES = {
     summary:
       'Switch a payment method on or off for every API instance at once: a method that is off is not offered and its new orders are refused; a method whose provider is not configured cannot be switched on',
     tag: 'admin',
-    input: z.object({ method: z.enum(PAY_METHODS, { error: 'payMethodInvalid' }), is_enabled: z.boolean({ error: 'booleanRequired' }) }),
+    input: z.object({
+      method: z.enum(PAY_METHODS, { error: 'payMethodInvalid' }),
+      is_enabled: z.boolean({ error: 'booleanRequired' }),
+    }),
     output: ZPayMethodState,
   }),
 } as const satisfies Record<string, TRouteDef>;

@@ -20,7 +20,8 @@ describe('recharge fee (spec section 9: 1% + 1 yuan, half up to the fen)', () =>
   });
 
   it('refuses what is not a non-negative integer of fen', () => {
-    for (const bad of [-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) expect(() => rechargeFeeFen(bad)).toThrow(RangeError);
+    for (const bad of [-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1])
+      expect(() => rechargeFeeFen(bad)).toThrow(RangeError);
   });
 });
 
@@ -36,12 +37,26 @@ describe('amount parser (canonical yuan, at most two decimals)', () => {
     expect(parseYuanAmount(text)).toBe(fen);
   });
 
-  it.each(['', '0100', '+100', '-100', '1e2', '100.123', '1.', '.5', ' 100', '100 ', '0x64', '１００', '100,00', 'Infinity', 'NaN', '12345678901'])(
-    'refuses %j',
-    (text) => {
-      expect(parseYuanAmount(text)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '0100',
+    '+100',
+    '-100',
+    '1e2',
+    '100.123',
+    '1.',
+    '.5',
+    ' 100',
+    '100 ',
+    '0x64',
+    '１００',
+    '100,00',
+    'Infinity',
+    'NaN',
+    '12345678901',
+  ])('refuses %j', (text) => {
+    expect(parseYuanAmount(text)).toBeNull();
+  });
 });
 
 describe('USDT amounts (integers of 10^-6 USDT as exact decimals)', () => {

@@ -20,7 +20,10 @@ export const USDT_NETWORKS = ['trc20', 'erc20'] as const;
 /** A USDT network. */
 export type TUsdtNetwork = (typeof USDT_NETWORKS)[number];
 /** The payment method of each USDT network. */
-export const USDT_METHODS = { trc20: 'usdt_trc20', erc20: 'usdt_erc20' } as const satisfies Record<TUsdtNetwork, TPayMethod>;
+export const USDT_METHODS = { trc20: 'usdt_trc20', erc20: 'usdt_erc20' } as const satisfies Record<
+  TUsdtNetwork,
+  TPayMethod
+>;
 /** USDT has 6 decimals on both networks: amounts are kept as integers of 10^-6 USDT ("units"). */
 export const USDT_DECIMALS = 6;
 
@@ -53,7 +56,18 @@ export const PAYMENT_STATUSES = ['pending', 'success', 'failure', 'cancelled', '
 export type TPaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** Why the balance moved: the reasons the ledger records, as the statement shows and filters them. */
-export const LEDGER_REASONS = ['recharge', 'trial', 'purchase', 'renew', 'auto_renew', 'refund', 'rebate', 'supply', 'adjustment', 'reversal'] as const;
+export const LEDGER_REASONS = [
+  'recharge',
+  'trial',
+  'purchase',
+  'renew',
+  'auto_renew',
+  'refund',
+  'rebate',
+  'supply',
+  'adjustment',
+  'reversal',
+] as const;
 /** A ledger reason. */
 export type TLedgerReason = (typeof LEDGER_REASONS)[number];
 
@@ -66,7 +80,8 @@ export const RECHARGE_FEE_FIXED_FEN = 100;
  * plus 1 yuan. The one function the console and the server use.
  */
 export function rechargeFeeFen(amountFen: number): number {
-  if (!Number.isSafeInteger(amountFen) || amountFen < 0) throw new RangeError(`amount must be a non-negative integer of fen, got ${amountFen}`);
+  if (!Number.isSafeInteger(amountFen) || amountFen < 0)
+    throw new RangeError(`amount must be a non-negative integer of fen, got ${amountFen}`);
   return Math.floor((amountFen * RECHARGE_FEE_PERCENT + 50) / 100) + RECHARGE_FEE_FIXED_FEN;
 }
 
@@ -182,7 +197,9 @@ export const ZPayRecordQuery = ZPageQuery.extend({
 export type TPayRecordQuery = z.output<typeof ZPayRecordQuery>;
 
 /** One order, by id. */
-export const ZPayOrderParam = z.object({ order_id: z.string().trim().min(1, { error: 'required' }).max(64, { error: 'tooLong' }) });
+export const ZPayOrderParam = z.object({
+  order_id: z.string().trim().min(1, { error: 'required' }).max(64, { error: 'tooLong' }),
+});
 
 /** One movement of the balance (the statement). Amounts signed, in yuan. */
 export const ZLedgerLine = z.object({

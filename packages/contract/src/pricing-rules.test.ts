@@ -117,7 +117,12 @@ describe('price catalogue', () => {
   });
 
   it('charges the catalogue day and month rates of IP products, rounding data-center days half up', () => {
-    const catalogue = { static_ip_day_fen: 300, static_ip_month_fen: 7000, dynamic_ip_day_fen: 250, idc_ip_month_fen: 4500 };
+    const catalogue = {
+      static_ip_day_fen: 300,
+      static_ip_month_fen: 7000,
+      dynamic_ip_day_fen: 250,
+      idc_ip_month_fen: 4500,
+    };
     expect(priceIpFen('static', 31, catalogue)).toBe(7300);
     expect(priceIpFen('dynamic', 3, catalogue)).toBe(750);
     expect(priceIpFen('idc', 1, catalogue)).toBe(150);

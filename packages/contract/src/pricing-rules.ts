@@ -92,9 +92,15 @@ function toMicroGb(gb: number): number {
 /** Fen per GB of a traffic purchase of `gb` GB (the tier of the whole purchase); catalogue values win over the defaults. */
 export function trafficFenPerGb(kind: TPriceKind, gb: number, catalogue?: Partial<TPriceCatalogue>): number {
   if (kind === 'idc') return priceOf(catalogue, 'idc_traffic_fen');
-  const tier = RESIDENTIAL_TRAFFIC_TIERS_FEN.find((t) => gb >= t.fromGb) ?? RESIDENTIAL_TRAFFIC_TIERS_FEN[RESIDENTIAL_TRAFFIC_TIERS_FEN.length - 1];
+  const tier =
+    RESIDENTIAL_TRAFFIC_TIERS_FEN.find((t) => gb >= t.fromGb) ??
+    RESIDENTIAL_TRAFFIC_TIERS_FEN[RESIDENTIAL_TRAFFIC_TIERS_FEN.length - 1];
   const key: TPriceKey =
-    tier.fromGb >= 500 ? 'residential_traffic_tier2_fen' : tier.fromGb >= 100 ? 'residential_traffic_tier1_fen' : 'residential_traffic_tier0_fen';
+    tier.fromGb >= 500
+      ? 'residential_traffic_tier2_fen'
+      : tier.fromGb >= 100
+        ? 'residential_traffic_tier1_fen'
+        : 'residential_traffic_tier0_fen';
   return priceOf(catalogue, key);
 }
 

@@ -12,11 +12,20 @@ import { PRICE_KEYS } from './pricing-rules';
  */
 
 /** The price catalogue in fen by key, as GET /token/prices answers it. */
-export const ZPriceCatalogue = z.object(Object.fromEntries(PRICE_KEYS.map((k) => [k, z.number().int()])) as Record<(typeof PRICE_KEYS)[number], z.ZodNumber>);
+export const ZPriceCatalogue = z.object(
+  Object.fromEntries(PRICE_KEYS.map((k) => [k, z.number().int()])) as Record<(typeof PRICE_KEYS)[number], z.ZodNumber>,
+);
 
 /** The price catalogue. */
 export const PRICING_ROUTES = {
-  tokenPrices: defineRoute({ method: 'GET', path: '/token/prices', auth: 'user', summary: 'Price catalogue in fen', tag: 'proxy', output: ZPriceCatalogue }),
+  tokenPrices: defineRoute({
+    method: 'GET',
+    path: '/token/prices',
+    auth: 'user',
+    summary: 'Price catalogue in fen',
+    tag: 'proxy',
+    output: ZPriceCatalogue,
+  }),
 } as const satisfies Record<string, TRouteDef>;
 
 // --- operators' versions of the catalogue ---------------------------------
@@ -38,7 +47,11 @@ export const zEffectiveAt = z.iso.datetime({ offset: true, error: 'dateInvalid' 
 
 /** A whole number of fen from `min` to ADMIN_AMOUNT_MAX_FEN (JSON number). */
 export function zFen(min: number, message: string) {
-  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(ADMIN_AMOUNT_MAX_FEN, { error: message });
+  return z
+    .number({ error: message })
+    .int({ error: message })
+    .min(min, { error: message })
+    .max(ADMIN_AMOUNT_MAX_FEN, { error: message });
 }
 
 /** One version of one price. */
@@ -97,7 +110,9 @@ export const ZPriceVersionInput = z
       }),
     effective_at: zEffectiveAt,
   })
-  .meta({ examples: [{ prices: [{ item: 'idc_traffic_fen', amount_fen: 1200 }], effective_at: '2026-12-01T00:00:00+08:00' }] });
+  .meta({
+    examples: [{ prices: [{ item: 'idc_traffic_fen', amount_fen: 1200 }], effective_at: '2026-12-01T00:00:00+08:00' }],
+  });
 /** Parsed price change. */
 export type TPriceVersionInput = z.infer<typeof ZPriceVersionInput>;
 
@@ -114,7 +129,8 @@ export const PRICING_ADMIN_ROUTES = {
     method: 'GET',
     path: '/admin/prices',
     auth: 'admin',
-    summary: 'Every price key: the price in effect and its version (0 = list price), the list price, and the versions scheduled for later',
+    summary:
+      'Every price key: the price in effect and its version (0 = list price), the list price, and the versions scheduled for later',
     tag: 'admin',
     output: ZAdminPrices,
   }),

@@ -16,7 +16,13 @@ export const ZRenewBody = z.object({
   payway: z.enum(PAYWAYS, { error: 'paywayRequired' }),
 });
 /** Answer of a renewal: per-token counts, the cost and the balance after it (yuan). */
-export const ZRenewResult = z.object({ success: z.number().int(), failed: z.number().int(), total: z.number().int(), cost: z.number(), balance: z.number() });
+export const ZRenewResult = z.object({
+  success: z.number().int(),
+  failed: z.number().int(),
+  total: z.number().int(),
+  cost: z.number(),
+  balance: z.number(),
+});
 /** Body of the renew previews: the tokens and days a renewal would take (no payment option: nothing is paid). */
 export const ZRenewPreviewBody = z.object({ token_ids: zTokenIds, days: zProxyDays });
 /** One token of a renew preview, in the order the renewal takes them. */
@@ -68,10 +74,19 @@ export const ZAutoRenewal = z.object({
 /** Parsed auto-renewal. */
 export type TAutoRenewal = z.infer<typeof ZAutoRenewal>;
 /** Answer of an undo: the refund and the proxy's expiry put back. */
-export const ZAutoRenewUndoResult = z.object({ token_id: z.number().int(), refunded: z.number(), expires_at: z.string(), balance: z.number() });
+export const ZAutoRenewUndoResult = z.object({
+  token_id: z.number().int(),
+  refunded: z.number(),
+  expires_at: z.string(),
+  balance: z.number(),
+});
 
 /** The signed single-use token of a cancel-this-renewal link. */
-const zRenewalCancelToken = z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(200, { error: 'tooLong' });
+const zRenewalCancelToken = z
+  .string({ error: 'required' })
+  .trim()
+  .min(1, { error: 'required' })
+  .max(200, { error: 'tooLong' });
 /** Query and body of the cancel-this-renewal calls. */
 export const ZRenewalCancelBody = z.object({ token: zRenewalCancelToken });
 /** What a cancel link is about: the proxy, the renewal's charge and time, and whether the link can still be used. */
@@ -91,4 +106,10 @@ export const ZRenewalCancelResult = z.object({ proxy: z.string(), auto_renew: z.
 /** Body of the auto-renew switches. */
 export const ZAutoRenewBody = z.object({ token_ids: zTokenIds, auto_renew: z.boolean({ error: 'booleanRequired' }) });
 /** One payment option of GET /token/payway/list. */
-export const ZPayway = z.object({ id: z.enum(PAYWAYS), name: z.string(), name_zh: z.string(), name_en: z.string(), balance: z.number() });
+export const ZPayway = z.object({
+  id: z.enum(PAYWAYS),
+  name: z.string(),
+  name_zh: z.string(),
+  name_en: z.string(),
+  balance: z.number(),
+});

@@ -41,7 +41,13 @@ export type TTokenStateRefusal = 'token-disabled' | 'token-expired' | 'token-exh
  * by default it is the stored limit minus the stored usage.
  */
 export function findTokenStateRefusal(
-  token: { status: TTokenStatus; deletedAt: Date | null; expiresAt: Date; trafficLimitBytes: number | null; trafficUsedBytes: number },
+  token: {
+    status: TTokenStatus;
+    deletedAt: Date | null;
+    expiresAt: Date;
+    trafficLimitBytes: number | null;
+    trafficUsedBytes: number;
+  },
   nowMs: number,
   allowanceLeft = token.trafficLimitBytes === null ? Infinity : token.trafficLimitBytes - token.trafficUsedBytes,
 ): TTokenStateRefusal | null {
@@ -67,7 +73,15 @@ export const PROXY_BATCH_MAX = 500;
 export const BYTES_PER_GB = 1024 ** 3;
 
 /** The seven lists of spec section 7 (membership in ARCHITECTURE.md, Proxies). */
-export const PROXY_LISTS = ['static/traffic', 'static/ip', 'variable/traffic', 'variable/ip', 'isp/static', 'isp/dynamic', 'idc/static'] as const;
+export const PROXY_LISTS = [
+  'static/traffic',
+  'static/ip',
+  'variable/traffic',
+  'variable/ip',
+  'isp/static',
+  'isp/dynamic',
+  'idc/static',
+] as const;
 /** One of the seven lists. */
 export type TProxyList = (typeof PROXY_LISTS)[number];
 
@@ -77,7 +91,10 @@ export const EXPORT_LINE_FORMATS = ['hpup', 'upahp', 'http', 'socks5'] as const;
 export type TExportLineFormat = (typeof EXPORT_LINE_FORMATS)[number];
 
 /** One endpoint line in a format. */
-export function formatEndpointLine(endpoint: { host: string; port: number; username: string; password: string }, format: TExportLineFormat): string {
+export function formatEndpointLine(
+  endpoint: { host: string; port: number; username: string; password: string },
+  format: TExportLineFormat,
+): string {
   const { host, port, username, password } = endpoint;
   switch (format) {
     case 'hpup':
@@ -92,7 +109,13 @@ export function formatEndpointLine(endpoint: { host: string; port: number; usern
 }
 
 /** Proxy URL of a token by its network: http://user:pass@host:port or socks5://... */
-export function proxyUrlOf(endpoint: { host: string; port: number; username: string; password: string; network: TProxyNetwork }): string {
+export function proxyUrlOf(endpoint: {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  network: TProxyNetwork;
+}): string {
   return formatEndpointLine(endpoint, endpoint.network === 'SOCKS5' ? 'socks5' : 'http');
 }
 
@@ -109,7 +132,10 @@ export function formatProxyLine(
 }
 
 /** Whole days of an IP purchase or renewal (1-365). */
-export const zProxyDays = zJsonNumber('daysRange').int({ error: 'daysRange' }).min(1, { error: 'daysRange' }).max(PROXY_DAYS_MAX, { error: 'daysRange' });
+export const zProxyDays = zJsonNumber('daysRange')
+  .int({ error: 'daysRange' })
+  .min(1, { error: 'daysRange' })
+  .max(PROXY_DAYS_MAX, { error: 'daysRange' });
 
 /** Area of a token, codes and names in the request's language. */
 export const ZProxyArea = z.object({
@@ -154,7 +180,14 @@ export const ZProxyToken = z
         category: 'isp',
         type: 'traffic',
         network: 'HTTP',
-        area: { country: 'us', state: 'ca', city: 'losangeles', country_name: 'United States', state_name: 'California', city_name: 'Los Angeles' },
+        area: {
+          country: 'us',
+          state: 'ca',
+          city: 'losangeles',
+          country_name: 'United States',
+          state_name: 'California',
+          city_name: 'Los Angeles',
+        },
         usage: { used_bytes: 52428800, limit_bytes: 1073741824 },
         created_at: '2026-11-01T08:00:00.000Z',
         expires_at: '2026-12-01T08:00:00.000Z',
@@ -174,7 +207,10 @@ export type TProxyToken = z.infer<typeof ZProxyToken>;
 /** Ids of a batch call. */
 export const zTokenIds = z
   .array(
-    zJsonNumber('invalidValue').int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }).max(Number.MAX_SAFE_INTEGER, { error: 'invalidValue' }),
+    zJsonNumber('invalidValue')
+      .int({ error: 'invalidValue' })
+      .positive({ error: 'invalidValue' })
+      .max(Number.MAX_SAFE_INTEGER, { error: 'invalidValue' }),
     { error: 'selectionRequired' },
   )
   .min(1, { error: 'selectionRequired' })
@@ -183,7 +219,10 @@ export const zTokenIds = z
 export const ZTokenBatchBody = z.object({ token_ids: zTokenIds });
 
 /** Body of PUT /token/:id. */
-export const ZTokenStatusBody = z.object({ id: zId, status: z.enum(['enabled', 'disabled'], { error: 'invalidValue' }) });
+export const ZTokenStatusBody = z.object({
+  id: zId,
+  status: z.enum(['enabled', 'disabled'], { error: 'invalidValue' }),
+});
 /** Body of PUT /token/remark/:token_id. */
 export const ZTokenRemarkBody = z.object({
   /** The path's id (the spec's body repeats it; the path decides). */

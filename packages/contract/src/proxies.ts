@@ -57,7 +57,10 @@ const purchaseBase = {
   country_id: zCountryId,
   state_id: zAreaCode.optional(),
   city_id: zAreaCode.optional(),
-  quantity: zJsonNumber('quantityRange').int({ error: 'quantityRange' }).min(1, { error: 'quantityRange' }).max(PROXY_QUANTITY_MAX, { error: 'quantityRange' }),
+  quantity: zJsonNumber('quantityRange')
+    .int({ error: 'quantityRange' })
+    .min(1, { error: 'quantityRange' })
+    .max(PROXY_QUANTITY_MAX, { error: 'quantityRange' }),
   auto_renew: zBool.optional(),
   remark: z.string().trim().max(PROXY_REMARK_MAX, { error: 'tooLong' }).optional(),
 };
@@ -78,7 +81,12 @@ export const ZBuyIpBody = z.object({ ...purchaseBase, days: zProxyDays });
 export type TBuyIpBody = z.infer<typeof ZBuyIpBody>;
 
 /** Answer of a purchase: the tokens, the cost and the balance after it (yuan). */
-export const ZBuyResult = z.object({ tokens: z.array(ZProxyToken), cost: z.number(), balance: z.number(), order_id: z.number().int() });
+export const ZBuyResult = z.object({
+  tokens: z.array(ZProxyToken),
+  cost: z.number(),
+  balance: z.number(),
+  order_id: z.number().int(),
+});
 /** Parsed purchase answer. */
 export type TBuyResult = z.infer<typeof ZBuyResult>;
 
@@ -363,7 +371,8 @@ export const PROXY_ROUTES = {
     method: 'POST',
     path: '/token/auto-renew/cancel',
     auth: 'none',
-    summary: "Cancel one upcoming auto-renewal by its signed link (works once, until the charge time): the proxy's auto-renew turns off",
+    summary:
+      "Cancel one upcoming auto-renewal by its signed link (works once, until the charge time): the proxy's auto-renew turns off",
     tag: 'proxy',
     input: ZRenewalCancelBody,
     output: ZRenewalCancelResult,

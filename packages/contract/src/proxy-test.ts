@@ -18,7 +18,10 @@ export const TOKEN_TEST_REASONS = {
   'token-disabled': { zh: '该代理已禁用', en: 'This proxy is disabled' },
   'token-exhausted': { zh: '该代理流量已用完', en: 'This proxy has no traffic left' },
   'wrong-protocol': { zh: '该代理不支持此协议', en: 'This proxy does not accept this protocol' },
-  'source-refused': { zh: '当前来源地址不允许使用该代理（IP 白名单/黑名单）', en: 'This source address may not use the proxy (IP whitelist/blacklist)' },
+  'source-refused': {
+    zh: '当前来源地址不允许使用该代理（IP 白名单/黑名单）',
+    en: 'This source address may not use the proxy (IP whitelist/blacklist)',
+  },
   'target-refused': { zh: '目标地址不被允许', en: 'This destination is not allowed' },
   'too-many-connections': { zh: '该代理连接数过多', en: 'Too many connections for this proxy' },
   'no-exit': { zh: '该地区暂无可用出口', en: 'No exit is available in this area' },

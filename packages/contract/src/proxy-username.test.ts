@@ -11,10 +11,17 @@ describe('proxy username options', () => {
   it('a plain username has no options', () => {
     expect(parseProxyUsername('u8f3k2')).toEqual({ username: 'u8f3k2', options: {} });
   });
-  it.each(['', 'u-country', 'u-planet-mars', 'u-sesstime-0', 'u-sesstime-121', 'u-sesstime-x', 'u-country-us-country-de', 'u-session-a.b', '-country-us'])(
-    'refuses %j',
-    (raw) => expect(parseProxyUsername(raw)).toBeNull(),
-  );
+  it.each([
+    '',
+    'u-country',
+    'u-planet-mars',
+    'u-sesstime-0',
+    'u-sesstime-121',
+    'u-sesstime-x',
+    'u-country-us-country-de',
+    'u-session-a.b',
+    '-country-us',
+  ])('refuses %j', (raw) => expect(parseProxyUsername(raw)).toBeNull());
   it('formats what it parses', () => {
     const options = { country: 'de', city: 'berlin', session: 'S1', sesstime: 30 };
     const text = formatProxyUsername('abc', options);

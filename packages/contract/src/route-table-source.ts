@@ -5,7 +5,13 @@ export type TRouteCallDef = Pick<TRouteDef, 'method' | 'path' | 'auth' | 'body'>
 
 /** The schema-free projection of one route of the table. */
 export function routeCallOf(def: TRouteDef): TRouteCallDef {
-  return { method: def.method, path: def.path, auth: def.auth, body: def.body, ...(def.isBlob ? { isBlob: true as const } : {}) };
+  return {
+    method: def.method,
+    path: def.path,
+    auth: def.auth,
+    body: def.body,
+    ...(def.isBlob ? { isBlob: true as const } : {}),
+  };
 }
 
 /**

@@ -17,7 +17,13 @@ describe('the schema-free route table', () => {
   });
 
   it('is what a full table would make of a file route and of a JSON route', () => {
-    expect(ROUTE_TABLE.openapi).toEqual({ method: 'GET', path: '/openapi.json', auth: 'none', body: 'none', isBlob: true });
+    expect(ROUTE_TABLE.openapi).toEqual({
+      method: 'GET',
+      path: '/openapi.json',
+      auth: 'none',
+      body: 'none',
+      isBlob: true,
+    });
     expect(routeCallOf(ROUTES.userLogin)).toEqual({ method: 'POST', path: '/user/login', auth: 'none', body: 'form' });
   });
 });
@@ -52,7 +58,17 @@ describe('@proxy/contract/light', () => {
     }
     expect(packages).toEqual([]);
     expect([...seen].map((f) => f.replace(/.*\/src\//, '')).sort()).toEqual(
-      ['api-constants.ts', 'auth-sign-in.ts', 'constants.ts', 'errors.ts', 'i18n.ts', 'light.ts', 'messages.ts', 'money.ts', 'route-table.ts'].sort(),
+      [
+        'api-constants.ts',
+        'auth-sign-in.ts',
+        'constants.ts',
+        'errors.ts',
+        'i18n.ts',
+        'light.ts',
+        'messages.ts',
+        'money.ts',
+        'route-table.ts',
+      ].sort(),
     );
   });
 

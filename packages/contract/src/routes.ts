@@ -80,7 +80,8 @@ export const ROUTE_GROUPS = {
 type TGroups = typeof ROUTE_GROUPS;
 type TUnion<G> = G[keyof G];
 // Every group merged into one object type.
-type TMerged<G> = TUnion<{ [K in keyof G]: (x: G[K]) => void }> extends (x: infer I) => void ? { [N in keyof I]: I[N] } : never;
+type TMerged<G> =
+  TUnion<{ [K in keyof G]: (x: G[K]) => void }> extends (x: infer I) => void ? { [N in keyof I]: I[N] } : never;
 
 /**
  * Merges the groups into one table; a route name or a method and path
@@ -92,10 +93,13 @@ export function mergeRouteGroups<G extends Record<string, Record<string, TRouteD
   const owners = new Map<string, string>();
   for (const [group, routes] of Object.entries(groups)) {
     for (const [name, def] of Object.entries(routes)) {
-      if (name in table) throw new Error(`Route "${name}" is declared twice (group "${group}" and "${owners.get(name)}")`);
+      if (name in table)
+        throw new Error(`Route "${name}" is declared twice (group "${group}" and "${owners.get(name)}")`);
       const isAdminPath = def.path.startsWith('/admin/') || def.path.startsWith('/invite/admin/');
       if (isAdminPath !== (def.auth === 'admin')) {
-        throw new Error(`Route "${name}": operator calls live under /admin/ (or the spec's /invite/admin/) with auth "admin", and only there`);
+        throw new Error(
+          `Route "${name}": operator calls live under /admin/ (or the spec's /invite/admin/) with auth "admin", and only there`,
+        );
       }
       const call = `${def.method} ${def.path}`;
       const clash = Object.entries(table).find(([, d]) => `${d.method} ${d.path}` === call);

@@ -28,7 +28,8 @@ export const ZSiteNotice = z.object({
 });
 export type TSiteNotice = z.infer<typeof ZSiteNotice>;
 
-const noticeText = (max: number) => z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(max, { error: 'tooLong' });
+const noticeText = (max: number) =>
+  z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(max, { error: 'tooLong' });
 
 /** A notice as the operator writes it, in both languages. */
 export const ZNoticePublishBody = z.object({

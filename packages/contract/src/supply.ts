@@ -100,7 +100,11 @@ export const ZSupplyCreateBody = z
       .min(SUPPLY_WAIT_DAYS_MIN, { error: 'supplyWaitDaysRange' })
       .max(SUPPLY_WAIT_DAYS_MAX, { error: 'supplyWaitDaysRange' }),
     remark: z.string().trim().max(SUPPLY_REMARK_MAX, { error: 'supplyRemarkMax' }).default(''),
-    contact_email: z.string({ error: 'supplyContactEmailRequired' }).trim().min(1, { error: 'supplyContactEmailRequired' }).pipe(zEmail),
+    contact_email: z
+      .string({ error: 'supplyContactEmailRequired' })
+      .trim()
+      .min(1, { error: 'supplyContactEmailRequired' })
+      .pipe(zEmail),
     agree_terms: z.literal(true, { error: 'supplyTermsRequired' }),
   })
   .superRefine((body, ctx) => {
@@ -254,7 +258,11 @@ export const ZSupplyAdminListQuery = ZSupplyListQuery;
 /** Body of the operator's fail call: the reason the customer is told. */
 export const ZSupplyFailBody = z.object({
   id: zIdParam.shape.id,
-  reason: z.string({ error: 'supplyReasonRequired' }).trim().min(1, { error: 'supplyReasonRequired' }).max(SUPPLY_REASON_MAX, { error: 'tooLong' }),
+  reason: z
+    .string({ error: 'supplyReasonRequired' })
+    .trim()
+    .min(1, { error: 'supplyReasonRequired' })
+    .max(SUPPLY_REASON_MAX, { error: 'tooLong' }),
 });
 
 /** Operators: the supply queue, taking a request, completing it with the allocation, failing it with a reason. */

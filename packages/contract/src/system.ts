@@ -20,7 +20,14 @@ export const SYSTEM_ROUTES = {
     tag: 'service',
     output: z.object({ status: z.literal('ok'), database: z.string() }),
   }),
-  openapi: defineRoute({ method: 'GET', path: '/openapi.json', auth: 'none', summary: 'This API as an OpenAPI 3.1 document', tag: 'service', isBlob: true }),
+  openapi: defineRoute({
+    method: 'GET',
+    path: '/openapi.json',
+    auth: 'none',
+    summary: 'This API as an OpenAPI 3.1 document',
+    tag: 'service',
+    isBlob: true,
+  }),
   adminSystemSettings: defineRoute({
     method: 'GET',
     path: '/admin/system/settings',

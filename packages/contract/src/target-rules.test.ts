@@ -32,7 +32,12 @@ describe('target rules: parsing', () => {
   });
 
   it('reads "*." as subdomains only', () => {
-    expect(parseTargetRule('*.Ads.Example.net')).toMatchObject({ kind: 'domain', text: '*.ads.example.net', name: 'ads.example.net', isSubdomainsOnly: true });
+    expect(parseTargetRule('*.Ads.Example.net')).toMatchObject({
+      kind: 'domain',
+      text: '*.ads.example.net',
+      name: 'ads.example.net',
+      isSubdomainsOnly: true,
+    });
     expect(parseTargetRule('example.net')).toMatchObject({ kind: 'domain', isSubdomainsOnly: false });
   });
 
@@ -76,7 +81,9 @@ describe('target rules: parsing', () => {
   });
 
   it('parses a list line by line: blank lines skipped, errors by line, duplicates after normalisation', () => {
-    const lines = splitTargetRuleLines('example.com\r\n\n EXAMPLE.com.\n10.0.0.1/8\n10.0.0.0/8\nnot a rule\n2001:db8::/32');
+    const lines = splitTargetRuleLines(
+      'example.com\r\n\n EXAMPLE.com.\n10.0.0.1/8\n10.0.0.0/8\nnot a rule\n2001:db8::/32',
+    );
     const { rules, errors } = parseTargetRules(lines);
     expect(rules.map((r) => r.text)).toEqual(['example.com', '10.0.0.0/8', '2001:db8::/32']);
     expect(errors).toEqual([
@@ -115,11 +122,17 @@ describe('target rules: the body schema', () => {
     const empty = ZTargetRulesBody.safeParse({ mode: 'allow', rules: ['', ' '] });
     expect(empty.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['rules', 'targetRulesAllowEmpty']]);
     expect(ZTargetRulesBody.safeParse({ mode: 'deny', rules: [] }).success).toBe(true);
-    expect(ZTargetRulesBody.safeParse({ mode: 'block', rules: [] }).error!.issues[0].message).toBe('targetRuleModeInvalid');
+    expect(ZTargetRulesBody.safeParse({ mode: 'block', rules: [] }).error!.issues[0].message).toBe(
+      'targetRuleModeInvalid',
+    );
     expect(ZTargetRulesBody.safeParse({ mode: 'deny', rules: 'example.com' }).success).toBe(false);
     expect(ZTargetRulesBody.safeParse({ mode: 'deny', rules: [1] }).success).toBe(false);
-    expect(ZTargetRulesBody.safeParse({ mode: 'deny', rules: ['x'.repeat(300)] }).error!.issues[0].message).toBe('tooLong');
-    expect(ZTokenTargetRulesBody.safeParse({ token_id: '7', mode: 'deny', rules: ['bad rule'] }).error!.issues[0].path).toEqual(['rules', 0]);
+    expect(ZTargetRulesBody.safeParse({ mode: 'deny', rules: ['x'.repeat(300)] }).error!.issues[0].message).toBe(
+      'tooLong',
+    );
+    expect(
+      ZTokenTargetRulesBody.safeParse({ token_id: '7', mode: 'deny', rules: ['bad rule'] }).error!.issues[0].path,
+    ).toEqual(['rules', 0]);
     expect(ZTokenTargetRulesBody.parse({ token_id: '7', mode: 'allow', rules: ['example.com'] })).toEqual({
       token_id: 7,
       mode: 'allow',
@@ -129,7 +142,10 @@ describe('target rules: the body schema', () => {
 });
 
 describe('target rules: the compiled matcher', () => {
-  const deny = compileTargetRules({ mode: 'deny', rules: ['example.com', '*.ads.example.net', '203.0.113.0/24', '10.1.2.3/32', '2001:db8::/32'] });
+  const deny = compileTargetRules({
+    mode: 'deny',
+    rules: ['example.com', '*.ads.example.net', '203.0.113.0/24', '10.1.2.3/32', '2001:db8::/32'],
+  });
 
   it('deny: a name and its subdomains, subdomains only for "*.", then the address', () => {
     expect(deny.decideName('example.com')).toBe('blocked');

@@ -41,7 +41,8 @@ export const TARGET_RULE_LINES_MAX = 1000;
 
 /** A parsed rule, in canonical form. */
 export type TTargetRule =
-  { kind: 'domain'; text: string; name: string; isSubdomainsOnly: boolean } | { kind: 'cidr'; text: string; family: 4 | 6; start: bigint; end: bigint };
+  | { kind: 'domain'; text: string; name: string; isSubdomainsOnly: boolean }
+  | { kind: 'cidr'; text: string; family: 4 | 6; start: bigint; end: bigint };
 
 /** Why a rule was refused. */
 export type TTargetRuleReason = 'format' | 'prefix' | 'range' | 'duplicate' | 'too-many';
@@ -93,7 +94,13 @@ export function parseTargetRule(input: string): TTargetRule | { reason: TTargetR
     if (!isIpParseError(entry)) {
       if (entry.kind === 'range') return { reason: 'range' };
       const prefix = entry.kind === 'single' ? (entry.family === 4 ? 32 : 128) : null;
-      return { kind: 'cidr', text: prefix === null ? entry.text : `${entry.text}/${prefix}`, family: entry.family, start: entry.start, end: entry.end };
+      return {
+        kind: 'cidr',
+        text: prefix === null ? entry.text : `${entry.text}/${prefix}`,
+        family: entry.family,
+        start: entry.start,
+        end: entry.end,
+      };
     }
     if (entry.reason === 'prefix') return { reason: 'prefix' };
     if (entry.reason === 'order' || entry.reason === 'family') return { reason: 'range' };
@@ -106,7 +113,9 @@ export function parseTargetRule(input: string): TTargetRule | { reason: TTargetR
 }
 
 /** True when a parse result is a refusal. */
-export function isTargetRuleError(value: TTargetRule | { reason: TTargetRuleReason }): value is { reason: TTargetRuleReason } {
+export function isTargetRuleError(
+  value: TTargetRule | { reason: TTargetRuleReason },
+): value is { reason: TTargetRuleReason } {
   return 'reason' in value;
 }
 
@@ -165,14 +174,22 @@ export type TTokenTargetRules = z.infer<typeof ZTokenTargetRules>;
 const targetRulesShape = {
   mode: z.enum(TARGET_RULE_MODES, { error: 'targetRuleModeInvalid' }),
   rules: z
-    .array(z.string({ error: 'invalidType' }).max(TARGET_RULE_MAX_LENGTH, { error: 'tooLong' }), { error: 'invalidType' })
+    .array(z.string({ error: 'invalidType' }).max(TARGET_RULE_MAX_LENGTH, { error: 'tooLong' }), {
+      error: 'invalidType',
+    })
     .max(TARGET_RULE_LINES_MAX, { error: 'targetRulesTooMany' }),
 };
 
 // Each bad entry is an issue at `rules.<index>` (the console shows it on its line).
 function checkRules(body: { mode: TTargetRuleMode; rules: string[] }, ctx: z.RefinementCtx): void {
   const { rules, errors } = parseTargetRules(body.rules);
-  for (const e of errors) ctx.addIssue({ code: 'custom', path: ['rules', e.index], message: TARGET_RULE_REASON_MESSAGES[e.reason], input: e.input });
+  for (const e of errors)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['rules', e.index],
+      message: TARGET_RULE_REASON_MESSAGES[e.reason],
+      input: e.input,
+    });
   if (errors.length === 0 && body.mode === 'allow' && rules.length === 0) {
     ctx.addIssue({ code: 'custom', path: ['rules'], message: 'targetRulesAllowEmpty', input: body.rules });
   }
@@ -186,7 +203,9 @@ function checkRules(body: { mode: TTargetRuleMode; rules: string[] }, ctx: z.Ref
 export const ZTargetRulesBody = z
   .object(targetRulesShape)
   .superRefine(checkRules)
-  .meta({ examples: [{ mode: 'deny', rules: ['example.com', '*.ads.example.net', '203.0.113.0/24', '2001:db8::/32'] }] });
+  .meta({
+    examples: [{ mode: 'deny', rules: ['example.com', '*.ads.example.net', '203.0.113.0/24', '2001:db8::/32'] }],
+  });
 /** A list to set. */
 export type TTargetRulesBody = z.infer<typeof ZTargetRulesBody>;
 

@@ -119,7 +119,12 @@ export type TUsageLogEntry = z.infer<typeof ZUsageLogEntry>;
 
 /** Sums over every connection matching the filters (not just the page). */
 export const ZUsageLogTotals = z
-  .object({ connections: z.number().int(), bytes_up: z.number().int(), bytes_down: z.number().int(), bytes: z.number().int() })
+  .object({
+    connections: z.number().int(),
+    bytes_up: z.number().int(),
+    bytes_down: z.number().int(),
+    bytes: z.number().int(),
+  })
   .meta({ examples: [{ connections: 1, bytes_up: 812, bytes_down: 5120, bytes: 5932 }] });
 
 /** Answer of a usage log query: a page, the totals and the window used. */

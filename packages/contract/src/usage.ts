@@ -13,7 +13,9 @@ export const TRAFFIC_GRANULARITIES = ['hour', 'day'] as const;
 /** Most buckets one traffic query may answer. */
 export const TRAFFIC_POINTS_MAX = 2_400;
 
-const zTzOffset = zDigits(z.number().int({ error: 'tzOffsetRange' }).min(-720, { error: 'tzOffsetRange' }).max(840, { error: 'tzOffsetRange' })).default(480);
+const zTzOffset = zDigits(
+  z.number().int({ error: 'tzOffsetRange' }).min(-720, { error: 'tzOffsetRange' }).max(840, { error: 'tzOffsetRange' }),
+).default(480);
 
 /**
  * Query of GET /token/session/traffic: one token (token_id), the tokens of a
@@ -80,7 +82,8 @@ export const USAGE_ROUTES = {
     path: '/token/session/traffic',
     auth: 'user',
     isCachedPerUser: true,
-    summary: 'Metered traffic over time by hour or day (one proxy, a list, or all); the buckets sum to the metered bytes',
+    summary:
+      'Metered traffic over time by hour or day (one proxy, a list, or all); the buckets sum to the metered bytes',
     tag: 'proxy',
     input: ZSessionTrafficQuery,
     output: ZSessionTraffic,

@@ -42,7 +42,14 @@ export const ZChangePasswordForm = withPasswordConfirm(
 
 /** The signed-in user: info, username, e-mail and password. */
 export const USER_ROUTES = {
-  userInfo: defineRoute({ method: 'GET', path: '/user/info', auth: 'user', summary: 'The signed-in user', tag: 'user', output: ZUserInfo }),
+  userInfo: defineRoute({
+    method: 'GET',
+    path: '/user/info',
+    auth: 'user',
+    summary: 'The signed-in user',
+    tag: 'user',
+    output: ZUserInfo,
+  }),
   userUpdateProfile: defineRoute({
     method: 'PUT',
     path: '/user/profile',
@@ -247,7 +254,8 @@ export const USER_ADMIN_ROUTES = {
     path: '/admin/users/:id/balance',
     auth: 'admin',
     body: 'json',
-    summary: 'Credit or debit an account with a reason, through the ledger (reason "adjustment"); the same request_id moves money once',
+    summary:
+      'Credit or debit an account with a reason, through the ledger (reason "adjustment"); the same request_id moves money once',
     tag: 'admin',
     input: ZAdminAdjustBody.extend(zIdParam.shape),
     output: ZAdminAdjustResult,
@@ -275,7 +283,8 @@ export const USER_ADMIN_ROUTES = {
     method: 'GET',
     path: '/admin/users/:id/proxies',
     auth: 'admin',
-    summary: "One account's proxies (deleted ones too), newest first, with product, area, status, expiry and traffic used",
+    summary:
+      "One account's proxies (deleted ones too), newest first, with product, area, status, expiry and traffic used",
     tag: 'admin',
     input: ZAdminUserPageQuery,
     output: zPage(ZAdminUserProxy),

@@ -32,7 +32,10 @@ export const zUsername = trimmed
   .regex(/^[^\s@\u0000-\u001f\u007f]+$/u, { error: 'usernameChars' });
 
 /** Password: at least 8 characters. */
-export const zPassword = z.string({ error: 'required' }).min(PASSWORD_MIN, { error: 'passwordMin' }).max(PASSWORD_MAX, { error: 'passwordMax' });
+export const zPassword = z
+  .string({ error: 'required' })
+  .min(PASSWORD_MIN, { error: 'passwordMin' })
+  .max(PASSWORD_MAX, { error: 'passwordMax' });
 
 /** Verification code: exactly 6 digits. */
 export const zCode = trimmed.regex(/^\d{6}$/, { error: 'codeFormat' });
@@ -47,7 +50,9 @@ export const zFormBool = z
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
 
 /** Adds the "two passwords are inconsistent" rule to a form with password and confirm_password. */
-export function withPasswordConfirm<T extends z.ZodObject<{ password: z.ZodType<string>; confirm_password: z.ZodType<string> }>>(schema: T) {
+export function withPasswordConfirm<
+  T extends z.ZodObject<{ password: z.ZodType<string>; confirm_password: z.ZodType<string> }>,
+>(schema: T) {
   return schema.refine((v: { password: string; confirm_password: string }) => v.password === v.confirm_password, {
     error: 'passwordMismatch',
     path: ['confirm_password'],
@@ -68,9 +73,12 @@ const CANONICAL_INT = /^-?(0|[1-9]\d{0,14})$/;
  */
 export function zDigits<T extends z.ZodType<number, number>>(rules: T, formatMessage = 'integerFormat') {
   const digits = z
-    .custom<string | number>((v) => (typeof v === 'string' && CANONICAL_INT.test(v)) || (typeof v === 'number' && Number.isFinite(v)), {
-      error: formatMessage,
-    })
+    .custom<string | number>(
+      (v) => (typeof v === 'string' && CANONICAL_INT.test(v)) || (typeof v === 'number' && Number.isFinite(v)),
+      {
+        error: formatMessage,
+      },
+    )
     .transform((v) => Number(v));
   DECIMAL_DIGITS_INPUTS.add(digits);
   return digits.pipe(rules);
@@ -85,7 +93,9 @@ export function zJsonNumber(message: string = 'numberRequired') {
 }
 
 /** A date or instant of a query: ISO 8601 only (2026-01-31 or 2026-01-31T08:00:00Z). */
-export const zQueryDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'dateInvalid' }).transform((v) => new Date(v));
+export const zQueryDate = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'dateInvalid' })
+  .transform((v) => new Date(v));
 
 /** A positive integer id (path parameters and id fields of queries and forms). */
 export const zId = zDigits(z.number().int({ error: 'invalidValue' }).positive({ error: 'invalidValue' }));

@@ -39,7 +39,11 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_EXCERPT_MAX = 500;
 
 /** Headers of a delivery. */
-export const WEBHOOK_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
+export const WEBHOOK_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
 
 /** Delay before retry number `attempt` (1 after the first failure): 30 s doubling, at most 4 h. */
 export function webhookBackoffMs(attempt: number): number {
@@ -66,7 +70,13 @@ export const zWebhookUrl = z
     (v) => {
       try {
         const url = new URL(v);
-        return url.protocol === 'https:' && url.hostname !== '' && url.username === '' && url.password === '' && url.hash === '';
+        return (
+          url.protocol === 'https:' &&
+          url.hostname !== '' &&
+          url.username === '' &&
+          url.password === '' &&
+          url.hash === ''
+        );
       } catch {
         return false;
       }

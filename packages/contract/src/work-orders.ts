@@ -55,7 +55,12 @@ export type TUploadedFile = {
 function isUploadedFile(value: unknown): value is TUploadedFile {
   if (typeof value !== 'object' || value === null) return false;
   const file = value as Partial<TUploadedFile>;
-  return typeof file.filename === 'string' && typeof file.mimetype === 'string' && file.bytes instanceof Uint8Array && typeof file.truncated === 'boolean';
+  return (
+    typeof file.filename === 'string' &&
+    typeof file.mimetype === 'string' &&
+    file.bytes instanceof Uint8Array &&
+    typeof file.truncated === 'boolean'
+  );
 }
 
 /**
@@ -65,7 +70,9 @@ function isUploadedFile(value: unknown): value is TUploadedFile {
 export const zImageUpload = z
   .custom<Blob | TUploadedFile>((value) => isUploadedFile(value), { error: 'attachmentRequired' })
   .transform((value) => value as TUploadedFile)
-  .refine((file) => !file.truncated && file.bytes.length <= WORK_ORDER_ATTACHMENT_MAX_BYTES, { error: 'attachmentTooLarge' })
+  .refine((file) => !file.truncated && file.bytes.length <= WORK_ORDER_ATTACHMENT_MAX_BYTES, {
+    error: 'attachmentTooLarge',
+  })
   .refine((file) => file.bytes.length > 0, { error: 'attachmentType' })
   .meta({ type: 'string', format: 'binary', description: 'A PNG, JPEG or WebP image of at most 5 MB' });
 
@@ -154,7 +161,11 @@ export const ZWorkOrderDetail = ZWorkOrder.extend({ messages: z.array(ZWorkOrder
 export type TWorkOrderDetail = z.infer<typeof ZWorkOrderDetail>;
 
 /** A work order as operators see it: with its customer. */
-export const ZAdminWorkOrder = ZWorkOrder.extend({ user_id: z.number().int(), user_email: z.string(), username: z.string() });
+export const ZAdminWorkOrder = ZWorkOrder.extend({
+  user_id: z.number().int(),
+  user_email: z.string(),
+  username: z.string(),
+});
 /** Parsed operator's work order. */
 export type TAdminWorkOrder = z.infer<typeof ZAdminWorkOrder>;
 /** An operator's work order with its conversation. */
@@ -178,7 +189,8 @@ export const WORK_ORDER_ROUTES = {
     method: 'POST',
     path: '/user/work/order',
     auth: 'user',
-    summary: 'Open a work order (category, subject, content; optional token_id or supply_request_id and attachment_ids)',
+    summary:
+      'Open a work order (category, subject, content; optional token_id or supply_request_id and attachment_ids)',
     tag: 'support',
     input: ZWorkOrderCreateBody,
     output: ZWorkOrderDetail,

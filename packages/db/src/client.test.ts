@@ -64,7 +64,9 @@ describe('change tracking', () => {
             VALUES (1, 'static', 'isp', 'ip', 'HTTP', 'us', 'u1', 'p', now(), '2000-01-01')`,
       );
       await handle.db.execute(sql`UPDATE proxy_tokens SET remark = 'x' WHERE username = 'u1'`);
-      const rows = await handle.db.execute(sql`SELECT updated_at > now() - interval '1 minute' AS fresh FROM proxy_tokens`);
+      const rows = await handle.db.execute(
+        sql`SELECT updated_at > now() - interval '1 minute' AS fresh FROM proxy_tokens`,
+      );
       expect((rows as unknown as { rows: { fresh: boolean }[] }).rows[0].fresh).toBe(true);
       const state = await handle.db.execute(sql`SELECT version FROM gateway_state WHERE id = 1`);
       expect((state as unknown as { rows: { version: number }[] }).rows[0].version).toBe(0);

@@ -61,7 +61,11 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export async function openDb(options: TDbOptions = {}): Promise<TDbHandle> {
   if (options.url) {
     let settled = 0;
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, Client: countingClient(() => (settled += 1)) });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      Client: countingClient(() => (settled += 1)),
+    });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it.
     });
@@ -102,7 +106,8 @@ function countingClient(onSettled: () => void): typeof pg.Client {
         };
         return (super.query as (...a: unknown[]) => unknown)(...args);
       }
-      const answer = (super.query as (...a: unknown[]) => unknown)(...args) as { then?: unknown; once?: unknown } | undefined;
+      const answer = (super.query as (...a: unknown[]) => unknown)(...args) as
+        { then?: unknown; once?: unknown } | undefined;
       if (answer && typeof answer.then === 'function') {
         (answer as Promise<unknown>).then(onSettled, onSettled);
       } else if (answer && typeof answer.once === 'function') {
@@ -129,7 +134,9 @@ export class EmbeddedDatabaseInUseError extends Error {
     readonly dataDir: string,
     readonly pid: number,
   ) {
-    super(`The embedded database in ${dataDir} is open in process ${pid} (the server?): stop it first, or use PostgreSQL (DATABASE_URL).`);
+    super(
+      `The embedded database in ${dataDir} is open in process ${pid} (the server?): stop it first, or use PostgreSQL (DATABASE_URL).`,
+    );
   }
 }
 
@@ -191,7 +198,11 @@ export type TUnlisten = () => Promise<void>;
  * have been lost meanwhile). PGlite: the notifications of this process;
  * PostgreSQL: of every process, on a connection of its own (openChangeFeed).
  */
-export async function listenForNotifications(handle: TDbHandle, channel: string, onNotify: (payload: string) => void): Promise<TUnlisten> {
+export async function listenForNotifications(
+  handle: TDbHandle,
+  channel: string,
+  onNotify: (payload: string) => void,
+): Promise<TUnlisten> {
   let isOpening = true;
   const feed = await openChangeFeed(handle, channel, {
     onNotify,
@@ -256,7 +267,10 @@ export async function openChangeFeed(
   };
   const connect = async (): Promise<void> => {
     // Named (unless PGAPPNAME names the process's connections), so an operator or a test can find it in pg_stat_activity.
-    const next = new pg.Client({ connectionString: handle.url, application_name: process.env.PGAPPNAME ?? `${channel}-feed` });
+    const next = new pg.Client({
+      connectionString: handle.url,
+      application_name: process.env.PGAPPNAME ?? `${channel}-feed`,
+    });
     next.on('error', () => lost(next));
     next.on('end', () => lost(next));
     next.on('notification', (message) => {

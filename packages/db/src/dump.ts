@@ -23,9 +23,15 @@ function tablesInInsertOrder(): TTableInfo[] {
   const infos = new Map<string, TTableInfo>();
   for (const table of tables) {
     const config = getTableConfig(table);
-    const parents = config.foreignKeys.map((fk) => getTableConfig(fk.reference().foreignTable).name).filter((p) => p !== config.name);
+    const parents = config.foreignKeys
+      .map((fk) => getTableConfig(fk.reference().foreignTable).name)
+      .filter((p) => p !== config.name);
     const id = config.columns.find((c) => c.name === 'id');
-    infos.set(config.name, { name: config.name, hasSerialId: id?.columnType === 'PgBigSerial64' || id?.columnType === 'PgBigSerial53', parents });
+    infos.set(config.name, {
+      name: config.name,
+      hasSerialId: id?.columnType === 'PgBigSerial64' || id?.columnType === 'PgBigSerial53',
+      parents,
+    });
   }
   // Parents first (foreign keys), otherwise the schema's order.
   const ordered: TTableInfo[] = [];
@@ -54,7 +60,10 @@ async function migrationCount(handle: TDbHandle): Promise<number> {
 }
 
 /** The database as a PostgreSQL script (see above); `rowsPerStatement` bounds one statement's JSON. */
-export async function exportDump(handle: TDbHandle, rowsPerStatement = 500): Promise<{ script: string; rows: Record<string, number> }> {
+export async function exportDump(
+  handle: TDbHandle,
+  rowsPerStatement = 500,
+): Promise<{ script: string; rows: Record<string, number> }> {
   const tables = tablesInInsertOrder();
   const lines = [
     `${HEADER} migrations=${await migrationCount(handle)}`,
@@ -82,11 +91,17 @@ export async function exportDump(handle: TDbHandle, rowsPerStatement = 500): Pro
     const rows = await rowsOf(handle, sql`SELECT to_jsonb(t) AS row FROM ${sql.identifier(table.name)} t ORDER BY 1`);
     counts[table.name] = rows.length;
     for (let i = 0; i < rows.length; i += rowsPerStatement) {
-      const json = JSON.stringify(rows.slice(i, i + rowsPerStatement).map((r) => (typeof r.row === 'string' ? JSON.parse(r.row) : r.row)));
-      lines.push(`INSERT INTO "${table.name}" SELECT * FROM jsonb_populate_recordset(NULL::"${table.name}", ${literal(json)}::jsonb);`);
+      const json = JSON.stringify(
+        rows.slice(i, i + rowsPerStatement).map((r) => (typeof r.row === 'string' ? JSON.parse(r.row) : r.row)),
+      );
+      lines.push(
+        `INSERT INTO "${table.name}" SELECT * FROM jsonb_populate_recordset(NULL::"${table.name}", ${literal(json)}::jsonb);`,
+      );
     }
     if (table.hasSerialId) {
-      lines.push(`SELECT setval(pg_get_serial_sequence('"${table.name}"', 'id'), COALESCE(max(id), 1), max(id) IS NOT NULL) FROM "${table.name}";`);
+      lines.push(
+        `SELECT setval(pg_get_serial_sequence('"${table.name}"', 'id'), COALESCE(max(id), 1), max(id) IS NOT NULL) FROM "${table.name}";`,
+      );
     }
   }
   lines.push('COMMIT;', '');
@@ -106,10 +121,13 @@ export async function importDump(handle: TDbHandle, script: string): Promise<voi
   if (!header) throw new DumpImportError('not a proxyhub dump (npm run db:export writes one)');
   const here = await migrationCount(handle);
   if (Number(header[1]) !== here) {
-    throw new DumpImportError(`the dump was taken at migration ${header[1]}, this database is at ${here}: export and import with the same version`);
+    throw new DumpImportError(
+      `the dump was taken at migration ${header[1]}, this database is at ${here}: export and import with the same version`,
+    );
   }
   const [accounts] = await rowsOf(handle, sql`SELECT count(*)::int AS n FROM users`);
-  if (Number(accounts.n) > 0) throw new DumpImportError('this database already has accounts: import into a new, empty database');
+  if (Number(accounts.n) > 0)
+    throw new DumpImportError('this database already has accounts: import into a new, empty database');
   const body = script.slice(header[0].length);
   if (handle.kind === 'postgres') {
     // One simple-protocol query: the script's own BEGIN and COMMIT make it one transaction.

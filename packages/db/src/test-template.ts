@@ -30,7 +30,10 @@ export async function prepareTestTemplate(): Promise<{ template: TTestTemplate; 
       template: { pgTemplate: name, pgliteTemplate: '' },
       async teardown() {
         // Copies a test left open (made in the worker processes, named after this template).
-        const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [`${name}_t`]);
+        const { rows } = await admin.query<{ datname: string }>(
+          `SELECT datname FROM pg_database WHERE starts_with(datname, $1)`,
+          [`${name}_t`],
+        );
         for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await admin.end();
@@ -49,7 +52,10 @@ export async function prepareTestTemplate(): Promise<{ template: TTestTemplate; 
 let counter = 0;
 
 /** A fresh database copied from the template; close() also drops a PostgreSQL copy. */
-export async function createDatabaseFromTemplate(template: TTestTemplate, options: { poolSize?: number } = {}): Promise<TDbHandle & { url?: string }> {
+export async function createDatabaseFromTemplate(
+  template: TTestTemplate,
+  options: { poolSize?: number } = {},
+): Promise<TDbHandle & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (url) {
     // Named after the template, so the run's teardown drops any copy a test left open.

@@ -23,5 +23,8 @@ export const isPostgres = Boolean(process.env.DATABASE_URL);
  * new PostgreSQL database made from the template database.
  */
 export function createTestDatabase(options: { poolSize?: number } = {}): Promise<TDbHandle & { url?: string }> {
-  return createDatabaseFromTemplate({ pgliteTemplate: inject('pgliteTemplate'), pgTemplate: inject('pgTemplate') }, options);
+  return createDatabaseFromTemplate(
+    { pgliteTemplate: inject('pgliteTemplate'), pgTemplate: inject('pgTemplate') },
+    options,
+  );
 }

@@ -12,8 +12,14 @@ describe('endpoint file lines through the gateway', () => {
   beforeAll(async () => {
     t = await startApiWithGateway();
     ann = await createUser(t.app, t.mailer, 'ann');
-    dynamicId = (await buyOk(t.app, ann.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0]
-      .token_id;
+    dynamicId = (
+      await buyOk(t.app, ann.token, '/token/variable/traffic', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        traffic_gb: 0.1,
+      })
+    ).tokens[0].token_id;
   });
   afterAll(async () => {
     await t?.close();

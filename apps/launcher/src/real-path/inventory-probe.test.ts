@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitNodes } from '@proxy/db';
 import { buyOk, createUser, creditFen, importInventory, request, type TTestUser } from '@proxy/server/testing';
 import { createInventoryProbeJob } from '@proxy/server/features/inventory/inventory-probe.job';
-import { startDeadUpstream, startLocalEcho, startLocalUpstream, type TLocalUpstream } from '@proxy/server/features/inventory/inventory-probe-test-kit';
+import {
+  startDeadUpstream,
+  startLocalEcho,
+  startLocalUpstream,
+  type TLocalUpstream,
+} from '@proxy/server/features/inventory/inventory-probe-test-kit';
 import { getThroughHttpProxy, startApiWithGateway } from '../../test/api-with-gateway';
 
 // The inventory probe on the real path: three local upstream proxies in one
@@ -28,8 +33,15 @@ describe('inventory probe through local upstreams', () => {
     dead = await startDeadUpstream();
     spare = await startLocalUpstream({ localAddress: '127.0.0.3', username: 'c', password: 'pc' });
     // The probe's URL defaults to the proxy test's echo: here the local one, which the gateway lets through.
-    t = await startApiWithGateway({ TOKEN_TEST_ECHO_URL: echo.url, DIRECT_EXIT_COUNTRY: 'jp', INVENTORY_PROBE_TIMEOUT_MS: '5000' }, { echoUrls: [echo.url] });
-    const csv = [`127.0.0.1:${pinned.port}:a:pa,us`, `127.0.0.1:${dead.port}:b:pb,us`, `127.0.0.1:${spare.port}:c:pc,us`].join('\n');
+    t = await startApiWithGateway(
+      { TOKEN_TEST_ECHO_URL: echo.url, DIRECT_EXIT_COUNTRY: 'jp', INVENTORY_PROBE_TIMEOUT_MS: '5000' },
+      { echoUrls: [echo.url] },
+    );
+    const csv = [
+      `127.0.0.1:${pinned.port}:a:pa,us`,
+      `127.0.0.1:${dead.port}:b:pb,us`,
+      `127.0.0.1:${spare.port}:c:pc,us`,
+    ].join('\n');
     expect(await importInventory(t.deps, csv, 'residential')).toMatchObject({ imported: 3 });
     for (const row of await t.db.db.select().from(exitNodes).where(eq(exitNodes.country, 'us'))) {
       id[row.port === pinned.port ? 'pinned' : row.port === dead.port ? 'dead' : 'spare'] = row.id;
@@ -37,9 +49,23 @@ describe('inventory probe through local upstreams', () => {
     user = await createUser(t.app, t.mailer, 'probe');
     await creditFen(t.deps, user.userId, 100_000);
     // The static IP takes the first free upstream (the one leaving from 127.0.0.2); the dynamic token rotates among the other two.
-    staticId = (await buyOk(t.app, user.token, '/token/static/ip', { category: 'isp', network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0]
-      .token_id;
-    dynamic = (await buyOk(t.app, user.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0];
+    staticId = (
+      await buyOk(t.app, user.token, '/token/static/ip', {
+        category: 'isp',
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        days: 1,
+      })
+    ).tokens[0].token_id;
+    dynamic = (
+      await buyOk(t.app, user.token, '/token/variable/traffic', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        traffic_gb: 0.1,
+      })
+    ).tokens[0];
   });
   afterAll(async () => {
     await t?.close();
@@ -80,17 +106,27 @@ describe('inventory probe through local upstreams', () => {
 
   it("the proxy test of the static IP on the probed exit reports the exit's IP and country", async () => {
     expect((await node(id.pinned)).holderTokenId).toBe(staticId);
-    const test = (await request(t.app, 'GET', `/token/test/${staticId}`, { token: user.token, lang: 'en' })).json().data;
+    const test = (await request(t.app, 'GET', `/token/test/${staticId}`, { token: user.token, lang: 'en' })).json()
+      .data;
     expect(test).toMatchObject({ ok: true, exit_ip: '8.8.8.8', country: { code: 'US' } });
     expect(test.exit_ip).toBe((await node(id.pinned)).exitIp);
   });
 
   it('a static IP bought after the pass is never the dead exit, and its SOCKS5 proxy test goes through the exit too', async () => {
-    const socks = (await buyOk(t.app, user.token, '/token/static/ip', { category: 'isp', network: 'SOCKS5', country_id: 'us', quantity: 1, days: 1 }))
-      .tokens[0];
+    const socks = (
+      await buyOk(t.app, user.token, '/token/static/ip', {
+        category: 'isp',
+        network: 'SOCKS5',
+        country_id: 'us',
+        quantity: 1,
+        days: 1,
+      })
+    ).tokens[0];
     expect((await node(id.spare)).holderTokenId).toBe(socks.token_id);
     expect((await node(id.dead)).holderTokenId).toBeNull();
-    const test = (await request(t.app, 'GET', `/token/test/${socks.token_id}`, { token: user.token, lang: 'en' })).json().data;
+    const test = (
+      await request(t.app, 'GET', `/token/test/${socks.token_id}`, { token: user.token, lang: 'en' })
+    ).json().data;
     // The echo answers 9.9.9.9 only to connections from the spare upstream's address: the test went through it.
     expect(test).toMatchObject({ ok: true, exit_ip: '9.9.9.9' });
   });

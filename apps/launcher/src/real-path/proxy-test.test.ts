@@ -30,7 +30,10 @@ describe('proxy test through the gateway', () => {
   }
 
   async function usage(id: number): Promise<{ used: number; buckets: number }> {
-    const [row] = await t.db.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, id));
+    const [row] = await t.db.db
+      .select({ used: proxyTokens.trafficUsedBytes })
+      .from(proxyTokens)
+      .where(eq(proxyTokens.id, id));
     const [sum] = await t.db.db
       .select({ bytes: sql<string>`coalesce(sum(${tokenUsage.bytes}), 0)` })
       .from(tokenUsage)
@@ -43,14 +46,24 @@ describe('proxy test through the gateway', () => {
     const result = await runTest(httpId);
     expect(result.status).toBe(200);
     expect(result.body.code).toBe(0);
-    expect(result.body.data).toMatchObject({ ok: true, exit_ip: '127.0.0.1', country: { code: 'US', name_en: 'United States of America' }, status_code: 200 });
+    expect(result.body.data).toMatchObject({
+      ok: true,
+      exit_ip: '127.0.0.1',
+      country: { code: 'US', name_en: 'United States of America' },
+      status_code: 200,
+    });
     expect(result.body.data.latency_ms).toBeGreaterThanOrEqual(0);
     expect(result.body.data.error).toBeUndefined();
   });
 
   it('answers the echo through a SOCKS5 token', async () => {
     const result = await runTest(socksId);
-    expect(result.body.data).toMatchObject({ ok: true, exit_ip: '127.0.0.1', country: { code: 'US' }, status_code: 200 });
+    expect(result.body.data).toMatchObject({
+      ok: true,
+      exit_ip: '127.0.0.1',
+      country: { code: 'US' },
+      status_code: 200,
+    });
   });
 
   it('meters the test: usage grows, and the hourly buckets sum to traffic_used_bytes', async () => {

@@ -13,7 +13,8 @@ async function startUpstream(localAddress: string, username: string, password: s
   const expected = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   const server = http.createServer((_req, res) => res.writeHead(405).end());
   server.on('connect', (req, socket: net.Socket, head) => {
-    if (req.headers['proxy-authorization'] !== expected) return socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
+    if (req.headers['proxy-authorization'] !== expected)
+      return socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
     const [host, port] = (req.url ?? '').split(':');
     const target = net.connect({ host, port: Number(port), localAddress }, () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -37,9 +38,10 @@ describe('upstream exits imported by CSV', () => {
     t = await startApiWithGateway();
     upstreams.push(await startUpstream('127.0.0.2', 'berlin user', 'p@ss:1'));
     upstreams.push(await startUpstream('127.0.0.3', 'tokyo', 'secret/2'));
-    const csv = [`http://127.0.0.1:${upstreams[0].port}:berlin user:p@ss:1,de,be,Berlin`, `127.0.0.1:${upstreams[1].port}:tokyo:secret/2,jp,13,Tokyo`].join(
-      '\n',
-    );
+    const csv = [
+      `http://127.0.0.1:${upstreams[0].port}:berlin user:p@ss:1,de,be,Berlin`,
+      `127.0.0.1:${upstreams[1].port}:tokyo:secret/2,jp,13,Tokyo`,
+    ].join('\n');
     const result = await importInventory(t.deps, csv, 'residential');
     expect(result).toMatchObject({ imported: 2, errors: [] });
     user = await createUser(t.app, t.mailer, 'carol');
@@ -54,7 +56,13 @@ describe('upstream exits imported by CSV', () => {
     ['de', '127.0.0.2'],
     ['jp', '127.0.0.3'],
   ])('a static IP bought in %s leaves through its upstream (origin sees %s)', async (country, exitAddress) => {
-    const bought = await buyOk(t.app, user.token, '/token/static/ip', { category: 'isp', network: 'HTTP', country_id: country, quantity: 1, days: 1 });
+    const bought = await buyOk(t.app, user.token, '/token/static/ip', {
+      category: 'isp',
+      network: 'HTTP',
+      country_id: country,
+      quantity: 1,
+      days: 1,
+    });
     const token = bought.tokens[0] as unknown as { token_id: number; proxy_url: string };
     // The console's proxy test: a real request through the gateway to the API's echo.
     let test: { ok: boolean; exit_ip: string } = { ok: false, exit_ip: '' };
@@ -64,7 +72,10 @@ describe('upstream exits imported by CSV', () => {
     });
     expect(test.exit_ip).toBe(exitAddress);
     // And the customer's own client with the proxy URL from the answer.
-    const echo = await getThroughHttpProxy(token.proxy_url.replace(/@[^:]+:/, '@127.0.0.1:'), `http://127.0.0.1:${t.apiPort}/api/proxy/echo`);
+    const echo = await getThroughHttpProxy(
+      token.proxy_url.replace(/@[^:]+:/, '@127.0.0.1:'),
+      `http://127.0.0.1:${t.apiPort}/api/proxy/echo`,
+    );
     expect(echo.status).toBe(200);
     expect(JSON.parse(echo.body).data.ip).toBe(exitAddress);
   });

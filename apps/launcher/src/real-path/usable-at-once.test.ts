@@ -2,7 +2,15 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyTokens } from '@proxy/db';
 import { viaProxy, type TProxyVia } from '@proxy/gateway/testing';
-import { bumpGatewayVersion, buyOk, createAdmin, createUser, readGatewayVersion, request, type TTestUser } from '@proxy/server/testing';
+import {
+  bumpGatewayVersion,
+  buyOk,
+  createAdmin,
+  createUser,
+  readGatewayVersion,
+  request,
+  type TTestUser,
+} from '@proxy/server/testing';
 import { startApiWithGateway } from '../../test/api-with-gateway';
 
 // What the API has answered is true at the gateway on the next connection:
@@ -24,7 +32,8 @@ describe.each(['embedded', 'separate'] as const)('a proxy through the %s gateway
     await t?.close();
   });
 
-  const through = (via: TProxyVia, creds: { username: string; password: string }) => viaProxy({ proxyPort: t.gateway.port, ...creds, url: echo, via });
+  const through = (via: TProxyVia, creds: { username: string; password: string }) =>
+    viaProxy({ proxyPort: t.gateway.port, ...creds, url: echo, via });
 
   // Taking access away: embedded, the answer waited for the gateway; separate, wait until it has applied the database's version.
   async function untilApplied(): Promise<void> {
@@ -34,7 +43,15 @@ describe.each(['embedded', 'separate'] as const)('a proxy through the %s gateway
   }
 
   async function buy(network: 'HTTP' | 'SOCKS5') {
-    return (await buyOk(t.app, ann.token, '/token/static/ip', { category: 'isp', country_id: 'us', quantity: 1, days: 1, network })).tokens[0];
+    return (
+      await buyOk(t.app, ann.token, '/token/static/ip', {
+        category: 'isp',
+        country_id: 'us',
+        quantity: 1,
+        days: 1,
+        network,
+      })
+    ).tokens[0];
   }
 
   it('answers 200 on HTTP forward, CONNECT and SOCKS5 on the first connection after the purchase', async () => {
@@ -53,19 +70,27 @@ describe.each(['embedded', 'separate'] as const)('a proxy through the %s gateway
     expect((await through('http', token)).status).toBe(200);
     const reset = await request(t.app, 'PUT', `/token/reset/${token.token_id}`, { token: ann.token });
     expect(reset.json().code, reset.body).toBe(0);
-    expect((await through('http', { username: token.username, password: reset.json().data.password })).status).toBe(200);
+    expect((await through('http', { username: token.username, password: reset.json().data.password })).status).toBe(
+      200,
+    );
     await untilApplied();
     expect((await through('http', token)).reason).toBe('bad-credentials');
   });
 
   it('refuses a disabled proxy, and accepts it again at once when enabled', async () => {
     const token = await buy('HTTP');
-    const off = await request(t.app, 'PUT', `/token/${token.token_id}`, { token: ann.token, body: { status: 'disabled' } });
+    const off = await request(t.app, 'PUT', `/token/${token.token_id}`, {
+      token: ann.token,
+      body: { status: 'disabled' },
+    });
     expect(off.json().code, off.body).toBe(0);
     await untilApplied();
     expect((await through('http', token)).reason).toBe('token-disabled');
     expect((await through('connect', token)).reason).toBe('token-disabled');
-    const on = await request(t.app, 'PUT', `/token/${token.token_id}`, { token: ann.token, body: { status: 'enabled' } });
+    const on = await request(t.app, 'PUT', `/token/${token.token_id}`, {
+      token: ann.token,
+      body: { status: 'enabled' },
+    });
     expect(on.json().code, on.body).toBe(0);
     expect((await through('http', token)).status).toBe(200);
   });
@@ -79,14 +104,25 @@ describe.each(['embedded', 'separate'] as const)('a proxy through the %s gateway
     await bumpGatewayVersion(t.db.db);
     await t.gateway.store.refresh();
     expect((await through('http', token)).reason).toBe('token-expired');
-    const renew = await request(t.app, 'POST', '/token/ip/renew', { token: ann.token, body: { token_ids: [token.token_id], days: 1, payway: 'balance' } });
+    const renew = await request(t.app, 'POST', '/token/ip/renew', {
+      token: ann.token,
+      body: { token_ids: [token.token_id], days: 1, payway: 'balance' },
+    });
     expect(renew.json().data?.success, renew.body).toBe(1);
     expect((await through('http', token)).status).toBe(200);
   });
 
   it('refuses an address left off a new whitelist, and accepts it at once when added', async () => {
     const bob = await createUser(t.app, t.mailer, `bob${mode}`);
-    const token = (await buyOk(t.app, bob.token, '/token/static/ip', { category: 'isp', country_id: 'us', quantity: 1, days: 1, network: 'HTTP' })).tokens[0];
+    const token = (
+      await buyOk(t.app, bob.token, '/token/static/ip', {
+        category: 'isp',
+        country_id: 'us',
+        quantity: 1,
+        days: 1,
+        network: 'HTTP',
+      })
+    ).tokens[0];
     const form = (ip: string) => ({
       payload: new URLSearchParams({ ip }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${bob.token}` },
@@ -108,14 +144,32 @@ describe('a disabled account through the embedded gateway', () => {
     try {
       const operator = await createAdmin(t.app, t.deps, t.mailer, 'oper');
       const dan = await createUser(t.app, t.mailer, 'dan');
-      const token = (await buyOk(t.app, dan.token, '/token/static/ip', { category: 'isp', country_id: 'us', quantity: 1, days: 1, network: 'HTTP' })).tokens[0];
+      const token = (
+        await buyOk(t.app, dan.token, '/token/static/ip', {
+          category: 'isp',
+          country_id: 'us',
+          quantity: 1,
+          days: 1,
+          network: 'HTTP',
+        })
+      ).tokens[0];
       const echo = `http://127.0.0.1:${t.apiPort}/api/proxy/echo`;
       expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'http' })).status).toBe(200);
-      const off = await request(t.app, 'PUT', `/admin/users/${dan.userId}/status`, { token: operator.token, body: { status: 'disabled' } });
+      const off = await request(t.app, 'PUT', `/admin/users/${dan.userId}/status`, {
+        token: operator.token,
+        body: { status: 'disabled' },
+      });
       expect(off.json().code, off.body).toBe(0);
-      expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'http' })).reason).toBe('token-disabled');
-      expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'connect' })).reason).toBe('token-disabled');
-      const on = await request(t.app, 'PUT', `/admin/users/${dan.userId}/status`, { token: operator.token, body: { status: 'active' } });
+      expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'http' })).reason).toBe(
+        'token-disabled',
+      );
+      expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'connect' })).reason).toBe(
+        'token-disabled',
+      );
+      const on = await request(t.app, 'PUT', `/admin/users/${dan.userId}/status`, {
+        token: operator.token,
+        body: { status: 'active' },
+      });
       expect(on.json().code, on.body).toBe(0);
       expect((await viaProxy({ proxyPort: t.gateway.port, ...token, url: echo, via: 'http' })).status).toBe(200);
     } finally {
@@ -143,23 +197,37 @@ describe('the API listener through the gateway', () => {
 
   const api = (path: string) => `http://127.0.0.1:${t.apiPort}${path}`;
 
-  it.each(['http', 'connect', 'socks5'] as const)('over %s: the echo GET answers, /api/health and the console are refused', async (via) => {
-    const creds = via === 'socks5' ? socks : http;
-    const ok = await viaProxy({ proxyPort: t.gateway.port, ...creds, url: api('/api/proxy/echo'), via });
-    expect(ok.status).toBe(200);
-    expect(JSON.parse(ok.body).data.ip).toBe('127.0.0.1');
-    for (const path of ['/api/health', '/api/user/info', '/', '/api/proxy/echo/../health']) {
-      const refused = await viaProxy({ proxyPort: t.gateway.port, ...creds, url: api(path), via });
-      expect(refused.status, `${via} ${path}`).toBe(403);
-      expect(refused.body).toContain('This destination is not allowed');
-    }
-    const post = await viaProxy({ proxyPort: t.gateway.port, ...creds, url: api('/api/proxy/echo'), via, method: 'POST' });
-    expect(post.status).toBe(403);
-  });
+  it.each(['http', 'connect', 'socks5'] as const)(
+    'over %s: the echo GET answers, /api/health and the console are refused',
+    async (via) => {
+      const creds = via === 'socks5' ? socks : http;
+      const ok = await viaProxy({ proxyPort: t.gateway.port, ...creds, url: api('/api/proxy/echo'), via });
+      expect(ok.status).toBe(200);
+      expect(JSON.parse(ok.body).data.ip).toBe('127.0.0.1');
+      for (const path of ['/api/health', '/api/user/info', '/', '/api/proxy/echo/../health']) {
+        const refused = await viaProxy({ proxyPort: t.gateway.port, ...creds, url: api(path), via });
+        expect(refused.status, `${via} ${path}`).toBe(403);
+        expect(refused.body).toContain('This destination is not allowed');
+      }
+      const post = await viaProxy({
+        proxyPort: t.gateway.port,
+        ...creds,
+        url: api('/api/proxy/echo'),
+        via,
+        method: 'POST',
+      });
+      expect(post.status).toBe(403);
+    },
+  );
 
   it('refuses another name of the API host (loopback, not the configured echo; other spellings are in the SSRF battery)', async () => {
     for (const via of ['http', 'connect'] as const) {
-      const answer = await viaProxy({ proxyPort: t.gateway.port, ...http, url: `http://localhost:${t.apiPort}/api/proxy/echo`, via });
+      const answer = await viaProxy({
+        proxyPort: t.gateway.port,
+        ...http,
+        url: `http://localhost:${t.apiPort}/api/proxy/echo`,
+        via,
+      });
       expect(answer.reason, via).toBe('target-refused');
     }
   });

@@ -50,7 +50,10 @@ describe('traffic alerts as the gateway meters usage', () => {
         host: '127.0.0.1',
         port: t.gateway.port,
         path: `http://127.0.0.1:${originPort}/?bytes=${bytes}`,
-        headers: { host: `127.0.0.1:${originPort}`, 'proxy-authorization': `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` },
+        headers: {
+          host: `127.0.0.1:${originPort}`,
+          'proxy-authorization': `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
+        },
         agent: false,
       });
       let received = 0;
@@ -62,7 +65,9 @@ describe('traffic alerts as the gateway meters usage', () => {
       req.on('error', () => resolve(received));
       req.end();
     });
-  const used = async (id: number) => (await t.db.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, id)))[0].used;
+  const used = async (id: number) =>
+    (await t.db.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, id)))[0]
+      .used;
   const runAlerts = async () => {
     for (const job of createAlertJobs(t.deps)) await job.runOnce();
   };
@@ -78,10 +83,20 @@ describe('traffic alerts as the gateway meters usage', () => {
   it('fires 50, 80 and 100 % once each as metered usage crosses them, with a console notification for each', async () => {
     const saved = await request(t.app, 'PUT', '/user/alerts/settings', {
       token: amy.token,
-      body: { ...(await request(t.app, 'GET', '/user/alerts/settings', { token: amy.token })).json().data, usage_thresholds: [50, 80, 100] },
+      body: {
+        ...(await request(t.app, 'GET', '/user/alerts/settings', { token: amy.token })).json().data,
+        usage_thresholds: [50, 80, 100],
+      },
     });
     expect(saved.json().code, saved.body).toBe(0);
-    const token = (await buyOk(t.app, amy.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0];
+    const token = (
+      await buyOk(t.app, amy.token, '/token/variable/traffic', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        traffic_gb: 0.1,
+      })
+    ).tokens[0];
 
     // Below 50 %: nothing.
     expect(await download(token, Math.floor(LIMIT * 0.3))).toBe(Math.floor(LIMIT * 0.3));

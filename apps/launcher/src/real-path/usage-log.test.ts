@@ -25,14 +25,25 @@ describe('the per-connection usage log through the gateway', () => {
   });
 
   const buy = async (user: TTestUser, network: 'HTTP' | 'SOCKS5') =>
-    (await buyOk(t.app, user.token, '/token/static/ip', { category: 'isp', country_id: 'us', quantity: 1, days: 1, network })).tokens[0];
+    (
+      await buyOk(t.app, user.token, '/token/static/ip', {
+        category: 'isp',
+        country_id: 'us',
+        quantity: 1,
+        days: 1,
+        network,
+      })
+    ).tokens[0];
   const through = async (via: TProxyVia, creds: { username: string; password: string }) => {
     const answer = await viaProxy({ proxyPort: t.gateway.port, ...creds, url: echo, via });
     expect(answer.status).toBe(200);
     return answer;
   };
-  const used = async (id: number) => (await t.db.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, id)))[0].used;
-  const logOf = async (id: number, query: string, user = ann) => (await request(t.app, 'GET', `/token/usage-log/${id}?${query}`, { token: user.token })).json();
+  const used = async (id: number) =>
+    (await t.db.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, id)))[0]
+      .used;
+  const logOf = async (id: number, query: string, user = ann) =>
+    (await request(t.app, 'GET', `/token/usage-log/${id}?${query}`, { token: user.token })).json();
 
   it("is off by default, and the setting is validated in the caller's language", async () => {
     const res = await request(t.app, 'GET', '/user/usage-log/settings', { token: ann.token });
@@ -41,18 +52,27 @@ describe('the per-connection usage log through the gateway', () => {
       ['en', 'Retention must be a whole number of days from 1 to 30'],
       ['zh', '保留天数为 1-30 的整数'],
     ]) {
-      const bad = await request(t.app, 'PUT', '/user/usage-log/settings', { token: ann.token, lang, body: { enabled: true, retention_days: 31 } });
+      const bad = await request(t.app, 'PUT', '/user/usage-log/settings', {
+        token: ann.token,
+        lang,
+        body: { enabled: true, retention_days: 31 },
+      });
       expect(bad.statusCode).toBe(400);
       expect(JSON.stringify(bad.json().data.issues)).toContain(text);
     }
-    expect((await request(t.app, 'GET', '/user/usage-log/settings', { token: ann.token })).json().data.enabled).toBe(false);
+    expect((await request(t.app, 'GET', '/user/usage-log/settings', { token: ann.token })).json().data.enabled).toBe(
+      false,
+    );
   });
 
   it('totals equal the metered usage for HTTP forward, CONNECT and SOCKS5, in the console, the CSV and the customer API', async () => {
     const httpToken = await buy(ann, 'HTTP');
     const socksToken = await buy(ann, 'SOCKS5');
     const bensToken = await buy(ben, 'HTTP');
-    const on = await request(t.app, 'PUT', '/user/usage-log/settings', { token: ann.token, body: { enabled: true, retention_days: 2 } });
+    const on = await request(t.app, 'PUT', '/user/usage-log/settings', {
+      token: ann.token,
+      body: { enabled: true, retention_days: 2 },
+    });
     expect(on.json().data).toEqual({ enabled: true, retention_days: 2 });
 
     await through('http', httpToken);
@@ -67,7 +87,11 @@ describe('the per-connection usage log through the gateway', () => {
     const to = new Date(Math.floor(now / HOUR) * HOUR + 2 * HOUR).toISOString();
     const window = `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
     const metered = async (id: number) =>
-      (await request(t.app, 'GET', `/token/session/traffic?token_id=${id}&granularity=hour&${window}`, { token: ann.token })).json().data.total_bytes as number;
+      (
+        await request(t.app, 'GET', `/token/session/traffic?token_id=${id}&granularity=hour&${window}`, {
+          token: ann.token,
+        })
+      ).json().data.total_bytes as number;
 
     for (const [token, connections, protocols] of [
       [httpToken, 3, ['connect', 'http', 'http']],
@@ -80,16 +104,27 @@ describe('the per-connection usage log through the gateway', () => {
       expect(log.enabled).toBe(true);
       expect(log.records.map((r: { protocol: string }) => r.protocol).sort()).toEqual(protocols);
       for (const r of log.records) {
-        expect(r).toMatchObject({ token_id: token.token_id, target_host: '127.0.0.1', target_port: t.apiPort, outcome: 'closed', reason: null });
+        expect(r).toMatchObject({
+          token_id: token.token_id,
+          target_host: '127.0.0.1',
+          target_port: t.apiPort,
+          outcome: 'closed',
+          reason: null,
+        });
         expect(r.bytes_up).toBeGreaterThan(0);
         expect(r.bytes_down).toBeGreaterThan(0);
       }
-      const sum = log.records.reduce((s: number, r: { bytes_up: number; bytes_down: number }) => s + r.bytes_up + r.bytes_down, 0);
+      const sum = log.records.reduce(
+        (s: number, r: { bytes_up: number; bytes_down: number }) => s + r.bytes_up + r.bytes_down,
+        0,
+      );
       expect(log.totals.bytes).toBe(sum);
       expect(log.totals.bytes).toBe(await metered(token.token_id));
 
       // The CSV holds the same connections.
-      const csv = await request(t.app, 'GET', `/token/usage-log/${token.token_id}/export?${window}`, { token: ann.token });
+      const csv = await request(t.app, 'GET', `/token/usage-log/${token.token_id}/export?${window}`, {
+        token: ann.token,
+      });
       expect(csv.headers['content-type']).toContain('text/csv');
       const [header, ...lines] = csv.body.trim().split('\r\n');
       const cols = header.split(',');
@@ -102,7 +137,11 @@ describe('the per-connection usage log through the gateway', () => {
 
       // The customer API with the personal key.
       const key = (await request(t.app, 'GET', '/user/info', { token: ann.token })).json().data.token as string;
-      const v1 = (await request(t.app, 'GET', `/v1/proxies/${token.token_id}/connections?${window}`, { headers: { 'x-api-key': key } })).json();
+      const v1 = (
+        await request(t.app, 'GET', `/v1/proxies/${token.token_id}/connections?${window}`, {
+          headers: { 'x-api-key': key },
+        })
+      ).json();
       expect(v1.code).toBe(0);
       expect(v1.data.totals).toEqual(log.totals);
     }
@@ -117,14 +156,23 @@ describe('the per-connection usage log through the gateway', () => {
 
   it('stops logging at once when turned off', async () => {
     const token = await buy(ann, 'HTTP');
-    const off = await request(t.app, 'PUT', '/user/usage-log/settings', { token: ann.token, body: { enabled: false, retention_days: 2 } });
+    const off = await request(t.app, 'PUT', '/user/usage-log/settings', {
+      token: ann.token,
+      body: { enabled: false, retention_days: 2 },
+    });
     expect(off.json().data.enabled).toBe(false);
     await through('http', token);
     const marker = await buy(ben, 'HTTP');
-    await request(t.app, 'PUT', '/user/usage-log/settings', { token: ben.token, body: { enabled: true, retention_days: 1 } });
+    await request(t.app, 'PUT', '/user/usage-log/settings', {
+      token: ben.token,
+      body: { enabled: true, retention_days: 1 },
+    });
     // Ben's later connection is written: Ann's, earlier, would have been too.
     await through('http', marker);
-    await until(async () => (await t.db.db.select().from(usageLogEntries).where(eq(usageLogEntries.tokenId, marker.token_id))).length === 1);
+    await until(
+      async () =>
+        (await t.db.db.select().from(usageLogEntries).where(eq(usageLogEntries.tokenId, marker.token_id))).length === 1,
+    );
     expect(await t.db.db.select().from(usageLogEntries).where(eq(usageLogEntries.tokenId, token.token_id))).toEqual([]);
   });
 });

@@ -33,7 +33,10 @@ export const ZServerEnv = z.object({
    * base64; generated into DATA_DIR/data-encryption-key when unset. The same on every API instance; never change it
    * while such secrets exist (they would no longer open).
    */
-  DATA_ENCRYPTION_KEY: optionalText.refine((v) => v === undefined || parseDataKey(v) !== null, '32 bytes as 64 hex digits or base64 (openssl rand -base64 32)'),
+  DATA_ENCRYPTION_KEY: optionalText.refine(
+    (v) => v === undefined || parseDataKey(v) !== null,
+    '32 bytes as 64 hex digits or base64 (openssl rand -base64 32)',
+  ),
   /** smtp:// or smtps:// URL; unset means e-mails are written to DATA_DIR/outbox. */
   SMTP_URL: optionalText,
   /** Sender of e-mails. */
@@ -179,7 +182,10 @@ export const ZServerEnv = z.object({
   USDT_ERC20_RPC_URL: optionalText,
   USDT_ERC20_CONTRACT: z.string().trim().default('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
   /** First block the Ethereum watcher scans on a fresh database (default: the finalized block minus about a day). */
-  USDT_ERC20_START_BLOCK: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(0).optional()),
+  USDT_ERC20_START_BLOCK: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().int().min(0).optional(),
+  ),
   /** Most blocks one eth_getLogs call asks for (endpoints limit ranges). */
   USDT_ERC20_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(500),
   /** host:port of the gateway the proxy test dials (default 127.0.0.1:GATEWAY_PUBLIC_PORT). */
@@ -220,7 +226,11 @@ export type TServerConfig = z.output<typeof ZServerEnv> & {
 };
 
 /** Reads a secret file in DATA_DIR, creating it on first start. */
-function loadOrCreateSecret(dataDir: string, name: string, create = () => randomBytes(48).toString('base64url')): string {
+function loadOrCreateSecret(
+  dataDir: string,
+  name: string,
+  create = () => randomBytes(48).toString('base64url'),
+): string {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
@@ -233,7 +243,10 @@ function loadOrCreateSecret(dataDir: string, name: string, create = () => random
 function dataKeyOf(c: z.output<typeof ZServerEnv>): Buffer {
   if (c.DATA_ENCRYPTION_KEY) return parseDataKey(c.DATA_ENCRYPTION_KEY)!;
   const key = parseDataKey(loadOrCreateSecret(c.DATA_DIR, 'data-encryption-key', newDataKeyText));
-  if (!key) throw new Error(`Invalid configuration:\n  ${path.join(c.DATA_DIR, 'data-encryption-key')}: not a 32-byte key (64 hex digits or base64)`);
+  if (!key)
+    throw new Error(
+      `Invalid configuration:\n  ${path.join(c.DATA_DIR, 'data-encryption-key')}: not a 32-byte key (64 hex digits or base64)`,
+    );
   return key;
 }
 
@@ -254,7 +267,8 @@ function paymentProblems(c: z.output<typeof ZServerEnv>): string[] {
     problems.push('PAY_SANDBOX: the sandbox may not be on together with Alipay, WeChat Pay or USDT');
   }
   if (isAlipay) {
-    for (const name of ['ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY'] as const) if (!c[name]) problems.push(`${name}: required with ALIPAY_APP_ID`);
+    for (const name of ['ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY'] as const)
+      if (!c[name]) problems.push(`${name}: required with ALIPAY_APP_ID`);
   }
   if (isWechat) {
     for (const name of [
@@ -267,22 +281,29 @@ function paymentProblems(c: z.output<typeof ZServerEnv>): string[] {
     ] as const) {
       if (!c[name]) problems.push(`${name}: required with WECHAT_PAY_MCHID`);
     }
-    if (c.WECHAT_PAY_API_V3_KEY && Buffer.byteLength(c.WECHAT_PAY_API_V3_KEY) !== 32) problems.push('WECHAT_PAY_API_V3_KEY: must be 32 bytes');
+    if (c.WECHAT_PAY_API_V3_KEY && Buffer.byteLength(c.WECHAT_PAY_API_V3_KEY) !== 32)
+      problems.push('WECHAT_PAY_API_V3_KEY: must be 32 bytes');
   }
   if (isTrc20 || isErc20) {
     if (!c.USDT_CNY_RATE) problems.push('USDT_CNY_RATE: required with USDT_TRC20_ADDRESS or USDT_ERC20_ADDRESS');
-    else if (parseUsdtRate(c.USDT_CNY_RATE) === null) problems.push('USDT_CNY_RATE: a positive decimal of yuan per USDT with at most 6 decimals, such as 7.20');
+    else if (parseUsdtRate(c.USDT_CNY_RATE) === null)
+      problems.push('USDT_CNY_RATE: a positive decimal of yuan per USDT with at most 6 decimals, such as 7.20');
   }
   if (isTrc20) {
-    if (tronAddressToHex(c.USDT_TRC20_ADDRESS!) === null) problems.push('USDT_TRC20_ADDRESS: not a TRON address (T..., 34 characters, valid checksum)');
-    if (tronAddressToHex(c.USDT_TRC20_CONTRACT) === null) problems.push('USDT_TRC20_CONTRACT: not a TRON address (T..., 34 characters, valid checksum)');
+    if (tronAddressToHex(c.USDT_TRC20_ADDRESS!) === null)
+      problems.push('USDT_TRC20_ADDRESS: not a TRON address (T..., 34 characters, valid checksum)');
+    if (tronAddressToHex(c.USDT_TRC20_CONTRACT) === null)
+      problems.push('USDT_TRC20_CONTRACT: not a TRON address (T..., 34 characters, valid checksum)');
   }
   if (isErc20) {
     const hex = /^0x[0-9a-fA-F]{40}$/;
-    if (!hex.test(c.USDT_ERC20_ADDRESS!)) problems.push('USDT_ERC20_ADDRESS: not an Ethereum address (0x and 40 hex digits)');
-    if (!hex.test(c.USDT_ERC20_CONTRACT)) problems.push('USDT_ERC20_CONTRACT: not an Ethereum address (0x and 40 hex digits)');
+    if (!hex.test(c.USDT_ERC20_ADDRESS!))
+      problems.push('USDT_ERC20_ADDRESS: not an Ethereum address (0x and 40 hex digits)');
+    if (!hex.test(c.USDT_ERC20_CONTRACT))
+      problems.push('USDT_ERC20_CONTRACT: not an Ethereum address (0x and 40 hex digits)');
     if (!c.USDT_ERC20_RPC_URL) problems.push('USDT_ERC20_RPC_URL: required with USDT_ERC20_ADDRESS');
-    else if (!/^https?:\/\/[^/\s]+/i.test(c.USDT_ERC20_RPC_URL)) problems.push('USDT_ERC20_RPC_URL: http:// or https:// URL');
+    else if (!/^https?:\/\/[^/\s]+/i.test(c.USDT_ERC20_RPC_URL))
+      problems.push('USDT_ERC20_RPC_URL: http:// or https:// URL');
   }
   if (c.PAY_MIN_AMOUNT > c.PAY_MAX_AMOUNT) problems.push('PAY_MIN_AMOUNT: larger than PAY_MAX_AMOUNT');
   return problems;
@@ -298,7 +319,10 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerC
   const c = parsed.data;
   const problems = paymentProblems(c);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
+  const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(
+    /\/$/,
+    '',
+  );
   return {
     ...c,
     jwtSecret: c.JWT_SECRET ?? loadOrCreateSecret(c.DATA_DIR, 'jwt-secret'),

@@ -41,7 +41,11 @@ describe('start-up tasks', () => {
 
     const signIn = await postForm(t.app, '/user/login', { email: 'ops@example.com', password: password! });
     expect(signIn.json().code).toBe(0);
-    const info = await t.app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: `Bearer ${signIn.json().data.token}` } });
+    const info = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/info',
+      headers: { authorization: `Bearer ${signIn.json().data.token}` },
+    });
     expect(info.json().data).toMatchObject({ is_admin: true, name: 'admin' });
 
     const second = withLogCapture();

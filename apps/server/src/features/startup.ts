@@ -15,7 +15,8 @@ export const OPERATOR_PASSWORD_LENGTH = 16;
 
 function generateOneTimePassword(): string {
   let password = '';
-  for (let i = 0; i < OPERATOR_PASSWORD_LENGTH; i += 1) password += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
+  for (let i = 0; i < OPERATOR_PASSWORD_LENGTH; i += 1)
+    password += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
   return password;
 }
 
@@ -30,14 +31,23 @@ export async function seedOperator(deps: TDeps): Promise<boolean> {
   const password = generateOneTimePassword();
   const passwordHash = await hashPassword(password, argon2ParamsOf(deps.config));
   try {
-    const operator = await createAccount(deps, { email: deps.config.OPERATOR_EMAIL, username: 'admin', passwordHash, isAdmin: true });
+    const operator = await createAccount(deps, {
+      email: deps.config.OPERATOR_EMAIL,
+      username: 'admin',
+      passwordHash,
+      isAdmin: true,
+    });
     deps.log.warn(
       `operator account created (shown once, change the password after signing in): e-mail ${operator.email}, password ${password}, invite code ${operator.inviteCode}`,
     );
     return true;
   } catch (error) {
     // Another API instance starting at the same moment created it first.
-    if (isAppError(error, 'EMAIL_TAKEN') || isAppError(error, 'USERNAME_TAKEN') || uniqueViolationOf(error) !== undefined) {
+    if (
+      isAppError(error, 'EMAIL_TAKEN') ||
+      isAppError(error, 'USERNAME_TAKEN') ||
+      uniqueViolationOf(error) !== undefined
+    ) {
       deps.log.warn({ err: error }, 'operator account not created: the e-mail or username "admin" is already used');
       return false;
     }

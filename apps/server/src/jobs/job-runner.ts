@@ -16,7 +16,11 @@ export type TJobRunner = {
  * Runs each job every `intervalMs`, one pass at a time (a pass never overlaps
  * the next). A failing pass is logged and retried at the next tick.
  */
-export function createJobRunner(options: { jobs: TJob[]; intervalMs: number; log: Pick<FastifyBaseLogger, 'error'> }): TJobRunner {
+export function createJobRunner(options: {
+  jobs: TJob[];
+  intervalMs: number;
+  log: Pick<FastifyBaseLogger, 'error'>;
+}): TJobRunner {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let isStopped = true;

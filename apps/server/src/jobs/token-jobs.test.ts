@@ -5,7 +5,15 @@ import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '
 import { readGatewayVersion } from '../features/gateway/gateway-state.repository';
 import { importInventory } from '../features/inventory/inventory.service';
 import { addTokenUsage } from '../features/proxies/proxies.repository';
-import { balanceFen, buyOk, createUser, creditFen, request, seedProxyStartup, signIn } from '../features/proxies/proxies-test-kit';
+import {
+  balanceFen,
+  buyOk,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  signIn,
+} from '../features/proxies/proxies-test-kit';
 import { createAutoRenewJob, createExhaustionJob, createExpiryJob } from './token-jobs';
 import { createJobRunner } from './job-runner';
 
@@ -69,7 +77,8 @@ describe('token lifecycle jobs', () => {
     await expireEarlierTokens();
     const start = clock.now().getTime();
     const hal = await createUser(t.app, mailer, 'hal');
-    const id = (await buyOk(t.app, hal.token, '/token/static/ip', { ...ipBody, days: 7, auto_renew: true })).tokens[0].token_id;
+    const id = (await buyOk(t.app, hal.token, '/token/static/ip', { ...ipBody, days: 7, auto_renew: true })).tokens[0]
+      .token_id;
     expect(await balanceFen(t.deps, hal.userId)).toBe(100);
     const job = createAutoRenewJob(t.deps);
     clock.set(new Date(start + 7 * DAY - 10 * MINUTE));
@@ -111,16 +120,27 @@ describe('token lifecycle jobs', () => {
     expect(await readGatewayVersion(t.db.db)).toBeGreaterThan(version);
     expect(await tokenRow(id)).toMatchObject({ status: 'expired', exitNodeId: null });
     expect((await t.db.db.select().from(exitNodes).where(eq(exitNodes.id, node.id)))[0].holderTokenId).toBeNull();
-    const areas = await request(t.app, 'GET', '/token/list/area/city?country_id=gb&state_id=eng', { token: jon.token, lang: 'en' });
-    expect(areas.json().data).toEqual([{ id: 'london', name: 'London', name_zh: 'London', name_en: 'London', available: 1 }]);
+    const areas = await request(t.app, 'GET', '/token/list/area/city?country_id=gb&state_id=eng', {
+      token: jon.token,
+      lang: 'en',
+    });
+    expect(areas.json().data).toEqual([
+      { id: 'london', name: 'London', name_zh: 'London', name_en: 'London', available: 1 },
+    ]);
     const again = await buyOk(t.app, jon.token, '/token/static/ip', body);
     expect((await tokenRow(again.tokens[0].token_id)).exitNodeId).toBe(node.id);
   });
 
   it('marks a traffic token whose usage reached its allowance invalid', async () => {
     const kim = await createUser(t.app, mailer, 'kim');
-    const id = (await buyOk(t.app, kim.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0]
-      .token_id;
+    const id = (
+      await buyOk(t.app, kim.token, '/token/variable/traffic', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        traffic_gb: 0.1,
+      })
+    ).tokens[0].token_id;
     const job = createExhaustionJob(t.deps);
     await addTokenUsage(t.db.db, id, 107374181);
     expect(await job.runOnce()).toBe(0);
@@ -134,7 +154,11 @@ describe('token lifecycle jobs', () => {
 
   it('runs jobs periodically until stopped', async () => {
     let runs = 0;
-    const runner = createJobRunner({ jobs: [{ name: 'count', runOnce: async () => ++runs }], intervalMs: 100, log: console });
+    const runner = createJobRunner({
+      jobs: [{ name: 'count', runOnce: async () => ++runs }],
+      intervalMs: 100,
+      log: console,
+    });
     runner.start();
     await expect.poll(() => runs).toBeGreaterThanOrEqual(2);
     await runner.stop();
@@ -144,38 +168,41 @@ describe('token lifecycle jobs', () => {
     expect(runs).toBe(seen);
   });
 
-  it.skipIf(!isPostgres)('two server instances auto-renewing at once never debit a token twice (needs PostgreSQL)', async () => {
-    clock.set(new Date('2026-08-01T00:00:00Z'));
-    await expireEarlierTokens();
-    const start = clock.now().getTime();
-    const lee = await createUser(t.app, mailer, 'lee');
-    await creditFen(t.deps, lee.userId, 100_000);
-    const bought = await buyOk(t.app, lee.token, '/token/static/ip', { ...ipBody, quantity: 30, auto_renew: true });
-    const ids = bought.tokens.map((x) => x.token_id);
-    const before = await balanceFen(t.deps, lee.userId);
-    const url = (t.db as { url?: string }).url;
-    const second = await openDb({ url, poolSize: 10 });
-    try {
-      clock.set(new Date(start + DAY - 5 * MINUTE));
-      const jobs = [
-        createAutoRenewJob(t.deps),
-        createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
-        createAutoRenewJob(t.deps),
-        createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
-      ];
-      const counts = await Promise.all(jobs.map((j) => j.runOnce()));
-      expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
-      expect(counts.filter((c) => c > 0).length).toBeGreaterThan(1);
-      expect(await Promise.all(jobs.map((j) => j.runOnce()))).toEqual([0, 0, 0, 0]);
-      expect(await balanceFen(t.deps, lee.userId)).toBe(before - 30 * 200);
-      const entries = await t.db.db
-        .select()
-        .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.userId, lee.userId), eq(ledgerEntries.reason, 'auto_renew')));
-      expect(entries).toHaveLength(30);
-      for (const id of ids) expect((await tokenRow(id)).expiresAt.getTime()).toBe(start + 2 * DAY);
-    } finally {
-      await second.close();
-    }
-  });
+  it.skipIf(!isPostgres)(
+    'two server instances auto-renewing at once never debit a token twice (needs PostgreSQL)',
+    async () => {
+      clock.set(new Date('2026-08-01T00:00:00Z'));
+      await expireEarlierTokens();
+      const start = clock.now().getTime();
+      const lee = await createUser(t.app, mailer, 'lee');
+      await creditFen(t.deps, lee.userId, 100_000);
+      const bought = await buyOk(t.app, lee.token, '/token/static/ip', { ...ipBody, quantity: 30, auto_renew: true });
+      const ids = bought.tokens.map((x) => x.token_id);
+      const before = await balanceFen(t.deps, lee.userId);
+      const url = (t.db as { url?: string }).url;
+      const second = await openDb({ url, poolSize: 10 });
+      try {
+        clock.set(new Date(start + DAY - 5 * MINUTE));
+        const jobs = [
+          createAutoRenewJob(t.deps),
+          createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
+          createAutoRenewJob(t.deps),
+          createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
+        ];
+        const counts = await Promise.all(jobs.map((j) => j.runOnce()));
+        expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
+        expect(counts.filter((c) => c > 0).length).toBeGreaterThan(1);
+        expect(await Promise.all(jobs.map((j) => j.runOnce()))).toEqual([0, 0, 0, 0]);
+        expect(await balanceFen(t.deps, lee.userId)).toBe(before - 30 * 200);
+        const entries = await t.db.db
+          .select()
+          .from(ledgerEntries)
+          .where(and(eq(ledgerEntries.userId, lee.userId), eq(ledgerEntries.reason, 'auto_renew')));
+        expect(entries).toHaveLength(30);
+        for (const id of ids) expect((await tokenRow(id)).expiresAt.getTime()).toBe(start + 2 * DAY);
+      } finally {
+        await second.close();
+      }
+    },
+  );
 });

@@ -28,12 +28,17 @@ export function createExhaustionJob(deps: Pick<TDeps, 'db' | 'clock' | 'gatewayA
 }
 
 /** Recharge orders past their time: asked about at their provider, then settled or timed out. */
-export function createPaymentReconciliationJob(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'mailer' | 'payProviders'>): TJob {
+export function createPaymentReconciliationJob(
+  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'mailer' | 'payProviders'>,
+): TJob {
   return { name: 'payment-reconciliation', runOnce: () => reconcileStaleOrders(deps) };
 }
 
 /** A USDT network's watcher: final transfers to our address settle their orders; it polls the chain every USDT_POLL_INTERVAL_S. */
-export function createUsdtWatcherJob(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'mailer' | 'payProviders'>, provider: TUsdtProvider): TJob {
+export function createUsdtWatcherJob(
+  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'mailer' | 'payProviders'>,
+  provider: TUsdtProvider,
+): TJob {
   let lastPassAt = Number.NEGATIVE_INFINITY;
   return {
     name: `usdt-${provider.usdt.network}-watcher`,
@@ -47,7 +52,9 @@ export function createUsdtWatcherJob(deps: Pick<TDeps, 'db' | 'clock' | 'config'
 }
 
 /** The watchers of the USDT networks that are on. */
-export function createUsdtWatcherJobs(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'mailer' | 'payProviders'>): TJob[] {
+export function createUsdtWatcherJobs(
+  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'mailer' | 'payProviders'>,
+): TJob[] {
   return [...deps.payProviders.values()].flatMap((p) => {
     const usdt = usdtProviderOf(p);
     return usdt ? [createUsdtWatcherJob(deps, usdt)] : [];
@@ -60,12 +67,16 @@ export function createRebatePayoutJob(deps: Pick<TDeps, 'db' | 'clock'>): TJob {
 }
 
 /** Supply requests open past their wait days: the fee is released and the request refunded. */
-export function createSupplyRefundJob(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer'>): TJob {
+export function createSupplyRefundJob(
+  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer'>,
+): TJob {
   return { name: 'supply-refund', runOnce: () => drain(() => refundNextOverdueSupply(deps), ROWS_PER_PASS) };
 }
 
 /** The server's lifecycle jobs (auto-renew runs before expiry so a renewable token never lapses; USDT watchers settle before stale orders time out). */
-export function createServerJobRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer' | 'payProviders'>): TJobRunner {
+export function createServerJobRunner(
+  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer' | 'payProviders'>,
+): TJobRunner {
   return createJobRunner({
     jobs: [
       createAutoRenewJob(deps),

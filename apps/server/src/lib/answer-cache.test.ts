@@ -4,7 +4,14 @@ import { openDb, type TDbHandle } from '@proxy/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../test/helpers';
 import { signIn } from '../features/proxies/proxies-test-kit';
-import { buyOk, createUser, creditFen, request, seedProxyStartup, type TTestUser } from '../features/proxies/proxies-test-kit';
+import {
+  buyOk,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  type TTestUser,
+} from '../features/proxies/proxies-test-kit';
 import { writeNotification } from '../features/notifications/notifications.service';
 import { answerHoldsUntil, clockWatchedByAnswers, runForAnswer } from './answer-cache';
 
@@ -24,8 +31,15 @@ describe('answers kept in memory per account (lib/answer-cache.ts)', () => {
     ann = await createUser(t.app, mailer, 'ann');
     ben = await createUser(t.app, mailer, 'ben');
     await creditFen(t.deps, ann.userId, 100_000);
-    tokenId = (await buyOk(t.app, ann.token, '/token/static/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 1, remark: 'first' }))
-      .tokens[0].token_id;
+    tokenId = (
+      await buyOk(t.app, ann.token, '/token/static/traffic', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        traffic_gb: 1,
+        remark: 'first',
+      })
+    ).tokens[0].token_id;
   });
   afterAll(async () => {
     await t.close();
@@ -35,7 +49,10 @@ describe('answers kept in memory per account (lib/answer-cache.ts)', () => {
   async function ispStatic(user = ann) {
     const res = await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: user.token });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as { total: number; records: { token_id: number; remark: string; usage: { used_bytes: number } }[] };
+    return res.json().data as {
+      total: number;
+      records: { token_id: number; remark: string; usage: { used_bytes: number } }[];
+    };
   }
 
   it('answers a list from memory until a row of its account changes, whoever changes it', async () => {
@@ -52,15 +69,24 @@ describe('answers kept in memory per account (lib/answer-cache.ts)', () => {
     await run(sql`UPDATE proxy_tokens SET remark = 'announced' WHERE id = ${tokenId}`);
     expect((await ispStatic()).records[0].remark).toBe('announced');
     // Through the API as well.
-    const put = await request(t.app, 'PUT', `/token/remark/${tokenId}`, { token: ann.token, body: { remark: 'by the API' } });
+    const put = await request(t.app, 'PUT', `/token/remark/${tokenId}`, {
+      token: ann.token,
+      body: { remark: 'by the API' },
+    });
     expect(put.json().code, put.body).toBe(0);
     expect((await ispStatic()).records[0].remark).toBe('by the API');
   });
 
   it('keeps answers per account and per language', async () => {
     expect((await ispStatic(ben)).total).toBe(0);
-    const zh = await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: ann.token, lang: 'zh' });
-    const en = await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: ann.token, lang: 'en' });
+    const zh = await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=20', {
+      token: ann.token,
+      lang: 'zh',
+    });
+    const en = await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=20', {
+      token: ann.token,
+      lang: 'en',
+    });
     expect(zh.json().msg).toBe('成功');
     expect(en.json().msg).toBe('OK');
     expect(zh.headers['content-type']).toMatch(/^application\/json/);
@@ -96,9 +122,12 @@ describe('answers kept in memory per account (lib/answer-cache.ts)', () => {
     expect(JSON.stringify(await whitelist())).not.toBe(before);
     expect(JSON.stringify(await whitelist())).toContain('9.9.9.9');
 
-    const traffic = async () => (await request(t.app, 'GET', '/token/session/traffic', { token: ann.token })).json().data.total_bytes as number;
+    const traffic = async () =>
+      (await request(t.app, 'GET', '/token/session/traffic', { token: ann.token })).json().data.total_bytes as number;
     const bytes = await traffic();
-    await run(sql`INSERT INTO token_usage (token_id, user_id, bucket, bytes) VALUES (${tokenId}, ${ann.userId}, ${new Date('2026-05-01T09:00:00Z')}, 777)`);
+    await run(
+      sql`INSERT INTO token_usage (token_id, user_id, bucket, bytes) VALUES (${tokenId}, ${ann.userId}, ${new Date('2026-05-01T09:00:00Z')}, 777)`,
+    );
     expect(await traffic()).toBe(bytes + 777);
 
     // Rebates are the inviter's list.
@@ -110,12 +139,15 @@ describe('answers kept in memory per account (lib/answer-cache.ts)', () => {
   });
 
   it('keeps a series up to now until its current bucket ends', async () => {
-    const first = (await request(t.app, 'GET', '/token/session/traffic?granularity=hour', { token: ann.token })).json().data;
+    const first = (await request(t.app, 'GET', '/token/session/traffic?granularity=hour', { token: ann.token })).json()
+      .data;
     clock.advance(30 * 60 * 1000); // 10:50, the same hour
-    const same = (await request(t.app, 'GET', '/token/session/traffic?granularity=hour', { token: ann.token })).json().data;
+    const same = (await request(t.app, 'GET', '/token/session/traffic?granularity=hour', { token: ann.token })).json()
+      .data;
     expect(same.to).toBe(first.to);
     clock.advance(HOUR); // 11:50
-    const next = (await request(t.app, 'GET', '/token/session/traffic?granularity=hour', { token: ann.token })).json().data;
+    const next = (await request(t.app, 'GET', '/token/session/traffic?granularity=hour', { token: ann.token })).json()
+      .data;
     expect(new Date(next.to).getTime()).toBe(new Date(first.to).getTime() + HOUR);
   });
 
@@ -134,27 +166,32 @@ describe('answers kept in memory per account (lib/answer-cache.ts)', () => {
     await signIn(t.app, ben);
     expect((await ispStatic(ben)).total).toBe(0);
     await run(sql`UPDATE users SET status = 'disabled' WHERE id = ${ben.userId}`);
-    expect((await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: ben.token })).json().code).not.toBe(0);
+    expect(
+      (await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: ben.token })).json().code,
+    ).not.toBe(0);
     await run(sql`UPDATE users SET status = 'active' WHERE id = ${ben.userId}`);
   });
 
-  it.runIf(isPostgres)('takes nothing from memory while its connection is lost, and nothing older once it is back', async () => {
-    await signIn(t.app, ann);
-    expect((await ispStatic()).records[0].remark).toBe('by the API');
-    // Listening (and not between a loss and its reconnection) before its connection is cut.
-    await expect.poll(async () => (await t.deps.answerCache.ready()) === true).toBe(true);
-    const result = (await run(
-      sql`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'user_rows-feed' AND datname = current_database()`,
-    )) as unknown as { rows: { n: number }[] };
-    const [terminated] = result.rows;
-    expect(terminated.n).toBe(1);
-    // Committed while nobody listens: this notification is lost.
-    await run(sql`UPDATE proxy_tokens SET remark = 'while away' WHERE id = ${tokenId}`);
-    expect((await ispStatic()).records[0].remark).toBe('while away');
-    // Back: memory answers again, and holds only what was read after the loss.
-    await expect.poll(async () => (await t.deps.answerCache.ready()) === true).toBe(true);
-    expect((await ispStatic()).records[0].remark).toBe('while away');
-  });
+  it.runIf(isPostgres)(
+    'takes nothing from memory while its connection is lost, and nothing older once it is back',
+    async () => {
+      await signIn(t.app, ann);
+      expect((await ispStatic()).records[0].remark).toBe('by the API');
+      // Listening (and not between a loss and its reconnection) before its connection is cut.
+      await expect.poll(async () => (await t.deps.answerCache.ready()) === true).toBe(true);
+      const result = (await run(
+        sql`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'user_rows-feed' AND datname = current_database()`,
+      )) as unknown as { rows: { n: number }[] };
+      const [terminated] = result.rows;
+      expect(terminated.n).toBe(1);
+      // Committed while nobody listens: this notification is lost.
+      await run(sql`UPDATE proxy_tokens SET remark = 'while away' WHERE id = ${tokenId}`);
+      expect((await ispStatic()).records[0].remark).toBe('while away');
+      // Back: memory answers again, and holds only what was read after the loss.
+      await expect.poll(async () => (await t.deps.answerCache.ready()) === true).toBe(true);
+      expect((await ispStatic()).records[0].remark).toBe('while away');
+    },
+  );
 });
 
 describe.runIf(!isPostgres)('the routes whose answers are kept', () => {
@@ -166,7 +203,12 @@ describe.runIf(!isPostgres)('the routes whose answers are kept', () => {
     await seedProxyStartup(t.deps);
     dan = await createUser(t.app, mailer, 'dan');
     await creditFen(t.deps, dan.userId, 100_000);
-    await buyOk(t.app, dan.token, '/token/static/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 1 });
+    await buyOk(t.app, dan.token, '/token/static/traffic', {
+      network: 'HTTP',
+      country_id: 'us',
+      quantity: 1,
+      traffic_gb: 1,
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -180,7 +222,9 @@ describe.runIf(!isPostgres)('the routes whose answers are kept', () => {
     ).rows.map((r) => r.name);
     const tables = new Set(
       (
-        (await t.deps.db.execute(sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`)) as unknown as {
+        (await t.deps.db.execute(
+          sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`,
+        )) as unknown as {
           rows: { name: string }[];
         }
       ).rows.map((r) => r.name),
@@ -202,7 +246,9 @@ describe.runIf(!isPostgres)('the routes whose answers are kept', () => {
         expect(url, `${name} has no path parameters to fill`).toBeDefined();
         const res = await request(t.app, 'GET', url!, { token: dan.token });
         expect(res.json().code, `${name}: ${res.body}`).toBe(0);
-        const read = new Set([...statements.join('\n').matchAll(/"([a-z_0-9]+)"/g)].map((m) => m[1]).filter((n) => tables.has(n)));
+        const read = new Set(
+          [...statements.join('\n').matchAll(/"([a-z_0-9]+)"/g)].map((m) => m[1]).filter((n) => tables.has(n)),
+        );
         expect(read.size, `${name} read no table`).toBeGreaterThan(0);
         for (const table of read) expect(notified, `${name} reads ${table}`).toContain(table);
       }
@@ -236,17 +282,28 @@ describe.runIf(isPostgres)('answers kept by two API instances on one PostgreSQL 
 
   it("drops the other instance's kept answers and sessions once the change's notification arrives", async () => {
     const list = async (app: typeof a) =>
-      (await request(app.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: cat.token })).json().data as { total: number };
+      (await request(app.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: cat.token })).json()
+        .data as { total: number };
     expect((await list(b)).total).toBe(0);
     expect((await list(a)).total).toBe(0);
-    await buyOk(a.app, cat.token, '/token/static/traffic', { network: 'HTTP', country_id: 'us', quantity: 2, traffic_gb: 1 });
+    await buyOk(a.app, cat.token, '/token/static/traffic', {
+      network: 'HTTP',
+      country_id: 'us',
+      quantity: 2,
+      traffic_gb: 1,
+    });
     // The instance that made the change answers it at once; the other once its notification arrives.
     expect((await list(a)).total).toBe(2);
     await expect.poll(async () => (await list(b)).total).toBe(2);
 
     const logout = await request(a.app, 'POST', '/user/logout/all', { token: cat.token });
     expect(logout.json().code, logout.body).toBe(0);
-    await expect.poll(async () => (await request(b.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: cat.token })).statusCode).toBe(401);
+    await expect
+      .poll(
+        async () =>
+          (await request(b.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: cat.token })).statusCode,
+      )
+      .toBe(401);
   });
 });
 
@@ -258,10 +315,18 @@ describe('ANSWER_CACHE_MB=0', () => {
       await seedProxyStartup(t.deps);
       const eve = await createUser(t.app, mailer, 'eve');
       await creditFen(t.deps, eve.userId, 100_000);
-      const id = (await buyOk(t.app, eve.token, '/token/static/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 1, remark: 'a' }))
-        .tokens[0].token_id;
+      const id = (
+        await buyOk(t.app, eve.token, '/token/static/traffic', {
+          network: 'HTTP',
+          country_id: 'us',
+          quantity: 1,
+          traffic_gb: 1,
+          remark: 'a',
+        })
+      ).tokens[0].token_id;
       const remark = async () =>
-        (await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: eve.token })).json().data.records[0].remark as string;
+        (await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=20', { token: eve.token })).json().data
+          .records[0].remark as string;
       expect(await remark()).toBe('a');
       // Even a change the database does not announce is seen.
       await t.deps.db.execute(sql`ALTER TABLE proxy_tokens DISABLE TRIGGER proxy_tokens_notify`);

@@ -108,7 +108,10 @@ const OFF: TAnswerCache = {
 };
 
 /** Opens the cache on the database's change feed; `maxBytes` 0 turns it off. */
-export async function createAnswerCache(database: TDbHandle, options: { maxBytes: number; clock: TClock }): Promise<TAnswerCache> {
+export async function createAnswerCache(
+  database: TDbHandle,
+  options: { maxBytes: number; clock: TClock },
+): Promise<TAnswerCache> {
   if (options.maxBytes <= 0) return OFF;
   // Least recently used first (a Map keeps insertion order; a use moves the account to the end).
   const accounts = new Map<number, TAccount>();
@@ -185,11 +188,13 @@ export async function createAnswerCache(database: TDbHandle, options: { maxBytes
       const kept = touch(userId)?.answers.get(key);
       return kept && kept.validUntil > options.clock.now().getTime() ? kept.body : undefined;
     },
-    session: <TUser, TSession>(userId: number, sessionId: number) => touch(userId)?.sessions.get(sessionId) as TCachedSession<TUser, TSession> | undefined,
+    session: <TUser, TSession>(userId: number, sessionId: number) =>
+      touch(userId)?.sessions.get(sessionId) as TCachedSession<TUser, TSession> | undefined,
     begin: (userId) => {
       if (!isLive) return undefined;
       let account = touch(userId);
-      if (!account) accounts.set(userId, (account = { generation: 0, answers: new Map(), sessions: new Map(), bytes: 0 }));
+      if (!account)
+        accounts.set(userId, (account = { generation: 0, answers: new Map(), sessions: new Map(), bytes: 0 }));
       return { userId, account, generation: account.generation };
     },
     keepAnswer: (ticket, key, body, validUntil) => {

@@ -7,7 +7,14 @@ import { createMemoryMailer, createTestApp } from '../../test/helpers';
 import { ALL_ROUTES, callRoute, pathParams } from '../../test/route-calls';
 import { arbitraryOf } from '../../test/zod-arbitraries';
 import { postForm } from '../features/auth/auth-test-kit';
-import { buyOk, createAdmin, createUser, request, seedProxyStartup, type TTestUser } from '../features/proxies/proxies-test-kit';
+import {
+  buyOk,
+  createAdmin,
+  createUser,
+  request,
+  seedProxyStartup,
+  type TTestUser,
+} from '../features/proxies/proxies-test-kit';
 
 // Generated from the route table: every route is tried with each kind of bad
 // credential and, where it takes ids, with another user's ids. Expected answers
@@ -54,12 +61,25 @@ describe('authorization matrix over every route', () => {
     revokedToken = carl.token;
     expect((await request(t.app, 'POST', '/user/logout', { token: carl.token })).json().code).toBe(0);
 
-    const bought = await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 });
+    const bought = await buyOk(t.app, ann.token, '/token/static/ip', {
+      network: 'HTTP',
+      country_id: 'us',
+      quantity: 1,
+      days: 1,
+    });
     annIds.token = bought.tokens[0].token_id;
     annSecrets.push(bought.tokens[0].username, bought.tokens[0].password);
-    const entry = await postForm(t.app, '/user/add/ip/whitelist', { ip: '198.51.100.77', remark: 'ann-entry' }, { token: ann.token });
+    const entry = await postForm(
+      t.app,
+      '/user/add/ip/whitelist',
+      { ip: '198.51.100.77', remark: 'ann-entry' },
+      { token: ann.token },
+    );
     annIds.ipEntry = entry.json().data.records[0].id;
-    const spider = await request(t.app, 'POST', '/token/create/spider', { token: ann.token, body: { token_id: annIds.token, count: 1 } });
+    const spider = await request(t.app, 'POST', '/token/create/spider', {
+      token: ann.token,
+      body: { token_id: annIds.token, count: 1 },
+    });
     annIds.spiderRecord = spider.json().data.id;
     const notes = await request(t.app, 'GET', '/user/notification/list', { token: ann.token });
     annIds.notification = notes.json().data.records[0].notification_id;
@@ -157,20 +177,29 @@ describe('authorization matrix over every route', () => {
         cover('ids', name);
         continue;
       }
-      const fields = [...new Set([...pathParams(def), ...Object.keys(sampleInput(def, 3)).filter((f) => ID_FIELDS.includes(f))])];
+      const fields = [
+        ...new Set([...pathParams(def), ...Object.keys(sampleInput(def, 3)).filter((f) => ID_FIELDS.includes(f))]),
+      ];
       const shapeFields = Object.keys((def.input as unknown as { shape?: object }).shape ?? {});
       for (const f of ID_FIELDS) if (shapeFields.includes(f) && !fields.includes(f)) fields.push(f);
       if (fields.length > 0) {
         for (const seed of [3, 4, 5]) {
           const input = sampleInput(def, seed);
           for (const field of fields)
-            input[field] = field === 'token_ids' ? (def.body === 'none' ? String(annIdFor(def, field)) : [annIdFor(def, field)]) : String(annIdFor(def, field));
+            input[field] =
+              field === 'token_ids'
+                ? def.body === 'none'
+                  ? String(annIdFor(def, field))
+                  : [annIdFor(def, field)]
+                : String(annIdFor(def, field));
           if (def.body === 'json')
-            for (const field of fields) if (field !== 'token_ids' && !pathParams(def).includes(field)) input[field] = annIdFor(def, field);
+            for (const field of fields)
+              if (field !== 'token_ids' && !pathParams(def).includes(field)) input[field] = annIdFor(def, field);
           const res = await callRoute(t.app, def, input, { token: ben.token });
           tried += 1;
           expectNoServerError(res, name);
-          for (const secret of annSecrets) expect(res.body.includes(secret), `${name} leaked ann's data: ${res.body.slice(0, 200)}`).toBe(false);
+          for (const secret of annSecrets)
+            expect(res.body.includes(secret), `${name} leaked ann's data: ${res.body.slice(0, 200)}`).toBe(false);
           const body = String(res.headers['content-type']).includes('json') ? res.json() : undefined;
           if (body?.code === 0 && body.data && typeof body.data === 'object' && 'failed' in body.data) {
             expect(body.data.failed, `${name} acted on ann's rows`).toBe(body.data.total);
@@ -185,6 +214,7 @@ describe('authorization matrix over every route', () => {
 
   it('covers every route of the table in each part of the matrix', () => {
     const names = ALL_ROUTES.map((r) => r.name).sort();
-    for (const kind of ['credentials', 'roles', 'ids']) expect([...(covered.get(kind) ?? [])].sort(), kind).toEqual(names);
+    for (const kind of ['credentials', 'roles', 'ids'])
+      expect([...(covered.get(kind) ?? [])].sort(), kind).toEqual(names);
   });
 });

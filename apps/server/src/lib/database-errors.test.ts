@@ -8,10 +8,14 @@ describe('a lost database connection', () => {
   const wrapped = (cause: unknown) => Object.assign(new Error('Failed query: rollback\nparams: '), { cause });
 
   it('is recognised by its SQLSTATE, its socket error or the driver message, also inside a query error', () => {
-    expect(isDatabaseConnectionLost(pgError('57P01', 'terminating connection due to administrator command'))).toBe(true);
+    expect(isDatabaseConnectionLost(pgError('57P01', 'terminating connection due to administrator command'))).toBe(
+      true,
+    );
     expect(isDatabaseConnectionLost(pgError('08006', 'connection failure'))).toBe(true);
     expect(isDatabaseConnectionLost(pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'))).toBe(true);
-    expect(isDatabaseConnectionLost(wrapped(new Error('Client has encountered a connection error and is not queryable')))).toBe(true);
+    expect(
+      isDatabaseConnectionLost(wrapped(new Error('Client has encountered a connection error and is not queryable'))),
+    ).toBe(true);
     expect(isDatabaseConnectionLost(wrapped(new Error('Connection terminated unexpectedly')))).toBe(true);
   });
 

@@ -1,6 +1,19 @@
 // SQLSTATEs of a connection the server ended (admin_shutdown, crash_shutdown,
 // cannot_connect_now) or that broke (class 08), and the socket errors of node-postgres.
-const LOST_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '08007', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
+const LOST_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '08007',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+]);
 // What node-postgres says when the connection dropped, or when a query is sent on a client whose connection did.
 const LOST_MESSAGES = [/^Connection terminated/, /not queryable/, /^terminating connection/, /^Client was closed/];
 

@@ -13,30 +13,58 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
     const lang = requestLang(req);
     if (error instanceof AppError) {
       const def = ERRORS[error.errorName];
-      const issues = error.issues?.map((i) => ({ path: i.path, message: validationMessage(i.message, lang, i.params) }));
+      const issues = error.issues?.map((i) => ({
+        path: i.path,
+        message: validationMessage(i.message, lang, i.params),
+      }));
       let msg = errorMessage(error.errorName, lang, error.params);
       // The first issue is the message; generic ones ("Must be at least 1") say which field.
       const first = error.issues?.[0];
-      if (first && issues) msg = first.path && GENERIC_VALIDATION_KEYS.has(first.message) ? `${first.path}: ${issues[0].message}` : issues[0].message;
-      return reply.status(def.status).send({ code: def.code, msg, data: { error: error.errorName, ...(issues ? { issues } : {}) } });
+      if (first && issues)
+        msg =
+          first.path && GENERIC_VALIDATION_KEYS.has(first.message)
+            ? `${first.path}: ${issues[0].message}`
+            : issues[0].message;
+      return reply
+        .status(def.status)
+        .send({ code: def.code, msg, data: { error: error.errorName, ...(issues ? { issues } : {}) } });
     }
     if (isDatabaseConnectionLost(error)) return answerDatabaseLost(req, reply, error);
     if (isTransactionConflict(error)) return answerTransactionConflict(req, reply, error);
     const status = error.statusCode ?? 500;
     if (status === 429) {
-      return reply.status(429).send({ code: ERRORS.RATE_LIMITED.code, msg: errorMessage('RATE_LIMITED', lang), data: { error: 'RATE_LIMITED' } });
+      return reply
+        .status(429)
+        .send({
+          code: ERRORS.RATE_LIMITED.code,
+          msg: errorMessage('RATE_LIMITED', lang),
+          data: { error: 'RATE_LIMITED' },
+        });
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: unparsable body, too large, bad content type.
       const own = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : undefined;
-      if (own) return reply.status(status).send({ code: ERRORS[own].code, msg: errorMessage(own, lang), data: { error: own } });
+      if (own)
+        return reply
+          .status(status)
+          .send({ code: ERRORS[own].code, msg: errorMessage(own, lang), data: { error: own } });
       if (status === 404 || status === 403) {
-        return reply.status(404).send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
+        return reply
+          .status(404)
+          .send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
       }
-      return reply.status(status).send({ code: ERRORS.BAD_REQUEST.code, msg: errorMessage('BAD_REQUEST', lang), data: { error: 'BAD_REQUEST' } });
+      return reply
+        .status(status)
+        .send({
+          code: ERRORS.BAD_REQUEST.code,
+          msg: errorMessage('BAD_REQUEST', lang),
+          data: { error: 'BAD_REQUEST' },
+        });
     }
     req.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).send({ code: ERRORS.INTERNAL.code, msg: errorMessage('INTERNAL', lang), data: { error: 'INTERNAL' } });
+    return reply
+      .status(500)
+      .send({ code: ERRORS.INTERNAL.code, msg: errorMessage('INTERNAL', lang), data: { error: 'INTERNAL' } });
   });
   app.setNotFoundHandler((req, reply) => {
     // SPA fallback: a non-API GET that is no file serves the console's index.html.
@@ -48,7 +76,9 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     const lang = requestLang(req);
-    return reply.status(404).send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
+    return reply
+      .status(404)
+      .send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
   });
 }
 
@@ -56,7 +86,13 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
 export function answerTransactionConflict(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   req.log.warn({ err: error }, 'transaction conflict (serialization failure or deadlock) answered');
   const def = ERRORS.DATABASE_CONFLICT;
-  return reply.status(def.status).send({ code: def.code, msg: errorMessage('DATABASE_CONFLICT', requestLang(req)), data: { error: 'DATABASE_CONFLICT' } });
+  return reply
+    .status(def.status)
+    .send({
+      code: def.code,
+      msg: errorMessage('DATABASE_CONFLICT', requestLang(req)),
+      data: { error: 'DATABASE_CONFLICT' },
+    });
 }
 
 /** Answers a request whose database connection was lost: 503 DATABASE_UNAVAILABLE in the envelope (logged as a warning). */
@@ -65,7 +101,11 @@ export function answerDatabaseLost(req: FastifyRequest, reply: FastifyReply, err
   const def = ERRORS.DATABASE_UNAVAILABLE;
   return reply
     .status(def.status)
-    .send({ code: def.code, msg: errorMessage('DATABASE_UNAVAILABLE', requestLang(req)), data: { error: 'DATABASE_UNAVAILABLE' } });
+    .send({
+      code: def.code,
+      msg: errorMessage('DATABASE_UNAVAILABLE', requestLang(req)),
+      data: { error: 'DATABASE_UNAVAILABLE' },
+    });
 }
 
 /**

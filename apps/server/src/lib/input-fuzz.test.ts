@@ -6,7 +6,14 @@ import { createMemoryMailer, createTestApp } from '../../test/helpers';
 import { ALL_ROUTES, callRoute } from '../../test/route-calls';
 import { HOSTILE_VALUES, arbitraryOf, fieldsOf } from '../../test/zod-arbitraries';
 import { postForm } from '../features/auth/auth-test-kit';
-import { buyOk, createAdmin, createUser, creditFen, seedProxyStartup, type TTestUser } from '../features/proxies/proxies-test-kit';
+import {
+  buyOk,
+  createAdmin,
+  createUser,
+  creditFen,
+  seedProxyStartup,
+  type TTestUser,
+} from '../features/proxies/proxies-test-kit';
 
 // Generated from the route table: every route gets inputs drawn from its zod
 // schema and invalid variants of them. No answer may be a 5xx, and a rejected
@@ -41,7 +48,9 @@ describe('input fuzzing over every route', () => {
   let oper: TTestUser;
 
   async function snapshot(): Promise<string> {
-    const parts = WATCHED_TABLES.map((table) => `(SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM ${table} x)`);
+    const parts = WATCHED_TABLES.map(
+      (table) => `(SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM ${table} x)`,
+    );
     const result = await t.db.db.execute(sql.raw(`SELECT ${parts.join(" || ',' || ")} AS digest`));
     const rows = (result as unknown as { rows: { digest: string }[] }).rows;
     return rows[0].digest;
@@ -68,22 +77,35 @@ describe('input fuzzing over every route', () => {
     await t?.close();
   });
 
-  function variantsOf(name: string, def: TRouteDef, routeSeed: number): { label: string; input: Record<string, unknown>; encoding?: 'form' | 'json' }[] {
+  function variantsOf(
+    name: string,
+    def: TRouteDef,
+    routeSeed: number,
+  ): { label: string; input: Record<string, unknown>; encoding?: 'form' | 'json' }[] {
     const arbitrary = arbitraryOf(def.input);
-    const samples = (arbitrary ? fc.sample(arbitrary, { seed: routeSeed, numRuns: VALID_SAMPLES }) : [{}]) as Record<string, unknown>[];
+    const samples = (arbitrary ? fc.sample(arbitrary, { seed: routeSeed, numRuns: VALID_SAMPLES }) : [{}]) as Record<
+      string,
+      unknown
+    >[];
     const base = { ...(samples[0] ?? {}) };
-    const cases: { label: string; input: Record<string, unknown>; encoding?: 'form' | 'json' }[] = samples.map((s, i) => ({
-      label: `sample ${i}`,
-      input: { ...s },
-    }));
-    const hostile = fc.sample(fc.shuffledSubarray(HOSTILE_VALUES, { minLength: HOSTILE_PER_FIELD, maxLength: HOSTILE_PER_FIELD }), {
-      seed: routeSeed,
-      numRuns: 1,
-    })[0];
+    const cases: { label: string; input: Record<string, unknown>; encoding?: 'form' | 'json' }[] = samples.map(
+      (s, i) => ({
+        label: `sample ${i}`,
+        input: { ...s },
+      }),
+    );
+    const hostile = fc.sample(
+      fc.shuffledSubarray(HOSTILE_VALUES, { minLength: HOSTILE_PER_FIELD, maxLength: HOSTILE_PER_FIELD }),
+      {
+        seed: routeSeed,
+        numRuns: 1,
+      },
+    )[0];
     for (const field of fieldsOf(def.input)) {
       const { [field]: _dropped, ...missing } = base;
       cases.push({ label: `${field} missing`, input: missing });
-      for (const value of hostile) cases.push({ label: `${field}=${JSON.stringify(value).slice(0, 30)}`, input: { ...base, [field]: value } });
+      for (const value of hostile)
+        cases.push({ label: `${field}=${JSON.stringify(value).slice(0, 30)}`, input: { ...base, [field]: value } });
     }
     cases.push({ label: 'extra field', input: { ...base, unexpected_field: 'x', __proto__field: { a: 1 } } });
     cases.push({ label: 'empty input', input: {} });

@@ -40,7 +40,9 @@ describe('masking errors', () => {
         readonly params: unknown[],
         cause: Error,
       ) {
-        super(`Failed query: select * from users where api_key = $1\nparams: pk_secretsecretsecret,alice@example.com`, { cause });
+        super(`Failed query: select * from users where api_key = $1\nparams: pk_secretsecretsecret,alice@example.com`, {
+          cause,
+        });
       }
     }
     const original = new QueryError('select 1', ['pk_secretsecretsecret'], new Error('caused by pk_innersecretsecret'));
@@ -82,8 +84,16 @@ describe('log lines of the API', () => {
   });
 
   it('a request with ?key=pk_... and an Authorization header leaves no secret in the log', async () => {
-    const token = await registerUser(app, mailer, { email: 'logged@example.com', username: 'logged', password: 'logged-password' });
-    const info = await app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: `Bearer ${token}` } });
+    const token = await registerUser(app, mailer, {
+      email: 'logged@example.com',
+      username: 'logged',
+      password: 'logged-password',
+    });
+    const info = await app.inject({
+      method: 'GET',
+      url: '/api/user/info',
+      headers: { authorization: `Bearer ${token}` },
+    });
     const apiKey = info.json().data.token as string;
     expect(apiKey).toMatch(/^pk_/);
     lines.length = 0;

@@ -33,7 +33,10 @@ const BEARER_IN_TEXT = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
 /** Masks secret values in a text: query parameters, personal API keys, bearer tokens. */
 export function maskSecretsInText(text: string): string {
   if (!text.includes('=') && !text.includes('pk_') && !/bearer/i.test(text)) return text;
-  return text.replace(SECRET_PARAM_IN_TEXT, `$1${MASK}`).replace(API_KEY_IN_TEXT, `pk_${MASK}`).replace(BEARER_IN_TEXT, `$1${MASK}`);
+  return text
+    .replace(SECRET_PARAM_IN_TEXT, `$1${MASK}`)
+    .replace(API_KEY_IN_TEXT, `pk_${MASK}`)
+    .replace(BEARER_IN_TEXT, `$1${MASK}`);
 }
 
 /** A request URL with the values of secret query parameters (key, token, code, password...) masked. */
@@ -118,7 +121,11 @@ export function maskError(error: Error, depth = 0): Error {
   Object.defineProperty(copy, 'message', hidden(maskErrorText(error.message)));
   if (error.stack) Object.defineProperty(copy, 'stack', hidden(maskErrorText(error.stack)));
   if (error.cause !== undefined) {
-    Object.defineProperty(copy, 'cause', hidden(error.cause instanceof Error && depth < 3 ? maskError(error.cause, depth + 1) : MASK));
+    Object.defineProperty(
+      copy,
+      'cause',
+      hidden(error.cause instanceof Error && depth < 3 ? maskError(error.cause, depth + 1) : MASK),
+    );
   }
   return copy;
 }

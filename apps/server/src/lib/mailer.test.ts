@@ -62,7 +62,9 @@ describe('mailer', () => {
   });
 
   it('sends the registration code through SMTP and the code registers the account', async () => {
-    const t = await createTestApp({ mailer: createMailer({ smtpUrl, from: 'ProxyHub <no-reply@proxyhub.test>', outboxDir: '/nonexistent' }) });
+    const t = await createTestApp({
+      mailer: createMailer({ smtpUrl, from: 'ProxyHub <no-reply@proxyhub.test>', outboxDir: '/nonexistent' }),
+    });
     try {
       const email = `smtp.${Date.now()}@example.com`;
       const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -85,7 +87,13 @@ describe('mailer', () => {
         method: 'POST',
         url: '/api/user/register',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: form({ username: `smtp${Date.now() % 100000}`, email, password: 'password 123', confirm_password: 'password 123', code: code! }),
+        payload: form({
+          username: `smtp${Date.now() % 100000}`,
+          email,
+          password: 'password 123',
+          confirm_password: 'password 123',
+          code: code!,
+        }),
       });
       expect(registered.json().code).toBe(0);
     } finally {

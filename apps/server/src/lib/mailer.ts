@@ -9,7 +9,12 @@ export type TMail = { to: string; subject: string; text: string; html?: string }
 export type TMailer = { send(mail: TMail): Promise<void>; describe: string };
 
 /** Builds the mailer from the configuration. */
-export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string; log?: { info(obj: object, msg: string): void } }): TMailer {
+export function createMailer(options: {
+  smtpUrl?: string;
+  from: string;
+  outboxDir: string;
+  log?: { info(obj: object, msg: string): void };
+}): TMailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
@@ -26,7 +31,10 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
       const info = await transport.sendMail({ from: options.from, ...mail });
       await mkdir(options.outboxDir, { recursive: true });
       const safeTo = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
-      const file = path.join(options.outboxDir, `${Date.now()}-${safeTo}-${Math.random().toString(36).slice(2, 8)}.eml`);
+      const file = path.join(
+        options.outboxDir,
+        `${Date.now()}-${safeTo}-${Math.random().toString(36).slice(2, 8)}.eml`,
+      );
       await writeFile(file, info.message as Buffer);
       options.log?.info({ to: mail.to, file }, `e-mail written to outbox: ${mail.subject}`);
     },

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { TDbHandle } from '@proxy/db';
 import { AppError, isAppError } from './app-error';
 
@@ -23,7 +28,9 @@ export const RATE_LIMIT_TABLE = 'rate_limits';
 // are keys with control characters (a NUL that PostgreSQL text cannot hold).
 function storeKey(key: string): string {
   // eslint-disable-next-line no-control-regex
-  return key.length <= 200 && !/[\u0000-\u001f\u007f]/.test(key) ? key : `h:${createHash('sha256').update(key).digest('hex')}`;
+  return key.length <= 200 && !/[\u0000-\u001f\u007f]/.test(key)
+    ? key
+    : `h:${createHash('sha256').update(key).digest('hex')}`;
 }
 
 function retryAfterSeconds(msBeforeNext: number): number {

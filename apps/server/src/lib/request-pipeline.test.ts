@@ -2,7 +2,14 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryMailer, createTestApp } from '../../test/helpers';
 import { postForm } from '../features/auth/auth-test-kit';
-import { balanceFen, buyOk, createUser, request, seedProxyStartup, type TTestUser } from '../features/proxies/proxies-test-kit';
+import {
+  balanceFen,
+  buyOk,
+  createUser,
+  request,
+  seedProxyStartup,
+  type TTestUser,
+} from '../features/proxies/proxies-test-kit';
 
 // What every route gets from the request pipeline (routing.ts, error-handler.ts, app.ts):
 // control characters refused, numbers parsed strictly, messages from the catalogue in
@@ -17,7 +24,9 @@ describe('request pipeline', () => {
     t = await createTestApp({ mailer });
     await seedProxyStartup(t.deps);
     ann = await createUser(t.app, mailer, 'ann');
-    tokenId = (await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
+    tokenId = (
+      await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
   });
   afterAll(async () => {
     await t?.close();
@@ -26,8 +35,19 @@ describe('request pipeline', () => {
   it("refuses a NUL byte or another control character in any string with 400 in the caller's language", async () => {
     const attempts = [
       () => postForm(t.app, '/user/login', { email: 'a\u0000b', password: 'whatever1' }, { lang: 'zh' }),
-      () => postForm(t.app, '/user/add/ip/whitelist', { ip: '1.2.3.4', remark: 'x\u0000' }, { token: ann.token, lang: 'zh' }),
-      () => request(t.app, 'PUT', `/token/remark/${tokenId}`, { token: ann.token, body: { token_id: tokenId, remark: 'a\u0000b' }, lang: 'zh' }),
+      () =>
+        postForm(
+          t.app,
+          '/user/add/ip/whitelist',
+          { ip: '1.2.3.4', remark: 'x\u0000' },
+          { token: ann.token, lang: 'zh' },
+        ),
+      () =>
+        request(t.app, 'PUT', `/token/remark/${tokenId}`, {
+          token: ann.token,
+          body: { token_id: tokenId, remark: 'a\u0000b' },
+          lang: 'zh',
+        }),
       () => request(t.app, 'GET', '/token/list/isp/static?keyword=a%00b', { token: ann.token, lang: 'zh' }),
       () => request(t.app, 'GET', '/token/export?keyword=%07', { token: ann.token, lang: 'zh' }),
     ];
@@ -39,14 +59,20 @@ describe('request pipeline', () => {
     const list = await request(t.app, 'GET', '/user/ip/whitelist', { token: ann.token });
     expect(list.json().data.total).toBe(0);
     // Tabs and line breaks are text, not control input.
-    const remark = await request(t.app, 'PUT', `/token/remark/${tokenId}`, { token: ann.token, body: { token_id: tokenId, remark: 'line one\tand\ntwo' } });
+    const remark = await request(t.app, 'PUT', `/token/remark/${tokenId}`, {
+      token: ann.token,
+      body: { token_id: tokenId, remark: 'line one\tand\ntwo' },
+    });
     expect(remark.json().code).toBe(0);
   });
 
   it('takes JSON numbers in JSON bodies, never coerced booleans, arrays or numeric strings; nothing is debited', async () => {
     const before = await balanceFen(t.deps, ann.userId);
     for (const days of [true, [1], '0x1', '1e0', '1', null, 1.5, -1]) {
-      const res = await request(t.app, 'POST', '/token/static/ip', { token: ann.token, body: { network: 'HTTP', country_id: 'us', quantity: 1, days } });
+      const res = await request(t.app, 'POST', '/token/static/ip', {
+        token: ann.token,
+        body: { network: 'HTTP', country_id: 'us', quantity: 1, days },
+      });
       expect(res.statusCode, `days ${JSON.stringify(days)}`).toBe(400);
     }
     const quantity = await request(t.app, 'POST', '/token/static/ip', {
@@ -54,7 +80,10 @@ describe('request pipeline', () => {
       body: { network: 'HTTP', country_id: 'us', quantity: '1', days: 1 },
     });
     expect(quantity.statusCode).toBe(400);
-    const autoRenew = await request(t.app, 'POST', '/token/ip/auto/renew', { token: ann.token, body: { token_ids: [tokenId], auto_renew: 'true' } });
+    const autoRenew = await request(t.app, 'POST', '/token/ip/auto/renew', {
+      token: ann.token,
+      body: { token_ids: [tokenId], auto_renew: 'true' },
+    });
     expect(autoRenew.statusCode).toBe(400);
     expect(await balanceFen(t.deps, ann.userId)).toBe(before);
   });
@@ -82,10 +111,15 @@ describe('request pipeline', () => {
     expect(id.json().msg).toBe('id: 须为十进制整数（不含前导零、空格或指数）');
     const en = await request(t.app, 'GET', '/token/test/abc', { token: ann.token, lang: 'en' });
     expect(en.json().msg).toBe('id: Must be a whole number in plain decimal digits');
-    const missing = await request(t.app, 'POST', '/token/static/ip', { token: ann.token, body: { country_id: 'us', quantity: 1, days: 1 }, lang: 'en' });
+    const missing = await request(t.app, 'POST', '/token/static/ip', {
+      token: ann.token,
+      body: { country_id: 'us', quantity: 1, days: 1 },
+      lang: 'en',
+    });
     expect(missing.json().data.issues[0]).toEqual({ path: 'network', message: 'Invalid value' });
     expect(missing.json().msg).toBe('network: Invalid value');
-    for (const res of [zh, id, en, missing]) expect(res.json().msg).not.toMatch(/expected|received|Too small|Invalid input/);
+    for (const res of [zh, id, en, missing])
+      expect(res.json().msg).not.toMatch(/expected|received|Too small|Invalid input/);
   });
 
   it('binds an Idempotency-Key to the request it was first used with', async () => {
@@ -97,10 +131,19 @@ describe('request pipeline', () => {
     const replay = await request(t.app, 'POST', '/token/variable/ip', { token: ann.token, body, headers });
     expect(replay.json().data.order_id).toBe(first.json().data.order_id);
     // The same price on another route, or another field, is another request.
-    const otherRoute = await request(t.app, 'POST', '/token/static/ip', { token: ann.token, body, headers, lang: 'en' });
+    const otherRoute = await request(t.app, 'POST', '/token/static/ip', {
+      token: ann.token,
+      body,
+      headers,
+      lang: 'en',
+    });
     expect(otherRoute.statusCode).toBe(409);
     expect(otherRoute.json().msg).toMatch(/already used for a different request/);
-    const otherNetwork = await request(t.app, 'POST', '/token/variable/ip', { token: ann.token, body: { ...body, network: 'SOCKS5' }, headers });
+    const otherNetwork = await request(t.app, 'POST', '/token/variable/ip', {
+      token: ann.token,
+      body: { ...body, network: 'SOCKS5' },
+      headers,
+    });
     expect(otherNetwork.statusCode).toBe(409);
     expect(await balanceFen(t.deps, ann.userId)).toBe(balance);
   });
@@ -150,6 +193,9 @@ describe('request pipeline', () => {
       socket.on('error', reject);
     });
     expect(raw).toMatch(/^HTTP\/1\.1 431 /);
-    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 431, data: { error: 'HEADERS_TOO_LARGE' } });
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 431,
+      data: { error: 'HEADERS_TOO_LARGE' },
+    });
   });
 });

@@ -73,11 +73,17 @@ function bearerToken(req: FastifyRequest): string | undefined {
 }
 
 /** Resolves the signed-in user from the bearer token and its session; throws 401 / -401. */
-export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<TRouteDef, 'auth'>, isCacheReady = false): Promise<TUserRow> {
+export async function authenticate(
+  deps: TDeps,
+  req: FastifyRequest,
+  def: Pick<TRouteDef, 'auth'>,
+  isCacheReady = false,
+): Promise<TUserRow> {
   if (def.auth === 'user-or-key') {
     const headerKey = req.headers['x-api-key'];
     const queryKey = (req.query as Record<string, unknown> | undefined)?.key;
-    const key = (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? (typeof queryKey === 'string' ? queryKey : undefined);
+    const key =
+      (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? (typeof queryKey === 'string' ? queryKey : undefined);
     if (key && !bearerToken(req)) {
       // No key holds control characters (a NUL PostgreSQL text cannot even compare) or is that long.
       // eslint-disable-next-line no-control-regex
@@ -101,8 +107,24 @@ export async function authenticate(deps: TDeps, req: FastifyRequest, def: Pick<T
 }
 
 // The audit entry of an operator call (features/audit).
-function audit(deps: TDeps, route: string, def: TRouteDef, req: FastifyRequest, operator: TUserRow, input: Record<string, unknown>, errorName?: string) {
-  return recordAdminCall(deps, { operatorId: operator.id, route, method: def.method, path: req.url.split('?')[0], input, errorName, ip: req.ip });
+function audit(
+  deps: TDeps,
+  route: string,
+  def: TRouteDef,
+  req: FastifyRequest,
+  operator: TUserRow,
+  input: Record<string, unknown>,
+  errorName?: string,
+) {
+  return recordAdminCall(deps, {
+    operatorId: operator.id,
+    route,
+    method: def.method,
+    path: req.url.split('?')[0],
+    input,
+    errorName,
+    ip: req.ip,
+  });
 }
 
 // Control characters other than tab, line feed and carriage return (NUL first of all).
@@ -130,17 +152,27 @@ export function findControlCharacters(value: unknown, path = ''): string | undef
  * A zod issue as an envelope issue: the schema's own message key when it has
  * one, else a catalogue key by the kind of failure, never zod's English text.
  */
-export function toIssue(issue: z.core.$ZodIssue): { path: string; message: string; params?: Record<string, string | number> } {
+export function toIssue(issue: z.core.$ZodIssue): {
+  path: string;
+  message: string;
+  params?: Record<string, string | number>;
+} {
   const path = issue.path.join('.');
   if (isValidationKey(issue.message)) return { path, message: issue.message };
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return { path, message: 'required' };
-      return { path, message: issue.expected === 'int' ? 'integerRequired' : issue.expected === 'number' ? 'numberRequired' : 'invalidType' };
+      return {
+        path,
+        message:
+          issue.expected === 'int' ? 'integerRequired' : issue.expected === 'number' ? 'numberRequired' : 'invalidType',
+      };
     case 'too_small':
       return { path, message: 'tooSmall', params: { min: Number(issue.minimum) } };
     case 'too_big':
-      return issue.origin === 'string' ? { path, message: 'tooLong' } : { path, message: 'tooBig', params: { max: Number(issue.maximum) } };
+      return issue.origin === 'string'
+        ? { path, message: 'tooLong' }
+        : { path, message: 'tooBig', params: { max: Number(issue.maximum) } };
     case 'invalid_format':
       return { path, message: 'invalidFormat' };
     default:
@@ -150,7 +182,9 @@ export function toIssue(issue: z.core.$ZodIssue): { path: string; message: strin
 
 // Path parameters, query and body merged into the one object the input schema reads.
 function collectInput(req: FastifyRequest, multipartFields?: Record<string, unknown>): Record<string, unknown> {
-  const body = multipartFields ?? (req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as object) : {});
+  const body =
+    multipartFields ??
+    (req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as object) : {});
   return { ...(req.query as object), ...body, ...(req.params as object) };
 }
 
@@ -167,11 +201,18 @@ async function readMultipart(req: FastifyRequest, def: TRouteDef): Promise<Recor
   if (!req.isMultipart()) return {};
   const fields: Record<string, unknown> = {};
   try {
-    const parts = req.parts({ limits: { fileSize: def.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, files: 4, fields: 20, fieldSize: 64 * 1024 } });
+    const parts = req.parts({
+      limits: { fileSize: def.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, files: 4, fields: 20, fieldSize: 64 * 1024 },
+    });
     for await (const part of parts) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
-        fields[part.fieldname] = { filename: part.filename, mimetype: part.mimetype, bytes, truncated: part.file.truncated } satisfies TUploadedFile;
+        fields[part.fieldname] = {
+          filename: part.filename,
+          mimetype: part.mimetype,
+          bytes,
+          truncated: part.file.truncated,
+        } satisfies TUploadedFile;
       } else {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
       }
@@ -196,7 +237,8 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
   for (const [name, def] of Object.entries(ROUTES) as [TRouteName, TRouteDef][]) {
     const handler = byName.get(name);
     // Only a signed-in read is kept per account (lib/answer-cache.ts).
-    if (def.isCachedPerUser && (def.method !== 'GET' || def.auth !== 'user')) throw new Error(`${name}: only a GET with auth "user" may be isCachedPerUser`);
+    if (def.isCachedPerUser && (def.method !== 'GET' || def.auth !== 'user'))
+      throw new Error(`${name}: only a GET with auth "user" may be isCachedPerUser`);
     app.route({
       method: def.method,
       url: API_PREFIX + def.path,
@@ -216,7 +258,8 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
         const raw = collectInput(req, def.body === 'multipart' ? await readMultipart(req, def) : undefined);
         const run = async () => {
           const withControl = findControlCharacters(raw);
-          if (withControl !== undefined) throw new AppError('BAD_REQUEST', undefined, [{ path: withControl, message: 'controlChars' }]);
+          if (withControl !== undefined)
+            throw new AppError('BAD_REQUEST', undefined, [{ path: withControl, message: 'controlChars' }]);
           const parsed = def.input.safeParse(raw);
           if (!parsed.success) throw new AppError('BAD_REQUEST', undefined, parsed.error.issues.map(toIssue));
           return handler({ input: parsed.data as never, user: user as never, lang, ip: req.ip, req, reply });
@@ -230,14 +273,18 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
           if (cacheKey) ({ result, validUntil } = await runForAnswer(run));
           else result = await run();
         } catch (error) {
-          if (isAudited) await audit(deps, name, def, req, user!, raw, error instanceof AppError ? error.errorName : 'INTERNAL');
+          if (isAudited)
+            await audit(deps, name, def, req, user!, raw, error instanceof AppError ? error.errorName : 'INTERNAL');
           throw error;
         }
         if (isAudited) await audit(deps, name, def, req, user!, raw);
         if (cacheKey && !(result instanceof RawReply)) {
           // Kept, unless the account changed while it was computed or the answer read the clock.
-          const body = Buffer.from(JSON.stringify({ code: 0, msg: lang === 'zh' ? '成功' : 'OK', data: result ?? null }));
-          if (ticket && validUntil > deps.clock.now().getTime()) deps.answerCache.keepAnswer(ticket, cacheKey, body, validUntil);
+          const body = Buffer.from(
+            JSON.stringify({ code: 0, msg: lang === 'zh' ? '成功' : 'OK', data: result ?? null }),
+          );
+          if (ticket && validUntil > deps.clock.now().getTime())
+            deps.answerCache.keepAnswer(ticket, cacheKey, body, validUntil);
           return reply.type('application/json; charset=utf-8').send(body);
         }
         if (result instanceof RawReply) {

@@ -20,7 +20,10 @@ describe('secret box (AES-256-GCM under DATA_ENCRYPTION_KEY)', () => {
   });
 
   it('answers a value stored before encryption as it is, marked not sealed', () => {
-    expect(createSecretBox(key).open('whsec_abc', 'webhook_endpoints.secret')).toEqual({ plain: 'whsec_abc', isSealed: false });
+    expect(createSecretBox(key).open('whsec_abc', 'webhook_endpoints.secret')).toEqual({
+      plain: 'whsec_abc',
+      isSealed: false,
+    });
   });
 
   it('refuses another key by name, a value of another column and a damaged value', () => {
@@ -54,8 +57,12 @@ describe('DATA_ENCRYPTION_KEY in the configuration', () => {
   });
 
   it('set: the setting wins; a malformed setting or key file stops the start with a message naming it', () => {
-    expect(loadServerConfig({ DATA_DIR: dataDir(), DATA_ENCRYPTION_KEY: '01'.repeat(32) }).dataEncryptionKey).toEqual(key);
-    expect(() => loadServerConfig({ DATA_DIR: dataDir(), DATA_ENCRYPTION_KEY: 'short' })).toThrow(/DATA_ENCRYPTION_KEY: 32 bytes/);
+    expect(loadServerConfig({ DATA_DIR: dataDir(), DATA_ENCRYPTION_KEY: '01'.repeat(32) }).dataEncryptionKey).toEqual(
+      key,
+    );
+    expect(() => loadServerConfig({ DATA_DIR: dataDir(), DATA_ENCRYPTION_KEY: 'short' })).toThrow(
+      /DATA_ENCRYPTION_KEY: 32 bytes/,
+    );
     const dir = dataDir();
     writeFileSync(path.join(dir, 'data-encryption-key'), 'garbage');
     expect(() => loadServerConfig({ DATA_DIR: dir })).toThrow(/data-encryption-key: not a 32-byte key/);

@@ -58,7 +58,8 @@ function keyIdOf(key: Buffer): string {
 
 /** A box over `key` (32 bytes). */
 export function createSecretBox(key: Buffer): TSecretBox {
-  if (key.length !== DATA_KEY_BYTES) throw new Error(`DATA_ENCRYPTION_KEY: ${DATA_KEY_BYTES} bytes expected, got ${key.length}`);
+  if (key.length !== DATA_KEY_BYTES)
+    throw new Error(`DATA_ENCRYPTION_KEY: ${DATA_KEY_BYTES} bytes expected, got ${key.length}`);
   const keyId = keyIdOf(key);
   return {
     keyId,
@@ -83,10 +84,15 @@ export function createSecretBox(key: Buffer): TSecretBox {
         const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
         decipher.setAAD(Buffer.from(purpose, 'utf8'));
         decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-        const plain = Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+        const plain = Buffer.concat([
+          decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)),
+          decipher.final(),
+        ]).toString('utf8');
         return { plain, isSealed: true };
       } catch {
-        throw new SecretBoxError(`${purpose}: the encrypted value does not open under DATA_ENCRYPTION_KEY (damaged, or not written for this column)`);
+        throw new SecretBoxError(
+          `${purpose}: the encrypted value does not open under DATA_ENCRYPTION_KEY (damaged, or not written for this column)`,
+        );
       }
     },
   };

@@ -6,7 +6,10 @@ import { systemSettings, type TDbOrTx } from '@proxy/db';
 
 /** The stored value of a setting, undefined when never set. */
 export async function readSetting(db: TDbOrTx, key: string): Promise<unknown> {
-  const [row] = await db.select({ value: systemSettings.value }).from(systemSettings).where(eq(systemSettings.key, key));
+  const [row] = await db
+    .select({ value: systemSettings.value })
+    .from(systemSettings)
+    .where(eq(systemSettings.key, key));
   return row?.value;
 }
 

@@ -54,7 +54,10 @@ export async function startFakeAlipay(options: { appId?: string; sellerId?: stri
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
-      const params: Record<string, string> = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(new URLSearchParams(body)) };
+      const params: Record<string, string> = {
+        ...Object.fromEntries(url.searchParams),
+        ...Object.fromEntries(new URLSearchParams(body)),
+      };
       const isSignedByApp = createVerify('RSA-SHA256')
         .update(signContent(params), 'utf8')
         .verify(app.publicKey, params.sign ?? '', 'base64');
@@ -64,7 +67,12 @@ export async function startFakeAlipay(options: { appId?: string; sellerId?: stri
       let answer: Record<string, unknown>;
       if (!isSignedByApp) answer = { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature' };
       else if (params.method === 'alipay.trade.precreate') {
-        answer = { code: '10000', msg: 'Success', out_trade_no: biz.out_trade_no, qr_code: `https://qr.alipay.com/fake${String(biz.out_trade_no)}` };
+        answer = {
+          code: '10000',
+          msg: 'Success',
+          out_trade_no: biz.out_trade_no,
+          qr_code: `https://qr.alipay.com/fake${String(biz.out_trade_no)}`,
+        };
       } else if (params.method === 'alipay.trade.query') {
         const trade = trades.get(String(biz.out_trade_no));
         answer = trade
@@ -91,8 +99,18 @@ export async function startFakeAlipay(options: { appId?: string; sellerId?: stri
     trades,
     requests,
     notification(params, signWith) {
-      const full = { notify_type: 'trade_status_sync', charset: 'utf-8', version: '1.0', sign_type: 'RSA2', notify_time: '2026-11-22 18:00:00', ...params };
-      return new URLSearchParams({ ...full, sign: rsaSign(signContent(full), signWith ?? alipay.privateKey) }).toString();
+      const full = {
+        notify_type: 'trade_status_sync',
+        charset: 'utf-8',
+        version: '1.0',
+        sign_type: 'RSA2',
+        notify_time: '2026-11-22 18:00:00',
+        ...params,
+      };
+      return new URLSearchParams({
+        ...full,
+        sign: rsaSign(signContent(full), signWith ?? alipay.privateKey),
+      }).toString();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -37,7 +37,8 @@ export type TFakeChain = {
   otherAddress(): string;
   /** Sends tokens in a new block (not final): one transaction with a log per transfer; answers its hash. */
   send(
-    transfers: { amount: bigint; to?: string; contract?: string } | { amount: bigint; to?: string; contract?: string }[],
+    transfers:
+      { amount: bigint; to?: string; contract?: string } | { amount: bigint; to?: string; contract?: string }[],
     options?: { isSuccess?: boolean },
   ): string;
   /** Mines an empty block and makes every block final. */
@@ -67,12 +68,22 @@ function createModel(now: () => number) {
     },
     head: () => blocks[blocks.length - 1],
     mine(txs: TTx[]): TBlock {
-      const block = { number: blocks.length, hash: randomBytes(32).toString('hex'), time: Math.max(now(), blocks[blocks.length - 1].time), txs };
+      const block = {
+        number: blocks.length,
+        hash: randomBytes(32).toString('hex'),
+        time: Math.max(now(), blocks[blocks.length - 1].time),
+        txs,
+      };
       blocks.push(block);
       return block;
     },
     finalize() {
-      blocks.push({ number: blocks.length, hash: randomBytes(32).toString('hex'), time: Math.max(now(), blocks[blocks.length - 1].time), txs: [] });
+      blocks.push({
+        number: blocks.length,
+        hash: randomBytes(32).toString('hex'),
+        time: Math.max(now(), blocks[blocks.length - 1].time),
+        txs: [],
+      });
       final = blocks.length - 1;
     },
     reorg(txHash: string) {
@@ -107,7 +118,11 @@ async function serve(
         return;
       }
       try {
-        answer = handler(req.method ?? 'GET', new URL(req.url ?? '/', 'http://fake'), text ? JSON.parse(text) : undefined);
+        answer = handler(
+          req.method ?? 'GET',
+          new URL(req.url ?? '/', 'http://fake'),
+          text ? JSON.parse(text) : undefined,
+        );
       } catch (error) {
         [status, answer] = [500, { error: (error as Error).message }];
       }
@@ -142,7 +157,12 @@ export async function startFakeTron(now: () => number = Date.now): Promise<TFake
       .flatMap((b) =>
         b.txs.flatMap((tx) =>
           tx.logs
-            .filter((l) => (!onlyTo || l.to === account) && (!contract || l.contract === contract) && (fake.sloppy || l.to === account || l.from === account))
+            .filter(
+              (l) =>
+                (!onlyTo || l.to === account) &&
+                (!contract || l.contract === contract) &&
+                (fake.sloppy || l.to === account || l.from === account),
+            )
             .map((l) => ({
               transaction_id: tx.hash,
               block_timestamp: b.time,
@@ -158,13 +178,20 @@ export async function startFakeTron(now: () => number = Date.now): Promise<TFake
     const offset = Number(query.get('fingerprint') ?? 0);
     const page = items.slice(offset, offset + limit);
     const more = offset + limit < items.length;
-    return { data: page, success: true, meta: { at: now(), page_size: page.length, ...(more ? { fingerprint: String(offset + limit) } : {}) } };
+    return {
+      data: page,
+      success: true,
+      meta: { at: now(), page_size: page.length, ...(more ? { fingerprint: String(offset + limit) } : {}) },
+    };
   }
 
   const server = await serve(
     (method, url, body) => {
       const account = /^\/v1\/accounts\/([^/]+)\/transactions\/trc20$/.exec(url.pathname);
-      requests.push({ call: account ? 'trc20-listing' : url.pathname, params: account ? Object.fromEntries(url.searchParams) : body });
+      requests.push({
+        call: account ? 'trc20-listing' : url.pathname,
+        params: account ? Object.fromEntries(url.searchParams) : body,
+      });
       if (account && method === 'GET') return listing(account[1], url.searchParams);
       if (url.pathname === '/walletsolidity/getnowblock') {
         const head = model.blocks[model.final];
@@ -200,7 +227,9 @@ export async function startFakeTron(now: () => number = Date.now): Promise<TFake
     otherAddress: tronAddress,
     send(transfers, options = {}) {
       const hash = randomBytes(32).toString('hex');
-      const logs = [transfers].flat().map((t) => ({ contract: t.contract ?? usdt, from: tronAddress(), to: t.to ?? address, amount: t.amount }));
+      const logs = [transfers]
+        .flat()
+        .map((t) => ({ contract: t.contract ?? usdt, from: tronAddress(), to: t.to ?? address, amount: t.amount }));
       model.mine([{ hash, logs, isSuccess: options.isSuccess ?? true }]);
       return hash;
     },
@@ -249,7 +278,12 @@ export async function startFakeEthereum(now: () => number = Date.now): Promise<T
     return /^0x[0-9a-f]+$/i.test(tag) ? model.blocks[Number.parseInt(tag, 16)] : undefined;
   }
 
-  function getLogs(filter: { fromBlock?: string; toBlock?: string; address?: string | string[]; topics?: (string | string[] | null)[] }) {
+  function getLogs(filter: {
+    fromBlock?: string;
+    toBlock?: string;
+    address?: string | string[];
+    topics?: (string | string[] | null)[];
+  }) {
     const from = blockByTag(filter.fromBlock ?? 'latest')?.number ?? Number.POSITIVE_INFINITY;
     const to = blockByTag(filter.toBlock ?? 'latest')?.number ?? model.head().number;
     const addresses = filter.address === undefined ? null : [filter.address].flat().map((a) => a.toLowerCase());
@@ -273,7 +307,9 @@ export async function startFakeEthereum(now: () => number = Date.now): Promise<T
           const isMatch =
             fake.sloppy ||
             ((!addresses || addresses.includes(l.contract.toLowerCase())) &&
-              (filter.topics ?? []).every((want, i) => want === null || [want].flat().some((w) => w.toLowerCase() === entry.topics[i])));
+              (filter.topics ?? []).every(
+                (want, i) => want === null || [want].flat().some((w) => w.toLowerCase() === entry.topics[i]),
+              ));
           if (isMatch) logs.push(entry);
         }
       }
@@ -292,7 +328,12 @@ export async function startFakeEthereum(now: () => number = Date.now): Promise<T
       } else if (call.method === 'eth_getLogs') result = getLogs(call.params[0] as Parameters<typeof getLogs>[0]);
       else if (call.method === 'eth_blockNumber') result = quantity(model.head().number);
       else if (call.method === 'eth_chainId') result = '0xaa36a7';
-      else return { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `the method ${call.method} does not exist` } };
+      else
+        return {
+          jsonrpc: '2.0',
+          id: call.id,
+          error: { code: -32601, message: `the method ${call.method} does not exist` },
+        };
       return { jsonrpc: '2.0', id: call.id, result };
     },
     () => fake.failing,
@@ -307,7 +348,9 @@ export async function startFakeEthereum(now: () => number = Date.now): Promise<T
     otherAddress: ethAddress,
     send(transfers, options = {}) {
       const hash = randomBytes(32).toString('hex');
-      const logs = [transfers].flat().map((t) => ({ contract: t.contract ?? usdt, from: ethAddress(), to: t.to ?? address, amount: t.amount }));
+      const logs = [transfers]
+        .flat()
+        .map((t) => ({ contract: t.contract ?? usdt, from: ethAddress(), to: t.to ?? address, amount: t.amount }));
       model.mine([{ hash, logs, isSuccess: options.isSuccess ?? true }]);
       return `0x${hash}`;
     },

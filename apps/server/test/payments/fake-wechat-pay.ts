@@ -73,7 +73,15 @@ export async function startFakeWechatPay(now: () => number = Date.now): Promise<
         answer = { code_url: `weixin://wxpay/bizpayurl?pr=${String(parsed.out_trade_no)}` };
       else if (queried) {
         const t = transactions.get(decodeURIComponent(queried[1]));
-        if (t) answer = { mchid, appid, out_trade_no: queried[1], transaction_id: t.transaction_id, trade_state: t.trade_state, amount: { total: t.total } };
+        if (t)
+          answer = {
+            mchid,
+            appid,
+            out_trade_no: queried[1],
+            transaction_id: t.transaction_id,
+            trade_state: t.trade_state,
+            amount: { total: t.total },
+          };
         else [status, answer] = [404, { code: 'ORDER_NOT_EXIST', message: 'order not exist' }];
       } else [status, answer] = [404, { code: 'NOT_FOUND', message: 'no such api' }];
       const text = JSON.stringify(answer);
@@ -110,12 +118,22 @@ export async function startFakeWechatPay(now: () => number = Date.now): Promise<
       const aad = 'transaction';
       const resource = {
         algorithm: 'AEAD_AES_256_GCM',
-        ciphertext: encryptResource(JSON.stringify({ mchid, appid, ...transaction }), options.apiV3Key ?? apiV3Key, nonce, aad),
+        ciphertext: encryptResource(
+          JSON.stringify({ mchid, appid, ...transaction }),
+          options.apiV3Key ?? apiV3Key,
+          nonce,
+          aad,
+        ),
         associated_data: aad,
         original_type: 'transaction',
         nonce,
       };
-      const rawBody = JSON.stringify({ id: randomBytes(8).toString('hex'), event_type: 'TRANSACTION.SUCCESS', resource_type: 'encrypt-resource', resource });
+      const rawBody = JSON.stringify({
+        id: randomBytes(8).toString('hex'),
+        event_type: 'TRANSACTION.SUCCESS',
+        resource_type: 'encrypt-resource',
+        resource,
+      });
       const timestamp = String(options.timestamp ?? Math.floor(now() / 1000));
       const headerNonce = randomBytes(16).toString('hex');
       return {
@@ -125,7 +143,10 @@ export async function startFakeWechatPay(now: () => number = Date.now): Promise<
           'wechatpay-timestamp': timestamp,
           'wechatpay-nonce': headerNonce,
           'wechatpay-serial': options.serial ?? platformSerial,
-          'wechatpay-signature': sign(`${timestamp}\n${headerNonce}\n${rawBody}\n`, options.signWith ?? platform.privateKey),
+          'wechatpay-signature': sign(
+            `${timestamp}\n${headerNonce}\n${rawBody}\n`,
+            options.signWith ?? platform.privateKey,
+          ),
         },
       };
     },

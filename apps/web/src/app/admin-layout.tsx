@@ -53,7 +53,13 @@ function AdminHeader(props: { onOpenMenu?: () => void }) {
       }}
     >
       {props.onOpenMenu ? (
-        <Button type="text" icon={<MenuUnfoldOutlined />} onClick={props.onOpenMenu} aria-label={t('menu.expand')} data-testid="admin-menu-toggle" />
+        <Button
+          type="text"
+          icon={<MenuUnfoldOutlined />}
+          onClick={props.onOpenMenu}
+          aria-label={t('menu.expand')}
+          data-testid="admin-menu-toggle"
+        />
       ) : null}
       <Link to="/" data-testid="admin-back-to-console" aria-label={isPhone ? t('admin.backToConsole') : undefined}>
         <Button type="text" tabIndex={-1} icon={<ArrowLeftOutlined />}>
@@ -112,7 +118,17 @@ function AdminShell(props: { routes: TAppRoute[] }) {
   useEffect(() => setIsDrawerOpen(false), [location.pathname]);
 
   const brand = (
-    <div style={{ display: 'flex', alignItems: 'center', gap: 8, height: 56, padding: '0 20px', whiteSpace: 'nowrap', overflow: 'hidden' }}>
+    <div
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 8,
+        height: 56,
+        padding: '0 20px',
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+      }}
+    >
       <Typography.Text strong style={{ fontSize: 18 }}>
         {PRODUCT_NAME}
       </Typography.Text>
@@ -137,7 +153,14 @@ function AdminShell(props: { routes: TAppRoute[] }) {
   return (
     <Layout style={{ minHeight: '100vh' }} data-testid="admin-layout">
       {isPhone ? (
-        <Drawer placement="left" open={isDrawerOpen} onClose={() => setIsDrawerOpen(false)} size={232} closable={false} styles={{ body: { padding: 0 } }}>
+        <Drawer
+          placement="left"
+          open={isDrawerOpen}
+          onClose={() => setIsDrawerOpen(false)}
+          size={232}
+          closable={false}
+          styles={{ body: { padding: 0 } }}
+        >
           <div data-testid="admin-menu-drawer">
             {brand}
             {menu}
@@ -156,7 +179,11 @@ function AdminShell(props: { routes: TAppRoute[] }) {
       )}
       <Layout style={{ minWidth: 0 }}>
         <AdminHeader onOpenMenu={isPhone ? () => setIsDrawerOpen(true) : undefined} />
-        <Layout.Content style={{ padding: isPhone ? 12 : 16, minWidth: 0 }} data-testid="admin-content" data-pathname={location.pathname}>
+        <Layout.Content
+          style={{ padding: isPhone ? 12 : 16, minWidth: 0 }}
+          data-testid="admin-content"
+          data-pathname={location.pathname}
+        >
           <Outlet />
         </Layout.Content>
       </Layout>

@@ -42,7 +42,17 @@ const SIDEBAR_KEY = 'SIDEBAR_COLLAPSED';
  * entry while it is unset.
  */
 export function externalMenuItems(helpCenterUrl: string | null): TExternalMenuItem[] {
-  return helpCenterUrl ? [{ key: 'external:helpcenter', titleKey: 'common:menu.helpCenter', href: helpCenterUrl, order: 99, icon: HELP_CENTER_ICON }] : [];
+  return helpCenterUrl
+    ? [
+        {
+          key: 'external:helpcenter',
+          titleKey: 'common:menu.helpCenter',
+          href: helpCenterUrl,
+          order: 99,
+          icon: HELP_CENTER_ICON,
+        },
+      ]
+    : [];
 }
 
 /** The route record of the page being shown (from the router match's handle). */
@@ -73,7 +83,10 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void; isPhone:
   const unread = useUnreadNotificationCount();
   const { token } = theme.useToken();
   // The bell's name holds the count its badge shows (antd's Badge shows 99+ above 99), so what is read matches what is seen.
-  const bellLabel = unread > 0 ? t('header.unreadCount', { count: unread > BADGE_OVERFLOW ? `${BADGE_OVERFLOW}+` : unread }) : t('header.notifications');
+  const bellLabel =
+    unread > 0
+      ? t('header.unreadCount', { count: unread > BADGE_OVERFLOW ? `${BADGE_OVERFLOW}+` : unread })
+      : t('header.notifications');
 
   const signOut = () =>
     confirmAction({
@@ -108,7 +121,11 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void; isPhone:
       <div style={{ flex: 1 }} />
       <Space size={props.isPhone ? 0 : 4} align="center">
         <Tooltip title={t('header.balance')}>
-          <Space size={4} data-testid="header-balance" style={{ padding: props.isPhone ? '0 4px' : '0 8px', whiteSpace: 'nowrap' }}>
+          <Space
+            size={4}
+            data-testid="header-balance"
+            style={{ padding: props.isPhone ? '0 4px' : '0 8px', whiteSpace: 'nowrap' }}
+          >
             <WalletOutlined style={{ color: token.colorPrimary }} />
             <Typography.Text strong>{user ? formatYuan(user.balance) : '—'}</Typography.Text>
           </Space>
@@ -127,7 +144,13 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void; isPhone:
           </Link>
         </Tooltip>
         <Tooltip title={t('tour:start')}>
-          <Button type="text" icon={<CompassOutlined />} onClick={requestUserGuide} aria-label={t('tour:start')} data-testid="tour-start" />
+          <Button
+            type="text"
+            icon={<CompassOutlined />}
+            onClick={requestUserGuide}
+            aria-label={t('tour:start')}
+            data-testid="tour-start"
+          />
         </Tooltip>
         <LanguageSwitch isCompact />
         <ThemeSwitch />
@@ -155,7 +178,9 @@ function HeaderBar(props: { isCollapsed: boolean; onToggle: () => void; isPhone:
             style={{ display: 'flex', alignItems: 'center', gap: 8 }}
           >
             <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
-            {props.isPhone ? null : <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' }}>{user?.name ?? ''}</span>}
+            {props.isPhone ? null : (
+              <span style={{ maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' }}>{user?.name ?? ''}</span>
+            )}
           </Button>
         </Dropdown>
       </Space>
@@ -178,7 +203,10 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
   const [isCollapsed, setIsCollapsed] = useState(() => readValue<boolean>('local', SIDEBAR_KEY) === true);
 
   const helpCenterUrl = useHelpCenterUrl();
-  const entries = useMemo(() => buildMenuEntries(props.routes, roles, externalMenuItems(helpCenterUrl)), [props.routes, roles, helpCenterUrl]);
+  const entries = useMemo(
+    () => buildMenuEntries(props.routes, roles, externalMenuItems(helpCenterUrl)),
+    [props.routes, roles, helpCenterUrl],
+  );
   const items = useMemo(() => toAntdMenuItems(entries, (key) => t(key)), [entries, t]);
   const selectedKey = appRoute?.menu ? appRoute.path : location.pathname;
   const [openKeys, setOpenKeys] = useState<string[]>(() => {
@@ -231,7 +259,10 @@ export function AppLayout(props: { routes: TAppRoute[] }) {
   const closeTourDrawer = useCallback(() => {
     if (layoutRef.current.isPhone) setIsDrawerOpen(false);
   }, []);
-  const tourLayout = useMemo(() => ({ revealTarget, onTourEnd: closeTourDrawer, isPhone }), [revealTarget, closeTourDrawer, isPhone]);
+  const tourLayout = useMemo(
+    () => ({ revealTarget, onTourEnd: closeTourDrawer, isPhone }),
+    [revealTarget, closeTourDrawer, isPhone],
+  );
   const [isNoticeSettled, setIsNoticeSettled] = useState(false);
   const settleNotice = useCallback(() => setIsNoticeSettled(true), []);
 

@@ -9,7 +9,13 @@ type TEntry = { key: string; element: ReactNode };
  * Next cache content: the current page moves to the end with its latest
  * element; pages no longer open as tabs are dropped; the oldest go beyond `size`.
  */
-export function nextPageCache(cache: TEntry[], key: string, element: ReactNode, openKeys: ReadonlySet<string>, size = PAGE_CACHE_SIZE): TEntry[] {
+export function nextPageCache(
+  cache: TEntry[],
+  key: string,
+  element: ReactNode,
+  openKeys: ReadonlySet<string>,
+  size = PAGE_CACHE_SIZE,
+): TEntry[] {
   const next = cache.filter((e) => e.key !== key && openKeys.has(e.key));
   next.push({ key, element });
   return next.slice(Math.max(0, next.length - size));

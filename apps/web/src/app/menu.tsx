@@ -1,11 +1,25 @@
 import type { ReactNode } from 'react';
 import type { MenuProps } from 'antd';
-import { AppstoreOutlined, CloudServerOutlined, GlobalOutlined, HomeOutlined, QuestionCircleOutlined, ToolOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  CloudServerOutlined,
+  GlobalOutlined,
+  HomeOutlined,
+  QuestionCircleOutlined,
+  ToolOutlined,
+} from '@ant-design/icons';
 import type { TAppRoute } from './route-types';
 import { hasRequiredRole } from '../entities/users/user-info';
 
 /** A menu link that leaves the console (opened in a new tab). */
-export type TExternalMenuItem = { key: string; titleKey: string; href: string; order: number; icon?: ReactNode; group?: string };
+export type TExternalMenuItem = {
+  key: string;
+  titleKey: string;
+  href: string;
+  order: number;
+  icon?: ReactNode;
+  group?: string;
+};
 
 /** One entry of the side menu before translation. */
 export type TMenuEntry =
@@ -38,15 +52,35 @@ export function buildMenuEntries(
   const flat: TFlat[] = [
     ...routes
       .filter((r) => r.access === area && r.menu && hasRequiredRole(r.roles, roles))
-      .map((r) => ({ key: r.path, titleKey: r.titleKey, order: r.menu!.order, icon: r.menu!.icon, group: r.menu!.group })),
-    ...extras.map((e) => ({ key: e.key, titleKey: e.titleKey, order: e.order, icon: e.icon, href: e.href, group: e.group })),
+      .map((r) => ({
+        key: r.path,
+        titleKey: r.titleKey,
+        order: r.menu!.order,
+        icon: r.menu!.icon,
+        group: r.menu!.group,
+      })),
+    ...extras.map((e) => ({
+      key: e.key,
+      titleKey: e.titleKey,
+      order: e.order,
+      icon: e.icon,
+      href: e.href,
+      group: e.group,
+    })),
   ];
   // Stable sort: equal orders keep their declaration order.
   flat.sort((a, b) => a.order - b.order);
   const top: TMenuEntry[] = [];
   const groups = new Map<string, Extract<TMenuEntry, { kind: 'group' }>>();
   for (const entry of flat) {
-    const item: TMenuEntry = { kind: 'item', key: entry.key, titleKey: entry.titleKey, order: entry.order, icon: entry.icon, href: entry.href };
+    const item: TMenuEntry = {
+      kind: 'item',
+      key: entry.key,
+      titleKey: entry.titleKey,
+      order: entry.order,
+      icon: entry.icon,
+      href: entry.href,
+    };
     if (!entry.group) {
       top.push(item);
       continue;
@@ -74,7 +108,13 @@ export function toAntdMenuItems(entries: TMenuEntry[], t: (key: string) => strin
   return entries.map((entry) => {
     if (entry.kind === 'group') {
       // data-tour: what the guided tour highlights (a group "group:<name>", an entry "item:<path>").
-      return { key: entry.key, icon: entry.icon, label: t(entry.titleKey), children: toAntdMenuItems(entry.children, t), 'data-tour': entry.key };
+      return {
+        key: entry.key,
+        icon: entry.icon,
+        label: t(entry.titleKey),
+        children: toAntdMenuItems(entry.children, t),
+        'data-tour': entry.key,
+      };
     }
     const label = entry.href ? (
       <a href={entry.href} target="_blank" rel="noopener noreferrer">

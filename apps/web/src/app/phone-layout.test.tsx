@@ -25,14 +25,32 @@ const TEST_ROUTES: TAppRoute[] = [
   { path: '/login', access: 'public', titleKey: 'phoneTest:login', isTabless: true, load: page('LOGIN') },
   { path: '/', access: 'protected', titleKey: 'phoneTest:home', menu: { order: 1 }, load: page('HOME') },
   { path: '/c', access: 'protected', titleKey: 'phoneTest:c', load: page('PAGE-C') },
-  { path: '/admin/first', access: 'admin', titleKey: 'phoneTest:adminFirst', menu: { order: 1 }, load: page('ADMIN-FIRST') },
-  { path: '/admin/second', access: 'admin', titleKey: 'phoneTest:adminSecond', menu: { order: 2 }, load: page('ADMIN-SECOND') },
+  {
+    path: '/admin/first',
+    access: 'admin',
+    titleKey: 'phoneTest:adminFirst',
+    menu: { order: 1 },
+    load: page('ADMIN-FIRST'),
+  },
+  {
+    path: '/admin/second',
+    access: 'admin',
+    titleKey: 'phoneTest:adminSecond',
+    menu: { order: 2 },
+    load: page('ADMIN-SECOND'),
+  },
 ];
 
 const wideMatchMedia = window.matchMedia;
 
 beforeAll(() => {
-  i18n.addResourceBundle('zh', 'phoneTest', { login: '登录', home: '首页', c: '丙页', adminFirst: '运营一', adminSecond: '运营二' });
+  i18n.addResourceBundle('zh', 'phoneTest', {
+    login: '登录',
+    home: '首页',
+    c: '丙页',
+    adminFirst: '运营一',
+    adminSecond: '运营二',
+  });
 });
 
 beforeEach(() => {

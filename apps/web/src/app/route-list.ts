@@ -7,7 +7,14 @@ import type { TAppRoute } from './route-types';
 
 /** Routes the shell itself provides (spec section 2: /404). */
 export const SHELL_ROUTES: TAppRoute[] = [
-  { path: '/404', access: 'public', titleKey: 'common:notFound.title', isTabless: true, isLight: true, load: () => import('../components/not-found-page') },
+  {
+    path: '/404',
+    access: 'public',
+    titleKey: 'common:notFound.title',
+    isTabless: true,
+    isLight: true,
+    load: () => import('../components/not-found-page'),
+  },
 ];
 
 /** Every TAppRoute array exported (as `...Routes`) by feature route modules. */

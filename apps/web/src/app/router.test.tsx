@@ -32,9 +32,22 @@ const TEST_ROUTES: TAppRoute[] = [
   { path: '/a', access: 'protected', titleKey: 'test:a', menu: { order: 2, group: 'proxy' }, load: page('PAGE-A') },
   { path: '/b', access: 'protected', titleKey: 'test:b', menu: { order: 2, group: 'proxy' }, load: page('PAGE-B') },
   { path: '/c', access: 'protected', titleKey: 'test:c', load: page('PAGE-C') },
-  { path: '/software', access: 'protected', titleKey: 'test:software', roles: ['user'], menu: { order: 99, group: 'tools' }, load: page('SOFTWARE') },
+  {
+    path: '/software',
+    access: 'protected',
+    titleKey: 'test:software',
+    roles: ['user'],
+    menu: { order: 99, group: 'tools' },
+    load: page('SOFTWARE'),
+  },
   // The operator area: the lower menu order comes first and is where /admin leads.
-  { path: '/admin/second', access: 'admin', titleKey: 'test:adminSecond', menu: { order: 2 }, load: page('ADMIN-SECOND') },
+  {
+    path: '/admin/second',
+    access: 'admin',
+    titleKey: 'test:adminSecond',
+    menu: { order: 2 },
+    load: page('ADMIN-SECOND'),
+  },
   { path: '/admin/first', access: 'admin', titleKey: 'test:adminFirst', menu: { order: 1 }, load: page('ADMIN-FIRST') },
 ];
 
@@ -75,7 +88,8 @@ function renderAt(path: string) {
   return renderWithRouter(path, { featureRoutes: TEST_ROUTES }).router;
 }
 
-const here = (router: ReturnType<typeof renderAt>) => `${router.state.location.pathname}${router.state.location.search}`;
+const here = (router: ReturnType<typeof renderAt>) =>
+  `${router.state.location.pathname}${router.state.location.search}`;
 
 describe('guards', () => {
   it('a signed-out visitor of a protected page goes to /login?redirect=<wanted path>', async () => {
@@ -197,7 +211,12 @@ describe('layout', () => {
   });
 
   it('shows the operator\'s notice from the server; a newly published one shows again after "do not show again"', async () => {
-    const notice = { notice_id: 7, title: '维护通知', content: '周六凌晨维护一小时。', published_at: '2026-03-01T08:00:00.000Z' };
+    const notice = {
+      notice_id: 7,
+      title: '维护通知',
+      content: '周六凌晨维护一小时。',
+      published_at: '2026-03-01T08:00:00.000Z',
+    };
     api.on('siteNotice', () => notice);
     saveSession('tok', { remember: true });
     renderAt('/');
@@ -334,7 +353,10 @@ describe('operator area', () => {
     renderAt('/');
     await screen.findByText('HOME:0');
     expect(within(screen.getByTestId('sidebar')).queryByText('运营一')).toBeNull();
-    expect(buildMenuEntries(TEST_ROUTES, ['user'], [], 'admin').map((e) => e.key)).toEqual(['/admin/first', '/admin/second']);
+    expect(buildMenuEntries(TEST_ROUTES, ['user'], [], 'admin').map((e) => e.key)).toEqual([
+      '/admin/first',
+      '/admin/second',
+    ]);
   });
 
   it('the user menu offers the operator area to operators only', async () => {
@@ -361,8 +383,12 @@ describe('operator area', () => {
   it('refuses an operator screen outside /admin and any other screen inside it', () => {
     const load = page('X');
     expect(() => assertAdminPaths([{ path: '/audit', access: 'admin', titleKey: 'x', load }])).toThrow(/\/audit/);
-    expect(() => assertAdminPaths([{ path: '/admin/users', access: 'protected', titleKey: 'x', load }])).toThrow(/\/admin\/users/);
-    expect(() => assertAdminPaths([{ path: '/administrator', access: 'protected', titleKey: 'x', load }])).not.toThrow();
+    expect(() => assertAdminPaths([{ path: '/admin/users', access: 'protected', titleKey: 'x', load }])).toThrow(
+      /\/admin\/users/,
+    );
+    expect(() =>
+      assertAdminPaths([{ path: '/administrator', access: 'protected', titleKey: 'x', load }]),
+    ).not.toThrow();
     expect(() => assertAdminPaths([{ path: '/admin/users', access: 'admin', titleKey: 'x', load }])).not.toThrow();
   });
 });

@@ -1,6 +1,12 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createBrowserRouter, createMemoryRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import {
+  createBrowserRouter,
+  createMemoryRouter,
+  redirect,
+  type LoaderFunctionArgs,
+  type RouteObject,
+} from 'react-router';
 import { PageLoading } from '../components/page-loading';
 import { siteSettingsQueryOptions } from '../entities/site/site-settings';
 import { loadFeatureLocales } from '../lib/i18n';
@@ -160,7 +166,9 @@ function isUnderAdminRoot(path: string): boolean {
 export function assertAdminPaths(routes: TAppRoute[]): void {
   for (const route of routes) {
     if ((route.access === 'admin') !== isUnderAdminRoot(route.path)) {
-      throw new Error(`route ${route.path}: paths under ${ADMIN_ROOT} take access "admin", and access "admin" takes a path under ${ADMIN_ROOT}`);
+      throw new Error(
+        `route ${route.path}: paths under ${ADMIN_ROOT} take access "admin", and access "admin" takes a path under ${ADMIN_ROOT}`,
+      );
     }
   }
 }
@@ -221,7 +229,11 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
           loader: protectedLoader,
           // The layouts (menu, tabs, header) load with the first protected page, never with sign-in.
           lazy: async () => {
-            const [{ AppLayout }, { AntdProviders }] = await Promise.all([import('./app-layout'), import('./antd-providers'), loadFeatureLocales()]);
+            const [{ AppLayout }, { AntdProviders }] = await Promise.all([
+              import('./app-layout'),
+              import('./antd-providers'),
+              loadFeatureLocales(),
+            ]);
             return {
               element: (
                 <AntdProviders>
@@ -237,7 +249,11 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
           id: 'admin',
           loader: protectedLoader,
           lazy: async () => {
-            const [{ AdminLayout }, { AntdProviders }] = await Promise.all([import('./admin-layout'), import('./antd-providers'), loadFeatureLocales()]);
+            const [{ AdminLayout }, { AntdProviders }] = await Promise.all([
+              import('./admin-layout'),
+              import('./antd-providers'),
+              loadFeatureLocales(),
+            ]);
             return {
               element: (
                 <AntdProviders>
@@ -258,7 +274,9 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
 /** The app's router; `initialEntries` gives an in-memory router (tests). */
 export function createAppRouter(featureRoutes: TAppRoute[], options: { initialEntries?: string[] } = {}) {
   const routes = buildRouteObjects(featureRoutes);
-  const router = options.initialEntries ? createMemoryRouter(routes, { initialEntries: options.initialEntries }) : createBrowserRouter(routes);
+  const router = options.initialEntries
+    ? createMemoryRouter(routes, { initialEntries: options.initialEntries })
+    : createBrowserRouter(routes);
   registerNavigator((to, navOptions) => void router.navigate(to, navOptions));
   return router;
 }

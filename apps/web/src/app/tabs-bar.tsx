@@ -26,7 +26,10 @@ export function TabsBar() {
       items: MODES.map((mode) => ({
         key: mode,
         label: t(MODE_KEYS[mode]),
-        disabled: (mode === 'others' && tabs.length <= 1) || (mode === 'left' && index <= 0) || (mode === 'right' && index >= tabs.length - 1),
+        disabled:
+          (mode === 'others' && tabs.length <= 1) ||
+          (mode === 'left' && index <= 0) ||
+          (mode === 'right' && index >= tabs.length - 1),
       })),
       onClick: ({ key: mode, domEvent }) => {
         domEvent.stopPropagation();
@@ -51,7 +54,13 @@ export function TabsBar() {
       tabBarExtraContent={
         activeKey ? (
           <Dropdown menu={closeMenu(activeKey)} trigger={['click']}>
-            <Button type="text" size="small" icon={<MoreOutlined />} aria-label={t('tabs.actions')} data-testid="tabs-actions" />
+            <Button
+              type="text"
+              size="small"
+              icon={<MoreOutlined />}
+              aria-label={t('tabs.actions')}
+              data-testid="tabs-actions"
+            />
           </Dropdown>
         ) : null
       }

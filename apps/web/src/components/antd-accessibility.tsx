@@ -8,7 +8,10 @@ const REGION_MARK = 'data-scroll-region';
 
 /** The name of a table's scroll box: the title of the card (or named section) around it, else the generic "Table". */
 function regionName(box: Element, fallback: string, named: (title: string) => string): string {
-  const title = box.closest('.ant-card')?.querySelector(':scope > .ant-card-head .ant-card-head-title')?.textContent?.trim();
+  const title = box
+    .closest('.ant-card')
+    ?.querySelector(':scope > .ant-card-head .ant-card-head-title')
+    ?.textContent?.trim();
   const name = title || box.closest('section[aria-label]')?.getAttribute('aria-label');
   return name ? named(name) : fallback;
 }
@@ -76,7 +79,12 @@ export function AntdAccessibility() {
       frame ||= requestAnimationFrame(fix);
     });
     // tabindex too: antd gives the × of a tab that becomes active tabIndex 0 again.
-    observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['tabindex', 'role'] });
+    observer.observe(document.body, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['tabindex', 'role'],
+    });
     return () => {
       observer.disconnect();
       if (frame) cancelAnimationFrame(frame);

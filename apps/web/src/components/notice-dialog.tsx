@@ -75,7 +75,11 @@ export function NoticeDialog(props: { onSettled?: () => void }) {
       cancelButtonProps={{ style: { display: 'none' } }}
       data-testid="notice-dialog"
     >
-      {notice ? <Typography.Paragraph style={{ whiteSpace: 'pre-line' }}>{notice.content}</Typography.Paragraph> : <WelcomeText />}
+      {notice ? (
+        <Typography.Paragraph style={{ whiteSpace: 'pre-line' }}>{notice.content}</Typography.Paragraph>
+      ) : (
+        <WelcomeText />
+      )}
       <Checkbox checked={isHiddenForGood} onChange={(e) => setIsHiddenForGood(e.target.checked)}>
         {t('notice.dontShowAgain')}
       </Checkbox>

@@ -4,7 +4,11 @@ import { useTranslation } from 'react-i18next';
 export function PageLoading() {
   const { t } = useTranslation('common');
   return (
-    <div style={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: 240 }} role="status" aria-label={t('loading')}>
+    <div
+      style={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: 240 }}
+      role="status"
+      aria-label={t('loading')}
+    >
       <span className="light-spinner" aria-hidden="true" />
     </div>
   );

@@ -200,7 +200,10 @@ describe('the code 0 rule and error handling', () => {
     // Signing in again arms the message for the next session.
     saveSession('tok2', { remember: false });
     await rejection(callApi('userInfo', undefined, { skipTips: true }));
-    expect(errors()).toEqual(['Your session has expired, please sign in again!', 'Your session has expired, please sign in again!']);
+    expect(errors()).toEqual([
+      'Your session has expired, please sign in again!',
+      'Your session has expired, please sign in again!',
+    ]);
   });
 
   it('a 401 status with another body code (wrong password) does not log out', async () => {

@@ -1,4 +1,12 @@
-import { API_PREFIX, DEFAULT_STATUS_MESSAGES, ERRORS, OK_CODE, REQUEST_TIMEOUT_MS, ROUTE_TABLE, unknownErrorMessage } from '@proxy/contract/light';
+import {
+  API_PREFIX,
+  DEFAULT_STATUS_MESSAGES,
+  ERRORS,
+  OK_CODE,
+  REQUEST_TIMEOUT_MS,
+  ROUTE_TABLE,
+  unknownErrorMessage,
+} from '@proxy/contract/light';
 import type { TRouteName, TRouteOutput, TRouteRequest } from '@proxy/contract';
 import { getLanguage, translate } from './i18n';
 import { showError } from './message';
@@ -79,7 +87,8 @@ class TransportError extends Error {
 /** Query string of a GET call: null/undefined left out, arrays as `key[]`, dates in ISO form, objects as JSON. */
 export function toQueryString(params: Record<string, unknown>): string {
   const query = new URLSearchParams();
-  const text = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const text = (value: unknown) =>
+    value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
@@ -147,7 +156,9 @@ function send(request: TRequest): Promise<TResponse> {
 type TEnvelopeLike = { code?: unknown; msg?: unknown; data?: unknown };
 
 function isEnvelope(body: unknown): body is TEnvelopeLike {
-  return typeof body === 'object' && body !== null && 'code' in body && typeof (body as TEnvelopeLike).code === 'number';
+  return (
+    typeof body === 'object' && body !== null && 'code' in body && typeof (body as TEnvelopeLike).code === 'number'
+  );
 }
 
 /** Default message for a code when the answer carries none (spec section 8). */
@@ -157,12 +168,16 @@ export function defaultMessage(code: number): string {
 }
 
 /** Splits input into path parameters (filled into `:name`) and the rest. */
-export function buildPath(path: string, input: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+export function buildPath(
+  path: string,
+  input: Record<string, unknown>,
+): { path: string; rest: Record<string, unknown> } {
   const rest = { ...input };
   const filled = path.replace(/:(\w+)/g, (_, name: string) => {
     const value = rest[name];
     delete rest[name];
-    if (value === undefined || value === null || value === '') throw new Error(`missing path parameter "${name}" for ${path}`);
+    if (value === undefined || value === null || value === '')
+      throw new Error(`missing path parameter "${name}" for ${path}`);
     return encodeURIComponent(String(value));
   });
   return { path: filled, rest };
@@ -192,7 +207,9 @@ function networkMessage(reason: TTransportFailure): string {
 export function failureTip(error: ApiError, failureMessage: string | undefined): string {
   if (!failureMessage || error.code === ERRORS.UNAUTHORIZED.code) return error.msg;
   const isServerFault = error.code >= 500 && error.code < 600;
-  return error.msg && !isServerFault && error.msg !== failureMessage ? `${failureMessage}: ${error.msg}` : failureMessage;
+  return error.msg && !isServerFault && error.msg !== failureMessage
+    ? `${failureMessage}: ${error.msg}`
+    : failureMessage;
 }
 
 function fail(error: ApiError, options: TCallOptions): never {
@@ -262,7 +279,13 @@ export function showPendingSessionMessage(): void {
 }
 
 /** The spec-8 handling of a non-zero body code or an HTTP error with a body. */
-function handleFailure(code: number, message: string | undefined, status: number | undefined, data: unknown, options: TCallOptions): never {
+function handleFailure(
+  code: number,
+  message: string | undefined,
+  status: number | undefined,
+  data: unknown,
+  options: TCallOptions,
+): never {
   const lang = getLanguage();
   if (code === SESSION_REVOKED_CODE) {
     // Spec section 8: clear the token, say the session is no longer valid, hard-navigate to /login
@@ -288,7 +311,11 @@ function handleFailure(code: number, message: string | undefined, status: number
  * rejects with ApiError after the spec-8 handling: a toast (the server's
  * message, or the caller's failure message) unless skipTips.
  */
-export async function callApi<N extends TRouteName>(name: N, input?: TRouteRequest<N>, options: TCallOptions = {}): Promise<TRouteOutput<N>> {
+export async function callApi<N extends TRouteName>(
+  name: N,
+  input?: TRouteRequest<N>,
+  options: TCallOptions = {},
+): Promise<TRouteOutput<N>> {
   const route = ROUTE_TABLE[name];
   const lang = getLanguage();
   const headers: Record<string, string> = { Lang: lang, ...options.headers };
@@ -336,7 +363,13 @@ export async function callApi<N extends TRouteName>(name: N, input?: TRouteReque
     const status = response.status;
     const body = response.data instanceof Blob ? await readBlobBody(response.data) : response.data;
     if (isEnvelope(body)) {
-      return handleFailure(body.code as number, typeof body.msg === 'string' ? body.msg : undefined, status, body.data, options);
+      return handleFailure(
+        body.code as number,
+        typeof body.msg === 'string' ? body.msg : undefined,
+        status,
+        body.data,
+        options,
+      );
     }
     return handleFailure(status, undefined, status, body, options);
   }
@@ -347,7 +380,13 @@ export async function callApi<N extends TRouteName>(name: N, input?: TRouteReque
     if (blob instanceof Blob && /json/i.test(blob.type)) {
       const body = await readBlobBody(blob);
       if (isEnvelope(body) && body.code !== OK_CODE) {
-        return handleFailure(body.code as number, typeof body.msg === 'string' ? body.msg : undefined, response.status, body.data, options);
+        return handleFailure(
+          body.code as number,
+          typeof body.msg === 'string' ? body.msg : undefined,
+          response.status,
+          body.data,
+          options,
+        );
       }
     }
     return blob as TRouteOutput<N>;
@@ -355,7 +394,13 @@ export async function callApi<N extends TRouteName>(name: N, input?: TRouteReque
   const body = response.data as unknown;
   if (isEnvelope(body) && body.code === OK_CODE) return body.data as TRouteOutput<N>;
   if (isEnvelope(body)) {
-    return handleFailure(body.code as number, typeof body.msg === 'string' ? body.msg : undefined, response.status, body.data, options);
+    return handleFailure(
+      body.code as number,
+      typeof body.msg === 'string' ? body.msg : undefined,
+      response.status,
+      body.data,
+      options,
+    );
   }
   // An answer that is not an envelope is not a success (spec section 7).
   return handleFailure(response.status === 200 ? 500 : response.status, undefined, response.status, body, options);

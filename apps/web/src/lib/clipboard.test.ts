@@ -7,7 +7,8 @@ const copied: string[] = [];
 
 /** Stands in for the browser's clipboard, which jsdom lacks; `isRefused` makes it refuse like a browser without permission. */
 function stubClipboard(isRefused: boolean) {
-  const writeText = (text: string) => (isRefused ? Promise.reject(new DOMException('denied', 'NotAllowedError')) : Promise.resolve(void copied.push(text)));
+  const writeText = (text: string) =>
+    isRefused ? Promise.reject(new DOMException('denied', 'NotAllowedError')) : Promise.resolve(void copied.push(text));
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
 }
 

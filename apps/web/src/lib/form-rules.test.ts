@@ -30,11 +30,19 @@ describe('zodRule', () => {
 describe('zodFormRule', () => {
   it('reports whole-form refinements on their field', async () => {
     setLanguage('en');
-    const values = { username: 'alice', email: 'a@b.co', password: '12345678', confirm_password: '87654321', code: '123456' };
+    const values = {
+      username: 'alice',
+      email: 'a@b.co',
+      password: '12345678',
+      confirm_password: '87654321',
+      code: '123456',
+    };
     const check = validatorOf(zodFormRule(ZRegisterForm, 'confirm_password'), values);
     await expect(check({}, values.confirm_password)).rejects.toThrow('The two passwords you entered are inconsistent');
     const same = { ...values, confirm_password: '12345678' };
-    await expect(validatorOf(zodFormRule(ZRegisterForm, 'confirm_password'), same)({}, same.confirm_password)).resolves.toBeUndefined();
+    await expect(
+      validatorOf(zodFormRule(ZRegisterForm, 'confirm_password'), same)({}, same.confirm_password),
+    ).resolves.toBeUndefined();
   });
 });
 
@@ -44,7 +52,9 @@ describe('lazyZodRule', () => {
     await expect(check({}, 'alice')).resolves.toBeUndefined();
     setLanguage('en');
     await expect(check({}, 'a')).rejects.toThrow('Username must be 2-20 characters');
-    await expect(validatorOf(lazyZodRule((schemas) => schemas.ZLoginForm.shape.email))({}, '  ')).rejects.toThrow('Please enter your username and password');
+    await expect(validatorOf(lazyZodRule((schemas) => schemas.ZLoginForm.shape.email))({}, '  ')).rejects.toThrow(
+      'Please enter your username and password',
+    );
   });
 
   it('makes a password confirmation required and equal to the password', async () => {

@@ -24,7 +24,8 @@ export function zodRule(schema: ZodType): FormRule {
 /** Runs a zod schema of the contract on a value: rejects with its translated message (the sign-in pages' forms use it too). */
 export async function checkWithZod(schema: ZodType, value: unknown): Promise<void> {
   const result = await schema.safeParseAsync(value);
-  if (!result.success) throw new Error(validationMessage(result.error.issues[0]?.message ?? 'invalidValue', getLanguage()));
+  if (!result.success)
+    throw new Error(validationMessage(result.error.issues[0]?.message ?? 'invalidValue', getLanguage()));
 }
 
 /**

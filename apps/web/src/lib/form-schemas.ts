@@ -6,4 +6,10 @@
  * Importing `@proxy/contract` itself lazily would make its whole index (every
  * schema, ipaddr.js) one chunk that the signed-in pages would then download.
  */
-export { ZChangePasswordForm, ZLoginForm, ZRegisterForm, ZResetPasswordForm, zTotpOrRecoveryCode } from '@proxy/contract';
+export {
+  ZChangePasswordForm,
+  ZLoginForm,
+  ZRegisterForm,
+  ZResetPasswordForm,
+  zTotpOrRecoveryCode,
+} from '@proxy/contract';

@@ -21,7 +21,17 @@ const GB = 1024 ** 3;
 
 describe('bytes', () => {
   it('picks the binary unit that keeps at most four integer digits', () => {
-    expect([0, KB - 1, KB, MB - 1, MB, GB - 1, GB, 1024 ** 4, 1024 ** 5].map(pickByteUnit)).toEqual(['B', 'B', 'KB', 'KB', 'MB', 'MB', 'GB', 'TB', 'TB']);
+    expect([0, KB - 1, KB, MB - 1, MB, GB - 1, GB, 1024 ** 4, 1024 ** 5].map(pickByteUnit)).toEqual([
+      'B',
+      'B',
+      'KB',
+      'KB',
+      'MB',
+      'MB',
+      'GB',
+      'TB',
+      'TB',
+    ]);
     expect(pickByteUnit(-1)).toBe('B');
   });
 

@@ -14,7 +14,10 @@ type TJsonModule = Record<string, unknown>;
 type TResources = Record<TLang, Record<string, TJsonModule>>;
 
 /** Builds i18next resources from `src/locales/<lang>/<ns>.json` and `src/features/<ns>/locales/<lang>.json`. */
-export function collectResources(shell: Record<string, TJsonModule>, features: Record<string, TJsonModule>): TResources {
+export function collectResources(
+  shell: Record<string, TJsonModule>,
+  features: Record<string, TJsonModule>,
+): TResources {
   const resources: TResources = { zh: {}, en: {} };
   const add = (lang: string, ns: string, texts: TJsonModule) => {
     if (lang !== 'zh' && lang !== 'en') return;
@@ -72,7 +75,9 @@ const FEATURE_LOCALES: Record<TLocaleScope, Record<TLang, TLocaleModule>> = {
   public: { zh: () => import('./feature-locales-public-zh'), en: () => import('./feature-locales-public-en') },
   all: { zh: () => import('./feature-locales-zh'), en: () => import('./feature-locales-en') },
 };
-const loadedFeatureLocales = new Set<string>(import.meta.env.MODE === 'test' ? ['zh:all', 'en:all', 'zh:public', 'en:public'] : []);
+const loadedFeatureLocales = new Set<string>(
+  import.meta.env.MODE === 'test' ? ['zh:all', 'en:all', 'zh:public', 'en:public'] : [],
+);
 const pendingFeatureLocales = new Map<string, Promise<void>>();
 
 /**

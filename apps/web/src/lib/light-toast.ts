@@ -26,7 +26,12 @@ function findToast(key: string): HTMLElement | null {
 }
 
 /** Shows (or replaces, by key) a toast; a duration of 0 keeps it until replaced or closed. */
-export function openLightToast(options: { type: TLightToastType; content: string; key: string; durationMs: number }): void {
+export function openLightToast(options: {
+  type: TLightToastType;
+  content: string;
+  key: string;
+  durationMs: number;
+}): void {
   if (typeof document === 'undefined') return;
   const toast = findToast(options.key) ?? document.createElement('div');
   toast.className = `light-toast light-toast-${options.type}`;

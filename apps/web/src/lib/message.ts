@@ -21,7 +21,10 @@ let modalApi: TModalApi | null = null;
 let sequence = 0;
 
 /** Called by the app shell with the APIs of antd's <App>; `null` on unmount takes back `apis`' own registration only. */
-export function registerMessageApis(apis: { message: MessageInstance; modal: TModalApi } | null, unregistering?: MessageInstance): void {
+export function registerMessageApis(
+  apis: { message: MessageInstance; modal: TModalApi } | null,
+  unregistering?: MessageInstance,
+): void {
   if (apis === null && unregistering && unregistering !== messageApi) return;
   messageApi = apis?.message ?? null;
   modalApi = apis?.modal ?? null;
@@ -30,7 +33,13 @@ export function registerMessageApis(apis: { message: MessageInstance; modal: TMo
     const now = Date.now();
     for (const [key, toast] of showing) {
       if (toast.until <= now) showing.delete(key);
-      else openLightToast({ type: toast.type, content: toast.text, key, durationMs: toast.until === Infinity ? 0 : toast.until - now });
+      else
+        openLightToast({
+          type: toast.type,
+          content: toast.text,
+          key,
+          durationMs: toast.until === Infinity ? 0 : toast.until - now,
+        });
     }
   }
 }

@@ -10,7 +10,8 @@ let softNavigate: TNavigate | null = null;
 /** A full page load; `replace` leaves no history entry behind (a page that only leads elsewhere). */
 export type THardNavigate = (url: string, options?: { replace?: boolean }) => void;
 
-let hardNavigateImpl: THardNavigate = (url, options) => (options?.replace ? window.location.replace(url) : window.location.assign(url));
+let hardNavigateImpl: THardNavigate = (url, options) =>
+  options?.replace ? window.location.replace(url) : window.location.assign(url);
 
 /** Called by the app router once created (and with null when it is disposed). */
 export function registerNavigator(navigate: TNavigate | null): void {

@@ -4,7 +4,9 @@ import { useSyncExternalStore } from 'react';
 const REDUCE_QUERY = '(prefers-reduced-motion: reduce)';
 
 function mediaQuery(): MediaQueryList | null {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(REDUCE_QUERY) : null;
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function'
+    ? window.matchMedia(REDUCE_QUERY)
+    : null;
 }
 
 function subscribe(listener: () => void): () => void {

@@ -11,7 +11,9 @@ export function getServerIssues(error: unknown): TIssue[] {
   if (typeof error !== 'object' || error === null) return [];
   const { code, data } = error as { code?: unknown; data?: { issues?: unknown } };
   if (code !== 400 || !Array.isArray(data?.issues)) return [];
-  return (data.issues as TIssue[]).filter((issue) => typeof issue?.path === 'string' && typeof issue?.message === 'string');
+  return (data.issues as TIssue[]).filter(
+    (issue) => typeof issue?.path === 'string' && typeof issue?.message === 'string',
+  );
 }
 
 /**
@@ -20,7 +22,12 @@ export function getServerIssues(error: unknown): TIssue[] {
  * (e.g. CODE_INVALID -> "code"). Returns true when a field was marked; the
  * request layer's toast of that failure is then taken back (one message per failure).
  */
-export function markServerIssues(form: TFieldsSetter, error: unknown, fields: readonly string[], fieldByCode: Partial<Record<number, string>> = {}): boolean {
+export function markServerIssues(
+  form: TFieldsSetter,
+  error: unknown,
+  fields: readonly string[],
+  fieldByCode: Partial<Record<number, string>> = {},
+): boolean {
   const issues = getServerIssues(error).filter((issue) => fields.includes(issue.path));
   const code = (error as { code?: unknown } | null)?.code;
   const codeField = typeof code === 'number' ? fieldByCode[code] : undefined;

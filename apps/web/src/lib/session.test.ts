@@ -37,7 +37,8 @@ describe('token storage', () => {
     writeRecord('local', 'lang', 'zh');
     expect(prefixedKey('lang')).toBe('PROXYHUB_LANG');
     expect(STORAGE_PREFIX).toMatch(/^[A-Z_]+$/);
-    for (const key of [...Object.keys(localStorage), ...Object.keys(sessionStorage)]) expect(key.startsWith(STORAGE_PREFIX)).toBe(true);
+    for (const key of [...Object.keys(localStorage), ...Object.keys(sessionStorage)])
+      expect(key.startsWith(STORAGE_PREFIX)).toBe(true);
   });
 
   it('a token older than 216000 s has expired and is removed', () => {

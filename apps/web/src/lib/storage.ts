@@ -27,7 +27,13 @@ export function prefixedKey(name: string): string {
 }
 
 /** Writes a value as `{ value, time, expire }`; `expireS` null means it never expires. */
-export function writeRecord<T>(kind: TStoreKind, name: string, value: T, expireS: number | null = null, now = Date.now()): void {
+export function writeRecord<T>(
+  kind: TStoreKind,
+  name: string,
+  value: T,
+  expireS: number | null = null,
+  now = Date.now(),
+): void {
   const record: TStoredRecord<T> = { value, time: now, expire: expireS };
   pickStore(kind)?.setItem(prefixedKey(name), JSON.stringify(record));
 }

@@ -33,7 +33,11 @@ export function addTab(state: TTabsState, tab: TTab): TTabsState {
  * Closes tabs relative to `key`. When the active tab is among the removed,
  * the answer names where to go: the last remaining tab, or "/" when none is left.
  */
-export function closeTabs(state: TTabsState, key: string, mode: TCloseMode): { state: TTabsState; goTo: string | null } {
+export function closeTabs(
+  state: TTabsState,
+  key: string,
+  mode: TCloseMode,
+): { state: TTabsState; goTo: string | null } {
   const index = state.tabs.findIndex((t) => t.key === key);
   if (index === -1) return { state, goTo: null };
   const kept = state.tabs.filter((_, i) => {
@@ -62,7 +66,10 @@ const listeners = new Set<() => void>();
 function loadState(): TTabsState {
   const saved = readValue<TTabsState>('session', TABS_KEY);
   if (!saved || !Array.isArray(saved.tabs)) return EMPTY;
-  return { tabs: saved.tabs.filter((t) => t && typeof t.key === 'string' && canBeTab(t.key)), active: saved.active ?? null };
+  return {
+    tabs: saved.tabs.filter((t) => t && typeof t.key === 'string' && canBeTab(t.key)),
+    active: saved.active ?? null,
+  };
 }
 
 function commit(next: TTabsState): void {

@@ -26,7 +26,13 @@ describe('usePaging', () => {
   it("gives the pager the list's page, total and sizes, and a list's own settings win", () => {
     const { result } = renderHook(() => usePaging());
     const pager = result.current.pagination(42);
-    expect(pager).toMatchObject({ current: 1, pageSize: 10, total: 42, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100] });
+    expect(pager).toMatchObject({
+      current: 1,
+      pageSize: 10,
+      total: 42,
+      showSizeChanger: true,
+      pageSizeOptions: [10, 20, 50, 100],
+    });
     expect(pager.showTotal?.(42, [1, 10])).toMatch(/42/);
     expect(result.current.pagination(undefined).total).toBe(0);
     const own = result.current.pagination(42, { showSizeChanger: false, showTotal: undefined, hideOnSinglePage: true });

@@ -68,7 +68,23 @@ function collectNamespaces(): Map<string, Partial<Record<'zh' | 'en', Record<str
 }
 
 /** Unit and protocol words that may stand next to placeholders, e.g. "{{price}} / GB". */
-const NON_CHINESE_WORDS = new Set(['GB', 'MB', 'TB', 'IP', 'IPs', 'HTTP', 'HTTPS', 'SOCKS5', 'USDT', 'ERC20', 'TRC20', 'API', 'ID', 'ms', 's']);
+const NON_CHINESE_WORDS = new Set([
+  'GB',
+  'MB',
+  'TB',
+  'IP',
+  'IPs',
+  'HTTP',
+  'HTTPS',
+  'SOCKS5',
+  'USDT',
+  'ERC20',
+  'TRC20',
+  'API',
+  'ID',
+  'ms',
+  's',
+]);
 
 /** True when, placeholders aside, only unit or protocol words remain. */
 function isOnlyUnits(text: string): boolean {

@@ -40,14 +40,20 @@ describe('API stub', () => {
 
   it('records form fields', async () => {
     stub.on('userCode', () => ({ resend_after: 60 }));
-    await send('POST', '/user/code', { body: 'email=a%40b.co&type=register', contentType: 'application/x-www-form-urlencoded' });
+    await send('POST', '/user/code', {
+      body: 'email=a%40b.co&type=register',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(Object.fromEntries(stub.requestsTo('userCode')[0].form)).toEqual({ email: 'a@b.co', type: 'register' });
   });
 
   it('sends failure envelopes and raw bodies with their own status', async () => {
     stub.on('userInfo', () => fail(409, 1003, 'taken', { error: 'USERNAME_TAKEN' }));
     stub.on('tokenExport', () => raw('a:1:u:p\n', { headers: { 'content-type': 'text/plain' } }));
-    expect(await send('GET', '/user/info')).toEqual({ status: 409, body: JSON.stringify({ code: 1003, msg: 'taken', data: { error: 'USERNAME_TAKEN' } }) });
+    expect(await send('GET', '/user/info')).toEqual({
+      status: 409,
+      body: JSON.stringify({ code: 1003, msg: 'taken', data: { error: 'USERNAME_TAKEN' } }),
+    });
     expect(await send('GET', '/token/export')).toEqual({ status: 200, body: 'a:1:u:p\n' });
     expect(stub.problems).toEqual([]);
   });

@@ -30,7 +30,9 @@ export class StubReply {
 
 /** A failure envelope `{ code, msg, data }` with a real HTTP status. */
 export function fail(status: number, code: number, msg: string, data: unknown = null): StubReply {
-  return new StubReply(status, JSON.stringify({ code, msg, data }), { 'content-type': 'application/json; charset=utf-8' });
+  return new StubReply(status, JSON.stringify({ code, msg, data }), {
+    'content-type': 'application/json; charset=utf-8',
+  });
 }
 
 /** A raw body (a file of an `isBlob` route, or no envelope at all), 200 unless told. */
@@ -44,9 +46,17 @@ export function dropConnection(): StubReply {
 }
 
 /** Answers one route: its `data` (sent as a success envelope and checked against the route's output schema), or a StubReply. */
-export type TStubHandler<N extends TRouteName> = (request: TStubRequest) => TRouteOutput<N> | StubReply | Promise<TRouteOutput<N> | StubReply>;
+export type TStubHandler<N extends TRouteName> = (
+  request: TStubRequest,
+) => TRouteOutput<N> | StubReply | Promise<TRouteOutput<N> | StubReply>;
 
-type TCompiledRoute = { name: TRouteName; method: string; pattern: RegExp; paramNames: string[]; literalSegments: number };
+type TCompiledRoute = {
+  name: TRouteName;
+  method: string;
+  pattern: RegExp;
+  paramNames: string[];
+  literalSegments: number;
+};
 
 /** The contract's table as matchers, the most literal path first (DELETE /token/batch before DELETE /token/:id). */
 const COMPILED_ROUTES: TCompiledRoute[] = (Object.keys(ROUTES) as TRouteName[])
@@ -115,11 +125,17 @@ export function createApiStub() {
     if (result instanceof StubReply) return result;
     const checked = ROUTES[request.route].output.safeParse(result);
     if (!checked.success) {
-      const issues = checked.error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ');
-      problems.push(`The stub answer of "${request.route}" (${request.method} ${request.path}) does not match the contract: ${issues}`);
+      const issues = checked.error.issues
+        .map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`)
+        .join('; ');
+      problems.push(
+        `The stub answer of "${request.route}" (${request.method} ${request.path}) does not match the contract: ${issues}`,
+      );
       return fail(500, 500, 'stub answer does not match the contract');
     }
-    return new StubReply(200, JSON.stringify({ code: 0, msg: 'ok', data: result }), { 'content-type': 'application/json; charset=utf-8' });
+    return new StubReply(200, JSON.stringify({ code: 0, msg: 'ok', data: result }), {
+      'content-type': 'application/json; charset=utf-8',
+    });
   }
 
   const server = http.createServer((req, res) => {
@@ -148,7 +164,10 @@ export function createApiStub() {
       };
       requests.push(request);
       void answer(request).then(
-        (reply) => (reply.status === 0 ? res.destroy() : res.writeHead(reply.status, { ...CORS_HEADERS, ...reply.headers }).end(reply.body)),
+        (reply) =>
+          reply.status === 0
+            ? res.destroy()
+            : res.writeHead(reply.status, { ...CORS_HEADERS, ...reply.headers }).end(reply.body),
         () => res.destroy(),
       );
     });

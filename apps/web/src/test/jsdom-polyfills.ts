@@ -44,8 +44,16 @@ if (typeof window !== 'undefined') {
 // render). Answer the same null quietly; code must still cope with it, as it
 // must in a browser that refuses a context.
 if (typeof window !== 'undefined') {
-  Object.defineProperty(window.HTMLCanvasElement.prototype, 'getContext', { configurable: true, writable: true, value: () => null });
-  Object.defineProperty(window.HTMLCanvasElement.prototype, 'toDataURL', { configurable: true, writable: true, value: () => null });
+  Object.defineProperty(window.HTMLCanvasElement.prototype, 'getContext', {
+    configurable: true,
+    writable: true,
+    value: () => null,
+  });
+  Object.defineProperty(window.HTMLCanvasElement.prototype, 'toDataURL', {
+    configurable: true,
+    writable: true,
+    value: () => null,
+  });
 }
 
 // A click on a link with a `download` attribute saves a file in a browser; jsdom

@@ -26,6 +26,8 @@ function createRouter(path: string, content: TRenderContent) {
 export function renderAt(path: string, content: TRenderContent, options: { withoutAntd?: boolean } = {}) {
   const router = createRouter(path, content);
   const routerView = <RouterProvider router={router} />;
-  const view = render(<AppProviders>{options.withoutAntd ? routerView : <AntdProviders>{routerView}</AntdProviders>}</AppProviders>);
+  const view = render(
+    <AppProviders>{options.withoutAntd ? routerView : <AntdProviders>{routerView}</AntdProviders>}</AppProviders>,
+  );
   return { ...view, router };
 }

@@ -3,7 +3,8 @@ export function matchMediaAtWidth(width: number): typeof window.matchMedia {
   return ((query: string) => {
     const min = /min-width:\s*([\d.]+)px/.exec(query);
     const max = /max-width:\s*([\d.]+)px/.exec(query);
-    const matches = (min !== null || max !== null) && (!min || width >= Number(min[1])) && (!max || width <= Number(max[1]));
+    const matches =
+      (min !== null || max !== null) && (!min || width >= Number(min[1])) && (!max || width <= Number(max[1]));
     return {
       matches,
       media: query,

@@ -30,5 +30,8 @@ export const auditEntries = pgTable(
     ip: text('ip').notNull().default(''),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_entries_created_idx').on(t.createdAt), index('audit_entries_operator_idx').on(t.operatorId, t.createdAt)],
+  (t) => [
+    index('audit_entries_created_idx').on(t.createdAt),
+    index('audit_entries_operator_idx').on(t.operatorId, t.createdAt),
+  ],
 );

@@ -1,5 +1,15 @@
 import { CODE_PURPOSES, OAUTH_PROVIDERS, SIGN_IN_METHODS } from '@proxy/contract';
-import { bigint, index, integer, varchar, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  varchar,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { id, userRef, createdAt } from './columns';
 import { users } from './users';
 

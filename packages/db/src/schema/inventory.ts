@@ -55,7 +55,16 @@ export const exitNodes = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('exit_nodes_endpoint_key').on(t.kind, t.egress, t.host, t.port, sql`coalesce(${t.username}, '')`, t.country, t.state, t.city),
+    uniqueIndex('exit_nodes_endpoint_key').on(
+      t.kind,
+      t.egress,
+      t.host,
+      t.port,
+      sql`coalesce(${t.username}, '')`,
+      t.country,
+      t.state,
+      t.city,
+    ),
     index('exit_nodes_area_idx').on(t.kind, t.country, t.state, t.city),
     index('exit_nodes_holder_idx').on(t.holderTokenId),
   ],

@@ -19,7 +19,12 @@ export const rebateRuleVersions = pgTable(
     createdBy: bigint('created_by', { mode: 'number' }),
     effectiveAt: timestamp('effective_at', { withTimezone: true }).notNull(),
   },
-  (t) => [check('rebate_rule_versions_values', sql`${t.rateBp} BETWEEN 0 AND 5000 AND ${t.minChargeFen} >= 0 AND ${t.maxRebateFen} > 0`)],
+  (t) => [
+    check(
+      'rebate_rule_versions_values',
+      sql`${t.rateBp} BETWEEN 0 AND 5000 AND ${t.minChargeFen} >= 0 AND ${t.maxRebateFen} > 0`,
+    ),
+  ],
 );
 
 /**
@@ -52,6 +57,9 @@ export const rebates = pgTable(
     uniqueIndex('rebates_order_key').on(t.orderId),
     index('rebates_inviter_idx').on(t.inviterId, t.id),
     index('rebates_due_idx').on(t.status, t.dueAt),
-    check('rebates_amounts', sql`${t.rebateFen} > 0 AND ${t.chargeFen} > 0 AND ${t.reversedFen} >= 0 AND ${t.shortfallFen} >= 0`),
+    check(
+      'rebates_amounts',
+      sql`${t.rebateFen} > 0 AND ${t.chargeFen} > 0 AND ${t.reversedFen} >= 0 AND ${t.shortfallFen} >= 0`,
+    ),
   ],
 );

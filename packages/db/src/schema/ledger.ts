@@ -40,5 +40,8 @@ export const ledgerEntries = pgTable(
     idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('ledger_entries_idempotency_key').on(t.userId, t.idempotencyKey), index('ledger_entries_user_idx').on(t.userId, t.id)],
+  (t) => [
+    uniqueIndex('ledger_entries_idempotency_key').on(t.userId, t.idempotencyKey),
+    index('ledger_entries_user_idx').on(t.userId, t.id),
+  ],
 );

@@ -1,6 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { PAYMENT_STATUSES, PAY_METHODS, PAY_MODES, USDT_NETWORKS, USDT_TRANSFER_STATUSES } from '@proxy/contract';
-import { bigint, boolean, check, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { id, userRef, fen, createdAt } from './columns';
 
 /**
@@ -90,7 +102,10 @@ export const payOrders = pgTable(
     index('pay_orders_pending_idx').on(t.status, t.expiresAt),
     index('pay_orders_crypto_amount_idx').on(t.method, t.cryptoAmountUnits),
     uniqueIndex('pay_orders_provider_tx_key').on(t.method, t.providerTxId),
-    check('pay_orders_amounts', sql`${t.amountFen} > 0 AND ${t.priceFen} = ${t.amountFen} + ${t.feeFen} AND ${t.valueFen} = ${t.amountFen} + ${t.giftFen}`),
+    check(
+      'pay_orders_amounts',
+      sql`${t.amountFen} > 0 AND ${t.priceFen} = ${t.amountFen} + ${t.feeFen} AND ${t.valueFen} = ${t.amountFen} + ${t.giftFen}`,
+    ),
   ],
 );
 

@@ -27,5 +27,8 @@ export const priceVersions = pgTable(
     createdBy: bigint('created_by', { mode: 'number' }),
     createdAt: createdAt(),
   },
-  (t) => [index('price_versions_key_idx').on(t.key, t.effectiveAt, t.id), check('price_versions_amount', sql`${t.amountFen} > 0`)],
+  (t) => [
+    index('price_versions_key_idx').on(t.key, t.effectiveAt, t.id),
+    check('price_versions_amount', sql`${t.amountFen} > 0`),
+  ],
 );

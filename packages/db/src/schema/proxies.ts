@@ -83,7 +83,10 @@ export const proxyOrders = pgTable(
     priceVersions: jsonb('price_versions').$type<Record<string, number>>(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('proxy_orders_idempotency_key').on(t.userId, t.idempotencyKey), index('proxy_orders_user_idx').on(t.userId, t.id)],
+  (t) => [
+    uniqueIndex('proxy_orders_idempotency_key').on(t.userId, t.idempotencyKey),
+    index('proxy_orders_user_idx').on(t.userId, t.id),
+  ],
 );
 
 /**
@@ -107,7 +110,10 @@ export const renewalNotices = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('renewal_notices_key').on(t.tokenId, t.expiresAt), index('renewal_notices_user_idx').on(t.userId, t.id)],
+  (t) => [
+    uniqueIndex('renewal_notices_key').on(t.tokenId, t.expiresAt),
+    index('renewal_notices_user_idx').on(t.userId, t.id),
+  ],
 );
 
 /**

@@ -1,6 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { USAGE_LOG_OUTCOMES, USAGE_LOG_PROTOCOLS } from '@proxy/contract';
-import { bigint, bigserial, boolean, check, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { userRef } from './columns';
 
 /**

@@ -1,6 +1,13 @@
 import type { TDeps } from '../../lib/deps';
 import { drain, type TJob } from '../../jobs/job-runner';
-import { alertNextAutoRenewNotice, alertNextAutoRenewShortfall, alertNextBalance, alertNextExpiry, alertNextUsage, mailNextAlert } from './alerts.service';
+import {
+  alertNextAutoRenewNotice,
+  alertNextAutoRenewShortfall,
+  alertNextBalance,
+  alertNextExpiry,
+  alertNextUsage,
+  mailNextAlert,
+} from './alerts.service';
 
 const ROWS_PER_PASS = 200;
 

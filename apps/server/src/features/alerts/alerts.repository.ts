@@ -12,7 +12,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The tokens the auto-renew job charges: live or disabled, not deleted, billed by IP, auto-renew on. */
 function autoRenewedTokens(): SQL[] {
-  return [inArray(proxyTokens.status, ['enabled', 'disabled']), isNull(proxyTokens.deletedAt), eq(proxyTokens.billing, 'ip'), eq(proxyTokens.autoRenew, true)];
+  return [
+    inArray(proxyTokens.status, ['enabled', 'disabled']),
+    isNull(proxyTokens.deletedAt),
+    eq(proxyTokens.billing, 'ip'),
+    eq(proxyTokens.autoRenew, true),
+  ];
 }
 
 /** The user's alert settings, or undefined when they never saved any (the defaults apply). */
@@ -22,9 +27,16 @@ export async function findAlertSettings(db: TDbOrTx, userId: number): Promise<TA
 }
 
 /** Writes the user's alert settings (insert or replace). */
-export async function upsertAlertSettings(db: TDbOrTx, row: typeof alertSettings.$inferInsert): Promise<TAlertSettingsRow> {
+export async function upsertAlertSettings(
+  db: TDbOrTx,
+  row: typeof alertSettings.$inferInsert,
+): Promise<TAlertSettingsRow> {
   const { userId: _userId, ...changes } = row;
-  const [saved] = await db.insert(alertSettings).values(row).onConflictDoUpdate({ target: alertSettings.userId, set: changes }).returning();
+  const [saved] = await db
+    .insert(alertSettings)
+    .values(row)
+    .onConflictDoUpdate({ target: alertSettings.userId, set: changes })
+    .returning();
   return saved;
 }
 
@@ -115,7 +127,12 @@ export async function findNextUsageAlert(db: TDbOrTx, percent: number): Promise<
  * created, without auto-renew (renewed tokens do not expire) and not yet
  * reminded for this expiry.
  */
-export async function findNextExpiringAlert(db: TDbOrTx, now: Date, days: number, nextDays: number): Promise<TAlertToken | undefined> {
+export async function findNextExpiringAlert(
+  db: TDbOrTx,
+  now: Date,
+  days: number,
+  nextDays: number,
+): Promise<TAlertToken | undefined> {
   const [row] = await db
     .select(tokenFields)
     .from(proxyTokens)
@@ -158,7 +175,10 @@ export async function findNextExpiredAlert(db: TDbOrTx, now: Date): Promise<TAle
  * available balance is below what the auto-renewals due within the day cost
  * (`dueFen`), not alerted for this expiry and not already refused.
  */
-export async function findNextAutoRenewShortfall(db: TDbOrTx, now: Date): Promise<(TAlertToken & { availableFen: number; dueFen: number }) | undefined> {
+export async function findNextAutoRenewShortfall(
+  db: TDbOrTx,
+  now: Date,
+): Promise<(TAlertToken & { availableFen: number; dueFen: number }) | undefined> {
   const until = new Date(now.getTime() + DAY_MS);
   const due = db
     .select({ userId: proxyTokens.userId, dueFen: sql<string>`sum(${proxyTokens.periodPriceFen})`.as('due_fen') })
@@ -167,7 +187,11 @@ export async function findNextAutoRenewShortfall(db: TDbOrTx, now: Date): Promis
     .groupBy(proxyTokens.userId)
     .as('due');
   const [row] = await db
-    .select({ ...tokenFields, availableFen: sql<number>`coalesce(${balances.availableFen}, 0)`.mapWith(Number), dueFen: sql`${due.dueFen}`.mapWith(Number) })
+    .select({
+      ...tokenFields,
+      availableFen: sql<number>`coalesce(${balances.availableFen}, 0)`.mapWith(Number),
+      dueFen: sql`${due.dueFen}`.mapWith(Number),
+    })
     .from(proxyTokens)
     .innerJoin(due, eq(due.userId, proxyTokens.userId))
     .leftJoin(balances, eq(balances.userId, proxyTokens.userId))
@@ -228,7 +252,12 @@ export async function lockNextBalanceChange(
 ): Promise<{ settings: TAlertSettingsRow; availableFen: number; username: string; email: string } | undefined> {
   const available = sql<number>`coalesce(${balances.availableFen}, 0)`;
   const [row] = await tx
-    .select({ settings: alertSettings, availableFen: available.mapWith(Number), username: users.username, email: users.email })
+    .select({
+      settings: alertSettings,
+      availableFen: available.mapWith(Number),
+      username: users.username,
+      email: users.email,
+    })
     .from(alertSettings)
     .innerJoin(users, eq(users.id, alertSettings.userId))
     .leftJoin(balances, eq(balances.userId, alertSettings.userId))
@@ -248,7 +277,9 @@ export async function lockNextBalanceChange(
 }
 
 /** Locks the next alert whose e-mail is still to send (SKIP LOCKED), with its recipient. */
-export async function lockNextPendingMail(tx: TDbOrTx): Promise<{ event: TAlertEventRow; email: string; username: string } | undefined> {
+export async function lockNextPendingMail(
+  tx: TDbOrTx,
+): Promise<{ event: TAlertEventRow; email: string; username: string } | undefined> {
   const [row] = await tx
     .select({ event: alertEvents, email: users.email, username: users.username })
     .from(alertEvents)
@@ -266,6 +297,10 @@ export async function setMailState(tx: TDbOrTx, id: number, state: 'sent' | 'fai
 }
 
 /** Updates a settings row's balance period. */
-export async function setBalancePeriod(tx: TDbOrTx, userId: number, changes: { balanceLowPeriod?: number; isBalanceLowAlerted: boolean }): Promise<void> {
+export async function setBalancePeriod(
+  tx: TDbOrTx,
+  userId: number,
+  changes: { balanceLowPeriod?: number; isBalanceLowAlerted: boolean },
+): Promise<void> {
   await tx.update(alertSettings).set(changes).where(eq(alertSettings.userId, userId));
 }

@@ -51,7 +51,10 @@ function channelsOf(row: TAlertSettingsRow | undefined): TAlertSettings['channel
   return Object.fromEntries(
     ALERT_KINDS.map((k) => [
       k,
-      { console: row?.channels[k]?.console ?? DEFAULT_ALERT_CHANNELS[k].console, email: row?.channels[k]?.email ?? DEFAULT_ALERT_CHANNELS[k].email },
+      {
+        console: row?.channels[k]?.console ?? DEFAULT_ALERT_CHANNELS[k].console,
+        email: row?.channels[k]?.email ?? DEFAULT_ALERT_CHANNELS[k].email,
+      },
     ]),
   ) as TAlertSettings['channels'];
 }
@@ -75,14 +78,21 @@ export async function getAlertSettings(deps: Pick<TDeps, 'db'>, userId: number):
  * e-mails. A changed balance threshold starts a new balance period (the next
  * fall below it alerts again).
  */
-export async function saveAlertSettings(deps: TAlertDeps, userId: number, input: TAlertSettings, lang: TLang): Promise<TAlertSettings> {
+export async function saveAlertSettings(
+  deps: TAlertDeps,
+  userId: number,
+  input: TAlertSettings,
+  lang: TLang,
+): Promise<TAlertSettings> {
   const balanceLowFen = input.balance_low_yuan === null ? null : yuanToFen(input.balance_low_yuan);
   const saved = await deps.db.transaction(async (tx) => {
     const before = await lockAlertSettings(tx, userId);
     const isNewThreshold = (before?.balanceLowFen ?? null) !== balanceLowFen;
     return upsertAlertSettings(tx, {
       userId,
-      usageThresholds: [...new Set(input.usage_thresholds)].filter((n) => (USAGE_THRESHOLDS as readonly number[]).includes(n)),
+      usageThresholds: [...new Set(input.usage_thresholds)].filter((n) =>
+        (USAGE_THRESHOLDS as readonly number[]).includes(n),
+      ),
       balanceLowFen,
       balanceLowPeriod: (before?.balanceLowPeriod ?? 0) + (isNewThreshold ? 1 : 0),
       isBalanceLowAlerted: isNewThreshold ? false : (before?.isBalanceLowAlerted ?? false),
@@ -124,7 +134,8 @@ export async function raiseAlert(deps: TAlertDeps, alert: TAlert, outer?: TTx): 
     });
     if (!event) return false;
     await emitAlertWebhook(tx, event);
-    if (isOn(settings, alert.kind, 'console')) await writeNotification(deps, alert.userId, alert.kind, tx, alert.payload);
+    if (isOn(settings, alert.kind, 'console'))
+      await writeNotification(deps, alert.userId, alert.kind, tx, alert.payload);
     return true;
   };
   return outer ? write(outer) : deps.db.transaction(write);
@@ -134,8 +145,20 @@ const gb = (bytes: number) => `${(bytes / BYTES_PER_GB).toFixed(2)} GB`;
 const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const yuan = (fen: number) => fenToYuan(fen).toFixed(2);
 
-function proxyAlert(token: TAlertToken, kind: TAlertKind, period: string, payload: Record<string, string | number>): TAlert {
-  return { userId: token.userId, kind, subjectType: 'proxy', subjectId: token.id, period, payload: { proxy: token.username, proxy_id: token.id, ...payload } };
+function proxyAlert(
+  token: TAlertToken,
+  kind: TAlertKind,
+  period: string,
+  payload: Record<string, string | number>,
+): TAlert {
+  return {
+    userId: token.userId,
+    kind,
+    subjectType: 'proxy',
+    subjectId: token.id,
+    period,
+    payload: { proxy: token.username, proxy_id: token.id, ...payload },
+  };
 }
 
 /** One usage threshold crossed (of the thresholds 50, 80, 100 in order); answers whether there was one. */
@@ -145,7 +168,11 @@ export async function alertNextUsage(deps: TAlertDeps): Promise<boolean> {
     if (!token || token.limitBytes === null) continue;
     await raiseAlert(
       deps,
-      proxyAlert(token, 'usage_threshold', usagePeriod(token.limitBytes, percent), { percent, used: gb(token.usedBytes), limit: gb(token.limitBytes) }),
+      proxyAlert(token, 'usage_threshold', usagePeriod(token.limitBytes, percent), {
+        percent,
+        used: gb(token.usedBytes),
+        limit: gb(token.limitBytes),
+      }),
     );
     return true;
   }
@@ -158,12 +185,21 @@ export async function alertNextExpiry(deps: TAlertDeps): Promise<boolean> {
   for (const [i, days] of EXPIRY_REMINDER_DAYS.entries()) {
     const token = await findNextExpiringAlert(deps.db, now, days, EXPIRY_REMINDER_DAYS[i + 1] ?? 0);
     if (!token) continue;
-    await raiseAlert(deps, proxyAlert(token, 'proxy_expiring', expiringPeriod(token.expiresAt, days), { days, expires_at: utc(token.expiresAt) }));
+    await raiseAlert(
+      deps,
+      proxyAlert(token, 'proxy_expiring', expiringPeriod(token.expiresAt, days), {
+        days,
+        expires_at: utc(token.expiresAt),
+      }),
+    );
     return true;
   }
   const expired = await findNextExpiredAlert(deps.db, now);
   if (!expired) return false;
-  await raiseAlert(deps, proxyAlert(expired, 'proxy_expired', String(expired.expiresAt.getTime()), { expires_at: utc(expired.expiresAt) }));
+  await raiseAlert(
+    deps,
+    proxyAlert(expired, 'proxy_expired', String(expired.expiresAt.getTime()), { expires_at: utc(expired.expiresAt) }),
+  );
   return true;
 }
 
@@ -233,7 +269,10 @@ export async function alertNextBalance(deps: TAlertDeps): Promise<boolean> {
     if (!row || row.settings.balanceLowFen === null) return false;
     const { settings } = row;
     if (settings.isBalanceLowAlerted) {
-      await setBalancePeriod(tx, settings.userId, { balanceLowPeriod: settings.balanceLowPeriod + 1, isBalanceLowAlerted: false });
+      await setBalancePeriod(tx, settings.userId, {
+        balanceLowPeriod: settings.balanceLowPeriod + 1,
+        isBalanceLowAlerted: false,
+      });
       return true;
     }
     const payload = { balance: yuan(row.availableFen), threshold: yuan(settings.balanceLowFen ?? 0) };
@@ -248,7 +287,8 @@ export async function alertNextBalance(deps: TAlertDeps): Promise<boolean> {
       createdAt: deps.clock.now(),
     });
     if (event) await emitAlertWebhook(tx, event);
-    if (event && isOn(settings, 'balance_low', 'console')) await writeNotification(deps, settings.userId, 'balance_low', tx, payload);
+    if (event && isOn(settings, 'balance_low', 'console'))
+      await writeNotification(deps, settings.userId, 'balance_low', tx, payload);
     await setBalancePeriod(tx, settings.userId, { isBalanceLowAlerted: true });
     return true;
   });

@@ -47,10 +47,19 @@ describe('alerts', () => {
       .from(notifications)
       .where(and(eq(notifications.userId, userId), eq(notifications.kind, kind)))
       .orderBy(notifications.id);
-  const settingsOf = async (user: TTestUser, lang = 'en') => (await request(t.app, 'GET', '/user/alerts/settings', { token: user.token, lang })).json().data;
-  const save = (user: TTestUser, body: object, lang = 'en') => request(t.app, 'PUT', '/user/alerts/settings', { token: user.token, body, lang });
+  const settingsOf = async (user: TTestUser, lang = 'en') =>
+    (await request(t.app, 'GET', '/user/alerts/settings', { token: user.token, lang })).json().data;
+  const save = (user: TTestUser, body: object, lang = 'en') =>
+    request(t.app, 'PUT', '/user/alerts/settings', { token: user.token, body, lang });
   const buyTraffic = async (user: TTestUser) =>
-    (await buyOk(t.app, user.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0].token_id;
+    (
+      await buyOk(t.app, user.token, '/token/variable/traffic', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        traffic_gb: 0.1,
+      })
+    ).tokens[0].token_id;
 
   it('has defaults (80 and 100 %, no balance threshold, every channel on) and saves settings; bad input is a clear 400 in zh and en', async () => {
     const amy = await createUser(t.app, mailer, 'amy');
@@ -93,7 +102,10 @@ describe('alerts', () => {
       [1, 100],
     ] as const) {
       // Usage just past the share (the gateway's flush adds to the same column).
-      const [row] = await t.db.db.select({ used: proxyTokens.trafficUsedBytes }).from(proxyTokens).where(eq(proxyTokens.id, id));
+      const [row] = await t.db.db
+        .select({ used: proxyTokens.trafficUsedBytes })
+        .from(proxyTokens)
+        .where(eq(proxyTokens.id, id));
       await addTokenUsage(t.db.db, id, Math.ceil(LIMIT * share) - row.used);
       await runAlerts();
       await runAlerts();
@@ -102,7 +114,11 @@ describe('alerts', () => {
       expect(usage.map((e) => e.payload.percent)).toEqual(percents);
     }
     const written = await notes(bob.userId, 'usage_threshold');
-    expect(written.map((n) => n.titleEn)).toEqual(['Proxy traffic 50% used', 'Proxy traffic 80% used', 'Proxy traffic 100% used']);
+    expect(written.map((n) => n.titleEn)).toEqual([
+      'Proxy traffic 50% used',
+      'Proxy traffic 80% used',
+      'Proxy traffic 100% used',
+    ]);
     expect(written[1].contentZh).toContain('已使用');
     expect((await events(bob.userId, 'usage_threshold'))[0].period).toBe(`${LIMIT}:50`);
   });
@@ -121,9 +137,15 @@ describe('alerts', () => {
   it('respects the channel switches: console off writes no notification, e-mail off sends none', async () => {
     const dan = await createUser(t.app, mailer, 'dan');
     const defaults = await settingsOf(dan);
-    await save(dan, { ...defaults, channels: { ...defaults.channels, usage_threshold: { console: false, email: true } } });
+    await save(dan, {
+      ...defaults,
+      channels: { ...defaults.channels, usage_threshold: { console: false, email: true } },
+    });
     const eve = await createUser(t.app, mailer, 'eve');
-    await save(eve, { ...defaults, channels: { ...defaults.channels, usage_threshold: { console: true, email: false } } });
+    await save(eve, {
+      ...defaults,
+      channels: { ...defaults.channels, usage_threshold: { console: true, email: false } },
+    });
     const sentBefore = mailer.sent.length;
     for (const user of [dan, eve]) await addTokenUsage(t.db.db, await buyTraffic(user), LIMIT);
     await runAlerts();
@@ -158,7 +180,9 @@ describe('alerts', () => {
     const hal = await createUser(t.app, mailer, 'hal');
     await creditFen(t.deps, hal.userId, 10_000);
     const start = clock.now().getTime();
-    const id = (await buyOk(t.app, hal.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 5 })).tokens[0].token_id;
+    const id = (
+      await buyOk(t.app, hal.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 5 })
+    ).tokens[0].token_id;
     const kinds = async () => (await events(hal.userId)).map((e) => `${e.kind}:${e.period.split(':')[1] ?? ''}`);
     clock.set(new Date(start + DAY));
     await runAlerts();
@@ -175,8 +199,16 @@ describe('alerts', () => {
     await runAlerts();
     await runAlerts();
     expect(await kinds()).toEqual(['proxy_expiring:3d', 'proxy_expiring:1d', 'proxy_expired:']);
-    const titles = (await t.db.db.select().from(notifications).where(eq(notifications.userId, hal.userId))).map((n) => n.titleEn);
-    expect(titles).toEqual(expect.arrayContaining(['Proxy expires soon: 3 day(s) left', 'Proxy expires soon: 1 day(s) left', 'Proxy expired']));
+    const titles = (await t.db.db.select().from(notifications).where(eq(notifications.userId, hal.userId))).map(
+      (n) => n.titleEn,
+    );
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        'Proxy expires soon: 3 day(s) left',
+        'Proxy expires soon: 1 day(s) left',
+        'Proxy expired',
+      ]),
+    );
     expect((await events(hal.userId, 'proxy_expired'))[0].subjectId).toBe(id);
   });
 
@@ -202,7 +234,10 @@ describe('alerts', () => {
     expect(await events(ivy.userId, 'balance_low')).toHaveLength(1);
     await ledger.debit({ userId: ivy.userId, amountFen: 1000, reason: 'adjustment' });
     await runAlerts();
-    expect((await events(ivy.userId, 'balance_low')).map((e) => e.period)).toEqual([low[0].period, String(Number(low[0].period) + 1)]);
+    expect((await events(ivy.userId, 'balance_low')).map((e) => e.period)).toEqual([
+      low[0].period,
+      String(Number(low[0].period) + 1),
+    ]);
   });
 
   it('warns a day ahead when an auto-renewal will fail for lack of balance, once per expiry; not when the balance covers it', async () => {
@@ -213,7 +248,13 @@ describe('alerts', () => {
     const start = clock.now().getTime();
     // 7 days at 2 yuan a day: 14 of the 15 yuan trial; the renewal needs 14 more.
     for (const user of [jay, kay])
-      await buyOk(t.app, user.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 7, auto_renew: true });
+      await buyOk(t.app, user.token, '/token/static/ip', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        days: 7,
+        auto_renew: true,
+      });
     await creditFen(t.deps, kay.userId, 2000);
     clock.set(new Date(start + 5 * DAY));
     await runAlerts();
@@ -229,25 +270,33 @@ describe('alerts', () => {
     expect(await events(kay.userId, 'proxy_expiring')).toEqual([]);
   });
 
-  it.skipIf(!isPostgres)('two instances running the alert jobs at once write each alert once (needs PostgreSQL)', async () => {
-    const lou = await createUser(t.app, mailer, 'lou');
-    await creditFen(t.deps, lou.userId, 100_000);
-    await save(lou, { ...(await settingsOf(lou)), usage_thresholds: [50, 80, 100] });
-    const ids = (await buyOk(t.app, lou.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 20, traffic_gb: 0.1 })).tokens.map(
-      (x) => x.token_id,
-    );
-    for (const id of ids) await addTokenUsage(t.db.db, id, LIMIT);
-    const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 10 });
-    try {
-      const otherDeps = { ...t.deps, db: second.db };
-      await Promise.all([runAlerts(), runAlerts(otherDeps), runAlerts(), runAlerts(otherDeps)]);
-      const usage = await events(lou.userId, 'usage_threshold');
-      expect(usage).toHaveLength(60);
-      expect(new Set(usage.map((e) => `${e.subjectId}:${e.period}`)).size).toBe(60);
-      expect(await notes(lou.userId, 'usage_threshold')).toHaveLength(60);
-      expect(mailer.sent.filter((m) => m.to === lou.email && m.subject.includes('alert'))).toHaveLength(60);
-    } finally {
-      await second.close();
-    }
-  });
+  it.skipIf(!isPostgres)(
+    'two instances running the alert jobs at once write each alert once (needs PostgreSQL)',
+    async () => {
+      const lou = await createUser(t.app, mailer, 'lou');
+      await creditFen(t.deps, lou.userId, 100_000);
+      await save(lou, { ...(await settingsOf(lou)), usage_thresholds: [50, 80, 100] });
+      const ids = (
+        await buyOk(t.app, lou.token, '/token/variable/traffic', {
+          network: 'HTTP',
+          country_id: 'us',
+          quantity: 20,
+          traffic_gb: 0.1,
+        })
+      ).tokens.map((x) => x.token_id);
+      for (const id of ids) await addTokenUsage(t.db.db, id, LIMIT);
+      const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 10 });
+      try {
+        const otherDeps = { ...t.deps, db: second.db };
+        await Promise.all([runAlerts(), runAlerts(otherDeps), runAlerts(), runAlerts(otherDeps)]);
+        const usage = await events(lou.userId, 'usage_threshold');
+        expect(usage).toHaveLength(60);
+        expect(new Set(usage.map((e) => `${e.subjectId}:${e.period}`)).size).toBe(60);
+        expect(await notes(lou.userId, 'usage_threshold')).toHaveLength(60);
+        expect(mailer.sent.filter((m) => m.to === lou.email && m.subject.includes('alert'))).toHaveLength(60);
+      } finally {
+        await second.close();
+      }
+    },
+  );
 });

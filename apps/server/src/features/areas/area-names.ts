@@ -67,7 +67,8 @@ export function countryName(code: string): TAreaName {
 export function stateName(country: string, state: string, storedName = ''): TAreaName {
   if (!state) return both('');
   const regions = loadRegions().get(country.toUpperCase()) ?? [];
-  const found = regions.find((r) => r.shortCode?.toLowerCase() === state) ?? regions.find((r) => slugOf(r.name) === state);
+  const found =
+    regions.find((r) => r.shortCode?.toLowerCase() === state) ?? regions.find((r) => slugOf(r.name) === state);
   if (found) return both(found.name);
   return both(displayName(state, storedName));
 }

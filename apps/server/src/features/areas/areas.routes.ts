@@ -7,6 +7,7 @@ export function createAreaHandlers(deps: TDeps): THandlersOf<'areas'> {
   return {
     tokenAreaCountries: async ({ input, lang }) => listCountries(deps, input.category, lang),
     tokenAreaStates: async ({ input, lang }) => listStates(deps, input.category, input.country_id, lang),
-    tokenAreaCities: async ({ input, lang }) => listCities(deps, input.category, input.country_id, input.state_id, lang),
+    tokenAreaCities: async ({ input, lang }) =>
+      listCities(deps, input.category, input.country_id, input.state_id, lang),
   };
 }

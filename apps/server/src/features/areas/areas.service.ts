@@ -19,13 +19,28 @@ export async function listCountries(deps: Pick<TDeps, 'db'>, category: TProxyCat
 }
 
 /** States with inventory in a country (nodes without a state are not listed: they serve "any state"). */
-export async function listStates(deps: Pick<TDeps, 'db'>, category: TProxyCategory, country: string, lang: TLang): Promise<TArea[]> {
+export async function listStates(
+  deps: Pick<TDeps, 'db'>,
+  category: TProxyCategory,
+  country: string,
+  lang: TLang,
+): Promise<TArea[]> {
   const rows = await countAreas(deps.db, exitKindOf(category), { country });
-  return rows.filter((r) => r.code !== '').map((r) => toArea(r.code, stateName(country, r.code, r.name), r.available, lang));
+  return rows
+    .filter((r) => r.code !== '')
+    .map((r) => toArea(r.code, stateName(country, r.code, r.name), r.available, lang));
 }
 
 /** Cities with inventory in a state of a country. */
-export async function listCities(deps: Pick<TDeps, 'db'>, category: TProxyCategory, country: string, state: string, lang: TLang): Promise<TArea[]> {
+export async function listCities(
+  deps: Pick<TDeps, 'db'>,
+  category: TProxyCategory,
+  country: string,
+  state: string,
+  lang: TLang,
+): Promise<TArea[]> {
   const rows = await countAreas(deps.db, exitKindOf(category), { country, state });
-  return rows.filter((r) => r.code !== '').map((r) => toArea(r.code, cityName(country, state, r.code, r.name), r.available, lang));
+  return rows
+    .filter((r) => r.code !== '')
+    .map((r) => toArea(r.code, cityName(country, state, r.code, r.name), r.available, lang));
 }

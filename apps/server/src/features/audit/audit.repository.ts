@@ -20,7 +20,8 @@ export async function listAuditPage(
   const conditions: SQL[] = [];
   if (filters.operatorId !== undefined) conditions.push(eq(auditEntries.operatorId, filters.operatorId));
   // Part of the operator's e-mail, any case; LIKE's own characters match themselves.
-  if (filters.operatorEmail) conditions.push(ilike(users.email, `%${filters.operatorEmail.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (filters.operatorEmail)
+    conditions.push(ilike(users.email, `%${filters.operatorEmail.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   if (filters.route) conditions.push(eq(auditEntries.route, filters.route));
   if (filters.targetId) conditions.push(eq(auditEntries.targetId, filters.targetId));
   if (filters.from) conditions.push(gte(auditEntries.createdAt, filters.from));
@@ -34,6 +35,10 @@ export async function listAuditPage(
     .orderBy(desc(auditEntries.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [{ total }] = await db.select({ total: count() }).from(auditEntries).innerJoin(users, eq(users.id, auditEntries.operatorId)).where(where);
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(auditEntries)
+    .innerJoin(users, eq(users.id, auditEntries.operatorId))
+    .where(where);
   return { rows: rows.map((r) => ({ ...r.entry, operatorEmail: r.operatorEmail })), total: Number(total) };
 }

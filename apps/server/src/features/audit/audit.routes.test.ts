@@ -25,7 +25,10 @@ describe('operator area: admin routes and their audit', () => {
     expect(adminRoutes.length).toBeGreaterThanOrEqual(2);
     for (const [name, def] of adminRoutes) {
       const url = def.path.replace(/:\w+/g, '1');
-      const asCustomer = await request(t.app, def.method, url, { token: customer.token, body: def.method === 'GET' ? undefined : {} });
+      const asCustomer = await request(t.app, def.method, url, {
+        token: customer.token,
+        body: def.method === 'GET' ? undefined : {},
+      });
       expect(asCustomer.statusCode, name).toBe(403);
       expect(asCustomer.json().code, name).toBe(403);
       const anonymous = await request(t.app, def.method, url);
@@ -38,12 +41,17 @@ describe('operator area: admin routes and their audit', () => {
   it("writes an audit entry for an operator change, and the disabled customer's session ends with -401", async () => {
     const before = await request(t.app, 'GET', '/user/info', { token: customer.token });
     expect(before.json().code).toBe(0);
-    const off = await request(t.app, 'PUT', `/admin/users/${customer.userId}/status`, { token: operator.token, body: { status: 'disabled' } });
+    const off = await request(t.app, 'PUT', `/admin/users/${customer.userId}/status`, {
+      token: operator.token,
+      body: { status: 'disabled' },
+    });
     expect(off.json(), off.body).toMatchObject({ code: 0, data: { user_id: customer.userId, status: 'disabled' } });
     const after = await request(t.app, 'GET', '/user/info', { token: customer.token });
     expect(after.json().code).toBe(-401);
 
-    const list = await request(t.app, 'GET', `/admin/audit/list?target_id=${customer.userId}`, { token: operator.token });
+    const list = await request(t.app, 'GET', `/admin/audit/list?target_id=${customer.userId}`, {
+      token: operator.token,
+    });
     expect(list.json().data.records).toEqual([
       expect.objectContaining({
         operator_id: operator.userId,
@@ -57,7 +65,10 @@ describe('operator area: admin routes and their audit', () => {
         error_code: null,
       }),
     ]);
-    await request(t.app, 'PUT', `/admin/users/${customer.userId}/status`, { token: operator.token, body: { status: 'active' } });
+    await request(t.app, 'PUT', `/admin/users/${customer.userId}/status`, {
+      token: operator.token,
+      body: { status: 'active' },
+    });
   });
 
   it('audits refused operator calls too, with the error, and keeps secrets out of the entry', async () => {
@@ -66,7 +77,10 @@ describe('operator area: admin routes and their audit', () => {
       body: { status: 'disabled', password: 'hunter22', api_key: 'pk_x' },
     });
     expect(self.json().code).toBe(1015);
-    const bad = await request(t.app, 'PUT', '/admin/users/999999/status', { token: operator.token, body: { status: 'gone' } });
+    const bad = await request(t.app, 'PUT', '/admin/users/999999/status', {
+      token: operator.token,
+      body: { status: 'gone' },
+    });
     expect(bad.statusCode).toBe(400);
     const list = await request(t.app, 'GET', '/admin/audit/list?page_size=2', { token: operator.token });
     const [newest, older] = list.json().data.records;
@@ -80,10 +94,18 @@ describe('operator area: admin routes and their audit', () => {
   });
 
   it('audits a call refused for control characters, storing them as U+FFFD (the database cannot hold NUL)', async () => {
-    const res = await request(t.app, 'PUT', '/admin/users/a%00b/admin', { token: operator.token, body: { is_admin: true, note: 'x\u0000y' } });
+    const res = await request(t.app, 'PUT', '/admin/users/a%00b/admin', {
+      token: operator.token,
+      body: { is_admin: true, note: 'x\u0000y' },
+    });
     expect(res.statusCode).toBe(400);
     const list = await request(t.app, 'GET', '/admin/audit/list?route=adminUserSetAdmin', { token: operator.token });
-    expect(list.json().data.records[0]).toMatchObject({ target_id: 'a\uFFFDb', result: 'error', error_code: 'BAD_REQUEST', input: { note: 'x\uFFFDy' } });
+    expect(list.json().data.records[0]).toMatchObject({
+      target_id: 'a\uFFFDb',
+      result: 'error',
+      error_code: 'BAD_REQUEST',
+      input: { note: 'x\uFFFDy' },
+    });
   });
 
   it('never updates or deletes an audit entry, and reading the list is not audited', async () => {
@@ -94,9 +116,13 @@ describe('operator area: admin routes and their audit', () => {
   });
 
   it("filters by route and time, and refuses bad filters in the caller's language", async () => {
-    const byRoute = await request(t.app, 'GET', '/admin/audit/list?route=adminUserSetStatus', { token: operator.token });
+    const byRoute = await request(t.app, 'GET', '/admin/audit/list?route=adminUserSetStatus', {
+      token: operator.token,
+    });
     expect(byRoute.json().data.total).toBe(4);
-    const future = await request(t.app, 'GET', `/admin/audit/list?from=${encodeURIComponent('2999-01-01T00:00:00Z')}`, { token: operator.token });
+    const future = await request(t.app, 'GET', `/admin/audit/list?from=${encodeURIComponent('2999-01-01T00:00:00Z')}`, {
+      token: operator.token,
+    });
     expect(future.json().data.total).toBe(0);
     const bad = await request(t.app, 'GET', '/admin/audit/list?from=yesterday', { token: operator.token, lang: 'zh' });
     expect(bad.statusCode).toBe(400);
@@ -104,15 +130,19 @@ describe('operator area: admin routes and their audit', () => {
 
   it('filters by operator (id or part of the e-mail), action, target and time together', async () => {
     const second = await createAdmin(t.app, t.deps, mailer, 'watcher');
-    await request(t.app, 'PUT', `/admin/users/${customer.userId}/admin`, { token: second.token, body: { is_admin: false } });
+    await request(t.app, 'PUT', `/admin/users/${customer.userId}/admin`, {
+      token: second.token,
+      body: { is_admin: false },
+    });
     const list = (query: string) => request(t.app, 'GET', `/admin/audit/list?${query}`, { token: operator.token });
     const byEmail = await list('operator_email=WATCHER%40EXAMPLE');
-    expect(byEmail.json().data.records.map((r: { operator_id: number; route: string }) => [r.operator_id, r.route])).toEqual([
-      [second.userId, 'adminUserSetAdmin'],
-    ]);
+    expect(
+      byEmail.json().data.records.map((r: { operator_id: number; route: string }) => [r.operator_id, r.route]),
+    ).toEqual([[second.userId, 'adminUserSetAdmin']]);
     expect((await list(`operator_id=${second.userId}`)).json().data.total).toBe(1);
     expect((await list(`operator_id=${operator.userId}&operator_email=watcher`)).json().data.total).toBe(0);
-    const mine = (await list(`operator_email=oper%40&route=adminUserSetStatus&target_id=${customer.userId}`)).json().data;
+    const mine = (await list(`operator_email=oper%40&route=adminUserSetStatus&target_id=${customer.userId}`)).json()
+      .data;
     expect(mine.total).toBe(2);
     expect(mine.records.every((r: { operator_email: string }) => r.operator_email === operator.email)).toBe(true);
     // LIKE's own characters match themselves.
@@ -121,7 +151,10 @@ describe('operator area: admin routes and their audit', () => {
     const window = `from=${encodeURIComponent(new Date(now.getTime() - 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(now.getTime() + 3_600_000).toISOString())}`;
     expect((await list(`${window}&operator_email=watcher`)).json().data.total).toBe(1);
     expect((await list(`to=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).json().data.total).toBe(0);
-    const tooLong = await request(t.app, 'GET', `/admin/audit/list?operator_email=${'a'.repeat(255)}`, { token: operator.token, lang: 'zh' });
+    const tooLong = await request(t.app, 'GET', `/admin/audit/list?operator_email=${'a'.repeat(255)}`, {
+      token: operator.token,
+      lang: 'zh',
+    });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().data.issues[0]).toMatchObject({ path: 'operator_email' });
   });

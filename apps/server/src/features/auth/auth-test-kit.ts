@@ -79,7 +79,17 @@ export async function registerUser(
  * last_login_at): a session row of its own, as the accounts made by
  * createAccount in tests have never signed in.
  */
-export async function issueTestToken(deps: TDeps, user: Pick<TUserRow, 'id' | 'tokenVersion'>, ip = '127.0.0.1'): Promise<string> {
-  const session = await insertSession(deps.db, { userId: user.id, method: 'password', userAgent: 'test', ip, at: deps.clock.now() });
+export async function issueTestToken(
+  deps: TDeps,
+  user: Pick<TUserRow, 'id' | 'tokenVersion'>,
+  ip = '127.0.0.1',
+): Promise<string> {
+  const session = await insertSession(deps.db, {
+    userId: user.id,
+    method: 'password',
+    userAgent: 'test',
+    ip,
+    at: deps.clock.now(),
+  });
   return deps.jwt.sign({ userId: user.id, tokenVersion: user.tokenVersion, sessionId: session.id });
 }

@@ -52,7 +52,9 @@ describe('registration (/user/register)', () => {
 
   it('creates an active account with its own API key and invite code, and answers a new session', async () => {
     const code = await sendCode('alice@example.com');
-    const res = await postForm(t.app, '/user/register', form({ username: 'Alice', email: 'alice@example.com', code }), { lang: 'en' });
+    const res = await postForm(t.app, '/user/register', form({ username: 'Alice', email: 'alice@example.com', code }), {
+      lang: 'en',
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ code: 0, data: { expires_in: 216000, is_new_user: true } });
@@ -63,9 +65,16 @@ describe('registration (/user/register)', () => {
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     expect(user.lastLoginAt?.getTime()).toBe(clock.now().getTime());
     const info = await callApi(t.app, 'GET', '/user/info', { token: body.data.token });
-    expect(info.json().data).toMatchObject({ name: 'Alice', email: 'alice@example.com', balance: 15, trial_credit: 15 });
+    expect(info.json().data).toMatchObject({
+      name: 'Alice',
+      email: 'alice@example.com',
+      balance: 15,
+      trial_credit: 15,
+    });
     // Active at once: the password signs in.
-    expect((await postForm(t.app, '/user/login', { email: 'alice@example.com', password: 'password-123' })).json().code).toBe(0);
+    expect(
+      (await postForm(t.app, '/user/login', { email: 'alice@example.com', password: 'password-123' })).json().code,
+    ).toBe(0);
   });
 
   it('sends the welcome e-mail in the Lang language with a sign-in link, and writes a welcome notification', async () => {
@@ -76,19 +85,38 @@ describe('registration (/user/register)', () => {
     expect(mail?.text).toContain(`${t.deps.config.publicUrl}/login`);
     expect(mail?.html).toContain(`href="${t.deps.config.publicUrl}/login"`);
     const code2 = await sendCode('bob-en@example.com');
-    await postForm(t.app, '/user/register', form({ username: 'bob-en', email: 'bob-en@example.com', code: code2 }), { lang: 'en' });
+    await postForm(t.app, '/user/register', form({ username: 'bob-en', email: 'bob-en@example.com', code: code2 }), {
+      lang: 'en',
+    });
     expect(mailer.last('bob-en@example.com')?.subject).toBe('Welcome to ProxyHub');
     const user = await findUser(t, 'bob@example.com');
-    const kinds = (await t.db.db.select().from(notifications).where(eq(notifications.userId, user.id))).map((n) => n.kind).sort();
+    const kinds = (await t.db.db.select().from(notifications).where(eq(notifications.userId, user.id)))
+      .map((n) => n.kind)
+      .sort();
     expect(kinds).toEqual(['trial_credit', 'welcome']);
   });
 
   it.each([
     ['username too short', { username: 'a' }, 'Username must be 2-20 characters', '用户名长度为 2-20 个字符'],
     ['username too long', { username: 'a'.repeat(21) }, 'Username must be 2-20 characters', '用户名长度为 2-20 个字符'],
-    ['username with @', { username: 'a@b' }, 'Username cannot contain spaces, @ or control characters', '用户名不能包含空格、@ 或控制字符'],
-    ['password under 8', { password: 'short12', confirm_password: 'short12' }, 'Password must be at least 8 characters', '密码至少 8 位'],
-    ['passwords differ', { confirm_password: 'password-124' }, 'The two passwords you entered are inconsistent', '两次输入的密码不一致'],
+    [
+      'username with @',
+      { username: 'a@b' },
+      'Username cannot contain spaces, @ or control characters',
+      '用户名不能包含空格、@ 或控制字符',
+    ],
+    [
+      'password under 8',
+      { password: 'short12', confirm_password: 'short12' },
+      'Password must be at least 8 characters',
+      '密码至少 8 位',
+    ],
+    [
+      'passwords differ',
+      { confirm_password: 'password-124' },
+      'The two passwords you entered are inconsistent',
+      '两次输入的密码不一致',
+    ],
     ['code of 5 digits', { code: '12345' }, 'The verification code is 6 digits', '验证码为 6 位数字'],
     ['code with letters', { code: '12345a' }, 'The verification code is 6 digits', '验证码为 6 位数字'],
     ['code of 7 digits', { code: '1234567' }, 'The verification code is 6 digits', '验证码为 6 位数字'],
@@ -107,7 +135,12 @@ describe('registration (/user/register)', () => {
   it('a wrong code creates no user', async () => {
     const code = await sendCode('wrongcode@example.com');
     const wrong = code === '999999' ? '000000' : '999999';
-    const res = await postForm(t.app, '/user/register', form({ username: 'wrongcode', email: 'wrongcode@example.com', code: wrong }), { lang: 'en' });
+    const res = await postForm(
+      t.app,
+      '/user/register',
+      form({ username: 'wrongcode', email: 'wrongcode@example.com', code: wrong }),
+      { lang: 'en' },
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 1004, data: { error: 'CODE_INVALID' } });
     expect(await findUser(t, 'wrongcode@example.com')).toBeUndefined();
@@ -115,7 +148,12 @@ describe('registration (/user/register)', () => {
 
   it('refuses a username taken by another account, ignoring case, and keeps the code usable', async () => {
     const code = await sendCode('carol@example.com');
-    const taken = await postForm(t.app, '/user/register', form({ username: 'ALICE', email: 'carol@example.com', code }), { lang: 'en' });
+    const taken = await postForm(
+      t.app,
+      '/user/register',
+      form({ username: 'ALICE', email: 'carol@example.com', code }),
+      { lang: 'en' },
+    );
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toMatchObject({ code: 1003, msg: 'This username is already taken' });
     expect(await findUser(t, 'carol@example.com')).toBeUndefined();
@@ -126,11 +164,20 @@ describe('registration (/user/register)', () => {
   it('links the inviter by invite code (any case), refuses an unknown one and leaves no trace', async () => {
     const inviter = await findUser(t, 'alice@example.com');
     const code = await sendCode('invited@example.com');
-    const unknown = await postForm(t.app, '/user/register', form({ username: 'invited', email: 'invited@example.com', code, invite_code: 'ZZZZ0000' }), {
-      lang: 'zh',
-    });
+    const unknown = await postForm(
+      t.app,
+      '/user/register',
+      form({ username: 'invited', email: 'invited@example.com', code, invite_code: 'ZZZZ0000' }),
+      {
+        lang: 'zh',
+      },
+    );
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json()).toMatchObject({ code: 1007, msg: '邀请码不存在或已失效', data: { error: 'INVITE_CODE_INVALID' } });
+    expect(unknown.json()).toMatchObject({
+      code: 1007,
+      msg: '邀请码不存在或已失效',
+      data: { error: 'INVITE_CODE_INVALID' },
+    });
     expect(await findUser(t, 'invited@example.com')).toBeUndefined();
     const res = await postForm(
       t.app,
@@ -145,10 +192,19 @@ describe('registration (/user/register)', () => {
     const email = 'existing@example.com';
     // The code was sent before the account existed (it was then created through another sign-in).
     const code = await sendCode(email);
-    await createAccount(t.deps, { email, username: 'existing', passwordHash: await hashPassword('their-password', { memoryKib: 1024, timeCost: 1 }) });
-    const wrongCode = await postForm(t.app, '/user/register', form({ username: 'someone', email, code: code === '000000' ? '111111' : '000000' }), {
-      lang: 'en',
+    await createAccount(t.deps, {
+      email,
+      username: 'existing',
+      passwordHash: await hashPassword('their-password', { memoryKib: 1024, timeCost: 1 }),
     });
+    const wrongCode = await postForm(
+      t.app,
+      '/user/register',
+      form({ username: 'someone', email, code: code === '000000' ? '111111' : '000000' }),
+      {
+        lang: 'en',
+      },
+    );
     const wrong = await postForm(
       t.app,
       '/user/register',
@@ -158,7 +214,11 @@ describe('registration (/user/register)', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.statusCode).toBe(wrongCode.statusCode);
     expect(wrong.json()).toEqual(wrongCode.json());
-    expect(wrong.json()).toEqual({ code: 1004, msg: 'The verification code is wrong or has expired', data: { error: 'CODE_INVALID' } });
+    expect(wrong.json()).toEqual({
+      code: 1004,
+      msg: 'The verification code is wrong or has expired',
+      data: { error: 'CODE_INVALID' },
+    });
     const right = await postForm(
       t.app,
       '/user/register',
@@ -198,7 +258,9 @@ describe('registration (/user/register)', () => {
       form({ username: 'whatever', email, code, password: 'owner-password', confirm_password: 'owner-password' }),
     );
     expect(res.json()).toMatchObject({ code: 0, data: { is_new_user: false } });
-    expect((await callApi(t.app, 'GET', '/user/info', { token: res.json().data.token })).json().data.name).toBe('owner');
+    expect((await callApi(t.app, 'GET', '/user/info', { token: res.json().data.token })).json().data.name).toBe(
+      'owner',
+    );
   });
 
   it('registering an existing e-mail with wrong passwords counts wrong tries of the code: the fifth voids it', async () => {
@@ -209,13 +271,22 @@ describe('registration (/user/register)', () => {
     expect(mailer.last(email)?.subject).toBe('ProxyHub 账号已存在');
     const code = codeSentTo(mailer, email);
     for (let i = 0; i < 5; i += 1) {
-      const res = await postForm(t.app, '/user/register', form({ email, code, password: `wrong-password-${i}`, confirm_password: `wrong-password-${i}` }), {
-        lang: 'zh',
-      });
+      const res = await postForm(
+        t.app,
+        '/user/register',
+        form({ email, code, password: `wrong-password-${i}`, confirm_password: `wrong-password-${i}` }),
+        {
+          lang: 'zh',
+        },
+      );
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ code: 1004, msg: '验证码错误或已过期', data: { error: 'CODE_INVALID' } });
     }
-    const right = await postForm(t.app, '/user/register', form({ email, code, password: 'guarded-password', confirm_password: 'guarded-password' }));
+    const right = await postForm(
+      t.app,
+      '/user/register',
+      form({ email, code, password: 'guarded-password', confirm_password: 'guarded-password' }),
+    );
     expect(right.json().code).toBe(1004);
     const user = await findUser(t, email);
     expect((await t.db.db.select().from(userSessions).where(eq(userSessions.userId, user.id))).length).toBe(1);
@@ -230,10 +301,20 @@ describe('registration when an invite code is required', () => {
       const inviter = await createAccount(t.deps, { email: 'host@example.com', passwordHash: null });
       await postForm(t.app, '/user/code', { email: 'guest@example.com', type: 'register' });
       const code = codeSentTo(mailer, 'guest@example.com');
-      const base = { username: 'guest', email: 'guest@example.com', password: 'password-123', confirm_password: 'password-123', code };
+      const base = {
+        username: 'guest',
+        email: 'guest@example.com',
+        password: 'password-123',
+        confirm_password: 'password-123',
+        code,
+      };
       const en = await postForm(t.app, '/user/register', base, { lang: 'en' });
       expect(en.statusCode).toBe(400);
-      expect(en.json()).toMatchObject({ code: 400, msg: 'Please enter an invitation code', data: { issues: [{ path: 'invite_code' }] } });
+      expect(en.json()).toMatchObject({
+        code: 400,
+        msg: 'Please enter an invitation code',
+        data: { issues: [{ path: 'invite_code' }] },
+      });
       const zh = await postForm(t.app, '/user/register', { ...base, invite_code: '' }, { lang: 'zh' });
       expect(zh.json().msg).toBe('请输入邀请码');
       expect(await findUser(t, 'guest@example.com')).toBeUndefined();
@@ -258,7 +339,11 @@ describe('sign-in, sessions and password reset', () => {
 
   it('signs in with the e-mail or the username (any case); remember is accepted', async () => {
     await registerUser(t.app, mailer, { email: 'dave@example.com', username: 'Dave', password: 'dave-password' });
-    const byEmail = await postForm(t.app, '/user/login', { email: 'DAVE@example.com', password: 'dave-password', remember: 'true' });
+    const byEmail = await postForm(t.app, '/user/login', {
+      email: 'DAVE@example.com',
+      password: 'dave-password',
+      remember: 'true',
+    });
     expect(byEmail.json()).toMatchObject({ code: 0, data: { is_new_user: false, expires_in: 216000 } });
     const byName = await postForm(t.app, '/user/login', { email: 'dave', password: 'dave-password' });
     expect(byName.json().code).toBe(0);
@@ -274,12 +359,36 @@ describe('sign-in, sessions and password reset', () => {
 
   it('answers the same for an unknown account, a wrong password and a password-less account', async () => {
     await createAccount(t.deps, { email: 'oauth-only@example.com', passwordHash: null });
-    const wrong = await postForm(t.app, '/user/login', { email: 'dave@example.com', password: 'wrong-password' }, { lang: 'en' });
-    const unknown = await postForm(t.app, '/user/login', { email: 'ghost@example.com', password: 'wrong-password' }, { lang: 'en' });
-    const unknownName = await postForm(t.app, '/user/login', { email: 'ghost', password: 'wrong-password' }, { lang: 'en' });
-    const noPassword = await postForm(t.app, '/user/login', { email: 'oauth-only@example.com', password: 'wrong-password' }, { lang: 'en' });
+    const wrong = await postForm(
+      t.app,
+      '/user/login',
+      { email: 'dave@example.com', password: 'wrong-password' },
+      { lang: 'en' },
+    );
+    const unknown = await postForm(
+      t.app,
+      '/user/login',
+      { email: 'ghost@example.com', password: 'wrong-password' },
+      { lang: 'en' },
+    );
+    const unknownName = await postForm(
+      t.app,
+      '/user/login',
+      { email: 'ghost', password: 'wrong-password' },
+      { lang: 'en' },
+    );
+    const noPassword = await postForm(
+      t.app,
+      '/user/login',
+      { email: 'oauth-only@example.com', password: 'wrong-password' },
+      { lang: 'en' },
+    );
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ code: 1001, msg: 'Incorrect account or password', data: { error: 'INVALID_CREDENTIALS' } });
+    expect(wrong.json()).toEqual({
+      code: 1001,
+      msg: 'Incorrect account or password',
+      data: { error: 'INVALID_CREDENTIALS' },
+    });
     for (const res of [unknown, unknownName, noPassword]) {
       expect(res.statusCode).toBe(wrong.statusCode);
       expect(res.json()).toEqual(wrong.json());
@@ -292,9 +401,15 @@ describe('sign-in, sessions and password reset', () => {
     for (const email of ['da\u0000ve', 'dave\u0000@example.com', 'da\u0007ve']) {
       const res = await postForm(t.app, '/user/login', { email, password: 'dave-password' }, { lang: 'en' });
       expect(res.statusCode, JSON.stringify(email)).toBe(400);
-      expect(res.json()).toMatchObject({ code: 400, msg: 'email: Must not contain control characters', data: { issues: [{ path: 'email' }] } });
+      expect(res.json()).toMatchObject({
+        code: 400,
+        msg: 'email: Must not contain control characters',
+        data: { issues: [{ path: 'email' }] },
+      });
       // The sign-in rule itself (for any caller that skips the request checks) sees an unknown account.
-      const direct = await login(t.deps, { email, password: 'dave-password' }, { ip: '10.40.0.1', lang: 'en' }).catch((e: unknown) => e);
+      const direct = await login(t.deps, { email, password: 'dave-password' }, { ip: '10.40.0.1', lang: 'en' }).catch(
+        (e: unknown) => e,
+      );
       expect(isAppError(direct, 'INVALID_CREDENTIALS'), JSON.stringify(email)).toBe(true);
     }
   });
@@ -308,7 +423,11 @@ describe('sign-in, sessions and password reset', () => {
   });
 
   it('grants the 15-yuan trial credit exactly once', async () => {
-    const token = await registerUser(t.app, mailer, { email: 'erin@example.com', username: 'erin', password: 'erin-password' });
+    const token = await registerUser(t.app, mailer, {
+      email: 'erin@example.com',
+      username: 'erin',
+      password: 'erin-password',
+    });
     expect(await balanceOf(t, token)).toBe(15);
     const again = await postForm(t.app, '/user/login', { email: 'erin', password: 'erin-password' });
     const third = await postForm(t.app, '/user/login', { email: 'erin', password: 'erin-password' });
@@ -316,7 +435,9 @@ describe('sign-in, sessions and password reset', () => {
     expect(await balanceOf(t, again.json().data.token)).toBe(15);
     const user = await findUser(t, 'erin@example.com');
     expect((await t.db.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, user.id))).length).toBe(1);
-    const trialNotes = (await t.db.db.select().from(notifications).where(eq(notifications.userId, user.id))).filter((n) => n.kind === 'trial_credit');
+    const trialNotes = (await t.db.db.select().from(notifications).where(eq(notifications.userId, user.id))).filter(
+      (n) => n.kind === 'trial_credit',
+    );
     expect(trialNotes.length).toBe(1);
   });
 
@@ -334,7 +455,8 @@ describe('sign-in, sessions and password reset', () => {
   it('refresh keeps the session; logout ends this session only', async () => {
     const login = await postForm(t.app, '/user/login', { email: 'dave', password: 'dave-password' });
     const token = login.json().data.token as string;
-    const other = (await postForm(t.app, '/user/login', { email: 'dave', password: 'dave-password' })).json().data.token as string;
+    const other = (await postForm(t.app, '/user/login', { email: 'dave', password: 'dave-password' })).json().data
+      .token as string;
     clock.advance(10 * 60 * 1000);
     const refreshed = await callApi(t.app, 'GET', '/user/refresh_token', { token });
     expect(refreshed.json()).toMatchObject({ code: 0, data: { expires_in: 216000 } });
@@ -364,7 +486,11 @@ describe('sign-in, sessions and password reset', () => {
   });
 
   it('a disabled account cannot sign in and its sessions end', async () => {
-    const token = await registerUser(t.app, mailer, { email: 'gina@example.com', username: 'gina', password: 'gina-password' });
+    const token = await registerUser(t.app, mailer, {
+      email: 'gina@example.com',
+      username: 'gina',
+      password: 'gina-password',
+    });
     const user = await findUser(t, 'gina@example.com');
     await setUserStatus(t.deps, user.id, 'disabled');
     expect((await callApi(t.app, 'GET', '/user/info', { token })).json().code).toBe(-401);
@@ -376,7 +502,11 @@ describe('sign-in, sessions and password reset', () => {
   });
 
   it('resets the password with a code: old password and old sessions stop working', async () => {
-    const token = await registerUser(t.app, mailer, { email: 'hank@example.com', username: 'hank', password: 'hank-password' });
+    const token = await registerUser(t.app, mailer, {
+      email: 'hank@example.com',
+      username: 'hank',
+      password: 'hank-password',
+    });
     clock.advance(CODE_RESEND_MS);
     await postForm(t.app, '/user/code', { email: 'hank@example.com', type: 'reset' });
     const code = codeSentTo(mailer, 'hank@example.com');
@@ -389,7 +519,9 @@ describe('sign-in, sessions and password reset', () => {
     expect(res.json()).toEqual({ code: 0, msg: 'OK', data: null });
     expect((await callApi(t.app, 'GET', '/user/info', { token })).json().code).toBe(-401);
     expect((await postForm(t.app, '/user/login', { email: 'hank', password: 'hank-password' })).json().code).toBe(1001);
-    expect((await postForm(t.app, '/user/login', { email: 'hank', password: 'hank-new-password' })).json().code).toBe(0);
+    expect((await postForm(t.app, '/user/login', { email: 'hank', password: 'hank-new-password' })).json().code).toBe(
+      0,
+    );
     expect(mailer.last('hank@example.com')?.subject).toContain('password was changed');
   });
 
@@ -419,11 +551,32 @@ describe('sign-in, sessions and password reset', () => {
 
   it.each([
     ['invalid e-mail', { email: 'nope' }, 'Please enter a valid e-mail address', '请输入有效的邮箱地址'],
-    ['code of 6 characters that are not digits', { code: 'abcdef' }, 'The verification code is 6 digits', '验证码为 6 位数字'],
-    ['short password', { password: 'seven77', confirm_password: 'seven77' }, 'Password must be at least 8 characters', '密码至少 8 位'],
-    ['passwords differ', { confirm_password: 'other-password' }, 'The two passwords you entered are inconsistent', '两次输入的密码不一致'],
+    [
+      'code of 6 characters that are not digits',
+      { code: 'abcdef' },
+      'The verification code is 6 digits',
+      '验证码为 6 位数字',
+    ],
+    [
+      'short password',
+      { password: 'seven77', confirm_password: 'seven77' },
+      'Password must be at least 8 characters',
+      '密码至少 8 位',
+    ],
+    [
+      'passwords differ',
+      { confirm_password: 'other-password' },
+      'The two passwords you entered are inconsistent',
+      '两次输入的密码不一致',
+    ],
   ])('reset rejects %s in both languages', async (_name, over, en, zh) => {
-    const body = { email: 'hank@example.com', code: '123456', password: 'good-password', confirm_password: 'good-password', ...over };
+    const body = {
+      email: 'hank@example.com',
+      code: '123456',
+      password: 'good-password',
+      confirm_password: 'good-password',
+      ...over,
+    };
     const enRes = await postForm(t.app, '/user/reset_password', body, { lang: 'en' });
     expect(enRes.statusCode).toBe(400);
     expect(enRes.json().msg).toBe(en);
@@ -443,30 +596,69 @@ describe('rate limits on login, code, register and reset', () => {
 
   it('answers 429 with code 429 after 3 login attempts on one account, whatever the address', async () => {
     for (let i = 0; i < 3; i += 1) {
-      const res = await postForm(t.app, '/user/login', { email: 'target@example.com', password: 'guess-guess' }, { ip: `10.0.0.${i + 1}` });
+      const res = await postForm(
+        t.app,
+        '/user/login',
+        { email: 'target@example.com', password: 'guess-guess' },
+        { ip: `10.0.0.${i + 1}` },
+      );
       expect(res.json().code).toBe(1001);
     }
-    const res = await postForm(t.app, '/user/login', { email: 'target@example.com', password: 'guess-guess' }, { ip: '10.0.0.9', lang: 'en' });
+    const res = await postForm(
+      t.app,
+      '/user/login',
+      { email: 'target@example.com', password: 'guess-guess' },
+      { ip: '10.0.0.9', lang: 'en' },
+    );
     expect(res.statusCode).toBe(429);
-    expect(res.json()).toEqual({ code: 429, msg: 'Too many attempts, please try again later', data: { error: 'RATE_LIMITED' } });
+    expect(res.json()).toEqual({
+      code: 429,
+      msg: 'Too many attempts, please try again later',
+      data: { error: 'RATE_LIMITED' },
+    });
   });
 
   it('answers 429 after 3 attempts from one address, whatever the account', async () => {
     for (let i = 0; i < 3; i += 1) {
-      await postForm(t.app, '/user/login', { email: `user${i}@example.com`, password: 'guess-guess' }, { ip: '10.1.1.1' });
+      await postForm(
+        t.app,
+        '/user/login',
+        { email: `user${i}@example.com`, password: 'guess-guess' },
+        { ip: '10.1.1.1' },
+      );
     }
-    const res = await postForm(t.app, '/user/login', { email: 'other@example.com', password: 'guess-guess' }, { ip: '10.1.1.1', lang: 'zh' });
+    const res = await postForm(
+      t.app,
+      '/user/login',
+      { email: 'other@example.com', password: 'guess-guess' },
+      { ip: '10.1.1.1', lang: 'zh' },
+    );
     expect(res.statusCode).toBe(429);
     expect(res.json()).toMatchObject({ code: 429, msg: '操作过于频繁，请稍后再试' });
   });
 
   it('limits code requests, registration and reset the same way', async () => {
-    for (let i = 0; i < 3; i += 1) await postForm(t.app, '/user/code', { email: `c${i}@example.com`, type: 'register' }, { ip: '10.2.2.2' });
-    expect((await postForm(t.app, '/user/code', { email: 'c9@example.com', type: 'register' }, { ip: '10.2.2.2' })).statusCode).toBe(429);
-    const reg = { username: 'someone', email: 'r@example.com', password: 'password-123', confirm_password: 'password-123', code: '123456' };
+    for (let i = 0; i < 3; i += 1)
+      await postForm(t.app, '/user/code', { email: `c${i}@example.com`, type: 'register' }, { ip: '10.2.2.2' });
+    expect(
+      (await postForm(t.app, '/user/code', { email: 'c9@example.com', type: 'register' }, { ip: '10.2.2.2' }))
+        .statusCode,
+    ).toBe(429);
+    const reg = {
+      username: 'someone',
+      email: 'r@example.com',
+      password: 'password-123',
+      confirm_password: 'password-123',
+      code: '123456',
+    };
     for (let i = 0; i < 3; i += 1) await postForm(t.app, '/user/register', reg, { ip: `10.3.3.${i}` });
     expect((await postForm(t.app, '/user/register', reg, { ip: '10.3.3.9' })).statusCode).toBe(429);
-    const reset = { email: 'r@example.com', code: '123456', password: 'password-123', confirm_password: 'password-123' };
+    const reset = {
+      email: 'r@example.com',
+      code: '123456',
+      password: 'password-123',
+      confirm_password: 'password-123',
+    };
     for (let i = 0; i < 3; i += 1) await postForm(t.app, '/user/reset_password', reset, { ip: '10.4.4.4' });
     expect((await postForm(t.app, '/user/reset_password', reset, { ip: '10.4.4.4' })).json().code).toBe(429);
   });
@@ -518,13 +710,17 @@ describe('concurrent first sign-ins', () => {
         passwordHash: await hashPassword('rush-password', { memoryKib: 1024, timeCost: 1 }),
       });
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => postForm(t.app, '/user/login', { email: 'rush', password: 'rush-password' }, { ip: `10.9.9.${i}` })),
+        Array.from({ length: 10 }, (_, i) =>
+          postForm(t.app, '/user/login', { email: 'rush', password: 'rush-password' }, { ip: `10.9.9.${i}` }),
+        ),
       );
       expect(results.map((r) => r.json().code)).toEqual(Array(10).fill(0));
       expect(await balanceOf(t, results[0].json().data.token)).toBe(15);
       const user = await findUser(t, 'rush@example.com');
       expect((await t.db.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, user.id))).length).toBe(1);
-      const trialNotes = (await t.db.db.select().from(notifications).where(eq(notifications.userId, user.id))).filter((n) => n.kind === 'trial_credit');
+      const trialNotes = (await t.db.db.select().from(notifications).where(eq(notifications.userId, user.id))).filter(
+        (n) => n.kind === 'trial_credit',
+      );
       expect(trialNotes.length).toBe(1);
     } finally {
       await t.close();

@@ -2,8 +2,24 @@ import type { TDeps } from '../../lib/deps';
 import { withRetryAfter } from '../../lib/rate-limiter';
 import type { THandlersOf } from '../../lib/routing';
 import { login, register, requestCode, resetPassword } from './auth.service';
-import { createSession, endSession, listSessions, logout, logoutEverywhere, refreshSession, requireSessionId, userAgentOf } from './sessions.service';
-import { disableTotp, enableTotp, finishTotpSignIn, getTotpStatus, regenerateRecoveryCodes, startTotpSetup } from './totp.service';
+import {
+  createSession,
+  endSession,
+  listSessions,
+  logout,
+  logoutEverywhere,
+  refreshSession,
+  requireSessionId,
+  userAgentOf,
+} from './sessions.service';
+import {
+  disableTotp,
+  enableTotp,
+  finishTotpSignIn,
+  getTotpStatus,
+  regenerateRecoveryCodes,
+  startTotpSetup,
+} from './totp.service';
 
 /** Codes, registration, sign-in (with its two-factor step), two-factor enrolment, password reset, refresh, sign-out and the session list. */
 export function createAuthHandlers(deps: TDeps): THandlersOf<'auth'> {
@@ -19,7 +35,9 @@ export function createAuthHandlers(deps: TDeps): THandlersOf<'auth'> {
     },
     async userLoginTotp({ input, ip, lang, req, reply }) {
       return withRetryAfter(reply, () =>
-        finishTotpSignIn(deps, input, { ip, lang, userAgent: userAgentOf(req) }, (user, origin) => createSession(deps, user, origin)),
+        finishTotpSignIn(deps, input, { ip, lang, userAgent: userAgentOf(req) }, (user, origin) =>
+          createSession(deps, user, origin),
+        ),
       );
     },
     async userTotpStatus({ user }) {

@@ -128,14 +128,23 @@ export async function createAccount(deps: TDeps, input: TCreateAccountInput, tx?
  * two-factor step (a challenge for POST /user/login/totp) instead of a
  * session; otherwise starts the session (createSession).
  */
-export async function signIn(deps: TDeps, user: TUserRow, origin: TSignInOrigin, options: { isNewUser?: boolean } = {}): Promise<TSignInResult> {
+export async function signIn(
+  deps: TDeps,
+  user: TUserRow,
+  origin: TSignInOrigin,
+  options: { isNewUser?: boolean } = {},
+): Promise<TSignInResult> {
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
   if (!options.isNewUser && (await hasTotpEnabled(deps, user.id))) return issueTotpChallenge(deps, user, origin.method);
   return createSession(deps, user, origin, options);
 }
 
 /** POST /user/code: rate-limited, then sendCode (same answer whether or not an account exists). */
-export async function requestCode(deps: TDeps, input: { email: string; type: TCodePurpose }, meta: TRequestMeta): Promise<{ resend_after: number }> {
+export async function requestCode(
+  deps: TDeps,
+  input: { email: string; type: TCodePurpose },
+  meta: TRequestMeta,
+): Promise<{ resend_after: number }> {
   await deps.authLimiter.hit(`code:ip:${meta.ip}`, `code:acct:${input.email}`);
   return sendCode(deps, { email: input.email, purpose: input.type, lang: meta.lang });
 }
@@ -190,7 +199,11 @@ export async function register(
  * count, and an address the account signed in from before is spared the
  * per-account count (others' failures cannot lock the owner out).
  */
-export async function login(deps: TDeps, input: { email: string; password: string }, meta: TRequestMeta): Promise<TSignInResult> {
+export async function login(
+  deps: TDeps,
+  input: { email: string; password: string },
+  meta: TRequestMeta,
+): Promise<TSignInResult> {
   const account = input.email.trim();
   // Usernames cannot contain "@", so an "@" means an e-mail. No account has a control character
   // in its name (and PostgreSQL text cannot hold NUL): such a name is an unknown account.
@@ -217,7 +230,11 @@ export async function login(deps: TDeps, input: { email: string; password: strin
 /** Tells the owner that the password changed (notification and e-mail). */
 export async function notifyPasswordChanged(deps: TDeps, user: TUserRow, lang: TLang): Promise<void> {
   await writeNotification(deps, user.id, 'password_changed');
-  await sendMailQuietly(deps, user.email, renderPasswordChangedMail(lang, { username: user.username, publicUrl: deps.config.publicUrl }));
+  await sendMailQuietly(
+    deps,
+    user.email,
+    renderPasswordChangedMail(lang, { username: user.username, publicUrl: deps.config.publicUrl }),
+  );
 }
 
 /**
@@ -225,7 +242,11 @@ export async function notifyPasswordChanged(deps: TDeps, user: TUserRow, lang: T
  * session is signed out (token version bumped, sessions ended). An unknown
  * e-mail is CODE_INVALID, like a wrong code.
  */
-export async function resetPassword(deps: TDeps, input: { email: string; code: string; password: string }, meta: TRequestMeta): Promise<void> {
+export async function resetPassword(
+  deps: TDeps,
+  input: { email: string; code: string; password: string },
+  meta: TRequestMeta,
+): Promise<void> {
   await deps.authLimiter.hit(`reset:ip:${meta.ip}`, `reset:acct:${input.email}`);
   const checked = await checkCode(deps, { email: input.email, purpose: 'reset', code: input.code });
   const user = await findUserByEmail(deps.db, input.email);

@@ -21,12 +21,21 @@ export async function deleteCode(db: TDbOrTx, id: number): Promise<void> {
 
 /** The most recent code sent to an address, whatever its purpose (the resend throttle). */
 export async function findLatestCodeForEmail(db: TDbOrTx, email: string): Promise<TEmailCodeRow | undefined> {
-  const [row] = await db.select().from(emailCodes).where(eq(emailCodes.email, email)).orderBy(desc(emailCodes.createdAt), desc(emailCodes.id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(emailCodes)
+    .where(eq(emailCodes.email, email))
+    .orderBy(desc(emailCodes.createdAt), desc(emailCodes.id))
+    .limit(1);
   return row;
 }
 
 /** The most recent code for an address and purpose; a newer code supersedes older ones. */
-export async function findLatestCode(db: TDbOrTx, email: string, purpose: TCodePurpose): Promise<TEmailCodeRow | undefined> {
+export async function findLatestCode(
+  db: TDbOrTx,
+  email: string,
+  purpose: TCodePurpose,
+): Promise<TEmailCodeRow | undefined> {
   const [row] = await db
     .select()
     .from(emailCodes)
@@ -52,7 +61,14 @@ export async function consumeCodeOnce(db: TDbOrTx, id: number, now: Date, maxAtt
   const rows = await db
     .update(emailCodes)
     .set({ consumedAt: now })
-    .where(and(eq(emailCodes.id, id), isNull(emailCodes.consumedAt), gt(emailCodes.expiresAt, now), lt(emailCodes.attempts, maxAttempts)))
+    .where(
+      and(
+        eq(emailCodes.id, id),
+        isNull(emailCodes.consumedAt),
+        gt(emailCodes.expiresAt, now),
+        lt(emailCodes.attempts, maxAttempts),
+      ),
+    )
     .returning({ id: emailCodes.id });
   return rows.length > 0;
 }

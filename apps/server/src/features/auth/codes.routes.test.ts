@@ -30,7 +30,12 @@ describe('verification codes (/user/code)', () => {
   }
 
   it('e-mails a 6-digit code in the Lang language and stores only its hash', async () => {
-    const res = await postForm(t.app, '/user/code', { email: 'Code1@Example.com', type: 'register' }, { lang: 'zh-CN' });
+    const res = await postForm(
+      t.app,
+      '/user/code',
+      { email: 'Code1@Example.com', type: 'register' },
+      { lang: 'zh-CN' },
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ code: 0, msg: '成功', data: { resend_after: 60 } });
     const mail = mailer.last('code1@example.com');
@@ -50,7 +55,11 @@ describe('verification codes (/user/code)', () => {
     const before = mailer.sent.length;
     const en = await postForm(t.app, '/user/code', { email: 'not-an-email', type: 'register' }, { lang: 'en' });
     expect(en.statusCode).toBe(400);
-    expect(en.json()).toMatchObject({ code: 400, msg: 'Please enter a valid e-mail address', data: { error: 'BAD_REQUEST' } });
+    expect(en.json()).toMatchObject({
+      code: 400,
+      msg: 'Please enter a valid e-mail address',
+      data: { error: 'BAD_REQUEST' },
+    });
     const zh = await postForm(t.app, '/user/code', { email: 'not-an-email', type: 'register' }, { lang: 'zh' });
     expect(zh.json().msg).toBe('请输入有效的邮箱地址');
     const badType = await postForm(t.app, '/user/code', { email: 'x@example.com', type: 'login' }, { lang: 'en' });
@@ -67,7 +76,11 @@ describe('verification codes (/user/code)', () => {
     clock.advance(15_000);
     const again = await postForm(t.app, '/user/code', { email, type: 'reset' }, { lang: 'en' });
     expect(again.statusCode).toBe(429);
-    expect(again.json()).toMatchObject({ code: 1005, msg: 'Codes are sent at most once a minute; try again in 45 s', data: { error: 'CODE_TOO_FREQUENT' } });
+    expect(again.json()).toMatchObject({
+      code: 1005,
+      msg: 'Codes are sent at most once a minute; try again in 45 s',
+      data: { error: 'CODE_TOO_FREQUENT' },
+    });
     const zh = await postForm(t.app, '/user/code', { email, type: 'register' }, { lang: 'zh' });
     expect(zh.json().msg).toBe('验证码发送过于频繁，请 45 秒后再试');
     clock.advance(CODE_RESEND_MS - 15_000);
@@ -85,15 +98,35 @@ describe('verification codes (/user/code)', () => {
     expect(mailer.sent.length).toBe(before + 1);
     expect(mailer.last()?.to).toBe('known@example.com');
     // The throttle behaves the same too.
-    const knownAgain = await postForm(t.app, '/user/code', { email: 'known@example.com', type: 'reset' }, { lang: 'en' });
-    const unknownAgain = await postForm(t.app, '/user/code', { email: 'nobody@example.com', type: 'reset' }, { lang: 'en' });
+    const knownAgain = await postForm(
+      t.app,
+      '/user/code',
+      { email: 'known@example.com', type: 'reset' },
+      { lang: 'en' },
+    );
+    const unknownAgain = await postForm(
+      t.app,
+      '/user/code',
+      { email: 'nobody@example.com', type: 'reset' },
+      { lang: 'en' },
+    );
     expect(unknownAgain.statusCode).toBe(429);
     expect(unknownAgain.json()).toEqual(knownAgain.json());
     // A register code for an address that has an account: the same answer; its owner is told the account exists.
     clock.advance(CODE_RESEND_MS);
     const count = mailer.sent.length;
-    const registerKnown = await postForm(t.app, '/user/code', { email: 'known@example.com', type: 'register' }, { lang: 'en' });
-    const registerNew = await postForm(t.app, '/user/code', { email: 'brand-new@example.com', type: 'register' }, { lang: 'en' });
+    const registerKnown = await postForm(
+      t.app,
+      '/user/code',
+      { email: 'known@example.com', type: 'register' },
+      { lang: 'en' },
+    );
+    const registerNew = await postForm(
+      t.app,
+      '/user/code',
+      { email: 'brand-new@example.com', type: 'register' },
+      { lang: 'en' },
+    );
     expect(registerKnown.statusCode).toBe(registerNew.statusCode);
     expect(registerKnown.json()).toEqual(registerNew.json());
     expect(mailer.sent.slice(count).map((m) => [m.to, m.subject])).toEqual([
@@ -101,8 +134,18 @@ describe('verification codes (/user/code)', () => {
       ['brand-new@example.com', expect.stringContaining('verification code')],
     ]);
     // The throttle behaves the same too.
-    const knownRegisterAgain = await postForm(t.app, '/user/code', { email: 'known@example.com', type: 'register' }, { lang: 'en' });
-    const newAgain = await postForm(t.app, '/user/code', { email: 'brand-new@example.com', type: 'register' }, { lang: 'en' });
+    const knownRegisterAgain = await postForm(
+      t.app,
+      '/user/code',
+      { email: 'known@example.com', type: 'register' },
+      { lang: 'en' },
+    );
+    const newAgain = await postForm(
+      t.app,
+      '/user/code',
+      { email: 'brand-new@example.com', type: 'register' },
+      { lang: 'en' },
+    );
     expect(knownRegisterAgain.statusCode).toBe(429);
     expect(knownRegisterAgain.json()).toEqual(newAgain.json());
   });
@@ -114,7 +157,11 @@ describe('verification codes (/user/code)', () => {
     clock.advance(CODE_TTL_MS);
     const res = await postForm(t.app, '/user/register', registerForm(email, code), { lang: 'en' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 1004, msg: 'The verification code is wrong or has expired', data: { error: 'CODE_INVALID' } });
+    expect(res.json()).toMatchObject({
+      code: 1004,
+      msg: 'The verification code is wrong or has expired',
+      data: { error: 'CODE_INVALID' },
+    });
     expect(await countUsers(email)).toBe(0);
   });
 
@@ -155,9 +202,15 @@ describe('verification codes (/user/code)', () => {
     const code = codeSentTo(mailer, 'once@example.com');
     const form = { email: 'once@example.com', code, password: 'second-password', confirm_password: 'second-password' };
     expect((await postForm(t.app, '/user/reset_password', form)).json().code).toBe(0);
-    const replay = await postForm(t.app, '/user/reset_password', { ...form, password: 'third-password', confirm_password: 'third-password' });
+    const replay = await postForm(t.app, '/user/reset_password', {
+      ...form,
+      password: 'third-password',
+      confirm_password: 'third-password',
+    });
     expect(replay.json().code).toBe(1004);
-    expect((await postForm(t.app, '/user/login', { email: 'once@example.com', password: 'second-password' })).json().code).toBe(0);
+    expect(
+      (await postForm(t.app, '/user/login', { email: 'once@example.com', password: 'second-password' })).json().code,
+    ).toBe(0);
   });
 
   it('a newer code replaces the older one', async () => {
@@ -197,7 +250,12 @@ describe('verification codes when mail cannot be sent', () => {
       const res = await postForm(t.app, '/user/code', { email: 'down@example.com', type: 'register' }, { lang: 'en' });
       expect(res.statusCode).toBe(502);
       expect(res.json()).toMatchObject({ code: 1009, msg: 'Failed to send the verification code' });
-      const again = await postForm(t.app, '/user/code', { email: 'down@example.com', type: 'register' }, { lang: 'zh' });
+      const again = await postForm(
+        t.app,
+        '/user/code',
+        { email: 'down@example.com', type: 'register' },
+        { lang: 'zh' },
+      );
       expect(again.json()).toMatchObject({ code: 1009, msg: '验证码发送失败' });
       expect(await t.db.db.select().from(emailCodes)).toEqual([]);
     } finally {
@@ -213,7 +271,9 @@ describe('verification codes under concurrency', () => {
     const t = await createTestApp({ mailer });
     try {
       const results = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => postForm(t.app, '/user/code', { email: 'rush@example.com', type: 'register' }, { ip: `10.5.5.${i}` })),
+        Array.from({ length: 8 }, (_, i) =>
+          postForm(t.app, '/user/code', { email: 'rush@example.com', type: 'register' }, { ip: `10.5.5.${i}` }),
+        ),
       );
       const codes = results.map((r) => r.json().code).sort();
       expect(codes).toEqual([0, ...Array(7).fill(1005)]);
@@ -234,7 +294,13 @@ describe('verification codes under concurrency', () => {
           postForm(
             t.app,
             '/user/register',
-            { username: `twin${i}`, email: 'twin@example.com', password: 'password-123', confirm_password: 'password-123', code },
+            {
+              username: `twin${i}`,
+              email: 'twin@example.com',
+              password: 'password-123',
+              confirm_password: 'password-123',
+              code,
+            },
             { ip: `10.6.6.${i}` },
           ),
         ),

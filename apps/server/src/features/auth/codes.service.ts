@@ -1,11 +1,26 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { CODE_LENGTH, CODE_MAX_ATTEMPTS, CODE_RESEND_MS, CODE_TTL_MS, type TCodePurpose, type TLang } from '@proxy/contract';
+import {
+  CODE_LENGTH,
+  CODE_MAX_ATTEMPTS,
+  CODE_RESEND_MS,
+  CODE_TTL_MS,
+  type TCodePurpose,
+  type TLang,
+} from '@proxy/contract';
 import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { renderAccountExistsMail, renderCodeMail } from '../mail/mail-templates';
 import { findUserByEmail } from '../accounts/accounts.repository';
-import { consumeCodeOnce, deleteCode, findLatestCode, findLatestCodeForEmail, incrementCodeAttempts, insertCode, lockCodeAddress } from './codes.repository';
+import {
+  consumeCodeOnce,
+  deleteCode,
+  findLatestCode,
+  findLatestCodeForEmail,
+  incrementCodeAttempts,
+  insertCode,
+  lockCodeAddress,
+} from './codes.repository';
 
 /** A code that passed the check but is not used yet (see consumeCheckedCode). */
 export type TCheckedCode = { id: number };
@@ -24,7 +39,11 @@ export function generateCode(): string {
 type TDelivery = 'code' | 'account-exists' | 'none';
 
 // What the address should really get. Answers are the same either way (no account enumeration).
-async function deliveryOf(db: TDbOrTx, email: string, purpose: TCodePurpose): Promise<{ delivery: TDelivery; username?: string }> {
+async function deliveryOf(
+  db: TDbOrTx,
+  email: string,
+  purpose: TCodePurpose,
+): Promise<{ delivery: TDelivery; username?: string }> {
   const account = await findUserByEmail(db, email);
   if (purpose === 'reset') return { delivery: account ? 'code' : 'none' };
   if (!account) return { delivery: 'code' };
@@ -60,7 +79,10 @@ export async function sendCode(
       email: input.email,
       purpose: input.purpose,
       // "unsent:" never equals a hex HMAC, so a silent row can never be used.
-      codeHash: target.delivery !== 'none' ? hashCode(deps.config.jwtSecret, input.email, input.purpose, code) : `unsent:${randomBytes(16).toString('hex')}`,
+      codeHash:
+        target.delivery !== 'none'
+          ? hashCode(deps.config.jwtSecret, input.email, input.purpose, code)
+          : `unsent:${randomBytes(16).toString('hex')}`,
       expiresAt: new Date(now.getTime() + CODE_TTL_MS),
       createdAt: now,
     });
@@ -71,7 +93,12 @@ export async function sendCode(
     const minutes = CODE_TTL_MS / 60_000;
     const content =
       delivery === 'account-exists'
-        ? renderAccountExistsMail(input.lang, { code, minutes, username: username ?? '', publicUrl: deps.config.publicUrl })
+        ? renderAccountExistsMail(input.lang, {
+            code,
+            minutes,
+            username: username ?? '',
+            publicUrl: deps.config.publicUrl,
+          })
         : renderCodeMail(input.lang, { code, purpose: input.purpose, minutes });
     try {
       await deps.mailer.send({ to: input.email, ...content });
@@ -119,7 +146,11 @@ export async function refuseCheckedCode(deps: Pick<TDeps, 'db'>, checked: TCheck
 }
 
 /** Uses a checked code once, inside the caller's transaction; CODE_INVALID when a concurrent use won. */
-export async function consumeCheckedCode(deps: Pick<TDeps, 'clock'>, checked: TCheckedCode, tx: TDbOrTx): Promise<void> {
+export async function consumeCheckedCode(
+  deps: Pick<TDeps, 'clock'>,
+  checked: TCheckedCode,
+  tx: TDbOrTx,
+): Promise<void> {
   const isConsumed = await consumeCodeOnce(tx, checked.id, deps.clock.now(), CODE_MAX_ATTEMPTS);
   if (!isConsumed) throw new AppError('CODE_INVALID');
 }

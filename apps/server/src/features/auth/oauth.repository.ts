@@ -27,7 +27,11 @@ export async function takeOAuthState(db: TDbOrTx, state: string): Promise<TOAuth
 }
 
 /** Finds the link of a provider identity. */
-export async function findOAuthAccount(db: TDbOrTx, provider: TOAuthProvider, providerUserId: string): Promise<TOAuthAccountRow | undefined> {
+export async function findOAuthAccount(
+  db: TDbOrTx,
+  provider: TOAuthProvider,
+  providerUserId: string,
+): Promise<TOAuthAccountRow | undefined> {
   const [row] = await db
     .select()
     .from(oauthAccounts)
@@ -37,6 +41,9 @@ export async function findOAuthAccount(db: TDbOrTx, provider: TOAuthProvider, pr
 }
 
 /** Links a provider identity to a user; an existing link of that identity is kept as it is. */
-export async function insertOAuthAccount(db: TDbOrTx, row: { provider: TOAuthProvider; providerUserId: string; userId: number; email: string }): Promise<void> {
+export async function insertOAuthAccount(
+  db: TDbOrTx,
+  row: { provider: TOAuthProvider; providerUserId: string; userId: number; email: string },
+): Promise<void> {
   await db.insert(oauthAccounts).values(row).onConflictDoNothing();
 }

@@ -32,16 +32,23 @@ function createClient(t: TTestApp) {
     return { location, code: location.searchParams.get('code')!, state: location.searchParams.get('state')! };
   };
   const verify = async (provider: TProvider, form: Record<string, string>) =>
-    t.app.inject({ method: 'POST', url: `/api/user/${provider}/verify`, headers: FORM, payload: new URLSearchParams(form).toString() });
+    t.app.inject({
+      method: 'POST',
+      url: `/api/user/${provider}/verify`,
+      headers: FORM,
+      payload: new URLSearchParams(form).toString(),
+    });
   const signIn = async (provider: TProvider, extra: Record<string, string> = {}) => {
     const started = await authorize(provider);
     expect(started.json().code).toBe(0);
     const { code, state } = await followProvider(started.json().data.url);
     return verify(provider, { code, state, ...extra });
   };
-  const userInfo = async (token: string) => t.app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: `Bearer ${token}`, lang: 'en' } });
+  const userInfo = async (token: string) =>
+    t.app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: `Bearer ${token}`, lang: 'en' } });
   const countUsers = async (email?: string) =>
-    (await (email ? t.deps.db.select().from(users).where(eq(users.email, email)) : t.deps.db.select().from(users))).length;
+    (await (email ? t.deps.db.select().from(users).where(eq(users.email, email)) : t.deps.db.select().from(users)))
+      .length;
   return { authorize, followProvider, verify, signIn, userInfo, countUsers };
 }
 
@@ -83,7 +90,9 @@ describe('GitHub and Google sign-in', () => {
     expect(row.redirectUri).toBe(CALLBACK);
     expect(row.expiresAt.getTime()).toBe(clock.now().getTime() + 10 * 60 * 1000);
     // The challenge is the verifier's SHA-256; the verifier itself never leaves the server.
-    expect(target.searchParams.get('code_challenge')).toBe(createHash('sha256').update(row.codeVerifier).digest('base64url'));
+    expect(target.searchParams.get('code_challenge')).toBe(
+      createHash('sha256').update(row.codeVerifier).digest('base64url'),
+    );
     expect(url).not.toContain(row.codeVerifier);
 
     const second = (await c.authorize('github')).json().data.state;
@@ -112,7 +121,12 @@ describe('GitHub and Google sign-in', () => {
 
     const info = await c.userInfo(body.data.token);
     expect(info.json().code).toBe(0);
-    expect(info.json().data).toMatchObject({ email: 'newbie@example.com', balance: 15, total_balance: 0, status: 'active' });
+    expect(info.json().data).toMatchObject({
+      email: 'newbie@example.com',
+      balance: 15,
+      total_balance: 0,
+      status: 'active',
+    });
     const [link] = await t.deps.db.select().from(oauthAccounts).where(eq(oauthAccounts.providerUserId, '501'));
     expect(link).toMatchObject({ provider: 'github', userId: info.json().data.user_id, email: 'newbie@example.com' });
     const [user] = await t.deps.db.select().from(users).where(eq(users.id, link.userId));
@@ -142,7 +156,9 @@ describe('GitHub and Google sign-in', () => {
     providers.setGithubUser({ id: 503, login: 'mover', email: 'mover-new@example.com', verified: true });
     const second = (await c.signIn('github')).json();
     expect(second.data.is_new_user).toBe(false);
-    expect((await c.userInfo(second.data.token)).json().data.user_id).toBe((await c.userInfo(first.token)).json().data.user_id);
+    expect((await c.userInfo(second.data.token)).json().data.user_id).toBe(
+      (await c.userInfo(first.token)).json().data.user_id,
+    );
     expect(await c.countUsers('mover-new@example.com')).toBe(0);
   });
 
@@ -192,10 +208,19 @@ describe('GitHub and Google sign-in', () => {
     const res = await c.verify('github', { code, state: 'not-the-state-we-issued' });
     // A state with a NUL (which the database cannot compare) is refused by the request checks, and by the sign-in rule itself.
     expect((await c.verify('github', { code, state: 'abc\u0000def' })).statusCode).toBe(400);
-    const direct = await finishOAuthSignIn(t.deps, 'github', { code, state: 'abc\u0000def' }, { ip: '10.41.0.1', lang: 'en' }).catch((e: unknown) => e);
+    const direct = await finishOAuthSignIn(
+      t.deps,
+      'github',
+      { code, state: 'abc\u0000def' },
+      { ip: '10.41.0.1', lang: 'en' },
+    ).catch((e: unknown) => e);
     expect(isAppError(direct, 'OAUTH_FAILED')).toBe(true);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 1010, msg: 'Google or GitHub sign-in failed, please try again', data: { error: 'OAUTH_FAILED' } });
+    expect(res.json()).toEqual({
+      code: 1010,
+      msg: 'Google or GitHub sign-in failed, please try again',
+      data: { error: 'OAUTH_FAILED' },
+    });
     expect(await c.countUsers()).toBe(usersBefore);
   });
 
@@ -230,7 +255,11 @@ describe('GitHub and Google sign-in', () => {
     const started = (await c.authorize('github')).json().data;
     const { state } = await c.followProvider(started.url);
     const res = await c.verify('github', { code: 'forged-code', state });
-    expect(res.json()).toEqual({ code: 1010, msg: 'Google or GitHub sign-in failed, please try again', data: { error: 'OAUTH_FAILED' } });
+    expect(res.json()).toEqual({
+      code: 1010,
+      msg: 'Google or GitHub sign-in failed, please try again',
+      data: { error: 'OAUTH_FAILED' },
+    });
   });
 
   it('requires code and state from GitHub (GitHub has no access-token sign-in)', async () => {
@@ -248,7 +277,9 @@ describe('GitHub and Google sign-in', () => {
     expect(info.data).toMatchObject({ email: 'gina.code@example.com', balance: 15 });
     const again = (await c.signIn('google')).json();
     expect((await c.userInfo(again.data.token)).json().data.user_id).toBe(info.data.user_id);
-    const methods = (await t.deps.db.select().from(userSessions).where(eq(userSessions.userId, info.data.user_id))).map((s) => s.method);
+    const methods = (await t.deps.db.select().from(userSessions).where(eq(userSessions.userId, info.data.user_id))).map(
+      (s) => s.method,
+    );
     expect(methods).toEqual(['google', 'google']);
   });
 
@@ -298,7 +329,9 @@ describe('sign-in options of an installation', () => {
   beforeAll(async () => {
     providers = await startLocalOAuthProviders();
     // GitHub has an id but no secret: it counts as not configured.
-    t = await createTestApp({ config: { ...providers.env, GITHUB_CLIENT_SECRET: '', REGISTRATION_INVITE_REQUIRED: 'true' } });
+    t = await createTestApp({
+      config: { ...providers.env, GITHUB_CLIENT_SECRET: '', REGISTRATION_INVITE_REQUIRED: 'true' },
+    });
     c = createClient(t);
   });
   afterAll(async () => {
@@ -357,12 +390,18 @@ describe('sign-in when the provider cannot be reached', () => {
         probe.close(() => resolve(port));
       });
     });
-    const t = await createTestApp({ config: { ...providers.env, OAUTH_GITHUB_TOKEN_URL: `http://127.0.0.1:${deadPort}/login/oauth/access_token` } });
+    const t = await createTestApp({
+      config: { ...providers.env, OAUTH_GITHUB_TOKEN_URL: `http://127.0.0.1:${deadPort}/login/oauth/access_token` },
+    });
     try {
       const c = createClient(t);
       const before = await c.countUsers();
       const res = await c.signIn('github');
-      expect(res.json()).toEqual({ code: 1010, msg: 'Google or GitHub sign-in failed, please try again', data: { error: 'OAUTH_FAILED' } });
+      expect(res.json()).toEqual({
+        code: 1010,
+        msg: 'Google or GitHub sign-in failed, please try again',
+        data: { error: 'OAUTH_FAILED' },
+      });
       expect(await c.countUsers()).toBe(before);
     } finally {
       await t.close();

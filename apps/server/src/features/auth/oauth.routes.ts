@@ -8,7 +8,8 @@ import { finishOAuthSignIn, listOAuthProviders, startOAuthSignIn } from './oauth
 export function createOAuthHandlers(deps: TDeps): THandlersOf<'oauth'> {
   return {
     userOAuthProviders: async () => listOAuthProviders(deps.config),
-    userOAuthAuthorize: async ({ input, ip, reply }) => withRetryAfter(reply, () => startOAuthSignIn(deps, input.provider, input.redirect_uri, ip)),
+    userOAuthAuthorize: async ({ input, ip, reply }) =>
+      withRetryAfter(reply, () => startOAuthSignIn(deps, input.provider, input.redirect_uri, ip)),
     userGithubVerify: async ({ input, ip, lang, req, reply }) =>
       withRetryAfter(reply, () => finishOAuthSignIn(deps, 'github', input, { ip, lang, userAgent: userAgentOf(req) })),
     userGoogleVerify: async ({ input, ip, lang, req, reply }) =>

@@ -7,7 +7,13 @@ import type { TDeps } from '../../lib/deps';
 import { uniqueViolationOf } from '../../lib/database-errors';
 import { findUserByEmail, findUserById, type TUserRow } from '../accounts/accounts.repository';
 import { createAccount, signIn, type TRequestMeta } from './auth.service';
-import { deleteExpiredOAuthStates, findOAuthAccount, insertOAuthAccount, insertOAuthState, takeOAuthState } from './oauth.repository';
+import {
+  deleteExpiredOAuthStates,
+  findOAuthAccount,
+  insertOAuthAccount,
+  insertOAuthState,
+  takeOAuthState,
+} from './oauth.repository';
 
 /** How long a started sign-in may take before its state is void. */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
@@ -69,7 +75,11 @@ function requireProviderSettings(config: TServerConfig, provider: TOAuthProvider
 }
 
 /** Which sign-in options the console shows: a provider without credentials is hidden. */
-export function listOAuthProviders(config: TServerConfig): { github: boolean; google: boolean; invite_required: boolean } {
+export function listOAuthProviders(config: TServerConfig): {
+  github: boolean;
+  google: boolean;
+  invite_required: boolean;
+} {
   return {
     github: getProviderSettings(config, 'github') !== undefined,
     google: getProviderSettings(config, 'google') !== undefined,
@@ -106,7 +116,12 @@ export function isAllowedRedirectUri(config: TServerConfig, redirectUri: string)
  * Starts a sign-in: stores a random state with a PKCE verifier for 10 minutes
  * and answers the provider's authorization URL.
  */
-export async function startOAuthSignIn(deps: TDeps, provider: TOAuthProvider, redirectUri: string, ip: string): Promise<{ url: string; state: string }> {
+export async function startOAuthSignIn(
+  deps: TDeps,
+  provider: TOAuthProvider,
+  redirectUri: string,
+  ip: string,
+): Promise<{ url: string; state: string }> {
   const settings = requireProviderSettings(deps.config, provider);
   // Each start stores a row: bounded per address like the other sign-in calls.
   await deps.authLimiter.hit(`oauth-start:ip:${ip}`);
@@ -125,7 +140,13 @@ export async function startOAuthSignIn(deps: TDeps, provider: TOAuthProvider, re
     expiresAt: new Date(now.getTime() + OAUTH_STATE_TTL_MS),
   });
   const client = new OAuth2Client(settings.clientId, settings.clientSecret, redirectUri);
-  const url = client.createAuthorizationURLWithPKCE(settings.authorizeUrl, state, CodeChallengeMethod.S256, codeVerifier, settings.scopes);
+  const url = client.createAuthorizationURLWithPKCE(
+    settings.authorizeUrl,
+    state,
+    CodeChallengeMethod.S256,
+    codeVerifier,
+    settings.scopes,
+  );
   return { url: url.toString(), state };
 }
 
@@ -158,11 +179,24 @@ function joinUrl(base: string, path: string): string {
 const ZGithubUser = z.object({ id: z.union([z.number(), z.string()]) });
 const ZGithubEmails = z.array(z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }));
 const zGoogleBool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
-const ZGoogleUserinfo = z.object({ sub: z.string().min(1), email: z.string().optional(), email_verified: zGoogleBool.optional() });
-const ZGoogleTokeninfo = z.object({ aud: z.string().optional(), azp: z.string().optional(), sub: z.string().optional() });
+const ZGoogleUserinfo = z.object({
+  sub: z.string().min(1),
+  email: z.string().optional(),
+  email_verified: zGoogleBool.optional(),
+});
+const ZGoogleTokeninfo = z.object({
+  aud: z.string().optional(),
+  azp: z.string().optional(),
+  sub: z.string().optional(),
+});
 
 /** Exchanges an authorization code (with the stored verifier and redirect URI) for an access token. */
-async function exchangeCode(settings: TProviderSettings, code: string, codeVerifier: string, redirectUri: string): Promise<string> {
+async function exchangeCode(
+  settings: TProviderSettings,
+  code: string,
+  codeVerifier: string,
+  redirectUri: string,
+): Promise<string> {
   const client = new OAuth2Client(settings.clientId, settings.clientSecret, redirectUri);
   const tokens = await withTimeout(client.validateAuthorizationCode(settings.tokenUrl, code, codeVerifier));
   // GitHub reports a bad code as HTTP 200 with an "error" field: accessToken() throws then.
@@ -172,7 +206,9 @@ async function exchangeCode(settings: TProviderSettings, code: string, codeVerif
 /** The GitHub account behind an access token, with its primary verified e-mail. */
 async function fetchGithubProfile(config: TServerConfig, accessToken: string): Promise<TProviderProfile> {
   const user = ZGithubUser.parse(await fetchProviderJson(joinUrl(config.OAUTH_GITHUB_API_URL, '/user'), accessToken));
-  const emails = ZGithubEmails.parse(await fetchProviderJson(joinUrl(config.OAUTH_GITHUB_API_URL, '/user/emails'), accessToken));
+  const emails = ZGithubEmails.parse(
+    await fetchProviderJson(joinUrl(config.OAUTH_GITHUB_API_URL, '/user/emails'), accessToken),
+  );
   const primary = emails.find((e) => e.primary && e.verified);
   if (!primary) throw new AppError('OAUTH_EMAIL_UNVERIFIED');
   return { providerUserId: String(user.id), email: primary.email.trim().toLowerCase() };
@@ -197,7 +233,11 @@ function googleTokeninfoUrl(config: TServerConfig): string {
  * A token from the browser must have been issued to our client: otherwise any
  * site holding a user's Google token could sign in as them here.
  */
-async function checkGoogleTokenAudience(config: TServerConfig, clientId: string, accessToken: string): Promise<string | undefined> {
+async function checkGoogleTokenAudience(
+  config: TServerConfig,
+  clientId: string,
+  accessToken: string,
+): Promise<string | undefined> {
   const url = new URL(googleTokeninfoUrl(config));
   url.searchParams.set('access_token', accessToken);
   const info = ZGoogleTokeninfo.parse(await fetchProviderJson(url.toString()));
@@ -206,7 +246,11 @@ async function checkGoogleTokenAudience(config: TServerConfig, clientId: string,
 }
 
 /** Proves the caller is the provider account and answers it (no database work). */
-async function resolveProfile(deps: TDeps, provider: TOAuthProvider, input: TOAuthVerifyInput): Promise<TProviderProfile> {
+async function resolveProfile(
+  deps: TDeps,
+  provider: TOAuthProvider,
+  input: TOAuthVerifyInput,
+): Promise<TProviderProfile> {
   const settings = requireProviderSettings(deps.config, provider);
   const { config } = deps;
   if (input.code && input.state) {
@@ -234,7 +278,11 @@ async function resolveProfile(deps: TDeps, provider: TOAuthProvider, input: TOAu
 }
 
 /** Runs provider calls; any failure but our own rule errors becomes OAUTH_FAILED, its cause logged only. */
-async function callProvider(deps: TDeps, provider: TOAuthProvider, run: () => Promise<TProviderProfile>): Promise<TProviderProfile> {
+async function callProvider(
+  deps: TDeps,
+  provider: TOAuthProvider,
+  run: () => Promise<TProviderProfile>,
+): Promise<TProviderProfile> {
   try {
     return await run();
   } catch (error) {
@@ -262,7 +310,12 @@ async function findOrCreateAccount(
       const existing = await findUserByEmail(tx, profile.email);
       if (existing) {
         if (existing.status === 'active') {
-          await insertOAuthAccount(tx, { provider, providerUserId: profile.providerUserId, userId: existing.id, email: profile.email });
+          await insertOAuthAccount(tx, {
+            provider,
+            providerUserId: profile.providerUserId,
+            userId: existing.id,
+            email: profile.email,
+          });
         }
         return { user: existing, isNewUser: false };
       }
@@ -270,7 +323,12 @@ async function findOrCreateAccount(
         throw new AppError('BAD_REQUEST', undefined, [{ path: 'invite_code', message: 'inviteRequired' }]);
       }
       const user = await createAccount(deps, { email: profile.email, passwordHash: null, inviteCode }, tx);
-      await insertOAuthAccount(tx, { provider, providerUserId: profile.providerUserId, userId: user.id, email: profile.email });
+      await insertOAuthAccount(tx, {
+        provider,
+        providerUserId: profile.providerUserId,
+        userId: user.id,
+        email: profile.email,
+      });
       return { user, isNewUser: true };
     });
   try {
@@ -287,7 +345,12 @@ async function findOrCreateAccount(
  * Google, the access token), reads the verified e-mail, links or creates the
  * account and answers a session.
  */
-export async function finishOAuthSignIn(deps: TDeps, provider: TOAuthProvider, input: TOAuthVerifyInput, meta: TRequestMeta): Promise<TSignInResult> {
+export async function finishOAuthSignIn(
+  deps: TDeps,
+  provider: TOAuthProvider,
+  input: TOAuthVerifyInput,
+  meta: TRequestMeta,
+): Promise<TSignInResult> {
   requireProviderSettings(deps.config, provider);
   // Each finish makes calls to the provider: bounded per address.
   await deps.authLimiter.hit(`oauth-finish:ip:${meta.ip}`);

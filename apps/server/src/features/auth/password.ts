@@ -17,7 +17,12 @@ export function argon2ParamsOf(config: { ARGON2_MEMORY_KIB: number; ARGON2_TIME_
 
 /** Hashes a password with argon2id; the answer is the PHC string ($argon2id$v=19$m=...,t=...,p=1$...). */
 export async function hashPassword(password: string, params: TArgon2Params): Promise<string> {
-  return hash(password, { algorithm: ARGON2ID, memoryCost: params.memoryKib, timeCost: params.timeCost, parallelism: 1 });
+  return hash(password, {
+    algorithm: ARGON2ID,
+    memoryCost: params.memoryKib,
+    timeCost: params.timeCost,
+    parallelism: 1,
+  });
 }
 
 /** True when the password matches the hash; false for a malformed hash rather than an error. */

@@ -12,7 +12,14 @@ export async function insertSession(
 ): Promise<TSessionRow> {
   const [inserted] = await db
     .insert(userSessions)
-    .values({ userId: row.userId, method: row.method, userAgent: row.userAgent, ip: row.ip, createdAt: row.at, lastUsedAt: row.at })
+    .values({
+      userId: row.userId,
+      method: row.method,
+      userAgent: row.userAgent,
+      ip: row.ip,
+      createdAt: row.at,
+      lastUsedAt: row.at,
+    })
     .returning();
   return inserted;
 }
@@ -53,11 +60,19 @@ function userAndSessionQuery(db: TDbOrTx) {
  * at or after `staleBefore`: the condition makes parallel requests and
  * instances write it at most once per interval.
  */
-export async function touchSession(db: TDbOrTx, sessionId: number, at: Date, ip: string, staleBefore: Date): Promise<void> {
+export async function touchSession(
+  db: TDbOrTx,
+  sessionId: number,
+  at: Date,
+  ip: string,
+  staleBefore: Date,
+): Promise<void> {
   await db
     .update(userSessions)
     .set({ lastUsedAt: at, ip })
-    .where(and(eq(userSessions.id, sessionId), isNull(userSessions.endedAt), lte(userSessions.lastUsedAt, staleBefore)));
+    .where(
+      and(eq(userSessions.id, sessionId), isNull(userSessions.endedAt), lte(userSessions.lastUsedAt, staleBefore)),
+    );
 }
 
 /** The user's sessions that are not ended and were used after `usedAfter`, newest first. */

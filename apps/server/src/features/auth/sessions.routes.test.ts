@@ -22,7 +22,11 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
   });
 
   /** Calls the API as a browser: bearer token, address and User-Agent. */
-  function call(method: 'GET' | 'POST' | 'PUT', url: string, options: { token?: string; ip?: string; ua?: string; lang?: string; body?: object } = {}) {
+  function call(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    options: { token?: string; ip?: string; ua?: string; lang?: string; body?: object } = {},
+  ) {
     return t.app.inject({
       method,
       url: `/api${url}`,
@@ -36,13 +40,20 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     });
   }
 
-  async function signIn(account: string, password: string, options: { ip?: string; ua?: string } = {}): Promise<string> {
+  async function signIn(
+    account: string,
+    password: string,
+    options: { ip?: string; ua?: string } = {},
+  ): Promise<string> {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/user/login',
       remoteAddress: options.ip,
       payload: new URLSearchParams({ email: account, password }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(options.ua ? { 'user-agent': options.ua } : {}) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(options.ua ? { 'user-agent': options.ua } : {}),
+      },
     });
     if (res.json().code !== 0) throw new Error(`login: ${res.body}`);
     return res.json().data.token as string;
@@ -65,17 +76,34 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
   }
 
   async function liveRows(userId: number) {
-    return (await t.db.db.select().from(userSessions).where(eq(userSessions.userId, userId))).filter((r) => r.endedAt === null);
+    return (await t.db.db.select().from(userSessions).where(eq(userSessions.userId, userId))).filter(
+      (r) => r.endedAt === null,
+    );
   }
 
   it("every sign-in writes a session row (method, device cut to 256 characters, address) whose id is the token's sid", async () => {
-    const registered = await registerUser(t.app, mailer, { email: 'sam@example.com', username: 'sam', password: 'sam-password' });
+    const registered = await registerUser(t.app, mailer, {
+      email: 'sam@example.com',
+      username: 'sam',
+      password: 'sam-password',
+    });
     const userId = await userIdOf('sam@example.com');
-    expect(await sessionRow(await sessionIdOf(registered))).toMatchObject({ userId, method: 'register', ip: '127.0.0.1', endedAt: null });
+    expect(await sessionRow(await sessionIdOf(registered))).toMatchObject({
+      userId,
+      method: 'register',
+      ip: '127.0.0.1',
+      endedAt: null,
+    });
     const longAgent = `Mozilla/5.0 ${'x'.repeat(400)}`;
     const token = await signIn('SAM', 'sam-password', { ip: '10.20.0.1', ua: longAgent });
     const row = await sessionRow(await sessionIdOf(token));
-    expect(row).toMatchObject({ userId, method: 'password', ip: '10.20.0.1', userAgent: longAgent.slice(0, 256), endedAt: null });
+    expect(row).toMatchObject({
+      userId,
+      method: 'password',
+      ip: '10.20.0.1',
+      userAgent: longAgent.slice(0, 256),
+      endedAt: null,
+    });
     expect(row.createdAt.getTime()).toBe(clock.now().getTime());
     expect(row.lastUsedAt.getTime()).toBe(clock.now().getTime());
     // Control characters (a NUL the database cannot hold) are dropped from the device name.
@@ -84,7 +112,11 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
   });
 
   it('GET /user/sessions lists the live sessions newest first, marking the current one', async () => {
-    const first = await registerUser(t.app, mailer, { email: 'tia@example.com', username: 'tia', password: 'tia-password' });
+    const first = await registerUser(t.app, mailer, {
+      email: 'tia@example.com',
+      username: 'tia',
+      password: 'tia-password',
+    });
     const firstAt = clock.now();
     clock.advance(1000);
     const second = await signIn('tia', 'tia-password', { ip: '10.21.0.2', ua: 'Firefox' });
@@ -117,7 +149,10 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
       },
     ]);
     expect(thirdAt.getTime()).toBeGreaterThan(secondAt.getTime());
-    const fromFirst = (await call('GET', '/user/sessions', { token: first })).json().data as { id: number; is_current: boolean }[];
+    const fromFirst = (await call('GET', '/user/sessions', { token: first })).json().data as {
+      id: number;
+      is_current: boolean;
+    }[];
     expect(fromFirst.map((s) => [s.id, s.is_current])).toEqual([
       [await sessionIdOf(second), false],
       [await sessionIdOf(first), true],
@@ -125,7 +160,11 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
   });
 
   it('a session whose token can no longer be valid (unused for the whole token lifetime) is not listed', async () => {
-    const old = await registerUser(t.app, mailer, { email: 'ugo@example.com', username: 'ugo', password: 'ugo-password' });
+    const old = await registerUser(t.app, mailer, {
+      email: 'ugo@example.com',
+      username: 'ugo',
+      password: 'ugo-password',
+    });
     clock.advance(216_000 * 1000 + 61_000);
     const fresh = await signIn('ugo', 'ugo-password');
     expect((await call('GET', '/user/info', { token: old })).json().code).toBe(401);
@@ -141,7 +180,10 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     const res = await call('POST', `/user/sessions/end/${phoneId}`, { token: laptop, lang: 'en' });
     expect(res.json()).toEqual({ code: 0, msg: 'OK', data: null });
     expect((await sessionRow(phoneId)).endedAt?.getTime()).toBe(clock.now().getTime());
-    expect((await call('GET', '/user/info', { token: phone })).json()).toMatchObject({ code: -401, data: { error: 'SESSION_REVOKED' } });
+    expect((await call('GET', '/user/info', { token: phone })).json()).toMatchObject({
+      code: -401,
+      data: { error: 'SESSION_REVOKED' },
+    });
     expect((await call('GET', '/user/info', { token: laptop })).json().code).toBe(0);
     // Ending its own session signs the caller out.
     const laptopId = await sessionIdOf(laptop);
@@ -150,8 +192,16 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
   });
 
   it("another user's session answers 404 and changes nothing; so do an unknown and an already ended one", async () => {
-    const mine = await registerUser(t.app, mailer, { email: 'wes@example.com', username: 'wes', password: 'wes-password' });
-    const theirs = await registerUser(t.app, mailer, { email: 'xia@example.com', username: 'xia', password: 'xia-password' });
+    const mine = await registerUser(t.app, mailer, {
+      email: 'wes@example.com',
+      username: 'wes',
+      password: 'wes-password',
+    });
+    const theirs = await registerUser(t.app, mailer, {
+      email: 'xia@example.com',
+      username: 'xia',
+      password: 'xia-password',
+    });
     const theirId = await sessionIdOf(theirs);
     const before = await sessionRow(theirId);
     for (const lang of ['en', 'zh']) {
@@ -189,7 +239,11 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
 
   it('POST /user/logout/all ends every session of the user and no one else; a new sign-in works', async () => {
     await registerUser(t.app, mailer, { email: 'yan@example.com', username: 'yan', password: 'yan-password' });
-    const tokens = [await signIn('yan', 'yan-password'), await signIn('yan', 'yan-password'), await signIn('yan', 'yan-password')];
+    const tokens = [
+      await signIn('yan', 'yan-password'),
+      await signIn('yan', 'yan-password'),
+      await signIn('yan', 'yan-password'),
+    ];
     const bystander = await signIn('xia', 'xia-password');
     const res = await call('POST', '/user/logout/all', { token: tokens[1], lang: 'zh' });
     expect(res.json()).toEqual({ code: 0, msg: '成功', data: null });
@@ -201,7 +255,11 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
   });
 
   it('a password change keeps the caller signed in on a new session and ends the others', async () => {
-    const caller = await registerUser(t.app, mailer, { email: 'zed@example.com', username: 'zed', password: 'zed-password' });
+    const caller = await registerUser(t.app, mailer, {
+      email: 'zed@example.com',
+      username: 'zed',
+      password: 'zed-password',
+    });
     const other = await signIn('zed', 'zed-password');
     const res = await call('POST', '/user/change_password', {
       token: caller,
@@ -213,9 +271,17 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     const next = res.json().data.token as string;
     const nextId = await sessionIdOf(next);
     expect(nextId).not.toBe(await sessionIdOf(caller));
-    expect(await sessionRow(nextId)).toMatchObject({ method: 'password', ip: '10.22.0.9', userAgent: 'Chrome', endedAt: null });
+    expect(await sessionRow(nextId)).toMatchObject({
+      method: 'password',
+      ip: '10.22.0.9',
+      userAgent: 'Chrome',
+      endedAt: null,
+    });
     for (const token of [caller, other]) expect((await call('GET', '/user/info', { token })).json().code).toBe(-401);
-    const listed = (await call('GET', '/user/sessions', { token: next })).json().data as { id: number; is_current: boolean }[];
+    const listed = (await call('GET', '/user/sessions', { token: next })).json().data as {
+      id: number;
+      is_current: boolean;
+    }[];
     expect(listed).toEqual([expect.objectContaining({ id: nextId, is_current: true })]);
   });
 
@@ -224,7 +290,11 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     const before = await liveRows(await userIdOf('zed@example.com'));
     const res = await call('POST', '/user/change_password', {
       token,
-      body: { current_password: 'not-the-password', password: 'zed-newer-password', confirm_password: 'zed-newer-password' },
+      body: {
+        current_password: 'not-the-password',
+        password: 'zed-newer-password',
+        confirm_password: 'zed-newer-password',
+      },
     });
     expect(res.json().code).toBe(1008);
     expect(await liveRows(await userIdOf('zed@example.com'))).toEqual(before);
@@ -262,7 +332,11 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     await t.db.db.update(userSessions).set({ endedAt: clock.now() }).where(eq(userSessions.id, id));
     const ended = await call('GET', '/user/info', { token, lang: 'en' });
     expect(ended.statusCode).toBe(401);
-    expect(ended.json()).toEqual({ code: -401, msg: 'Your session is no longer valid, please sign in again!', data: { error: 'SESSION_REVOKED' } });
+    expect(ended.json()).toEqual({
+      code: -401,
+      msg: 'Your session is no longer valid, please sign in again!',
+      data: { error: 'SESSION_REVOKED' },
+    });
 
     const other = await signIn('abe', 'abe-new-password');
     await t.db.db.delete(userSessions).where(eq(userSessions.id, await sessionIdOf(other)));
@@ -271,7 +345,11 @@ describe('sessions: one per sign-in, listed, ended one by one or all at once', (
     // A genuine token of abe whose sid is a live session of xia.
     const xia = await signIn('xia', 'xia-password');
     const [abe] = await t.db.db.select().from(users).where(eq(users.email, 'abe@example.com'));
-    const forged = await t.deps.jwt.sign({ userId: abe.id, tokenVersion: abe.tokenVersion, sessionId: await sessionIdOf(xia) });
+    const forged = await t.deps.jwt.sign({
+      userId: abe.id,
+      tokenVersion: abe.tokenVersion,
+      sessionId: await sessionIdOf(xia),
+    });
     expect((await call('GET', '/user/info', { token: forged })).json().code).toBe(-401);
   });
 
@@ -325,7 +403,10 @@ describe('access tokens are strict', () => {
   const now = () => Math.floor(Date.now() / 1000);
 
   /** Signs a token with the server's own secret; each field can be changed or left out (undefined). */
-  async function craft(over: { sub?: unknown; sid?: unknown; ver?: unknown; exp?: unknown; aud?: unknown; iss?: unknown } = {}, alg = 'HS256') {
+  async function craft(
+    over: { sub?: unknown; sid?: unknown; ver?: unknown; exp?: unknown; aud?: unknown; iss?: unknown } = {},
+    alg = 'HS256',
+  ) {
     const claims: Record<string, unknown> = {
       sub: String(userId),
       sid: sessionId,
@@ -342,7 +423,8 @@ describe('access tokens are strict', () => {
     return new SignJWT(claims).setProtectedHeader({ alg, typ: 'JWT' }).sign(secret());
   }
 
-  const info = (token: string) => t.app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: `Bearer ${token}`, lang: 'en' } });
+  const info = (token: string) =>
+    t.app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: `Bearer ${token}`, lang: 'en' } });
 
   it('a token crafted with every required claim is accepted (the refusals below are about one claim each)', async () => {
     const res = await info(await craft());
@@ -371,28 +453,39 @@ describe('access tokens are strict', () => {
     ['with a fractional token version', { ver: 0.5 }],
     ['without a token version', { ver: undefined }],
     ['expired', { exp: 'PAST' }],
-  ] as [string, Record<string, unknown>][])('refuses a correctly signed token %s (401, code 401)', async (_name, raw) => {
-    const over: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(raw)) {
-      const special: Record<string, unknown> = {
-        SID: 'abc',
-        NUM: String(sessionId),
-        DOT0: `${userId}.0`,
-        ZERO: `0${userId}`,
-        EXP: `${userId}e0`,
-        SPACE: ` ${userId}`,
-        NUMBER: userId,
-        PAST: now() - 10,
-      };
-      over[name] = typeof value === 'string' && value in special ? special[value] : value;
-    }
-    const res = await info(await craft(over));
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ code: 401, msg: 'Your session has expired, please sign in again!', data: { error: 'UNAUTHORIZED' } });
-  });
+  ] as [string, Record<string, unknown>][])(
+    'refuses a correctly signed token %s (401, code 401)',
+    async (_name, raw) => {
+      const over: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(raw)) {
+        const special: Record<string, unknown> = {
+          SID: 'abc',
+          NUM: String(sessionId),
+          DOT0: `${userId}.0`,
+          ZERO: `0${userId}`,
+          EXP: `${userId}e0`,
+          SPACE: ` ${userId}`,
+          NUMBER: userId,
+          PAST: now() - 10,
+        };
+        over[name] = typeof value === 'string' && value in special ? special[value] : value;
+      }
+      const res = await info(await craft(over));
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({
+        code: 401,
+        msg: 'Your session has expired, please sign in again!',
+        data: { error: 'UNAUTHORIZED' },
+      });
+    },
+  );
 
   it('a personal API key with a control character or of absurd length is refused (401), never a server error', async () => {
-    for (const url of ['/api/v1/proxies?key=pk_a%00b', `/api/v1/proxies?key=pk_${'x'.repeat(5000)}`, '/api/v1/proxies?key=pk_%07']) {
+    for (const url of [
+      '/api/v1/proxies?key=pk_a%00b',
+      `/api/v1/proxies?key=pk_${'x'.repeat(5000)}`,
+      '/api/v1/proxies?key=pk_%07',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url, headers: { lang: 'en' } });
       expect(res.statusCode, url.slice(0, 40)).toBe(401);
       expect(res.json().data.error).toBe('UNAUTHORIZED');

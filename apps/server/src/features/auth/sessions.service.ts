@@ -10,7 +10,15 @@ import { sendMailQuietly } from '../mail/send-mail';
 import { writeNotification } from '../notifications/notifications.service';
 import type { TUserRow } from '../accounts/accounts.repository';
 import { bumpTokenVersion, updateLastLogin } from './auth.repository';
-import { endAllUserSessions, endUserSession, findUserAndSession, insertSession, listLiveSessions, touchSession, type TSessionRow } from './sessions.repository';
+import {
+  endAllUserSessions,
+  endUserSession,
+  findUserAndSession,
+  insertSession,
+  listLiveSessions,
+  touchSession,
+  type TSessionRow,
+} from './sessions.repository';
 
 /**
  * Sessions (ARCHITECTURE.md, API conventions): every sign-in is a
@@ -40,8 +48,9 @@ const requestSessions = new WeakMap<FastifyRequest, number>();
 export function userAgentOf(req: FastifyRequest): string {
   const header = req.headers['user-agent'];
   // Control characters (a NUL PostgreSQL text cannot hold) are dropped.
-  // eslint-disable-next-line no-control-regex
-  return (Array.isArray(header) ? header[0] : (header ?? '')).replace(/[\u0000-\u001f\u007f]/g, '').slice(0, USER_AGENT_MAX);
+  return (Array.isArray(header) ? header[0] : (header ?? ''))
+    .replace(/[\u0000-\u001f\u007f]/g, '') // eslint-disable-line no-control-regex
+    .slice(0, USER_AGENT_MAX);
 }
 
 /** The session id of an authenticated request; SESSION_REVOKED when it has none (API-key calls). */
@@ -62,7 +71,12 @@ export function requireSessionId(req: FastifyRequest): number {
  * e-mail for a new account and signs the access token with the session id.
  * Checks that must hold for every sign-in belong here.
  */
-export async function createSession(deps: TDeps, user: TUserRow, origin: TSignInOrigin, options: { isNewUser?: boolean } = {}): Promise<TSession> {
+export async function createSession(
+  deps: TDeps,
+  user: TUserRow,
+  origin: TSignInOrigin,
+  options: { isNewUser?: boolean } = {},
+): Promise<TSession> {
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
   const now = deps.clock.now();
   const session = await deps.db.transaction(async (tx) => {
@@ -84,7 +98,11 @@ export async function createSession(deps: TDeps, user: TUserRow, origin: TSignIn
     deps.log.warn({ err: error }, 'sign-in limiter update failed');
   }
   if (options.isNewUser) {
-    await sendMailQuietly(deps, user.email, renderWelcomeMail(origin.lang, { username: user.username, publicUrl: deps.config.publicUrl }));
+    await sendMailQuietly(
+      deps,
+      user.email,
+      renderWelcomeMail(origin.lang, { username: user.username, publicUrl: deps.config.publicUrl }),
+    );
   }
   return {
     token: await deps.jwt.sign({ userId: user.id, tokenVersion: user.tokenVersion, sessionId: session.id }),
@@ -107,7 +125,9 @@ export async function resumeSession(
   isCacheReady = false,
 ): Promise<TUserRow> {
   // Kept in memory until the user's row or the session's end changes (lib/answer-cache.ts).
-  let found: TCachedSession<TUserRow, TSessionRow> | undefined = isCacheReady ? deps.answerCache.session(claims.userId, claims.sessionId) : undefined;
+  let found: TCachedSession<TUserRow, TSessionRow> | undefined = isCacheReady
+    ? deps.answerCache.session(claims.userId, claims.sessionId)
+    : undefined;
   if (!found) {
     const ticket = isCacheReady ? deps.answerCache.begin(claims.userId) : undefined;
     const row = await findUserAndSession(deps.db, claims.userId, claims.sessionId);
@@ -120,7 +140,8 @@ export async function resumeSession(
     }
   }
   const user = found?.user;
-  if (!user || user.tokenVersion !== claims.tokenVersion || user.status !== 'active') throw new AppError('SESSION_REVOKED');
+  if (!user || user.tokenVersion !== claims.tokenVersion || user.status !== 'active')
+    throw new AppError('SESSION_REVOKED');
   const row = found?.session;
   if (!row || row.endedAt) throw new AppError('SESSION_REVOKED');
   const now = deps.clock.now();
@@ -135,7 +156,11 @@ export async function resumeSession(
 }
 
 /** GET /user/refresh_token: a fresh token for the same session. */
-export async function refreshSession(deps: TDeps, user: TUserRow, sessionId: number): Promise<{ token: string; expires_in: number }> {
+export async function refreshSession(
+  deps: TDeps,
+  user: TUserRow,
+  sessionId: number,
+): Promise<{ token: string; expires_in: number }> {
   return {
     token: await deps.jwt.sign({ userId: user.id, tokenVersion: user.tokenVersion, sessionId }),
     expires_in: ACCESS_TOKEN_TTL_S,

@@ -24,7 +24,11 @@ export async function upsertPendingTotp(db: TDbOrTx, userId: number, secret: str
   const rows = await db
     .insert(userTotp)
     .values({ userId, secret, createdAt: at })
-    .onConflictDoUpdate({ target: userTotp.userId, set: { secret, createdAt: at, lastUsedStep: null }, where: isNull(userTotp.enabledAt) })
+    .onConflictDoUpdate({
+      target: userTotp.userId,
+      set: { secret, createdAt: at, lastUsedStep: null },
+      where: isNull(userTotp.enabledAt),
+    })
     .returning({ userId: userTotp.userId });
   return rows.length > 0;
 }
@@ -73,7 +77,13 @@ export async function useRecoveryCode(db: TDbOrTx, userId: number, codeHash: str
   const rows = await db
     .update(userRecoveryCodes)
     .set({ usedAt: at })
-    .where(and(eq(userRecoveryCodes.userId, userId), eq(userRecoveryCodes.codeHash, codeHash), isNull(userRecoveryCodes.usedAt)))
+    .where(
+      and(
+        eq(userRecoveryCodes.userId, userId),
+        eq(userRecoveryCodes.codeHash, codeHash),
+        isNull(userRecoveryCodes.usedAt),
+      ),
+    )
     .returning({ id: userRecoveryCodes.id });
   return rows.length > 0;
 }

@@ -45,7 +45,10 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(otpauth_url).toMatch(/^otpauth:\/\/totp\//);
     expect(otpauth_url).toContain(`secret=${secret}`);
     expect(otpauth_url).toContain(encodeURIComponent(user.email));
-    const enabled = await callApi(t.app, 'POST', '/user/totp/enable', { token: user.token, body: { code: await codeAt(secret) } });
+    const enabled = await callApi(t.app, 'POST', '/user/totp/enable', {
+      token: user.token,
+      body: { code: await codeAt(secret) },
+    });
     expect(enabled.json().code).toBe(0);
     nextStep();
     return { secret, recovery: enabled.json().data.recovery_codes as string[] };
@@ -62,7 +65,12 @@ describe('two-factor sign-in (TOTP)', () => {
   it('enrols with a secret, a QR URL and a current code; answers 10 recovery codes stored only as hashes', async () => {
     const user = await createUser(t.app, mailer, 'enrol');
     const before = await callApi(t.app, 'GET', '/user/totp', { token: user.token });
-    expect(before.json().data).toEqual({ enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: false });
+    expect(before.json().data).toEqual({
+      enabled: false,
+      enabled_at: null,
+      recovery_codes_left: 0,
+      admin_required: false,
+    });
 
     // Enabling before the set-up, and with a wrong code, is refused.
     const early = await callApi(t.app, 'POST', '/user/totp/enable', { token: user.token, body: { code: '123456' } });
@@ -75,11 +83,18 @@ describe('two-factor sign-in (TOTP)', () => {
     });
     expect(wrong.json().data.error).toBe('TOTP_INVALID_CODE');
     expect(wrong.json().msg).toBe('The authentication code or recovery code is incorrect');
-    const badFormat = await callApi(t.app, 'POST', '/user/totp/enable', { token: user.token, body: { code: 'abc' }, lang: 'zh' });
+    const badFormat = await callApi(t.app, 'POST', '/user/totp/enable', {
+      token: user.token,
+      body: { code: 'abc' },
+      lang: 'zh',
+    });
     expect(badFormat.statusCode).toBe(400);
     expect(badFormat.json().data.issues[0]).toMatchObject({ path: 'code' });
 
-    const enabled = await callApi(t.app, 'POST', '/user/totp/enable', { token: user.token, body: { code: await codeAt(secret) } });
+    const enabled = await callApi(t.app, 'POST', '/user/totp/enable', {
+      token: user.token,
+      body: { code: await codeAt(secret) },
+    });
     expect(enabled.json().code).toBe(0);
     const codes = enabled.json().data.recovery_codes as string[];
     expect(codes).toHaveLength(10);
@@ -90,7 +105,11 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(JSON.stringify(stored)).not.toContain(codes[0]);
 
     const status = await callApi(t.app, 'GET', '/user/totp', { token: user.token });
-    expect(status.json().data).toMatchObject({ enabled: true, enabled_at: clock.now().toISOString(), recovery_codes_left: 10 });
+    expect(status.json().data).toMatchObject({
+      enabled: true,
+      enabled_at: clock.now().toISOString(),
+      recovery_codes_left: 10,
+    });
     // A second set-up while on is refused: the secret stays.
     const again = await callApi(t.app, 'POST', '/user/totp/setup', { token: user.token });
     expect(again.json().data.error).toBe('TOTP_ALREADY_ENABLED');
@@ -123,7 +142,9 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(reused.json().data.error).toBe('TOTP_INVALID_CODE');
     expect(reused.json().msg).toBe('动态验证码或恢复码错误');
     // A code of the previous step (older than the one used) too.
-    expect((await loginTotp(second.json().data.challenge, await codeAt(secret, -30))).json().data.error).toBe('TOTP_INVALID_CODE');
+    expect((await loginTotp(second.json().data.challenge, await codeAt(secret, -30))).json().data.error).toBe(
+      'TOTP_INVALID_CODE',
+    );
     // The next step's code works (clock drift of one step is accepted).
     nextStep();
     expect((await loginTotp(second.json().data.challenge, await codeAt(secret))).json().code).toBe(0);
@@ -132,7 +153,9 @@ describe('two-factor sign-in (TOTP)', () => {
   it('keeps the secret encrypted at rest; a secret stored in plain before still signs in and is encrypted then; another key fails clearly', async () => {
     const user = await createUser(t.app, mailer, 'sealed');
     const { secret } = await enrol(user);
-    const stored = async () => (await t.deps.db.select({ secret: userTotp.secret }).from(userTotp).where(eq(userTotp.userId, user.userId)))[0].secret;
+    const stored = async () =>
+      (await t.deps.db.select({ secret: userTotp.secret }).from(userTotp).where(eq(userTotp.userId, user.userId)))[0]
+        .secret;
     const sealed = await stored();
     expect(sealed).toMatch(/^enc:v1:[0-9a-f]{8}:/);
     expect(sealed).not.toContain(secret);
@@ -191,24 +214,34 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(signed.json().code).toBe(0);
     const again = await loginTotp((await passwordLogin(user.email)).json().data.challenge as string, recovery[0]);
     expect(again.json().data.error).toBe('TOTP_INVALID_CODE');
-    expect((await callApi(t.app, 'GET', '/user/totp', { token: signed.json().data.token })).json().data.recovery_codes_left).toBe(9);
+    expect(
+      (await callApi(t.app, 'GET', '/user/totp', { token: signed.json().data.token })).json().data.recovery_codes_left,
+    ).toBe(9);
 
     const token = signed.json().data.token as string;
     const noCode = await callApi(t.app, 'POST', '/user/totp/recovery_codes', { token, body: { code: recovery[1] } });
     expect(noCode.statusCode).toBe(400);
-    const renewed = await callApi(t.app, 'POST', '/user/totp/recovery_codes', { token, body: { code: await codeAt(secret) } });
+    const renewed = await callApi(t.app, 'POST', '/user/totp/recovery_codes', {
+      token,
+      body: { code: await codeAt(secret) },
+    });
     expect(renewed.json().code).toBe(0);
     const fresh = renewed.json().data.recovery_codes as string[];
     expect(fresh).toHaveLength(10);
     const old = await loginTotp((await passwordLogin(user.email)).json().data.challenge as string, recovery[1]);
     expect(old.json().data.error).toBe('TOTP_INVALID_CODE');
-    expect((await loginTotp((await passwordLogin(user.email)).json().data.challenge as string, fresh[0])).json().code).toBe(0);
+    expect(
+      (await loginTotp((await passwordLogin(user.email)).json().data.challenge as string, fresh[0])).json().code,
+    ).toBe(0);
   });
 
   it('disabling needs a current code or a recovery code; then sign-in answers the session again', async () => {
     const user = await createUser(t.app, mailer, 'disable');
     const { secret, recovery } = await enrol(user);
-    const refused = await callApi(t.app, 'POST', '/user/totp/disable', { token: user.token, body: { code: 'zzzzz-zzzzz' } });
+    const refused = await callApi(t.app, 'POST', '/user/totp/disable', {
+      token: user.token,
+      body: { code: 'zzzzz-zzzzz' },
+    });
     expect(refused.json().data.error).toBe('TOTP_INVALID_CODE');
     const off = await callApi(t.app, 'POST', '/user/totp/disable', { token: user.token, body: { code: recovery[3] } });
     expect(off.json().code).toBe(0);
@@ -218,7 +251,10 @@ describe('two-factor sign-in (TOTP)', () => {
     // Again, turned off with a current code.
     const second = await enrol(user);
     expect(second.secret).not.toBe(secret);
-    const offByCode = await callApi(t.app, 'POST', '/user/totp/disable', { token: user.token, body: { code: await codeAt(second.secret) } });
+    const offByCode = await callApi(t.app, 'POST', '/user/totp/disable', {
+      token: user.token,
+      body: { code: await codeAt(second.secret) },
+    });
     expect(offByCode.json().code).toBe(0);
     const notOn = await callApi(t.app, 'POST', '/user/totp/disable', { token: user.token, body: { code: '123456' } });
     expect(notOn.json().data.error).toBe('TOTP_NOT_ENABLED');
@@ -243,7 +279,12 @@ describe('two-factor sign-in (TOTP)', () => {
 
   it('GitHub and Google sign-ins ask for the code, and the session keeps the provider as its method', async () => {
     for (const provider of ['github', 'google'] as const) {
-      const person = { id: provider === 'github' ? 9101 : 'g-9101', login: 'twofa', email: `oauth-${provider}@example.com`, verified: true };
+      const person = {
+        id: provider === 'github' ? 9101 : 'g-9101',
+        login: 'twofa',
+        email: `oauth-${provider}@example.com`,
+        verified: true,
+      };
       if (provider === 'github') providers.setGithubUser(person);
       else providers.setGoogleUser(person);
       const viaProvider = async () => {
@@ -253,7 +294,10 @@ describe('two-factor sign-in (TOTP)', () => {
         });
         const back = await fetch(started.json().data.url as string, { redirect: 'manual' });
         const location = new URL(back.headers.get('location')!);
-        return postForm(t.app, `/user/${provider}/verify`, { code: location.searchParams.get('code')!, state: location.searchParams.get('state')! });
+        return postForm(t.app, `/user/${provider}/verify`, {
+          code: location.searchParams.get('code')!,
+          state: location.searchParams.get('state')!,
+        });
       };
       const created = await viaProvider();
       expect(created.json().data.is_new_user).toBe(true);
@@ -283,12 +327,20 @@ describe('two-factor sign-in (TOTP)', () => {
     const oper = await createAdmin(t.app, t.deps, mailer, 'operator');
     const other = await createAdmin(t.app, t.deps, mailer, 'operator2');
     // Turning it on without two-factor on one's own account is refused (no lock-out).
-    const early = await callApi(t.app, 'PUT', '/admin/system/settings', { token: oper.token, body: { admin_totp_required: true } });
+    const early = await callApi(t.app, 'PUT', '/admin/system/settings', {
+      token: oper.token,
+      body: { admin_totp_required: true },
+    });
     expect(early.json().data.error).toBe('TOTP_REQUIRED_FOR_ADMIN');
     await enrol(oper);
-    const on = await callApi(t.app, 'PUT', '/admin/system/settings', { token: oper.token, body: { admin_totp_required: true } });
+    const on = await callApi(t.app, 'PUT', '/admin/system/settings', {
+      token: oper.token,
+      body: { admin_totp_required: true },
+    });
     expect(on.json()).toMatchObject({ code: 0, data: { admin_totp_required: true } });
-    expect((await callApi(t.app, 'GET', '/admin/system/settings', { token: oper.token })).json().data.admin_totp_required).toBe(true);
+    expect(
+      (await callApi(t.app, 'GET', '/admin/system/settings', { token: oper.token })).json().data.admin_totp_required,
+    ).toBe(true);
 
     const refused = await callApi(t.app, 'GET', '/admin/system/settings', { token: other.token, lang: 'zh' });
     expect(refused.statusCode).toBe(403);
@@ -300,7 +352,10 @@ describe('two-factor sign-in (TOTP)', () => {
     expect((await callApi(t.app, 'GET', '/user/totp', { token: other.token })).json().data.admin_required).toBe(true);
     await enrol(other);
     expect((await callApi(t.app, 'GET', '/admin/system/settings', { token: other.token })).json().code).toBe(0);
-    const off = await callApi(t.app, 'PUT', '/admin/system/settings', { token: oper.token, body: { admin_totp_required: false } });
+    const off = await callApi(t.app, 'PUT', '/admin/system/settings', {
+      token: oper.token,
+      body: { admin_totp_required: false },
+    });
     expect(off.json().data.admin_totp_required).toBe(false);
   });
 });
@@ -316,13 +371,18 @@ describe('two-factor step limits (RATE_LIMIT_AUTH_MAX 3)', () => {
     await t?.close();
   });
   const codeAt = (secret: string) => generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
-  const passwordLogin = (email: string) => postForm(t.app, '/user/login', { email, password: 'correct horse' }, { ip: '10.9.9.9' });
+  const passwordLogin = (email: string) =>
+    postForm(t.app, '/user/login', { email, password: 'correct horse' }, { ip: '10.9.9.9' });
 
   it('wrong codes are rate-limited like sign-in failures', async () => {
     const user = await createUser(t.app, mailer, 'limited');
     const setup = await callApi(t.app, 'POST', '/user/totp/setup', { token: user.token });
     const { secret } = setup.json().data as { secret: string };
-    expect((await callApi(t.app, 'POST', '/user/totp/enable', { token: user.token, body: { code: await codeAt(secret) } })).json().code).toBe(0);
+    expect(
+      (
+        await callApi(t.app, 'POST', '/user/totp/enable', { token: user.token, body: { code: await codeAt(secret) } })
+      ).json().code,
+    ).toBe(0);
     const challenge = (await passwordLogin(user.email)).json().data.challenge as string;
     const current = await codeAt(secret);
     const wrong = current === '000000' ? '111111' : '000000';

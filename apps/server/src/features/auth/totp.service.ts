@@ -165,7 +165,8 @@ export async function getTotpStatus(deps: TDeps, user: TUserRow): Promise<TTotpS
 export async function startTotpSetup(deps: TDeps, user: TUserRow): Promise<TTotpSetup> {
   const secret = generateSecret();
   const sealed = secretBoxOf(deps.config).seal(secret, TOTP_SECRET_PURPOSE);
-  if (!(await upsertPendingTotp(deps.db, user.id, sealed, deps.clock.now()))) throw new AppError('TOTP_ALREADY_ENABLED');
+  if (!(await upsertPendingTotp(deps.db, user.id, sealed, deps.clock.now())))
+    throw new AppError('TOTP_ALREADY_ENABLED');
   return { secret, otpauth_url: generateURI({ issuer: issuerOf(deps), label: user.email, secret, period: PERIOD_S }) };
 }
 
@@ -214,7 +215,10 @@ export async function issueTotpChallenge(deps: TDeps, user: TUserRow, method: TS
   return { totp_required: true, challenge, expires_in: TOTP_CHALLENGE_TTL_S };
 }
 
-async function readChallenge(deps: TDeps, challenge: string): Promise<{ userId: number; tokenVersion: number; method: TSignInMethod } | undefined> {
+async function readChallenge(
+  deps: TDeps,
+  challenge: string,
+): Promise<{ userId: number; tokenVersion: number; method: TSignInMethod } | undefined> {
   try {
     const { payload } = await jwtVerify(challenge, challengeKey(deps), {
       issuer: CHALLENGE_ISSUER,

@@ -48,12 +48,21 @@ export async function listV1TokensPage(
     .orderBy(...newestOfUser(proxyTokens.userId, proxyTokens.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [{ total }] = await db.select({ total: count() }).from(proxyTokens).leftJoin(exitNodes, eq(exitNodes.id, proxyTokens.exitNodeId)).where(where);
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(proxyTokens)
+    .leftJoin(exitNodes, eq(exitNodes.id, proxyTokens.exitNodeId))
+    .where(where);
   return { rows: rows.map((r) => r.token), total: Number(total) };
 }
 
 /** A user's usable tokens matching the filters, oldest first, at most `limit`. */
-export async function listUsableTokens(db: TDbOrTx, userId: number, filters: TV1TokenFilters, limit: number): Promise<TTokenRow[]> {
+export async function listUsableTokens(
+  db: TDbOrTx,
+  userId: number,
+  filters: TV1TokenFilters,
+  limit: number,
+): Promise<TTokenRow[]> {
   const rows = await db
     .select({ token: proxyTokens })
     .from(proxyTokens)

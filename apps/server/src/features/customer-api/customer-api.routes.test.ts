@@ -18,8 +18,14 @@ describe('customer API (/api/v1) and the personal API key', () => {
   }
 
   function v1(path: string, options: { key?: string; queryKey?: string; token?: string; lang?: string } = {}) {
-    const url = options.queryKey ? `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(options.queryKey)}` : path;
-    return request(t.app, 'GET', url, { token: options.token, lang: options.lang, headers: options.key ? { 'x-api-key': options.key } : {} });
+    const url = options.queryKey
+      ? `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(options.queryKey)}`
+      : path;
+    return request(t.app, 'GET', url, {
+      token: options.token,
+      lang: options.lang,
+      headers: options.key ? { 'x-api-key': options.key } : {},
+    });
   }
 
   beforeAll(async () => {
@@ -32,14 +38,27 @@ describe('customer API (/api/v1) and the personal API key', () => {
     ann = { ...a, key: await keyOf(a) };
     ben = { ...b, key: await keyOf(b) };
     await creditFen(t.deps, ann.userId, 100_000);
-    ids.usHttp = (await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
-    ids.deSocks = (await buyOk(t.app, ann.token, '/token/static/ip', { network: 'SOCKS5', country_id: 'de', quantity: 1, days: 1 })).tokens[0].token_id;
-    ids.usDynamic = (
-      await buyOk(t.app, ann.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 1 })
+    ids.usHttp = (
+      await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })
     ).tokens[0].token_id;
-    ids.disabled = (await buyOk(t.app, ann.token, '/token/variable/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
+    ids.deSocks = (
+      await buyOk(t.app, ann.token, '/token/static/ip', { network: 'SOCKS5', country_id: 'de', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
+    ids.usDynamic = (
+      await buyOk(t.app, ann.token, '/token/variable/traffic', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        traffic_gb: 1,
+      })
+    ).tokens[0].token_id;
+    ids.disabled = (
+      await buyOk(t.app, ann.token, '/token/variable/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
     await request(t.app, 'PUT', `/token/${ids.disabled}`, { token: ann.token, body: { status: 'disabled' } });
-    ids.bens = (await buyOk(t.app, ben.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
+    ids.bens = (
+      await buyOk(t.app, ben.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
   });
   afterAll(async () => {
     await t.close();
@@ -51,9 +70,13 @@ describe('customer API (/api/v1) and the personal API key', () => {
     expect(byHeader.json().data.map((a: { id: string }) => a.id)).toEqual(['de', 'us']);
     const byQuery = await v1('/v1/areas/states?countryId=us', { queryKey: ann.key });
     // Ann's static IP proxy in the US holds the one upstream node there: none is available.
-    expect(byQuery.json().data).toEqual([{ id: 'ca', name: 'California', name_zh: 'California', name_en: 'California', available: 0 }]);
+    expect(byQuery.json().data).toEqual([
+      { id: 'ca', name: 'California', name_zh: 'California', name_en: 'California', available: 0 },
+    ]);
     const cities = await v1('/v1/areas/cities?countryId=us&stateId=ca', { token: ann.token });
-    expect(cities.json().data).toEqual([{ id: 'losangeles', name: 'Los Angeles', name_zh: 'Los Angeles', name_en: 'Los Angeles', available: 0 }]);
+    expect(cities.json().data).toEqual([
+      { id: 'losangeles', name: 'Los Angeles', name_zh: 'Los Angeles', name_en: 'Los Angeles', available: 0 },
+    ]);
     const de = await v1('/v1/areas/states?countryId=DE', { key: ann.key, lang: 'zh' });
     expect(de.json().data[0]).toMatchObject({ id: 'be', name_en: 'Berlin' });
   });
@@ -71,7 +94,9 @@ describe('customer API (/api/v1) and the personal API key', () => {
     expect(badLimit.json().data.issues).toEqual([{ path: 'limit', message: 'limit 为 1-10000' }]);
     const badIp = await v1('/v1/proxies?ipAddress=not-an-ip', { key: ann.key, lang: 'en' });
     expect(badIp.statusCode).toBe(400);
-    expect(badIp.json().data.issues).toEqual([{ path: 'ipAddress', message: 'Please enter a valid IPv4 or IPv6 address' }]);
+    expect(badIp.json().data.issues).toEqual([
+      { path: 'ipAddress', message: 'Please enter a valid IPv4 or IPv6 address' },
+    ]);
   });
 
   it("lists the user's proxies, paged and filtered by networkType, countryId and exit ipAddress", async () => {
@@ -99,9 +124,12 @@ describe('customer API (/api/v1) and the personal API key', () => {
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line).toMatch(/^gw\.test:7000:u[a-z0-9]+:[A-Za-z0-9]+$/);
 
-    const json = await v1(`/v1/endpoints?proxyId=${ids.usDynamic}&format=json&session=sticky&sesstime=5&limit=3&countryId=us&stateId=ca&line=http`, {
-      queryKey: ann.key,
-    });
+    const json = await v1(
+      `/v1/endpoints?proxyId=${ids.usDynamic}&format=json&session=sticky&sesstime=5&limit=3&countryId=us&stateId=ca&line=http`,
+      {
+        queryKey: ann.key,
+      },
+    );
     expect(json.json().code, json.body).toBe(0);
     const endpoints = json.json().data.endpoints as { username: string; line: string; url: string; proxy_id: number }[];
     expect(json.json().data.total).toBe(3);
@@ -127,7 +155,9 @@ describe('customer API (/api/v1) and the personal API key', () => {
 
   it('resets the API key with the bearer token only; the old key stops working at once', async () => {
     expect((await request(t.app, 'POST', '/user/api-key/reset')).statusCode).toBe(401);
-    expect((await request(t.app, 'POST', '/user/api-key/reset', { headers: { 'x-api-key': ann.key } })).statusCode).toBe(401);
+    expect(
+      (await request(t.app, 'POST', '/user/api-key/reset', { headers: { 'x-api-key': ann.key } })).statusCode,
+    ).toBe(401);
     const reset = await request(t.app, 'POST', '/user/api-key/reset', { token: ann.token });
     expect(reset.json().code, reset.body).toBe(0);
     const fresh = reset.json().data.token as string;
@@ -143,15 +173,29 @@ describe('customer API (/api/v1) and the personal API key', () => {
   });
 
   it('documents the customer API in the OpenAPI document with its parameter names', () => {
-    const doc = buildOpenApi() as { paths: Record<string, Record<string, { summary: string; parameters: { name: string }[]; security: unknown[] }>> };
+    const doc = buildOpenApi() as {
+      paths: Record<string, Record<string, { summary: string; parameters: { name: string }[]; security: unknown[] }>>;
+    };
     const endpoints = doc.paths['/api/v1/endpoints'].get;
     expect(endpoints.parameters.map((p) => p.name)).toEqual(
-      expect.arrayContaining(['proxyId', 'countryId', 'stateId', 'cityId', 'networkType', 'limit', 'format', 'session', 'sesstime']),
+      expect.arrayContaining([
+        'proxyId',
+        'countryId',
+        'stateId',
+        'cityId',
+        'networkType',
+        'limit',
+        'format',
+        'session',
+        'sesstime',
+      ]),
     );
     expect(doc.paths['/api/v1/proxies'].get.parameters.map((p) => p.name)).toEqual(
       expect.arrayContaining(['page', 'pageSize', 'networkType', 'countryId', 'ipAddress']),
     );
-    expect(doc.paths['/api/v1/areas/cities'].get.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['countryId', 'stateId']));
+    expect(doc.paths['/api/v1/areas/cities'].get.parameters.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['countryId', 'stateId']),
+    );
     expect(doc.paths['/api/v1/proxies'].get.security).toEqual([{ bearer: [] }, { apiKey: [] }]);
     expect(doc.paths['/api/user/api-key/reset'].post.summary).toContain('API key');
   });

@@ -18,7 +18,12 @@ import { listUsableTokens, listV1TokensPage, updateApiKey } from './customer-api
 type TV1Deps = Pick<TDeps, 'db' | 'config' | 'clock'>;
 
 /** The user's proxies, paged, filtered by protocol, area and exit address. */
-export async function listV1Proxies(deps: TV1Deps, userId: number, query: TV1ProxiesQuery, lang: TLang): Promise<TPage<TProxyToken>> {
+export async function listV1Proxies(
+  deps: TV1Deps,
+  userId: number,
+  query: TV1ProxiesQuery,
+  lang: TLang,
+): Promise<TPage<TProxyToken>> {
   let exitIp: string | undefined;
   if (query.ipAddress) {
     const parsed = parseIpAddress(query.ipAddress);
@@ -28,7 +33,13 @@ export async function listV1Proxies(deps: TV1Deps, userId: number, query: TV1Pro
   const { rows, total } = await listV1TokensPage(
     deps.db,
     userId,
-    { network: query.networkType, country: query.countryId || undefined, state: query.stateId || undefined, city: query.cityId || undefined, exitIp },
+    {
+      network: query.networkType,
+      country: query.countryId || undefined,
+      state: query.stateId || undefined,
+      city: query.cityId || undefined,
+      exitIp,
+    },
     { limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
   );
   return { records: rows.map((r) => toProxyToken(r, deps, lang)), total, page: query.page, page_size: query.pageSize };
@@ -39,7 +50,11 @@ export async function listV1Proxies(deps: TV1Deps, userId: number, query: TV1Pro
  * options on a dynamic one), or one line per usable proxy matching
  * networkType and countryId. Text (one line each) or the JSON envelope.
  */
-export async function getV1Endpoints(deps: TV1Deps, userId: number, query: TV1EndpointsQuery): Promise<TV1Endpoints | RawReply> {
+export async function getV1Endpoints(
+  deps: TV1Deps,
+  userId: number,
+  query: TV1EndpointsQuery,
+): Promise<TV1Endpoints | RawReply> {
   let endpoints: (TEndpoint & { proxy_id: number })[];
   const options = { session: query.session, sesstime: query.sesstime, line: query.line };
   if (query.proxyId !== undefined) {
@@ -47,7 +62,10 @@ export async function getV1Endpoints(deps: TV1Deps, userId: number, query: TV1En
     if (!token || token.deletedAt) throw new AppError('NOT_FOUND');
     const area = { country: query.countryId ?? '', state: query.stateId ?? '', city: query.cityId ?? '' };
     if (token.product === 'dynamic') await assertAreaServed(deps, token, area);
-    endpoints = buildEndpoints(deps.config, token, { ...area, ...options }, query.limit).map((e) => ({ ...e, proxy_id: token.id }));
+    endpoints = buildEndpoints(deps.config, token, { ...area, ...options }, query.limit).map((e) => ({
+      ...e,
+      proxy_id: token.id,
+    }));
   } else {
     const tokens = await listUsableTokens(
       deps.db,
@@ -63,11 +81,17 @@ export async function getV1Endpoints(deps: TV1Deps, userId: number, query: TV1En
     );
     // Each proxy's own line (its own area): one endpoint per proxy.
     endpoints = tokens.flatMap((token) =>
-      buildEndpoints(deps.config, token, { country: '', state: '', city: '', ...options }, 1).map((e) => ({ ...e, proxy_id: token.id })),
+      buildEndpoints(deps.config, token, { country: '', state: '', city: '', ...options }, 1).map((e) => ({
+        ...e,
+        proxy_id: token.id,
+      })),
     );
   }
   if (query.format === 'text') {
-    return new RawReply(endpoints.map((e) => e.line).join('\n') + (endpoints.length ? '\n' : ''), 'text/plain; charset=utf-8');
+    return new RawReply(
+      endpoints.map((e) => e.line).join('\n') + (endpoints.length ? '\n' : ''),
+      'text/plain; charset=utf-8',
+    );
   }
   return {
     endpoints: endpoints.map((e) => ({

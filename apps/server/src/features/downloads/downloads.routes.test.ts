@@ -34,7 +34,8 @@ describe('software download', () => {
       },
     ],
   };
-  const writeManifest = (value: unknown) => writeFileSync(path.join(dir, 'manifest.json'), typeof value === 'string' ? value : JSON.stringify(value));
+  const writeManifest = (value: unknown) =>
+    writeFileSync(path.join(dir, 'manifest.json'), typeof value === 'string' ? value : JSON.stringify(value));
 
   beforeAll(async () => {
     t = await createTestApp({ mailer, clock });
@@ -76,9 +77,22 @@ describe('software download', () => {
       msg: 'The software has not been published yet, please check back later',
     });
     writeManifest('{ not json');
-    expect((await request(t.app, 'GET', '/tools/software/list', { token: buyer.token })).json().data.status).toBe('invalid_manifest');
-    writeManifest({ releases: [{ version: '1', date: 'yesterday', notes: { zh: '', en: '' }, files: [{ platform: 'windows', file: '../etc/passwd' }] }] });
-    expect((await request(t.app, 'GET', '/tools/software/list', { token: buyer.token })).json().data.status).toBe('invalid_manifest');
+    expect((await request(t.app, 'GET', '/tools/software/list', { token: buyer.token })).json().data.status).toBe(
+      'invalid_manifest',
+    );
+    writeManifest({
+      releases: [
+        {
+          version: '1',
+          date: 'yesterday',
+          notes: { zh: '', en: '' },
+          files: [{ platform: 'windows', file: '../etc/passwd' }],
+        },
+      ],
+    });
+    expect((await request(t.app, 'GET', '/tools/software/list', { token: buyer.token })).json().data.status).toBe(
+      'invalid_manifest',
+    );
   });
 
   it('lists versions, platforms, sizes, SHA-256 (given or computed) and notes in the caller language; a missing file is marked', async () => {
@@ -103,15 +117,30 @@ describe('software download', () => {
               sha256: createHash('sha256').update(WINDOWS).digest('hex'),
               is_available: true,
             },
-            { platform: 'macos', arch: 'universal', file: 'ProxyHub-1.2.0.dmg', size: MAC.length, sha256: 'a'.repeat(64), is_available: true },
-            { platform: 'linux', arch: null, file: 'ProxyHub-1.2.0.AppImage', size: null, sha256: null, is_available: false },
+            {
+              platform: 'macos',
+              arch: 'universal',
+              file: 'ProxyHub-1.2.0.dmg',
+              size: MAC.length,
+              sha256: 'a'.repeat(64),
+              is_available: true,
+            },
+            {
+              platform: 'linux',
+              arch: null,
+              file: 'ProxyHub-1.2.0.AppImage',
+              size: null,
+              sha256: null,
+              is_available: false,
+            },
           ],
         },
       ],
     });
-    expect((await request(t.app, 'GET', '/tools/software/list', { token: buyer.token, lang: 'en' })).json().data.releases[0].notes).toBe(
-      'Adds automatic updates.',
-    );
+    expect(
+      (await request(t.app, 'GET', '/tools/software/list', { token: buyer.token, lang: 'en' })).json().data.releases[0]
+        .notes,
+    ).toBe('Adds automatic updates.');
   });
 
   it('serves a file by its link, whole and by ranges, with its content type; a missing or unlisted file gets a clear message', async () => {
@@ -135,12 +164,17 @@ describe('software download', () => {
     expect(part.rawPayload.equals(WINDOWS.subarray(3, 10))).toBe(true);
     writeFileSync(path.join(dir, 'ProxyHub-1.2.0.dmg'), MAC);
     const dmg = (await linkFor('ProxyHub-1.2.0.dmg')).json().data;
-    expect((await t.app.inject({ method: 'GET', url: dmg.url })).headers['content-type']).toBe('application/x-apple-diskimage');
+    expect((await t.app.inject({ method: 'GET', url: dmg.url })).headers['content-type']).toBe(
+      'application/x-apple-diskimage',
+    );
     const beyond = await t.app.inject({ method: 'GET', url: link.url, headers: { range: 'bytes=999-' } });
     expect(beyond.statusCode).toBe(416);
     expect(beyond.headers['content-range']).toBe(`bytes */${WINDOWS.length}`);
 
-    expect((await linkFor('ProxyHub-1.2.0.AppImage')).json()).toMatchObject({ code: 7003, msg: expect.stringContaining('not available right now') });
+    expect((await linkFor('ProxyHub-1.2.0.AppImage')).json()).toMatchObject({
+      code: 7003,
+      msg: expect.stringContaining('not available right now'),
+    });
     expect((await linkFor('secret.txt')).json().code).toBe(7003);
     const badName = await linkFor('../manifest.json');
     expect(badName.statusCode).toBe(400);
@@ -161,8 +195,14 @@ describe('software download', () => {
     expect(other.statusCode).toBe(403);
     expect(other.json()).toMatchObject({ code: 7004, msg: expect.stringContaining('invalid or has expired') });
     const forged = ticket.replace(/^\d+/, String(newcomer.userId));
-    expect((await t.app.inject({ method: 'GET', url: `${link.url.split('?')[0]}?ticket=${encodeURIComponent(forged)}` })).json().code).toBe(7004);
-    expect((await t.app.inject({ method: 'GET', url: `${link.url.split('?')[0]}?ticket=nonsense` })).json().code).toBe(7004);
+    expect(
+      (
+        await t.app.inject({ method: 'GET', url: `${link.url.split('?')[0]}?ticket=${encodeURIComponent(forged)}` })
+      ).json().code,
+    ).toBe(7004);
+    expect((await t.app.inject({ method: 'GET', url: `${link.url.split('?')[0]}?ticket=nonsense` })).json().code).toBe(
+      7004,
+    );
     clock.advance(DOWNLOAD_LINK_TTL_S * 1000);
     expect((await t.app.inject({ method: 'GET', url: link.url })).json().code).toBe(7004);
   });

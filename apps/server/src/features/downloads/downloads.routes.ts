@@ -2,7 +2,13 @@ import send from '@fastify/send';
 import type { TDeps } from '../../lib/deps';
 import { AppError } from '../../lib/app-error';
 import { RawReply, type THandlersOf } from '../../lib/routing';
-import { assertSoftwareRole, checkDownloadTicket, createDownloadLink, downloadContentType, listSoftware } from './downloads.service';
+import {
+  assertSoftwareRole,
+  checkDownloadTicket,
+  createDownloadLink,
+  downloadContentType,
+  listSoftware,
+} from './downloads.service';
 
 /** Software download: the list, a link, and the file (with ranges and its content type). */
 export function createDownloadHandlers(deps: TDeps): THandlersOf<'downloads'> {
@@ -28,7 +34,8 @@ export function createDownloadHandlers(deps: TDeps): THandlersOf<'downloads'> {
         throw new AppError('SOFTWARE_FILE_MISSING');
       }
       const { 'Content-Type': byExtension, ...headers } = sent.headers;
-      const contentType = sent.type === 'file' ? downloadContentType(input.file, byExtension) : (byExtension ?? 'text/plain');
+      const contentType =
+        sent.type === 'file' ? downloadContentType(input.file, byExtension) : (byExtension ?? 'text/plain');
       return new RawReply(sent.stream, contentType, input.file, { status: sent.statusCode, headers });
     },
   };

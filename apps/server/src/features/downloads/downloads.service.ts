@@ -3,7 +3,14 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { ZSoftwareManifest, deriveRoles, fenToYuan, type TLang, type TSoftwareList, type TSoftwareManifest } from '@proxy/contract';
+import {
+  ZSoftwareManifest,
+  deriveRoles,
+  fenToYuan,
+  type TLang,
+  type TSoftwareList,
+  type TSoftwareManifest,
+} from '@proxy/contract';
 import type { TDeps } from '../../lib/deps';
 import { AppError } from '../../lib/app-error';
 
@@ -29,7 +36,8 @@ export function downloadContentType(file: string, byExtension: string | undefine
 }
 
 /** The manifest as read now: the releases, or why there are none. */
-export type TManifestState = { status: 'ok'; manifest: TSoftwareManifest } | { status: 'not_published' } | { status: 'invalid_manifest' };
+export type TManifestState =
+  { status: 'ok'; manifest: TSoftwareManifest } | { status: 'not_published' } | { status: 'invalid_manifest' };
 
 /** Reads DATA_DIR/downloads/manifest.json on each call, so a new release shows without a restart. */
 export async function readManifest(deps: TDeps): Promise<TManifestState> {
@@ -37,7 +45,8 @@ export async function readManifest(deps: TDeps): Promise<TManifestState> {
   try {
     text = await readFile(path.join(deps.config.downloadsDir, MANIFEST_FILE), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') deps.log.warn({ err: error }, 'downloads: the manifest cannot be read');
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      deps.log.warn({ err: error }, 'downloads: the manifest cannot be read');
     return { status: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not_published' : 'invalid_manifest' };
   }
   let json: unknown;
@@ -96,9 +105,17 @@ export async function listSoftware(deps: TDeps, lang: TLang): Promise<TSoftwareL
         release.files.map(async (entry) => {
           const facts = await fileFacts(deps, entry.file);
           const sha256 = facts
-            ? (entry.sha256 ?? (await sha256Of(path.join(deps.config.downloadsDir, entry.file), facts.size, facts.mtimeMs)))
+            ? (entry.sha256 ??
+              (await sha256Of(path.join(deps.config.downloadsDir, entry.file), facts.size, facts.mtimeMs)))
             : (entry.sha256 ?? null);
-          return { platform: entry.platform, arch: entry.arch ?? null, file: entry.file, size: facts?.size ?? null, sha256, is_available: facts !== null };
+          return {
+            platform: entry.platform,
+            arch: entry.arch ?? null,
+            file: entry.file,
+            size: facts?.size ?? null,
+            sha256,
+            is_available: facts !== null,
+          };
         }),
       ),
     })),
@@ -115,7 +132,9 @@ async function assertDownloadable(deps: TDeps, file: string): Promise<void> {
 }
 
 function signature(deps: TDeps, userId: number, file: string, expiresAtS: number): string {
-  return createHmac('sha256', deps.config.jwtSecret).update(`software-download\n${userId}\n${file}\n${expiresAtS}`).digest('base64url');
+  return createHmac('sha256', deps.config.jwtSecret)
+    .update(`software-download\n${userId}\n${file}\n${expiresAtS}`)
+    .digest('base64url');
 }
 
 /** A link for one file: a ticket signed for the user, the file and an hour, so a plain browser download (and its resumption) needs no header. */
@@ -142,7 +161,8 @@ export async function checkDownloadTicket(deps: TDeps, file: string, ticket: str
   const expiresAtS = Number(match[2]);
   const expected = Buffer.from(signature(deps, userId, file, expiresAtS));
   const given = Buffer.from(match[3]);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new AppError('DOWNLOAD_LINK_INVALID');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    throw new AppError('DOWNLOAD_LINK_INVALID');
   if (expiresAtS * 1000 <= deps.clock.now().getTime()) throw new AppError('DOWNLOAD_LINK_INVALID');
   await assertDownloadable(deps, file);
 }

@@ -25,12 +25,22 @@ describe('endpoint files (spider records)', () => {
     // A second direct exit in the US, so dynamic tokens have two exits to rotate among.
     await t.db.db.transaction(async (tx) => {
       await insertExitNodes(tx, [
-        { kind: 'residential', egress: 'direct', host: '', port: 0, country: 'us', state: 'ca', city: 'losangeles', cityName: 'Los Angeles' },
+        {
+          kind: 'residential',
+          egress: 'direct',
+          host: '',
+          port: 0,
+          country: 'us',
+          state: 'ca',
+          city: 'losangeles',
+          cityName: 'Los Angeles',
+        },
       ]);
       await bumpGatewayVersion(tx);
     });
     const base = { network: 'HTTP', country_id: 'us', quantity: 1 };
-    dynamicId = (await buyOk(t.app, ann.token, '/token/variable/traffic', { ...base, traffic_gb: 0.1 })).tokens[0].token_id;
+    dynamicId = (await buyOk(t.app, ann.token, '/token/variable/traffic', { ...base, traffic_gb: 0.1 })).tokens[0]
+      .token_id;
     staticId = (await buyOk(t.app, ann.token, '/token/static/ip', { ...base, days: 1 })).tokens[0].token_id;
     bensId = (await buyOk(t.app, ben.token, '/token/static/ip', { ...base, days: 1 })).tokens[0].token_id;
   });
@@ -43,13 +53,29 @@ describe('endpoint files (spider records)', () => {
   }
 
   it('makes sticky lines with a distinct session each, the area and sesstime in the username grammar', async () => {
-    const res = await create({ token_id: dynamicId, country_id: 'us', state_id: 'ca', session: 'sticky', sesstime: 15, line: 'hpup', count: 50 });
+    const res = await create({
+      token_id: dynamicId,
+      country_id: 'us',
+      state_id: 'ca',
+      session: 'sticky',
+      sesstime: 15,
+      line: 'hpup',
+      count: 50,
+    });
     expect(res.json().code, res.body).toBe(0);
     const record = res.json().data;
     expect(record).toMatchObject({
       token_id: dynamicId,
       line_count: 50,
-      params: { country_id: 'us', state_id: 'ca', city_id: '', session: 'sticky', sesstime: 15, line: 'hpup', count: 50 },
+      params: {
+        country_id: 'us',
+        state_id: 'ca',
+        city_id: '',
+        session: 'sticky',
+        sesstime: 15,
+        line: 'hpup',
+        count: 50,
+      },
       filename: `endpoints-${record.id}.txt`,
     });
     const sessions = new Set<string>();
@@ -68,12 +94,21 @@ describe('endpoint files (spider records)', () => {
 
   it('rotating lines repeat the same username; a static token answers one plain line', async () => {
     // The proxy speaks HTTP: a socks5:// line would be refused at the gateway, so its lines keep its own scheme.
-    const rotating = await create({ token_id: dynamicId, country_id: 'us', session: 'rotating', line: 'socks5', count: 3 });
+    const rotating = await create({
+      token_id: dynamicId,
+      country_id: 'us',
+      session: 'rotating',
+      line: 'socks5',
+      count: 3,
+    });
     const lines = rotating.json().data.lines as string[];
     expect(new Set(lines).size).toBe(1);
     expect(lines[0]).toMatch(/^http:\/\/u[a-z0-9]+-country-us:[A-Za-z0-9]+@127\.0\.0\.1:\d+$/);
     const pinned = await create({ token_id: staticId, country_id: 'us', session: 'sticky', count: 20, line: 'upahp' });
-    expect(pinned.json().data).toMatchObject({ line_count: 1, params: { count: 1, session: 'rotating', sesstime: null, country_id: '' } });
+    expect(pinned.json().data).toMatchObject({
+      line_count: 1,
+      params: { count: 1, session: 'rotating', sesstime: null, country_id: '' },
+    });
     expect(pinned.json().data.lines[0]).toMatch(/^u[a-z0-9]+:[A-Za-z0-9]+@127\.0\.0\.1:\d+$/);
   });
 
@@ -105,7 +140,9 @@ describe('endpoint files (spider records)', () => {
   });
 
   it('needs a session', async () => {
-    expect((await request(t.app, 'POST', '/token/create/spider', { body: { token_id: dynamicId, count: 1 } })).statusCode).toBe(401);
+    expect(
+      (await request(t.app, 'POST', '/token/create/spider', { body: { token_id: dynamicId, count: 1 } })).statusCode,
+    ).toBe(401);
     expect((await request(t.app, 'GET', '/token/spider/records')).statusCode).toBe(401);
     expect((await request(t.app, 'GET', '/token/spider/record/file/1')).statusCode).toBe(401);
   });
@@ -114,7 +151,12 @@ describe('endpoint files (spider records)', () => {
     const cases: [object, string, string, string][] = [
       [{ token_id: dynamicId, count: 0 }, 'count', '生成数量为 1-10000', 'Count must be 1-10000'],
       [{ token_id: dynamicId, count: 10_001 }, 'count', '生成数量为 1-10000', 'Count must be 1-10000'],
-      [{ token_id: dynamicId, count: 1, session: 'sticky', sesstime: 121 }, 'sesstime', '会话时长为 1-120 分钟', 'Session time must be 1-120 minutes'],
+      [
+        { token_id: dynamicId, count: 1, session: 'sticky', sesstime: 121 },
+        'sesstime',
+        '会话时长为 1-120 分钟',
+        'Session time must be 1-120 minutes',
+      ],
       [
         { token_id: dynamicId, count: 1, session: 'rotating', sesstime: 5 },
         'sesstime',

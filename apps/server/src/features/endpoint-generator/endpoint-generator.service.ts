@@ -12,7 +12,12 @@ import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
 import { findUserTokens } from '../proxies/proxies.repository';
 import { assertAreaServed, buildEndpoints, isPinnedToken } from './endpoint-lines';
-import { findSpiderRecord, insertSpiderRecord, listSpiderRecordsPage, type TSpiderListRow } from './endpoint-generator.repository';
+import {
+  findSpiderRecord,
+  insertSpiderRecord,
+  listSpiderRecordsPage,
+  type TSpiderListRow,
+} from './endpoint-generator.repository';
 
 /**
  * Endpoint files (spider records): N endpoint lines of one of the user's
@@ -25,7 +30,10 @@ function filenameOf(id: number): string {
   return `endpoints-${id}.txt`;
 }
 
-function toRecord(row: Pick<TSpiderListRow, 'id' | 'tokenId' | 'params' | 'lineCount' | 'createdAt'>, tokenUsername: string): TSpiderRecord {
+function toRecord(
+  row: Pick<TSpiderListRow, 'id' | 'tokenId' | 'params' | 'lineCount' | 'createdAt'>,
+  tokenUsername: string,
+): TSpiderRecord {
   return {
     id: row.id,
     token_id: row.tokenId,
@@ -38,7 +46,11 @@ function toRecord(row: Pick<TSpiderListRow, 'id' | 'tokenId' | 'params' | 'lineC
 }
 
 /** Builds and stores an endpoint file; answers the record and its lines. */
-export async function createSpiderRecord(deps: TSpiderDeps, userId: number, body: TCreateSpiderBody): Promise<TSpiderRecordWithLines> {
+export async function createSpiderRecord(
+  deps: TSpiderDeps,
+  userId: number,
+  body: TCreateSpiderBody,
+): Promise<TSpiderRecordWithLines> {
   const [token] = await findUserTokens(deps.db, userId, [body.token_id]);
   if (!token || token.deletedAt) throw new AppError('NOT_FOUND');
   const isPinned = isPinnedToken(token);
@@ -54,7 +66,8 @@ export async function createSpiderRecord(deps: TSpiderDeps, userId: number, body
         line: body.line,
         count: body.count,
       };
-  if (!isPinned) await assertAreaServed(deps, token, { country: params.country_id, state: params.state_id, city: params.city_id });
+  if (!isPinned)
+    await assertAreaServed(deps, token, { country: params.country_id, state: params.state_id, city: params.city_id });
   const endpoints = buildEndpoints(
     deps.config,
     token,
@@ -86,8 +99,16 @@ export async function listSpiderRecords(
   userId: number,
   query: { page: number; page_size: number; token_id?: number },
 ): Promise<TPage<TSpiderRecord>> {
-  const { rows, total } = await listSpiderRecordsPage(deps.db, userId, query.token_id, { limit: query.page_size, offset: (query.page - 1) * query.page_size });
-  return { records: rows.map((r) => toRecord(r, r.tokenUsername)), total, page: query.page, page_size: query.page_size };
+  const { rows, total } = await listSpiderRecordsPage(deps.db, userId, query.token_id, {
+    limit: query.page_size,
+    offset: (query.page - 1) * query.page_size,
+  });
+  return {
+    records: rows.map((r) => toRecord(r, r.tokenUsername)),
+    total,
+    page: query.page,
+    page_size: query.page_size,
+  };
 }
 
 /** The endpoint file as a text download; another user's id is NOT_FOUND. */

@@ -32,7 +32,15 @@ export type TEndpointOptions = {
 };
 
 /** One generated endpoint. */
-export type TEndpoint = { host: string; port: number; username: string; password: string; network: TProxyNetwork; line: string; url: string };
+export type TEndpoint = {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  network: TProxyNetwork;
+  line: string;
+  url: string;
+};
 
 const SESSION_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const SESSION_LENGTH = 10;
@@ -62,7 +70,12 @@ export async function assertAreaServed(
   options: Pick<TEndpointOptions, 'country' | 'state' | 'city'>,
 ): Promise<void> {
   if (!options.country) return;
-  const area = { kind: exitKindOf(token.category), country: options.country, state: options.state || undefined, city: options.city || undefined };
+  const area = {
+    kind: exitKindOf(token.category),
+    country: options.country,
+    state: options.state || undefined,
+    city: options.city || undefined,
+  };
   if ((await countNodesInArea(deps.db, area)) === 0) throw new AppError('NO_STOCK');
 }
 
@@ -85,11 +98,17 @@ export function buildEndpoints(
     return { ...withNetwork, line: formatProxyLine(withNetwork, options.line), url: proxyUrlOf(withNetwork) };
   };
   if (isPinnedToken(token)) return [make(token.username)];
-  const area = { country: options.country || undefined, state: options.state || undefined, city: options.city || undefined };
+  const area = {
+    country: options.country || undefined,
+    state: options.state || undefined,
+    city: options.city || undefined,
+  };
   if (options.session === 'rotating') {
     const username = formatProxyUsername(token.username, area);
     return Array.from({ length: count }, () => make(username));
   }
   const sesstime = options.sesstime ?? SESSTIME_DEFAULT_MINUTES;
-  return distinctSessionIds(count).map((session) => make(formatProxyUsername(token.username, { ...area, session, sesstime })));
+  return distinctSessionIds(count).map((session) =>
+    make(formatProxyUsername(token.username, { ...area, session, sesstime })),
+  );
 }

@@ -19,11 +19,13 @@ function parseArgs(argv: string[]): { file: string; kind: TExitKind } {
     const arg = argv[i];
     if (arg === '--kind') {
       const value = argv[++i];
-      if (value !== 'residential' && value !== 'datacenter') throw new Error(`--kind must be residential or datacenter\n${USAGE}`);
+      if (value !== 'residential' && value !== 'datacenter')
+        throw new Error(`--kind must be residential or datacenter\n${USAGE}`);
       kind = value;
     } else if (arg.startsWith('--kind=')) {
       const value = arg.slice('--kind='.length);
-      if (value !== 'residential' && value !== 'datacenter') throw new Error(`--kind must be residential or datacenter\n${USAGE}`);
+      if (value !== 'residential' && value !== 'datacenter')
+        throw new Error(`--kind must be residential or datacenter\n${USAGE}`);
       kind = value;
     } else if (!file) {
       file = arg;
@@ -39,7 +41,9 @@ async function main(): Promise<number> {
   const { file, kind } = parseArgs(process.argv.slice(2));
   const text = readFileSync(file, 'utf8');
   const config = loadServerConfig();
-  const database = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') });
+  const database = await openDb(
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') },
+  );
   try {
     await migrateDb(database);
     const result = await importInventory({ db: database.db }, text, kind);

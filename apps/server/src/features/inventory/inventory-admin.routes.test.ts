@@ -20,12 +20,18 @@ describe('inventory import by operators', () => {
     await t?.close();
   });
 
-  const importCsv = (body: object, token = oper.token) => request(t.app, 'POST', '/admin/inventory/import', { token, body, lang: 'en' });
-  const nodesIn = async (country: string) => (await t.db.db.select().from(exitNodes).where(eq(exitNodes.country, country))).length;
+  const importCsv = (body: object, token = oper.token) =>
+    request(t.app, 'POST', '/admin/inventory/import', { token, body, lang: 'en' });
+  const nodesIn = async (country: string) =>
+    (await t.db.db.select().from(exitNodes).where(eq(exitNodes.country, country))).length;
 
   it('checks a file and lists its bad lines by number, importing nothing; a good file imports once', async () => {
     const bad = await importCsv({ csv: '10.9.0.1:3128:u:p,fr,idf,paris\nnonsense\n', kind: 'residential' });
-    expect(bad.json().data).toMatchObject({ imported: 0, valid: 1, errors: [{ line: 2, message: expect.any(String) }] });
+    expect(bad.json().data).toMatchObject({
+      imported: 0,
+      valid: 1,
+      errors: [{ line: 2, message: expect.any(String) }],
+    });
     expect(await nodesIn('fr')).toBe(0);
 
     const csv = '10.9.0.1:3128:u:p,fr,idf,paris\n10.9.0.2:3128:u:p,fr,idf,paris\n';

@@ -1,7 +1,13 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
 import { changeGatewayState } from '../gateway/gateway-state.service';
-import { listNodesForOperators, listStock, probeNodeNow, retireNode, updateNodeForOperators } from './inventory-admin.service';
+import {
+  listNodesForOperators,
+  listStock,
+  probeNodeNow,
+  retireNode,
+  updateNodeForOperators,
+} from './inventory-admin.service';
 import { parseInventoryCsv } from './inventory-csv';
 import { importInventory } from './inventory.service';
 

@@ -1,5 +1,11 @@
 import countries from 'i18n-iso-countries';
-import type { TInventoryNode, TInventoryNodeQuery, TInventoryNodeUpdate, TInventoryStockRow, TPage } from '@proxy/contract';
+import type {
+  TInventoryNode,
+  TInventoryNodeQuery,
+  TInventoryNodeUpdate,
+  TInventoryStockRow,
+  TPage,
+} from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
@@ -48,7 +54,10 @@ function toInventoryNode(row: TListedExitNode): TInventoryNode {
 }
 
 /** GET /admin/inventory/nodes. */
-export async function listNodesForOperators(deps: Pick<TDeps, 'db' | 'clock'>, query: TInventoryNodeQuery): Promise<TPage<TInventoryNode>> {
+export async function listNodesForOperators(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  query: TInventoryNodeQuery,
+): Promise<TPage<TInventoryNode>> {
   const { records, total } = await listExitNodes(deps.db, query, deps.clock.now());
   return { records: records.map(toInventoryNode), total, page: query.page, page_size: query.page_size };
 }
@@ -56,8 +65,15 @@ export async function listNodesForOperators(deps: Pick<TDeps, 'db' | 'clock'>, q
 const SLUG = /^[a-z0-9_]*$/;
 
 /** The area of an edit as stored: slugs for filters and usernames, the names as written for display. */
-function areaOf(input: TInventoryNodeUpdate): { country: string; state: string; city: string; stateName: string; cityName: string } {
-  if (!countries.isValid(input.country.toUpperCase())) throw new AppError('BAD_REQUEST', undefined, [{ path: 'country', message: 'invalidValue' }]);
+function areaOf(input: TInventoryNodeUpdate): {
+  country: string;
+  state: string;
+  city: string;
+  stateName: string;
+  cityName: string;
+} {
+  if (!countries.isValid(input.country.toUpperCase()))
+    throw new AppError('BAD_REQUEST', undefined, [{ path: 'country', message: 'invalidValue' }]);
   const state = toAreaSlug(input.state);
   const city = toAreaSlug(input.city);
   if (!SLUG.test(state)) throw new AppError('BAD_REQUEST', undefined, [{ path: 'state', message: 'invalidValue' }]);
@@ -87,10 +103,21 @@ export async function updateNodeForOperators(deps: TAdminDeps, input: TInventory
       const endpoint = { host: input.host, port: input.port, username, password };
       if (await findEndpointTwin(tx, { ...node, ...endpoint, ...area })) throw new AppError('INVENTORY_NODE_DUPLICATE');
       const isNewEndpoint =
-        endpoint.host !== node.host || endpoint.port !== node.port || endpoint.username !== node.username || endpoint.password !== node.password;
+        endpoint.host !== node.host ||
+        endpoint.port !== node.port ||
+        endpoint.username !== node.username ||
+        endpoint.password !== node.password;
       const changes: Partial<TNewExitNode> = { ...area, ...endpoint, status: input.status };
       // What the probe found was about the old endpoint.
-      if (isNewEndpoint) Object.assign(changes, { health: 'unknown', exitIp: null, latencyMs: null, checkedAt: null, probeFailures: 0, probeError: null });
+      if (isNewEndpoint)
+        Object.assign(changes, {
+          health: 'unknown',
+          exitIp: null,
+          latencyMs: null,
+          checkedAt: null,
+          probeFailures: 0,
+          probeError: null,
+        });
       await updateExitNode(tx, node.id, changes);
       await bumpGatewayVersion(tx);
       return toInventoryNode((await findListedExitNode(tx, node.id, now))!);

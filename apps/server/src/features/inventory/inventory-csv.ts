@@ -14,7 +14,10 @@ export function toAreaSlug(text: string): string {
   return text.trim().toLowerCase().replace(/\s+/g, '');
 }
 
-function parseEndpoint(field: string): { egress: 'http' | 'socks5'; host: string; port: number; username: string | null; password: string | null } | string {
+function parseEndpoint(
+  field: string,
+):
+  { egress: 'http' | 'socks5'; host: string; port: number; username: string | null; password: string | null } | string {
   let rest = field.trim();
   let egress: 'http' | 'socks5' = 'http';
   const scheme = /^([a-z0-9]+):\/\//i.exec(rest);
@@ -40,7 +43,8 @@ function parseEndpoint(field: string): { egress: 'http' | 'socks5'; host: string
   if (!host || /[\s/@]/.test(host)) return 'missing or invalid host';
   const portText = tail[0] ?? '';
   if (!/^\d{1,5}$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) return 'port must be 1-65535';
-  if (tail.length === 1) return { egress, host: host.toLowerCase(), port: Number(portText), username: null, password: null };
+  if (tail.length === 1)
+    return { egress, host: host.toLowerCase(), port: Number(portText), username: null, password: null };
   if (tail.length < 3) return 'credentials must be user:pass';
   const username = tail[1];
   // The password may itself contain ':'.
@@ -88,7 +92,15 @@ export function parseInventoryCsv(text: string, kind: TExitKind): TParsedInvento
       return;
     }
     // The names as written are kept for display ("Los Angeles"); the slugs are what usernames and filters use.
-    nodes.push({ kind, ...endpoint, country, state, city, stateName: (fields[2] ?? '').trim(), cityName: (fields[3] ?? '').trim() });
+    nodes.push({
+      kind,
+      ...endpoint,
+      country,
+      state,
+      city,
+      stateName: (fields[2] ?? '').trim(),
+      cityName: (fields[3] ?? '').trim(),
+    });
   });
   return { nodes, errors };
 }

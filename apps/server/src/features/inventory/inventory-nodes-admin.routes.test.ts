@@ -35,7 +35,14 @@ describe('inventory nodes by operators', () => {
     ].join('\n');
     expect(await importInventory(t.deps, csv, 'residential')).toMatchObject({ imported: 4 });
     for (const row of await t.db.db.select().from(exitNodes)) {
-      const name = row.port === live.port ? 'live' : row.port === dead.port ? 'dead' : row.host === '10.77.0.3' ? 'spare' : 'paris';
+      const name =
+        row.port === live.port
+          ? 'live'
+          : row.port === dead.port
+            ? 'dead'
+            : row.host === '10.77.0.3'
+              ? 'spare'
+              : 'paris';
       id[name] = row.id;
     }
     await creditFen(t.deps, ann.userId, 100_000);
@@ -57,9 +64,14 @@ describe('inventory nodes by operators', () => {
     await echo?.close();
   });
 
-  const call = (method: 'GET' | 'PUT' | 'POST', path: string, body?: object, options: { token?: string; lang?: string } = {}) =>
-    request(t.app, method, path, { token: options.token ?? oper.token, body, lang: options.lang ?? 'en' });
-  const auditCount = async (route: string) => (await call('GET', `/admin/audit/list?route=${route}`)).json().data.total as number;
+  const call = (
+    method: 'GET' | 'PUT' | 'POST',
+    path: string,
+    body?: object,
+    options: { token?: string; lang?: string } = {},
+  ) => request(t.app, method, path, { token: options.token ?? oper.token, body, lang: options.lang ?? 'en' });
+  const auditCount = async (route: string) =>
+    (await call('GET', `/admin/audit/list?route=${route}`)).json().data.total as number;
   const nodeRow = async (nodeId: number) => (await t.db.db.select().from(exitNodes).where(eq(exitNodes.id, nodeId)))[0];
 
   it('lists nodes with their holder and pinned live proxies, never a password, and filters them', async () => {
@@ -80,9 +92,17 @@ describe('inventory nodes by operators', () => {
       }),
     ]);
     expect(JSON.stringify(all.json().data)).not.toContain('"password"');
-    expect((await call('GET', '/admin/inventory/nodes?country=FR')).json().data.records.map((n: { id: number }) => n.id)).toEqual([id.paris]);
-    expect((await call('GET', '/admin/inventory/nodes?keyword=10.77.0.3')).json().data.records.map((n: { id: number }) => n.id)).toEqual([id.spare]);
-    expect((await call('GET', '/admin/inventory/nodes?assignment=free&kind=residential&status=active')).json().data.total).toBe(3);
+    expect(
+      (await call('GET', '/admin/inventory/nodes?country=FR')).json().data.records.map((n: { id: number }) => n.id),
+    ).toEqual([id.paris]);
+    expect(
+      (await call('GET', '/admin/inventory/nodes?keyword=10.77.0.3'))
+        .json()
+        .data.records.map((n: { id: number }) => n.id),
+    ).toEqual([id.spare]);
+    expect(
+      (await call('GET', '/admin/inventory/nodes?assignment=free&kind=residential&status=active')).json().data.total,
+    ).toBe(3);
     expect((await call('GET', '/admin/inventory/nodes?kind=datacenter')).json().data.total).toBe(0);
 
     const bad = await call('GET', '/admin/inventory/nodes?health=sick');
@@ -96,20 +116,35 @@ describe('inventory nodes by operators', () => {
   it('probes a node now: the live one is up with its exit IP and latency, the dead one down (gateways reload)', async () => {
     const up = await call('POST', `/admin/inventory/nodes/${id.live}/probe`);
     expect(up.statusCode, up.body).toBe(200);
-    expect(up.json().data).toMatchObject({ id: id.live, health: 'up', exit_ip: '8.8.8.8', probe_failures: 0, probe_error: null });
+    expect(up.json().data).toMatchObject({
+      id: id.live,
+      health: 'up',
+      exit_ip: '8.8.8.8',
+      probe_failures: 0,
+      probe_error: null,
+    });
     expect(up.json().data.latency_ms).toBeGreaterThanOrEqual(0);
     expect(up.json().data.checked_at).toEqual(expect.any(String));
 
     const version = await readGatewayVersion(t.db.db);
     const down = await call('POST', `/admin/inventory/nodes/${id.dead}/probe`);
     // INVENTORY_PROBE_FAILURES (2) attempts in one probe: marked down at once.
-    expect(down.json().data).toMatchObject({ health: 'down', exit_ip: null, probe_failures: 2, probe_error: expect.any(String) });
+    expect(down.json().data).toMatchObject({
+      health: 'down',
+      exit_ip: null,
+      probe_failures: 2,
+      probe_error: expect.any(String),
+    });
     expect(await readGatewayVersion(t.db.db)).toBeGreaterThan(version);
-    expect((await call('GET', '/admin/inventory/nodes?health=down')).json().data.records.map((n: { id: number }) => n.id)).toEqual([id.dead]);
+    expect(
+      (await call('GET', '/admin/inventory/nodes?health=down')).json().data.records.map((n: { id: number }) => n.id),
+    ).toEqual([id.dead]);
 
     expect((await call('POST', '/admin/inventory/nodes/999999/probe')).statusCode).toBe(404);
     expect((await call('POST', '/admin/inventory/nodes/abc/probe')).statusCode).toBe(400);
-    expect((await call('POST', `/admin/inventory/nodes/${id.live}/probe`, undefined, { token: ann.token })).statusCode).toBe(403);
+    expect(
+      (await call('POST', `/admin/inventory/nodes/${id.live}/probe`, undefined, { token: ann.token })).statusCode,
+    ).toBe(403);
     expect(await auditCount('adminInventoryNodeProbe')).toBeGreaterThanOrEqual(2);
   });
 
@@ -144,13 +179,26 @@ describe('inventory nodes by operators', () => {
     expect(await readGatewayVersion(t.db.db)).toBeGreaterThan(version);
 
     // A node nobody is pinned to retires at once.
-    expect((await call('POST', `/admin/inventory/nodes/${id.paris}/retire`, {})).json().data).toMatchObject({ moved_tokens: 0, node: { status: 'disabled' } });
-    expect((await call('POST', `/admin/inventory/nodes/${id.paris}/retire`, {}, { token: ann.token })).statusCode).toBe(403);
+    expect((await call('POST', `/admin/inventory/nodes/${id.paris}/retire`, {})).json().data).toMatchObject({
+      moved_tokens: 0,
+      node: { status: 'disabled' },
+    });
+    expect((await call('POST', `/admin/inventory/nodes/${id.paris}/retire`, {}, { token: ann.token })).statusCode).toBe(
+      403,
+    );
     expect(await auditCount('adminInventoryNodeRetire')).toBeGreaterThanOrEqual(6);
   });
 
   it('edits a node: area, endpoint and status; bad input is a 400 naming the field and changes nothing', async () => {
-    const base = { country: 'de', state: 'Berlin', city: '', host: '127.0.0.1', port: dead.port, username: null, status: 'active' };
+    const base = {
+      country: 'de',
+      state: 'Berlin',
+      city: '',
+      host: '127.0.0.1',
+      port: dead.port,
+      username: null,
+      status: 'active',
+    };
     for (const [patch, path] of [
       [{ port: 70000 }, 'port'],
       [{ country: 'zz' }, 'country'],
@@ -186,11 +234,24 @@ describe('inventory nodes by operators', () => {
     });
     expect((await nodeRow(id.dead)).password).toBe('s3cret');
     // Leaving the password out keeps it.
-    await call('PUT', `/admin/inventory/nodes/${id.dead}`, { ...base, host: '10.77.0.9', port: 8080, username: 'new', city: 'Mitte' });
+    await call('PUT', `/admin/inventory/nodes/${id.dead}`, {
+      ...base,
+      host: '10.77.0.9',
+      port: 8080,
+      username: 'new',
+      city: 'Mitte',
+    });
     expect((await nodeRow(id.dead)).password).toBe('s3cret');
 
     // The endpoint and area of another node: refused.
-    const twin = await call('PUT', `/admin/inventory/nodes/${id.dead}`, { ...base, host: '10.77.0.3', port: 3128, username: 'x', state: 'be', city: 'Berlin' });
+    const twin = await call('PUT', `/admin/inventory/nodes/${id.dead}`, {
+      ...base,
+      host: '10.77.0.3',
+      port: 3128,
+      username: 'x',
+      state: 'be',
+      city: 'Berlin',
+    });
     expect([twin.statusCode, twin.json().code]).toEqual([409, 3104]);
     // Disabling the node a live proxy now uses: refused like a retirement.
     const spare = await call('PUT', `/admin/inventory/nodes/${id.spare}`, {
@@ -213,7 +274,9 @@ describe('inventory nodes by operators', () => {
   it('counts stock per area and kind with the query the area lists use', async () => {
     const stock = await call('GET', '/admin/inventory/stock?kind=residential');
     expect(stock.statusCode).toBe(200);
-    const berlin = stock.json().data.find((r: { country: string; state: string }) => r.country === 'de' && r.state === 'be');
+    const berlin = stock
+      .json()
+      .data.find((r: { country: string; state: string }) => r.country === 'de' && r.state === 'be');
     expect(berlin).toMatchObject({ kind: 'residential', active: 1, disabled: 1, held: 1, static_available: 0 });
     const countries = (await request(t.app, 'GET', '/token/list/area/countries', { token: ann.token })).json().data;
     const de = stock.json().data.filter((r: { country: string }) => r.country === 'de');

@@ -9,5 +9,9 @@ export function createInventoryProbeJob(deps: Pick<TDeps, 'db' | 'config' | 'clo
 
 /** Runs the probe every INVENTORY_PROBE_INTERVAL_S (the caller starts it only when that is above 0). */
 export function createInventoryProbeRunner(deps: Pick<TDeps, 'db' | 'config' | 'clock' | 'log'>): TJobRunner {
-  return createJobRunner({ jobs: [createInventoryProbeJob(deps)], intervalMs: Math.max(1, deps.config.INVENTORY_PROBE_INTERVAL_S) * 1000, log: deps.log });
+  return createJobRunner({
+    jobs: [createInventoryProbeJob(deps)],
+    intervalMs: Math.max(1, deps.config.INVENTORY_PROBE_INTERVAL_S) * 1000,
+    log: deps.log,
+  });
 }

@@ -6,7 +6,13 @@ import { SocksClient } from 'socks';
 import { parseIpAddress } from '@proxy/contract';
 import type { TDeps } from '../../lib/deps';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
-import { listProbeTargets, lockExitNode, recordProbe, type TExitHealth, type TExitNodeRow } from './inventory.repository';
+import {
+  listProbeTargets,
+  lockExitNode,
+  recordProbe,
+  type TExitHealth,
+  type TExitNodeRow,
+} from './inventory.repository';
 
 /**
  * The inventory probe: a real request through each active upstream exit to an
@@ -69,7 +75,13 @@ function connectTunnel(node: TExitNodeRow, host: string, port: number, signal: A
 async function socksTunnel(node: TExitNodeRow, host: string, port: number, timeoutMs: number): Promise<net.Socket> {
   try {
     const { socket } = await SocksClient.createConnection({
-      proxy: { host: node.host, port: node.port, type: 5, userId: node.username ?? undefined, password: node.password ?? undefined },
+      proxy: {
+        host: node.host,
+        port: node.port,
+        type: 5,
+        userId: node.username ?? undefined,
+        password: node.password ?? undefined,
+      },
       command: 'connect',
       destination: { host, port },
       timeout: timeoutMs,
@@ -146,7 +158,9 @@ export async function probeThroughNode(node: TExitNodeRow, echoUrl: string, time
   const attempt = (async () => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const tunnel =
-      node.egress === 'socks5' ? await socksTunnel(node, host, defaultPort(url), timeoutMs) : await connectTunnel(node, host, defaultPort(url), abort.signal);
+      node.egress === 'socks5'
+        ? await socksTunnel(node, host, defaultPort(url), timeoutMs)
+        : await connectTunnel(node, host, defaultPort(url), abort.signal);
     opened.push(tunnel);
     return getOverTunnel(url, tunnel, abort.signal);
   })();
@@ -172,7 +186,14 @@ export function nextHealth(
   outcome: TProbeOutcome,
   failedAttempts: number,
   threshold: number,
-): { health: TExitHealth; exitIp: string | null; latencyMs: number | null; probeFailures: number; probeError: string | null; isGatewayChange: boolean } {
+): {
+  health: TExitHealth;
+  exitIp: string | null;
+  latencyMs: number | null;
+  probeFailures: number;
+  probeError: string | null;
+  isGatewayChange: boolean;
+} {
   if (outcome.ok) {
     return {
       health: 'up',
@@ -214,7 +235,13 @@ export async function probeNode(deps: TProbeDeps, node: TExitNodeRow): Promise<b
   return deps.db.transaction(async (tx) => {
     // The row as it is now (an operator may have edited it meanwhile): an edited endpoint was not what we probed.
     const current = await lockExitNode(tx, node.id);
-    if (!current || current.host !== node.host || current.port !== node.port || current.username !== node.username || current.password !== node.password)
+    if (
+      !current ||
+      current.host !== node.host ||
+      current.port !== node.port ||
+      current.username !== node.username ||
+      current.password !== node.password
+    )
       return false;
     const next = nextHealth(current, outcome, failed, threshold);
     await recordProbe(tx, node.id, {

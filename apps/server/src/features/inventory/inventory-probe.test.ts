@@ -22,7 +22,9 @@ async function startSocksUpstream(localAddress: string, username: string, passwo
         const ulen = buf[1];
         if (buf.length < 3 + ulen || buf.length < 3 + ulen + buf[2 + ulen]) return;
         const plen = buf[2 + ulen];
-        const isOk = buf.subarray(2, 2 + ulen).toString() === username && buf.subarray(3 + ulen, 3 + ulen + plen).toString() === password;
+        const isOk =
+          buf.subarray(2, 2 + ulen).toString() === username &&
+          buf.subarray(3 + ulen, 3 + ulen + plen).toString() === password;
         buf = buf.subarray(3 + ulen + plen);
         client.write(Buffer.from([0x01, isOk ? 0x00 : 0x01]));
         if (!isOk) return client.end();
@@ -43,10 +45,18 @@ async function startSocksUpstream(localAddress: string, username: string, passwo
     client.on('data', onData);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as net.AddressInfo).port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
-function upstream(egress: 'http' | 'socks5', port: number, username: string | null, password: string | null): TExitNodeRow {
+function upstream(
+  egress: 'http' | 'socks5',
+  port: number,
+  username: string | null,
+  password: string | null,
+): TExitNodeRow {
   const now = new Date();
   return {
     id: 1,
@@ -90,12 +100,21 @@ describe('inventory probe: one request through an upstream', () => {
   });
 
   it('sees the exit address through an HTTP CONNECT upstream and a SOCKS5 one, with their credentials', async () => {
-    expect(await probeThroughNode(upstream('http', http.port, 'h', 'p:1'), echo.url, 5000)).toMatchObject({ ok: true, exitIp: '127.0.0.4' });
-    expect(await probeThroughNode(upstream('socks5', socks.port, 's', 'p2'), echo.url, 5000)).toMatchObject({ ok: true, exitIp: '127.0.0.5' });
+    expect(await probeThroughNode(upstream('http', http.port, 'h', 'p:1'), echo.url, 5000)).toMatchObject({
+      ok: true,
+      exitIp: '127.0.0.4',
+    });
+    expect(await probeThroughNode(upstream('socks5', socks.port, 's', 'p2'), echo.url, 5000)).toMatchObject({
+      ok: true,
+      exitIp: '127.0.0.5',
+    });
   });
 
   it('fails with a short reason on wrong credentials or a closed port', async () => {
-    expect(await probeThroughNode(upstream('http', http.port, 'h', 'wrong'), echo.url, 5000)).toEqual({ ok: false, error: 'upstream answered 407 to CONNECT' });
+    expect(await probeThroughNode(upstream('http', http.port, 'h', 'wrong'), echo.url, 5000)).toEqual({
+      ok: false,
+      error: 'upstream answered 407 to CONNECT',
+    });
     expect(await probeThroughNode(upstream('socks5', socks.port, 's', 'wrong'), echo.url, 5000)).toMatchObject({
       ok: false,
       error: expect.stringContaining('SOCKS5'),
@@ -124,12 +143,32 @@ describe('inventory probe: reading echoes and deciding health', () => {
   it('marks down at the threshold of failures in a row, up on a success; gateways reload only on up/down or a new exit IP', () => {
     const up = { health: 'up' as const, exitIp: '8.8.8.8', probeFailures: 0, latencyMs: 20 };
     const failure = { ok: false as const, error: 'ECONNREFUSED' };
-    expect(nextHealth(up, failure, 1, 2)).toMatchObject({ health: 'up', probeFailures: 1, exitIp: '8.8.8.8', isGatewayChange: false });
-    expect(nextHealth({ ...up, probeFailures: 1 }, failure, 1, 2)).toMatchObject({ health: 'down', probeFailures: 2, isGatewayChange: true });
-    expect(nextHealth({ ...up, health: 'down', probeFailures: 4 }, failure, 2, 2)).toMatchObject({ health: 'down', isGatewayChange: false });
+    expect(nextHealth(up, failure, 1, 2)).toMatchObject({
+      health: 'up',
+      probeFailures: 1,
+      exitIp: '8.8.8.8',
+      isGatewayChange: false,
+    });
+    expect(nextHealth({ ...up, probeFailures: 1 }, failure, 1, 2)).toMatchObject({
+      health: 'down',
+      probeFailures: 2,
+      isGatewayChange: true,
+    });
+    expect(nextHealth({ ...up, health: 'down', probeFailures: 4 }, failure, 2, 2)).toMatchObject({
+      health: 'down',
+      isGatewayChange: false,
+    });
     const success = { ok: true as const, latencyMs: 15, exitIp: '8.8.8.8' };
-    expect(nextHealth({ ...up, probeFailures: 1 }, success, 0, 2)).toMatchObject({ health: 'up', probeFailures: 0, probeError: null, isGatewayChange: false });
+    expect(nextHealth({ ...up, probeFailures: 1 }, success, 0, 2)).toMatchObject({
+      health: 'up',
+      probeFailures: 0,
+      probeError: null,
+      isGatewayChange: false,
+    });
     expect(nextHealth({ ...up, health: 'down' }, success, 0, 2)).toMatchObject({ health: 'up', isGatewayChange: true });
-    expect(nextHealth(up, { ...success, exitIp: '8.8.4.4' }, 0, 2)).toMatchObject({ exitIp: '8.8.4.4', isGatewayChange: true });
+    expect(nextHealth(up, { ...success, exitIp: '8.8.4.4' }, 0, 2)).toMatchObject({
+      exitIp: '8.8.4.4',
+      isGatewayChange: true,
+    });
   });
 });

@@ -12,14 +12,21 @@ export type TExitKind = (typeof EXIT_KINDS)[number];
 export type TAreaFilter = { kind: TExitKind; country: string; state?: string; city?: string };
 
 function areaWhere(area: TAreaFilter): SQL {
-  const parts: SQL[] = [eq(exitNodes.kind, area.kind), eq(exitNodes.country, area.country), eq(exitNodes.status, 'active')];
+  const parts: SQL[] = [
+    eq(exitNodes.kind, area.kind),
+    eq(exitNodes.country, area.country),
+    eq(exitNodes.status, 'active'),
+  ];
   if (area.state) parts.push(eq(exitNodes.state, area.state));
   if (area.city) parts.push(eq(exitNodes.city, area.city));
   return and(...parts)!;
 }
 
 // Shared direct nodes are always available; an upstream node is available while nobody holds it and the probe has not found it dead.
-const isAvailable = or(eq(exitNodes.egress, 'direct'), and(isNull(exitNodes.holderTokenId), ne(exitNodes.health, 'down')))!;
+const isAvailable = or(
+  eq(exitNodes.egress, 'direct'),
+  and(isNull(exitNodes.holderTokenId), ne(exitNodes.health, 'down')),
+)!;
 
 /** Inserts nodes, skipping duplicates of existing ones (same endpoint and area); answers the inserted rows. */
 export async function insertExitNodes(db: TDbOrTx, rows: TNewExitNode[]): Promise<TExitNodeRow[]> {
@@ -39,7 +46,11 @@ export async function findDirectNode(db: TDbOrTx, kind: TExitKind): Promise<TExi
 }
 
 /** Moves a direct node to another area (the gateway host's area changed in the configuration). */
-export async function relabelExitNode(db: TDbOrTx, id: number, area: { country: string; state: string; city: string }): Promise<void> {
+export async function relabelExitNode(
+  db: TDbOrTx,
+  id: number,
+  area: { country: string; state: string; city: string },
+): Promise<void> {
   await db.update(exitNodes).set(area).where(eq(exitNodes.id, id));
 }
 
@@ -53,7 +64,14 @@ export async function lockFreeUpstreamNodes(tx: TDbOrTx, area: TAreaFilter, limi
   return tx
     .select()
     .from(exitNodes)
-    .where(and(areaWhere(area), ne(exitNodes.egress, 'direct'), isNull(exitNodes.holderTokenId), ne(exitNodes.health, 'down')))
+    .where(
+      and(
+        areaWhere(area),
+        ne(exitNodes.egress, 'direct'),
+        isNull(exitNodes.holderTokenId),
+        ne(exitNodes.health, 'down'),
+      ),
+    )
     .orderBy(asc(exitNodes.id))
     .limit(limit)
     .for('update', { skipLocked: true });
@@ -101,7 +119,11 @@ export async function findExitNodes(db: TDbOrTx, ids: number[]): Promise<TExitNo
 }
 
 /** One area level with inventory and its available count. */
-export type TAreaCount = { code: string; /** Name captured at import ('' when none). */ name: string; available: number };
+export type TAreaCount = {
+  code: string;
+  /** Name captured at import ('' when none). */ name: string;
+  available: number;
+};
 
 /** Counts of one group of nodes (an area level, or a whole area and kind). */
 export type TStockCounts = {
@@ -123,7 +145,13 @@ export type TStockCounts = {
 };
 
 /** What stock to count and how to group it: by one area level under a parent (the area lists), or by whole area and kind (operators). */
-export type TStockGrouping = { kind?: TExitKind; country?: string; state?: string; level: 'country' | 'state' | 'city' | 'area'; activeOnly?: boolean };
+export type TStockGrouping = {
+  kind?: TExitKind;
+  country?: string;
+  state?: string;
+  level: 'country' | 'state' | 'city' | 'area';
+  activeOnly?: boolean;
+};
 
 const isActive = eq(exitNodes.status, 'active');
 const countWhere = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
@@ -180,7 +208,11 @@ export async function countStock(db: TDbOrTx, grouping: TStockGrouping): Promise
  * of a country, or cities of a state; available = shared direct nodes plus
  * free upstream nodes.
  */
-export async function countAreas(db: TDbOrTx, kind: TExitKind, parent: { country?: string; state?: string }): Promise<TAreaCount[]> {
+export async function countAreas(
+  db: TDbOrTx,
+  kind: TExitKind,
+  parent: { country?: string; state?: string },
+): Promise<TAreaCount[]> {
   const level = parent.country === undefined ? 'country' : parent.state === undefined ? 'state' : 'city';
   const rows = await countStock(db, { kind, ...parent, level, activeOnly: true });
   return rows.map((r) => ({
@@ -220,11 +252,17 @@ function nodeFilter(query: Omit<TInventoryNodeQuery, 'page' | 'page_size'>): SQL
 }
 
 function pinnedCount(now: Date) {
-  return sql<number>`(select count(*) from ${proxyTokens} where ${pinnedTo(sql`${exitNodes.id}`, sql`${exitNodes.holderTokenId}`, now)})`.mapWith(Number);
+  return sql<number>`(select count(*) from ${proxyTokens} where ${pinnedTo(sql`${exitNodes.id}`, sql`${exitNodes.holderTokenId}`, now)})`.mapWith(
+    Number,
+  );
 }
 
 /** Exit nodes matching the operators' filters, by id, with their pinned live tokens. */
-export async function listExitNodes(db: TDbOrTx, query: TInventoryNodeQuery, now: Date): Promise<{ records: TListedExitNode[]; total: number }> {
+export async function listExitNodes(
+  db: TDbOrTx,
+  query: TInventoryNodeQuery,
+  now: Date,
+): Promise<{ records: TListedExitNode[]; total: number }> {
   const where = nodeFilter(query);
   const [records, [{ total }]] = await Promise.all([
     db
@@ -240,7 +278,12 @@ export async function listExitNodes(db: TDbOrTx, query: TInventoryNodeQuery, now
 }
 
 /** One node with its pinned live tokens; `lock` takes a row lock (FOR UPDATE) inside a transaction. */
-export async function findListedExitNode(db: TDbOrTx, id: number, now: Date, lock = false): Promise<TListedExitNode | undefined> {
+export async function findListedExitNode(
+  db: TDbOrTx,
+  id: number,
+  now: Date,
+  lock = false,
+): Promise<TListedExitNode | undefined> {
   if (lock) await db.select({ id: exitNodes.id }).from(exitNodes).where(eq(exitNodes.id, id)).for('update');
   const [row] = await db
     .select({ node: exitNodes, pinnedTokens: pinnedCount(now) })
@@ -296,14 +339,20 @@ export async function findEndpointTwin(
  * Re-pins every live token of `from` to `to` and hands over the hold: the
  * caller has locked both rows and checked `to` is free. Answers the tokens moved.
  */
-export async function movePinnedTokens(tx: TDbOrTx, from: TExitNodeRow, to: TExitNodeRow, now: Date): Promise<number[]> {
+export async function movePinnedTokens(
+  tx: TDbOrTx,
+  from: TExitNodeRow,
+  to: TExitNodeRow,
+  now: Date,
+): Promise<number[]> {
   const moved = await tx
     .update(proxyTokens)
     .set({ exitNodeId: to.id })
     .where(pinnedTo(from.id, from.holderTokenId, now))
     .returning({ id: proxyTokens.id });
   const ids = moved.map((m) => m.id);
-  const holder = from.holderTokenId !== null && ids.includes(from.holderTokenId) ? from.holderTokenId : (ids[0] ?? null);
+  const holder =
+    from.holderTokenId !== null && ids.includes(from.holderTokenId) ? from.holderTokenId : (ids[0] ?? null);
   await tx
     .update(exitNodes)
     .set({ holderTokenId: null, updatedAt: sql`now()` })

@@ -12,8 +12,14 @@ const IMPORT_CHUNK = 500;
  * (DIRECT_EXIT_COUNTRY/STATE/CITY), so a fresh install sells honest stock.
  * Idempotent; a changed configuration relabels the existing nodes.
  */
-export async function seedDirectNodes(deps: Pick<TDeps, 'db' | 'config'>): Promise<{ created: number; relabelled: number }> {
-  const area = { country: deps.config.DIRECT_EXIT_COUNTRY, state: deps.config.DIRECT_EXIT_STATE, city: deps.config.DIRECT_EXIT_CITY };
+export async function seedDirectNodes(
+  deps: Pick<TDeps, 'db' | 'config'>,
+): Promise<{ created: number; relabelled: number }> {
+  const area = {
+    country: deps.config.DIRECT_EXIT_COUNTRY,
+    state: deps.config.DIRECT_EXIT_STATE,
+    city: deps.config.DIRECT_EXIT_CITY,
+  };
   return deps.db.transaction(async (tx) => {
     let created = 0;
     let relabelled = 0;

@@ -108,7 +108,10 @@ describe('inventory import and areas', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
   let user: TTestUser;
   beforeAll(async () => {
-    t = await createTestApp({ mailer, config: { DIRECT_EXIT_COUNTRY: 'us', DIRECT_EXIT_STATE: 'ca', DIRECT_EXIT_CITY: 'losangeles' } });
+    t = await createTestApp({
+      mailer,
+      config: { DIRECT_EXIT_COUNTRY: 'us', DIRECT_EXIT_STATE: 'ca', DIRECT_EXIT_CITY: 'losangeles' },
+    });
     user = await createUser(t.app, mailer, 'opal');
   });
   afterAll(async () => {
@@ -124,24 +127,40 @@ describe('inventory import and areas', () => {
       ['datacenter', 'direct', 'us', 'ca', 'losangeles'],
     ]);
     // A changed configuration relabels them honestly.
-    const moved = { ...t.deps, config: { ...t.deps.config, DIRECT_EXIT_COUNTRY: 'de', DIRECT_EXIT_STATE: '', DIRECT_EXIT_CITY: '' } };
+    const moved = {
+      ...t.deps,
+      config: { ...t.deps.config, DIRECT_EXIT_COUNTRY: 'de', DIRECT_EXIT_STATE: '', DIRECT_EXIT_CITY: '' },
+    };
     expect(await seedDirectNodes(moved)).toEqual({ created: 0, relabelled: 2 });
     expect(await seedDirectNodes(t.deps)).toEqual({ created: 0, relabelled: 2 });
   });
 
   it('imports a good file, skips duplicates, and bumps the gateway version', async () => {
     const version = await readGatewayVersion(t.db.db);
-    const file = 'socks5://10.1.0.1:1080:u:p,us,ca,San Francisco\n10.1.0.2:3128,us,ny,newyork\n10.1.0.3:3128,us,ny,newyork\n';
+    const file =
+      'socks5://10.1.0.1:1080:u:p,us,ca,San Francisco\n10.1.0.2:3128,us,ny,newyork\n10.1.0.3:3128,us,ny,newyork\n';
     expect(await importInventory(t.deps, file, 'residential')).toEqual({ imported: 3, duplicates: 0, errors: [] });
     expect(await readGatewayVersion(t.db.db)).toBeGreaterThan(version);
-    expect(await importInventory(t.deps, `${file}10.1.0.4:3128,jp\n`, 'residential')).toEqual({ imported: 1, duplicates: 3, errors: [] });
+    expect(await importInventory(t.deps, `${file}10.1.0.4:3128,jp\n`, 'residential')).toEqual({
+      imported: 1,
+      duplicates: 3,
+      errors: [],
+    });
     // The same endpoint as data-center inventory is another node.
-    expect(await importInventory(t.deps, '10.1.0.2:3128,us,ny,newyork\n', 'datacenter')).toEqual({ imported: 1, duplicates: 0, errors: [] });
+    expect(await importInventory(t.deps, '10.1.0.2:3128,us,ny,newyork\n', 'datacenter')).toEqual({
+      imported: 1,
+      duplicates: 0,
+      errors: [],
+    });
   });
 
   it('imports nothing when any line is bad', async () => {
     const before = (await t.db.db.select().from(exitNodes)).length;
-    const result = await importInventory(t.deps, '10.2.0.1:3128,fr\n10.2.0.2:3128,xx\n10.2.0.3:3128,fr\n', 'residential');
+    const result = await importInventory(
+      t.deps,
+      '10.2.0.1:3128,fr\n10.2.0.2:3128,xx\n10.2.0.3:3128,fr\n',
+      'residential',
+    );
     expect(result.imported).toBe(0);
     expect(result.errors).toEqual([{ line: 2, message: expect.stringContaining('country') }]);
     expect((await t.db.db.select().from(exitNodes)).length).toBe(before);
@@ -154,12 +173,18 @@ describe('inventory import and areas', () => {
       { id: 'jp', name: '日本', name_zh: '日本', name_en: 'Japan', available: 1 },
       { id: 'us', name: '美国', name_zh: '美国', name_en: 'United States of America', available: 4 },
     ]);
-    const states = await request(t.app, 'GET', '/token/list/area/state?country_id=us', { token: user.token, lang: 'en' });
+    const states = await request(t.app, 'GET', '/token/list/area/state?country_id=us', {
+      token: user.token,
+      lang: 'en',
+    });
     expect(states.json().data).toEqual([
       { id: 'ca', name: 'California', name_zh: 'California', name_en: 'California', available: 2 },
       { id: 'ny', name: 'New York', name_zh: 'New York', name_en: 'New York', available: 2 },
     ]);
-    const cities = await request(t.app, 'GET', '/token/list/area/city?country_id=us&state_id=ca', { token: user.token, lang: 'en' });
+    const cities = await request(t.app, 'GET', '/token/list/area/city?country_id=us&state_id=ca', {
+      token: user.token,
+      lang: 'en',
+    });
     expect(cities.json().data).toEqual([
       // The direct node is labelled by a configured slug (title-cased); imported nodes keep the name the file gave.
       { id: 'losangeles', name: 'Losangeles', name_zh: 'Losangeles', name_en: 'Losangeles', available: 1 },
@@ -175,22 +200,25 @@ describe('inventory import and areas', () => {
     expect((await request(t.app, 'GET', '/token/list/area/countries')).statusCode).toBe(401);
   });
 
-  it.skipIf(isPostgres)('imports a file with the CLI and reports bad lines with their numbers (its own embedded database: PGlite run only)', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'inventory-cli-'));
-    const good = path.join(dir, 'good.csv');
-    const bad = path.join(dir, 'bad.csv');
-    writeFileSync(good, '10.3.0.1:3128:u:p,us,tx,austin\n');
-    writeFileSync(bad, '10.3.0.2:3128,us\nnonsense\n');
-    const env = { ...process.env, DATA_DIR: createTestConfig().DATA_DIR, DATABASE_URL: '' };
-    const cli = fileURLToPath(new URL('./import-cli.ts', import.meta.url));
-    const run = promisify(execFile);
-    const ok = await run('npx', ['tsx', cli, good, '--kind', 'datacenter'], { env });
-    expect(ok.stdout).toContain('imported 1 datacenter node(s), skipped 0 duplicate(s)');
-    const again = await run('npx', ['tsx', cli, good, '--kind', 'datacenter'], { env });
-    expect(again.stdout).toContain('imported 0 datacenter node(s), skipped 1 duplicate(s)');
-    const failed = await run('npx', ['tsx', cli, bad], { env }).catch((e: { code: number; stderr: string }) => e);
-    expect(failed).toMatchObject({ code: 1 });
-    expect((failed as { stderr: string }).stderr).toContain(`${bad}:2:`);
-    expect((failed as { stderr: string }).stderr).toContain('nothing imported');
-  });
+  it.skipIf(isPostgres)(
+    'imports a file with the CLI and reports bad lines with their numbers (its own embedded database: PGlite run only)',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'inventory-cli-'));
+      const good = path.join(dir, 'good.csv');
+      const bad = path.join(dir, 'bad.csv');
+      writeFileSync(good, '10.3.0.1:3128:u:p,us,tx,austin\n');
+      writeFileSync(bad, '10.3.0.2:3128,us\nnonsense\n');
+      const env = { ...process.env, DATA_DIR: createTestConfig().DATA_DIR, DATABASE_URL: '' };
+      const cli = fileURLToPath(new URL('./import-cli.ts', import.meta.url));
+      const run = promisify(execFile);
+      const ok = await run('npx', ['tsx', cli, good, '--kind', 'datacenter'], { env });
+      expect(ok.stdout).toContain('imported 1 datacenter node(s), skipped 0 duplicate(s)');
+      const again = await run('npx', ['tsx', cli, good, '--kind', 'datacenter'], { env });
+      expect(again.stdout).toContain('imported 0 datacenter node(s), skipped 1 duplicate(s)');
+      const failed = await run('npx', ['tsx', cli, bad], { env }).catch((e: { code: number; stderr: string }) => e);
+      expect(failed).toMatchObject({ code: 1 });
+      expect((failed as { stderr: string }).stderr).toContain(`${bad}:2:`);
+      expect((failed as { stderr: string }).stderr).toContain('nothing imported');
+    },
+  );
 });

@@ -11,7 +11,14 @@ export type TRebateRow = typeof rebates.$inferSelect;
 /** A new rebate. */
 export type TNewRebate = typeof rebates.$inferInsert;
 /** What the invite feature reads of an account. */
-export type TAccountBrief = { id: number; username: string; email: string; status: string; invitedBy: number | null; inviteCode: string };
+export type TAccountBrief = {
+  id: number;
+  username: string;
+  email: string;
+  status: string;
+  invitedBy: number | null;
+  inviteCode: string;
+};
 
 const accountBrief = {
   id: users.id,
@@ -40,7 +47,10 @@ export async function insertFirstRules(db: TDbOrTx, rules: Omit<TRuleRow, 'versi
 export async function insertNextRules(db: TDbOrTx, rules: Omit<TRuleRow, 'version'>): Promise<TRuleRow> {
   const [row] = await db
     .insert(rebateRuleVersions)
-    .values({ ...rules, version: sql`(SELECT coalesce(max(${rebateRuleVersions.version}), 0) + 1 FROM ${rebateRuleVersions})` })
+    .values({
+      ...rules,
+      version: sql`(SELECT coalesce(max(${rebateRuleVersions.version}), 0) + 1 FROM ${rebateRuleVersions})`,
+    })
     .returning();
   return row!;
 }
@@ -124,7 +134,10 @@ export async function countInvitees(db: TDbOrTx, inviterId: number): Promise<num
 }
 
 /** Sums of the user's rebates by state, in fen. */
-export async function sumRebatesByStatus(db: TDbOrTx, inviterId: number): Promise<Partial<Record<TRebateStatus, number>>> {
+export async function sumRebatesByStatus(
+  db: TDbOrTx,
+  inviterId: number,
+): Promise<Partial<Record<TRebateStatus, number>>> {
   const rows = await db
     .select({ status: rebates.status, total: sum(rebates.rebateFen) })
     .from(rebates)
@@ -141,13 +154,22 @@ export async function listInvitees(
   offset: number,
 ): Promise<{ records: { email: string; createdAt: Date; rebateCount: number; rebateFen: number }[]; total: number }> {
   const paid = db
-    .select({ inviteeId: rebates.inviteeId, rebateCount: count().as('rebate_count'), rebateFen: sum(rebates.rebateFen).as('rebate_fen') })
+    .select({
+      inviteeId: rebates.inviteeId,
+      rebateCount: count().as('rebate_count'),
+      rebateFen: sum(rebates.rebateFen).as('rebate_fen'),
+    })
     .from(rebates)
     .where(and(eq(rebates.inviterId, inviterId), eq(rebates.status, 'success')))
     .groupBy(rebates.inviteeId)
     .as('paid');
   const rows = await db
-    .select({ email: users.email, createdAt: users.createdAt, rebateCount: paid.rebateCount, rebateFen: paid.rebateFen })
+    .select({
+      email: users.email,
+      createdAt: users.createdAt,
+      rebateCount: paid.rebateCount,
+      rebateFen: paid.rebateFen,
+    })
     .from(users)
     .leftJoin(paid, eq(paid.inviteeId, users.id))
     .where(ofUser(users.invitedBy, inviterId))
@@ -155,7 +177,12 @@ export async function listInvitees(
     .limit(limit)
     .offset(offset);
   return {
-    records: rows.map((r) => ({ email: r.email, createdAt: r.createdAt, rebateCount: Number(r.rebateCount ?? 0), rebateFen: Number(r.rebateFen ?? 0) })),
+    records: rows.map((r) => ({
+      email: r.email,
+      createdAt: r.createdAt,
+      rebateCount: Number(r.rebateCount ?? 0),
+      rebateFen: Number(r.rebateFen ?? 0),
+    })),
     total: await countInvitees(db, inviterId),
   };
 }
@@ -177,7 +204,12 @@ export async function listRebates(
     filters.status ? eq(rebates.status, filters.status) : undefined,
   );
   const records = await db
-    .select({ rebate: rebates, inviteeEmail: invitee.email, inviterEmail: inviter.email, pageTotal: countInPage(rebates, where) })
+    .select({
+      rebate: rebates,
+      inviteeEmail: invitee.email,
+      inviterEmail: inviter.email,
+      pageTotal: countInPage(rebates, where),
+    })
     .from(rebates)
     .innerJoin(invitee, eq(invitee.id, rebates.inviteeId))
     .innerJoin(inviter, eq(inviter.id, rebates.inviterId))

@@ -154,7 +154,8 @@ export async function payNextRebate(deps: Pick<TDeps, 'db' | 'clock'>): Promise<
     const now = deps.clock.now();
     const rebate = await lockNextDueRebate(tx, now);
     if (!rebate) return false;
-    const end = (status: 'failed' | 'unknown', reason: TRebateReason) => updateRebate(tx, rebate.id, { status, reason, processedAt: now });
+    const end = (status: 'failed' | 'unknown', reason: TRebateReason) =>
+      updateRebate(tx, rebate.id, { status, reason, processedAt: now });
     if ((await findOrderStatus(tx, rebate.orderId)) !== 'success') {
       await end('unknown', 'recharge_unknown');
       return true;
@@ -165,7 +166,13 @@ export async function payNextRebate(deps: Pick<TDeps, 'db' | 'clock'>): Promise<
       return true;
     }
     await createLedgerService(deps).credit(
-      { userId: rebate.inviterId, amountFen: rebate.rebateFen, reason: 'rebate', reference: rebate.orderId, idempotencyKey: rebatePaymentKey(rebate.orderId) },
+      {
+        userId: rebate.inviterId,
+        amountFen: rebate.rebateFen,
+        reason: 'rebate',
+        reference: rebate.orderId,
+        idempotencyKey: rebatePaymentKey(rebate.orderId),
+      },
       tx,
     );
     await faultPoint('rebate.credited', tx);
@@ -177,7 +184,9 @@ export async function payNextRebate(deps: Pick<TDeps, 'db' | 'clock'>): Promise<
 
 /** What reversing a recharge did to its rebate. */
 export type TRebateReversal =
-  { outcome: 'none' } | { outcome: 'cancelled'; rebateId: number } | { outcome: 'taken_back'; rebateId: number; reversedFen: number; shortfallFen: number };
+  | { outcome: 'none' }
+  | { outcome: 'cancelled'; rebateId: number }
+  | { outcome: 'taken_back'; rebateId: number; reversedFen: number; shortfallFen: number };
 
 /**
  * For the operator who reverses a recharge (inside their transaction when
@@ -187,7 +196,11 @@ export type TRebateReversal =
  * the shortfall for the operator. Anything else, or a second call, changes
  * nothing.
  */
-export async function reverseRebateOfOrder(deps: Pick<TDeps, 'db' | 'clock'>, orderId: string, tx?: TTx): Promise<TRebateReversal> {
+export async function reverseRebateOfOrder(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  orderId: string,
+  tx?: TTx,
+): Promise<TRebateReversal> {
   const run = async (own: TTx): Promise<TRebateReversal> => {
     const rebate = await lockRebateOfOrder(own, orderId);
     if (!rebate) return { outcome: 'none' };
@@ -202,12 +215,24 @@ export async function reverseRebateOfOrder(deps: Pick<TDeps, 'db' | 'clock'>, or
     const reversedFen = Math.min(rebate.rebateFen, balance?.availableFen ?? 0);
     if (reversedFen > 0) {
       await createLedgerService(deps).debit(
-        { userId: rebate.inviterId, amountFen: reversedFen, reason: 'rebate', reference: orderId, idempotencyKey: rebateReversalKey(orderId) },
+        {
+          userId: rebate.inviterId,
+          amountFen: reversedFen,
+          reason: 'rebate',
+          reference: orderId,
+          idempotencyKey: rebateReversalKey(orderId),
+        },
         own,
       );
     }
     const shortfallFen = rebate.rebateFen - reversedFen;
-    await updateRebate(own, rebate.id, { status: 'failed', reason: 'recharge_reversed', processedAt: now, reversedFen, shortfallFen });
+    await updateRebate(own, rebate.id, {
+      status: 'failed',
+      reason: 'recharge_reversed',
+      processedAt: now,
+      reversedFen,
+      shortfallFen,
+    });
     return { outcome: 'taken_back', rebateId: rebate.id, reversedFen, shortfallFen };
   };
   return tx ? run(tx) : deps.db.transaction(run);
@@ -232,7 +257,11 @@ export async function getInviteInfo(deps: TInviteDeps, userId: number): Promise<
 }
 
 /** GET /invite/records. */
-export async function listInviteRecords(deps: Pick<TDeps, 'db'>, userId: number, query: { page: number; page_size: number }): Promise<TPage<TInviteRecord>> {
+export async function listInviteRecords(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  query: { page: number; page_size: number },
+): Promise<TPage<TInviteRecord>> {
   const { records, total } = await listInvitees(deps.db, userId, query.page_size, (query.page - 1) * query.page_size);
   return {
     records: records.map((r) => ({
@@ -261,14 +290,28 @@ function toRebateRecord(row: TRebateListRow): TRebateRecord {
 }
 
 /** GET /invite/rebate/records. */
-export async function listRebateRecords(deps: Pick<TDeps, 'db'>, userId: number, query: TRebateQuery): Promise<TPage<TRebateRecord>> {
-  const { records, total } = await listRebates(deps.db, { inviterId: userId, status: query.status }, query.page_size, (query.page - 1) * query.page_size);
+export async function listRebateRecords(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  query: TRebateQuery,
+): Promise<TPage<TRebateRecord>> {
+  const { records, total } = await listRebates(
+    deps.db,
+    { inviterId: userId, status: query.status },
+    query.page_size,
+    (query.page - 1) * query.page_size,
+  );
   return { records: records.map(toRebateRecord), total, page: query.page, page_size: query.page_size };
 }
 
 /** GET /admin/invite/rebates: every rebate, with both accounts, the order and what a reversal took back. */
 export async function listAllRebates(deps: Pick<TDeps, 'db'>, query: TRebateQuery): Promise<TPage<TAdminRebateRecord>> {
-  const { records, total } = await listRebates(deps.db, { status: query.status }, query.page_size, (query.page - 1) * query.page_size);
+  const { records, total } = await listRebates(
+    deps.db,
+    { status: query.status },
+    query.page_size,
+    (query.page - 1) * query.page_size,
+  );
   return {
     records: records.map((row) => ({
       ...toRebateRecord(row),
@@ -309,7 +352,11 @@ export async function getShare(deps: TInviteDeps, code: string, lang: TLang): Pr
 }
 
 /** POST /invite/admin/rebate/config: a new version, effective from now (concurrent changes each get their own version). */
-export async function updateRebateConfig(deps: Pick<TDeps, 'db' | 'clock'>, operatorId: number, input: TRebateConfigInput): Promise<TRebateConfigVersion> {
+export async function updateRebateConfig(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  operatorId: number,
+  input: TRebateConfigInput,
+): Promise<TRebateConfigVersion> {
   await currentRules(deps);
   const rules = {
     rateBp: Math.round(input.rate * 100),
@@ -321,7 +368,11 @@ export async function updateRebateConfig(deps: Pick<TDeps, 'db' | 'clock'>, oper
   for (let attempt = 0; ; attempt += 1) {
     try {
       const row = await insertNextRules(deps.db, rules);
-      return { ...toConfig(row), created_by: (await findAccount(deps.db, operatorId))?.email ?? null, is_current: true };
+      return {
+        ...toConfig(row),
+        created_by: (await findAccount(deps.db, operatorId))?.email ?? null,
+        is_current: true,
+      };
     } catch (error) {
       if (uniqueViolationOf(error) === undefined || attempt >= 4) throw error;
     }
@@ -336,7 +387,11 @@ export async function listRebateConfigVersions(
   const current = await currentRules(deps);
   const { records, total } = await listRuleVersions(deps.db, query.page_size, (query.page - 1) * query.page_size);
   return {
-    records: records.map((r) => ({ ...toConfig(r), created_by: r.createdByEmail, is_current: r.version === current.version })),
+    records: records.map((r) => ({
+      ...toConfig(r),
+      created_by: r.createdByEmail,
+      is_current: r.version === current.version,
+    })),
     total,
     page: query.page,
     page_size: query.page_size,

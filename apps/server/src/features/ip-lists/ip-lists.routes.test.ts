@@ -20,7 +20,11 @@ describe('IP whitelist and blacklist', () => {
     await t.close();
   });
 
-  const add = (list: 'whitelist' | 'blacklist', ip: string, options: { tk?: string; lang?: string; remark?: string } = {}) =>
+  const add = (
+    list: 'whitelist' | 'blacklist',
+    ip: string,
+    options: { tk?: string; lang?: string; remark?: string } = {},
+  ) =>
     postForm(
       t.app,
       `/user/add/ip/${list}`,
@@ -56,7 +60,9 @@ describe('IP whitelist and blacklist', () => {
   it('adds several entries at once in canonical form, and bumps the gateway version', async () => {
     const before = await version();
     clock.advance(1000);
-    const res = await add('whitelist', ' 1.2.3.4 ; 10.0.0.5/24;10.0.1.1 - 10.0.1.9; 2001:DB8:0:0::1 ;', { remark: ' office ' });
+    const res = await add('whitelist', ' 1.2.3.4 ; 10.0.0.5/24;10.0.1.1 - 10.0.1.9; 2001:DB8:0:0::1 ;', {
+      remark: ' office ',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().code).toBe(0);
     const records = res.json().data.records;
@@ -72,7 +78,12 @@ describe('IP whitelist and blacklist', () => {
 
     const page = await list('whitelist');
     expect(page).toMatchObject({ total: 4, page: 1, page_size: 20 });
-    expect(page.records.map((r) => r.ip).sort()).toEqual(['1.2.3.4', '10.0.0.0/24', '10.0.1.1-10.0.1.9', '2001:db8::1']);
+    expect(page.records.map((r) => r.ip).sort()).toEqual([
+      '1.2.3.4',
+      '10.0.0.0/24',
+      '10.0.1.1-10.0.1.9',
+      '2001:db8::1',
+    ]);
     expect((await list('blacklist')).total).toBe(0);
     expect((await list('whitelist', otherToken)).total).toBe(0);
   });
@@ -80,7 +91,12 @@ describe('IP whitelist and blacklist', () => {
   it('stores the normalised range as 32-digit hex for the gateway', async () => {
     const rows = await t.db.db.query.ipListEntries.findMany();
     const cidr = rows.find((r) => r.entry === '10.0.0.0/24')!;
-    expect(cidr).toMatchObject({ list: 'whitelist', family: 4, startHex: ipBoundToHex(0x0a000000n), endHex: ipBoundToHex(0x0a0000ffn) });
+    expect(cidr).toMatchObject({
+      list: 'whitelist',
+      family: 4,
+      startHex: ipBoundToHex(0x0a000000n),
+      endHex: ipBoundToHex(0x0a0000ffn),
+    });
     expect(cidr.startHex).toHaveLength(32);
   });
 
@@ -111,7 +127,11 @@ describe('IP whitelist and blacklist', () => {
     const totalBefore = (await list('whitelist')).total;
     const res = await add('whitelist', input);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 4101, msg: `Invalid IP Format: ${named}`, data: { error: 'IP_FORMAT_INVALID' } });
+    expect(res.json()).toEqual({
+      code: 4101,
+      msg: `Invalid IP Format: ${named}`,
+      data: { error: 'IP_FORMAT_INVALID' },
+    });
     expect((await list('whitelist')).total).toBe(totalBefore);
     expect(await version()).toBe(before);
   });
@@ -127,7 +147,11 @@ describe('IP whitelist and blacklist', () => {
     for (const ip of [' ; ;', '']) {
       const empty = await add('blacklist', ip);
       expect(empty.statusCode).toBe(400);
-      expect(empty.json()).toMatchObject({ code: 400, msg: 'Please enter an IP address, CIDR block or IP range', data: { error: 'BAD_REQUEST' } });
+      expect(empty.json()).toMatchObject({
+        code: 400,
+        msg: 'Please enter an IP address, CIDR block or IP range',
+        data: { error: 'BAD_REQUEST' },
+      });
     }
     const missing = await postForm(t.app, '/user/add/ip/blacklist', { remark: 'x' }, { token, lang: 'zh' });
     expect(missing.json()).toMatchObject({ code: 400, msg: '请输入 IP 地址、CIDR 网段或 IP 范围' });
@@ -137,7 +161,11 @@ describe('IP whitelist and blacklist', () => {
     const before = await version();
     const mapped = await add('whitelist', '::ffff:1.2.3.4');
     expect(mapped.statusCode).toBe(409);
-    expect(mapped.json()).toEqual({ code: 4102, msg: 'IP already exists in whitelist: 1.2.3.4', data: { error: 'IP_DUPLICATE' } });
+    expect(mapped.json()).toEqual({
+      code: 4102,
+      msg: 'IP already exists in whitelist: 1.2.3.4',
+      data: { error: 'IP_DUPLICATE' },
+    });
     const sameRange = await add('whitelist', '10.0.0.0-10.0.0.255', { lang: 'zh' });
     expect(sameRange.json()).toMatchObject({ code: 4102, msg: 'IP 已存在于白名单中：10.0.0.0-10.0.0.255' });
     const blacklist = await add('blacklist', '6.6.6.6', { lang: 'zh' });
@@ -192,7 +220,11 @@ describe('IP whitelist and blacklist', () => {
     const before = await version();
     const tooMany = await add('whitelist', '1.1.1.1; 1.1.1.2; 1.1.1.3', { tk: capToken });
     expect(tooMany.statusCode).toBe(409);
-    expect(tooMany.json()).toEqual({ code: 4103, msg: 'The whitelist holds at most 500 entries; it has 498', data: { error: 'IP_LIST_FULL' } });
+    expect(tooMany.json()).toEqual({
+      code: 4103,
+      msg: 'The whitelist holds at most 500 entries; it has 498',
+      data: { error: 'IP_LIST_FULL' },
+    });
     expect((await list('whitelist', capToken)).total).toBe(IP_LIST_MAX_ENTRIES - 2);
     expect(await version()).toBe(before);
     expect((await add('whitelist', '1.1.1.1; 1.1.1.2', { tk: capToken })).json().code).toBe(0);
@@ -219,7 +251,9 @@ describe('IP whitelist and blacklist', () => {
       };
     });
     await insertIpListEntries(t.db.db, seeded);
-    const answers = await Promise.all(['2.0.0.1', '2.0.0.2', '2.0.0.3', '2.0.0.4'].map((ip) => add('blacklist', ip, { tk: raceToken })));
+    const answers = await Promise.all(
+      ['2.0.0.1', '2.0.0.2', '2.0.0.3', '2.0.0.4'].map((ip) => add('blacklist', ip, { tk: raceToken })),
+    );
     expect(answers.map((a) => a.json().code).sort()).toEqual([0, 4103, 4103, 4103]);
     expect((await list('blacklist', raceToken)).total).toBe(IP_LIST_MAX_ENTRIES);
   });

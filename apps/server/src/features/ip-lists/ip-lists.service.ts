@@ -129,7 +129,11 @@ export async function addIpEntries(
 }
 
 /** Removes one of the user's entries from either list; another user's or an unknown id is NOT_FOUND. */
-export async function removeIpEntry(deps: Pick<TDeps, 'db' | 'gatewayApplied'>, userId: number, id: number): Promise<void> {
+export async function removeIpEntry(
+  deps: Pick<TDeps, 'db' | 'gatewayApplied'>,
+  userId: number,
+  id: number,
+): Promise<void> {
   await changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {
       const deleted = await deleteIpListEntry(tx, userId, id);

@@ -28,7 +28,8 @@ describe('ASN CSV lines', () => {
 describe('ASN index', () => {
   function build(rows: [number | bigint, number | bigint, number, string][], family: 4 | 6 = 4) {
     const builder = createAsnIndexBuilder();
-    for (const [start, end, asn, organization] of rows) builder.add(family, { start: String(start), end: String(end), asn, organization });
+    for (const [start, end, asn, organization] of rows)
+      builder.add(family, { start: String(start), end: String(end), asn, organization });
     return builder.build();
   }
 

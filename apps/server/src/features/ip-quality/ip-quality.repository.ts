@@ -4,7 +4,11 @@ import { exitNodes, ipListEntries, type TDbOrTx } from '@proxy/db';
 /** True when any exit node (active or not) leaves from one of these address texts. */
 export async function hasExitWithIp(db: TDbOrTx, addressTexts: string[]): Promise<boolean> {
   if (addressTexts.length === 0) return false;
-  const rows = await db.select({ id: exitNodes.id }).from(exitNodes).where(inArray(exitNodes.exitIp, addressTexts)).limit(1);
+  const rows = await db
+    .select({ id: exitNodes.id })
+    .from(exitNodes)
+    .where(inArray(exitNodes.exitIp, addressTexts))
+    .limit(1);
   return rows.length > 0;
 }
 
@@ -14,7 +18,12 @@ export async function hasExitWithIp(db: TDbOrTx, addressTexts: string[]): Promis
  * which for equal-width lower-case hex is numeric order whatever the
  * database's default collation.
  */
-export async function findBlacklistEntriesContaining(db: TDbOrTx, userId: number, family: 4 | 6, addressHex: string): Promise<string[]> {
+export async function findBlacklistEntriesContaining(
+  db: TDbOrTx,
+  userId: number,
+  family: 4 | 6,
+  addressHex: string,
+): Promise<string[]> {
   const rows = await db
     .select({ entry: ipListEntries.entry })
     .from(ipListEntries)

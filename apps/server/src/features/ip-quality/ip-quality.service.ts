@@ -1,6 +1,13 @@
 import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries';
-import { addressScope, ipBoundToHex, ipToNumber, parseIpAddress, type TIpNetworkKind, type TIpQuality } from '@proxy/contract';
+import {
+  addressScope,
+  ipBoundToHex,
+  ipToNumber,
+  parseIpAddress,
+  type TIpNetworkKind,
+  type TIpQuality,
+} from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { describeIpDataSources, getIpData, type TIpData } from './ip-data';
@@ -27,7 +34,11 @@ export const RISK_RULES = {
   },
   in_your_blacklist: { points: 30, zh: '该地址在您的 IP 黑名单中', en: 'The address is in your IP blacklist' },
   no_asn_data: { points: 15, zh: '数据中没有任何网络宣告该地址', en: 'No network announces this address in the data' },
-  unknown_network: { points: 10, zh: '无法判断网络类型（规则未覆盖该运营商）', en: 'Unknown network kind (the rules do not cover this operator)' },
+  unknown_network: {
+    points: 10,
+    zh: '无法判断网络类型（规则未覆盖该运营商）',
+    en: 'Unknown network kind (the rules do not cover this operator)',
+  },
   no_location_data: { points: 10, zh: '数据中没有该地址的位置信息', en: 'The data has no location for this address' },
   our_exit: { points: 0, zh: '这是我们的出口节点之一', en: 'This is one of our exit nodes' },
   proxy_lists_not_checked: {
@@ -55,7 +66,11 @@ function reason(code: TRiskCode): TRiskReason {
 }
 
 /** Score 0-100, its level, and every reason behind it (penalties first, then notes). */
-export function assessIpRisk(facts: TRiskFacts): { score: number; level: 'low' | 'medium' | 'high'; reasons: TRiskReason[] } {
+export function assessIpRisk(facts: TRiskFacts): {
+  score: number;
+  level: 'low' | 'medium' | 'high';
+  reasons: TRiskReason[];
+} {
   const codes: TRiskCode[] = [];
   if (facts.networkKind === 'hosting') codes.push('hosting_network');
   if (facts.isBlacklisted) codes.push('in_your_blacklist');
@@ -107,7 +122,8 @@ export async function checkIpQuality(deps: TDeps, userId: number, input: string)
   const parsed = parseIpAddress(input);
   const number = ipToNumber(input);
   const scope = addressScope(input);
-  if (!parsed || !number || !scope) throw new AppError('BAD_REQUEST', undefined, [{ path: 'ip', message: 'ipAddressInvalid' }]);
+  if (!parsed || !number || !scope)
+    throw new AppError('BAD_REQUEST', undefined, [{ path: 'ip', message: 'ipAddressInvalid' }]);
   const ip = parsed.toString();
   const [isOurExit, blacklistEntries] = await Promise.all([
     hasExitWithIp(deps.db, [...new Set([ip, input.trim()])]),
@@ -121,7 +137,11 @@ export async function checkIpQuality(deps: TDeps, userId: number, input: string)
     is_our_exit: isOurExit,
     is_blacklisted: blacklistEntries.length > 0,
     blacklist_entries: blacklistEntries,
-    data: { sources: describeIpDataSources(), rules_date: NETWORK_KIND_RULES_DATE, checked_at: deps.clock.now().toISOString() },
+    data: {
+      sources: describeIpDataSources(),
+      rules_date: NETWORK_KIND_RULES_DATE,
+      checked_at: deps.clock.now().toISOString(),
+    },
   };
   if (scope !== 'public') {
     return {
@@ -177,5 +197,7 @@ export function describeCallerIp(requestIp: string): string {
 
 /** Starts loading the IP data in the background (the check page asks for the caller's address first). */
 export function warmIpData(deps: TDeps): void {
-  getIpData().catch((error: unknown) => deps.log.warn({ err: error }, 'IP data preload failed; the IP check will retry'));
+  getIpData().catch((error: unknown) =>
+    deps.log.warn({ err: error }, 'IP data preload failed; the IP check will retry'),
+  );
 }

@@ -51,7 +51,11 @@ describe('classification of real addresses (offline data)', () => {
     const n = ipToNumber(ip);
     if (!n) throw new Error(`not an address: ${ip}`);
     const asn = data.findAsn(n.family, n.value);
-    return { asn: asn?.asn ?? null, organization: asn?.organization ?? null, ...classifyNetwork(asn?.asn ?? null, asn?.organization ?? null) };
+    return {
+      asn: asn?.asn ?? null,
+      organization: asn?.organization ?? null,
+      ...classifyNetwork(asn?.asn ?? null, asn?.organization ?? null),
+    };
   }
 
   it('8.8.8.8 is Google, a hosting network', () => {

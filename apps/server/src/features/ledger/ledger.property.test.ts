@@ -14,7 +14,12 @@ async function insertUser(db: TDbHandle['db']): Promise<number> {
   const tag = randomUUID().replaceAll('-', '');
   const [row] = await db
     .insert(users)
-    .values({ username: `p${tag.slice(0, 16)}`, email: `${tag}@example.test`, apiKey: `key-${tag}`, inviteCode: tag.slice(0, 12) })
+    .values({
+      username: `p${tag.slice(0, 16)}`,
+      email: `${tag}@example.test`,
+      apiKey: `key-${tag}`,
+      inviteCode: tag.slice(0, 12),
+    })
     .returning({ id: users.id });
   return row!.id;
 }
@@ -26,7 +31,9 @@ const KINDS: readonly TLedgerKind[] = ['credit', 'debit', 'freeze', 'release', '
  * collide), or a resend of an earlier one, as is (a retry) or with its kind or
  * amount changed (a key reused for something else).
  */
-type TStep = { type: 'op'; kind: TLedgerKind; amountFen: number; key: string | null } | { type: 'resend'; index: number; change: 'none' | 'kind' | 'amount' };
+type TStep =
+  | { type: 'op'; kind: TLedgerKind; amountFen: number; key: string | null }
+  | { type: 'resend'; index: number; change: 'none' | 'kind' | 'amount' };
 
 const stepArb: fc.Arbitrary<TStep> = fc.oneof(
   {
@@ -57,14 +64,18 @@ type TModel = {
   keyed: Map<string, { kind: TLedgerKind; amountFen: number; availableAfter: number; frozenAfter: number }>;
 };
 
-type TExpected = { type: 'moved' } | { type: 'replay'; availableAfter: number; frozenAfter: number } | { type: 'error'; name: TErrorName };
+type TExpected =
+  | { type: 'moved' }
+  | { type: 'replay'; availableAfter: number; frozenAfter: number }
+  | { type: 'error'; name: TErrorName };
 
 // What the ledger must do with the op, and the model's new state when it moves money.
 function predict(model: TModel, kind: TLedgerKind, amountFen: number, key: string | null): TExpected {
   if (key !== null) {
     const previous = model.keyed.get(key);
     if (previous) {
-      if (previous.kind !== kind || previous.amountFen !== amountFen) return { type: 'error', name: 'IDEMPOTENCY_CONFLICT' };
+      if (previous.kind !== kind || previous.amountFen !== amountFen)
+        return { type: 'error', name: 'IDEMPOTENCY_CONFLICT' };
       return { type: 'replay', availableAfter: previous.availableAfter, frozenAfter: previous.frozenAfter };
     }
   }
@@ -146,12 +157,22 @@ describe('balance ledger against a model (fast-check)', () => {
           } else {
             if (!outcome.isOk) throw outcome.error;
             if (expected.type === 'replay') {
-              expect(outcome.value).toMatchObject({ isReplay: true, availableFen: expected.availableAfter, frozenFen: expected.frozenAfter });
+              expect(outcome.value).toMatchObject({
+                isReplay: true,
+                availableFen: expected.availableAfter,
+                frozenFen: expected.frozenAfter,
+              });
             } else {
               const next = move(model, kind, amountFen);
               model.availableFen = next.availableFen;
               model.frozenFen = next.frozenFen;
-              if (key !== null) model.keyed.set(key, { kind, amountFen, availableAfter: next.availableFen, frozenAfter: next.frozenFen });
+              if (key !== null)
+                model.keyed.set(key, {
+                  kind,
+                  amountFen,
+                  availableAfter: next.availableFen,
+                  frozenAfter: next.frozenFen,
+                });
               entryCount++;
               expect(outcome.value).toMatchObject({ isReplay: false, ...next });
             }

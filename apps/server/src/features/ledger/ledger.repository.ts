@@ -23,7 +23,10 @@ export async function lockBalance(tx: TTx, userId: number): Promise<TBalanceRow 
 
 /** Reads the user's balance row without locking it; undefined when the user has none yet. */
 export async function findBalance(db: TDbOrTx, userId: number): Promise<TBalanceRow | undefined> {
-  const [row] = await db.select({ availableFen: balances.availableFen, frozenFen: balances.frozenFen }).from(balances).where(eq(balances.userId, userId));
+  const [row] = await db
+    .select({ availableFen: balances.availableFen, frozenFen: balances.frozenFen })
+    .from(balances)
+    .where(eq(balances.userId, userId));
   return row;
 }
 
@@ -32,12 +35,18 @@ export async function findBalance(db: TDbOrTx, userId: number): Promise<TBalance
  * the primary key and then do nothing, so exactly one row ever exists.
  */
 export async function insertBalanceIfMissing(db: TDbOrTx, userId: number, now: Date): Promise<void> {
-  await db.insert(balances).values({ userId, availableFen: 0, frozenFen: 0, updatedAt: now }).onConflictDoNothing({ target: balances.userId });
+  await db
+    .insert(balances)
+    .values({ userId, availableFen: 0, frozenFen: 0, updatedAt: now })
+    .onConflictDoNothing({ target: balances.userId });
 }
 
 /** Overwrites the balance row (the caller holds its lock and computed the new values). */
 export async function updateBalance(tx: TTx, userId: number, balance: TBalanceRow, now: Date): Promise<void> {
-  await tx.update(balances).set({ availableFen: balance.availableFen, frozenFen: balance.frozenFen, updatedAt: now }).where(eq(balances.userId, userId));
+  await tx
+    .update(balances)
+    .set({ availableFen: balance.availableFen, frozenFen: balance.frozenFen, updatedAt: now })
+    .where(eq(balances.userId, userId));
 }
 
 /** The user's debt (fen), under the balance row lock the caller holds. */
@@ -55,7 +64,11 @@ export async function changeDebt(tx: TTx, userId: number, deltaFen: number, now:
 }
 
 /** The user's entry with this idempotency key, if any. */
-export async function findEntryByIdempotencyKey(db: TDbOrTx, userId: number, idempotencyKey: string): Promise<TLedgerEntryRow | undefined> {
+export async function findEntryByIdempotencyKey(
+  db: TDbOrTx,
+  userId: number,
+  idempotencyKey: string,
+): Promise<TLedgerEntryRow | undefined> {
   const [row] = await db
     .select()
     .from(ledgerEntries)

@@ -14,13 +14,22 @@ async function insertUser(db: TDbHandle['db']): Promise<number> {
   const tag = randomUUID().replaceAll('-', '');
   const [row] = await db
     .insert(users)
-    .values({ username: `u${tag.slice(0, 16)}`, email: `${tag}@example.test`, apiKey: `key-${tag}`, inviteCode: tag.slice(0, 12) })
+    .values({
+      username: `u${tag.slice(0, 16)}`,
+      email: `${tag}@example.test`,
+      apiKey: `key-${tag}`,
+      inviteCode: tag.slice(0, 12),
+    })
     .returning({ id: users.id });
   return row!.id;
 }
 
 // The invariants of ARCHITECTURE.md "Money", checked against the database.
-async function expectConsistent(db: TDbHandle['db'], userId: number, expected?: { availableFen: number; frozenFen: number }) {
+async function expectConsistent(
+  db: TDbHandle['db'],
+  userId: number,
+  expected?: { availableFen: number; frozenFen: number },
+) {
   const balance = (await findBalance(db, userId)) ?? { availableFen: 0, frozenFen: 0 };
   const sums = await sumEntryDeltas(db, userId);
   expect({ availableFen: sums.availableFen, frozenFen: sums.frozenFen }).toEqual(balance);
@@ -86,10 +95,22 @@ describe('balance ledger', () => {
   it('debits, freezes, releases and consumes with the right deltas and balances after', async () => {
     const userId = await insertUser(handle.db);
     await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
-    expect(await ledger.debit({ userId, amountFen: 300, reason: 'purchase' })).toMatchObject({ availableFen: 700, frozenFen: 0 });
-    expect(await ledger.freeze({ userId, amountFen: 400, reason: 'supply' })).toMatchObject({ availableFen: 300, frozenFen: 400 });
-    expect(await ledger.release({ userId, amountFen: 150, reason: 'supply' })).toMatchObject({ availableFen: 450, frozenFen: 250 });
-    expect(await ledger.consume({ userId, amountFen: 250, reason: 'supply' })).toMatchObject({ availableFen: 450, frozenFen: 0 });
+    expect(await ledger.debit({ userId, amountFen: 300, reason: 'purchase' })).toMatchObject({
+      availableFen: 700,
+      frozenFen: 0,
+    });
+    expect(await ledger.freeze({ userId, amountFen: 400, reason: 'supply' })).toMatchObject({
+      availableFen: 300,
+      frozenFen: 400,
+    });
+    expect(await ledger.release({ userId, amountFen: 150, reason: 'supply' })).toMatchObject({
+      availableFen: 450,
+      frozenFen: 250,
+    });
+    expect(await ledger.consume({ userId, amountFen: 250, reason: 'supply' })).toMatchObject({
+      availableFen: 450,
+      frozenFen: 0,
+    });
     await expectConsistent(handle.db, userId, { availableFen: 450, frozenFen: 0 });
     const { records, total } = await ledger.listEntries(userId, { page: 1, pageSize: 10 });
     expect(total).toBe(5);
@@ -120,7 +141,10 @@ describe('balance ledger', () => {
   it('refuses an insufficient debit or freeze and leaves no trace', async () => {
     const userId = await insertUser(handle.db);
     await ledger.credit({ userId, amountFen: 500, reason: 'recharge' });
-    await expectAppError(ledger.debit({ userId, amountFen: 501, reason: 'purchase', idempotencyKey: 'buy-1' }), 'INSUFFICIENT_BALANCE');
+    await expectAppError(
+      ledger.debit({ userId, amountFen: 501, reason: 'purchase', idempotencyKey: 'buy-1' }),
+      'INSUFFICIENT_BALANCE',
+    );
     await expectAppError(ledger.freeze({ userId, amountFen: 501, reason: 'supply' }), 'INSUFFICIENT_BALANCE');
     const state = await expectConsistent(handle.db, userId, { availableFen: 500, frozenFen: 0 });
     expect(state.entryCount).toBe(1);
@@ -145,7 +169,10 @@ describe('balance ledger', () => {
     await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
     await ledger.freeze({ userId, amountFen: 300, reason: 'supply' });
     await expectAppError(ledger.release({ userId, amountFen: 301, reason: 'supply' }), 'INSUFFICIENT_FROZEN');
-    await expectAppError(ledger.consume({ userId, amountFen: 301, reason: 'supply', idempotencyKey: 's-1' }), 'INSUFFICIENT_FROZEN');
+    await expectAppError(
+      ledger.consume({ userId, amountFen: 301, reason: 'supply', idempotencyKey: 's-1' }),
+      'INSUFFICIENT_FROZEN',
+    );
     const state = await expectConsistent(handle.db, userId, { availableFen: 700, frozenFen: 300 });
     expect(state.entryCount).toBe(2);
   });
@@ -160,7 +187,10 @@ describe('balance ledger', () => {
     expect(again).toEqual({ ...first, isReplay: true });
     await expectConsistent(handle.db, userId, { availableFen: 700, frozenFen: 0 });
     const debit = await ledger.debit({ userId, amountFen: 200, reason: 'purchase', idempotencyKey: 'buy-7' });
-    expect(await ledger.debit({ userId, amountFen: 200, reason: 'purchase', idempotencyKey: 'buy-7' })).toEqual({ ...debit, isReplay: true });
+    expect(await ledger.debit({ userId, amountFen: 200, reason: 'purchase', idempotencyKey: 'buy-7' })).toEqual({
+      ...debit,
+      isReplay: true,
+    });
     await expectConsistent(handle.db, userId, { availableFen: 500, frozenFen: 0 });
   });
 
@@ -168,32 +198,53 @@ describe('balance ledger', () => {
     const userId = await insertUser(handle.db);
     await ledger.credit({ userId, amountFen: 100, reason: 'recharge' });
     const paid = await ledger.debit({ userId, amountFen: 100, reason: 'purchase', idempotencyKey: 'buy-1' });
-    expect(await ledger.debit({ userId, amountFen: 100, reason: 'purchase', idempotencyKey: 'buy-1' })).toEqual({ ...paid, isReplay: true });
+    expect(await ledger.debit({ userId, amountFen: 100, reason: 'purchase', idempotencyKey: 'buy-1' })).toEqual({
+      ...paid,
+      isReplay: true,
+    });
     await expectConsistent(handle.db, userId, { availableFen: 0, frozenFen: 0 });
   });
 
   it('answers IDEMPOTENCY_CONFLICT when a key is reused with another kind or amount, moving nothing', async () => {
     const userId = await insertUser(handle.db);
     await ledger.credit({ userId, amountFen: 1000, reason: 'recharge', idempotencyKey: 'k-1' });
-    await expectAppError(ledger.credit({ userId, amountFen: 999, reason: 'recharge', idempotencyKey: 'k-1' }), 'IDEMPOTENCY_CONFLICT');
-    await expectAppError(ledger.debit({ userId, amountFen: 1000, reason: 'recharge', idempotencyKey: 'k-1' }), 'IDEMPOTENCY_CONFLICT');
+    await expectAppError(
+      ledger.credit({ userId, amountFen: 999, reason: 'recharge', idempotencyKey: 'k-1' }),
+      'IDEMPOTENCY_CONFLICT',
+    );
+    await expectAppError(
+      ledger.debit({ userId, amountFen: 1000, reason: 'recharge', idempotencyKey: 'k-1' }),
+      'IDEMPOTENCY_CONFLICT',
+    );
     const state = await expectConsistent(handle.db, userId, { availableFen: 1000, frozenFen: 0 });
     expect(state.entryCount).toBe(1);
     // Keys are per user: another user may use the same key.
     const other = await insertUser(handle.db);
-    expect(await ledger.credit({ userId: other, amountFen: 5, reason: 'recharge', idempotencyKey: 'k-1' })).toMatchObject({ isReplay: false });
+    expect(
+      await ledger.credit({ userId: other, amountFen: 5, reason: 'recharge', idempotencyKey: 'k-1' }),
+    ).toMatchObject({ isReplay: false });
   });
 
   it('settles frozen money exactly once when release and consume share the request key', async () => {
     const userId = await insertUser(handle.db);
     await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
     await ledger.freeze({ userId, amountFen: 600, reason: 'supply', idempotencyKey: 'supply-9:freeze' });
-    const settled = await ledger.consume({ userId, amountFen: 600, reason: 'supply', idempotencyKey: 'supply-9:settle' });
-    expect(await ledger.consume({ userId, amountFen: 600, reason: 'supply', idempotencyKey: 'supply-9:settle' })).toEqual({
+    const settled = await ledger.consume({
+      userId,
+      amountFen: 600,
+      reason: 'supply',
+      idempotencyKey: 'supply-9:settle',
+    });
+    expect(
+      await ledger.consume({ userId, amountFen: 600, reason: 'supply', idempotencyKey: 'supply-9:settle' }),
+    ).toEqual({
       ...settled,
       isReplay: true,
     });
-    await expectAppError(ledger.release({ userId, amountFen: 600, reason: 'supply', idempotencyKey: 'supply-9:settle' }), 'IDEMPOTENCY_CONFLICT');
+    await expectAppError(
+      ledger.release({ userId, amountFen: 600, reason: 'supply', idempotencyKey: 'supply-9:settle' }),
+      'IDEMPOTENCY_CONFLICT',
+    );
     await expectConsistent(handle.db, userId, { availableFen: 400, frozenFen: 0 });
   });
 
@@ -204,7 +255,10 @@ describe('balance ledger', () => {
     }
     await expectAppError(ledger.credit({ userId: 0, amountFen: 1, reason: 'recharge' }), 'BAD_REQUEST');
     await expectAppError(ledger.credit({ userId, amountFen: 1, reason: '' }), 'BAD_REQUEST');
-    await expectAppError(ledger.credit({ userId, amountFen: 1, reason: 'recharge', idempotencyKey: '' }), 'BAD_REQUEST');
+    await expectAppError(
+      ledger.credit({ userId, amountFen: 1, reason: 'recharge', idempotencyKey: '' }),
+      'BAD_REQUEST',
+    );
     await expectAppError(ledger.listEntries(userId, { page: 0, pageSize: 10 }), 'BAD_REQUEST');
     expect(await findBalance(handle.db, userId)).toBeUndefined();
   });
@@ -234,7 +288,12 @@ describe('balance ledger', () => {
     await expectConsistent(handle.db, userId, { availableFen: TRIAL_CREDIT_FEN, frozenFen: 0 });
     const { records } = await ledger.listEntries(userId, { page: 1, pageSize: 10 });
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ kind: 'credit', reason: 'trial', idempotencyKey: 'trial', availableDelta: 1500 });
+    expect(records[0]).toMatchObject({
+      kind: 'credit',
+      reason: 'trial',
+      idempotencyKey: 'trial',
+      availableDelta: 1500,
+    });
     const [user] = await handle.db.select({ at: users.trialGrantedAt }).from(users).where(eq(users.id, userId));
     expect(user!.at!.toISOString()).toBe(clock.now().toISOString());
     // Spending the credit does not bring it back.
@@ -251,65 +310,88 @@ describe('balance ledger', () => {
   });
 
   describe('under concurrency', () => {
-    it.skipIf(!isPostgres)('100 concurrent debits of 1 yuan against 10 yuan: exactly 10 succeed (needs PostgreSQL)', async () => {
-      const userId = await insertUser(handle.db);
-      await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
-      const results = await Promise.allSettled(
-        Array.from({ length: 100 }, (_, i) => ledger.debit({ userId, amountFen: 100, reason: 'purchase', reference: `order-${i}` })),
-      );
-      const succeeded = results.filter((r) => r.status === 'fulfilled');
-      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      expect(succeeded).toHaveLength(10);
-      expect(failed).toHaveLength(90);
-      for (const f of failed) expect(isAppError(f.reason, 'INSUFFICIENT_BALANCE'), String(f.reason)).toBe(true);
-      const state = await expectConsistent(handle.db, userId, { availableFen: 0, frozenFen: 0 });
-      expect(state.entryCount).toBe(11);
-    });
+    it.skipIf(!isPostgres)(
+      '100 concurrent debits of 1 yuan against 10 yuan: exactly 10 succeed (needs PostgreSQL)',
+      async () => {
+        const userId = await insertUser(handle.db);
+        await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
+        const results = await Promise.allSettled(
+          Array.from({ length: 100 }, (_, i) =>
+            ledger.debit({ userId, amountFen: 100, reason: 'purchase', reference: `order-${i}` }),
+          ),
+        );
+        const succeeded = results.filter((r) => r.status === 'fulfilled');
+        const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+        expect(succeeded).toHaveLength(10);
+        expect(failed).toHaveLength(90);
+        for (const f of failed) expect(isAppError(f.reason, 'INSUFFICIENT_BALANCE'), String(f.reason)).toBe(true);
+        const state = await expectConsistent(handle.db, userId, { availableFen: 0, frozenFen: 0 });
+        expect(state.entryCount).toBe(11);
+      },
+    );
 
-    it.skipIf(!isPostgres)('20 concurrent calls with the same idempotency key move money once (needs PostgreSQL)', async () => {
-      const userId = await insertUser(handle.db);
-      await ledger.credit({ userId, amountFen: 5000, reason: 'recharge' });
-      const results = await Promise.all(
-        Array.from({ length: 20 }, () => ledger.debit({ userId, amountFen: 300, reason: 'purchase', idempotencyKey: 'order-77' })),
-      );
-      expect(results.filter((r) => !r.isReplay)).toHaveLength(1);
-      expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
-      await expectConsistent(handle.db, userId, { availableFen: 4700, frozenFen: 0 });
-      // Same on an account that has no balance row yet (the row is created by exactly one of them).
-      const fresh = await insertUser(handle.db);
-      const credits = await Promise.all(
-        Array.from({ length: 20 }, () => ledger.credit({ userId: fresh, amountFen: 900, reason: 'recharge', idempotencyKey: 'pay-1' })),
-      );
-      expect(credits.filter((r) => !r.isReplay)).toHaveLength(1);
-      await expectConsistent(handle.db, fresh, { availableFen: 900, frozenFen: 0 });
-    });
+    it.skipIf(!isPostgres)(
+      '20 concurrent calls with the same idempotency key move money once (needs PostgreSQL)',
+      async () => {
+        const userId = await insertUser(handle.db);
+        await ledger.credit({ userId, amountFen: 5000, reason: 'recharge' });
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            ledger.debit({ userId, amountFen: 300, reason: 'purchase', idempotencyKey: 'order-77' }),
+          ),
+        );
+        expect(results.filter((r) => !r.isReplay)).toHaveLength(1);
+        expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
+        await expectConsistent(handle.db, userId, { availableFen: 4700, frozenFen: 0 });
+        // Same on an account that has no balance row yet (the row is created by exactly one of them).
+        const fresh = await insertUser(handle.db);
+        const credits = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            ledger.credit({ userId: fresh, amountFen: 900, reason: 'recharge', idempotencyKey: 'pay-1' }),
+          ),
+        );
+        expect(credits.filter((r) => !r.isReplay)).toHaveLength(1);
+        await expectConsistent(handle.db, fresh, { availableFen: 900, frozenFen: 0 });
+      },
+    );
 
     it.skipIf(!isPostgres)('concurrent first credits on a new account all land (needs PostgreSQL)', async () => {
       const userId = await insertUser(handle.db);
-      await Promise.all(Array.from({ length: 25 }, (_, i) => ledger.credit({ userId, amountFen: 10 + i, reason: 'rebate' })));
+      await Promise.all(
+        Array.from({ length: 25 }, (_, i) => ledger.credit({ userId, amountFen: 10 + i, reason: 'rebate' })),
+      );
       const state = await expectConsistent(handle.db, userId, { availableFen: 25 * 10 + (24 * 25) / 2, frozenFen: 0 });
       expect(state.entryCount).toBe(25);
     });
 
-    it.skipIf(!isPostgres)('concurrent release and consume of one request settle it exactly once (needs PostgreSQL)', async () => {
-      const userId = await insertUser(handle.db);
-      await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
-      await ledger.freeze({ userId, amountFen: 700, reason: 'supply' });
-      const results = await Promise.allSettled(
-        Array.from({ length: 20 }, (_, i) =>
-          (i % 2 ? ledger.release : ledger.consume)({ userId, amountFen: 700, reason: 'supply', idempotencyKey: 'supply-3:settle' }),
-        ),
-      );
-      const moved = results.filter((r) => r.status === 'fulfilled' && !r.value.isReplay);
-      expect(moved).toHaveLength(1);
-      for (const r of results) {
-        if (r.status === 'rejected') expect(isAppError(r.reason, 'IDEMPOTENCY_CONFLICT'), String(r.reason)).toBe(true);
-      }
-      const state = await expectConsistent(handle.db, userId);
-      expect(state.frozenFen).toBe(0);
-      expect([300, 1000]).toContain(state.availableFen);
-      expect(state.entryCount).toBe(3);
-    });
+    it.skipIf(!isPostgres)(
+      'concurrent release and consume of one request settle it exactly once (needs PostgreSQL)',
+      async () => {
+        const userId = await insertUser(handle.db);
+        await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
+        await ledger.freeze({ userId, amountFen: 700, reason: 'supply' });
+        const results = await Promise.allSettled(
+          Array.from({ length: 20 }, (_, i) =>
+            (i % 2 ? ledger.release : ledger.consume)({
+              userId,
+              amountFen: 700,
+              reason: 'supply',
+              idempotencyKey: 'supply-3:settle',
+            }),
+          ),
+        );
+        const moved = results.filter((r) => r.status === 'fulfilled' && !r.value.isReplay);
+        expect(moved).toHaveLength(1);
+        for (const r of results) {
+          if (r.status === 'rejected')
+            expect(isAppError(r.reason, 'IDEMPOTENCY_CONFLICT'), String(r.reason)).toBe(true);
+        }
+        const state = await expectConsistent(handle.db, userId);
+        expect(state.frozenFen).toBe(0);
+        expect([300, 1000]).toContain(state.availableFen);
+        expect(state.entryCount).toBe(3);
+      },
+    );
 
     it.skipIf(!isPostgres)('10 concurrent trial grants credit 15 yuan once (needs PostgreSQL)', async () => {
       const userId = await insertUser(handle.db);
@@ -322,7 +404,9 @@ describe('balance ledger', () => {
     it('serializes concurrent calls on any driver (10 debits against 5, trial twice at once)', async () => {
       const userId = await insertUser(handle.db);
       await ledger.credit({ userId, amountFen: 500, reason: 'recharge' });
-      const results = await Promise.allSettled(Array.from({ length: 10 }, () => ledger.debit({ userId, amountFen: 100, reason: 'purchase' })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, () => ledger.debit({ userId, amountFen: 100, reason: 'purchase' })),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
       const granted = await Promise.all([ledger.grantTrialCredit(userId), ledger.grantTrialCredit(userId)]);
       expect(granted.filter((r) => r.isGranted)).toHaveLength(1);

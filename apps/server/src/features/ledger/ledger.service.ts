@@ -116,7 +116,12 @@ export function createLedgerService(deps: Pick<TDeps, 'db' | 'clock'>) {
         if (previous.kind !== kind || amountOfEntry(previous) !== op.amountFen) {
           throw new AppError('IDEMPOTENCY_CONFLICT');
         }
-        return { entryId: previous.id, availableFen: previous.availableAfter, frozenFen: previous.frozenAfter, isReplay: true };
+        return {
+          entryId: previous.id,
+          availableFen: previous.availableAfter,
+          frozenFen: previous.frozenAfter,
+          isReplay: true,
+        };
       }
     }
     const current = balance ?? { availableFen: 0, frozenFen: 0 };
@@ -179,11 +184,24 @@ export function createLedgerService(deps: Pick<TDeps, 'db' | 'clock'>) {
      * transaction: debits what the available balance covers (reason
      * reversal, key `key`) and records the rest as debt. Answers both parts.
      */
-    async takeBackOrOwe(tx: TTx, userId: number, amountFen: number, key: string, reference: string): Promise<{ debitedFen: number; debtFen: number }> {
+    async takeBackOrOwe(
+      tx: TTx,
+      userId: number,
+      amountFen: number,
+      key: string,
+      reference: string,
+    ): Promise<{ debitedFen: number; debtFen: number }> {
       await insertBalanceIfMissing(tx, userId, clock.now());
       const balance = (await lockBalance(tx, userId))!;
       const debitedFen = Math.min(balance.availableFen, amountFen);
-      if (debitedFen > 0) await applyLocked(tx, 'debit', { userId, amountFen: debitedFen, reason: 'reversal', reference, idempotencyKey: key });
+      if (debitedFen > 0)
+        await applyLocked(tx, 'debit', {
+          userId,
+          amountFen: debitedFen,
+          reason: 'reversal',
+          reference,
+          idempotencyKey: key,
+        });
       const debtFen = amountFen - debitedFen;
       if (debtFen > 0) await changeDebt(tx, userId, debtFen, clock.now());
       return { debitedFen, debtFen };
@@ -199,7 +217,13 @@ export function createLedgerService(deps: Pick<TDeps, 'db' | 'clock'>) {
       const debt = balance ? await findDebt(tx, userId) : 0;
       const payFen = Math.min(debt, balance?.availableFen ?? 0);
       if (payFen <= 0) return 0;
-      await applyLocked(tx, 'debit', { userId, amountFen: payFen, reason: 'reversal', reference, idempotencyKey: `debt:${reference}` });
+      await applyLocked(tx, 'debit', {
+        userId,
+        amountFen: payFen,
+        reason: 'reversal',
+        reference,
+        idempotencyKey: `debt:${reference}`,
+      });
       await changeDebt(tx, userId, -payFen, clock.now());
       return payFen;
     },

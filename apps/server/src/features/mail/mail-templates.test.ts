@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { renderAccountExistsMail, renderCodeMail, renderPasswordChangedMail, renderWelcomeMail } from './mail-templates';
+import {
+  renderAccountExistsMail,
+  renderCodeMail,
+  renderPasswordChangedMail,
+  renderWelcomeMail,
+} from './mail-templates';
 
 describe('mail templates', () => {
   it('the code e-mail carries the code and its validity in both languages', () => {
@@ -26,8 +31,12 @@ describe('mail templates', () => {
   });
 
   it('the password-changed e-mail offers a reset in both languages', () => {
-    expect(renderPasswordChangedMail('zh', { username: 'x', publicUrl: 'http://h' }).text).toContain('http://h/reset-password');
-    expect(renderPasswordChangedMail('en', { username: 'x', publicUrl: 'http://h' }).subject).toContain('password was changed');
+    expect(renderPasswordChangedMail('zh', { username: 'x', publicUrl: 'http://h' }).text).toContain(
+      'http://h/reset-password',
+    );
+    expect(renderPasswordChangedMail('en', { username: 'x', publicUrl: 'http://h' }).subject).toContain(
+      'password was changed',
+    );
   });
 
   it('the account-exists e-mail names the account, links sign-in and reset, and carries the code in both languages', () => {

@@ -5,7 +5,10 @@ import type { TMail } from '../../lib/mailer';
 export type TMailContent = Omit<TMail, 'to'>;
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 /** Plain paragraphs become both the text and the HTML body, so the two never drift apart. */
@@ -28,7 +31,10 @@ const PURPOSE_TEXT: Record<TCodePurpose, Record<TLang, string>> = {
 };
 
 /** The e-mail carrying a 6-digit verification code. */
-export function renderCodeMail(lang: TLang, options: { code: string; purpose: TCodePurpose; minutes: number }): TMailContent {
+export function renderCodeMail(
+  lang: TLang,
+  options: { code: string; purpose: TCodePurpose; minutes: number },
+): TMailContent {
   const purpose = PURPOSE_TEXT[options.purpose][lang];
   if (lang === 'zh') {
     return compose(`${PRODUCT_NAME} 验证码：${options.code}`, [
@@ -51,7 +57,10 @@ export function renderCodeMail(lang: TLang, options: { code: string; purpose: TC
  * with which the registration form signs the owner in when the password
  * given there is the account's (spec section 4).
  */
-export function renderAccountExistsMail(lang: TLang, options: { code: string; minutes: number; username: string; publicUrl: string }): TMailContent {
+export function renderAccountExistsMail(
+  lang: TLang,
+  options: { code: string; minutes: number; username: string; publicUrl: string },
+): TMailContent {
   const base = options.publicUrl.replace(/\/$/, '');
   if (lang === 'zh') {
     return compose(
@@ -81,14 +90,21 @@ export function renderAccountExistsMail(lang: TLang, options: { code: string; mi
 export function renderWelcomeMail(lang: TLang, options: { username: string; publicUrl: string }): TMailContent {
   const href = `${options.publicUrl.replace(/\/$/, '')}/login`;
   if (lang === 'zh') {
-    return compose(`欢迎加入 ${PRODUCT_NAME}`, [`${options.username}，您好！您的账号已创建并激活。`, '新用户首次登录即可获得 15 元免费试用额度。'], {
-      href,
-      label: '立即登录',
-    });
+    return compose(
+      `欢迎加入 ${PRODUCT_NAME}`,
+      [`${options.username}，您好！您的账号已创建并激活。`, '新用户首次登录即可获得 15 元免费试用额度。'],
+      {
+        href,
+        label: '立即登录',
+      },
+    );
   }
   return compose(
     `Welcome to ${PRODUCT_NAME}`,
-    [`Hello ${options.username}, your account is ready and active.`, 'New users receive a free trial credit of 15 yuan on their first sign-in.'],
+    [
+      `Hello ${options.username}, your account is ready and active.`,
+      'New users receive a free trial credit of 15 yuan on their first sign-in.',
+    ],
     { href, label: 'Sign in now' },
   );
 }
@@ -99,7 +115,10 @@ export function renderPasswordChangedMail(lang: TLang, options: { username: stri
   if (lang === 'zh') {
     return compose(
       `${PRODUCT_NAME} 密码已修改`,
-      [`${options.username}，您好！您的账号密码刚刚已被修改，其他设备上的登录已全部退出。`, '如果这不是您本人的操作，请立即重置密码。'],
+      [
+        `${options.username}，您好！您的账号密码刚刚已被修改，其他设备上的登录已全部退出。`,
+        '如果这不是您本人的操作，请立即重置密码。',
+      ],
       { href, label: '重置密码' },
     );
   }
@@ -134,7 +153,13 @@ export function renderRechargeMail(options: {
 }
 
 /** Notice of an operator's reply in a work order, in both languages (sent from the operator's request). */
-export function renderWorkOrderReplyMail(options: { username: string; workOrderId: number; subject: string; reply: string; publicUrl: string }): TMailContent {
+export function renderWorkOrderReplyMail(options: {
+  username: string;
+  workOrderId: number;
+  subject: string;
+  reply: string;
+  publicUrl: string;
+}): TMailContent {
   const href = `${options.publicUrl.replace(/\/$/, '')}/work-orders/${options.workOrderId}`;
   return compose(
     `${PRODUCT_NAME}: 工单 #${options.workOrderId} 有新回复 / New reply in work order #${options.workOrderId}`,
@@ -148,7 +173,10 @@ export function renderWorkOrderReplyMail(options: { username: string; workOrderI
 }
 
 /** An alert's e-mail (features/alerts): its notification text in the user's language, with a link to the alert settings. */
-export function renderAlertMail(lang: TLang, options: { title: string; content: string; username: string; publicUrl: string }): TMailContent {
+export function renderAlertMail(
+  lang: TLang,
+  options: { title: string; content: string; username: string; publicUrl: string },
+): TMailContent {
   const href = `${options.publicUrl.replace(/\/$/, '')}/user-center`;
   if (lang === 'zh') {
     return compose(
@@ -159,7 +187,10 @@ export function renderAlertMail(lang: TLang, options: { title: string; content: 
   }
   return compose(
     `${PRODUCT_NAME} alert: ${options.title}`,
-    [`Hello ${options.username}, ${options.content}`, 'Change the thresholds and the channels of each alert in the alert settings of the user centre.'],
+    [
+      `Hello ${options.username}, ${options.content}`,
+      'Change the thresholds and the channels of each alert in the alert settings of the user centre.',
+    ],
     { href, label: 'Alert settings' },
   );
 }
@@ -179,7 +210,10 @@ export function renderAutoRenewNoticeMail(
   }
   return compose(
     `${PRODUCT_NAME} alert: ${options.title}`,
-    [`Hello ${options.username}, ${options.content}`, `Turn these notices off in the alert settings of the user centre: ${settings}`],
+    [
+      `Hello ${options.username}, ${options.content}`,
+      `Turn these notices off in the alert settings of the user centre: ${settings}`,
+    ],
     { href: options.cancelUrl, label: 'Cancel this renewal' },
   );
 }

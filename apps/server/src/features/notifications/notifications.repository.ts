@@ -34,8 +34,11 @@ export async function listNotificationsPage(
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(options.limit)
     .offset(options.offset);
-  const total = await totalOfPage(options, rows, async () => Number((await db.select({ total: count() }).from(notifications).where(where))[0].total));
-  const unread = rows[0]?.unread ?? Number((await db.select({ unread: count() }).from(notifications).where(unreadFilter))[0].unread);
+  const total = await totalOfPage(options, rows, async () =>
+    Number((await db.select({ total: count() }).from(notifications).where(where))[0].total),
+  );
+  const unread =
+    rows[0]?.unread ?? Number((await db.select({ unread: count() }).from(notifications).where(unreadFilter))[0].unread);
   return { rows, total, unread };
 }
 
@@ -66,7 +69,10 @@ export async function markAllNotificationsRead(db: TDbOrTx, userId: number, now:
 }
 
 /** The same notification for every active account, in one statement; answers how many were written. */
-export async function insertNotificationForActiveUsers(db: TDbOrTx, row: Omit<TNewNotification, 'userId'>): Promise<number> {
+export async function insertNotificationForActiveUsers(
+  db: TDbOrTx,
+  row: Omit<TNewNotification, 'userId'>,
+): Promise<number> {
   const result = (await db.execute(sql`
     INSERT INTO ${notifications} (user_id, kind, title_zh, title_en, content_zh, content_en, created_at)
     SELECT ${users.id}, ${row.kind}, ${row.titleZh}, ${row.titleEn}, ${row.contentZh}, ${row.contentEn}, ${row.createdAt}

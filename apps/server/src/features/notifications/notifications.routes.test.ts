@@ -33,7 +33,10 @@ describe('notifications', () => {
     expect(data.records[2]).toMatchObject({ title: 'Welcome to ProxyHub', is_read: false });
     expect(typeof data.records[2].notification_id).toBe('number');
     const zh = await callApi(t.app, 'GET', '/user/notification/list', { token, lang: 'zh' });
-    expect(zh.json().data.records[1]).toMatchObject({ title: '试用额度已到账', content: '15 元免费试用额度已存入您的余额。' });
+    expect(zh.json().data.records[1]).toMatchObject({
+      title: '试用额度已到账',
+      content: '15 元免费试用额度已存入您的余额。',
+    });
   });
 
   it('pages with page and page_size', async () => {
@@ -49,16 +52,28 @@ describe('notifications', () => {
     const id = list[0].notification_id as number;
     const res = await postForm(t.app, '/user/notification/mark_as_read', { notification_id: String(id) }, { token });
     expect(res.json()).toMatchObject({ code: 0, data: null });
-    expect((await postForm(t.app, '/user/notification/mark_as_read', { notification_id: String(id) }, { token })).json().code).toBe(0);
+    expect(
+      (await postForm(t.app, '/user/notification/mark_as_read', { notification_id: String(id) }, { token })).json()
+        .code,
+    ).toBe(0);
     const after = (await callApi(t.app, 'GET', '/user/notification/list', { token })).json().data;
     expect(after.unread).toBe(2);
     expect(after.records[0].is_read).toBe(true);
     const unreadOnly = (await callApi(t.app, 'GET', '/user/notification/list?unread=true', { token })).json().data;
     expect(unreadOnly).toMatchObject({ total: 2, unread: 2 });
 
-    const foreign = await postForm(t.app, '/user/notification/mark_as_read', { notification_id: String(id) }, { token: otherToken, lang: 'en' });
+    const foreign = await postForm(
+      t.app,
+      '/user/notification/mark_as_read',
+      { notification_id: String(id) },
+      { token: otherToken, lang: 'en' },
+    );
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json()).toEqual({ code: 1014, msg: 'Notification not found', data: { error: 'NOTIFICATION_NOT_FOUND' } });
+    expect(foreign.json()).toEqual({
+      code: 1014,
+      msg: 'Notification not found',
+      data: { error: 'NOTIFICATION_NOT_FOUND' },
+    });
     const foreignList = (await callApi(t.app, 'GET', '/user/notification/list', { token: otherToken })).json().data;
     expect(foreignList.unread).toBe(2);
     const unknown = await postForm(t.app, '/user/notification/mark_as_read', { notification_id: '999999' }, { token });

@@ -6,7 +6,12 @@ import { listNotifications, markRead, sendOperatorMessage } from './notification
 export function createNotificationHandlers(deps: TDeps): THandlersOf<'notifications'> {
   return {
     async userNotificationList({ input, user, lang }) {
-      return listNotifications(deps, user.id, { page: input.page, page_size: input.page_size, isUnreadOnly: input.unread }, lang);
+      return listNotifications(
+        deps,
+        user.id,
+        { page: input.page, page_size: input.page_size, isUnreadOnly: input.unread },
+        lang,
+      );
     },
     async userNotificationMarkRead({ input, user }) {
       await markRead(deps, user.id, input.notification_id);

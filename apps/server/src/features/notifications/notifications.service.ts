@@ -60,7 +60,13 @@ export async function listNotifications(
     offset: (query.page - 1) * query.page_size,
     isUnreadOnly: query.isUnreadOnly,
   });
-  return { records: rows.map((r) => toNotification(r, lang)), total, page: query.page, page_size: query.page_size, unread };
+  return {
+    records: rows.map((r) => toNotification(r, lang)),
+    total,
+    page: query.page,
+    page_size: query.page_size,
+    unread,
+  };
 }
 
 /** Marks one notification (or all with 'all') read; another user's id is NOTIFICATION_NOT_FOUND. */
@@ -79,9 +85,15 @@ export async function sendOperatorMessage(
   deps: Pick<TDeps, 'db' | 'clock'>,
   input: { user_id?: number; title_zh: string; title_en: string; content_zh: string; content_en: string },
 ): Promise<{ sent: number }> {
-  const params = { title_zh: input.title_zh, title_en: input.title_en, content_zh: input.content_zh, content_en: input.content_en };
+  const params = {
+    title_zh: input.title_zh,
+    title_en: input.title_en,
+    content_zh: input.content_zh,
+    content_en: input.content_en,
+  };
   if (input.user_id !== undefined) {
-    if (!(await findUserById(deps.db, input.user_id))) throw new AppError('BAD_REQUEST', undefined, [{ path: 'user_id', message: 'userNotFound' }]);
+    if (!(await findUserById(deps.db, input.user_id)))
+      throw new AppError('BAD_REQUEST', undefined, [{ path: 'user_id', message: 'userNotFound' }]);
     await writeNotification(deps, input.user_id, 'operator_message', undefined, params);
     return { sent: 1 };
   }

@@ -1,5 +1,15 @@
 import { and, count, eq, gt, gte, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
-import { exitNodes, ledgerEntries, payOrders, proxyTokens, supplyRequests, tokenUsage, usdtTransfers, workOrders, type TDbOrTx } from '@proxy/db';
+import {
+  exitNodes,
+  ledgerEntries,
+  payOrders,
+  proxyTokens,
+  supplyRequests,
+  tokenUsage,
+  usdtTransfers,
+  workOrders,
+  type TDbOrTx,
+} from '@proxy/db';
 
 /**
  * The overview's figures: each one SQL aggregate over its table. Days are
@@ -13,7 +23,10 @@ const SPEND_REASONS = ['purchase', 'renew', 'auto_renew'] as const;
 const utcDay = (column: unknown) => sql<string>`to_char((${column} at time zone 'UTC')::date, 'YYYY-MM-DD')`;
 
 /** Successful recharges per day of payment: how many, and the amount paid in (fen, without fee or gift). */
-export async function sumRechargesByDay(db: TDbOrTx, from: Date): Promise<{ day: string; count: number; amountFen: number }[]> {
+export async function sumRechargesByDay(
+  db: TDbOrTx,
+  from: Date,
+): Promise<{ day: string; count: number; amountFen: number }[]> {
   const day = utcDay(payOrders.paidAt);
   const rows = await db
     .select({ day, count: count(), amountFen: sql<string>`coalesce(sum(${payOrders.amountFen}), 0)` })
@@ -58,7 +71,12 @@ export async function countLiveTokensByProduct(
   now: Date,
 ): Promise<{ category: 'isp' | 'idc'; product: 'static' | 'dynamic'; billing: 'traffic' | 'ip'; count: number }[]> {
   const rows = await db
-    .select({ category: proxyTokens.category, product: proxyTokens.product, billing: proxyTokens.billing, count: count() })
+    .select({
+      category: proxyTokens.category,
+      product: proxyTokens.product,
+      billing: proxyTokens.billing,
+      count: count(),
+    })
     .from(proxyTokens)
     .where(and(isNull(proxyTokens.deletedAt), ne(proxyTokens.status, 'expired'), gt(proxyTokens.expiresAt, now)))
     .groupBy(proxyTokens.category, proxyTokens.product, proxyTokens.billing)
@@ -67,7 +85,9 @@ export async function countLiveTokensByProduct(
 }
 
 /** Active exits per country and kind, and how many are free to sell (shared direct exits, upstream exits nobody holds). */
-export async function countStockByArea(db: TDbOrTx): Promise<{ country: string; kind: 'residential' | 'datacenter'; total: number; free: number }[]> {
+export async function countStockByArea(
+  db: TDbOrTx,
+): Promise<{ country: string; kind: 'residential' | 'datacenter'; total: number; free: number }[]> {
   const rows = await db
     .select({
       country: exitNodes.country,
@@ -83,7 +103,9 @@ export async function countStockByArea(db: TDbOrTx): Promise<{ country: string; 
 }
 
 /** The queues: supply requests waiting to be taken, work orders waiting for an answer, USDT transfers that matched no order. */
-export async function countQueues(db: TDbOrTx): Promise<{ pendingSupply: number; openWorkOrders: number; unmatchedPayments: number }> {
+export async function countQueues(
+  db: TDbOrTx,
+): Promise<{ pendingSupply: number; openWorkOrders: number; unmatchedPayments: number }> {
   const [[supply], [orders], [transfers]] = await Promise.all([
     db.select({ n: count() }).from(supplyRequests).where(eq(supplyRequests.status, 'pending')),
     db.select({ n: count() }).from(workOrders).where(eq(workOrders.status, 'open')),

@@ -30,7 +30,8 @@ describe('operators: the overview', () => {
       '127.0.0.1',
     );
   }
-  const overview = (query = '', token = oper.token, lang = 'en') => request(t.app, 'GET', `/admin/overview${query}`, { token, lang });
+  const overview = (query = '', token = oper.token, lang = 'en') =>
+    request(t.app, 'GET', `/admin/overview${query}`, { token, lang });
 
   beforeAll(async () => {
     t = await createTestApp({ clock, mailer, config: { PAY_SANDBOX: 'true' } });
@@ -50,11 +51,21 @@ describe('operators: the overview', () => {
     clock.set(new Date('2026-03-09T10:00:00Z'));
     await topUp(bob, '50');
     await topUp(ann, '10');
-    const dynamic = await buyOk(t.app, ann.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 1 });
+    const dynamic = await buyOk(t.app, ann.token, '/token/variable/traffic', {
+      network: 'HTTP',
+      country_id: 'us',
+      quantity: 1,
+      traffic_gb: 1,
+    });
     spent['2026-03-09'] = dynamic.cost;
     // 2026-03-10: a static IP in jp (one upstream exit held), an order left unpaid.
     clock.set(new Date('2026-03-10T10:00:00Z'));
-    const fixed = await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'jp', quantity: 1, days: 1 });
+    const fixed = await buyOk(t.app, ann.token, '/token/static/ip', {
+      network: 'HTTP',
+      country_id: 'jp',
+      quantity: 1,
+      days: 1,
+    });
     spent['2026-03-10'] = fixed.cost;
     expect((await request(t.app, 'POST', '/pay/charge/sandbox/10', { token: bob.token })).json().code).toBe(0);
 
@@ -66,7 +77,9 @@ describe('operators: the overview', () => {
       ['2026-03-09T23:00:00Z', 500],
       ['2026-03-10T01:00:00Z', 2000],
     ];
-    await t.db.db.insert(tokenUsage).values(usage.map(([bucket, bytes]) => ({ tokenId, userId: ann.userId, bucket: new Date(bucket), bytes })));
+    await t.db.db
+      .insert(tokenUsage)
+      .values(usage.map(([bucket, bytes]) => ({ tokenId, userId: ann.userId, bucket: new Date(bucket), bytes })));
 
     // Queues: two supply requests (one taken), two work orders (one answered), three USDT transfers (one credited).
     const supplyBody = {
@@ -82,13 +95,21 @@ describe('operators: the overview', () => {
     const s1 = await request(t.app, 'POST', '/token/supply', { token: bob.token, body: supplyBody });
     expect(s1.json().code, s1.body).toBe(0);
     expect((await request(t.app, 'POST', '/token/supply', { token: ann.token, body: supplyBody })).json().code).toBe(0);
-    expect((await request(t.app, 'POST', `/admin/supply/take/${s1.json().data.request_id}`, { token: oper.token })).json().code).toBe(0);
+    expect(
+      (await request(t.app, 'POST', `/admin/supply/take/${s1.json().data.request_id}`, { token: oper.token })).json()
+        .code,
+    ).toBe(0);
     const workOrder = { category: 'proxy', subject: 'Slow proxy', content: 'Every request times out.' };
     const w1 = await request(t.app, 'POST', '/user/work/order', { token: bob.token, body: workOrder });
     expect(w1.json().code, w1.body).toBe(0);
-    expect((await request(t.app, 'POST', '/user/work/order', { token: ann.token, body: workOrder })).json().code).toBe(0);
+    expect((await request(t.app, 'POST', '/user/work/order', { token: ann.token, body: workOrder })).json().code).toBe(
+      0,
+    );
     const workOrderId = w1.json().data.id as number;
-    const reply = await request(t.app, 'POST', `/admin/work-orders/reply/${workOrderId}`, { token: oper.token, body: { content: 'Fixed.' } });
+    const reply = await request(t.app, 'POST', `/admin/work-orders/reply/${workOrderId}`, {
+      token: oper.token,
+      body: { content: 'Fixed.' },
+    });
     expect(reply.json().code, reply.body).toBe(0);
     const transfer = (i: number, status: 'credited' | 'unmatched') => ({
       network: 'trc20' as const,
@@ -137,7 +158,10 @@ describe('operators: the overview', () => {
     expect(month.money).toHaveLength(30);
     expect(month.money[0].day).toBe('2026-02-09');
     expect(month.money.at(-1).day).toBe('2026-03-10');
-    expect(month.money.find((d: { day: string }) => d.day === '2026-03-07')).toMatchObject({ recharge_count: 1, recharge_amount: 100 });
+    expect(month.money.find((d: { day: string }) => d.day === '2026-03-07')).toMatchObject({
+      recharge_count: 1,
+      recharge_amount: 100,
+    });
     expect(month.traffic.reduce((sum: number, d: { bytes: number }) => sum + d.bytes, 0)).toBe(3507);
   });
 
@@ -154,7 +178,11 @@ describe('operators: the overview', () => {
       { country: direct, kind: 'residential', total: 1, free: 1 },
     ].sort((a, b) => a.country.localeCompare(b.country) || a.kind.localeCompare(b.kind));
     expect(data.stock).toEqual(expected);
-    expect({ supply: data.pending_supply, workOrders: data.open_work_orders, unmatched: data.unmatched_payments }).toEqual({
+    expect({
+      supply: data.pending_supply,
+      workOrders: data.open_work_orders,
+      unmatched: data.unmatched_payments,
+    }).toEqual({
       supply: 1,
       workOrders: 1,
       unmatched: 2,

@@ -1,6 +1,13 @@
 import { fenToYuan, type TOverview, type TOverviewQuery } from '@proxy/contract';
 import type { TDeps } from '../../lib/deps';
-import { countLiveTokensByProduct, countQueues, countStockByArea, sumRechargesByDay, sumSpendByDay, sumTrafficByDay } from './overview.repository';
+import {
+  countLiveTokensByProduct,
+  countQueues,
+  countStockByArea,
+  sumRechargesByDay,
+  sumSpendByDay,
+  sumTrafficByDay,
+} from './overview.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -22,8 +22,18 @@ function heads(db: TDbOrTx) {
     .$dynamic();
 }
 
-function asHead(row: { version: number; effectiveAt: Date | null; createdAt: Date | null; createdBy: number | null }): TOptionSetHead {
-  return { version: row.version, effectiveAt: row.effectiveAt ?? new Date(0), createdAt: row.createdAt ?? new Date(0), createdBy: row.createdBy };
+function asHead(row: {
+  version: number;
+  effectiveAt: Date | null;
+  createdAt: Date | null;
+  createdBy: number | null;
+}): TOptionSetHead {
+  return {
+    version: row.version,
+    effectiveAt: row.effectiveAt ?? new Date(0),
+    createdAt: row.createdAt ?? new Date(0),
+    createdBy: row.createdBy,
+  };
 }
 
 /** Versions not in effect yet, soonest first. */
@@ -41,7 +51,11 @@ export async function findHead(db: TDbOrTx, version: number): Promise<TOptionSet
 }
 
 /** A page of versions, newest first (by effective time, then version). */
-export async function listHeadPage(db: TDbOrTx, limit: number, offset: number): Promise<{ records: TOptionSetHead[]; total: number }> {
+export async function listHeadPage(
+  db: TDbOrTx,
+  limit: number,
+  offset: number,
+): Promise<{ records: TOptionSetHead[]; total: number }> {
   const rows = await heads(db)
     .orderBy(desc(min(chargeOptions.effectiveAt)), desc(chargeOptions.version))
     .limit(limit)
@@ -83,7 +97,14 @@ export async function insertNextOptionSet(
   await tx
     .insert(chargeOptions)
     .values(
-      options.map((o, i) => ({ version, amountFen: o.amountFen, giftFen: o.giftFen, sort: i, effectiveAt: meta.effectiveAt, createdBy: meta.createdBy })),
+      options.map((o, i) => ({
+        version,
+        amountFen: o.amountFen,
+        giftFen: o.giftFen,
+        sort: i,
+        effectiveAt: meta.effectiveAt,
+        createdBy: meta.createdBy,
+      })),
     );
   return version;
 }
@@ -104,5 +125,8 @@ export async function upsertMethodSetting(db: TDbOrTx, row: TMethodSettingRow): 
   await db
     .insert(payMethodSettings)
     .values(row)
-    .onConflictDoUpdate({ target: payMethodSettings.method, set: { isEnabled: row.isEnabled, updatedBy: row.updatedBy, updatedAt: row.updatedAt } });
+    .onConflictDoUpdate({
+      target: payMethodSettings.method,
+      set: { isEnabled: row.isEnabled, updatedBy: row.updatedBy, updatedAt: row.updatedAt },
+    });
 }

@@ -1,6 +1,11 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
-import { createChargeOptionSet, getAdminChargeOptions, listChargeOptionVersions, setPayMethod } from './charge-options.service';
+import {
+  createChargeOptionSet,
+  getAdminChargeOptions,
+  listChargeOptionVersions,
+  setPayMethod,
+} from './charge-options.service';
 
 /** Operators' recharge options and payment method switches (contract: CHARGE_OPTION_ADMIN_ROUTES). */
 export function createChargeOptionAdminHandlers(deps: TDeps): THandlersOf<'charge-options-admin'> {

@@ -55,7 +55,11 @@ function methodState(deps: Pick<TDeps, 'payProviders'>, method: TPayMethod, isEn
   return { method, is_configured: isConfigured, is_enabled: isEnabled, is_offered: isConfigured && isEnabled };
 }
 
-async function toVersions(db: TDbOrTx, heads: TOptionSetHead[], statusOf: (h: TOptionSetHead) => TVersionStatus): Promise<TChargeOptionVersion[]> {
+async function toVersions(
+  db: TDbOrTx,
+  heads: TOptionSetHead[],
+  statusOf: (h: TOptionSetHead) => TVersionStatus,
+): Promise<TChargeOptionVersion[]> {
   const options = await listOptionsOf(
     db,
     heads.map((h) => h.version),
@@ -67,7 +71,9 @@ async function toVersions(db: TDbOrTx, heads: TOptionSetHead[], statusOf: (h: TO
     created_at: h.createdAt.toISOString(),
     created_by: h.createdBy === null ? null : (emails.get(h.createdBy) ?? null),
     status: statusOf(h),
-    options: options.filter((o) => o.version === h.version).map((o) => ({ amount_fen: o.amountFen, gift_fen: o.giftFen })),
+    options: options
+      .filter((o) => o.version === h.version)
+      .map((o) => ({ amount_fen: o.amountFen, gift_fen: o.giftFen })),
   }));
 }
 
@@ -95,7 +101,10 @@ export async function getAdminChargeOptions(deps: TOptionDeps): Promise<TAdminCh
 }
 
 /** GET /admin/charge-options/versions. */
-export async function listChargeOptionVersions(deps: TOptionDeps, query: { page: number; page_size: number }): Promise<TPage<TChargeOptionVersion>> {
+export async function listChargeOptionVersions(
+  deps: TOptionDeps,
+  query: { page: number; page_size: number },
+): Promise<TPage<TChargeOptionVersion>> {
   const now = deps.clock.now();
   const current = await currentVersion(deps.db, now);
   const { records, total } = await listHeadPage(deps.db, query.page_size, (query.page - 1) * query.page_size);
@@ -106,12 +115,22 @@ export async function listChargeOptionVersions(deps: TOptionDeps, query: { page:
 }
 
 /** POST /admin/charge-options: a new version; amounts must lie within the top-up bounds. */
-export async function createChargeOptionSet(deps: TOptionDeps, operatorId: number, input: TChargeOptionSetInput): Promise<TChargeOptionVersion> {
+export async function createChargeOptionSet(
+  deps: TOptionDeps,
+  operatorId: number,
+  input: TChargeOptionSetInput,
+): Promise<TChargeOptionVersion> {
   const now = deps.clock.now();
   const [minFen, maxFen] = [Math.round(deps.config.PAY_MIN_AMOUNT * 100), Math.round(deps.config.PAY_MAX_AMOUNT * 100)];
   const outOfRange = input.options.flatMap((o, i) =>
     o.amount_fen < minFen || o.amount_fen > maxFen
-      ? [{ path: `options.${i}.amount_fen`, message: 'amountRange', params: { min: deps.config.PAY_MIN_AMOUNT, max: deps.config.PAY_MAX_AMOUNT } }]
+      ? [
+          {
+            path: `options.${i}.amount_fen`,
+            message: 'amountRange',
+            params: { min: deps.config.PAY_MIN_AMOUNT, max: deps.config.PAY_MAX_AMOUNT },
+          },
+        ]
       : [],
   );
   if (outOfRange.length > 0) throw new AppError('BAD_REQUEST', undefined, outOfRange);

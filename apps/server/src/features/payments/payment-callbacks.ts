@@ -15,11 +15,18 @@ import type { createSandboxProvider } from './providers/sandbox';
 export async function registerPaymentCallbacks(app: FastifyInstance, deps: TDeps): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
 
     scope.post<{ Params: { method: string } }>(`${API_PREFIX}/pay/notify/:method`, async (req, reply) => {
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-      const answer = await receiveNotification(deps, req.params.method, { rawBody: typeof req.body === 'string' ? req.body : '', headers }, req.ip);
+      const answer = await receiveNotification(
+        deps,
+        req.params.method,
+        { rawBody: typeof req.body === 'string' ? req.body : '', headers },
+        req.ip,
+      );
       if (!answer) throw new AppError('NOT_FOUND');
       return reply.code(answer.status).type(answer.contentType).send(answer.body);
     });
@@ -30,14 +37,17 @@ export async function registerPaymentCallbacks(app: FastifyInstance, deps: TDeps
     scope.get<{ Params: { order: string } }>(`${API_PREFIX}/pay/sandbox/:order`, async (req, reply) => {
       const order = await findOrder(deps.db, req.params.order);
       if (!order || order.method !== 'sandbox') throw new AppError('NOT_FOUND');
-      return reply.type('text/html; charset=utf-8').send(sandboxPage(order.id, formatFen(order.priceFen), order.status));
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(sandboxPage(order.id, formatFen(order.priceFen), order.status));
     });
 
     scope.post<{ Params: { order: string } }>(`${API_PREFIX}/pay/sandbox/:order`, async (req, reply) => {
       const order = await findOrder(deps.db, req.params.order);
       if (!order || order.method !== 'sandbox') throw new AppError('NOT_FOUND');
       const result = new URLSearchParams(typeof req.body === 'string' ? req.body : '').get('result');
-      if (result !== 'success' && result !== 'failure') throw new AppError('BAD_REQUEST', undefined, [{ path: 'result', message: 'invalidValue' }]);
+      if (result !== 'success' && result !== 'failure')
+        throw new AppError('BAD_REQUEST', undefined, [{ path: 'result', message: 'invalidValue' }]);
       // The same path as a real provider's notification: signed, verified, settled exactly once.
       await receiveNotification(deps, 'sandbox', sandbox.notificationFor(order, result), req.ip);
       return reply.redirect(`${deps.config.publicUrl}/charge?order=${encodeURIComponent(order.id)}`, 303);
@@ -46,7 +56,10 @@ export async function registerPaymentCallbacks(app: FastifyInstance, deps: TDeps
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 // The sandbox's pay page, in both languages.

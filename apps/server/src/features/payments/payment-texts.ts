@@ -7,6 +7,32 @@ export function orderDescription(amountFen: number, lang: TLang): string {
 
 /** Column titles of the bills export. */
 export const BILLS_CSV_HEADER: Record<TLang, string[]> = {
-  zh: ['订单号', '状态', '日期', '描述', '创建时间', '支付时间', '支付方式', '充值金额', '赠送', '手续费', '实付', '到账'],
-  en: ['Order', 'Status', 'Date', 'Description', 'Created', 'Paid', 'Method', 'Amount', 'Gift', 'Fee', 'Price', 'Value'],
+  zh: [
+    '订单号',
+    '状态',
+    '日期',
+    '描述',
+    '创建时间',
+    '支付时间',
+    '支付方式',
+    '充值金额',
+    '赠送',
+    '手续费',
+    '实付',
+    '到账',
+  ],
+  en: [
+    'Order',
+    'Status',
+    'Date',
+    'Description',
+    'Created',
+    'Paid',
+    'Method',
+    'Amount',
+    'Gift',
+    'Fee',
+    'Price',
+    'Value',
+  ],
 };

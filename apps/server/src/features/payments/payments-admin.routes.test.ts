@@ -21,13 +21,28 @@ describe('operators: recharge order filters and reconciliation with the provider
 
   const sandbox = () => t.deps.payProviders.get('sandbox') as ReturnType<typeof createSandboxProvider>;
   const charge = async (user: TTestUser, amount: string) =>
-    (await request(t.app, 'POST', `/pay/charge/sandbox/${amount}`, { token: user.token })).json().data as { order_id: string; price: number; value: number };
+    (await request(t.app, 'POST', `/pay/charge/sandbox/${amount}`, { token: user.token })).json().data as {
+      order_id: string;
+      price: number;
+      value: number;
+    };
   const pay = (order: { order_id: string; price: number }) =>
-    receiveNotification(t.deps, 'sandbox', sandbox().notificationFor({ id: order.order_id, priceFen: Math.round(order.price * 100) }, 'success'), '127.0.0.1');
-  const orders = (query: string, lang = 'en') => request(t.app, 'GET', `/admin/payments/orders?${query}`, { token: oper.token, lang });
-  const idsOf = (res: { json(): { data: { records: { order_id: string }[] } } }) => res.json().data.records.map((r) => r.order_id);
+    receiveNotification(
+      t.deps,
+      'sandbox',
+      sandbox().notificationFor({ id: order.order_id, priceFen: Math.round(order.price * 100) }, 'success'),
+      '127.0.0.1',
+    );
+  const orders = (query: string, lang = 'en') =>
+    request(t.app, 'GET', `/admin/payments/orders?${query}`, { token: oper.token, lang });
+  const idsOf = (res: { json(): { data: { records: { order_id: string }[] } } }) =>
+    res.json().data.records.map((r) => r.order_id);
   const reconcile = (orderId: string, token = oper.token, lang = 'en') =>
-    request(t.app, 'POST', `/admin/payments/orders/${encodeURIComponent(orderId)}/reconcile`, { token, body: {}, lang });
+    request(t.app, 'POST', `/admin/payments/orders/${encodeURIComponent(orderId)}/reconcile`, {
+      token,
+      body: {},
+      lang,
+    });
   const creditsOf = (orderId: string) =>
     t.db.db
       .select()
@@ -63,8 +78,13 @@ describe('operators: recharge order filters and reconciliation with the provider
   });
 
   it('filters orders by customer e-mail or id, status, method, order id and day range, together', async () => {
-    expect(idsOf(await orders(`user_email=${encodeURIComponent('ANN@example.com')}`))).toEqual([ids.annPending, ids.annPaid]);
-    expect(idsOf(await orders(`user_email=ann%40example.com&user_id=${ann.userId}&status=success`))).toEqual([ids.annPaid]);
+    expect(idsOf(await orders(`user_email=${encodeURIComponent('ANN@example.com')}`))).toEqual([
+      ids.annPending,
+      ids.annPaid,
+    ]);
+    expect(idsOf(await orders(`user_email=ann%40example.com&user_id=${ann.userId}&status=success`))).toEqual([
+      ids.annPaid,
+    ]);
     // An e-mail that is not the id's customer, or no customer's, finds nothing.
     expect((await orders(`user_email=ann%40example.com&user_id=${bob.userId}`)).json().data.total).toBe(0);
     expect((await orders('user_email=nobody%40example.com')).json().data.total).toBe(0);
@@ -75,7 +95,10 @@ describe('operators: recharge order filters and reconciliation with the provider
 
     const bad = await orders('method=paypal', 'zh');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().data.issues[0]).toMatchObject({ path: 'method', message: '支付方式须为 alipay、wechat、sandbox、usdt_trc20 或 usdt_erc20' });
+    expect(bad.json().data.issues[0]).toMatchObject({
+      path: 'method',
+      message: '支付方式须为 alipay、wechat、sandbox、usdt_trc20 或 usdt_erc20',
+    });
     expect((await orders('from=yesterday')).json().data.issues[0].path).toBe('from');
     expect((await orders(`user_email=${'a'.repeat(255)}`)).json().data.issues[0].path).toBe('user_email');
   });
@@ -88,18 +111,29 @@ describe('operators: recharge order filters and reconciliation with the provider
     const res = await reconcile(order.id);
     expect(res.json(), res.body).toMatchObject({
       code: 0,
-      data: { provider_state: 'paid', result: 'credited', order: { order_id: order.id, status: 'success', user_id: bob.userId, user_email: bob.email } },
+      data: {
+        provider_state: 'paid',
+        result: 'credited',
+        order: { order_id: order.id, status: 'success', user_id: bob.userId, user_email: bob.email },
+      },
     });
     expect(await balanceFen(t.deps, bob.userId)).toBe(before + order.valueFen);
     // Asked again: the order is no longer pending; the money moved once.
     const again = await reconcile(order.id, oper.token, 'zh');
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ msg: '只有待支付的订单可以与支付渠道对账', data: { error: 'ORDER_NOT_RECONCILABLE' } });
+    expect(again.json()).toMatchObject({
+      msg: '只有待支付的订单可以与支付渠道对账',
+      data: { error: 'ORDER_NOT_RECONCILABLE' },
+    });
     expect(await creditsOf(order.id)).toHaveLength(1);
     expect(await balanceFen(t.deps, bob.userId)).toBe(before + order.valueFen);
 
-    const audit = await request(t.app, 'GET', `/admin/audit/list?route=adminPayReconcile&target_id=${order.id}`, { token: oper.token });
-    expect(audit.json().data.records.map((r: { result: string; target_id: string }) => [r.result, r.target_id])).toEqual([
+    const audit = await request(t.app, 'GET', `/admin/audit/list?route=adminPayReconcile&target_id=${order.id}`, {
+      token: oper.token,
+    });
+    expect(
+      audit.json().data.records.map((r: { result: string; target_id: string }) => [r.result, r.target_id]),
+    ).toEqual([
       ['error', order.id],
       ['ok', order.id],
     ]);
@@ -108,7 +142,11 @@ describe('operators: recharge order filters and reconciliation with the provider
   it('leaves an unpaid order pending, ends one the provider closed as failed, and refuses an answer that does not match', async () => {
     const pending = await charge(ann, '20');
     const unchanged = await reconcile(pending.order_id);
-    expect(unchanged.json().data).toMatchObject({ provider_state: 'unpaid', result: 'unchanged', order: { status: 'pending' } });
+    expect(unchanged.json().data).toMatchObject({
+      provider_state: 'unpaid',
+      result: 'unchanged',
+      order: { status: 'pending' },
+    });
 
     const before = await balanceFen(t.deps, ann.userId);
     providerStates.set(pending.order_id, { state: 'paid', providerTxId: 'SBX-RECON-2', paidFen: 1 });
@@ -126,7 +164,11 @@ describe('operators: recharge order filters and reconciliation with the provider
 
     providerStates.set(pending.order_id, { state: 'closed' });
     const closed = await reconcile(pending.order_id);
-    expect(closed.json().data).toMatchObject({ provider_state: 'closed', result: 'closed', order: { status: 'failure' } });
+    expect(closed.json().data).toMatchObject({
+      provider_state: 'closed',
+      result: 'closed',
+      order: { status: 'failure' },
+    });
     expect(await balanceFen(t.deps, ann.userId)).toBe(before);
   });
 

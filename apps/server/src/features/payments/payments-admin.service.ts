@@ -35,9 +35,25 @@ import { NotificationRefusal, type TProviderOrderState } from './providers/provi
  */
 
 /** GET /admin/payments/orders: every customer's orders (or one's), with whose they are. */
-export async function listOrdersForOperators(deps: Pick<TDeps, 'db'>, query: TAdminPayOrderQuery, lang: TLang): Promise<TPage<TAdminPayOrder>> {
-  const filters = { status: query.status, method: query.method, orderId: query.order_id, from: query.from, to: query.to };
-  const { records, total } = await listOrdersWithCustomer(deps.db, query.user_id, filters, query.page_size, (query.page - 1) * query.page_size);
+export async function listOrdersForOperators(
+  deps: Pick<TDeps, 'db'>,
+  query: TAdminPayOrderQuery,
+  lang: TLang,
+): Promise<TPage<TAdminPayOrder>> {
+  const filters = {
+    status: query.status,
+    method: query.method,
+    orderId: query.order_id,
+    from: query.from,
+    to: query.to,
+  };
+  const { records, total } = await listOrdersWithCustomer(
+    deps.db,
+    query.user_id,
+    filters,
+    query.page_size,
+    (query.page - 1) * query.page_size,
+  );
   return {
     records: records.map((row) => ({ ...toPayOrder(row, lang), user_id: row.userId, user_email: row.userEmail })),
     total,
@@ -47,7 +63,11 @@ export async function listOrdersForOperators(deps: Pick<TDeps, 'db'>, query: TAd
 }
 
 /** GET /admin/payments/orders with the customer given by e-mail too (an unknown address, or one that is not user_id's, finds nothing). */
-export async function listOrdersByCustomer(deps: Pick<TDeps, 'db'>, query: TAdminPayOrderQuery, lang: TLang): Promise<TPage<TAdminPayOrder>> {
+export async function listOrdersByCustomer(
+  deps: Pick<TDeps, 'db'>,
+  query: TAdminPayOrderQuery,
+  lang: TLang,
+): Promise<TPage<TAdminPayOrder>> {
   if (!query.user_email) return listOrdersForOperators(deps, query, lang);
   const customer = await findUserByEmail(deps.db, query.user_email);
   if (!customer || (query.user_id !== undefined && query.user_id !== customer.id)) {
@@ -111,12 +131,23 @@ export async function reconcileOrder(deps: TDeps, orderId: string, lang: TLang):
  * by the order's amount (the role follows), and the order's rebate is
  * cancelled or taken back. A second reversal is refused.
  */
-export async function reverseRecharge(deps: Pick<TDeps, 'db' | 'clock'>, orderId: string, reason: string, lang: TLang): Promise<TReverseOrderResult> {
+export async function reverseRecharge(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  orderId: string,
+  reason: string,
+  lang: TLang,
+): Promise<TReverseOrderResult> {
   return deps.db.transaction(async (tx) => {
     const order = await lockOrder(tx, orderId);
     if (!order) throw new AppError('NOT_FOUND');
     if (order.status !== 'success' || order.reversedAt !== null) throw new AppError('ORDER_NOT_REVERSIBLE');
-    const taken = await createLedgerService(deps).takeBackOrOwe(tx, order.userId, order.valueFen, `reverse:${order.id}`, order.id);
+    const taken = await createLedgerService(deps).takeBackOrOwe(
+      tx,
+      order.userId,
+      order.valueFen,
+      `reverse:${order.id}`,
+      order.id,
+    );
     await faultPoint('reversal.debited', tx);
     await addTotalRecharge(tx, order.userId, -order.amountFen);
     const reversed = await updateOrder(tx, order.id, {

@@ -19,7 +19,14 @@ import { isMethodSwitchedOff, offeredProviders } from './charge-options.service'
 import { orderDescription } from './payment-texts';
 import { BEIJING_OFFSET_MS, toPayOrder } from './payments-orders.service';
 import type { TPayDeps, TSettleDeps } from './payments-settle.service';
-import { deleteOrder, findCurrentOptions, hasOptionSets, insertOptionSet, insertOrder, updateOrder } from './payments.repository';
+import {
+  deleteOrder,
+  findCurrentOptions,
+  hasOptionSets,
+  insertOptionSet,
+  insertOrder,
+  updateOrder,
+} from './payments.repository';
 import type { TPayProvider } from './providers';
 import { usdtProviderOf, type TUsdtSettings } from './providers/usdt';
 import { findHeldAmounts, holdAmount, releaseAmount } from './usdt.repository';
@@ -45,7 +52,14 @@ export const USDT_CLOCK_SKEW_MS = 5 * 60_000;
  * is over, paid or not: a second transfer of a paid order's amount must not
  * pay someone else's new order. PAY_AMOUNT_BUSY when all 99 are held.
  */
-async function holdUsdtAmount(tx: TTx, usdt: TUsdtSettings, priceFen: number, orderId: string, until: Date, now: Date): Promise<number> {
+async function holdUsdtAmount(
+  tx: TTx,
+  usdt: TUsdtSettings,
+  priceFen: number,
+  orderId: string,
+  until: Date,
+  now: Date,
+): Promise<number> {
   const candidates = usdtCandidateUnits(usdtBaseUnits(priceFen, usdt.rateMicro)).map(Number);
   const held = new Set(await findHeldAmounts(tx, usdt.network, candidates, now));
   for (const units of candidates) {
@@ -87,16 +101,26 @@ function providerOf(deps: TPayDeps, method: TPayMethod): TPayProvider {
 }
 
 /** POST /pay/charge/{method}/{amount}: the order, then the payment at the provider. */
-export async function startCharge(deps: TSettleDeps, userId: number, input: TChargeInput, lang: TLang): Promise<TChargeResult> {
+export async function startCharge(
+  deps: TSettleDeps,
+  userId: number,
+  input: TChargeInput,
+  lang: TLang,
+): Promise<TChargeResult> {
   const provider = providerOf(deps, input.method);
   if (await isMethodSwitchedOff(deps.db, provider.method)) throw new AppError('PAY_METHOD_DISABLED');
   const mode = input.mode ?? provider.modes[0];
-  if (!provider.modes.includes(mode)) throw new AppError('BAD_REQUEST', undefined, [{ path: 'mode', message: 'payModeUnavailable' }]);
+  if (!provider.modes.includes(mode))
+    throw new AppError('BAD_REQUEST', undefined, [{ path: 'mode', message: 'payModeUnavailable' }]);
   const amountFen = parseYuanAmount(input.amount)!;
   const [minFen, maxFen] = [Math.round(deps.config.PAY_MIN_AMOUNT * 100), Math.round(deps.config.PAY_MAX_AMOUNT * 100)];
   if (amountFen < minFen || amountFen > maxFen) {
     throw new AppError('BAD_REQUEST', undefined, [
-      { path: 'amount', message: 'amountRange', params: { min: deps.config.PAY_MIN_AMOUNT, max: deps.config.PAY_MAX_AMOUNT } },
+      {
+        path: 'amount',
+        message: 'amountRange',
+        params: { min: deps.config.PAY_MIN_AMOUNT, max: deps.config.PAY_MAX_AMOUNT },
+      },
     ]);
   }
   const options = await findCurrentOptions(deps.db, deps.clock.now());
@@ -125,7 +149,12 @@ export async function startCharge(deps: TSettleDeps, userId: number, input: TCha
     ? await deps.db.transaction(async (tx) => {
         const heldUntil = new Date(expiresAt.getTime() + usdt.lateMatchMin * 60_000 + USDT_CLOCK_SKEW_MS);
         const units = await holdUsdtAmount(tx, usdt, newOrder.priceFen, newOrder.id, heldUntil, now);
-        return insertOrder(tx, { ...newOrder, cryptoAmountUnits: units, cryptoAddress: usdt.address, cryptoRate: usdt.rate });
+        return insertOrder(tx, {
+          ...newOrder,
+          cryptoAmountUnits: units,
+          cryptoAddress: usdt.address,
+          cryptoRate: usdt.rate,
+        });
       })
     : await insertOrder(deps.db, newOrder);
   let start: Awaited<ReturnType<TPayProvider['create']>>;
@@ -141,7 +170,10 @@ export async function startCharge(deps: TSettleDeps, userId: number, input: TCha
     });
   } catch (error) {
     // Nothing to pay: the order goes, so a failed charge leaves no trace but the log.
-    deps.log.warn({ err: error, orderId: order.id, method: provider.method }, 'payment provider refused or unreachable');
+    deps.log.warn(
+      { err: error, orderId: order.id, method: provider.method },
+      'payment provider refused or unreachable',
+    );
     await deleteOrder(deps.db, order.id);
     if (usdt) await releaseAmount(deps.db, order.id);
     throw new AppError('PAY_PROVIDER_FAILED');

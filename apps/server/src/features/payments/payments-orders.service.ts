@@ -50,24 +50,51 @@ export function toPayOrder(row: TPayOrderRow, lang: TLang): TPayOrder {
 function cryptoOf(row: TPayOrderRow): TPayOrder['crypto'] {
   const network = usdtNetworkOf(row.method);
   if (!network || row.cryptoAmountUnits === null || row.cryptoAddress === null || row.cryptoRate === null) return null;
-  return { network, token: 'USDT', amount: formatUsdtUnits(row.cryptoAmountUnits), address: row.cryptoAddress, rate: row.cryptoRate };
+  return {
+    network,
+    token: 'USDT',
+    amount: formatUsdtUnits(row.cryptoAmountUnits),
+    address: row.cryptoAddress,
+    rate: row.cryptoRate,
+  };
 }
 
 /** GET /pay/record/list. */
-export async function listOrders(deps: Pick<TDeps, 'db'>, userId: number, query: TPayRecordQuery, lang: TLang): Promise<TPage<TPayOrder>> {
-  const { records, total } = await listUserOrders(deps.db, userId, query, query.page_size, (query.page - 1) * query.page_size);
+export async function listOrders(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  query: TPayRecordQuery,
+  lang: TLang,
+): Promise<TPage<TPayOrder>> {
+  const { records, total } = await listUserOrders(
+    deps.db,
+    userId,
+    query,
+    query.page_size,
+    (query.page - 1) * query.page_size,
+  );
   return { records: records.map((r) => toPayOrder(r, lang)), total, page: query.page, page_size: query.page_size };
 }
 
 /** GET /pay/order/{id}: another user's order is not found. */
-export async function getOrder(deps: Pick<TDeps, 'db'>, userId: number, orderId: string, lang: TLang): Promise<TPayOrder> {
+export async function getOrder(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  orderId: string,
+  lang: TLang,
+): Promise<TPayOrder> {
   const row = await findUserOrder(deps.db, userId, orderId);
   if (!row) throw new AppError('NOT_FOUND');
   return toPayOrder(row, lang);
 }
 
 /** POST /pay/cancel/{id}: only a pending order (a payment that still arrives is credited all the same). */
-export async function cancelOrder(deps: Pick<TDeps, 'db'>, userId: number, orderId: string, lang: TLang): Promise<TPayOrder> {
+export async function cancelOrder(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  orderId: string,
+  lang: TLang,
+): Promise<TPayOrder> {
   const cancelled = await endPendingOrder(deps.db, orderId, 'cancelled', userId);
   if (cancelled) return toPayOrder(cancelled, lang);
   const row = await findUserOrder(deps.db, userId, orderId);
@@ -85,13 +112,32 @@ export async function exportOrders(
   const head = BILLS_CSV_HEADER[lang];
   const lines = records.map((row) => {
     const o = toPayOrder(row, lang);
-    return [o.order_id, o.status, o.date, o.description, o.created_at, o.paid_at, o.method, o.amount, o.gift, o.fee, o.price, o.value].map(csvCell).join(',');
+    return [
+      o.order_id,
+      o.status,
+      o.date,
+      o.description,
+      o.created_at,
+      o.paid_at,
+      o.method,
+      o.amount,
+      o.gift,
+      o.fee,
+      o.price,
+      o.value,
+    ]
+      .map(csvCell)
+      .join(',');
   });
   return new RawReply(`\uFEFF${[head.join(','), ...lines].join('\r\n')}\r\n`, 'text/csv; charset=utf-8', 'bills.csv');
 }
 
 /** GET /pay/ledger/list: the statement, from the ledger. */
-export async function listStatement(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, query: TLedgerQuery): Promise<TPage<TLedgerLine>> {
+export async function listStatement(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  userId: number,
+  query: TLedgerQuery,
+): Promise<TPage<TLedgerLine>> {
   const { records, total } = await createLedgerService(deps).listEntries(
     userId,
     { page: query.page, pageSize: query.page_size },

@@ -47,7 +47,12 @@ export type TSettled = { result: TSettlement; order: TPayOrderRow; balanceFen?: 
  * reconciliation, the USDT watchers). Throws NotificationRefusal when it does
  * not match the order. The caller announces a credit after its commit.
  */
-export async function settleInTransaction(deps: TSettleDeps, tx: TTx, method: TPayMethod, paid: TVerifiedNotification): Promise<TSettled> {
+export async function settleInTransaction(
+  deps: TSettleDeps,
+  tx: TTx,
+  method: TPayMethod,
+  paid: TVerifiedNotification,
+): Promise<TSettled> {
   const order = await lockOrder(tx, paid.orderId);
   if (!order || order.method !== method) throw new NotificationRefusal(`unknown order ${paid.orderId}`);
   if (paid.outcome === 'ignore') return { result: 'replay', order };
@@ -58,17 +63,25 @@ export async function settleInTransaction(deps: TSettleDeps, tx: TTx, method: TP
         `paid ${paid.paidUnits === undefined ? 'no' : formatUsdtUnits(paid.paidUnits)} USDT, the order asks ${formatUsdtUnits(order.cryptoAmountUnits)}`,
       );
     }
-  } else if (paid.paidFen !== order.priceFen) throw new NotificationRefusal(`paid ${paid.paidFen} fen, the order's price is ${order.priceFen}`);
+  } else if (paid.paidFen !== order.priceFen)
+    throw new NotificationRefusal(`paid ${paid.paidFen} fen, the order's price is ${order.priceFen}`);
   if (paid.outcome === 'failure') {
     const failed = order.status === 'pending' ? await endPendingOrder(tx, order.id, 'failure') : undefined;
     return { result: failed ? 'failed' : 'replay', order };
   }
   if (order.status === 'success') {
-    if (order.providerTxId !== paid.providerTxId) throw new NotificationRefusal(`order already paid by transaction ${order.providerTxId}`);
+    if (order.providerTxId !== paid.providerTxId)
+      throw new NotificationRefusal(`order already paid by transaction ${order.providerTxId}`);
     return { result: 'replay', order };
   }
   const credit = await createLedgerService(deps).credit(
-    { userId: order.userId, amountFen: order.valueFen, reason: 'recharge', reference: order.id, idempotencyKey: `pay:${method}:${paid.providerTxId}` },
+    {
+      userId: order.userId,
+      amountFen: order.valueFen,
+      reason: 'recharge',
+      reference: order.id,
+      idempotencyKey: `pay:${method}:${paid.providerTxId}`,
+    },
     tx,
   );
   await faultPoint('settle.credited', tx);
@@ -76,7 +89,12 @@ export async function settleInTransaction(deps: TSettleDeps, tx: TTx, method: TP
   const isPaidLate = paid.paidAt
     ? paid.paidAt.getTime() > order.expiresAt.getTime() || order.status === 'cancelled' || order.status === 'failure'
     : order.status !== 'pending';
-  const settled = await updateOrder(tx, order.id, { status: 'success', providerTxId: paid.providerTxId, paidAt: deps.clock.now(), isPaidLate });
+  const settled = await updateOrder(tx, order.id, {
+    status: 'success',
+    providerTxId: paid.providerTxId,
+    paidAt: deps.clock.now(),
+    isPaidLate,
+  });
   await addTotalRecharge(tx, order.userId, order.amountFen);
   // A debt left by a reversed recharge is paid first.
   const debtPaidFen = await createLedgerService(deps).settleDebt(tx, order.userId, order.id);
@@ -109,7 +127,11 @@ export async function announceSettlement(deps: TSettleDeps, settled: TSettled): 
  * Applies a genuine notification (or a reconciliation's answer) to its order,
  * exactly once. Throws NotificationRefusal when it does not match the order.
  */
-export async function settlePayment(deps: TSettleDeps, method: TPayMethod, paid: TVerifiedNotification): Promise<TSettlement> {
+export async function settlePayment(
+  deps: TSettleDeps,
+  method: TPayMethod,
+  paid: TVerifiedNotification,
+): Promise<TSettlement> {
   const settled = await deps.db.transaction((tx) => settleInTransaction(deps, tx, method, paid));
   await announceSettlement(deps, settled);
   return settled.result;
@@ -121,7 +143,12 @@ export async function settlePayment(deps: TSettleDeps, method: TPayMethod, paid:
  * (the provider resends; nothing is credited). Other failures (the database)
  * throw, so the provider resends later.
  */
-export async function receiveNotification(deps: TSettleDeps, method: string, incoming: TIncomingNotification, ip: string): Promise<TNotificationAnswer | null> {
+export async function receiveNotification(
+  deps: TSettleDeps,
+  method: string,
+  incoming: TIncomingNotification,
+  ip: string,
+): Promise<TNotificationAnswer | null> {
   if (!(PAY_METHODS as readonly string[]).includes(method)) return null;
   const provider = deps.payProviders.get(method as TPayMethod);
   if (!provider) return null;
@@ -135,7 +162,13 @@ export async function receiveNotification(deps: TSettleDeps, method: string, inc
   } catch (error) {
     if (!(error instanceof NotificationRefusal)) throw error;
     deps.log.warn({ method: provider.method, orderId, reason: error.reason, ip }, 'payment notification refused');
-    await logNotification(deps.db, { method: provider.method, orderId, result: 'refused', reason: error.reason.slice(0, 500), ip });
+    await logNotification(deps.db, {
+      method: provider.method,
+      orderId,
+      result: 'refused',
+      reason: error.reason.slice(0, 500),
+      ip,
+    });
     return provider.answers.refused;
   }
 }
@@ -166,7 +199,12 @@ export async function reconcileStaleOrders(deps: TSettleDeps, limit = 50): Promi
     looked += 1;
     if (state.state === 'paid') {
       try {
-        await settlePayment(deps, order.method, { orderId: order.id, providerTxId: state.providerTxId, paidFen: state.paidFen, outcome: 'success' });
+        await settlePayment(deps, order.method, {
+          orderId: order.id,
+          providerTxId: state.providerTxId,
+          paidFen: state.paidFen,
+          outcome: 'success',
+        });
       } catch (error) {
         if (!(error instanceof NotificationRefusal)) throw error;
         deps.log.warn({ orderId: order.id, reason: error.reason }, 'reconciliation refused the provider answer');

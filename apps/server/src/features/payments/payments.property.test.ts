@@ -27,7 +27,10 @@ type TStep =
 // first, and the invitee's rebate cancelled or taken back), balance
 // adjustments (retried with the same request id), and rebate payouts.
 type TOperatorStep =
-  TStep | { type: 'reverse'; index: number; times: number } | { type: 'adjust'; kind: 'credit' | 'debit'; yuan: number; times: number } | { type: 'payout' };
+  | TStep
+  | { type: 'reverse'; index: number; times: number }
+  | { type: 'adjust'; kind: 'credit' | 'debit'; yuan: number; times: number }
+  | { type: 'payout' };
 
 const stepArb: fc.Arbitrary<TStep> = fc.oneof(
   fc.record({ type: fc.constant('charge' as const), yuan: fc.constantFrom(1, 10, 50, 100, 123) }),
@@ -38,9 +41,22 @@ const stepArb: fc.Arbitrary<TStep> = fc.oneof(
 );
 
 const operatorStepArb: fc.Arbitrary<TOperatorStep> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('charge' as const), yuan: fc.constantFrom(1, 10, 50, 100, 123) }) },
-  { weight: 3, arbitrary: fc.record({ type: fc.constant('pay' as const), index: fc.nat(), times: fc.integer({ min: 1, max: 2 }) }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('reverse' as const), index: fc.nat(), times: fc.integer({ min: 1, max: 2 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant('charge' as const), yuan: fc.constantFrom(1, 10, 50, 100, 123) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ type: fc.constant('pay' as const), index: fc.nat(), times: fc.integer({ min: 1, max: 2 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('reverse' as const),
+      index: fc.nat(),
+      times: fc.integer({ min: 1, max: 2 }),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -54,7 +70,8 @@ const operatorStepArb: fc.Arbitrary<TOperatorStep> = fc.oneof(
 );
 
 // The rebate rules of a fresh install (5 %, from 10 yuan, at most 100 yuan), written out: the model does not use the code it checks.
-const modelRebateFen = (amountFen: number) => (amountFen < 1000 ? 0 : Math.min(Math.floor((amountFen * 5) / 100), 10_000));
+const modelRebateFen = (amountFen: number) =>
+  amountFen < 1000 ? 0 : Math.min(Math.floor((amountFen * 5) / 100), 10_000);
 
 describe('recharges against a model', () => {
   let t: TTestApp;
@@ -87,7 +104,10 @@ describe('recharges against a model', () => {
           } else if (!order) {
             continue;
           } else if (step.type === 'pay') {
-            const signed = sandbox.notificationFor({ id: order.id, priceFen: order.amountFen + rechargeFeeFen(order.amountFen) }, 'success');
+            const signed = sandbox.notificationFor(
+              { id: order.id, priceFen: order.amountFen + rechargeFeeFen(order.amountFen) },
+              'success',
+            );
             for (let i = 0; i < step.times; i++) await receiveNotification(t.deps, 'sandbox', signed, '127.0.0.1');
             if (order.status !== 'success') {
               model.balanceFen += order.amountFen;
@@ -98,7 +118,10 @@ describe('recharges against a model', () => {
             await receiveNotification(
               t.deps,
               'sandbox',
-              sandbox.notificationFor({ id: order.id, priceFen: order.amountFen + rechargeFeeFen(order.amountFen) }, 'failure'),
+              sandbox.notificationFor(
+                { id: order.id, priceFen: order.amountFen + rechargeFeeFen(order.amountFen) },
+                'failure',
+              ),
               '127.0.0.1',
             );
             if (order.status === 'pending') order.status = 'failure';
@@ -116,9 +139,15 @@ describe('recharges against a model', () => {
           }
           expect(await balanceFen(t.deps, user.userId)).toBe(model.balanceFen);
           expect((await sumEntryDeltas(t.db.db, user.userId)).availableFen).toBe(model.balanceFen);
-          const [row] = await t.db.db.select({ total: users.totalRechargeFen }).from(users).where(eq(users.id, user.userId));
+          const [row] = await t.db.db
+            .select({ total: users.totalRechargeFen })
+            .from(users)
+            .where(eq(users.id, user.userId));
           expect(row.total).toBe(model.totalFen);
-          const stored = await t.db.db.select({ id: payOrders.id, status: payOrders.status }).from(payOrders).where(eq(payOrders.userId, user.userId));
+          const stored = await t.db.db
+            .select({ id: payOrders.id, status: payOrders.status })
+            .from(payOrders)
+            .where(eq(payOrders.userId, user.userId));
           expect(new Map(stored.map((o) => [o.id, o.status]))).toEqual(new Map(orders.map((o) => [o.id, o.status])));
         }
         // The database-wide invariants (the same check the fault tests run after a crash).
@@ -139,20 +168,44 @@ describe('recharges against a model', () => {
         // A fresh inviter and invitee per run.
         const inviter = await createUser(t.app, mailer, `inviter${run}`);
         const code = (await request(t.app, 'GET', '/invite/info', { token: inviter.token })).json().data.invite_code;
-        const token = await registerUser(t.app, mailer, { email: `invitee${run}@example.com`, username: `invitee${run}`, invite_code: code });
+        const token = await registerUser(t.app, mailer, {
+          email: `invitee${run}@example.com`,
+          username: `invitee${run}`,
+          invite_code: code,
+        });
         const userId = (await request(t.app, 'GET', '/user/info', { token })).json().data.user_id as number;
-        const model = { balanceFen: await balanceFen(t.deps, userId), debtFen: 0, totalFen: 0, inviterFen: await balanceFen(t.deps, inviter.userId) };
+        const model = {
+          balanceFen: await balanceFen(t.deps, userId),
+          debtFen: 0,
+          totalFen: 0,
+          inviterFen: await balanceFen(t.deps, inviter.userId),
+        };
         type TRebate = { fen: number; status: 'pending' | 'success' | 'failed' };
-        const orders: { id: string; amountFen: number; isPaid: boolean; isReversed: boolean; rebate: TRebate | null }[] = [];
+        const orders: {
+          id: string;
+          amountFen: number;
+          isPaid: boolean;
+          isReversed: boolean;
+          rebate: TRebate | null;
+        }[] = [];
         let adjustments = 0;
         for (const step of steps) {
           const order = orders.length ? orders[('index' in step ? step.index : 0) % orders.length] : undefined;
           if (step.type === 'charge') {
             const res = await request(t.app, 'POST', `/pay/charge/sandbox/${step.yuan}`, { token });
             expect(res.json().code, res.body).toBe(0);
-            orders.push({ id: res.json().data.order_id, amountFen: step.yuan * 100, isPaid: false, isReversed: false, rebate: null });
+            orders.push({
+              id: res.json().data.order_id,
+              amountFen: step.yuan * 100,
+              isPaid: false,
+              isReversed: false,
+              rebate: null,
+            });
           } else if (step.type === 'pay' && order) {
-            const signed = sandbox.notificationFor({ id: order.id, priceFen: order.amountFen + rechargeFeeFen(order.amountFen) }, 'success');
+            const signed = sandbox.notificationFor(
+              { id: order.id, priceFen: order.amountFen + rechargeFeeFen(order.amountFen) },
+              'success',
+            );
             for (let i = 0; i < step.times; i++) await receiveNotification(t.deps, 'sandbox', signed, '127.0.0.1');
             if (!order.isPaid) {
               order.isPaid = true;
@@ -186,7 +239,12 @@ describe('recharges against a model', () => {
             }
           } else if (step.type === 'adjust') {
             adjustments += 1;
-            const body = { kind: step.kind, amount: String(step.yuan), reason: 'Model adjustment', request_id: `model-${run}-${adjustments}` };
+            const body = {
+              kind: step.kind,
+              amount: String(step.yuan),
+              reason: 'Model adjustment',
+              request_id: `model-${run}-${adjustments}`,
+            };
             const fen = step.yuan * 100;
             const isRefused = step.kind === 'debit' && fen > model.balanceFen;
             for (let i = 0; i < step.times; i++) {
@@ -220,8 +278,12 @@ describe('recharges against a model', () => {
                 .from(rebates)
                 .where(inArray(rebates.orderId, ids))
             : [];
-          const expected = orders.filter((o) => o.rebate).map((o) => ({ orderId: o.id, fen: o.rebate!.fen, status: o.rebate!.status }));
-          expect(new Set(stored.map((r) => JSON.stringify(r)))).toEqual(new Set(expected.map((r) => JSON.stringify(r))));
+          const expected = orders
+            .filter((o) => o.rebate)
+            .map((o) => ({ orderId: o.id, fen: o.rebate!.fen, status: o.rebate!.status }));
+          expect(new Set(stored.map((r) => JSON.stringify(r)))).toEqual(
+            new Set(expected.map((r) => JSON.stringify(r))),
+          );
         }
         expect(await findLedgerViolations(t.db.db)).toEqual([]);
       }),

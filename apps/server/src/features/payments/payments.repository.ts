@@ -21,7 +21,11 @@ export async function findCurrentOptions(db: TDbOrTx, now: Date): Promise<TCharg
     .orderBy(desc(chargeOptions.effectiveAt), desc(chargeOptions.version))
     .limit(1);
   if (!latest) return [];
-  return db.select().from(chargeOptions).where(eq(chargeOptions.version, latest.version)).orderBy(asc(chargeOptions.sort), asc(chargeOptions.amountFen));
+  return db
+    .select()
+    .from(chargeOptions)
+    .where(eq(chargeOptions.version, latest.version))
+    .orderBy(asc(chargeOptions.sort), asc(chargeOptions.amountFen));
 }
 
 /** True when any option set was ever written. */
@@ -39,7 +43,16 @@ export async function insertOptionSet(
 ): Promise<void> {
   await db
     .insert(chargeOptions)
-    .values(options.map((o, i) => ({ version, amountFen: o.amountFen, giftFen: o.giftFen, sort: i, effectiveAt: meta.effectiveAt, createdBy: meta.createdBy })))
+    .values(
+      options.map((o, i) => ({
+        version,
+        amountFen: o.amountFen,
+        giftFen: o.giftFen,
+        sort: i,
+        effectiveAt: meta.effectiveAt,
+        createdBy: meta.createdBy,
+      })),
+    )
     .onConflictDoNothing();
 }
 
@@ -88,7 +101,13 @@ export async function endPendingOrder(
   const [row] = await db
     .update(payOrders)
     .set({ status })
-    .where(and(eq(payOrders.id, id), eq(payOrders.status, 'pending'), userId === undefined ? undefined : eq(payOrders.userId, userId)))
+    .where(
+      and(
+        eq(payOrders.id, id),
+        eq(payOrders.status, 'pending'),
+        userId === undefined ? undefined : eq(payOrders.userId, userId),
+      ),
+    )
     .returning();
   return row;
 }
@@ -166,8 +185,14 @@ export async function addTotalRecharge(tx: TDbOrTx, userId: number, amountFen: n
 }
 
 /** The e-mail and name of an order's customer (the success mail). */
-export async function findOrderCustomer(db: TDbOrTx, userId: number): Promise<{ email: string; username: string } | undefined> {
-  const [row] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId));
+export async function findOrderCustomer(
+  db: TDbOrTx,
+  userId: number,
+): Promise<{ email: string; username: string } | undefined> {
+  const [row] = await db
+    .select({ email: users.email, username: users.username })
+    .from(users)
+    .where(eq(users.id, userId));
   return row;
 }
 

@@ -2,7 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveRoles } from '@proxy/contract';
 import { payNotifications, payOrders } from '@proxy/db';
-import { createFakeClock, createMemoryMailer, createTestApp, isPostgres, type TMemoryMailer, type TTestApp } from '../../../test/helpers';
+import {
+  createFakeClock,
+  createMemoryMailer,
+  createTestApp,
+  isPostgres,
+  type TMemoryMailer,
+  type TTestApp,
+} from '../../../test/helpers';
 import { balanceFen, createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
 import { sumEntryDeltas } from '../ledger/ledger.repository';
 import { seedChargeOptions } from './payments-charge.service';
@@ -29,7 +36,8 @@ describe('top-up with the sandbox provider', () => {
   });
 
   const sandbox = () => t.deps.payProviders.get('sandbox') as ReturnType<typeof createSandboxProvider>;
-  const charge = (user: TTestUser, amount: string, lang = 'en') => request(t.app, 'POST', `/pay/charge/sandbox/${amount}`, { token: user.token, lang });
+  const charge = (user: TTestUser, amount: string, lang = 'en') =>
+    request(t.app, 'POST', `/pay/charge/sandbox/${amount}`, { token: user.token, lang });
   const orderRow = async (id: string) => (await t.db.db.select().from(payOrders).where(eq(payOrders.id, id)))[0];
   const notify = (orderId: string, priceFen: number, result: 'success' | 'failure' = 'success') =>
     receiveNotification(t.deps, 'sandbox', sandbox().notificationFor({ id: orderId, priceFen }, result), '127.0.0.1');
@@ -87,7 +95,14 @@ describe('top-up with the sandbox provider', () => {
   it('lists the order in the bills and the recharge in the statement, whose balances equal the ledger', async () => {
     const bills = (await request(t.app, 'GET', '/pay/record/list?status=success', { token: ann.token })).json().data;
     expect(bills.total).toBe(1);
-    expect(bills.records[0]).toMatchObject({ status: 'success', price: 102, value: 100, fee: 2, gift: 0, description: 'Balance top-up ¥100.00' });
+    expect(bills.records[0]).toMatchObject({
+      status: 'success',
+      price: 102,
+      value: 100,
+      fee: 2,
+      gift: 0,
+      description: 'Balance top-up ¥100.00',
+    });
     const zh = (await request(t.app, 'GET', '/pay/record/list', { token: ann.token, lang: 'zh' })).json().data;
     expect(zh.records[0].description).toBe('余额充值 ¥100.00');
     const statement = (await request(t.app, 'GET', '/pay/ledger/list', { token: ann.token })).json().data;
@@ -118,11 +133,17 @@ describe('top-up with the sandbox provider', () => {
     const smallZh = await charge(ann, '0.5', 'zh');
     expect(smallZh.json().data.issues[0].message).toBe('充值金额须在 1 至 50000 元之间');
     for (const lang of ['en', 'zh']) {
-      const badMode = await request(t.app, 'POST', '/pay/charge/sandbox/100', { token: ann.token, lang, body: { mode: 'card' } });
+      const badMode = await request(t.app, 'POST', '/pay/charge/sandbox/100', {
+        token: ann.token,
+        lang,
+        body: { mode: 'card' },
+      });
       expect(badMode.statusCode).toBe(400);
       expect(badMode.json().data.issues[0].path).toBe('mode');
       expect(badMode.json().data.issues[0].message).toBe(
-        lang === 'zh' ? '支付形式须为 redirect（跳转支付页）或 qr（扫码）' : 'The pay mode must be redirect (a payment page) or qr (a QR code)',
+        lang === 'zh'
+          ? '支付形式须为 redirect（跳转支付页）或 qr（扫码）'
+          : 'The pay mode must be redirect (a payment page) or qr (a QR code)',
       );
     }
     const page = await t.app.inject({
@@ -136,7 +157,9 @@ describe('top-up with the sandbox provider', () => {
     const off = await request(t.app, 'POST', '/pay/charge/alipay/100', { token: ann.token });
     expect([off.statusCode, off.json().code]).toEqual([400, 5001]);
     const unknown = await request(t.app, 'POST', '/pay/charge/paypal/100', { token: ann.token });
-    expect(unknown.json().data.issues[0].message).toBe('The payment method must be alipay, wechat, sandbox, usdt_trc20 or usdt_erc20');
+    expect(unknown.json().data.issues[0].message).toBe(
+      'The payment method must be alipay, wechat, sandbox, usdt_trc20 or usdt_erc20',
+    );
   });
 
   it("cancels a pending order once; another user's order is not found; a payment that still arrives is credited and marked late", async () => {
@@ -155,8 +178,13 @@ describe('top-up with the sandbox provider', () => {
   it('credits a notification replayed 20 times concurrently exactly once', async () => {
     const order = (await charge(ben, '50')).json().data;
     const before = await balanceFen(t.deps, ben.userId);
-    const signed = sandbox().notificationFor({ id: order.order_id, priceFen: Math.round(order.price * 100) }, 'success');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => receiveNotification(t.deps, 'sandbox', signed, '127.0.0.1')));
+    const signed = sandbox().notificationFor(
+      { id: order.order_id, priceFen: Math.round(order.price * 100) },
+      'success',
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => receiveNotification(t.deps, 'sandbox', signed, '127.0.0.1')),
+    );
     expect(answers.every((a) => a?.body === 'success')).toBe(true);
     expect(await balanceFen(t.deps, ben.userId)).toBe(before + 5000);
     const logged = await t.db.db.select().from(payNotifications).where(eq(payNotifications.orderId, order.order_id));
@@ -172,7 +200,10 @@ describe('top-up with the sandbox provider', () => {
     const before = await balanceFen(t.deps, ben.userId);
     const genuine = sandbox().notificationFor({ id: order.order_id, priceFen }, 'success');
     const cases = [
-      { rawBody: genuine.rawBody.replace(`"paid_fen":${priceFen}`, `"paid_fen":${priceFen + 100}`), headers: genuine.headers },
+      {
+        rawBody: genuine.rawBody.replace(`"paid_fen":${priceFen}`, `"paid_fen":${priceFen + 100}`),
+        headers: genuine.headers,
+      },
       { rawBody: genuine.rawBody, headers: { ...genuine.headers, 'x-sandbox-signature': 'ab'.repeat(32) } },
       sandbox().notificationFor({ id: order.order_id, priceFen: priceFen - 1 }, 'success'),
       sandbox().notificationFor({ id: 'R20260101000000DEADBEEF', priceFen }, 'success'),
@@ -207,7 +238,8 @@ describe('top-up with the sandbox provider', () => {
 
   it('gives the role "user" once real recharges pass 1 yuan (spec section 6), never for trial credit', async () => {
     const cy = await createUser(t.app, mailer, 'cy');
-    const roles = async () => deriveRoles((await request(t.app, 'GET', '/user/info', { token: cy.token })).json().data.total_balance);
+    const roles = async () =>
+      deriveRoles((await request(t.app, 'GET', '/user/info', { token: cy.token })).json().data.total_balance);
     expect(await roles()).toEqual([]);
     const first = (await charge(cy, '1')).json().data;
     await notify(first.order_id, Math.round(first.price * 100));
@@ -238,7 +270,11 @@ describe.skipIf(!isPostgres)('top-up settlement on PostgreSQL with two API insta
       // The second app shares the first one's database through its own pool.
       const otherDeps = { ...second.deps, db: t.db.db };
       const before = await balanceFen(t.deps, cy.userId);
-      await Promise.all(Array.from({ length: 20 }, (_, i) => receiveNotification(i % 2 ? otherDeps : t.deps, 'sandbox', signed, '127.0.0.1')));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          receiveNotification(i % 2 ? otherDeps : t.deps, 'sandbox', signed, '127.0.0.1'),
+        ),
+      );
       expect(await balanceFen(t.deps, cy.userId)).toBe(before + 10_000);
     } finally {
       await second.close();

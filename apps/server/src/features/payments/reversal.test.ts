@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { balances, users } from '@proxy/db';
-import { createFakeClock, createMemoryMailer, createTestApp, isPostgres, type TMemoryMailer, type TTestApp } from '../../../test/helpers';
+import {
+  createFakeClock,
+  createMemoryMailer,
+  createTestApp,
+  isPostgres,
+  type TMemoryMailer,
+  type TTestApp,
+} from '../../../test/helpers';
 import { registerUser } from '../auth/auth-test-kit';
 import { createRebatePayoutJob } from '../../jobs/token-jobs';
 import { sumEntryDeltas } from '../ledger/ledger.repository';
@@ -37,7 +44,11 @@ describe('reversing a recharge', () => {
   async function invitee(): Promise<{ token: string; userId: number }> {
     counter += 1;
     const code = (await request(t.app, 'GET', '/invite/info', { token: inviter.token })).json().data.invite_code;
-    const token = await registerUser(t.app, mailer, { email: `kid${counter}@example.com`, username: `kid${counter}`, invite_code: code });
+    const token = await registerUser(t.app, mailer, {
+      email: `kid${counter}@example.com`,
+      username: `kid${counter}`,
+      invite_code: code,
+    });
     return { token, userId: (await request(t.app, 'GET', '/user/info', { token })).json().data.user_id };
   }
   /** A paid sandbox top-up of `amount` yuan; answers the order id. */
@@ -53,12 +64,17 @@ describe('reversing a recharge', () => {
   }
   const reverse = (orderId: string, body: object = { reason: 'Refunded by bank transfer' }, lang = 'en') =>
     request(t.app, 'POST', `/admin/payments/orders/${orderId}/reverse`, { token: oper.token, body, lang });
-  const debtOf = async (userId: number) => (await t.db.db.select({ debt: balances.debtFen }).from(balances).where(eq(balances.userId, userId)))[0].debt;
-  const totalOf = async (userId: number) => (await t.db.db.select({ fen: users.totalRechargeFen }).from(users).where(eq(users.id, userId)))[0].fen;
+  const debtOf = async (userId: number) =>
+    (await t.db.db.select({ debt: balances.debtFen }).from(balances).where(eq(balances.userId, userId)))[0].debt;
+  const totalOf = async (userId: number) =>
+    (await t.db.db.select({ fen: users.totalRechargeFen }).from(users).where(eq(users.id, userId)))[0].fen;
   const expectLedgerBalanced = async (userId: number) => {
     const sums = await sumEntryDeltas(t.db.db, userId);
     const [row] = await t.db.db.select().from(balances).where(eq(balances.userId, userId));
-    expect({ available: sums.availableFen, frozen: sums.frozenFen }).toEqual({ available: row.availableFen, frozen: row.frozenFen });
+    expect({ available: sums.availableFen, frozen: sums.frozenFen }).toEqual({
+      available: row.availableFen,
+      frozen: row.frozenFen,
+    });
   };
 
   it('takes the whole value back when the balance covers it, lowers the total recharge and takes back the paid rebate', async () => {
@@ -82,7 +98,8 @@ describe('reversing a recharge', () => {
     // The customer's bill says it was reversed; the statement shows the reversal.
     const bill = (await request(t.app, 'GET', `/pay/order/${orderId}`, { token: kid.token })).json().data;
     expect(bill.reversed_at).not.toBeNull();
-    const lines = (await request(t.app, 'GET', '/pay/ledger/list?reason=reversal', { token: kid.token })).json().data.records;
+    const lines = (await request(t.app, 'GET', '/pay/ledger/list?reason=reversal', { token: kid.token })).json().data
+      .records;
     expect(lines).toEqual([expect.objectContaining({ reason: 'reversal', amount: -100, reference: orderId })]);
     await expectLedgerBalanced(kid.userId);
 
@@ -128,16 +145,26 @@ describe('reversing a recharge', () => {
     expect((await reverse('R-NOPE')).statusCode).toBe(404);
     const noReason = await reverse(pending, { reason: '  ' }, 'zh');
     expect([noReason.statusCode, noReason.json().data.issues[0].path]).toEqual([400, 'reason']);
-    expect((await request(t.app, 'POST', `/admin/payments/orders/${pending}/reverse`, { token: kid.token, body: { reason: 'x' } })).statusCode).toBe(403);
+    expect(
+      (
+        await request(t.app, 'POST', `/admin/payments/orders/${pending}/reverse`, {
+          token: kid.token,
+          body: { reason: 'x' },
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
-  it.skipIf(!isPostgres)('two operators reversing one recharge at once reverse it once (needs PostgreSQL)', async () => {
-    const kid = await invitee();
-    const before = await balanceFen(t.deps, kid.userId);
-    const orderId = await topUp(kid, '50');
-    const answers = await Promise.all(Array.from({ length: 6 }, () => reverse(orderId)));
-    expect(answers.filter((a) => a.json().code === 0)).toHaveLength(1);
-    expect(await balanceFen(t.deps, kid.userId)).toBe(before);
-    await expectLedgerBalanced(kid.userId);
-  });
+  it.skipIf(!isPostgres)(
+    'two operators reversing one recharge at once reverse it once (needs PostgreSQL)',
+    async () => {
+      const kid = await invitee();
+      const before = await balanceFen(t.deps, kid.userId);
+      const orderId = await topUp(kid, '50');
+      const answers = await Promise.all(Array.from({ length: 6 }, () => reverse(orderId)));
+      expect(answers.filter((a) => a.json().code === 0)).toHaveLength(1);
+      expect(await balanceFen(t.deps, kid.userId)).toBe(before);
+      await expectLedgerBalanced(kid.userId);
+    },
+  );
 });

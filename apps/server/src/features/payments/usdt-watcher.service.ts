@@ -1,4 +1,12 @@
-import { USDT_METHODS, formatFen, formatUsdtUnits, parseYuanAmount, type TPage, type TUsdtNetwork, type TUsdtTransfer } from '@proxy/contract';
+import {
+  USDT_METHODS,
+  formatFen,
+  formatUsdtUnits,
+  parseYuanAmount,
+  type TPage,
+  type TUsdtNetwork,
+  type TUsdtTransfer,
+} from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import { faultPoint } from '../../lib/fault-points';
 import type { TDeps } from '../../lib/deps';
@@ -39,7 +47,11 @@ type TWatchDeps = Pick<TDeps, 'db' | 'clock' | 'config' | 'payProviders' | 'mail
 export type TTransferOutcome = 'credited' | 'unmatched' | 'seen';
 
 /** Records one final transfer and settles the order it pays, if any. */
-export async function recordUsdtTransfer(deps: TWatchDeps, provider: TUsdtProvider, transfer: TChainTransfer): Promise<TTransferOutcome> {
+export async function recordUsdtTransfer(
+  deps: TWatchDeps,
+  provider: TUsdtProvider,
+  transfer: TChainTransfer,
+): Promise<TTransferOutcome> {
   const { network, lateMatchMin } = provider.usdt;
   const method = USDT_METHODS[network];
   const lateMs = lateMatchMin * 60_000;
@@ -61,9 +73,15 @@ export async function recordUsdtTransfer(deps: TWatchDeps, provider: TUsdtProvid
     outcome = await deps.db.transaction(async (tx) => {
       const recorded = await insertTransfer(tx, row);
       if (!recorded) return { status: 'seen' as const };
-      const order = units === null ? undefined : await lockOrderForTransfer(tx, method, units, transfer.blockTime, lateMs, USDT_CLOCK_SKEW_MS);
+      const order =
+        units === null
+          ? undefined
+          : await lockOrderForTransfer(tx, method, units, transfer.blockTime, lateMs, USDT_CLOCK_SKEW_MS);
       if (!order) {
-        const paid = units === null ? undefined : await findPaidOrderForAmount(tx, method, units, transfer.blockTime, lateMs, USDT_CLOCK_SKEW_MS);
+        const paid =
+          units === null
+            ? undefined
+            : await findPaidOrderForAmount(tx, method, units, transfer.blockTime, lateMs, USDT_CLOCK_SKEW_MS);
         const note = paid
           ? `order ${paid.id} of this amount is paid already`
           : `no order asks for ${formatUsdtUnits(transfer.amountUnits)} USDT in its time window`;
@@ -90,7 +108,13 @@ export async function recordUsdtTransfer(deps: TWatchDeps, provider: TUsdtProvid
   }
   if (outcome.status !== 'seen') {
     deps.log.info(
-      { network, txHash: transfer.txHash, logIndex: transfer.logIndex, amount: formatUsdtUnits(transfer.amountUnits), result: outcome.status },
+      {
+        network,
+        txHash: transfer.txHash,
+        logIndex: transfer.logIndex,
+        amount: formatUsdtUnits(transfer.amountUnits),
+        result: outcome.status,
+      },
       'USDT transfer recorded',
     );
   }
@@ -136,7 +160,12 @@ export async function listUnmatched(
   deps: Pick<TDeps, 'db'>,
   query: { page: number; page_size: number; network?: TUsdtNetwork },
 ): Promise<TPage<TUsdtTransfer>> {
-  const { records, total } = await listUnmatchedTransfers(deps.db, query.network, query.page_size, (query.page - 1) * query.page_size);
+  const { records, total } = await listUnmatchedTransfers(
+    deps.db,
+    query.network,
+    query.page_size,
+    (query.page - 1) * query.page_size,
+  );
   return { records: records.map(toTransfer), total, page: query.page, page_size: query.page_size };
 }
 
@@ -160,7 +189,8 @@ export async function assignTransfer(
     const transfer = await lockTransfer(tx, transferId);
     if (!transfer) throw new AppError('NOT_FOUND');
     if (transfer.status !== 'unmatched') throw new AppError('TRANSFER_ALREADY_CREDITED');
-    if (!(await findOrderCustomer(tx, input.user_id))) throw new AppError('BAD_REQUEST', undefined, [{ path: 'user_id', message: 'userNotFound' }]);
+    if (!(await findOrderCustomer(tx, input.user_id)))
+      throw new AppError('BAD_REQUEST', undefined, [{ path: 'user_id', message: 'userNotFound' }]);
     await ledger.credit(
       {
         userId: input.user_id,

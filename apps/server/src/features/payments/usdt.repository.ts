@@ -10,7 +10,10 @@ export type TNewUsdtTransfer = typeof usdtTransfers.$inferInsert;
 
 /** Where the network's watcher goes on; null on a fresh database. */
 export async function findCursor(db: TDbOrTx, network: TUsdtNetwork): Promise<number | null> {
-  const [row] = await db.select({ position: usdtWatchCursors.position }).from(usdtWatchCursors).where(eq(usdtWatchCursors.network, network));
+  const [row] = await db
+    .select({ position: usdtWatchCursors.position })
+    .from(usdtWatchCursors)
+    .where(eq(usdtWatchCursors.network, network));
   return row?.position ?? null;
 }
 
@@ -26,12 +29,23 @@ export async function advanceCursor(db: TDbOrTx, network: TUsdtNetwork, position
 }
 
 /** Which of `amounts` some order holds at `now`. */
-export async function findHeldAmounts(db: TDbOrTx, network: TUsdtNetwork, amounts: number[], now: Date): Promise<number[]> {
+export async function findHeldAmounts(
+  db: TDbOrTx,
+  network: TUsdtNetwork,
+  amounts: number[],
+  now: Date,
+): Promise<number[]> {
   if (amounts.length === 0) return [];
   const rows = await db
     .select({ amountUnits: usdtAmountHolds.amountUnits })
     .from(usdtAmountHolds)
-    .where(and(eq(usdtAmountHolds.network, network), inArray(usdtAmountHolds.amountUnits, amounts), gte(usdtAmountHolds.heldUntil, now)));
+    .where(
+      and(
+        eq(usdtAmountHolds.network, network),
+        inArray(usdtAmountHolds.amountUnits, amounts),
+        gte(usdtAmountHolds.heldUntil, now),
+      ),
+    );
   return rows.map((r) => r.amountUnits);
 }
 
@@ -40,13 +54,30 @@ export async function findHeldAmounts(db: TDbOrTx, network: TUsdtNetwork, amount
  * it. A concurrent holder makes this wait for its commit; only a successful
  * hold keeps a row lock, so concurrent orders cannot deadlock.
  */
-export async function holdAmount(tx: TTx, network: TUsdtNetwork, amountUnits: number, orderId: string, until: Date, now: Date): Promise<boolean> {
-  const inserted = await tx.insert(usdtAmountHolds).values({ network, amountUnits, orderId, heldUntil: until }).onConflictDoNothing().returning();
+export async function holdAmount(
+  tx: TTx,
+  network: TUsdtNetwork,
+  amountUnits: number,
+  orderId: string,
+  until: Date,
+  now: Date,
+): Promise<boolean> {
+  const inserted = await tx
+    .insert(usdtAmountHolds)
+    .values({ network, amountUnits, orderId, heldUntil: until })
+    .onConflictDoNothing()
+    .returning();
   if (inserted.length > 0) return true;
   const taken = await tx
     .update(usdtAmountHolds)
     .set({ orderId, heldUntil: until })
-    .where(and(eq(usdtAmountHolds.network, network), eq(usdtAmountHolds.amountUnits, amountUnits), sql`${usdtAmountHolds.heldUntil} < ${now}`))
+    .where(
+      and(
+        eq(usdtAmountHolds.network, network),
+        eq(usdtAmountHolds.amountUnits, amountUnits),
+        sql`${usdtAmountHolds.heldUntil} < ${now}`,
+      ),
+    )
     .returning();
   return taken.length > 0;
 }
@@ -138,7 +169,13 @@ export async function listUnmatchedTransfers(
   offset: number,
 ): Promise<{ records: TUsdtTransferRow[]; total: number }> {
   const where = and(eq(usdtTransfers.status, 'unmatched'), network ? eq(usdtTransfers.network, network) : undefined);
-  const records = await db.select().from(usdtTransfers).where(where).orderBy(desc(usdtTransfers.createdAt), desc(usdtTransfers.id)).limit(limit).offset(offset);
+  const records = await db
+    .select()
+    .from(usdtTransfers)
+    .where(where)
+    .orderBy(desc(usdtTransfers.createdAt), desc(usdtTransfers.id))
+    .limit(limit)
+    .offset(offset);
   const [counted] = await db.select({ total: count() }).from(usdtTransfers).where(where);
   return { records, total: Number(counted?.total ?? 0) };
 }

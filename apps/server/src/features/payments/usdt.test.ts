@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDT_METHODS, type TPayOrder } from '@proxy/contract';
 import { ledgerEntries, openDb, payNotifications, payOrders, users, usdtTransfers, usdtWatchCursors } from '@proxy/db';
 import { buildApp } from '../../app';
-import { createFakeClock, createMemoryMailer, createTestApp, createTestConfig, isPostgres, type TMemoryMailer, type TTestApp } from '../../../test/helpers';
+import {
+  createFakeClock,
+  createMemoryMailer,
+  createTestApp,
+  createTestConfig,
+  isPostgres,
+  type TMemoryMailer,
+  type TTestApp,
+} from '../../../test/helpers';
 import { startFakeEthereum, startFakeTron, type TFakeChain } from '../../../test/payments/fake-chains';
 import { createServerJobRunner } from '../../jobs/token-jobs';
 import { balanceFen, createAdmin, createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
@@ -55,14 +63,18 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
   });
 
   const watch = (p: TUsdtProvider = provider) => watchUsdtTransfers(t.deps, p);
-  const charge = async (user: TTestUser, amount: string): Promise<TPayOrder & { qr_code: string | null; mode: string }> => {
+  const charge = async (
+    user: TTestUser,
+    amount: string,
+  ): Promise<TPayOrder & { qr_code: string | null; mode: string }> => {
     const res = await request(t.app, 'POST', `/pay/charge/${method}/${amount}`, { token: user.token });
     expect(res.json().code, res.body).toBe(0);
     return res.json().data;
   };
   const orderRow = async (id: string) => (await t.db.db.select().from(payOrders).where(eq(payOrders.id, id)))[0];
   const units = (order: TPayOrder) => usdtUnits(order.crypto!.amount);
-  const transfersOf = async (txHash: string) => t.db.db.select().from(usdtTransfers).where(eq(usdtTransfers.txHash, txHash.toLowerCase()));
+  const transfersOf = async (txHash: string) =>
+    t.db.db.select().from(usdtTransfers).where(eq(usdtTransfers.txHash, txHash.toLowerCase()));
   const timeOut = async () => {
     clock.advance(31 * 60_000);
     await reconcileStaleOrders(t.deps);
@@ -74,7 +86,15 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     expect(options.sandbox).toBe(false);
     const order = await charge(ann, '100');
     // 102 yuan at 7.20 is 14.1666... USDT, rounded up to 14.17; the offset adds 0.01 to 0.99.
-    expect(order).toMatchObject({ status: 'pending', method, mode: 'qr', price: 102, value: 100, pay_url: null, qr_code: chain.address });
+    expect(order).toMatchObject({
+      status: 'pending',
+      method,
+      mode: 'qr',
+      price: 102,
+      value: 100,
+      pay_url: null,
+      qr_code: chain.address,
+    });
     expect(order.crypto).toMatchObject({ network, token: 'USDT', address: chain.address, rate: '7.20' });
     expect(order.crypto!.amount).toMatch(/^\d+\.\d{2}$/);
     expect(units(order)).toBeGreaterThanOrEqual(14_180_000n);
@@ -96,7 +116,9 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
       const listing = chain.requests.find((r) => r.call === 'trc20-listing')!.params as Record<string, string>;
       expect(listing).toMatchObject({ only_confirmed: 'true', only_to: 'true', contract_address: chain.usdt });
     } else {
-      const getLogs = chain.requests.find((r) => r.call === 'eth_getLogs')!.params as [{ address: string; topics: (string | null)[]; toBlock: string }];
+      const getLogs = chain.requests.find((r) => r.call === 'eth_getLogs')!.params as [
+        { address: string; topics: (string | null)[]; toBlock: string },
+      ];
       expect(getLogs[0].address.toLowerCase()).toBe(chain.usdt);
       expect(getLogs[0].topics[2]).toBe(`0x${'0'.repeat(24)}${chain.address.slice(2)}`);
       const finalized = chain.requests.find((r) => r.call === 'eth_getBlockByNumber')!.params as unknown[];
@@ -115,7 +137,13 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     expect(await balanceFen(t.deps, ann.userId)).toBe(before + 10_000);
     expect(await orderRow(order.order_id)).toMatchObject({ status: 'success', isPaidLate: false });
     const [row] = await transfersOf(tx);
-    expect(row).toMatchObject({ network, status: 'credited', orderId: order.order_id, userId: ann.userId, amountUnits: units(order).toString() });
+    expect(row).toMatchObject({
+      network,
+      status: 'credited',
+      orderId: order.order_id,
+      userId: ann.userId,
+      amountUnits: units(order).toString(),
+    });
     expect(mailer.last(ann.email)?.text).toContain(order.order_id);
     // Seen again: nothing moves.
     chain.finalize();
@@ -198,7 +226,11 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     });
     expect((await request(t.app, 'GET', '/admin/payments/unmatched', { token: ben.token })).statusCode).toBe(403);
     const bad = await request(t.app, 'GET', '/admin/payments/unmatched?network=btc', { token: oper.token, lang: 'zh' });
-    expect([bad.statusCode, bad.json().data.issues[0].path, bad.json().data.issues[0].message]).toEqual([400, 'network', '取值无效']);
+    expect([bad.statusCode, bad.json().data.issues[0].path, bad.json().data.issues[0].message]).toEqual([
+      400,
+      'network',
+      '取值无效',
+    ]);
 
     chain.send({ amount: units(order) });
     chain.finalize();
@@ -213,40 +245,83 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     const [row] = await transfersOf(tx);
     const url = `/admin/payments/unmatched/${row.id}/assign`;
     const before = await balanceFen(t.deps, ann.userId);
-    const totalOf = async () => (await t.db.db.select({ fen: users.totalRechargeFen }).from(users).where(eq(users.id, ann.userId)))[0].fen;
+    const totalOf = async () =>
+      (await t.db.db.select({ fen: users.totalRechargeFen }).from(users).where(eq(users.id, ann.userId)))[0].fen;
     const totalBefore = await totalOf();
 
-    expect((await request(t.app, 'POST', url, { token: ann.token, body: { user_id: ann.userId, amount: '23.97' } })).statusCode).toBe(403);
-    const unknown = await request(t.app, 'POST', url, { token: oper.token, body: { user_id: 999_999, amount: '23.97' }, lang: 'zh' });
-    expect([unknown.statusCode, unknown.json().data.issues[0].path, unknown.json().data.issues[0].message]).toEqual([400, 'user_id', '用户不存在']);
-    const badAmount = await request(t.app, 'POST', url, { token: oper.token, body: { user_id: ann.userId, amount: '-1' }, lang: 'en' });
+    expect(
+      (await request(t.app, 'POST', url, { token: ann.token, body: { user_id: ann.userId, amount: '23.97' } }))
+        .statusCode,
+    ).toBe(403);
+    const unknown = await request(t.app, 'POST', url, {
+      token: oper.token,
+      body: { user_id: 999_999, amount: '23.97' },
+      lang: 'zh',
+    });
+    expect([unknown.statusCode, unknown.json().data.issues[0].path, unknown.json().data.issues[0].message]).toEqual([
+      400,
+      'user_id',
+      '用户不存在',
+    ]);
+    const badAmount = await request(t.app, 'POST', url, {
+      token: oper.token,
+      body: { user_id: ann.userId, amount: '-1' },
+      lang: 'en',
+    });
     expect(badAmount.json().data.issues[0]).toEqual({
       path: 'amount',
       message: 'The adjustment must be a number with at most two decimals, such as 10 or 10.50',
     });
 
-    const assigned = await request(t.app, 'POST', url, { token: oper.token, body: { user_id: ann.userId, amount: '23.97' } });
-    expect(assigned.json().data, assigned.body).toMatchObject({ id: row.id, status: 'credited', user_id: ann.userId, note: expect.stringContaining('¥23.97') });
+    const assigned = await request(t.app, 'POST', url, {
+      token: oper.token,
+      body: { user_id: ann.userId, amount: '23.97' },
+    });
+    expect(assigned.json().data, assigned.body).toMatchObject({
+      id: row.id,
+      status: 'credited',
+      user_id: ann.userId,
+      note: expect.stringContaining('¥23.97'),
+    });
     expect(await balanceFen(t.deps, ann.userId)).toBe(before + 2397);
     expect(await totalOf()).toBe(totalBefore + 2397);
     const again = await request(t.app, 'POST', url, { token: oper.token, body: { user_id: ben.userId, amount: '1' } });
     expect([again.statusCode, again.json().data.error]).toEqual([409, 'TRANSFER_ALREADY_CREDITED']);
     expect(await balanceFen(t.deps, ann.userId)).toBe(before + 2397);
-    const listed = (await request(t.app, 'GET', '/admin/payments/unmatched?page_size=200', { token: oper.token })).json().data.records;
+    const listed = (
+      await request(t.app, 'GET', '/admin/payments/unmatched?page_size=200', { token: oper.token })
+    ).json().data.records;
     expect(listed.some((r: { id: number }) => r.id === row.id)).toBe(false);
     expect(
-      (await request(t.app, 'POST', '/admin/payments/unmatched/999999/assign', { token: oper.token, body: { user_id: ann.userId, amount: '1' } })).statusCode,
+      (
+        await request(t.app, 'POST', '/admin/payments/unmatched/999999/assign', {
+          token: oper.token,
+          body: { user_id: ann.userId, amount: '1' },
+        })
+      ).statusCode,
     ).toBe(404);
   });
 
   it("lists every customer's orders for operators, with the customer, filtered by customer, method and status", async () => {
     const order = await charge(ben, '50');
-    const mine = await request(t.app, 'GET', `/admin/payments/orders?user_id=${ben.userId}&method=${method}&status=pending`, { token: oper.token });
-    expect(mine.json().data.records[0]).toMatchObject({ order_id: order.order_id, user_id: ben.userId, user_email: ben.email, status: 'pending' });
+    const mine = await request(
+      t.app,
+      'GET',
+      `/admin/payments/orders?user_id=${ben.userId}&method=${method}&status=pending`,
+      { token: oper.token },
+    );
+    expect(mine.json().data.records[0]).toMatchObject({
+      order_id: order.order_id,
+      user_id: ben.userId,
+      user_email: ben.email,
+      status: 'pending',
+    });
     expect(mine.json().data.records.every((r: { user_id: number }) => r.user_id === ben.userId)).toBe(true);
     const one = await request(t.app, 'GET', `/admin/payments/orders?order_id=${order.order_id}`, { token: oper.token });
     expect(one.json().data.total).toBe(1);
-    const none = await request(t.app, 'GET', `/admin/payments/orders?user_id=${ann.userId}&method=alipay`, { token: oper.token });
+    const none = await request(t.app, 'GET', `/admin/payments/orders?user_id=${ann.userId}&method=alipay`, {
+      token: oper.token,
+    });
     expect(none.json().data.total).toBe(0);
     expect((await request(t.app, 'GET', '/admin/payments/orders', { token: ben.token })).statusCode).toBe(403);
   });
@@ -259,7 +334,10 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     const before = await balanceFen(t.deps, ann.userId);
     const answers = await Promise.all(
       Array.from({ length: 6 }, () =>
-        request(t.app, 'POST', `/admin/payments/unmatched/${row.id}/assign`, { token: oper.token, body: { user_id: ann.userId, amount: '31.97' } }),
+        request(t.app, 'POST', `/admin/payments/unmatched/${row.id}/assign`, {
+          token: oper.token,
+          body: { user_id: ann.userId, amount: '31.97' },
+        }),
       ),
     );
     expect(answers.filter((a) => a.json().code === 0)).toHaveLength(1);
@@ -274,7 +352,9 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     expect(await watch()).toBe(1);
     expect((await transfersOf(tx))[0]).toMatchObject({ status: 'unmatched', amountUnits: huge.toString() });
     const listed = (await request(t.app, 'GET', '/admin/payments/unmatched', { token: oper.token })).json().data;
-    expect(listed.records.find((r: { tx_hash: string }) => r.tx_hash === tx.toLowerCase()).amount).toBe('10000000000000.00');
+    expect(listed.records.find((r: { tx_hash: string }) => r.tx_hash === tx.toLowerCase()).amount).toBe(
+      '10000000000000.00',
+    );
   });
 
   it('stops a pass when the chain API fails, changes nothing, and credits on the next pass', async () => {
@@ -289,7 +369,9 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     } finally {
       chain.failing = false;
     }
-    expect((await t.db.db.select().from(usdtWatchCursors).where(eq(usdtWatchCursors.network, network)))[0].position).toBe(cursor.position);
+    expect(
+      (await t.db.db.select().from(usdtWatchCursors).where(eq(usdtWatchCursors.network, network)))[0].position,
+    ).toBe(cursor.position);
     expect(await balanceFen(t.deps, ann.userId)).toBe(before);
     expect(await watch()).toBe(1);
     expect(await balanceFen(t.deps, ann.userId)).toBe(before + 1000);
@@ -305,7 +387,10 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     chain.finalize();
     expect(await watch()).toBe(1);
     expect(await balanceFen(t.deps, ben.userId)).toBe(before);
-    expect((await transfersOf(again))[0]).toMatchObject({ status: 'unmatched', note: `order ${order.order_id} of this amount is paid already` });
+    expect((await transfersOf(again))[0]).toMatchObject({
+      status: 'unmatched',
+      note: `order ${order.order_id} of this amount is paid already`,
+    });
   });
 
   it('credits a transfer after the order timed out (late) within the window, and keeps one after the window for the operator', async () => {
@@ -396,10 +481,18 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
   });
 
   it('refuses a notification posted for a USDT method, and logs it', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `/api/pay/notify/${method}`, payload: '{}', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/pay/notify/${method}`,
+      payload: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     const logged = await t.db.db.select().from(payNotifications).where(eq(payNotifications.method, method));
-    expect(logged.at(-1)).toMatchObject({ result: 'refused', reason: 'USDT payments are read from the chain, never notified' });
+    expect(logged.at(-1)).toMatchObject({
+      result: 'refused',
+      reason: 'USDT payments are read from the chain, never notified',
+    });
   });
 
   it("runs the network's watcher among the server's jobs, polling the chain at its own interval", async () => {
@@ -434,7 +527,9 @@ describe.skipIf(!isPostgres)('USDT on PostgreSQL with two API instances', () => 
         await seedChargeOptions(first.deps);
         const cy = await createUser(first.app, mailer, 'cy');
         const answers = await Promise.all(
-          Array.from({ length: 30 }, (_, i) => request(i % 2 ? second.app : first.app, 'POST', `/pay/charge/${method}/100`, { token: cy.token })),
+          Array.from({ length: 30 }, (_, i) =>
+            request(i % 2 ? second.app : first.app, 'POST', `/pay/charge/${method}/100`, { token: cy.token }),
+          ),
         );
         const orders: TPayOrder[] = answers.map((a) => {
           expect(a.json().code, a.body).toBe(0);
@@ -446,8 +541,13 @@ describe.skipIf(!isPostgres)('USDT on PostgreSQL with two API instances', () => 
         const before = await balanceFen(first.deps, cy.userId);
         for (const order of paid) chain.send({ amount: usdtUnits(order.crypto!.amount) });
         chain.finalize();
-        const instances = [first.deps, second.deps].map((deps) => ({ deps, provider: usdtProviderOf(deps.payProviders.get(method))! }));
-        const counts = await Promise.all(Array.from({ length: 8 }, (_, i) => watchUsdtTransfers(instances[i % 2].deps, instances[i % 2].provider)));
+        const instances = [first.deps, second.deps].map((deps) => ({
+          deps,
+          provider: usdtProviderOf(deps.payProviders.get(method))!,
+        }));
+        const counts = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => watchUsdtTransfers(instances[i % 2].deps, instances[i % 2].provider)),
+        );
         expect(counts.reduce((a, b) => a + b, 0)).toBe(10);
         expect(await balanceFen(first.deps, cy.userId)).toBe(before + 10 * 10_000);
         expect(await first.db.db.select().from(usdtTransfers)).toHaveLength(10);
@@ -456,7 +556,11 @@ describe.skipIf(!isPostgres)('USDT on PostgreSQL with two API instances', () => 
           .from(ledgerEntries)
           .where(and(eq(ledgerEntries.userId, cy.userId), eq(ledgerEntries.reason, 'recharge')));
         expect(credits).toHaveLength(10);
-        const statuses = await Promise.all(orders.map(async (o) => (await first.db.db.select().from(payOrders).where(eq(payOrders.id, o.order_id)))[0].status));
+        const statuses = await Promise.all(
+          orders.map(
+            async (o) => (await first.db.db.select().from(payOrders).where(eq(payOrders.id, o.order_id)))[0].status,
+          ),
+        );
         expect(statuses.filter((s) => s === 'success')).toHaveLength(10);
       } finally {
         await second.app.close();

@@ -26,7 +26,8 @@ export function loadPluginSigningKey(setting: string | undefined, dataDir: strin
     }
   }
   const privateKey = createPrivateKey(pem);
-  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('PLUGIN_SIGNING_KEY: an Ed25519 private key (PEM) is required');
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    throw new Error('PLUGIN_SIGNING_KEY: an Ed25519 private key (PEM) is required');
   const publicKeyBase64 = createPublicKey(privateKey).export({ type: 'spki', format: 'der' }).toString('base64');
   return { privateKey, publicKeyBase64 };
 }

@@ -22,7 +22,9 @@ export function readBuiltManifest(distDir: string): { version: string; key: stri
   if (!existsSync(file)) return null;
   try {
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; key?: unknown };
-    return typeof manifest.version === 'string' && typeof manifest.key === 'string' ? { version: manifest.version, key: manifest.key } : null;
+    return typeof manifest.version === 'string' && typeof manifest.key === 'string'
+      ? { version: manifest.version, key: manifest.key }
+      : null;
   } catch {
     return null;
   }
@@ -49,7 +51,11 @@ export function buildPluginZip(distDir: string, settings: TPackageSettings): Uin
   const files = collectFiles(distDir);
   const manifest = JSON.parse(Buffer.from(files['manifest.json']).toString('utf8')) as Record<string, unknown>;
   manifest.externally_connectable = { matches: [`${settings.consoleOrigin}/*`] };
-  const config = { console_origin: settings.consoleOrigin, public_key: settings.publicKeyBase64, echo_url: settings.echoUrl };
+  const config = {
+    console_origin: settings.consoleOrigin,
+    public_key: settings.publicKeyBase64,
+    echo_url: settings.echoUrl,
+  };
   files['manifest.json'] = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
   files['config.json'] = Buffer.from(`${JSON.stringify(config, null, 2)}\n`);
   // A fixed time for every entry: the same build and settings give the same bytes.

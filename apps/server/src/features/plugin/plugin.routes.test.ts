@@ -11,14 +11,23 @@ import { loadPluginSigningKey } from './plugin-keys';
 import { extensionIdOf } from './plugin-package';
 
 const PUBLIC_URL = 'https://console.example.com';
-const REPO_KEY = readFileSync(fileURLToPath(new URL('../../../../browser-plugin/extension-key.txt', import.meta.url)), 'utf8').trim();
+const REPO_KEY = readFileSync(
+  fileURLToPath(new URL('../../../../browser-plugin/extension-key.txt', import.meta.url)),
+  'utf8',
+).trim();
 
 /** A built extension as `npm run build` leaves it (the manifest with the fixed key, scripts, the popup). */
 function fakeBuild(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'plugin-dist-'));
   writeFileSync(
     path.join(dir, 'manifest.json'),
-    JSON.stringify({ manifest_version: 3, name: 'ProxyHub', version: '1.2.3', key: REPO_KEY, externally_connectable: { matches: ['http://127.0.0.1/*'] } }),
+    JSON.stringify({
+      manifest_version: 3,
+      name: 'ProxyHub',
+      version: '1.2.3',
+      key: REPO_KEY,
+      externally_connectable: { matches: ['http://127.0.0.1/*'] },
+    }),
   );
   writeFileSync(path.join(dir, 'background.js'), '// worker');
   mkdirSync(path.join(dir, 'icons'));
@@ -28,7 +37,11 @@ function fakeBuild(): string {
 
 function decodeGrant(grant: string) {
   const [body, signature] = grant.split('.');
-  return { body, signature: Buffer.from(signature, 'base64url'), payload: JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) };
+  return {
+    body,
+    signature: Buffer.from(signature, 'base64url'),
+    payload: JSON.parse(Buffer.from(body, 'base64url').toString('utf8')),
+  };
 }
 
 describe('the browser plugin', () => {
@@ -49,8 +62,12 @@ describe('the browser plugin', () => {
     ann = await createUser(t.app, mailer, 'ann');
     ben = await createUser(t.app, mailer, 'ben');
     await creditFen(t.deps, ann.userId, 100_000);
-    httpId = (await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
-    socksId = (await buyOk(t.app, ann.token, '/token/static/ip', { network: 'SOCKS5', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
+    httpId = (
+      await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
+    socksId = (
+      await buyOk(t.app, ann.token, '/token/static/ip', { network: 'SOCKS5', country_id: 'us', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
   });
   afterAll(async () => {
     await t.close();
@@ -66,7 +83,13 @@ describe('the browser plugin', () => {
     const res = await request(t.app, 'GET', '/plugin/info');
     expect(res.json()).toMatchObject({
       code: 0,
-      data: { available: true, version: '1.2.3', extension_id: extensionIdOf(REPO_KEY), size: expect.any(Number), file_name: 'proxyhub-browser-plugin.zip' },
+      data: {
+        available: true,
+        version: '1.2.3',
+        extension_id: extensionIdOf(REPO_KEY),
+        size: expect.any(Number),
+        file_name: 'proxyhub-browser-plugin.zip',
+      },
     });
   });
 
@@ -81,7 +104,11 @@ describe('the browser plugin', () => {
     expect(manifest.externally_connectable).toEqual({ matches: ['https://console.example.com/*'] });
     expect(manifest.key).toBe(REPO_KEY);
     const config = JSON.parse(Buffer.from(files['config.json']).toString());
-    expect(config).toEqual({ console_origin: PUBLIC_URL, public_key: expect.any(String), echo_url: `${PUBLIC_URL}/api/proxy/echo` });
+    expect(config).toEqual({
+      console_origin: PUBLIC_URL,
+      public_key: expect.any(String),
+      echo_url: `${PUBLIC_URL}/api/proxy/echo`,
+    });
     expect(Number((await request(t.app, 'GET', '/plugin/info')).json().data.size)).toBe(res.rawPayload.byteLength);
   });
 
@@ -97,28 +124,56 @@ describe('the browser plugin', () => {
     const { body, signature, payload } = decodeGrant(res.json().data.grant);
     expect(verify(null, Buffer.from(body), publicKey, signature)).toBe(true);
     const nowS = Math.floor(clock.now().getTime() / 1000);
-    expect(payload).toMatchObject({ v: 1, origin: PUBLIC_URL, token_id: httpId, network: 'HTTP', host: 'gw.test', port: 7000, iat: nowS, exp: nowS + 120 });
+    expect(payload).toMatchObject({
+      v: 1,
+      origin: PUBLIC_URL,
+      token_id: httpId,
+      network: 'HTTP',
+      host: 'gw.test',
+      port: 7000,
+      iat: nowS,
+      exp: nowS + 120,
+    });
     expect(payload.username).toMatch(/^u/);
     expect(res.json().data.expires_at).toBe(new Date((nowS + 120) * 1000).toISOString());
   });
 
   it('refuses a SOCKS5 proxy with the reason, in both languages', async () => {
-    const en = await request(t.app, 'POST', '/plugin/grant', { token: ann.token, body: { token_id: socksId }, lang: 'en' });
+    const en = await request(t.app, 'POST', '/plugin/grant', {
+      token: ann.token,
+      body: { token_id: socksId },
+      lang: 'en',
+    });
     expect(en.statusCode).toBe(400);
-    expect(en.json()).toMatchObject({ code: 4301, msg: expect.stringContaining('Chromium cannot send a username and password to a SOCKS5 proxy') });
-    const zh = await request(t.app, 'POST', '/plugin/grant', { token: ann.token, body: { token_id: socksId }, lang: 'zh' });
+    expect(en.json()).toMatchObject({
+      code: 4301,
+      msg: expect.stringContaining('Chromium cannot send a username and password to a SOCKS5 proxy'),
+    });
+    const zh = await request(t.app, 'POST', '/plugin/grant', {
+      token: ann.token,
+      body: { token_id: socksId },
+      lang: 'zh',
+    });
     expect(zh.json().msg).toContain('不支持 SOCKS5');
   });
 
   it("answers 404 for another user's proxy and for none", async () => {
-    expect((await request(t.app, 'POST', '/plugin/grant', { token: ben.token, body: { token_id: httpId } })).statusCode).toBe(404);
-    expect((await request(t.app, 'POST', '/plugin/grant', { token: ann.token, body: { token_id: 999_999 } })).statusCode).toBe(404);
+    expect(
+      (await request(t.app, 'POST', '/plugin/grant', { token: ben.token, body: { token_id: httpId } })).statusCode,
+    ).toBe(404);
+    expect(
+      (await request(t.app, 'POST', '/plugin/grant', { token: ann.token, body: { token_id: 999_999 } })).statusCode,
+    ).toBe(404);
   });
 
   it('answers 404 for a deleted proxy', async () => {
-    const id = (await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
+    const id = (
+      await buyOk(t.app, ann.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
     expect((await request(t.app, 'DELETE', `/token/${id}`, { token: ann.token })).json().code).toBe(0);
-    expect((await request(t.app, 'POST', '/plugin/grant', { token: ann.token, body: { token_id: id } })).statusCode).toBe(404);
+    expect(
+      (await request(t.app, 'POST', '/plugin/grant', { token: ann.token, body: { token_id: id } })).statusCode,
+    ).toBe(404);
   });
 
   it.each([{}, { token_id: '5' }, { token_id: 0 }, { token_id: 1.5 }, { token_id: -3 }])(
@@ -147,7 +202,12 @@ describe('the plugin without a build', () => {
   });
 
   it('says it is not available, and the download answers 501 in the envelope', async () => {
-    expect((await request(t.app, 'GET', '/plugin/info')).json().data).toMatchObject({ available: false, version: null, extension_id: null, size: null });
+    expect((await request(t.app, 'GET', '/plugin/info')).json().data).toMatchObject({
+      available: false,
+      version: null,
+      extension_id: null,
+      size: null,
+    });
     const res = await request(t.app, 'GET', '/plugin/download', { lang: 'en' });
     expect(res.statusCode).toBe(501);
     expect(res.json()).toMatchObject({ code: 501, msg: 'This feature is not available yet' });
@@ -164,7 +224,9 @@ describe('the grant signing key', () => {
   it('takes a configured PEM and refuses a key that is not Ed25519', () => {
     const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     expect(loadPluginSigningKey(pem, '/nonexistent').publicKeyBase64).toMatch(/^[A-Za-z0-9+/=]+$/);
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
     expect(() => loadPluginSigningKey(rsa, '/nonexistent')).toThrow(/Ed25519/);
   });
 });

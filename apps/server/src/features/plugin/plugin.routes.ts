@@ -15,7 +15,11 @@ import { createGrant } from './plugin.service';
 export function createPluginHandlers(deps: TDeps): THandlersOf<'plugin'> {
   const key = loadPluginSigningKey(deps.config.PLUGIN_SIGNING_KEY, deps.config.DATA_DIR);
   const distDir = path.resolve(deps.config.PLUGIN_DIST_DIR ?? DEFAULT_PLUGIN_DIST);
-  const packageSettings = { consoleOrigin: new URL(deps.config.publicUrl).origin, publicKeyBase64: key.publicKeyBase64, echoUrl: deps.config.tokenTestEchoUrl };
+  const packageSettings = {
+    consoleOrigin: new URL(deps.config.publicUrl).origin,
+    publicKeyBase64: key.publicKeyBase64,
+    echoUrl: deps.config.tokenTestEchoUrl,
+  };
   return {
     pluginInfo: async () => {
       const manifest = readBuiltManifest(distDir);

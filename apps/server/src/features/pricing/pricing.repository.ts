@@ -35,7 +35,9 @@ export async function listVersionsInEffect(db: TDbOrTx, now: Date): Promise<TPri
 
 /** Versions not in effect yet, soonest first. */
 export async function listScheduledVersions(db: TDbOrTx, now: Date): Promise<TPriceVersionWithAuthor[]> {
-  return withAuthor(db).where(gt(priceVersions.effectiveAt, now)).orderBy(asc(priceVersions.effectiveAt), asc(priceVersions.id));
+  return withAuthor(db)
+    .where(gt(priceVersions.effectiveAt, now))
+    .orderBy(asc(priceVersions.effectiveAt), asc(priceVersions.id));
 }
 
 function withAuthor(db: TDbOrTx) {
@@ -55,7 +57,10 @@ function withAuthor(db: TDbOrTx) {
 }
 
 /** Writes new versions (ids come from the sequence, so concurrent writers never share one). */
-export async function insertPriceVersions(db: TDbOrTx, rows: Omit<TPriceVersionRow, 'id' | 'createdAt'>[]): Promise<TPriceVersionRow[]> {
+export async function insertPriceVersions(
+  db: TDbOrTx,
+  rows: Omit<TPriceVersionRow, 'id' | 'createdAt'>[],
+): Promise<TPriceVersionRow[]> {
   return db.insert(priceVersions).values(rows).returning();
 }
 
@@ -67,7 +72,11 @@ export async function listVersionPage(
   offset: number,
 ): Promise<{ records: TPriceVersionWithAuthor[]; total: number }> {
   const where: SQL | undefined = and(filters.key ? eq(priceVersions.key, filters.key) : undefined);
-  const records = await withAuthor(db).where(where).orderBy(desc(priceVersions.effectiveAt), desc(priceVersions.id)).limit(limit).offset(offset);
+  const records = await withAuthor(db)
+    .where(where)
+    .orderBy(desc(priceVersions.effectiveAt), desc(priceVersions.id))
+    .limit(limit)
+    .offset(offset);
   const [counted] = await db.select({ total: count() }).from(priceVersions).where(where);
   return { records, total: counted?.total ?? 0 };
 }

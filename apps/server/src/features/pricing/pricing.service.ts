@@ -113,7 +113,8 @@ export async function listAdminPrices(deps: Pick<TDeps, 'db' | 'clock'>): Promis
   const now = deps.clock.now();
   const { catalogue, versionIds } = await loadPricing(deps.db, now);
   const listPrices = { ...DEFAULT_PRICE_CATALOGUE };
-  for (const row of await listPriceRows(deps.db)) if (isPrice(row.key, row.amountFen)) listPrices[row.key] = row.amountFen;
+  for (const row of await listPriceRows(deps.db))
+    if (isPrice(row.key, row.amountFen)) listPrices[row.key] = row.amountFen;
   const inEffect = new Map((await listVersionsInEffect(deps.db, now)).map((r) => [r.key, r]));
   const scheduled = await listScheduledVersions(deps.db, now);
   return {
@@ -129,11 +130,24 @@ export async function listAdminPrices(deps: Pick<TDeps, 'db' | 'clock'>): Promis
 }
 
 /** GET /admin/prices/history. */
-export async function listPriceHistory(deps: Pick<TDeps, 'db' | 'clock'>, query: TPriceHistoryQuery): Promise<TPage<TPriceVersion>> {
+export async function listPriceHistory(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  query: TPriceHistoryQuery,
+): Promise<TPage<TPriceVersion>> {
   const now = deps.clock.now();
   const inEffect = new Set((await listVersionsInEffect(deps.db, now)).map((r) => r.id));
-  const { records, total } = await listVersionPage(deps.db, { key: query.key }, query.page_size, (query.page - 1) * query.page_size);
-  return { records: records.map((r) => toVersion(r, statusOf(r, inEffect, now))), total, page: query.page, page_size: query.page_size };
+  const { records, total } = await listVersionPage(
+    deps.db,
+    { key: query.key },
+    query.page_size,
+    (query.page - 1) * query.page_size,
+  );
+  return {
+    records: records.map((r) => toVersion(r, statusOf(r, inEffect, now))),
+    total,
+    page: query.page,
+    page_size: query.page_size,
+  };
 }
 
 /** POST /admin/prices: one new version per key, all with the same effective time. */

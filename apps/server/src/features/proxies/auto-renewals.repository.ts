@@ -13,7 +13,11 @@ export async function insertAutoRenewal(tx: TDbOrTx, row: typeof autoRenewals.$i
 }
 
 /** The latest auto-renewal of the user's token. */
-export async function findLatestAutoRenewal(db: TDbOrTx, userId: number, tokenId: number): Promise<TAutoRenewalRow | undefined> {
+export async function findLatestAutoRenewal(
+  db: TDbOrTx,
+  userId: number,
+  tokenId: number,
+): Promise<TAutoRenewalRow | undefined> {
   const [row] = await db
     .select()
     .from(autoRenewals)
@@ -24,7 +28,11 @@ export async function findLatestAutoRenewal(db: TDbOrTx, userId: number, tokenId
 }
 
 /** Locks the latest auto-renewal of the user's token (the caller holds the token's lock). */
-export async function lockLatestAutoRenewal(tx: TDbOrTx, userId: number, tokenId: number): Promise<TAutoRenewalRow | undefined> {
+export async function lockLatestAutoRenewal(
+  tx: TDbOrTx,
+  userId: number,
+  tokenId: number,
+): Promise<TAutoRenewalRow | undefined> {
   const [row] = await tx
     .select()
     .from(autoRenewals)
@@ -46,13 +54,20 @@ export async function markAutoRenewalUndone(tx: TDbOrTx, id: number, at: Date): 
 }
 
 /** Writes the notice of a token's renewal once: undefined when this token and expiry already has one. */
-export async function insertRenewalNotice(tx: TDbOrTx, row: typeof renewalNotices.$inferInsert): Promise<TRenewalNoticeRow | undefined> {
+export async function insertRenewalNotice(
+  tx: TDbOrTx,
+  row: typeof renewalNotices.$inferInsert,
+): Promise<TRenewalNoticeRow | undefined> {
   const [inserted] = await tx.insert(renewalNotices).values(row).onConflictDoNothing().returning();
   return inserted;
 }
 
 /** The notice of a token's renewal at this expiry. */
-export async function findRenewalNoticeFor(db: TDbOrTx, tokenId: number, expiresAt: Date): Promise<TRenewalNoticeRow | undefined> {
+export async function findRenewalNoticeFor(
+  db: TDbOrTx,
+  tokenId: number,
+  expiresAt: Date,
+): Promise<TRenewalNoticeRow | undefined> {
   const [row] = await db
     .select()
     .from(renewalNotices)

@@ -26,7 +26,9 @@ type TRenewalDeps = Pick<TDeps, 'db' | 'clock' | 'config' | 'gatewayApplied'>;
 // The signature binds the notice to its user, token, period and charge time: another user's or token's renewal cannot be named.
 function signature(secret: string, notice: TRenewalNoticeRow): string {
   return createHmac('sha256', secret)
-    .update(`renewal-cancel\n${notice.id}\n${notice.userId}\n${notice.tokenId}\n${notice.expiresAt.getTime()}\n${notice.chargeAt.getTime()}`)
+    .update(
+      `renewal-cancel\n${notice.id}\n${notice.userId}\n${notice.tokenId}\n${notice.expiresAt.getTime()}\n${notice.chargeAt.getTime()}`,
+    )
     .digest('base64url');
 }
 
@@ -41,7 +43,12 @@ export function renewalCancelUrl(deps: Pick<TDeps, 'config'>, notice: TRenewalNo
 }
 
 // The notice a link names, when its signature matches (locked for the cancel); RENEWAL_LINK_INVALID otherwise.
-async function noticeOfToken(deps: Pick<TDeps, 'config'>, db: TDbOrTx, token: string, isLock: boolean): Promise<TRenewalNoticeRow> {
+async function noticeOfToken(
+  deps: Pick<TDeps, 'config'>,
+  db: TDbOrTx,
+  token: string,
+  isLock: boolean,
+): Promise<TRenewalNoticeRow> {
   const match = /^([1-9]\d{0,14})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) throw new AppError('RENEWAL_LINK_INVALID');
   const id = Number(match[1]);
@@ -131,7 +138,11 @@ function toAutoRenewal(renewal: TAutoRenewalRow, token: TTokenRow, now: Date): T
 }
 
 /** A token's latest auto-renewal and whether it can be undone now (null: it never auto-renewed). */
-export async function getLatestAutoRenewal(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, tokenId: number): Promise<TAutoRenewal | null> {
+export async function getLatestAutoRenewal(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  userId: number,
+  tokenId: number,
+): Promise<TAutoRenewal | null> {
   const [token] = await findUserTokens(deps.db, userId, [tokenId]);
   if (!token) throw new AppError('NOT_FOUND');
   const renewal = await findLatestAutoRenewal(deps.db, userId, tokenId);
@@ -168,7 +179,11 @@ export async function undoAutoRenewal(deps: TRenewalDeps, userId: number, tokenI
         },
         tx,
       );
-      await updateToken(tx, tokenId, { expiresAt: renewal.previousExpiresAt, autoRenew: false, autoRenewFailedFor: renewal.previousExpiresAt });
+      await updateToken(tx, tokenId, {
+        expiresAt: renewal.previousExpiresAt,
+        autoRenew: false,
+        autoRenewFailedFor: renewal.previousExpiresAt,
+      });
       await bumpGatewayVersion(tx);
       return {
         token_id: tokenId,

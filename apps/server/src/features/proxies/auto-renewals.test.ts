@@ -6,7 +6,16 @@ import { findLedgerViolations } from '../../../test/ledger-invariants';
 import { createAutoRenewJob, createExpiryJob } from '../../jobs/token-jobs';
 import { createAlertJobs } from '../alerts/alerts.jobs';
 import { addTokenUsage } from './proxies.repository';
-import { balanceFen, buyOk, createUser, creditFen, request, seedProxyStartup, signIn, type TTestUser } from './proxies-test-kit';
+import {
+  balanceFen,
+  buyOk,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  signIn,
+  type TTestUser,
+} from './proxies-test-kit';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -40,9 +49,12 @@ describe('auto-renewal notices, cancel links and undo', () => {
       .from(alertEvents)
       .where(and(eq(alertEvents.userId, userId), eq(alertEvents.kind, 'auto_renew_notice')));
   const linkTokenIn = (text: string) => decodeURIComponent(/\/renewal\/cancel\?token=([^\s"<&]+)/.exec(text)![1]);
-  const cancel = (token: string, lang = 'en') => request(t.app, 'POST', '/token/auto-renew/cancel', { body: { token }, lang });
-  const cancelInfo = (token: string) => request(t.app, 'GET', `/token/auto-renew/cancel?token=${encodeURIComponent(token)}`);
-  const undo = (user: TTestUser, id: number, lang = 'en') => request(t.app, 'POST', `/token/auto-renew/undo/${id}`, { token: user.token, lang });
+  const cancel = (token: string, lang = 'en') =>
+    request(t.app, 'POST', '/token/auto-renew/cancel', { body: { token }, lang });
+  const cancelInfo = (token: string) =>
+    request(t.app, 'GET', `/token/auto-renew/cancel?token=${encodeURIComponent(token)}`);
+  const undo = (user: TTestUser, id: number, lang = 'en') =>
+    request(t.app, 'POST', `/token/auto-renew/undo/${id}`, { token: user.token, lang });
 
   // A fresh start for each test: later tests must not meet earlier tests' tokens at their charge time.
   async function freshStart(at: string) {
@@ -67,13 +79,20 @@ describe('auto-renewal notices, cancel links and undo', () => {
     await runAlerts();
     const events = await noticeEvents(ann.userId);
     expect(events).toHaveLength(1);
-    expect(events[0].payload).toMatchObject({ proxy: username, amount: '6.00', days: 3, charge_at: '2026-06-03 23:00 UTC' });
+    expect(events[0].payload).toMatchObject({
+      proxy: username,
+      amount: '6.00',
+      days: 3,
+      charge_at: '2026-06-03 23:00 UTC',
+    });
     const notes = await t.db.db
       .select()
       .from(notifications)
       .where(and(eq(notifications.userId, ann.userId), eq(notifications.kind, 'auto_renew_notice')));
     expect(notes).toHaveLength(1);
-    expect(notes[0].contentEn).toContain(`Proxy ${username} auto-renews for 3 day(s) at about 2026-06-03 23:00 UTC, charging 6.00 yuan`);
+    expect(notes[0].contentEn).toContain(
+      `Proxy ${username} auto-renews for 3 day(s) at about 2026-06-03 23:00 UTC, charging 6.00 yuan`,
+    );
     expect(notes[0].contentZh).toContain('扣费 6.00 元');
     // E-mails go out in the language the alert settings were saved in (zh before any save).
     const mails = mailer.sent.filter((m) => m.to === ann.email && m.subject.includes('代理即将自动续费'));
@@ -91,7 +110,9 @@ describe('auto-renewal notices, cancel links and undo', () => {
     const start = await freshStart('2026-06-10T00:00:00Z');
     const bea = await createUser(t.app, mailer, 'bea');
     const cid = await createUser(t.app, mailer, 'cid');
-    const [b1, b2] = (await buyOk(t.app, bea.token, '/token/static/ip', { ...ipBody, quantity: 2, days: 1 })).tokens.map((x) => x.token_id);
+    const [b1, b2] = (
+      await buyOk(t.app, bea.token, '/token/static/ip', { ...ipBody, quantity: 2, days: 1 })
+    ).tokens.map((x) => x.token_id);
     const c1 = (await buyOk(t.app, cid.token, '/token/static/ip', { ...ipBody, days: 1 })).tokens[0].token_id;
     await runAlerts();
     // The cancel link in the console notice of a token's renewal (a user has one notice per proxy).
@@ -108,7 +129,11 @@ describe('auto-renewal notices, cancel links and undo', () => {
     const linkB1 = await linkOf(b1);
     const linkC1 = await linkOf(c1);
 
-    expect((await cancelInfo(linkB1)).json().data).toMatchObject({ amount: 2, state: 'pending', charge_at: new Date(start + DAY - HOUR).toISOString() });
+    expect((await cancelInfo(linkB1)).json().data).toMatchObject({
+      amount: 2,
+      state: 'pending',
+      charge_at: new Date(start + DAY - HOUR).toISOString(),
+    });
     // Cid's signature on Bea's notice (or any changed character) is refused.
     const forged = `${linkB1.split('.')[0]}.${linkC1.split('.')[1]}`;
     for (const bad of [forged, 'abc', `${linkB1}x`, `999999.${linkB1.split('.')[1]}`]) {
@@ -120,7 +145,10 @@ describe('auto-renewal notices, cancel links and undo', () => {
     expect((await tokenRow(b1)).autoRenew).toBe(true);
 
     const done = await cancel(linkB1);
-    expect(done.json(), done.body).toMatchObject({ code: 0, data: { auto_renew: false, proxy: (await tokenRow(b1)).username } });
+    expect(done.json(), done.body).toMatchObject({
+      code: 0,
+      data: { auto_renew: false, proxy: (await tokenRow(b1)).username },
+    });
     expect((await tokenRow(b1)).autoRenew).toBe(false);
     // Only that proxy: Bea's other one and Cid's keep auto-renew.
     expect((await tokenRow(b2)).autoRenew).toBe(true);
@@ -154,7 +182,10 @@ describe('auto-renewal notices, cancel links and undo', () => {
       .from(notifications)
       .where(and(eq(notifications.userId, dan.userId), eq(notifications.kind, 'auto_renew_notice')));
     const link = linkTokenIn(note.contentEn);
-    const renewed = await request(t.app, 'POST', '/token/ip/renew', { token: dan.token, body: { token_ids: [id], days: 1, payway: 'balance' } });
+    const renewed = await request(t.app, 'POST', '/token/ip/renew', {
+      token: dan.token,
+      body: { token_ids: [id], days: 1, payway: 'balance' },
+    });
     expect(renewed.json().code).toBe(0);
     expect((await cancel(link)).json().code).toBe(3013);
     expect((await tokenRow(id)).autoRenew).toBe(true);
@@ -181,10 +212,18 @@ describe('auto-renewal notices, cancel links and undo', () => {
       .where(and(eq(notifications.userId, user.userId), eq(notifications.kind, 'auto_renewed')));
     expect(renewedNote.contentEn).toContain('undo the renewal for a refund');
     const latest = await request(t.app, 'GET', `/token/auto-renew/latest/${id}`, { token: user.token });
-    expect(latest.json().data).toMatchObject({ token_id: id, amount: 2, undo_refusal: null, previous_expires_at: new Date(expiry).toISOString() });
+    expect(latest.json().data).toMatchObject({
+      token_id: id,
+      amount: 2,
+      undo_refusal: null,
+      previous_expires_at: new Date(expiry).toISOString(),
+    });
     clock.advance(23 * HOUR);
     const res = await undo(user, id);
-    expect(res.json(), res.body).toMatchObject({ code: 0, data: { token_id: id, refunded: 2, expires_at: new Date(expiry).toISOString() } });
+    expect(res.json(), res.body).toMatchObject({
+      code: 0,
+      data: { token_id: id, refunded: 2, expires_at: new Date(expiry).toISOString() },
+    });
     expect(await balanceFen(t.deps, user.userId)).toBe(charged + 200);
     const row = await tokenRow(id);
     expect(row.expiresAt.getTime()).toBe(expiry);
@@ -204,8 +243,14 @@ describe('auto-renewal notices, cancel links and undo', () => {
     const used = await autoRenewed('fay');
     await addTokenUsage(t.db.db, used.id, 1);
     const afterUse = await undo(used.user, used.id);
-    expect(afterUse.json()).toMatchObject({ code: 3016, msg: 'The proxy has carried traffic since the auto-renewal, so it cannot be undone' });
-    expect((await request(t.app, 'GET', `/token/auto-renew/latest/${used.id}`, { token: used.user.token })).json().data.undo_refusal).toBe('used');
+    expect(afterUse.json()).toMatchObject({
+      code: 3016,
+      msg: 'The proxy has carried traffic since the auto-renewal, so it cannot be undone',
+    });
+    expect(
+      (await request(t.app, 'GET', `/token/auto-renew/latest/${used.id}`, { token: used.user.token })).json().data
+        .undo_refusal,
+    ).toBe('used');
 
     await freshStart('2026-07-20T00:00:00Z');
     const late = await autoRenewed('gus');
@@ -239,40 +284,50 @@ describe('auto-renewal notices, cancel links and undo', () => {
     expect(await findLedgerViolations(t.db.db)).toEqual([]);
   });
 
-  it.skipIf(!isPostgres)('two instances running the notice job at once write one notice, one alert and one e-mail per renewal (needs PostgreSQL)', async () => {
-    await freshStart('2026-08-10T00:00:00Z');
-    const kim = await createUser(t.app, mailer, 'kim');
-    const ids = (await buyOk(t.app, kim.token, '/token/static/ip', { ...ipBody, quantity: 5, days: 1 })).tokens.map((x) => x.token_id);
-    const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 5 });
-    try {
-      const otherDeps = { ...t.deps, db: second.db };
-      const runAll = (deps: typeof t.deps) => Promise.all(createAlertJobs(deps).map((job) => job.runOnce()));
-      await Promise.all([runAll(t.deps), runAll(otherDeps), runAll(t.deps), runAll(otherDeps)]);
-      await runAll(t.deps);
-      const notices = await t.db.db.select().from(renewalNotices).where(eq(renewalNotices.userId, kim.userId));
-      expect(notices.map((n) => n.tokenId).sort((a, b) => a - b)).toEqual(ids);
-      expect(await noticeEvents(kim.userId)).toHaveLength(5);
-      const notes = await t.db.db
-        .select()
-        .from(notifications)
-        .where(and(eq(notifications.userId, kim.userId), eq(notifications.kind, 'auto_renew_notice')));
-      expect(notes).toHaveLength(5);
-      expect(mailer.sent.filter((m) => m.to === kim.email && m.subject.includes('代理即将自动续费'))).toHaveLength(5);
-    } finally {
-      await second.close();
-    }
-  });
+  it.skipIf(!isPostgres)(
+    'two instances running the notice job at once write one notice, one alert and one e-mail per renewal (needs PostgreSQL)',
+    async () => {
+      await freshStart('2026-08-10T00:00:00Z');
+      const kim = await createUser(t.app, mailer, 'kim');
+      const ids = (await buyOk(t.app, kim.token, '/token/static/ip', { ...ipBody, quantity: 5, days: 1 })).tokens.map(
+        (x) => x.token_id,
+      );
+      const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 5 });
+      try {
+        const otherDeps = { ...t.deps, db: second.db };
+        const runAll = (deps: typeof t.deps) => Promise.all(createAlertJobs(deps).map((job) => job.runOnce()));
+        await Promise.all([runAll(t.deps), runAll(otherDeps), runAll(t.deps), runAll(otherDeps)]);
+        await runAll(t.deps);
+        const notices = await t.db.db.select().from(renewalNotices).where(eq(renewalNotices.userId, kim.userId));
+        expect(notices.map((n) => n.tokenId).sort((a, b) => a - b)).toEqual(ids);
+        expect(await noticeEvents(kim.userId)).toHaveLength(5);
+        const notes = await t.db.db
+          .select()
+          .from(notifications)
+          .where(and(eq(notifications.userId, kim.userId), eq(notifications.kind, 'auto_renew_notice')));
+        expect(notes).toHaveLength(5);
+        expect(mailer.sent.filter((m) => m.to === kim.email && m.subject.includes('代理即将自动续费'))).toHaveLength(5);
+      } finally {
+        await second.close();
+      }
+    },
+  );
 
   it('previews a bulk renewal: per-proxy prices, the total, what the balance covers in renewal order, and changes nothing', async () => {
     await freshStart('2026-09-01T00:00:00Z');
     const ivy = await createUser(t.app, mailer, 'ivy');
     const other = await createUser(t.app, mailer, 'jon');
-    const ids = (await buyOk(t.app, ivy.token, '/token/static/ip', { ...ipBody, quantity: 3, days: 1 })).tokens.map((x) => x.token_id);
+    const ids = (await buyOk(t.app, ivy.token, '/token/static/ip', { ...ipBody, quantity: 3, days: 1 })).tokens.map(
+      (x) => x.token_id,
+    );
     const foreign = (await buyOk(t.app, other.token, '/token/static/ip', { ...ipBody, days: 1 })).tokens[0].token_id;
     const balance = await balanceFen(t.deps, ivy.userId);
     expect(balance).toBe(900);
     const expiries = await Promise.all(ids.map(async (id) => (await tokenRow(id)).expiresAt.getTime()));
-    const res = await request(t.app, 'POST', '/token/ip/renew/preview', { token: ivy.token, body: { token_ids: [ids[2], foreign, ids[0], ids[1]], days: 2 } });
+    const res = await request(t.app, 'POST', '/token/ip/renew/preview', {
+      token: ivy.token,
+      body: { token_ids: [ids[2], foreign, ids[0], ids[1]], days: 2 },
+    });
     const data = res.json().data;
     expect(data, res.body).toMatchObject({ days: 2, total: 12, balance: 9, covered_count: 2, covered_total: 8 });
     expect(
@@ -294,10 +349,16 @@ describe('auto-renewal notices, cancel links and undo', () => {
     expect(await balanceFen(t.deps, ivy.userId)).toBe(balance);
     for (const [i, id] of ids.entries()) expect((await tokenRow(id)).expiresAt.getTime()).toBe(expiries[i]);
     await creditFen(t.deps, ivy.userId, 300);
-    const renewed = await request(t.app, 'POST', '/token/ip/renew', { token: ivy.token, body: { token_ids: ids, days: 2, payway: 'balance' } });
+    const renewed = await request(t.app, 'POST', '/token/ip/renew', {
+      token: ivy.token,
+      body: { token_ids: ids, days: 2, payway: 'balance' },
+    });
     expect(renewed.json().data).toMatchObject({ success: 3, cost: data.total });
     // The dynamic preview does not take static proxies.
-    const dynamic = await request(t.app, 'POST', '/token/variable/ip/renew/preview', { token: ivy.token, body: { token_ids: ids, days: 1 } });
+    const dynamic = await request(t.app, 'POST', '/token/variable/ip/renew/preview', {
+      token: ivy.token,
+      body: { token_ids: ids, days: 1 },
+    });
     expect(dynamic.json().data).toMatchObject({ total: 0, covered_count: 0 });
   });
 });

@@ -8,7 +8,12 @@ import { uniqueIds, type TProduct, type TServiceDeps } from './proxies.service';
  * Deletes (or restores) tokens per item: unknown, foreign or not applicable
  * ids count as failed, the rest proceed, in one transaction.
  */
-export async function batchSetDeleted(deps: TServiceDeps, userId: number, ids: number[], isDelete: boolean): Promise<TBatchResult> {
+export async function batchSetDeleted(
+  deps: TServiceDeps,
+  userId: number,
+  ids: number[],
+  isDelete: boolean,
+): Promise<TBatchResult> {
   const wanted = uniqueIds(ids);
   return changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {
@@ -28,7 +33,13 @@ export async function batchSetDeleted(deps: TServiceDeps, userId: number, ids: n
 }
 
 /** Turns auto-renew on or off for IP tokens of a product; others count as failed. */
-export async function batchSetAutoRenew(deps: TServiceDeps, userId: number, product: TProduct, ids: number[], isOn: boolean): Promise<TBatchResult> {
+export async function batchSetAutoRenew(
+  deps: TServiceDeps,
+  userId: number,
+  product: TProduct,
+  ids: number[],
+  isOn: boolean,
+): Promise<TBatchResult> {
   const wanted = uniqueIds(ids);
   return deps.db.transaction(async (tx) => {
     const rows = await lockUserTokens(tx, userId, wanted);

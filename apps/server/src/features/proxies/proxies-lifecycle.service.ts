@@ -10,7 +10,14 @@ import { writeNotification } from '../notifications/notifications.service';
 import { insertAutoRenewal } from './auto-renewals.repository';
 import { AUTO_RENEW_UNDO_MS } from './auto-renewals.service';
 import { releaseNode } from '../inventory/inventory.repository';
-import { insertOrder, lockNextAutoRenewToken, lockNextExhaustedToken, lockNextExpiredToken, updateToken, type TTokenRow } from './proxies.repository';
+import {
+  insertOrder,
+  lockNextAutoRenewToken,
+  lockNextExhaustedToken,
+  lockNextExpiredToken,
+  updateToken,
+  type TTokenRow,
+} from './proxies.repository';
 import { emitProxyWebhook } from '../webhooks/webhooks.service';
 
 /** How long before expiry the auto-renew job renews a token. */
@@ -105,7 +112,10 @@ export async function autoRenewNextToken(deps: TJobDeps): Promise<boolean> {
       }
       await faultPoint('auto-renew.debited', tx);
       const from = Math.max(now.getTime(), row.expiresAt.getTime());
-      const renewed = await updateToken(tx, row.id, { expiresAt: new Date(from + row.periodDays * DAY_MS), autoRenewFailedFor: null });
+      const renewed = await updateToken(tx, row.id, {
+        expiresAt: new Date(from + row.periodDays * DAY_MS),
+        autoRenewFailedFor: null,
+      });
       // What an undo within the day needs: the charge, both expiries and the bytes metered so far.
       await insertAutoRenewal(tx, {
         userId: row.userId,

@@ -1,4 +1,12 @@
-import { formatProxyLine, type TExportQuery, type TLang, type TPage, type TProxyList, type TProxyListQuery, type TProxyToken } from '@proxy/contract';
+import {
+  formatProxyLine,
+  type TExportQuery,
+  type TLang,
+  type TPage,
+  type TProxyList,
+  type TProxyListQuery,
+  type TProxyToken,
+} from '@proxy/contract';
 import { csvCell } from '../../lib/csv';
 import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
@@ -14,7 +22,12 @@ export async function listTokens(
   lang: TLang,
 ): Promise<TPage<TProxyToken>> {
   const { page, page_size, ...filters } = query;
-  const { rows, total } = await listTokensPage(deps.db, userId, { ...filters, list }, { limit: page_size, offset: (page - 1) * page_size });
+  const { rows, total } = await listTokensPage(
+    deps.db,
+    userId,
+    { ...filters, list },
+    { limit: page_size, offset: (page - 1) * page_size },
+  );
   return { records: rows.map((r) => toProxyToken(r, deps, lang)), total, page, page_size };
 }
 
@@ -27,14 +40,19 @@ export const EXPORT_MAX_TOKENS = 10_000;
  * Both URL formats (http, socks5) write each proxy with the scheme of its own
  * protocol, so every line works at the gateway whatever the mix.
  */
-export async function exportTokens(deps: Pick<TDeps, 'db' | 'config'>, userId: number, query: TExportQuery): Promise<RawReply> {
+export async function exportTokens(
+  deps: Pick<TDeps, 'db' | 'config'>,
+  userId: number,
+  query: TExportQuery,
+): Promise<RawReply> {
   const { token_ids: ids, format, line, ...filters } = query;
   const rows = ids
     ? (await findUserTokens(deps.db, userId, uniqueIds(ids).slice(0, EXPORT_MAX_TOKENS))).filter((r) => !r.deletedAt)
     : await listTokensMatching(deps.db, userId, filters, EXPORT_MAX_TOKENS);
   const host = deps.config.gatewayPublicHost;
   const port = deps.config.GATEWAY_PUBLIC_PORT;
-  const lineOf = (r: TTokenRow) => formatProxyLine({ host, port, username: r.username, password: r.password, network: r.network }, line);
+  const lineOf = (r: TTokenRow) =>
+    formatProxyLine({ host, port, username: r.username, password: r.password, network: r.network }, line);
   if (format === 'csv') {
     const header = [
       'token_id',

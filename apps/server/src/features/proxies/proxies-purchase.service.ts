@@ -25,20 +25,44 @@ import {
 } from '../inventory/inventory.repository';
 import { createLedgerService } from '../ledger/ledger.service';
 import { loadPricing, type TPriceVersionIds } from '../pricing/pricing.service';
-import { findOrderByKey, findOrderTokens, insertOrder, insertTokens, type TNewToken, type TTokenRow } from './proxies.repository';
-import { DAY_MS, priceKindOf, toProxyToken, trafficBytesOf, type TBilling, type TProduct, type TServiceDeps } from './proxies.service';
+import {
+  findOrderByKey,
+  findOrderTokens,
+  insertOrder,
+  insertTokens,
+  type TNewToken,
+  type TTokenRow,
+} from './proxies.repository';
+import {
+  DAY_MS,
+  priceKindOf,
+  toProxyToken,
+  trafficBytesOf,
+  type TBilling,
+  type TProduct,
+  type TServiceDeps,
+} from './proxies.service';
 import { generateProxyPassword, generateProxyUsername } from './token-credentials';
 
 /** What a purchase asks for. */
-export type TPurchase = { product: TProduct; billing: 'traffic'; body: TBuyTrafficBody } | { product: TProduct; billing: 'ip'; body: TBuyIpBody };
+export type TPurchase =
+  | { product: TProduct; billing: 'traffic'; body: TBuyTrafficBody }
+  | { product: TProduct; billing: 'ip'; body: TBuyIpBody };
 
-function purchaseCostFen(purchase: TPurchase, catalogue: TPriceCatalogue): { totalFen: number; periodPriceFen: number; amount: string } {
+function purchaseCostFen(
+  purchase: TPurchase,
+  catalogue: TPriceCatalogue,
+): { totalFen: number; periodPriceFen: number; amount: string } {
   const kind = priceKindOf({ category: purchase.body.category, product: purchase.product });
   const quantity = purchase.body.quantity;
   if (purchase.billing === 'traffic') {
     // The tier is that of the whole purchase (ARCHITECTURE.md: "per purchase"); tenths keep the product exact.
     const tenths = Math.round(purchase.body.traffic_gb * 10);
-    return { totalFen: priceTrafficFen(kind, (tenths * quantity) / 10, catalogue), periodPriceFen: 0, amount: String(tenths / 10) };
+    return {
+      totalFen: priceTrafficFen(kind, (tenths * quantity) / 10, catalogue),
+      periodPriceFen: 0,
+      amount: String(tenths / 10),
+    };
   }
   const perToken = priceIpFen(kind, purchase.body.days, catalogue);
   return { totalFen: perToken * quantity, periodPriceFen: perToken, amount: String(purchase.body.days) };
@@ -95,7 +119,12 @@ export async function allocatePurchase(
 ): Promise<{ order: { id: number }; tokens: TTokenRow[] }> {
   const { body, product, billing } = purchase;
   const { now } = charge;
-  const area: TAreaFilter = { kind: exitKindOf(body.category), country: body.country_id, state: body.state_id, city: body.city_id };
+  const area: TAreaFilter = {
+    kind: exitKindOf(body.category),
+    country: body.country_id,
+    state: body.state_id,
+    city: body.city_id,
+  };
   const { nodes, claimed } = await allocateExits(tx, area, product, billing, body.quantity);
   const order = await insertOrder(tx, {
     userId,
@@ -110,7 +139,10 @@ export async function allocatePurchase(
     priceVersions: charge.priceVersions ?? null,
     createdAt: now,
   });
-  const expiresAt = purchase.billing === 'ip' ? new Date(now.getTime() + purchase.body.days * DAY_MS) : new Date(now.getTime() + TRAFFIC_VALID_DAYS * DAY_MS);
+  const expiresAt =
+    purchase.billing === 'ip'
+      ? new Date(now.getTime() + purchase.body.days * DAY_MS)
+      : new Date(now.getTime() + TRAFFIC_VALID_DAYS * DAY_MS);
   const rows: TNewToken[] = nodes.map((node) => ({
     userId,
     product,
@@ -163,7 +195,13 @@ export async function purchaseTokens(
       const { catalogue, versionIds } = await loadPricing(tx, now);
       const { totalFen, periodPriceFen, amount } = purchaseCostFen(purchase, catalogue);
       const debit = await ledger.debit(
-        { userId, amountFen: totalFen, reason: 'purchase', reference: `proxy:${product}:${body.category}:${billing}`, idempotencyKey: key },
+        {
+          userId,
+          amountFen: totalFen,
+          reason: 'purchase',
+          reference: `proxy:${product}:${body.category}:${billing}`,
+          idempotencyKey: key,
+        },
         tx,
       );
       if (debit.isReplay) {
@@ -200,7 +238,12 @@ export async function purchaseTokens(
         now,
         priceVersions: versionIds,
       });
-      return { tokens: tokens.map((t) => toProxyToken(t, deps, lang)), cost: fenToYuan(totalFen), balance: fenToYuan(debit.availableFen), order_id: order.id };
+      return {
+        tokens: tokens.map((t) => toProxyToken(t, deps, lang)),
+        cost: fenToYuan(totalFen),
+        balance: fenToYuan(debit.availableFen),
+        order_id: order.id,
+      };
     }),
   );
 }

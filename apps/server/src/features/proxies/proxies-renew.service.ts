@@ -8,12 +8,25 @@ import { faultPoint } from '../../lib/fault-points';
 import { exitKindOf } from '../areas/areas.service';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { changeGatewayState } from '../gateway/gateway-state.service';
-import { findDirectNodeInArea, lockFreeUpstreamNodes, setNodeHolder, type TAreaFilter } from '../inventory/inventory.repository';
+import {
+  findDirectNodeInArea,
+  lockFreeUpstreamNodes,
+  setNodeHolder,
+  type TAreaFilter,
+} from '../inventory/inventory.repository';
 import { findEntryByIdempotencyKey } from '../ledger/ledger.repository';
 import { createLedgerService } from '../ledger/ledger.service';
 import { loadPricing } from '../pricing/pricing.service';
 import { emitProxyWebhook } from '../webhooks/webhooks.service';
-import { findOrderByKey, findUserTokens, insertOrder, lockUserTokens, updateToken, type TOrderRow, type TTokenRow } from './proxies.repository';
+import {
+  findOrderByKey,
+  findUserTokens,
+  insertOrder,
+  lockUserTokens,
+  updateToken,
+  type TOrderRow,
+  type TTokenRow,
+} from './proxies.repository';
 import { DAY_MS, priceKindOf, uniqueIds, type TProduct, type TServiceDeps } from './proxies.service';
 
 /** Whether a renewal of `product` takes this token: a live or expired IP token of that product (not deleted, not used up). */
@@ -77,7 +90,14 @@ export async function previewRenewal(
       is_covered: isCovering,
     };
   });
-  return { days, items, total: fenToYuan(totalFen), balance: fenToYuan(availableFen), covered_count: coveredCount, covered_total: fenToYuan(coveredFen) };
+  return {
+    days,
+    items,
+    total: fenToYuan(totalFen),
+    balance: fenToYuan(availableFen),
+    covered_count: coveredCount,
+    covered_total: fenToYuan(coveredFen),
+  };
 }
 
 /** Answer of a renewal. */
@@ -100,9 +120,17 @@ async function replayRenewal(
   total: number,
 ): Promise<TRenewResult> {
   if (first.action !== 'renew' || first.requestFingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_CONFLICT');
-  const debit = first.idempotencyKey ? await findEntryByIdempotencyKey(tx, first.userId, first.idempotencyKey) : undefined;
+  const debit = first.idempotencyKey
+    ? await findEntryByIdempotencyKey(tx, first.userId, first.idempotencyKey)
+    : undefined;
   const balanceFen = debit ? debit.availableAfter : (await ledger.getBalance(first.userId, tx)).availableFen;
-  return { success: first.quantity, failed: total - first.quantity, total, cost: fenToYuan(first.costFen), balance: fenToYuan(balanceFen) };
+  return {
+    success: first.quantity,
+    failed: total - first.quantity,
+    total,
+    cost: fenToYuan(first.costFen),
+    balance: fenToYuan(balanceFen),
+  };
 }
 
 /**
@@ -143,7 +171,12 @@ export async function renewTokens(
       let exitNodeId = row.exitNodeId;
       let claimedNode: number | undefined;
       if (row.product === 'static' && exitNodeId === null) {
-        const area: TAreaFilter = { kind: exitKindOf(row.category), country: row.country, state: row.state, city: row.city };
+        const area: TAreaFilter = {
+          kind: exitKindOf(row.category),
+          country: row.country,
+          state: row.state,
+          city: row.city,
+        };
         const [upstream] = await lockFreeUpstreamNodes(tx, area, 1);
         const node = upstream ?? (await findDirectNodeInArea(tx, area));
         if (!node) {
@@ -189,7 +222,12 @@ export async function renewTokens(
         autoRenewFailedFor: null,
       });
       if (claimedNode !== undefined) await setNodeHolder(tx, claimedNode, row.id);
-      await emitProxyWebhook(tx, 'proxy.renewed', { ...row, expiresAt: new Date(from + days * DAY_MS) }, { auto_renew: false });
+      await emitProxyWebhook(
+        tx,
+        'proxy.renewed',
+        { ...row, expiresAt: new Date(from + days * DAY_MS) },
+        { auto_renew: false },
+      );
     }
     if (renewals.length > 0) {
       const first = renewals[0].row;
@@ -230,5 +268,13 @@ export async function renewTokens(
 export async function listPayways(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, lang: TLang) {
   const balance = await createLedgerService(deps).getBalance(userId);
   const names = { zh: '余额支付', en: 'Balance' };
-  return [{ id: 'balance' as const, name: names[lang], name_zh: names.zh, name_en: names.en, balance: fenToYuan(balance.availableFen) }];
+  return [
+    {
+      id: 'balance' as const,
+      name: names[lang],
+      name_zh: names.zh,
+      name_en: names.en,
+      balance: fenToYuan(balance.availableFen),
+    },
+  ];
 }

@@ -19,7 +19,11 @@ export async function seedProxyStartup(deps: TDeps): Promise<void> {
 }
 
 /** Registers a user (15 yuan trial credit) and answers its token and id. */
-export async function createUser(app: FastifyInstance, mailer: { last(to?: string): TMail | undefined }, name: string): Promise<TTestUser> {
+export async function createUser(
+  app: FastifyInstance,
+  mailer: { last(to?: string): TMail | undefined },
+  name: string,
+): Promise<TTestUser> {
   const email = `${name}@example.com`;
   const token = await registerUser(app, mailer, { email, username: name });
   const info = await callApi(app, 'GET', '/user/info', { token });
@@ -27,7 +31,12 @@ export async function createUser(app: FastifyInstance, mailer: { last(to?: strin
 }
 
 /** Registers a user and makes it an operator (users.is_admin). */
-export async function createAdmin(app: FastifyInstance, deps: TDeps, mailer: { last(to?: string): TMail | undefined }, name: string): Promise<TTestUser> {
+export async function createAdmin(
+  app: FastifyInstance,
+  deps: TDeps,
+  mailer: { last(to?: string): TMail | undefined },
+  name: string,
+): Promise<TTestUser> {
   const user = await createUser(app, mailer, name);
   await updateIsAdmin(deps.db, user.userId, true);
   return user;

@@ -5,7 +5,16 @@ import { createFakeClock, createMemoryMailer, createTestApp } from '../../../tes
 import { readGatewayVersion } from '../gateway/gateway-state.repository';
 import { importInventory } from '../inventory/inventory.service';
 import { expireNextToken } from './proxies-lifecycle.service';
-import { balanceFen, buyOk, createUser, creditFen, request, seedProxyStartup, signIn, type TTestUser } from './proxies-test-kit';
+import {
+  balanceFen,
+  buyOk,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  signIn,
+  type TTestUser,
+} from './proxies-test-kit';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -24,17 +33,27 @@ describe('managing proxies', () => {
     ben = await createUser(t.app, mailer, 'ben');
     await creditFen(t.deps, ann.userId, 100_000);
     const base = { network: 'HTTP', country_id: 'us', quantity: 1 };
-    ids.staticTraffic = (await buyOk(t.app, ann.token, '/token/static/traffic', { ...base, traffic_gb: 1, remark: 'scraper one' })).tokens[0].token_id;
+    ids.staticTraffic = (
+      await buyOk(t.app, ann.token, '/token/static/traffic', { ...base, traffic_gb: 1, remark: 'scraper one' })
+    ).tokens[0].token_id;
     clock.advance(1000);
-    ids.staticIp = (await buyOk(t.app, ann.token, '/token/static/ip', { ...base, days: 1, remark: 'shop' })).tokens[0].token_id;
+    ids.staticIp = (
+      await buyOk(t.app, ann.token, '/token/static/ip', { ...base, days: 1, remark: 'shop' })
+    ).tokens[0].token_id;
     clock.advance(1000);
-    ids.variableTraffic = (await buyOk(t.app, ann.token, '/token/variable/traffic', { ...base, network: 'SOCKS5', traffic_gb: 1 })).tokens[0].token_id;
+    ids.variableTraffic = (
+      await buyOk(t.app, ann.token, '/token/variable/traffic', { ...base, network: 'SOCKS5', traffic_gb: 1 })
+    ).tokens[0].token_id;
     clock.advance(1000);
     ids.variableIp = (await buyOk(t.app, ann.token, '/token/variable/ip', { ...base, days: 2 })).tokens[0].token_id;
     clock.advance(1000);
-    ids.idcIp = (await buyOk(t.app, ann.token, '/token/static/ip', { ...base, category: 'idc', days: 30 })).tokens[0].token_id;
+    ids.idcIp = (
+      await buyOk(t.app, ann.token, '/token/static/ip', { ...base, category: 'idc', days: 30 })
+    ).tokens[0].token_id;
     clock.advance(1000);
-    ids.idcTraffic = (await buyOk(t.app, ann.token, '/token/static/traffic', { ...base, category: 'idc', traffic_gb: 2 })).tokens[0].token_id;
+    ids.idcTraffic = (
+      await buyOk(t.app, ann.token, '/token/static/traffic', { ...base, category: 'idc', traffic_gb: 2 })
+    ).tokens[0].token_id;
   });
   afterAll(async () => {
     await t.close();
@@ -79,14 +98,19 @@ describe('managing proxies', () => {
   });
 
   it('pages and filters by status, country, keyword, created and expiry ranges', async () => {
-    const page1 = (await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=1', { token: ann.token })).json().data;
+    const page1 = (
+      await request(t.app, 'GET', '/token/list/isp/static?page=1&page_size=1', { token: ann.token })
+    ).json().data;
     expect(page1).toMatchObject({ total: 2, page: 1, page_size: 1 });
     expect(page1.records[0].token_id).toBe(ids.staticIp);
-    const page2 = (await request(t.app, 'GET', '/token/list/isp/static?page=2&page_size=1', { token: ann.token })).json().data;
+    const page2 = (
+      await request(t.app, 'GET', '/token/list/isp/static?page=2&page_size=1', { token: ann.token })
+    ).json().data;
     expect(page2.records[0].token_id).toBe(ids.staticTraffic);
 
     expect(await listIds('/token/list/isp/static?keyword=SCRAPER')).toEqual([ids.staticTraffic]);
-    const username = (await request(t.app, 'GET', '/token/list/static/ip', { token: ann.token })).json().data.records[0].username as string;
+    const username = (await request(t.app, 'GET', '/token/list/static/ip', { token: ann.token })).json().data.records[0]
+      .username as string;
     expect(await listIds(`/token/list/isp/static?keyword=${username.slice(0, 6)}`)).toEqual([ids.staticIp]);
     expect(await listIds('/token/list/isp/static?keyword=%25')).toEqual([]);
     expect(await listIds('/token/list/isp/static?country=jp')).toEqual([]);
@@ -97,21 +121,32 @@ describe('managing proxies', () => {
     expect(await listIds('/token/list/isp/static?expires_from=2026-04-10T00:00:00Z')).toEqual([ids.staticTraffic]);
     expect(await listIds('/token/list/isp/static?status=disabled')).toEqual([]);
     expect(await listIds('/token/list/isp/static?status=enabled')).toHaveLength(2);
-    expect((await request(t.app, 'GET', '/token/list/isp/static?status=nope', { token: ann.token })).statusCode).toBe(400);
+    expect((await request(t.app, 'GET', '/token/list/isp/static?status=nope', { token: ann.token })).statusCode).toBe(
+      400,
+    );
     expect((await request(t.app, 'GET', '/token/list/isp/static')).statusCode).toBe(401);
   });
 
   it('disables and enables a token and bumps the gateway version; another user gets 404', async () => {
     const before = await readGatewayVersion(t.db.db);
-    const off = await request(t.app, 'PUT', `/token/${ids.staticIp}`, { token: ann.token, body: { status: 'disabled' } });
+    const off = await request(t.app, 'PUT', `/token/${ids.staticIp}`, {
+      token: ann.token,
+      body: { status: 'disabled' },
+    });
     expect(off.json()).toMatchObject({ code: 0, data: { status: 'disabled' } });
     expect(await readGatewayVersion(t.db.db)).toBeGreaterThan(before);
     expect(await listIds('/token/list/isp/static?status=disabled')).toEqual([ids.staticIp]);
     const on = await request(t.app, 'PUT', `/token/${ids.staticIp}`, { token: ann.token, body: { status: 'enabled' } });
     expect(on.json().data.status).toBe('enabled');
-    const foreign = await request(t.app, 'PUT', `/token/${ids.staticIp}`, { token: ben.token, body: { status: 'disabled' } });
+    const foreign = await request(t.app, 'PUT', `/token/${ids.staticIp}`, {
+      token: ben.token,
+      body: { status: 'disabled' },
+    });
     expect(foreign.statusCode).toBe(404);
-    const bad = await request(t.app, 'PUT', `/token/${ids.staticIp}`, { token: ann.token, body: { status: 'deleted' } });
+    const bad = await request(t.app, 'PUT', `/token/${ids.staticIp}`, {
+      token: ann.token,
+      body: { status: 'deleted' },
+    });
     expect(bad.statusCode).toBe(400);
   });
 
@@ -128,7 +163,10 @@ describe('managing proxies', () => {
   });
 
   it('edits the remark (at most 100 characters); another user gets 404', async () => {
-    const res = await request(t.app, 'PUT', `/token/remark/${ids.variableIp}`, { token: ann.token, body: { token_id: ids.variableIp, remark: 'new remark' } });
+    const res = await request(t.app, 'PUT', `/token/remark/${ids.variableIp}`, {
+      token: ann.token,
+      body: { token_id: ids.variableIp, remark: 'new remark' },
+    });
     expect(res.json()).toMatchObject({ code: 0, data: { remark: 'new remark' } });
     expect(await listIds('/token/list/isp/dynamic?keyword=new%20remark')).toEqual([ids.variableIp]);
     const long = await request(t.app, 'PUT', `/token/remark/${ids.variableIp}`, {
@@ -136,7 +174,10 @@ describe('managing proxies', () => {
       body: { token_id: ids.variableIp, remark: 'x'.repeat(101) },
     });
     expect(long.statusCode).toBe(400);
-    const foreign = await request(t.app, 'PUT', `/token/remark/${ids.variableIp}`, { token: ben.token, body: { token_id: ids.variableIp, remark: 'mine' } });
+    const foreign = await request(t.app, 'PUT', `/token/remark/${ids.variableIp}`, {
+      token: ben.token,
+      body: { token_id: ids.variableIp, remark: 'mine' },
+    });
     expect(foreign.statusCode).toBe(404);
   });
 
@@ -157,10 +198,17 @@ describe('managing proxies', () => {
       expect(res.headers['content-type']).toContain('text/plain');
       expect(res.body).toBe(`${line}\n`);
     }
-    const csv = await request(t.app, 'GET', `/token/export?token_ids=${ids.staticIp},${ids.variableIp}&format=csv&line=upahp`, { token: ann.token });
+    const csv = await request(
+      t.app,
+      'GET',
+      `/token/export?token_ids=${ids.staticIp},${ids.variableIp}&format=csv&line=upahp`,
+      { token: ann.token },
+    );
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('token_id,line,host,port,username,password,network,type,country,state,city,status,expires_at,remark');
+    expect(lines[0]).toBe(
+      'token_id,line,host,port,username,password,network,type,country,state,city,status,expires_at,remark',
+    );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`${u}:${p}@gw.test:7000,gw.test,7000,${u},${p},HTTP,ip,us`);
     const byList = await request(t.app, 'GET', '/token/export?list=idc/static', { token: ann.token });
@@ -208,7 +256,13 @@ describe('managing proxies', () => {
   it('lists the balance as the only payment option', async () => {
     const res = await request(t.app, 'GET', '/token/payway/list', { token: ann.token, lang: 'en' });
     expect(res.json().data).toEqual([
-      { id: 'balance', name: 'Balance', name_zh: '余额支付', name_en: 'Balance', balance: (await balanceFen(t.deps, ann.userId)) / 100 },
+      {
+        id: 'balance',
+        name: 'Balance',
+        name_zh: '余额支付',
+        name_en: 'Balance',
+        balance: (await balanceFen(t.deps, ann.userId)) / 100,
+      },
     ]);
   });
 
@@ -216,7 +270,11 @@ describe('managing proxies', () => {
     const before = await balanceFen(t.deps, ann.userId);
     const res = await request(t.app, 'POST', '/token/ip/renew', {
       token: ann.token,
-      body: { token_ids: [ids.staticIp, ids.idcIp, ids.staticTraffic, ids.variableIp, 999_999], days: 3, payway: 'balance' },
+      body: {
+        token_ids: [ids.staticIp, ids.idcIp, ids.staticTraffic, ids.variableIp, 999_999],
+        days: 3,
+        payway: 'balance',
+      },
     });
     // Static residential 3 days = 6 yuan; data-center 3 days = 4 yuan.
     expect(res.json().data).toEqual({ success: 2, failed: 3, total: 5, cost: 10, balance: (before - 1000) / 100 });
@@ -228,18 +286,29 @@ describe('managing proxies', () => {
       body: { token_ids: [ids.variableIp], days: 1, payway: 'balance' },
     });
     expect(dyn.json().data).toMatchObject({ success: 1, failed: 0, cost: 2 });
-    const noPayway = await request(t.app, 'POST', '/token/ip/renew', { token: ann.token, body: { token_ids: [ids.staticIp], days: 1 } });
+    const noPayway = await request(t.app, 'POST', '/token/ip/renew', {
+      token: ann.token,
+      body: { token_ids: [ids.staticIp], days: 1 },
+    });
     expect(noPayway.statusCode).toBe(400);
     expect(noPayway.json().data.issues[0]).toMatchObject({ path: 'payway' });
-    const foreign = await request(t.app, 'POST', '/token/ip/renew', { token: ben.token, body: { token_ids: [ids.staticIp], days: 1, payway: 'balance' } });
+    const foreign = await request(t.app, 'POST', '/token/ip/renew', {
+      token: ben.token,
+      body: { token_ids: [ids.staticIp], days: 1, payway: 'balance' },
+    });
     expect(foreign.json().data).toMatchObject({ success: 0, failed: 1, total: 1 });
     expect(await balanceFen(t.deps, ben.userId)).toBe(1500);
   });
 
   it('refuses a renewal the balance does not cover and changes nothing', async () => {
     const cy = await createUser(t.app, mailer, 'cy');
-    const id = (await buyOk(t.app, cy.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 7 })).tokens[0].token_id;
-    const res = await request(t.app, 'POST', '/token/ip/renew', { token: cy.token, body: { token_ids: [id], days: 1, payway: 'balance' } });
+    const id = (
+      await buyOk(t.app, cy.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 7 })
+    ).tokens[0].token_id;
+    const res = await request(t.app, 'POST', '/token/ip/renew', {
+      token: cy.token,
+      body: { token_ids: [id], days: 1, payway: 'balance' },
+    });
     expect(res.json()).toMatchObject({ code: 2001 });
     expect(await balanceFen(t.deps, cy.userId)).toBe(100);
   });
@@ -247,7 +316,9 @@ describe('managing proxies', () => {
   it('renews an expired static IP whose node was released by re-claiming one, or answers NO_STOCK', async () => {
     const dee = await createUser(t.app, mailer, 'dee');
     await importInventory(t.deps, 'http://10.9.0.1:3128,fr,idf,paris\n', 'residential');
-    const id = (await buyOk(t.app, dee.token, '/token/static/ip', { network: 'HTTP', country_id: 'fr', quantity: 1, days: 1 })).tokens[0].token_id;
+    const id = (
+      await buyOk(t.app, dee.token, '/token/static/ip', { network: 'HTTP', country_id: 'fr', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
     clock.advance(2 * DAY);
     while (await expireNextToken(t.deps));
     await signIn(t.app, ann, ben, dee);
@@ -255,18 +326,30 @@ describe('managing proxies', () => {
     expect(node.holderTokenId).toBeNull();
     // Someone else takes the node: renewal finds no stock.
     const eve = await createUser(t.app, mailer, 'eve');
-    const other = (await buyOk(t.app, eve.token, '/token/static/ip', { network: 'HTTP', country_id: 'fr', quantity: 1, days: 1 })).tokens[0].token_id;
-    const failed = await request(t.app, 'POST', '/token/ip/renew', { token: dee.token, body: { token_ids: [id], days: 1, payway: 'balance' } });
+    const other = (
+      await buyOk(t.app, eve.token, '/token/static/ip', { network: 'HTTP', country_id: 'fr', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
+    const failed = await request(t.app, 'POST', '/token/ip/renew', {
+      token: dee.token,
+      body: { token_ids: [id], days: 1, payway: 'balance' },
+    });
     expect(failed.json()).toMatchObject({ code: 3001 });
     expect(await balanceFen(t.deps, dee.userId)).toBe(1300);
     // Eve's token expires; Dee's renewal re-claims the node and the token is enabled again.
     clock.advance(2 * DAY);
     while (await expireNextToken(t.deps));
     await signIn(t.app, ann, ben, dee);
-    const ok = await request(t.app, 'POST', '/token/ip/renew', { token: dee.token, body: { token_ids: [id], days: 1, payway: 'balance' } });
+    const ok = await request(t.app, 'POST', '/token/ip/renew', {
+      token: dee.token,
+      body: { token_ids: [id], days: 1, payway: 'balance' },
+    });
     expect(ok.json().data).toMatchObject({ success: 1, cost: 2 });
     const [mine] = await t.db.db.select().from(proxyTokens).where(eq(proxyTokens.id, id));
-    expect(mine).toMatchObject({ status: 'enabled', exitNodeId: node.id, expiresAt: new Date(clock.now().getTime() + DAY) });
+    expect(mine).toMatchObject({
+      status: 'enabled',
+      exitNodeId: node.id,
+      expiresAt: new Date(clock.now().getTime() + DAY),
+    });
     const [held] = await t.db.db.select().from(exitNodes).where(eq(exitNodes.id, node.id));
     expect(held.holderTokenId).toBe(id);
     expect(other).not.toBe(id);
@@ -280,9 +363,15 @@ describe('managing proxies', () => {
     expect(res.json().data).toEqual({ success: 2, failed: 2, total: 4 });
     const row = (await request(t.app, 'GET', '/token/list/static/ip', { token: ann.token })).json().data.records[0];
     expect(row.auto_renew).toBe(true);
-    const dyn = await request(t.app, 'POST', '/token/variable/ip/auto/renew', { token: ann.token, body: { token_ids: [ids.variableIp], auto_renew: false } });
+    const dyn = await request(t.app, 'POST', '/token/variable/ip/auto/renew', {
+      token: ann.token,
+      body: { token_ids: [ids.variableIp], auto_renew: false },
+    });
     expect(dyn.json().data).toEqual({ success: 1, failed: 0, total: 1 });
-    const foreign = await request(t.app, 'POST', '/token/ip/auto/renew', { token: ben.token, body: { token_ids: [ids.staticIp], auto_renew: false } });
+    const foreign = await request(t.app, 'POST', '/token/ip/auto/renew', {
+      token: ben.token,
+      body: { token_ids: [ids.staticIp], auto_renew: false },
+    });
     expect(foreign.json().data).toEqual({ success: 0, failed: 1, total: 1 });
   });
 
@@ -293,19 +382,27 @@ describe('managing proxies', () => {
     expect(await readGatewayVersion(t.db.db)).toBeGreaterThan(version);
     expect(await listIds('/token/list/isp/dynamic')).toEqual([ids.variableIp]);
     expect(await listIds('/token/list/isp/dynamic?status=deleted')).toEqual([ids.variableTraffic]);
-    const row = (await request(t.app, 'GET', '/token/list/isp/dynamic?status=deleted', { token: ann.token })).json().data.records[0];
+    const row = (await request(t.app, 'GET', '/token/list/isp/dynamic?status=deleted', { token: ann.token })).json()
+      .data.records[0];
     expect(row.status).toBe('deleted');
-    expect((await request(t.app, 'DELETE', `/token/${ids.variableTraffic}`, { token: ann.token })).statusCode).toBe(404);
+    expect((await request(t.app, 'DELETE', `/token/${ids.variableTraffic}`, { token: ann.token })).statusCode).toBe(
+      404,
+    );
     expect((await request(t.app, 'DELETE', `/token/${ids.variableIp}`, { token: ben.token })).statusCode).toBe(404);
     // Operations on a deleted token answer 404.
-    expect((await request(t.app, 'PUT', `/token/reset/${ids.variableTraffic}`, { token: ann.token })).statusCode).toBe(404);
+    expect((await request(t.app, 'PUT', `/token/reset/${ids.variableTraffic}`, { token: ann.token })).statusCode).toBe(
+      404,
+    );
 
     const batch = await request(t.app, 'DELETE', '/token/batch', {
       token: ann.token,
       body: { token_ids: [ids.variableIp, ids.variableTraffic, ids.idcIp, 987_654] },
     });
     expect(batch.json().data).toEqual({ success: 2, failed: 2, total: 4 });
-    const foreign = await request(t.app, 'DELETE', '/token/batch', { token: ben.token, body: { token_ids: [ids.staticIp] } });
+    const foreign = await request(t.app, 'DELETE', '/token/batch', {
+      token: ben.token,
+      body: { token_ids: [ids.staticIp] },
+    });
     expect(foreign.json().data).toEqual({ success: 0, failed: 1, total: 1 });
     expect(await listIds('/token/list/isp/static')).toContain(ids.staticIp);
 
@@ -314,8 +411,13 @@ describe('managing proxies', () => {
       body: { token_ids: [ids.variableIp, ids.variableTraffic, ids.idcIp, ids.staticIp] },
     });
     expect(restore.json().data).toEqual({ success: 3, failed: 1, total: 4 });
-    expect(await listIds('/token/list/isp/dynamic')).toEqual([ids.variableIp, ids.variableTraffic].sort((a, b) => a - b));
-    const foreignRestore = await request(t.app, 'PUT', '/token/batch/restore', { token: ben.token, body: { token_ids: [ids.variableIp] } });
+    expect(await listIds('/token/list/isp/dynamic')).toEqual(
+      [ids.variableIp, ids.variableTraffic].sort((a, b) => a - b),
+    );
+    const foreignRestore = await request(t.app, 'PUT', '/token/batch/restore', {
+      token: ben.token,
+      body: { token_ids: [ids.variableIp] },
+    });
     expect(foreignRestore.json().data).toEqual({ success: 0, failed: 1, total: 1 });
     for (const body of [{ token_ids: [] }, {}]) {
       const empty = await request(t.app, 'DELETE', '/token/batch', { token: ann.token, body, lang: 'en' });
@@ -326,12 +428,17 @@ describe('managing proxies', () => {
 
   it('keeps an expired token expired when it is restored', async () => {
     const fay = await createUser(t.app, mailer, 'fay');
-    const id = (await buyOk(t.app, fay.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })).tokens[0].token_id;
+    const id = (
+      await buyOk(t.app, fay.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 })
+    ).tokens[0].token_id;
     await request(t.app, 'DELETE', `/token/${id}`, { token: fay.token });
     clock.advance(2 * DAY);
     while (await expireNextToken(t.deps));
     await signIn(t.app, fay);
-    const restore = await request(t.app, 'PUT', '/token/batch/restore', { token: fay.token, body: { token_ids: [id] } });
+    const restore = await request(t.app, 'PUT', '/token/batch/restore', {
+      token: fay.token,
+      body: { token_ids: [id] },
+    });
     expect(restore.json().data.success).toBe(1);
     const row = (await request(t.app, 'GET', '/token/list/static/ip', { token: fay.token })).json().data.records[0];
     expect(row.status).toBe('expired');

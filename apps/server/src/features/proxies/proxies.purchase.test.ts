@@ -5,7 +5,15 @@ import { PROXY_QUANTITY_MAX, PROXY_TRAFFIC_MAX_GB } from '@proxy/contract';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
 import { readGatewayVersion } from '../gateway/gateway-state.repository';
 import { importInventory } from '../inventory/inventory.service';
-import { balanceFen, buyOk, createUser, creditFen, request, seedProxyStartup, type TTestUser } from './proxies-test-kit';
+import {
+  balanceFen,
+  buyOk,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  type TTestUser,
+} from './proxies-test-kit';
 
 describe('buying proxies', () => {
   const clock = createFakeClock(new Date('2026-03-01T00:00:00Z'));
@@ -13,7 +21,11 @@ describe('buying proxies', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
   let alice: TTestUser;
   beforeAll(async () => {
-    t = await createTestApp({ clock, mailer, config: { DIRECT_EXIT_COUNTRY: 'us', GATEWAY_PUBLIC_HOST: 'gw.example.com', GATEWAY_PUBLIC_PORT: '7777' } });
+    t = await createTestApp({
+      clock,
+      mailer,
+      config: { DIRECT_EXIT_COUNTRY: 'us', GATEWAY_PUBLIC_HOST: 'gw.example.com', GATEWAY_PUBLIC_PORT: '7777' },
+    });
     await seedProxyStartup(t.deps);
     alice = await createUser(t.app, mailer, 'alice');
   });
@@ -89,7 +101,10 @@ describe('buying proxies', () => {
   it('refuses dynamic data-center proxies', async () => {
     const before = await balanceFen(t.deps, alice.userId);
     for (const path of ['/token/variable/ip', '/token/variable/traffic']) {
-      const res = await request(t.app, 'POST', path, { token: alice.token, body: { ...ipBody, ...trafficBody, category: 'idc' } });
+      const res = await request(t.app, 'POST', path, {
+        token: alice.token,
+        body: { ...ipBody, ...trafficBody, category: 'idc' },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 3002, data: { error: 'PRODUCT_NOT_OFFERED' } });
     }
@@ -137,11 +152,19 @@ describe('buying proxies', () => {
     expect(first.json().code).toBe(0);
     expect(second.json().data).toEqual(first.json().data);
     expect(await balanceFen(t.deps, carol.userId)).toBe(1300);
-    const third = await request(t.app, 'POST', '/token/static/ip', { token: carol.token, body: ipBody, headers: { 'idempotency-key': 'order-2' } });
+    const third = await request(t.app, 'POST', '/token/static/ip', {
+      token: carol.token,
+      body: ipBody,
+      headers: { 'idempotency-key': 'order-2' },
+    });
     expect(third.json().data.tokens[0].token_id).not.toBe(first.json().data.tokens[0].token_id);
     expect(await balanceFen(t.deps, carol.userId)).toBe(1100);
     // The same key for a different amount is a conflict, not a purchase.
-    const conflict = await request(t.app, 'POST', '/token/static/ip', { token: carol.token, body: { ...ipBody, days: 2 }, headers });
+    const conflict = await request(t.app, 'POST', '/token/static/ip', {
+      token: carol.token,
+      body: { ...ipBody, days: 2 },
+      headers,
+    });
     expect(conflict.json()).toMatchObject({ code: 2002 });
     expect(await balanceFen(t.deps, carol.userId)).toBe(1100);
   });
@@ -160,11 +183,16 @@ describe('buying proxies', () => {
     for (const [body, issue] of cases) {
       const res = await request(t.app, 'POST', '/token/static/ip', { token: alice.token, body });
       expect(res.statusCode, issue).toBe(400);
-      const issues = (res.json().data.issues as { path: string; message: string }[]).map((i) => `${i.path}:${i.message}`);
+      const issues = (res.json().data.issues as { path: string; message: string }[]).map(
+        (i) => `${i.path}:${i.message}`,
+      );
       expect(issues.some((i) => i.startsWith(issue.split(':')[0]))).toBe(true);
     }
     for (const traffic_gb of [0.05, 0.15, 'x']) {
-      const res = await request(t.app, 'POST', '/token/static/traffic', { token: alice.token, body: { ...trafficBody, traffic_gb } });
+      const res = await request(t.app, 'POST', '/token/static/traffic', {
+        token: alice.token,
+        body: { ...trafficBody, traffic_gb },
+      });
       expect(res.statusCode).toBe(400);
     }
     expect((await request(t.app, 'POST', '/token/static/ip', { body: ipBody })).statusCode).toBe(401);
@@ -183,32 +211,50 @@ describe('buying proxies', () => {
     await buyOk(t.app, dave.token, '/token/variable/ip', body);
     const areas = await request(t.app, 'GET', '/token/list/area/countries', { token: dave.token });
     expect(areas.json().data).toEqual(
-      expect.arrayContaining([expect.objectContaining({ id: 'de', available: 0 }), expect.objectContaining({ id: 'us', available: 1 })]),
+      expect.arrayContaining([
+        expect.objectContaining({ id: 'de', available: 0 }),
+        expect.objectContaining({ id: 'us', available: 1 }),
+      ]),
     );
   });
 
-  it.skipIf(!isPostgres)('concurrent purchases never claim the same upstream node, and a repeated key debits once (needs PostgreSQL)', async () => {
-    await importInventory(t.deps, '10.5.0.1:3128,it,,\n10.5.0.2:3128,it,,\n10.5.0.3:3128,it,,\n', 'residential');
-    const buyers = await Promise.all(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((name) => createUser(t.app, mailer, name)));
-    const body = { ...ipBody, country_id: 'it' };
-    const answers = await Promise.all(buyers.map((b) => request(t.app, 'POST', '/token/static/ip', { token: b.token, body })));
-    const codes = answers.map((a) => a.json().code).sort();
-    expect(codes).toEqual([0, 0, 0, 3001, 3001, 3001]);
-    const nodes = await t.db.db.select().from(exitNodes).where(eq(exitNodes.country, 'it'));
-    const holders = nodes.map((n) => n.holderTokenId);
-    expect(new Set(holders).size).toBe(3);
-    expect(holders).not.toContain(null);
-    for (const [i, b] of buyers.entries()) {
-      expect(await balanceFen(t.deps, b.userId)).toBe(answers[i].json().code === 0 ? 1300 : 1500);
-    }
-    const headers = { 'idempotency-key': 'same-twice' };
-    const twins = await Promise.all([0, 1, 2].map(() => request(t.app, 'POST', '/token/static/ip', { token: buyers[0].token, body: ipBody, headers })));
-    expect(new Set(twins.map((r) => r.json().data.tokens[0].token_id)).size).toBe(1);
-    expect(await balanceFen(t.deps, buyers[0].userId)).toBe(answers[0].json().code === 0 ? 1100 : 1300);
-  });
+  it.skipIf(!isPostgres)(
+    'concurrent purchases never claim the same upstream node, and a repeated key debits once (needs PostgreSQL)',
+    async () => {
+      await importInventory(t.deps, '10.5.0.1:3128,it,,\n10.5.0.2:3128,it,,\n10.5.0.3:3128,it,,\n', 'residential');
+      const buyers = await Promise.all(
+        ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((name) => createUser(t.app, mailer, name)),
+      );
+      const body = { ...ipBody, country_id: 'it' };
+      const answers = await Promise.all(
+        buyers.map((b) => request(t.app, 'POST', '/token/static/ip', { token: b.token, body })),
+      );
+      const codes = answers.map((a) => a.json().code).sort();
+      expect(codes).toEqual([0, 0, 0, 3001, 3001, 3001]);
+      const nodes = await t.db.db.select().from(exitNodes).where(eq(exitNodes.country, 'it'));
+      const holders = nodes.map((n) => n.holderTokenId);
+      expect(new Set(holders).size).toBe(3);
+      expect(holders).not.toContain(null);
+      for (const [i, b] of buyers.entries()) {
+        expect(await balanceFen(t.deps, b.userId)).toBe(answers[i].json().code === 0 ? 1300 : 1500);
+      }
+      const headers = { 'idempotency-key': 'same-twice' };
+      const twins = await Promise.all(
+        [0, 1, 2].map(() =>
+          request(t.app, 'POST', '/token/static/ip', { token: buyers[0].token, body: ipBody, headers }),
+        ),
+      );
+      expect(new Set(twins.map((r) => r.json().data.tokens[0].token_id)).size).toBe(1);
+      expect(await balanceFen(t.deps, buyers[0].userId)).toBe(answers[0].json().code === 0 ? 1100 : 1300);
+    },
+  );
 
   it('answers the price catalogue', async () => {
     const res = await request(t.app, 'GET', '/token/prices', { token: alice.token });
-    expect(res.json().data).toMatchObject({ residential_traffic_tier0_fen: 4000, static_ip_day_fen: 200, idc_ip_month_fen: 4000 });
+    expect(res.json().data).toMatchObject({
+      residential_traffic_tier0_fen: 4000,
+      static_ip_day_fen: 200,
+      idc_ip_month_fen: 4000,
+    });
   });
 });

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, proxyOrders, proxyTokens } from '@proxy/db';
 import { createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
 import { findLedgerViolations } from '../../../test/ledger-invariants';
-import { balanceFen, buyOk, createUser, creditFen, request, seedProxyStartup, type TTestUser } from './proxies-test-kit';
+import {
+  balanceFen,
+  buyOk,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  type TTestUser,
+} from './proxies-test-kit';
 
 // A renewal with an Idempotency-Key: the same key again answers the first
 // renewal and debits once; another request with the same key is refused.
@@ -24,8 +32,13 @@ describe('renewals with an Idempotency-Key', () => {
   });
 
   const renew = (path: string, body: object, key: string, lang = 'en', user = ann) =>
-    request(t.app, 'POST', path, { token: user.token, body: { payway: 'balance', ...body }, headers: { 'idempotency-key': key, lang } });
-  const expiryOf = async (id: number) => (await t.db.db.select().from(proxyTokens).where(eq(proxyTokens.id, id)))[0]!.expiresAt.getTime();
+    request(t.app, 'POST', path, {
+      token: user.token,
+      body: { payway: 'balance', ...body },
+      headers: { 'idempotency-key': key, lang },
+    });
+  const expiryOf = async (id: number) =>
+    (await t.db.db.select().from(proxyTokens).where(eq(proxyTokens.id, id)))[0]!.expiresAt.getTime();
   const debitsOf = async (userId: number, key: string) =>
     t.db.db
       .select()
@@ -86,14 +99,21 @@ describe('renewals with an Idempotency-Key', () => {
         data: { error: 'IDEMPOTENCY_CONFLICT' },
       });
       const zh = await renew(path, body, 'renew-3', 'zh');
-      expect(zh.json()).toMatchObject({ code: 2002, msg: '该 Idempotency-Key 已用于另一个不同的请求，请为新请求使用新的标识' });
+      expect(zh.json()).toMatchObject({
+        code: 2002,
+        msg: '该 Idempotency-Key 已用于另一个不同的请求，请为新请求使用新的标识',
+      });
     }
     expect(await balanceFen(t.deps, ann.userId)).toBe(before);
     expect([await expiryOf(a), await expiryOf(b), await expiryOf(v)]).toEqual(expiries);
     expect(await debitsOf(ann.userId, 'renew-3')).toHaveLength(1);
 
     // The key of a purchase does not answer a renewal (nor the reverse): each renews or buys.
-    const bought = await request(t.app, 'POST', '/token/static/ip', { token: ann.token, body: base, headers: { 'idempotency-key': 'shared-text' } });
+    const bought = await request(t.app, 'POST', '/token/static/ip', {
+      token: ann.token,
+      body: base,
+      headers: { 'idempotency-key': 'shared-text' },
+    });
     expect(bought.json().code, bought.body).toBe(0);
     const renewed = await renew('/token/ip/renew', { token_ids: [b], days: 1 }, 'shared-text');
     expect(renewed.json().data).toMatchObject({ success: 1, cost: 2 });
@@ -105,7 +125,9 @@ describe('renewals with an Idempotency-Key', () => {
     await creditFen(t.deps, bo.userId, 10_000);
     const mine = (await buyOk(t.app, bo.token, '/token/static/ip', base)).tokens[0].token_id;
     const theirs = (await buyOk(t.app, ann.token, '/token/static/ip', base)).tokens[0].token_id;
-    expect((await renew('/token/ip/renew', { token_ids: [theirs], days: 1 }, 'same-key')).json().data).toMatchObject({ success: 1 });
+    expect((await renew('/token/ip/renew', { token_ids: [theirs], days: 1 }, 'same-key')).json().data).toMatchObject({
+      success: 1,
+    });
     const own = await renew('/token/ip/renew', { token_ids: [mine], days: 1 }, 'same-key', 'en', bo);
     expect(own.json().data).toMatchObject({ success: 1, failed: 0, cost: 2 });
     const long = await renew('/token/ip/renew', { token_ids: [mine], days: 1 }, 'k'.repeat(129), 'en', bo);
@@ -122,8 +144,11 @@ describe('renewals with an Idempotency-Key', () => {
     ];
     const before = await balanceFen(t.deps, cy.userId);
     const expiries = await Promise.all(ids.map(expiryOf));
-    const answers = await Promise.all(Array.from({ length: 8 }, () => renew('/token/ip/renew', { token_ids: ids, days: 2 }, 'burst', 'en', cy)));
-    for (const answer of answers) expect(answer.json(), answer.body).toMatchObject({ code: 0, data: { success: 2, failed: 0, total: 2, cost: 8 } });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => renew('/token/ip/renew', { token_ids: ids, days: 2 }, 'burst', 'en', cy)),
+    );
+    for (const answer of answers)
+      expect(answer.json(), answer.body).toMatchObject({ code: 0, data: { success: 2, failed: 0, total: 2, cost: 8 } });
     expect(new Set(answers.map((a) => a.json().data.balance)).size).toBe(1);
     expect(await balanceFen(t.deps, cy.userId)).toBe(before - 800);
     expect(await debitsOf(cy.userId, 'burst')).toHaveLength(1);

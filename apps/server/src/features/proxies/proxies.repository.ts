@@ -1,4 +1,21 @@
-import { and, asc, count, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  getTableColumns,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  ne,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
 import { proxyOrders, proxyTokens, type TDbOrTx } from '@proxy/db';
 import type { TProxyList, TProxyListQuery } from '@proxy/contract';
 import { countInPage, newestOfUser, ofUser, oldestOfUser, totalOfPage } from '../../lib/user-rows.repository';
@@ -9,7 +26,10 @@ export type TTokenRow = typeof proxyTokens.$inferSelect;
 export type TNewToken = typeof proxyTokens.$inferInsert;
 /** Columns a service may change on a token. */
 export type TTokenPatch = Partial<
-  Pick<TTokenRow, 'status' | 'deletedAt' | 'autoRenew' | 'remark' | 'password' | 'expiresAt' | 'exitNodeId' | 'autoRenewFailedFor'>
+  Pick<
+    TTokenRow,
+    'status' | 'deletedAt' | 'autoRenew' | 'remark' | 'password' | 'expiresAt' | 'exitNodeId' | 'autoRenewFailedFor'
+  >
 >;
 /** An order row. */
 export type TOrderRow = typeof proxyOrders.$inferSelect;
@@ -84,7 +104,9 @@ function filterWhere(userId: number | Placeholder, filters: TTokenFilters, isPre
 // Which filters are given (their values aside): one prepared statement serves every page view of that shape.
 function filterShape(filters: TTokenFilters): string {
   const status = filters.status === 'deleted' ? 'deleted' : filters.status ? 'status' : 'live';
-  const given = (['country', 'keyword', 'created_from', 'created_to', 'expires_from', 'expires_to'] as const).map((k) => (filters[k] ? '1' : '0'));
+  const given = (['country', 'keyword', 'created_from', 'created_to', 'expires_from', 'expires_to'] as const).map(
+    (k) => (filters[k] ? '1' : '0'),
+  );
   return `${filters.list ?? 'all'}_${status}_${given.join('')}`.replace(/\//g, '_');
 }
 
@@ -112,13 +134,20 @@ function prepareCount(db: TDbOrTx, filters: TTokenFilters, shape: string) {
  * The statements of the lists, built once per database and filter shape: a page view
  * neither builds its SQL again nor has PostgreSQL parse it again (named statements).
  */
-const preparedLists = new WeakMap<TDbOrTx, Map<string, { page: ReturnType<typeof preparePage>; count: ReturnType<typeof prepareCount> }>>();
+const preparedLists = new WeakMap<
+  TDbOrTx,
+  Map<string, { page: ReturnType<typeof preparePage>; count: ReturnType<typeof prepareCount> }>
+>();
 function listStatements(db: TDbOrTx, filters: TTokenFilters) {
   let byShape = preparedLists.get(db);
   if (!byShape) preparedLists.set(db, (byShape = new Map()));
   const shape = filterShape(filters);
   let statements = byShape.get(shape);
-  if (!statements) byShape.set(shape, (statements = { page: preparePage(db, filters, shape), count: prepareCount(db, filters, shape) }));
+  if (!statements)
+    byShape.set(
+      shape,
+      (statements = { page: preparePage(db, filters, shape), count: prepareCount(db, filters, shape) }),
+    );
   return statements;
 }
 
@@ -137,7 +166,12 @@ export async function listTokensPage(
 }
 
 /** Every token of a user matching the filters (export), oldest first. */
-export async function listTokensMatching(db: TDbOrTx, userId: number, filters: TTokenFilters, limit: number): Promise<TTokenRow[]> {
+export async function listTokensMatching(
+  db: TDbOrTx,
+  userId: number,
+  filters: TTokenFilters,
+  limit: number,
+): Promise<TTokenRow[]> {
   return db
     .select()
     .from(proxyTokens)

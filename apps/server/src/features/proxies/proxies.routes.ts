@@ -16,7 +16,8 @@ export function idempotencyKeyOf(ctx: Pick<TRouteContext<'tokenCreateStaticIp'>,
   const header = ctx.req.headers['idempotency-key'];
   const key = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!key) return undefined;
-  if (key.length > MAX_IDEMPOTENCY_KEY) throw new AppError('BAD_REQUEST', undefined, [{ path: 'Idempotency-Key', message: 'tooLong' }]);
+  if (key.length > MAX_IDEMPOTENCY_KEY)
+    throw new AppError('BAD_REQUEST', undefined, [{ path: 'Idempotency-Key', message: 'tooLong' }]);
   return key;
 }
 
@@ -28,13 +29,37 @@ export function createProxyHandlers(deps: TDeps): THandlersOf<'proxies'> {
       listTokens(deps, user.id, name, input, lang);
   return {
     tokenCreateStaticTraffic: async (ctx) =>
-      purchaseTokens(deps, ctx.user.id, { product: 'static', billing: 'traffic', body: ctx.input }, idempotencyKeyOf(ctx), ctx.lang),
+      purchaseTokens(
+        deps,
+        ctx.user.id,
+        { product: 'static', billing: 'traffic', body: ctx.input },
+        idempotencyKeyOf(ctx),
+        ctx.lang,
+      ),
     tokenCreateStaticIp: async (ctx) =>
-      purchaseTokens(deps, ctx.user.id, { product: 'static', billing: 'ip', body: ctx.input }, idempotencyKeyOf(ctx), ctx.lang),
+      purchaseTokens(
+        deps,
+        ctx.user.id,
+        { product: 'static', billing: 'ip', body: ctx.input },
+        idempotencyKeyOf(ctx),
+        ctx.lang,
+      ),
     tokenCreateVariableTraffic: async (ctx) =>
-      purchaseTokens(deps, ctx.user.id, { product: 'dynamic', billing: 'traffic', body: ctx.input }, idempotencyKeyOf(ctx), ctx.lang),
+      purchaseTokens(
+        deps,
+        ctx.user.id,
+        { product: 'dynamic', billing: 'traffic', body: ctx.input },
+        idempotencyKeyOf(ctx),
+        ctx.lang,
+      ),
     tokenCreateVariableIp: async (ctx) =>
-      purchaseTokens(deps, ctx.user.id, { product: 'dynamic', billing: 'ip', body: ctx.input }, idempotencyKeyOf(ctx), ctx.lang),
+      purchaseTokens(
+        deps,
+        ctx.user.id,
+        { product: 'dynamic', billing: 'ip', body: ctx.input },
+        idempotencyKeyOf(ctx),
+        ctx.lang,
+      ),
 
     tokenListStaticTraffic: list('static/traffic'),
     tokenListStaticIp: list('static/ip'),
@@ -55,13 +80,19 @@ export function createProxyHandlers(deps: TDeps): THandlersOf<'proxies'> {
     tokenBatchRestore: async ({ input, user }) => batchSetDeleted(deps, user.id, input.token_ids, false),
 
     tokenPaywayList: async ({ user, lang }) => listPayways(deps, user.id, lang),
-    tokenIpRenew: async (ctx) => renewTokens(deps, ctx.user.id, 'static', ctx.input.token_ids, ctx.input.days, idempotencyKeyOf(ctx)),
-    tokenVariableIpRenew: async (ctx) => renewTokens(deps, ctx.user.id, 'dynamic', ctx.input.token_ids, ctx.input.days, idempotencyKeyOf(ctx)),
-    tokenIpAutoRenew: async ({ input, user }) => batchSetAutoRenew(deps, user.id, 'static', input.token_ids, input.auto_renew),
-    tokenVariableIpAutoRenew: async ({ input, user }) => batchSetAutoRenew(deps, user.id, 'dynamic', input.token_ids, input.auto_renew),
+    tokenIpRenew: async (ctx) =>
+      renewTokens(deps, ctx.user.id, 'static', ctx.input.token_ids, ctx.input.days, idempotencyKeyOf(ctx)),
+    tokenVariableIpRenew: async (ctx) =>
+      renewTokens(deps, ctx.user.id, 'dynamic', ctx.input.token_ids, ctx.input.days, idempotencyKeyOf(ctx)),
+    tokenIpAutoRenew: async ({ input, user }) =>
+      batchSetAutoRenew(deps, user.id, 'static', input.token_ids, input.auto_renew),
+    tokenVariableIpAutoRenew: async ({ input, user }) =>
+      batchSetAutoRenew(deps, user.id, 'dynamic', input.token_ids, input.auto_renew),
 
-    tokenIpRenewPreview: async ({ input, user }) => previewRenewal(deps, user.id, 'static', input.token_ids, input.days),
-    tokenVariableIpRenewPreview: async ({ input, user }) => previewRenewal(deps, user.id, 'dynamic', input.token_ids, input.days),
+    tokenIpRenewPreview: async ({ input, user }) =>
+      previewRenewal(deps, user.id, 'static', input.token_ids, input.days),
+    tokenVariableIpRenewPreview: async ({ input, user }) =>
+      previewRenewal(deps, user.id, 'dynamic', input.token_ids, input.days),
     tokenAutoRenewal: async ({ input, user }) => getLatestAutoRenewal(deps, user.id, input.token_id),
     tokenAutoRenewUndo: async ({ input, user }) => undoAutoRenewal(deps, user.id, input.token_id),
     renewalCancelInfo: async ({ input }) => getRenewalCancelInfo(deps, input.token),

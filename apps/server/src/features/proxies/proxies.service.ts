@@ -82,7 +82,13 @@ async function lockOwnLiveToken(tx: TTx, userId: number, id: number): Promise<TT
 }
 
 /** Enables or disables a token (the gateways drop it within seconds); expired or used-up tokens cannot be switched. */
-export async function setTokenStatus(deps: TServiceDeps, userId: number, id: number, status: 'enabled' | 'disabled', lang: TLang): Promise<TProxyToken> {
+export async function setTokenStatus(
+  deps: TServiceDeps,
+  userId: number,
+  id: number,
+  status: 'enabled' | 'disabled',
+  lang: TLang,
+): Promise<TProxyToken> {
   return changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {
       const row = await lockOwnLiveToken(tx, userId, id);
@@ -107,7 +113,12 @@ export async function deleteToken(deps: TServiceDeps, userId: number, id: number
 }
 
 /** Gives a token a new password; the old one stops working within seconds. */
-export async function resetTokenPassword(deps: TServiceDeps, userId: number, id: number, lang: TLang): Promise<TProxyToken> {
+export async function resetTokenPassword(
+  deps: TServiceDeps,
+  userId: number,
+  id: number,
+  lang: TLang,
+): Promise<TProxyToken> {
   return changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {
       await lockOwnLiveToken(tx, userId, id);
@@ -119,7 +130,13 @@ export async function resetTokenPassword(deps: TServiceDeps, userId: number, id:
 }
 
 /** Edits a token's remark. */
-export async function setTokenRemark(deps: TServiceDeps, userId: number, id: number, remark: string, lang: TLang): Promise<TProxyToken> {
+export async function setTokenRemark(
+  deps: TServiceDeps,
+  userId: number,
+  id: number,
+  remark: string,
+  lang: TLang,
+): Promise<TProxyToken> {
   return deps.db.transaction(async (tx) => {
     await lockOwnLiveToken(tx, userId, id);
     return toProxyToken(await updateToken(tx, id, { remark }), deps, lang);

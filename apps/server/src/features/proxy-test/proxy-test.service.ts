@@ -67,7 +67,11 @@ function readResponse(req: http.ClientRequest): Promise<TProbe> {
       });
       res.on('end', () => {
         const header = res.headers['x-proxy-reason'];
-        resolve({ statusCode: res.statusCode ?? 0, reasonHeader: Array.isArray(header) ? header[0] : header, body: Buffer.concat(chunks).toString('utf8') });
+        resolve({
+          statusCode: res.statusCode ?? 0,
+          reasonHeader: Array.isArray(header) ? header[0] : header,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
       });
       res.on('error', reject);
     });
@@ -93,7 +97,12 @@ function getOverSocket(url: URL, socket: net.Socket, signal: AbortSignal): Promi
   return readResponse(req);
 }
 
-async function probeHttp(gateway: { host: string; port: number }, url: URL, token: TTokenRow, signal: AbortSignal): Promise<TProbe> {
+async function probeHttp(
+  gateway: { host: string; port: number },
+  url: URL,
+  token: TTokenRow,
+  signal: AbortSignal,
+): Promise<TProbe> {
   const auth = basicAuth(token.username, token.password);
   if (url.protocol === 'http:') {
     // Forward proxying: the absolute URI goes to the gateway, which fetches it from the exit.
@@ -124,7 +133,12 @@ async function probeHttp(gateway: { host: string; port: number }, url: URL, toke
       tunnel.destroy();
       const header = res.headers['x-proxy-reason'];
       const reason = Array.isArray(header) ? header[0] : header;
-      reject(new ProbeFailure(isKnownReason(reason) ? reason : res.statusCode === 407 ? 'auth-required' : 'not-allowed', res.statusCode ?? null));
+      reject(
+        new ProbeFailure(
+          isKnownReason(reason) ? reason : res.statusCode === 407 ? 'auth-required' : 'not-allowed',
+          res.statusCode ?? null,
+        ),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -164,7 +178,13 @@ const SOCKS_REPLY_NAMES: Record<string, number> = {
   AddressNotSupported: 8,
 };
 
-async function probeSocks(gateway: { host: string; port: number }, url: URL, token: TTokenRow, now: Date, signal: AbortSignal): Promise<TProbe> {
+async function probeSocks(
+  gateway: { host: string; port: number },
+  url: URL,
+  token: TTokenRow,
+  now: Date,
+  signal: AbortSignal,
+): Promise<TProbe> {
   let socket: net.Socket;
   try {
     ({ socket } = await SocksClient.createConnection({
@@ -180,7 +200,8 @@ async function probeSocks(gateway: { host: string; port: number }, url: URL, tok
     if (/Authentication failed/i.test(message)) throw new ProbeFailure('bad-credentials');
     if (/no accepted authentication type/i.test(message)) throw new ProbeFailure('auth-required');
     const reply = /rejected connection - (\w+)/.exec(message)?.[1];
-    if (reply && reply in SOCKS_REPLY_NAMES) throw new ProbeFailure(socksReplyReason(SOCKS_REPLY_NAMES[reply], token, now));
+    if (reply && reply in SOCKS_REPLY_NAMES)
+      throw new ProbeFailure(socksReplyReason(SOCKS_REPLY_NAMES[reply], token, now));
     throw new ProbeFailure('not-allowed');
   }
   if (signal.aborted) {
@@ -190,7 +211,11 @@ async function probeSocks(gateway: { host: string; port: number }, url: URL, tok
   return getOverSocket(url, socket, signal);
 }
 
-function failure(reason: TTokenTestReason, lang: TLang, extra: { latency_ms?: number | null; status_code?: number | null } = {}): TTokenTestResult {
+function failure(
+  reason: TTokenTestReason,
+  lang: TLang,
+  extra: { latency_ms?: number | null; status_code?: number | null } = {},
+): TTokenTestResult {
   const text = TOKEN_TEST_REASONS[reason];
   return {
     ok: false,
@@ -230,7 +255,12 @@ function networkErrorReason(error: unknown): TTokenTestReason {
  * Tests one of the user's tokens through the gateway. Another user's id is
  * NOT_FOUND; any outcome of the probe itself is an answer with ok true or false.
  */
-export async function testToken(deps: TTestDeps, userId: number, tokenId: number, lang: TLang): Promise<TTokenTestResult> {
+export async function testToken(
+  deps: TTestDeps,
+  userId: number,
+  tokenId: number,
+  lang: TLang,
+): Promise<TTokenTestResult> {
   const [token] = await findUserTokens(deps.db, userId, [tokenId]);
   if (!token) throw new AppError('NOT_FOUND');
   // A gateway looks credentials it does not know yet up before refusing them: no grace period is needed after a purchase or reset.
@@ -248,7 +278,10 @@ async function probeToken(deps: TTestDeps, token: TTokenRow, lang: TLang): Promi
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ProbeFailure('timeout')), TOKEN_TEST_TIMEOUT_MS);
   });
-  const probe = token.network === 'SOCKS5' ? probeSocks(gateway, url, token, deps.clock.now(), abort.signal) : probeHttp(gateway, url, token, abort.signal);
+  const probe =
+    token.network === 'SOCKS5'
+      ? probeSocks(gateway, url, token, deps.clock.now(), abort.signal)
+      : probeHttp(gateway, url, token, abort.signal);
   let result: TProbe;
   try {
     result = await Promise.race([probe, timeout]);
@@ -262,7 +295,11 @@ async function probeToken(deps: TTestDeps, token: TTokenRow, lang: TLang): Promi
   }
   const latency = Math.round(performance.now() - started);
   if (result.statusCode !== 200) {
-    const reason: TTokenTestReason = isKnownReason(result.reasonHeader) ? result.reasonHeader : result.statusCode === 407 ? 'auth-required' : 'bad-response';
+    const reason: TTokenTestReason = isKnownReason(result.reasonHeader)
+      ? result.reasonHeader
+      : result.statusCode === 407
+        ? 'auth-required'
+        : 'bad-response';
     return failure(reason, lang, { latency_ms: latency, status_code: result.statusCode });
   }
   let ip: unknown;
@@ -271,9 +308,11 @@ async function probeToken(deps: TTestDeps, token: TTokenRow, lang: TLang): Promi
   } catch {
     ip = undefined;
   }
-  if (typeof ip !== 'string' || !parseIpAddress(ip)) return failure('bad-response', lang, { latency_ms: latency, status_code: result.statusCode });
+  if (typeof ip !== 'string' || !parseIpAddress(ip))
+    return failure('bad-response', lang, { latency_ms: latency, status_code: result.statusCode });
   const exitIp = parseIpAddress(ip)!.toString();
-  const country = (await countryOfAddress(exitIp)) ?? ((await leavesDirectly(deps, token)) ? directExitCountry(deps) : null);
+  const country =
+    (await countryOfAddress(exitIp)) ?? ((await leavesDirectly(deps, token)) ? directExitCountry(deps) : null);
   return { ok: true, latency_ms: latency, exit_ip: exitIp, country, status_code: result.statusCode };
 }
 

@@ -59,7 +59,10 @@ describe('site: settings, terms and the notice', () => {
   });
 
   it('answers no notice until the operator publishes one, then the newest in the caller language', async () => {
-    expect((await request(t.app, 'GET', '/site/notice', { token: customer.token })).json()).toMatchObject({ code: 0, data: null });
+    expect((await request(t.app, 'GET', '/site/notice', { token: customer.token })).json()).toMatchObject({
+      code: 0,
+      data: null,
+    });
     expect((await request(t.app, 'GET', '/site/notice')).statusCode).toBe(401);
 
     const body = {
@@ -73,18 +76,30 @@ describe('site: settings, terms and the notice', () => {
     const first = published.json().data.notice_id as number;
 
     const zh = (await request(t.app, 'GET', '/site/notice', { token: customer.token, lang: 'zh' })).json().data;
-    expect(zh).toEqual({ notice_id: first, title: '维护通知', content: '周六凌晨维护一小时。', published_at: '2026-03-01T08:00:00.000Z' });
+    expect(zh).toEqual({
+      notice_id: first,
+      title: '维护通知',
+      content: '周六凌晨维护一小时。',
+      published_at: '2026-03-01T08:00:00.000Z',
+    });
     const en = (await request(t.app, 'GET', '/site/notice', { token: customer.token, lang: 'en' })).json().data;
     expect(en.title).toBe('Maintenance');
 
-    const again = await request(t.app, 'POST', '/admin/site/notice', { token: operator.token, body: { ...body, title_en: 'Maintenance moved' } });
+    const again = await request(t.app, 'POST', '/admin/site/notice', {
+      token: operator.token,
+      body: { ...body, title_en: 'Maintenance moved' },
+    });
     const second = again.json().data.notice_id as number;
     expect(second).toBeGreaterThan(first);
-    expect((await request(t.app, 'GET', '/site/notice', { token: customer.token, lang: 'en' })).json().data).toMatchObject({
+    expect(
+      (await request(t.app, 'GET', '/site/notice', { token: customer.token, lang: 'en' })).json().data,
+    ).toMatchObject({
       notice_id: second,
       title: 'Maintenance moved',
     });
-    expect((await request(t.app, 'GET', '/admin/site/notice', { token: operator.token })).json().data.notice_id).toBe(second);
+    expect((await request(t.app, 'GET', '/admin/site/notice', { token: operator.token })).json().data.notice_id).toBe(
+      second,
+    );
   });
 
   it('refuses a notice with empty or too long texts in the caller language and publishes nothing; customers may not publish', async () => {

@@ -33,7 +33,8 @@ export async function readTerms(deps: TDeps, lang: TLang): Promise<TSiteTerms> {
     deps.log.warn({ err: error }, 'terms: the operator file cannot be read; showing the shipped text');
     return null;
   });
-  if (custom && custom.text.trim() !== '') return { lang, markdown: custom.text, source: 'custom', updated_at: custom.mtime.toISOString() };
+  if (custom && custom.text.trim() !== '')
+    return { lang, markdown: custom.text, source: 'custom', updated_at: custom.mtime.toISOString() };
   const shipped = await readFile(path.join(SHIPPED_TERMS_DIR, termsFileName(lang)), 'utf8');
   return { lang, markdown: shipped, source: 'default', updated_at: null };
 }

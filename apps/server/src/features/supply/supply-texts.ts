@@ -1,4 +1,11 @@
-import { PRODUCT_NAME, formatFen, type TLang, type TSupplyProduct, type TSupplyStatus, type TSupplyType } from '@proxy/contract';
+import {
+  PRODUCT_NAME,
+  formatFen,
+  type TLang,
+  type TSupplyProduct,
+  type TSupplyStatus,
+  type TSupplyType,
+} from '@proxy/contract';
 import { compose, type TMailContent } from '../mail/mail-templates';
 import { countryName } from '../areas/area-names';
 import type { TSupplyRow } from './supply.repository';

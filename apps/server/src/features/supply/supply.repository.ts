@@ -36,7 +36,10 @@ export async function findUserSupply(db: TDbOrTx, userId: number, id: number): P
 
 /** Locks one request (FOR UPDATE), of the user when `userId` is given: transitions serialize on it. */
 export async function lockSupply(tx: TDbOrTx, id: number, userId?: number): Promise<TSupplyRow | undefined> {
-  const where = userId === undefined ? eq(supplyRequests.id, id) : and(eq(supplyRequests.id, id), eq(supplyRequests.userId, userId));
+  const where =
+    userId === undefined
+      ? eq(supplyRequests.id, id)
+      : and(eq(supplyRequests.id, id), eq(supplyRequests.userId, userId));
   const [row] = await tx.select().from(supplyRequests).where(where).for('update');
   return row;
 }
@@ -76,7 +79,9 @@ export async function listUserSupplyPage(
     .orderBy(...newestOfUser(supplyRequests.userId, supplyRequests.id))
     .limit(page.limit)
     .offset(page.offset);
-  const total = await totalOfPage(page, rows, async () => Number((await db.select({ n: count() }).from(supplyRequests).where(where))[0].n));
+  const total = await totalOfPage(page, rows, async () =>
+    Number((await db.select({ n: count() }).from(supplyRequests).where(where))[0].n),
+  );
   return { rows, total };
 }
 
@@ -95,7 +100,10 @@ export async function listSupplyQueuePage(
     .from(supplyRequests)
     .innerJoin(users, eq(users.id, supplyRequests.userId))
     .where(where)
-    .orderBy(queueOrder, sql`case when ${supplyRequests.status} in ('pending', 'processing') then ${supplyRequests.id} else -${supplyRequests.id} end`)
+    .orderBy(
+      queueOrder,
+      sql`case when ${supplyRequests.status} in ('pending', 'processing') then ${supplyRequests.id} else -${supplyRequests.id} end`,
+    )
     .limit(page.limit)
     .offset(page.offset);
   const [{ n }] = await db.select({ n: count() }).from(supplyRequests).where(where);

@@ -9,7 +9,14 @@ import { smtpTeeMailer, startSmtpSink } from '../../../test/smtp-sink';
 import { importInventory } from '../inventory/inventory.service';
 import { createLedgerService } from '../ledger/ledger.service';
 import { sumEntryDeltas } from '../ledger/ledger.repository';
-import { createAdmin, createUser, creditFen, request, seedProxyStartup, type TTestUser } from '../proxies/proxies-test-kit';
+import {
+  createAdmin,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  type TTestUser,
+} from '../proxies/proxies-test-kit';
 import { createSupplyRefundJob } from '../../jobs/token-jobs';
 import { completeSupply, revokeSupply, takeSupply } from './supply.service';
 
@@ -48,12 +55,21 @@ describe('supply requests', () => {
   const submitOk = async (user: TTestUser, body: object = trafficBody) => {
     const res = await submit(user, body);
     expect(res.json().code, res.body).toBe(0);
-    return res.json().data as { request_id: number; cost: number; status: string; balance: number; frozen_balance: number };
+    return res.json().data as {
+      request_id: number;
+      cost: number;
+      status: string;
+      balance: number;
+      frozen_balance: number;
+    };
   };
-  const admin = (method: 'GET' | 'POST', url: string, body?: object, lang?: TLang) => request(t.app, method, url, { token: ops.token, body, lang });
+  const admin = (method: 'GET' | 'POST', url: string, body?: object, lang?: TLang) =>
+    request(t.app, method, url, { token: ops.token, body, lang });
   const mailsTo = (address: string) => sink.received.filter((m) => m.to.includes(address));
   const notificationKinds = async (user: TTestUser) =>
-    (await t.db.db.select().from(notifications).where(eq(notifications.userId, user.userId))).map((n) => n.kind).filter((k) => k.startsWith('supply_'));
+    (await t.db.db.select().from(notifications).where(eq(notifications.userId, user.userId)))
+      .map((n) => n.kind)
+      .filter((k) => k.startsWith('supply_'));
 
   beforeAll(async () => {
     sink = await startSmtpSink();
@@ -74,7 +90,12 @@ describe('supply requests', () => {
     const created = await submitOk(ann);
     const before = await request(t.app, 'GET', `/token/supply/${created.request_id}`, { token: ann.token });
     expect(before.json().data.work_order_id).toBeNull();
-    const body = { category: 'supply', subject: 'Restock', content: 'When will it arrive?', supply_request_id: created.request_id };
+    const body = {
+      category: 'supply',
+      subject: 'Restock',
+      content: 'When will it arrive?',
+      supply_request_id: created.request_id,
+    };
     const foreign = await request(t.app, 'POST', '/user/work/order', { token: bob.token, body });
     expect([foreign.statusCode, foreign.json().data.error]).toEqual([404, 'WORK_ORDER_SUPPLY_NOT_FOUND']);
     const opened = await request(t.app, 'POST', '/user/work/order', { token: ann.token, body });
@@ -82,7 +103,9 @@ describe('supply requests', () => {
     const after = await request(t.app, 'GET', `/token/supply/${created.request_id}`, { token: ann.token });
     expect(after.json().data.work_order_id).toBe(opened.json().data.id);
     const listed = await request(t.app, 'GET', '/token/supply/list', { token: ann.token });
-    expect(listed.json().data.records.find((r: { request_id: number }) => r.request_id === created.request_id).work_order_id).toBe(opened.json().data.id);
+    expect(
+      listed.json().data.records.find((r: { request_id: number }) => r.request_id === created.request_id).work_order_id,
+    ).toBe(opened.json().data.id);
     await request(t.app, 'POST', `/token/supply/revoke/${created.request_id}`, { token: ann.token });
   });
 
@@ -152,10 +175,17 @@ describe('supply requests', () => {
     const sentBefore = mailsTo(trafficBody.contact_email).length;
     const data = await submitOk(ann);
     // 2 GB of dynamic residential traffic at 40 yuan/GB.
-    expect(data).toMatchObject({ status: 'pending', cost: 80, balance: (before.availableFen - 8000) / 100, frozen_balance: 80 });
+    expect(data).toMatchObject({
+      status: 'pending',
+      cost: 80,
+      balance: (before.availableFen - 8000) / 100,
+      frozen_balance: 80,
+    });
     expect(await balances(ann)).toEqual({ availableFen: before.availableFen - 8000, frozenFen: 8000 });
     await expectLedgerConsistent(ann);
-    const detail = (await request(t.app, 'GET', `/token/supply/${data.request_id}`, { token: ann.token, lang: 'zh' })).json().data;
+    const detail = (
+      await request(t.app, 'GET', `/token/supply/${data.request_id}`, { token: ann.token, lang: 'zh' })
+    ).json().data;
     expect(detail).toMatchObject({
       request_id: data.request_id,
       type: 'traffic',
@@ -181,8 +211,12 @@ describe('supply requests', () => {
     expect(mailer.last(trafficBody.contact_email)!.text).toContain(`#${data.request_id}`);
     expect(await notificationKinds(ann)).toContain('supply_pending');
     // Another user's request is not found, and cannot be revoked.
-    expect((await request(t.app, 'GET', `/token/supply/${data.request_id}`, { token: bob.token })).json().code).toBe(404);
-    expect((await request(t.app, 'POST', `/token/supply/revoke/${data.request_id}`, { token: bob.token })).json().code).toBe(404);
+    expect((await request(t.app, 'GET', `/token/supply/${data.request_id}`, { token: bob.token })).json().code).toBe(
+      404,
+    );
+    expect(
+      (await request(t.app, 'POST', `/token/supply/revoke/${data.request_id}`, { token: bob.token })).json().code,
+    ).toBe(404);
     await revokeSupply(t.deps, ann.userId, data.request_id, 'en');
   });
 
@@ -191,8 +225,13 @@ describe('supply requests', () => {
     for (const lang of ['en', 'zh'] as const) {
       const res = await submit(poor, { ...trafficBody, amount: 10 }, { lang });
       expect(res.statusCode).toBe(402);
-      expect(res.json()).toMatchObject({ code: ERRORS.SUPPLY_INSUFFICIENT_BALANCE.code, data: { error: 'SUPPLY_INSUFFICIENT_BALANCE' } });
-      expect(res.json().msg).toBe(ERRORS.SUPPLY_INSUFFICIENT_BALANCE[lang].replace('{cost}', '400.00').replace('{balance}', '15.00'));
+      expect(res.json()).toMatchObject({
+        code: ERRORS.SUPPLY_INSUFFICIENT_BALANCE.code,
+        data: { error: 'SUPPLY_INSUFFICIENT_BALANCE' },
+      });
+      expect(res.json().msg).toBe(
+        ERRORS.SUPPLY_INSUFFICIENT_BALANCE[lang].replace('{cost}', '400.00').replace('{balance}', '15.00'),
+      );
     }
     expect(await balances(poor)).toEqual({ availableFen: 1500, frozenFen: 0 });
     expect((await t.db.db.select().from(supplyRequests).where(eq(supplyRequests.userId, poor.userId))).length).toBe(0);
@@ -207,7 +246,10 @@ describe('supply requests', () => {
     expect(await balances(ann)).toEqual(before);
     for (const lang of ['en', 'zh'] as const) {
       const again = await request(t.app, 'POST', `/token/supply/revoke/${data.request_id}`, { token: ann.token, lang });
-      expect(again.json()).toMatchObject({ code: ERRORS.SUPPLY_NOT_PENDING.code, msg: ERRORS.SUPPLY_NOT_PENDING[lang] });
+      expect(again.json()).toMatchObject({
+        code: ERRORS.SUPPLY_NOT_PENDING.code,
+        msg: ERRORS.SUPPLY_NOT_PENDING[lang],
+      });
     }
     expect(await balances(ann)).toEqual(before);
     expect(await notificationKinds(ann)).toContain('supply_cancelled');
@@ -220,7 +262,10 @@ describe('supply requests', () => {
     const first = await submit(ann, trafficBody, { headers });
     const second = await submit(ann, trafficBody, { headers });
     expect(second.json().data.request_id).toBe(first.json().data.request_id);
-    expect(await balances(ann)).toEqual({ availableFen: before.availableFen - 8000, frozenFen: before.frozenFen + 8000 });
+    expect(await balances(ann)).toEqual({
+      availableFen: before.availableFen - 8000,
+      frozenFen: before.frozenFen + 8000,
+    });
     const conflict = await submit(ann, { ...trafficBody, amount: 3 }, { headers });
     expect(conflict.json().code).toBe(ERRORS.IDEMPOTENCY_CONFLICT.code);
     await revokeSupply(t.deps, ann.userId, first.json().data.request_id, 'en');
@@ -236,7 +281,14 @@ describe('supply requests', () => {
     ] as const) {
       expect((await request(t.app, method, url, { token: ann.token })).statusCode).toBe(403);
     }
-    expect((await request(t.app, 'POST', `/admin/supply/fail/${data.request_id}`, { token: ann.token, body: { reason: 'x' } })).statusCode).toBe(403);
+    expect(
+      (
+        await request(t.app, 'POST', `/admin/supply/fail/${data.request_id}`, {
+          token: ann.token,
+          body: { reason: 'x' },
+        })
+      ).statusCode,
+    ).toBe(403);
     expect((await balances(ann)).frozenFen).toBe(8000);
     await revokeSupply(t.deps, ann.userId, data.request_id, 'en');
   });
@@ -245,7 +297,9 @@ describe('supply requests', () => {
     const before = await balances(ann);
     const data = await submitOk(ann);
     // Completing before taking is refused.
-    expect((await admin('POST', `/admin/supply/complete/${data.request_id}`)).json().code).toBe(ERRORS.SUPPLY_NOT_PROCESSING.code);
+    expect((await admin('POST', `/admin/supply/complete/${data.request_id}`)).json().code).toBe(
+      ERRORS.SUPPLY_NOT_PROCESSING.code,
+    );
     const queue = (await admin('GET', '/admin/supply/list?status=pending')).json().data;
     expect(queue.records.find((r: { request_id: number }) => r.request_id === data.request_id)).toMatchObject({
       user_id: ann.userId,
@@ -255,12 +309,15 @@ describe('supply requests', () => {
     const taken = await admin('POST', `/admin/supply/take/${data.request_id}`);
     expect(taken.json().data).toMatchObject({ status: 'processing' });
     // A customer cannot revoke what an operator is processing.
-    expect((await request(t.app, 'POST', `/token/supply/revoke/${data.request_id}`, { token: ann.token })).json().code).toBe(ERRORS.SUPPLY_NOT_PENDING.code);
+    expect(
+      (await request(t.app, 'POST', `/token/supply/revoke/${data.request_id}`, { token: ann.token })).json().code,
+    ).toBe(ERRORS.SUPPLY_NOT_PENDING.code);
     const done = await admin('POST', `/admin/supply/complete/${data.request_id}`);
     expect(done.json().data, done.body).toMatchObject({ status: 'success' });
     expect(done.json().data.completed_time).toBe(clock.now().toISOString());
     expect(await balances(ann)).toEqual({ availableFen: before.availableFen - 8000, frozenFen: before.frozenFen });
-    const tokens = (await request(t.app, 'GET', '/token/list/variable/traffic', { token: ann.token })).json().data.records;
+    const tokens = (await request(t.app, 'GET', '/token/list/variable/traffic', { token: ann.token })).json().data
+      .records;
     expect(tokens[0]).toMatchObject({
       type: 'traffic',
       product: 'dynamic',
@@ -270,8 +327,12 @@ describe('supply requests', () => {
       expires_at: new Date(clock.now().getTime() + 30 * DAY_MS).toISOString(),
     });
     // Completed once: again is refused and moves nothing.
-    expect((await admin('POST', `/admin/supply/complete/${data.request_id}`)).json().code).toBe(ERRORS.SUPPLY_NOT_PROCESSING.code);
-    expect((await admin('POST', `/admin/supply/fail/${data.request_id}`, { reason: 'late' })).json().code).toBe(ERRORS.SUPPLY_ENDED.code);
+    expect((await admin('POST', `/admin/supply/complete/${data.request_id}`)).json().code).toBe(
+      ERRORS.SUPPLY_NOT_PROCESSING.code,
+    );
+    expect((await admin('POST', `/admin/supply/fail/${data.request_id}`, { reason: 'late' })).json().code).toBe(
+      ERRORS.SUPPLY_ENDED.code,
+    );
     expect(await balances(ann)).toEqual({ availableFen: before.availableFen - 8000, frozenFen: before.frozenFen });
     expect(await notificationKinds(ann)).toEqual(expect.arrayContaining(['supply_processing', 'supply_success']));
     const subjects = mailsTo(trafficBody.contact_email).map((m) => m.raw);
@@ -281,22 +342,38 @@ describe('supply requests', () => {
 
   it('completing by IP needs free exits in the region: the answer says what is missing; after an import it allocates the IPs', async () => {
     const before = await balances(ann);
-    const data = await submitOk(ann, { ...trafficBody, type: 'ip', product: 'static', amount: 2, days: 30, region: 'jp' });
+    const data = await submitOk(ann, {
+      ...trafficBody,
+      type: 'ip',
+      product: 'static',
+      amount: 2,
+      days: 30,
+      region: 'jp',
+    });
     expect(data.cost).toBe(120);
     await admin('POST', `/admin/supply/take/${data.request_id}`);
     for (const lang of ['en', 'zh'] as const) {
       const short = await admin('POST', `/admin/supply/complete/${data.request_id}`, undefined, lang);
       expect(short.json()).toMatchObject({ code: ERRORS.SUPPLY_NO_STOCK.code });
-      expect(short.json().msg).toBe(ERRORS.SUPPLY_NO_STOCK[lang].replace('{region}', 'JP').replace('{needed}', '2').replace('{available}', '0'));
+      expect(short.json().msg).toBe(
+        ERRORS.SUPPLY_NO_STOCK[lang].replace('{region}', 'JP').replace('{needed}', '2').replace('{available}', '0'),
+      );
     }
     // Nothing moved: still processing, the fee still frozen.
-    expect(await balances(ann)).toEqual({ availableFen: before.availableFen - 12_000, frozenFen: before.frozenFen + 12_000 });
+    expect(await balances(ann)).toEqual({
+      availableFen: before.availableFen - 12_000,
+      frozenFen: before.frozenFen + 12_000,
+    });
     await importInventory(t.deps, '10.9.0.1:3128,jp,,\n10.9.0.2:3128,jp,,\n', 'residential');
     const done = await admin('POST', `/admin/supply/complete/${data.request_id}`);
     expect(done.json().data, done.body).toMatchObject({ status: 'success', available: 0 });
     const tokens = await t.db.db.select().from(proxyTokens).where(eq(proxyTokens.country, 'jp'));
     expect(tokens).toHaveLength(2);
-    expect(tokens.every((tk) => tk.userId === ann.userId && tk.billing === 'ip' && tk.exitNodeId !== null && tk.periodDays === 30)).toBe(true);
+    expect(
+      tokens.every(
+        (tk) => tk.userId === ann.userId && tk.billing === 'ip' && tk.exitNodeId !== null && tk.periodDays === 30,
+      ),
+    ).toBe(true);
     expect(await balances(ann)).toEqual({ availableFen: before.availableFen - 12_000, frozenFen: before.frozenFen });
     await expectLedgerConsistent(ann);
   });
@@ -306,7 +383,10 @@ describe('supply requests', () => {
     const data = await submitOk(ann);
     for (const lang of ['en', 'zh'] as const) {
       const noReason = await admin('POST', `/admin/supply/fail/${data.request_id}`, { reason: ' ' }, lang);
-      expect(noReason.json().data.issues).toContainEqual({ path: 'reason', message: VALIDATION_MESSAGES.supplyReasonRequired[lang] });
+      expect(noReason.json().data.issues).toContainEqual({
+        path: 'reason',
+        message: VALIDATION_MESSAGES.supplyReasonRequired[lang],
+      });
     }
     await admin('POST', `/admin/supply/take/${data.request_id}`);
     const failed = await admin('POST', `/admin/supply/fail/${data.request_id}`, { reason: 'upstream out of stock' });
@@ -327,16 +407,22 @@ describe('supply requests', () => {
     expect(await job.runOnce()).toBe(0);
     clock.advance(1);
     expect(await job.runOnce()).toBe(1);
-    expect((await request(t.app, 'GET', `/token/supply/${pending.request_id}`, { token: ann.token })).json().data.status).toBe('refunded');
+    expect(
+      (await request(t.app, 'GET', `/token/supply/${pending.request_id}`, { token: ann.token })).json().data.status,
+    ).toBe('refunded');
     expect((await balances(ann)).frozenFen).toBe(before.frozenFen + 8000);
     clock.advance(DAY_MS);
     expect(await job.runOnce()).toBe(1);
     expect(await job.runOnce()).toBe(0);
-    expect((await request(t.app, 'GET', `/token/supply/${processing.request_id}`, { token: ann.token })).json().data.status).toBe('refunded');
+    expect(
+      (await request(t.app, 'GET', `/token/supply/${processing.request_id}`, { token: ann.token })).json().data.status,
+    ).toBe('refunded');
     expect(await balances(ann)).toEqual(before);
     expect(await notificationKinds(ann)).toContain('supply_refunded');
     // A refunded request can no longer be completed.
-    await expect(completeSupply(t.deps, processing.request_id, 'en')).rejects.toMatchObject({ errorName: 'SUPPLY_NOT_PROCESSING' });
+    await expect(completeSupply(t.deps, processing.request_id, 'en')).rejects.toMatchObject({
+      errorName: 'SUPPLY_NOT_PROCESSING',
+    });
     await expectLedgerConsistent(ann);
   });
 });
@@ -349,7 +435,12 @@ describe.skipIf(!isPostgres)('supply requests on PostgreSQL with two API instanc
     const mailer = createMemoryMailer();
     const t = await createTestApp({ mailer, config: { DIRECT_EXIT_COUNTRY: 'us' } });
     const otherDb = await openDb({ url: (t.db as { url?: string }).url! });
-    const second = await buildApp({ config: createTestConfig({ DIRECT_EXIT_COUNTRY: 'us' }), database: otherDb, mailer, logger: false });
+    const second = await buildApp({
+      config: createTestConfig({ DIRECT_EXIT_COUNTRY: 'us' }),
+      database: otherDb,
+      mailer,
+      logger: false,
+    });
     await second.app.ready();
     try {
       await seedProxyStartup(t.deps);
@@ -359,7 +450,10 @@ describe.skipIf(!isPostgres)('supply requests on PostgreSQL with two API instanc
       const start = await createLedgerService(t.deps).getBalance(cy.userId);
       const outcomes = { revoked: 0, completed: 0 };
       for (let round = 0; round < 8; round += 1) {
-        const res = await request(t.app, 'POST', '/token/supply', { token: cy.token, body: { ...trafficBody, amount: 1 } });
+        const res = await request(t.app, 'POST', '/token/supply', {
+          token: cy.token,
+          body: { ...trafficBody, amount: 1 },
+        });
         const id = res.json().data.request_id as number;
         // Half the rounds take it first (complete can win), half race the take itself.
         if (round % 2 === 0) await request(second.app, 'POST', `/admin/supply/take/${id}`, { token: op.token });
@@ -394,12 +488,19 @@ describe.skipIf(!isPostgres)('supply requests on PostgreSQL with two API instanc
       const headers = { 'idempotency-key': 'race-key' };
       const twins = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          request(i % 2 ? second.app : t.app, 'POST', '/token/supply', { token: cy.token, body: { ...trafficBody, amount: 1 }, headers }),
+          request(i % 2 ? second.app : t.app, 'POST', '/token/supply', {
+            token: cy.token,
+            body: { ...trafficBody, amount: 1 },
+            headers,
+          }),
         ),
       );
       expect(twins.map((a) => a.json().code)).toEqual(Array(10).fill(0));
       expect(new Set(twins.map((a) => a.json().data.request_id)).size).toBe(1);
-      expect(await createLedgerService(t.deps).getBalance(cy.userId)).toEqual({ availableFen: before.availableFen - 4000, frozenFen: 4000 });
+      expect(await createLedgerService(t.deps).getBalance(cy.userId)).toEqual({
+        availableFen: before.availableFen - 4000,
+        frozenFen: 4000,
+      });
     } finally {
       await second.app.close();
       await otherDb.close();

@@ -96,7 +96,11 @@ async function notifyTransition(deps: Pick<TDeps, 'db' | 'clock'>, tx: TTx, row:
     cost: fenToYuan(row.costFen).toFixed(2),
     reason: row.failReason ?? '',
   });
-  await emitWebhookEvent(tx, row.userId, 'supply.changed', `supply:${row.id}`, { supply_id: row.id, status: row.status, reason: row.failReason ?? null });
+  await emitWebhookEvent(tx, row.userId, 'supply.changed', `supply:${row.id}`, {
+    supply_id: row.id,
+    status: row.status,
+    reason: row.failReason ?? null,
+  });
 }
 
 // After the commit: the e-mail to the request's contact address (a failed send is logged).
@@ -119,10 +123,20 @@ function isSameRequest(row: TSupplyRow, body: TSupplyCreateBody): boolean {
   );
 }
 
-async function replayCreate(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, row: TSupplyRow, body: TSupplyCreateBody, lang: TLang) {
+async function replayCreate(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  userId: number,
+  row: TSupplyRow,
+  body: TSupplyCreateBody,
+  lang: TLang,
+) {
   if (!isSameRequest(row, body)) throw new AppError('IDEMPOTENCY_CONFLICT');
   const balance = await createLedgerService(deps).getBalance(userId);
-  return { ...toSupplyRequest(row, lang), balance: fenToYuan(balance.availableFen), frozen_balance: fenToYuan(balance.frozenFen) };
+  return {
+    ...toSupplyRequest(row, lang),
+    balance: fenToYuan(balance.availableFen),
+    frozen_balance: fenToYuan(balance.frozenFen),
+  };
 }
 
 /**
@@ -148,7 +162,10 @@ export async function createSupply(
       const now = deps.clock.now();
       const catalogue = await loadPriceCatalogue(tx, now);
       const days = body.type === 'ip' ? (body.days ?? SUPPLY_IP_DAYS_DEFAULT) : null;
-      const costFen = supplyFeeFen({ type: body.type, product: body.product, amount: body.amount, days: days ?? undefined }, catalogue);
+      const costFen = supplyFeeFen(
+        { type: body.type, product: body.product, amount: body.amount, days: days ?? undefined },
+        catalogue,
+      );
       const row = await insertSupplyRequest(tx, {
         userId,
         type: body.type,
@@ -180,14 +197,24 @@ export async function createSupply(
   }
   if (!('row' in created)) return replayCreate(deps, userId, created, body, lang);
   await mailTransition(deps, created.row);
-  return { ...toSupplyRequest(created.row, lang), balance: fenToYuan(created.availableFen), frozen_balance: fenToYuan(created.frozenFen) };
+  return {
+    ...toSupplyRequest(created.row, lang),
+    balance: fenToYuan(created.availableFen),
+    frozen_balance: fenToYuan(created.frozenFen),
+  };
 }
 
 // Freezes a new request's fee; short of balance, says how much is needed and how much is available.
 async function freezeFee(ledger: TLedgerService, tx: TTx, row: TSupplyRow) {
   try {
     return await ledger.freeze(
-      { userId: row.userId, amountFen: row.costFen, reason: SUPPLY_REASON, reference: `supply:${row.id}`, idempotencyKey: keys.freeze(row.id) },
+      {
+        userId: row.userId,
+        amountFen: row.costFen,
+        reason: SUPPLY_REASON,
+        reference: `supply:${row.id}`,
+        idempotencyKey: keys.freeze(row.id),
+      },
       tx,
     );
   } catch (error) {
@@ -201,7 +228,12 @@ async function freezeFee(ledger: TLedgerService, tx: TTx, row: TSupplyRow) {
 }
 
 /** A page of the user's requests, newest first. */
-export async function listSupply(deps: Pick<TDeps, 'db'>, userId: number, query: TSupplyListQuery, lang: TLang): Promise<TPage<TSupplyRequest>> {
+export async function listSupply(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  query: TSupplyListQuery,
+  lang: TLang,
+): Promise<TPage<TSupplyRequest>> {
   const { rows, total } = await listUserSupplyPage(
     deps.db,
     userId,
@@ -215,11 +247,21 @@ export async function listSupply(deps: Pick<TDeps, 'db'>, userId: number, query:
     deps.db,
     rows.map((r) => r.id),
   );
-  return { records: rows.map((r) => toSupplyRequest(r, lang, workOrderIds.get(r.id) ?? null)), total, page: query.page, page_size: query.page_size };
+  return {
+    records: rows.map((r) => toSupplyRequest(r, lang, workOrderIds.get(r.id) ?? null)),
+    total,
+    page: query.page,
+    page_size: query.page_size,
+  };
 }
 
 /** One of the user's requests; another user's is NOT_FOUND. */
-export async function getSupply(deps: Pick<TDeps, 'db'>, userId: number, id: number, lang: TLang): Promise<TSupplyRequest> {
+export async function getSupply(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  id: number,
+  lang: TLang,
+): Promise<TSupplyRequest> {
   const row = await findUserSupply(deps.db, userId, id);
   if (!row) throw new AppError('NOT_FOUND');
   const workOrderIds = await findWorkOrderIdsBySupply(deps.db, [row.id]);
@@ -238,17 +280,32 @@ async function endWithRelease(
   failReason?: string,
 ): Promise<TSupplyRow> {
   await createLedgerService(deps).release(
-    { userId: row.userId, amountFen: row.costFen, reason: SUPPLY_REASON, reference: `supply:${row.id}`, idempotencyKey: keys.release(row.id) },
+    {
+      userId: row.userId,
+      amountFen: row.costFen,
+      reason: SUPPLY_REASON,
+      reference: `supply:${row.id}`,
+      idempotencyKey: keys.release(row.id),
+    },
     tx,
   );
   await faultPoint('supply.released', tx);
-  const ended = await updateSupply(tx, row.id, { status, completedAt: deps.clock.now(), failReason: failReason ?? null });
+  const ended = await updateSupply(tx, row.id, {
+    status,
+    completedAt: deps.clock.now(),
+    failReason: failReason ?? null,
+  });
   await notifyTransition(deps, tx, ended);
   return ended;
 }
 
 /** Revokes the user's pending request: its fee is released. */
-export async function revokeSupply(deps: TSupplyDeps, userId: number, id: number, lang: TLang): Promise<TSupplyRequest> {
+export async function revokeSupply(
+  deps: TSupplyDeps,
+  userId: number,
+  id: number,
+  lang: TLang,
+): Promise<TSupplyRequest> {
   const ended = await deps.db.transaction(async (tx) => {
     const row = await lockSupply(tx, id, userId);
     if (!row) throw new AppError('NOT_FOUND');
@@ -281,7 +338,11 @@ async function availableByCountry(db: TDbOrTx, kind: ReturnType<typeof exitKindO
 
 const categoryOf = (product: TSupplyRow['product']) => (product === 'idc' ? 'idc' : 'isp');
 
-async function toAdminRequests(deps: Pick<TDeps, 'db'>, rows: (TSupplyRow & { userEmail: string })[], lang: TLang): Promise<TSupplyAdminRequest[]> {
+async function toAdminRequests(
+  deps: Pick<TDeps, 'db'>,
+  rows: (TSupplyRow & { userEmail: string })[],
+  lang: TLang,
+): Promise<TSupplyAdminRequest[]> {
   const kinds = [...new Set(rows.map((r) => exitKindOf(categoryOf(r.product))))];
   const counts = new Map(await Promise.all(kinds.map(async (k) => [k, await availableByCountry(deps.db, k)] as const)));
   return rows.map((r) => ({
@@ -298,13 +359,26 @@ async function toAdminRequest(deps: Pick<TDeps, 'db'>, row: TSupplyRow, lang: TL
 }
 
 /** Operators: every customer's requests, open ones first (oldest first). */
-export async function listSupplyQueue(deps: Pick<TDeps, 'db'>, query: TSupplyListQuery, lang: TLang): Promise<TPage<TSupplyAdminRequest>> {
-  const { rows, total } = await listSupplyQueuePage(deps.db, { status: query.status }, { limit: query.page_size, offset: (query.page - 1) * query.page_size });
+export async function listSupplyQueue(
+  deps: Pick<TDeps, 'db'>,
+  query: TSupplyListQuery,
+  lang: TLang,
+): Promise<TPage<TSupplyAdminRequest>> {
+  const { rows, total } = await listSupplyQueuePage(
+    deps.db,
+    { status: query.status },
+    { limit: query.page_size, offset: (query.page - 1) * query.page_size },
+  );
   return { records: await toAdminRequests(deps, rows, lang), total, page: query.page, page_size: query.page_size };
 }
 
 /** Operators: takes a pending request (processing). */
-export async function takeSupply(deps: TSupplyDeps, operatorId: number, id: number, lang: TLang): Promise<TSupplyAdminRequest> {
+export async function takeSupply(
+  deps: TSupplyDeps,
+  operatorId: number,
+  id: number,
+  lang: TLang,
+): Promise<TSupplyAdminRequest> {
   const taken = await deps.db.transaction(async (tx) => {
     const row = await lockSupply(tx, id);
     if (!row) throw new AppError('NOT_FOUND');
@@ -326,7 +400,8 @@ function purchaseOf(row: TSupplyRow): TPurchase {
     remark: `supply #${row.id}`,
   } as const;
   const product = row.product === 'dynamic' ? 'dynamic' : 'static';
-  if (row.type === 'traffic') return { product, billing: 'traffic', body: { ...base, quantity: 1, traffic_gb: row.amount } };
+  if (row.type === 'traffic')
+    return { product, billing: 'traffic', body: { ...base, quantity: 1, traffic_gb: row.amount } };
   return { product, billing: 'ip', body: { ...base, quantity: row.amount, days: row.days ?? SUPPLY_IP_DAYS_DEFAULT } };
 }
 
@@ -344,7 +419,13 @@ export async function completeSupply(deps: TSupplyDeps, id: number, lang: TLang)
       if (!row) throw new AppError('NOT_FOUND');
       if (row.status !== 'processing') throw new AppError('SUPPLY_NOT_PROCESSING');
       await ledger.consume(
-        { userId: row.userId, amountFen: row.costFen, reason: SUPPLY_REASON, reference: `supply:${row.id}`, idempotencyKey: keys.consume(row.id) },
+        {
+          userId: row.userId,
+          amountFen: row.costFen,
+          reason: SUPPLY_REASON,
+          reference: `supply:${row.id}`,
+          idempotencyKey: keys.consume(row.id),
+        },
         tx,
       );
       await faultPoint('supply.consumed', tx);
@@ -352,7 +433,13 @@ export async function completeSupply(deps: TSupplyDeps, id: number, lang: TLang)
       const now = deps.clock.now();
       const catalogue = await loadPriceCatalogue(tx, now);
       const periodPriceFen =
-        purchase.billing === 'ip' ? priceIpFen(priceKindOf({ category: purchase.body.category, product: purchase.product }), purchase.body.days, catalogue) : 0;
+        purchase.billing === 'ip'
+          ? priceIpFen(
+              priceKindOf({ category: purchase.body.category, product: purchase.product }),
+              purchase.body.days,
+              catalogue,
+            )
+          : 0;
       let orderId: number;
       try {
         const allocated = await allocatePurchase(tx, row.userId, purchase, {
@@ -378,7 +465,12 @@ export async function completeSupply(deps: TSupplyDeps, id: number, lang: TLang)
 }
 
 /** Operators: fails a pending or processing request with a reason; its fee is released. */
-export async function failSupply(deps: TSupplyDeps, id: number, reason: string, lang: TLang): Promise<TSupplyAdminRequest> {
+export async function failSupply(
+  deps: TSupplyDeps,
+  id: number,
+  reason: string,
+  lang: TLang,
+): Promise<TSupplyAdminRequest> {
   const failed = await deps.db.transaction(async (tx) => {
     const row = await lockSupply(tx, id);
     if (!row) throw new AppError('NOT_FOUND');

@@ -21,14 +21,18 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const script = action === 'import' ? readFileSync(file, 'utf8') : '';
-  const database = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') });
+  const database = await openDb(
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') },
+  );
   try {
     await migrateDb(database);
     if (action === 'export') {
       const dump = await exportDump(database);
       writeFileSync(file, dump.script);
       const total = Object.values(dump.rows).reduce((a, b) => a + b, 0);
-      console.log(`exported ${total} rows of ${Object.keys(dump.rows).length} tables to ${file} (users: ${dump.rows.users ?? 0})`);
+      console.log(
+        `exported ${total} rows of ${Object.keys(dump.rows).length} tables to ${file} (users: ${dump.rows.users ?? 0})`,
+      );
     } else {
       await importDump(database, script);
       console.log(`imported ${file}; start the server with this DATABASE_URL`);

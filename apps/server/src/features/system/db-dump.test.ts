@@ -19,12 +19,16 @@ import { seedChargeOptions } from '../payments/payments-charge.service';
 
 /** Every row of every table exported, as JSON text in a stable order (to compare two databases). */
 async function contentsOf(handle: TDbHandle): Promise<Record<string, string[]>> {
-  const tables = (await handle.db.execute(sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`)) as unknown as {
+  const tables = (await handle.db.execute(
+    sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+  )) as unknown as {
     rows: { name: string }[];
   };
   const out: Record<string, string[]> = {};
   for (const { name } of tables.rows) {
-    const rows = (await handle.db.execute(sql`SELECT to_jsonb(t)::text AS row FROM ${sql.identifier(name)} t ORDER BY 1`)) as unknown as {
+    const rows = (await handle.db.execute(
+      sql`SELECT to_jsonb(t)::text AS row FROM ${sql.identifier(name)} t ORDER BY 1`,
+    )) as unknown as {
       rows: { row: string }[];
     };
     out[name] = rows.rows.map((r) => r.row);
@@ -32,7 +36,8 @@ async function contentsOf(handle: TDbHandle): Promise<Record<string, string[]>> 
   return out;
 }
 
-const inThreeDaysOf = (t: TTestApp) => new Date(t.deps.clock.now().getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
+const inThreeDaysOf = (t: TTestApp) =>
+  new Date(t.deps.clock.now().getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
 
 // Backups and the move off the embedded database: npm run db:export / db:import.
 describe('database export and import', () => {
@@ -55,7 +60,9 @@ describe('database export and import', () => {
     });
     await request(t.app, 'POST', '/pay/charge/sandbox/100', { token: ann.token });
     // Usage log rows in day partitions (the partitioned table) and one waiting in the default partition.
-    const proxies = (await t.db.db.execute(sql`SELECT id::int AS id FROM proxy_tokens WHERE user_id = ${ann.userId} ORDER BY id LIMIT 1`)) as unknown as {
+    const proxies = (await t.db.db.execute(
+      sql`SELECT id::int AS id FROM proxy_tokens WHERE user_id = ${ann.userId} ORDER BY id LIMIT 1`,
+    )) as unknown as {
       rows: { id: number }[];
     };
     const annsProxy = proxies.rows[0];
@@ -82,7 +89,13 @@ describe('database export and import', () => {
     await t.db.db.insert(usageLogEntries).values([logRow(inThreeDays, 2), logRow('2099-01-01', 3)]);
     await t.db.db
       .insert(workOrderAttachments)
-      .values({ userId: ann.userId, filename: 'a.png', contentType: 'image/png', sizeBytes: 4, data: Buffer.from([0x89, 0x50, 0x00, 0xff]) });
+      .values({
+        userId: ann.userId,
+        filename: 'a.png',
+        contentType: 'image/png',
+        sizeBytes: 4,
+        data: Buffer.from([0x89, 0x50, 0x00, 0xff]),
+      });
   });
   afterAll(async () => {
     await t?.close();
@@ -148,7 +161,9 @@ describe('database export and import', () => {
       await migrateDb(target);
       await expect(importDump(target, 'DROP TABLE users;')).rejects.toThrow('not a proxyhub dump');
       const dump = await exportDump(t.db);
-      await expect(importDump(target, dump.script.replace(/migrations=\d+/, 'migrations=1'))).rejects.toThrow('taken at migration 1');
+      await expect(importDump(target, dump.script.replace(/migrations=\d+/, 'migrations=1'))).rejects.toThrow(
+        'taken at migration 1',
+      );
       expect((await contentsOf(target)).users).toEqual([]);
     } finally {
       await target.close();

@@ -15,8 +15,13 @@ export async function getSystemSettings(deps: TDeps): Promise<TSystemSettings> {
  * two-factor on the caller's own account (TOTP_REQUIRED_FOR_ADMIN), so an
  * operator cannot lock themself out of the operator area.
  */
-export async function updateSystemSettings(deps: TDeps, operator: TUserRow, input: TSystemSettings): Promise<TSystemSettings> {
-  if (input.admin_totp_required && !(await hasTotpEnabled(deps, operator.id))) throw new AppError('TOTP_REQUIRED_FOR_ADMIN');
+export async function updateSystemSettings(
+  deps: TDeps,
+  operator: TUserRow,
+  input: TSystemSettings,
+): Promise<TSystemSettings> {
+  if (input.admin_totp_required && !(await hasTotpEnabled(deps, operator.id)))
+    throw new AppError('TOTP_REQUIRED_FOR_ADMIN');
   await writeSetting(deps.db, ADMIN_TOTP_REQUIRED, input.admin_totp_required, deps.clock.now());
   return getSystemSettings(deps);
 }
@@ -27,5 +32,6 @@ export async function updateSystemSettings(deps: TDeps, operator: TUserRow, inpu
  * the user centre, which stays open to them).
  */
 export async function requireAdminTwoFactor(deps: TDeps, operator: TUserRow): Promise<void> {
-  if ((await isAdminTotpRequired(deps)) && !(await hasTotpEnabled(deps, operator.id))) throw new AppError('TOTP_REQUIRED_FOR_ADMIN');
+  if ((await isAdminTotpRequired(deps)) && !(await hasTotpEnabled(deps, operator.id)))
+    throw new AppError('TOTP_REQUIRED_FOR_ADMIN');
 }

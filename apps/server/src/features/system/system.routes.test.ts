@@ -35,7 +35,11 @@ describe('API core', () => {
     if (!unbuilt) ctx.skip();
     const token = await registerUser(t.app, t.mailer as TMemoryMailer, { email: 'nia@example.com', username: 'nia' });
     const url = `/api${unbuilt!.path.replace(/:\w+/g, '1')}`;
-    const res = await t.app.inject({ method: unbuilt!.method, url, headers: { lang: 'zh-CN', authorization: `Bearer ${token}` } });
+    const res = await t.app.inject({
+      method: unbuilt!.method,
+      url,
+      headers: { lang: 'zh-CN', authorization: `Bearer ${token}` },
+    });
     expect(res.statusCode).toBe(501);
     expect(res.json()).toEqual({ code: 501, msg: '该功能暂未开放', data: { error: 'NOT_AVAILABLE' } });
   });
@@ -44,7 +48,11 @@ describe('API core', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/user/info', headers: { lang: 'en' } });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 401, data: { error: 'UNAUTHORIZED' } });
-    const forged = await t.app.inject({ method: 'GET', url: '/api/user/info', headers: { authorization: 'Bearer abc.def.ghi' } });
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/info',
+      headers: { authorization: 'Bearer abc.def.ghi' },
+    });
     expect(forged.json().code).toBe(401);
   });
 

@@ -20,11 +20,18 @@ export async function userOwnsToken(db: TDbOrTx, userId: number, tokenId: number
 }
 
 function whereList(userId: number, tokenId: number | null) {
-  return and(eq(targetRuleLists.userId, userId), tokenId === null ? isNull(targetRuleLists.tokenId) : eq(targetRuleLists.tokenId, tokenId));
+  return and(
+    eq(targetRuleLists.userId, userId),
+    tokenId === null ? isNull(targetRuleLists.tokenId) : eq(targetRuleLists.tokenId, tokenId),
+  );
 }
 
 /** The account's list (tokenId null) or a token's own list of this user. */
-export async function findTargetRuleList(db: TDbOrTx, userId: number, tokenId: number | null): Promise<TTargetRuleListRow | undefined> {
+export async function findTargetRuleList(
+  db: TDbOrTx,
+  userId: number,
+  tokenId: number | null,
+): Promise<TTargetRuleListRow | undefined> {
   const [row] = await db.select().from(targetRuleLists).where(whereList(userId, tokenId));
   return row;
 }
@@ -41,6 +48,9 @@ export async function replaceTargetRuleList(
 
 /** Removes the list; answers whether there was one. */
 export async function deleteTargetRuleList(tx: TDbOrTx, userId: number, tokenId: number | null): Promise<boolean> {
-  const deleted = await tx.delete(targetRuleLists).where(whereList(userId, tokenId)).returning({ id: targetRuleLists.id });
+  const deleted = await tx
+    .delete(targetRuleLists)
+    .where(whereList(userId, tokenId))
+    .returning({ id: targetRuleLists.id });
   return deleted.length > 0;
 }

@@ -51,15 +51,22 @@ describe('target rules', () => {
 
   it('needs a session for every call', async () => {
     expect((await callApi(t.app, 'GET', '/user/target-rules')).statusCode).toBe(401);
-    expect((await callApi(t.app, 'PUT', '/user/target-rules', { body: { mode: 'deny', rules: [] } })).statusCode).toBe(401);
+    expect((await callApi(t.app, 'PUT', '/user/target-rules', { body: { mode: 'deny', rules: [] } })).statusCode).toBe(
+      401,
+    );
     expect((await callApi(t.app, 'DELETE', '/user/target-rules')).statusCode).toBe(401);
     expect((await callApi(t.app, 'GET', `/token/target-rules/${tokenId}`)).statusCode).toBe(401);
-    expect((await callApi(t.app, 'PUT', `/token/target-rules/${tokenId}`, { body: { mode: 'deny', rules: [] } })).statusCode).toBe(401);
+    expect(
+      (await callApi(t.app, 'PUT', `/token/target-rules/${tokenId}`, { body: { mode: 'deny', rules: [] } })).statusCode,
+    ).toBe(401);
     expect((await callApi(t.app, 'DELETE', `/token/target-rules/${tokenId}`)).statusCode).toBe(401);
   });
 
   it("sets, reads and removes the account's list in canonical form, bumping the gateway version", async () => {
-    expect((await callApi(t.app, 'GET', '/user/target-rules', { token })).json()).toMatchObject({ code: 0, data: null });
+    expect((await callApi(t.app, 'GET', '/user/target-rules', { token })).json()).toMatchObject({
+      code: 0,
+      data: null,
+    });
     const before = await version();
     const res = await callApi(t.app, 'PUT', '/user/target-rules', {
       token,
@@ -76,7 +83,10 @@ describe('target rules', () => {
     // Another account sees nothing of it.
     expect((await callApi(t.app, 'GET', '/user/target-rules', { token: otherToken })).json().data).toBeNull();
     // Setting again replaces the whole list.
-    const replaced = await callApi(t.app, 'PUT', '/user/target-rules', { token, body: { mode: 'allow', rules: ['example.org'] } });
+    const replaced = await callApi(t.app, 'PUT', '/user/target-rules', {
+      token,
+      body: { mode: 'allow', rules: ['example.org'] },
+    });
     expect(replaced.json().data).toMatchObject({ mode: 'allow', rules: ['example.org'] });
     const removed = await callApi(t.app, 'DELETE', '/user/target-rules', { token });
     expect(removed.json()).toMatchObject({ code: 0, data: null });
@@ -98,7 +108,11 @@ describe('target rules', () => {
       { path: 'rules.3', message: 'This rule repeats an earlier one' },
       { path: 'rules.4', message: 'IP ranges are not supported; write them as CIDR blocks' },
     ]);
-    const zh = await callApi(t.app, 'PUT', '/user/target-rules', { token, lang: 'zh', body: { mode: 'allow', rules: [] } });
+    const zh = await callApi(t.app, 'PUT', '/user/target-rules', {
+      token,
+      lang: 'zh',
+      body: { mode: 'allow', rules: [] },
+    });
     expect(zh.statusCode).toBe(400);
     expect(zh.json().data.issues).toEqual([{ path: 'rules', message: '允许列表至少需要一条规则' }]);
     const tooMany = await callApi(t.app, 'PUT', '/user/target-rules', {
@@ -107,9 +121,19 @@ describe('target rules', () => {
       body: { mode: 'deny', rules: Array.from({ length: 201 }, (_, i) => `h${i}.example.com`) },
     });
     expect(tooMany.json().data.issues).toEqual([{ path: 'rules.200', message: 'A list holds at most 200 rules' }]);
-    const mode = await callApi(t.app, 'PUT', '/user/target-rules', { token, lang: 'zh', body: { mode: 'block', rules: [] } });
-    expect(mode.json().data.issues[0]).toEqual({ path: 'mode', message: '模式须为 deny（禁止列表）或 allow（允许列表）' });
-    expect((await callApi(t.app, 'PUT', '/user/target-rules', { token, body: { mode: 'deny', rules: 'x.example' } })).statusCode).toBe(400);
+    const mode = await callApi(t.app, 'PUT', '/user/target-rules', {
+      token,
+      lang: 'zh',
+      body: { mode: 'block', rules: [] },
+    });
+    expect(mode.json().data.issues[0]).toEqual({
+      path: 'mode',
+      message: '模式须为 deny（禁止列表）或 allow（允许列表）',
+    });
+    expect(
+      (await callApi(t.app, 'PUT', '/user/target-rules', { token, body: { mode: 'deny', rules: 'x.example' } }))
+        .statusCode,
+    ).toBe(400);
     expect((await callApi(t.app, 'GET', '/user/target-rules', { token })).json().data.rules).toEqual(['keep.example']);
     expect(await version()).toBe(before);
   });
@@ -117,8 +141,16 @@ describe('target rules', () => {
   it("a proxy's list: its own replaces the account's, removing it brings the account's back", async () => {
     await callApi(t.app, 'PUT', '/user/target-rules', { token, body: { mode: 'deny', rules: ['account.example'] } });
     const first = await callApi(t.app, 'GET', `/token/target-rules/${tokenId}`, { token });
-    expect(first.json().data).toMatchObject({ token_id: tokenId, own: null, account: { mode: 'deny', rules: ['account.example'] }, applies: 'account' });
-    const set = await callApi(t.app, 'PUT', `/token/target-rules/${tokenId}`, { token, body: { mode: 'deny', rules: [] } });
+    expect(first.json().data).toMatchObject({
+      token_id: tokenId,
+      own: null,
+      account: { mode: 'deny', rules: ['account.example'] },
+      applies: 'account',
+    });
+    const set = await callApi(t.app, 'PUT', `/token/target-rules/${tokenId}`, {
+      token,
+      body: { mode: 'deny', rules: [] },
+    });
     expect(set.statusCode).toBe(200);
     expect(set.json().data).toMatchObject({ own: { mode: 'deny', rules: [] }, applies: 'own' });
     const stored = await t.deps.db.select().from(targetRuleLists).where(eq(targetRuleLists.tokenId, tokenId));
@@ -133,7 +165,14 @@ describe('target rules', () => {
     const before = await version();
     for (const id of [otherTokenId, 999_999]) {
       expect((await callApi(t.app, 'GET', `/token/target-rules/${id}`, { token })).statusCode).toBe(404);
-      expect((await callApi(t.app, 'PUT', `/token/target-rules/${id}`, { token, body: { mode: 'deny', rules: ['x.example'] } })).statusCode).toBe(404);
+      expect(
+        (
+          await callApi(t.app, 'PUT', `/token/target-rules/${id}`, {
+            token,
+            body: { mode: 'deny', rules: ['x.example'] },
+          })
+        ).statusCode,
+      ).toBe(404);
       expect((await callApi(t.app, 'DELETE', `/token/target-rules/${id}`, { token })).statusCode).toBe(404);
     }
     expect(await t.deps.db.select().from(targetRuleLists).where(eq(targetRuleLists.tokenId, otherTokenId))).toEqual([]);

@@ -1,6 +1,13 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
-import { getAccountRules, getTokenRules, removeAccountRules, removeTokenRules, setAccountRules, setTokenRules } from './target-rules.service';
+import {
+  getAccountRules,
+  getTokenRules,
+  removeAccountRules,
+  removeTokenRules,
+  setAccountRules,
+  setTokenRules,
+} from './target-rules.service';
 
 /** Target rules: the account's list and a proxy's own list (read, set, remove). */
 export function createTargetRuleHandlers(deps: TDeps): THandlersOf<'target-rules'> {

@@ -36,12 +36,22 @@ function canonicalRules(body: TTargetRulesBody): string[] {
 }
 
 /** Sets (replaces) the account's list. */
-export async function setAccountRules(deps: TChangeDeps, userId: number, body: TTargetRulesBody): Promise<TTargetRuleList> {
+export async function setAccountRules(
+  deps: TChangeDeps,
+  userId: number,
+  body: TTargetRulesBody,
+): Promise<TTargetRuleList> {
   const rules = canonicalRules(body);
   const row = await changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {
       await lockTargetRules(tx, userId);
-      const saved = await replaceTargetRuleList(tx, { userId, tokenId: null, mode: body.mode, rules, updatedAt: deps.clock.now() });
+      const saved = await replaceTargetRuleList(tx, {
+        userId,
+        tokenId: null,
+        mode: body.mode,
+        rules,
+        updatedAt: deps.clock.now(),
+      });
       await bumpGatewayVersion(tx);
       return saved;
     }),
@@ -60,14 +70,31 @@ export async function removeAccountRules(deps: TChangeDeps, userId: number): Pro
 }
 
 /** A proxy's own list, the account's, and which applies; another user's or an unknown proxy is NOT_FOUND. */
-export async function getTokenRules(deps: Pick<TDeps, 'db'>, userId: number, tokenId: number): Promise<TTokenTargetRules> {
+export async function getTokenRules(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  tokenId: number,
+): Promise<TTokenTargetRules> {
   if (!(await userOwnsToken(deps.db, userId, tokenId))) throw new AppError('NOT_FOUND');
-  const [own, account] = await Promise.all([findTargetRuleList(deps.db, userId, tokenId), findTargetRuleList(deps.db, userId, null)]);
-  return { token_id: tokenId, own: toList(own), account: toList(account), applies: own ? 'own' : account ? 'account' : 'none' };
+  const [own, account] = await Promise.all([
+    findTargetRuleList(deps.db, userId, tokenId),
+    findTargetRuleList(deps.db, userId, null),
+  ]);
+  return {
+    token_id: tokenId,
+    own: toList(own),
+    account: toList(account),
+    applies: own ? 'own' : account ? 'account' : 'none',
+  };
 }
 
 /** Sets (replaces) a proxy's own list. */
-export async function setTokenRules(deps: TChangeDeps, userId: number, tokenId: number, body: TTargetRulesBody): Promise<TTokenTargetRules> {
+export async function setTokenRules(
+  deps: TChangeDeps,
+  userId: number,
+  tokenId: number,
+  body: TTargetRulesBody,
+): Promise<TTokenTargetRules> {
   const rules = canonicalRules(body);
   await changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {

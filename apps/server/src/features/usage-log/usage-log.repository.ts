@@ -22,7 +22,13 @@ export async function findUsageLogSettings(db: TDbOrTx, userId: number): Promise
  * until then the retention job deletes the rows older than the new retention.
  * A longer one leaves the rows' own days as they are.
  */
-export async function saveUsageLogSettings(tx: TDbOrTx, userId: number, enabled: boolean, retentionDays: number, today: string): Promise<TUsageLogSettingsRow> {
+export async function saveUsageLogSettings(
+  tx: TDbOrTx,
+  userId: number,
+  enabled: boolean,
+  retentionDays: number,
+  today: string,
+): Promise<TUsageLogSettingsRow> {
   const [row] = await tx
     .insert(usageLogSettings)
     .values({ userId, enabled, retentionDays })
@@ -42,7 +48,14 @@ export async function saveUsageLogSettings(tx: TDbOrTx, userId: number, enabled:
 }
 
 /** Which connections of one proxy: those that ended in [from, to), optionally by target host (a part of it) and outcome. */
-export type TUsageLogFilter = { userId: number; tokenId: number; from: Date; to: Date; target?: string; outcome?: TUsageLogOutcome };
+export type TUsageLogFilter = {
+  userId: number;
+  tokenId: number;
+  from: Date;
+  to: Date;
+  target?: string;
+  outcome?: TUsageLogOutcome;
+};
 
 // LIKE's own characters in a user's text are matched as themselves.
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -59,7 +72,10 @@ function whereOf(f: TUsageLogFilter): SQL | undefined {
 }
 
 /** Count and byte sums of every connection matching the filter. */
-export async function sumUsageLog(db: TDb, f: TUsageLogFilter): Promise<{ connections: number; bytesUp: number; bytesDown: number }> {
+export async function sumUsageLog(
+  db: TDb,
+  f: TUsageLogFilter,
+): Promise<{ connections: number; bytesUp: number; bytesDown: number }> {
   const [row] = await db
     .select({
       connections: sql<number>`count(*)::int`,
@@ -72,13 +88,29 @@ export async function sumUsageLog(db: TDb, f: TUsageLogFilter): Promise<{ connec
 }
 
 /** A page of the matching connections, newest first. */
-export async function listUsageLog(db: TDb, f: TUsageLogFilter, offset: number, limit: number): Promise<TUsageLogEntryRow[]> {
-  return db.select().from(usageLogEntries).where(whereOf(f)).orderBy(desc(usageLogEntries.endedAt), desc(usageLogEntries.id)).offset(offset).limit(limit);
+export async function listUsageLog(
+  db: TDb,
+  f: TUsageLogFilter,
+  offset: number,
+  limit: number,
+): Promise<TUsageLogEntryRow[]> {
+  return db
+    .select()
+    .from(usageLogEntries)
+    .where(whereOf(f))
+    .orderBy(desc(usageLogEntries.endedAt), desc(usageLogEntries.id))
+    .offset(offset)
+    .limit(limit);
 }
 
 /** The matching connections in time order (the CSV export), at most `limit`. */
 export async function listUsageLogForExport(db: TDb, f: TUsageLogFilter, limit: number): Promise<TUsageLogEntryRow[]> {
-  return db.select().from(usageLogEntries).where(whereOf(f)).orderBy(asc(usageLogEntries.endedAt), asc(usageLogEntries.id)).limit(limit);
+  return db
+    .select()
+    .from(usageLogEntries)
+    .where(whereOf(f))
+    .orderBy(asc(usageLogEntries.endedAt), asc(usageLogEntries.id))
+    .limit(limit);
 }
 
 // ---- Partitions (see usage_log_entries in the schema: PARTITION BY RANGE (expires_on), one partition per day) ----
@@ -107,7 +139,9 @@ export async function listUsageLogPartitionDays(db: TDbOrTx): Promise<string[]> 
     SELECT c.relname AS name FROM pg_inherits i
     JOIN pg_class c ON c.oid = i.inhrelid
     JOIN pg_class p ON p.oid = i.inhparent
-    WHERE p.relname = ${PARENT} AND p.relnamespace = to_regnamespace(current_schema())`)) as unknown as { rows: { name: string }[] };
+    WHERE p.relname = ${PARENT} AND p.relnamespace = to_regnamespace(current_schema())`)) as unknown as {
+    rows: { name: string }[];
+  };
   const days: string[] = [];
   for (const { name } of result.rows) {
     const m = DAY_PARTITION.exec(name);
@@ -130,7 +164,9 @@ export async function createUsageLogPartition(db: TDb, day: string): Promise<voi
     await tx.execute(sql.raw(DDL_LOCK_TIMEOUT));
     await tx.execute(sql`LOCK TABLE ${fallback} IN ACCESS EXCLUSIVE MODE`);
     await tx.execute(sql`CREATE TABLE ${name} (LIKE "usage_log_entries")`);
-    await tx.execute(sql`WITH moved AS (DELETE FROM ${fallback} WHERE expires_on = ${day}::date RETURNING *) INSERT INTO ${name} SELECT * FROM moved`);
+    await tx.execute(
+      sql`WITH moved AS (DELETE FROM ${fallback} WHERE expires_on = ${day}::date RETURNING *) INSERT INTO ${name} SELECT * FROM moved`,
+    );
     const bounds = sql.raw(`FROM ('${day}') TO ('${nextDay(day)}')`);
     await tx.execute(sql`ALTER TABLE "usage_log_entries" ATTACH PARTITION ${name} FOR VALUES ${bounds}`);
   });
@@ -172,7 +208,9 @@ export async function trimShortenedUsageLog(db: TDb, today: string, slice: numbe
 
 /** Forgets shortenings whose older rows have all reached their own day (answers how many). */
 export async function endUsageLogTrims(db: TDb, today: string): Promise<number> {
-  const result = await db.execute(sql`UPDATE usage_log_settings SET trim_until = NULL WHERE trim_until < ${today}::date`);
+  const result = await db.execute(
+    sql`UPDATE usage_log_settings SET trim_until = NULL WHERE trim_until < ${today}::date`,
+  );
   return rowCountOf(result);
 }
 

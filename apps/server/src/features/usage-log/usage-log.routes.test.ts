@@ -48,7 +48,14 @@ describe('the usage log API and its retention', () => {
   }
 
   const days = async (tokenId: number) =>
-    (await t.db.db.select({ day: usageLogEntries.day }).from(usageLogEntries).where(eq(usageLogEntries.tokenId, tokenId))).map((r) => r.day).sort();
+    (
+      await t.db.db
+        .select({ day: usageLogEntries.day })
+        .from(usageLogEntries)
+        .where(eq(usageLogEntries.tokenId, tokenId))
+    )
+      .map((r) => r.day)
+      .sort();
   // Which partition holds each row of a proxy: "day -> table", sorted.
   const placement = async (tokenId: number) =>
     (
@@ -57,7 +64,11 @@ describe('the usage log API and its retention', () => {
       )) as unknown as { rows: { at: string }[] }
     ).rows.map((r) => r.at);
   const tableExists = async (name: string) =>
-    ((await t.db.db.execute(sql`SELECT to_regclass(${name}) IS NOT NULL AS ok`)) as unknown as { rows: { ok: boolean }[] }).rows[0].ok;
+    (
+      (await t.db.db.execute(sql`SELECT to_regclass(${name}) IS NOT NULL AS ok`)) as unknown as {
+        rows: { ok: boolean }[];
+      }
+    ).rows[0].ok;
 
   beforeAll(async () => {
     clock.set(new Date('2026-04-01T02:00:00Z'));
@@ -76,27 +87,58 @@ describe('the usage log API and its retention', () => {
   });
 
   it("lists a proxy's connections in a window with filters, and totals over every match", async () => {
-    await addRow({ tokenId: annsToken, userId: ann.userId, endedAt: '2026-04-09T10:00:00.000Z', host: 'api.example.com', up: 10, down: 20 });
-    await addRow({ tokenId: annsToken, userId: ann.userId, endedAt: '2026-04-09T11:00:00.000Z', host: 'cdn.other.net', up: 30, down: 40 });
-    await addRow({ tokenId: annsToken, userId: ann.userId, endedAt: '2026-04-09T12:00:00.000Z', host: 'api.example.com', outcome: 'refused', up: 0, down: 0 });
+    await addRow({
+      tokenId: annsToken,
+      userId: ann.userId,
+      endedAt: '2026-04-09T10:00:00.000Z',
+      host: 'api.example.com',
+      up: 10,
+      down: 20,
+    });
+    await addRow({
+      tokenId: annsToken,
+      userId: ann.userId,
+      endedAt: '2026-04-09T11:00:00.000Z',
+      host: 'cdn.other.net',
+      up: 30,
+      down: 40,
+    });
+    await addRow({
+      tokenId: annsToken,
+      userId: ann.userId,
+      endedAt: '2026-04-09T12:00:00.000Z',
+      host: 'api.example.com',
+      outcome: 'refused',
+      up: 0,
+      down: 0,
+    });
     // Outside the default window (the last 24 hours).
     await addRow({ tokenId: annsToken, userId: ann.userId, endedAt: '2026-04-08T12:00:00.000Z', up: 5000, down: 5000 });
     await addRow({ tokenId: bensToken, userId: ben.userId, endedAt: '2026-04-09T10:00:00.000Z' });
 
-    const all = (await request(t.app, 'GET', `/token/usage-log/${annsToken}?page_size=2`, { token: ann.token })).json().data;
+    const all = (await request(t.app, 'GET', `/token/usage-log/${annsToken}?page_size=2`, { token: ann.token })).json()
+      .data;
     expect(all.total).toBe(3);
     expect(all.records).toHaveLength(2);
     expect(all.records[0].ended_at).toBe('2026-04-09T12:00:00.000Z');
     expect(all.totals).toEqual({ connections: 3, bytes_up: 40, bytes_down: 60, bytes: 100 });
     expect(all.from).toBe('2026-04-09T02:00:00.000Z');
 
-    const byTarget = (await request(t.app, 'GET', `/token/usage-log/${annsToken}?target=example.COM`, { token: ann.token })).json().data;
+    const byTarget = (
+      await request(t.app, 'GET', `/token/usage-log/${annsToken}?target=example.COM`, { token: ann.token })
+    ).json().data;
     expect(byTarget.totals).toEqual({ connections: 2, bytes_up: 10, bytes_down: 20, bytes: 30 });
-    const refused = (await request(t.app, 'GET', `/token/usage-log/${annsToken}?outcome=refused`, { token: ann.token })).json().data;
+    const refused = (
+      await request(t.app, 'GET', `/token/usage-log/${annsToken}?outcome=refused`, { token: ann.token })
+    ).json().data;
     expect(refused.records.map((r: { reason: string }) => r.reason)).toEqual(['upstream-failed']);
     // A LIKE wildcard in the target is a plain character.
-    expect((await request(t.app, 'GET', `/token/usage-log/${annsToken}?target=%25`, { token: ann.token })).json().data.total).toBe(0);
-    const wide = (await request(t.app, 'GET', `/token/usage-log/${annsToken}?from=2026-04-08&to=2026-04-10`, { token: ann.token })).json().data;
+    expect(
+      (await request(t.app, 'GET', `/token/usage-log/${annsToken}?target=%25`, { token: ann.token })).json().data.total,
+    ).toBe(0);
+    const wide = (
+      await request(t.app, 'GET', `/token/usage-log/${annsToken}?from=2026-04-08&to=2026-04-10`, { token: ann.token })
+    ).json().data;
     expect(wide.totals.bytes).toBe(10_100);
 
     const csv = await request(t.app, 'GET', `/token/usage-log/${annsToken}/export?target=cdn`, { token: ann.token });
@@ -109,23 +151,43 @@ describe('the usage log API and its retention', () => {
 
   it("answers 404 for another user's proxy and refuses bad windows in the caller's language", async () => {
     expect((await request(t.app, 'GET', `/token/usage-log/${bensToken}`, { token: ann.token })).statusCode).toBe(404);
-    expect((await request(t.app, 'GET', `/token/usage-log/${bensToken}/export`, { token: ann.token })).statusCode).toBe(404);
-    const order = await request(t.app, 'GET', `/token/usage-log/${annsToken}?from=2026-04-09&to=2026-04-08`, { token: ann.token, lang: 'zh' });
+    expect((await request(t.app, 'GET', `/token/usage-log/${bensToken}/export`, { token: ann.token })).statusCode).toBe(
+      404,
+    );
+    const order = await request(t.app, 'GET', `/token/usage-log/${annsToken}?from=2026-04-09&to=2026-04-08`, {
+      token: ann.token,
+      lang: 'zh',
+    });
     expect(order.statusCode).toBe(400);
     expect(JSON.stringify(order.json().data.issues)).toContain('开始时间不能晚于结束时间');
-    const long = await request(t.app, 'GET', `/token/usage-log/${annsToken}?from=2026-01-01&to=2026-04-08`, { token: ann.token, lang: 'en' });
+    const long = await request(t.app, 'GET', `/token/usage-log/${annsToken}?from=2026-01-01&to=2026-04-08`, {
+      token: ann.token,
+      lang: 'en',
+    });
     expect(long.statusCode).toBe(400);
     expect(JSON.stringify(long.json().data.issues)).toContain('at most 31 days');
     const outcome = await request(t.app, 'GET', `/token/usage-log/${annsToken}?outcome=lost`, { token: ann.token });
     expect(outcome.statusCode).toBe(400);
-    const retention = await request(t.app, 'PUT', '/user/usage-log/settings', { token: ann.token, body: { enabled: true, retention_days: 0 } });
+    const retention = await request(t.app, 'PUT', '/user/usage-log/settings', {
+      token: ann.token,
+      body: { enabled: true, retention_days: 0 },
+    });
     expect(retention.statusCode).toBe(400);
-    expect((await request(t.app, 'GET', '/user/usage-log/settings', { token: ann.token })).json().data).toEqual({ enabled: false, retention_days: 7 });
+    expect((await request(t.app, 'GET', '/user/usage-log/settings', { token: ann.token })).json().data).toEqual({
+      enabled: false,
+      retention_days: 7,
+    });
   });
 
   it('keeps a partition per expiry day ahead, drops a whole partition once its day has passed, and trims a shortened retention', async () => {
-    await request(t.app, 'PUT', '/user/usage-log/settings', { token: ann.token, body: { enabled: true, retention_days: 7 } });
-    await request(t.app, 'PUT', '/user/usage-log/settings', { token: ben.token, body: { enabled: true, retention_days: 30 } });
+    await request(t.app, 'PUT', '/user/usage-log/settings', {
+      token: ann.token,
+      body: { enabled: true, retention_days: 7 },
+    });
+    await request(t.app, 'PUT', '/user/usage-log/settings', {
+      token: ben.token,
+      body: { enabled: true, retention_days: 30 },
+    });
     await addRow({ tokenId: bensToken, userId: ben.userId, endedAt: '2026-03-20T10:00:00.000Z', retention: 30 });
     const partitions = createUsageLogPartitionsJob(t.deps);
     const retention = createUsageLogRetentionJob(t.deps);
@@ -149,10 +211,16 @@ describe('the usage log API and its retention', () => {
       '2026-04-09 -> usage_log_entries_p20260416',
       '2026-04-09 -> usage_log_entries_p20260416',
     ]);
-    expect(await placement(bensToken)).toEqual(['2026-03-20 -> usage_log_entries_p20260419', '2026-04-09 -> usage_log_entries_p20260416']);
+    expect(await placement(bensToken)).toEqual([
+      '2026-03-20 -> usage_log_entries_p20260419',
+      '2026-04-09 -> usage_log_entries_p20260416',
+    ]);
 
     // Ann shortens her retention to 1 day: her rows older than that go (a bounded DELETE), though their partition stays.
-    await request(t.app, 'PUT', '/user/usage-log/settings', { token: ann.token, body: { enabled: true, retention_days: 1 } });
+    await request(t.app, 'PUT', '/user/usage-log/settings', {
+      token: ann.token,
+      body: { enabled: true, retention_days: 1 },
+    });
     expect(await retention.runOnce()).toBe(1);
     expect(await days(annsToken)).toEqual(['2026-04-09', '2026-04-09', '2026-04-09']);
     expect(await retention.runOnce()).toBe(0);
@@ -196,10 +264,23 @@ describe('the usage log API and its retention', () => {
   it('takes a row whose partition is missing in the default partition, moves it in when made, and deletes it there once past', async () => {
     clock.set(new Date('2026-04-20T12:00:00Z'));
     // Beyond the window made ahead (a clock far ahead): the write still succeeds.
-    await addRow({ tokenId: bensToken, userId: ben.userId, endedAt: '2026-04-20T11:00:00.000Z', expiresOn: '2026-06-01' });
+    await addRow({
+      tokenId: bensToken,
+      userId: ben.userId,
+      endedAt: '2026-04-20T11:00:00.000Z',
+      expiresOn: '2026-06-01',
+    });
     // Past already (an imported or late row): the retention job deletes it from the default partition.
-    await addRow({ tokenId: bensToken, userId: ben.userId, endedAt: '2026-04-01T11:00:00.000Z', expiresOn: '2026-04-02' });
-    expect(await placement(bensToken)).toEqual(['2026-04-01 -> usage_log_entries_default', '2026-04-20 -> usage_log_entries_default']);
+    await addRow({
+      tokenId: bensToken,
+      userId: ben.userId,
+      endedAt: '2026-04-01T11:00:00.000Z',
+      expiresOn: '2026-04-02',
+    });
+    expect(await placement(bensToken)).toEqual([
+      '2026-04-01 -> usage_log_entries_default',
+      '2026-04-20 -> usage_log_entries_default',
+    ]);
     expect(await createUsageLogRetentionJob(t.deps).runOnce()).toBe(1);
     clock.set(new Date('2026-05-01T00:00:00Z'));
     await createUsageLogPartitionsJob(t.deps).runOnce();

@@ -97,7 +97,11 @@ function entryOf(r: TUsageLogEntryRow): TUsageLogEntry {
 }
 
 /** A page of a proxy's connections that ended in the window, with totals over every matching connection. */
-export async function getUsageLog(deps: TLogDeps, userId: number, query: TWindowQuery & { page: number; page_size: number }): Promise<TUsageLogPage> {
+export async function getUsageLog(
+  deps: TLogDeps,
+  userId: number,
+  query: TWindowQuery & { page: number; page_size: number },
+): Promise<TUsageLogPage> {
   const filter = await filterOf(deps, userId, query);
   const [sums, rows, settings] = await Promise.all([
     sumUsageLog(deps.db, filter),
@@ -109,7 +113,12 @@ export async function getUsageLog(deps: TLogDeps, userId: number, query: TWindow
     total: sums.connections,
     page: query.page,
     page_size: query.page_size,
-    totals: { connections: sums.connections, bytes_up: sums.bytesUp, bytes_down: sums.bytesDown, bytes: sums.bytesUp + sums.bytesDown },
+    totals: {
+      connections: sums.connections,
+      bytes_up: sums.bytesUp,
+      bytes_down: sums.bytesDown,
+      bytes: sums.bytesUp + sums.bytesDown,
+    },
     from: filter.from.toISOString(),
     to: filter.to.toISOString(),
     enabled: settings?.enabled ?? false,
@@ -138,7 +147,11 @@ export async function exportUsageLog(deps: TLogDeps, userId: number, query: TWin
     const e = entryOf(r);
     return USAGE_LOG_CSV_COLUMNS.map((c) => csvCell(e[c])).join(',');
   });
-  return new RawReply(`${[USAGE_LOG_CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`, 'text/csv; charset=utf-8', `usage-log-${query.token_id}.csv`);
+  return new RawReply(
+    `${[USAGE_LOG_CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`,
+    'text/csv; charset=utf-8',
+    `usage-log-${query.token_id}.csv`,
+  );
 }
 
 // Rows deleted per statement: short transactions, whatever is left to delete.

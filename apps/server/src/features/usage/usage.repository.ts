@@ -7,7 +7,12 @@ import { listMembership } from '../proxies/proxies.repository';
 export type TUsageScope = { userId: number; tokenId?: number; list?: TProxyList };
 
 /** Metered bytes per hour bucket (summed over the scope's tokens) with bucket start in [from, to). */
-export async function sumUsageByHour(db: TDbOrTx, scope: TUsageScope, from: Date, to: Date): Promise<{ bucket: Date; bytes: number }[]> {
+export async function sumUsageByHour(
+  db: TDbOrTx,
+  scope: TUsageScope,
+  from: Date,
+  to: Date,
+): Promise<{ bucket: Date; bytes: number }[]> {
   const parts: SQL[] = [eq(tokenUsage.userId, scope.userId), gte(tokenUsage.bucket, from), lt(tokenUsage.bucket, to)];
   if (scope.tokenId !== undefined) parts.push(eq(tokenUsage.tokenId, scope.tokenId));
   if (scope.list) {

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenUsage } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp } from '../../../test/helpers';
 import { createLedgerService } from '../ledger/ledger.service';
-import { buyOk, createUser, creditFen, request, seedProxyStartup, signIn, type TTestUser } from '../proxies/proxies-test-kit';
+import {
+  buyOk,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  signIn,
+  type TTestUser,
+} from '../proxies/proxies-test-kit';
 import { bucketStart } from './usage.service';
 
 const HOUR = 3_600_000;
@@ -36,7 +44,8 @@ describe('traffic and spend series', () => {
     ben = await createUser(t.app, mailer, 'ben');
     const base = { network: 'HTTP', country_id: 'us', quantity: 1 };
     staticIp = (await buyOk(t.app, ann.token, '/token/static/ip', { ...base, days: 5 })).tokens[0].token_id;
-    variableTraffic = (await buyOk(t.app, ann.token, '/token/variable/traffic', { ...base, traffic_gb: 0.1 })).tokens[0].token_id;
+    variableTraffic = (await buyOk(t.app, ann.token, '/token/variable/traffic', { ...base, traffic_gb: 0.1 })).tokens[0]
+      .token_id;
     bensToken = (await buyOk(t.app, ben.token, '/token/static/ip', { ...base, days: 1 })).tokens[0].token_id;
 
     // Usage on 2026-04-09 and 04-10 (UTC hours); 17:00 UTC on the 9th is already the 10th in China.

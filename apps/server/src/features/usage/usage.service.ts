@@ -35,7 +35,11 @@ export function bucketStart(t: number, unitMs: number, tzOffsetMinutes: number):
  * the one holding `to`, zero-filled; their sum is exactly the metered bytes
  * of those hours.
  */
-export async function getSessionTraffic(deps: TUsageDeps, userId: number, query: TSessionTrafficQuery): Promise<TSessionTraffic> {
+export async function getSessionTraffic(
+  deps: TUsageDeps,
+  userId: number,
+  query: TSessionTrafficQuery,
+): Promise<TSessionTraffic> {
   if (query.token_id !== undefined && (await findUserTokens(deps.db, userId, [query.token_id])).length === 0) {
     throw new AppError('NOT_FOUND');
   }
@@ -48,18 +52,30 @@ export async function getSessionTraffic(deps: TUsageDeps, userId: number, query:
   // Up to now: the same buckets until the current one ends.
   if (query.to === undefined) answerHoldsUntil(end);
   const count = Math.round((end - start) / unit);
-  if (count > TRAFFIC_POINTS_MAX) throw new AppError('BAD_REQUEST', undefined, [{ path: 'from', message: 'rangeTooLong' }]);
+  if (count > TRAFFIC_POINTS_MAX)
+    throw new AppError('BAD_REQUEST', undefined, [{ path: 'from', message: 'rangeTooLong' }]);
 
   const points = Array.from({ length: count }, (_, i) => ({ at: new Date(start + i * unit).toISOString(), bytes: 0 }));
   let total = 0;
-  const rows = await sumUsageByHour(deps.db, { userId, tokenId: query.token_id, list: query.list }, new Date(start), new Date(end));
+  const rows = await sumUsageByHour(
+    deps.db,
+    { userId, tokenId: query.token_id, list: query.list },
+    new Date(start),
+    new Date(end),
+  );
   for (const row of rows) {
     // An hour belongs to the day its start falls in (zones with half-hour offsets split no hour).
     const index = Math.floor((row.bucket.getTime() - start) / unit);
     points[index].bytes += row.bytes;
     total += row.bytes;
   }
-  return { granularity: query.granularity, from: new Date(start).toISOString(), to: new Date(end).toISOString(), points, total_bytes: total };
+  return {
+    granularity: query.granularity,
+    from: new Date(start).toISOString(),
+    to: new Date(end).toISOString(),
+    points,
+    total_bytes: total,
+  };
 }
 
 /** Local date (YYYY-MM-DD) of an instant at a UTC offset. */
@@ -71,7 +87,11 @@ function localDate(t: number, tzOffsetMinutes: number): string {
  * Spend and recharge per day over the last `days` local days (today
  * included), zero-filled, in yuan.
  */
-export async function getStatisticsAmount(deps: TUsageDeps, userId: number, query: TStatisticsAmountQuery): Promise<TStatisticsAmount> {
+export async function getStatisticsAmount(
+  deps: TUsageDeps,
+  userId: number,
+  query: TStatisticsAmountQuery,
+): Promise<TStatisticsAmount> {
   const offset = query.tz_offset_minutes;
   const today = bucketStart(deps.clock.now().getTime(), DAY_MS, offset);
   const start = today - (query.days - 1) * DAY_MS;

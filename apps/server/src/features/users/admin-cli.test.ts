@@ -30,7 +30,9 @@ describe('npm run admin', () => {
     const database = await openDb({ dataDir: path.join(dataDir, 'pg') });
     try {
       await migrateDb(database);
-      await database.db.insert(users).values({ username: 'olga', email: 'olga@example.com', apiKey: 'k-olga', inviteCode: 'OLGA1234' });
+      await database.db
+        .insert(users)
+        .values({ username: 'olga', email: 'olga@example.com', apiKey: 'k-olga', inviteCode: 'OLGA1234' });
       // The server (here: this test) has the database open: the command refuses and says why.
       const busy = await runAdminCli(dataDir, ['grant', 'olga@example.com']);
       expect(busy.code).toBe(1);
@@ -50,7 +52,10 @@ describe('npm run admin', () => {
     const isAdmin = async () => {
       const reopened = await openDb({ dataDir: path.join(dataDir, 'pg') });
       try {
-        const [row] = await reopened.db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.email, 'olga@example.com'));
+        const [row] = await reopened.db
+          .select({ isAdmin: users.isAdmin })
+          .from(users)
+          .where(eq(users.email, 'olga@example.com'));
         return row.isAdmin;
       } finally {
         await reopened.close();

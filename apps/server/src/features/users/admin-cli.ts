@@ -18,7 +18,9 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadServerConfig();
-  const database = await openDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') });
+  const database = await openDb(
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.DATA_DIR, 'pg') },
+  );
   try {
     await migrateDb(database);
     const user = await findUserByEmail(database.db, email.trim().toLowerCase());

@@ -4,7 +4,16 @@ import { createFakeClock, createTestApp, type TMemoryMailer, type TTestApp } fro
 import { smtpTeeMailer, startSmtpSink } from '../../../test/smtp-sink';
 import { codeSentTo, postForm, registerUser } from '../auth/auth-test-kit';
 import { addTokenUsage } from '../proxies/proxies.repository';
-import { buyOk, createAdmin, createUser, creditFen, request, seedProxyStartup, signIn, type TTestUser } from '../proxies/proxies-test-kit';
+import {
+  buyOk,
+  createAdmin,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  signIn,
+  type TTestUser,
+} from '../proxies/proxies-test-kit';
 
 // A real SMTP sink on loopback: the suite's e-mails go through SMTP to it.
 describe("operators: an account's proxies, sessions and invitees, and e-mails sent again", () => {
@@ -21,7 +30,8 @@ describe("operators: an account's proxies, sessions and invitees, and e-mails se
   const asOperator = (method: 'GET' | 'POST' | 'PUT', url: string, body?: object, lang = 'en') =>
     request(t.app, method, url, { token: oper.token, body, lang });
   const auditOf = async (route: string, targetId: number) =>
-    (await asOperator('GET', `/admin/audit/list?route=${route}&target_id=${targetId}&page_size=200`)).json().data.records as {
+    (await asOperator('GET', `/admin/audit/list?route=${route}&target_id=${targetId}&page_size=200`)).json().data
+      .records as {
       result: string;
       error_code: string | null;
     }[];
@@ -36,12 +46,22 @@ describe("operators: an account's proxies, sessions and invitees, and e-mails se
     eric = await createUser(t.app, mailer, 'eric');
     const code = (await request(t.app, 'GET', '/invite/info', { token: dana.token })).json().data.invite_code as string;
     for (const name of ['kid1', 'kid2']) {
-      const token = await registerUser(t.app, mailer, { email: `${name}@example.com`, username: name, invite_code: code });
-      kids.push({ token, email: `${name}@example.com`, userId: (await request(t.app, 'GET', '/user/info', { token })).json().data.user_id });
+      const token = await registerUser(t.app, mailer, {
+        email: `${name}@example.com`,
+        username: name,
+        invite_code: code,
+      });
+      kids.push({
+        token,
+        email: `${name}@example.com`,
+        userId: (await request(t.app, 'GET', '/user/info', { token })).json().data.user_id,
+      });
     }
     await creditFen(t.deps, dana.userId, 100_000);
     const base = { network: 'HTTP', country_id: 'us', quantity: 1 };
-    tokenIds.push((await buyOk(t.app, dana.token, '/token/variable/traffic', { ...base, traffic_gb: 1 })).tokens[0].token_id);
+    tokenIds.push(
+      (await buyOk(t.app, dana.token, '/token/variable/traffic', { ...base, traffic_gb: 1 })).tokens[0].token_id,
+    );
     clock.advance(1000);
     tokenIds.push((await buyOk(t.app, dana.token, '/token/static/ip', { ...base, days: 3 })).tokens[0].token_id);
     await addTokenUsage(t.db.db, tokenIds[0], 12_345);
@@ -57,19 +77,42 @@ describe("operators: an account's proxies, sessions and invitees, and e-mails se
     const { records, total } = res.json().data;
     expect(total).toBe(2);
     expect(records.map((r: { token_id: number }) => r.token_id)).toEqual([tokenIds[1], tokenIds[0]]);
-    expect(records[0]).toMatchObject({ product: 'static', category: 'isp', billing: 'ip', country: 'us', status: 'enabled', traffic_limit: null });
+    expect(records[0]).toMatchObject({
+      product: 'static',
+      category: 'isp',
+      billing: 'ip',
+      country: 'us',
+      status: 'enabled',
+      traffic_limit: null,
+    });
     expect(records[0].expires_at).toBe(new Date(clock.now().getTime() + 3 * 86_400_000).toISOString());
-    expect(records[1]).toMatchObject({ product: 'dynamic', billing: 'traffic', traffic_used: 12_345, traffic_limit: 1024 ** 3 });
+    expect(records[1]).toMatchObject({
+      product: 'dynamic',
+      billing: 'traffic',
+      traffic_used: 12_345,
+      traffic_limit: 1024 ** 3,
+    });
     const second = await asOperator('GET', `/admin/users/${dana.userId}/proxies?page=2&page_size=1`);
     expect(second.json().data).toMatchObject({ total: 2, page: 2, page_size: 1, records: [{ token_id: tokenIds[0] }] });
-    expect((await asOperator('GET', `/admin/users/${eric.userId}/proxies`)).json().data).toMatchObject({ records: [], total: 0 });
+    expect((await asOperator('GET', `/admin/users/${eric.userId}/proxies`)).json().data).toMatchObject({
+      records: [],
+      total: 0,
+    });
   });
 
   it('lists the accounts one invited with full e-mails, newest first', async () => {
     const res = await asOperator('GET', `/admin/users/${dana.userId}/invitees`);
     expect(res.json().data.total).toBe(2);
-    expect(res.json().data.records.map((r: { email: string }) => r.email)).toEqual(['kid2@example.com', 'kid1@example.com']);
-    expect(res.json().data.records[0]).toMatchObject({ user_id: kids[1].userId, username: 'kid2', status: 'active', total_balance: 0 });
+    expect(res.json().data.records.map((r: { email: string }) => r.email)).toEqual([
+      'kid2@example.com',
+      'kid1@example.com',
+    ]);
+    expect(res.json().data.records[0]).toMatchObject({
+      user_id: kids[1].userId,
+      username: 'kid2',
+      status: 'active',
+      total_balance: 0,
+    });
     expect((await asOperator('GET', `/admin/users/${eric.userId}/invitees`)).json().data.total).toBe(0);
   });
 
@@ -80,7 +123,11 @@ describe("operators: an account's proxies, sessions and invitees, and e-mails se
     const res = await asOperator('GET', `/admin/users/${eric.userId}/sessions`);
     const { records, total } = res.json().data;
     expect(total).toBe(2);
-    expect(records[0]).toMatchObject({ method: expect.any(String), ip: expect.any(String), user_agent: expect.any(String) });
+    expect(records[0]).toMatchObject({
+      method: expect.any(String),
+      ip: expect.any(String),
+      user_agent: expect.any(String),
+    });
     expect(records[0].id).toBeGreaterThan(records[1].id);
 
     const oldest = records[1].id as number;
@@ -98,14 +145,22 @@ describe("operators: an account's proxies, sessions and invitees, and e-mails se
     expect((await asOperator('POST', `/admin/users/${eric.userId}/sessions/${danaSession}/end`)).statusCode).toBe(404);
     expect((await request(t.app, 'GET', '/user/info', { token: dana.token })).json().code).toBe(0);
 
-    expect((await auditOf('adminUserSessionEnd', eric.userId)).map((e) => e.result).sort()).toEqual(['error', 'error', 'ok']);
+    expect((await auditOf('adminUserSessionEnd', eric.userId)).map((e) => e.result).sort()).toEqual([
+      'error',
+      'error',
+      'ok',
+    ]);
   });
 
   it('sends a password reset code through SMTP (the reset page e-mail, its throttle), and the code resets the password', async () => {
     clock.advance(CODE_RESEND_MS);
     const before = sink.received.length;
     const res = await asOperator('POST', `/admin/users/${dana.userId}/mail`, { kind: 'password_reset' });
-    expect(res.json(), res.body).toEqual({ code: 0, msg: 'OK', data: { kind: 'password_reset', email: dana.email, resend_after: 60 } });
+    expect(res.json(), res.body).toEqual({
+      code: 0,
+      msg: 'OK',
+      data: { kind: 'password_reset', email: dana.email, resend_after: 60 },
+    });
     expect(sink.received.slice(before).map((m) => m.to)).toEqual([[dana.email]]);
     expect(sink.received.at(-1)!.raw).toContain('Subject:');
 
@@ -124,8 +179,13 @@ describe("operators: an account's proxies, sessions and invitees, and e-mails se
       confirm_password: 'dana-new-password',
     });
     expect(reset.json().code, reset.body).toBe(0);
-    expect((await postForm(t.app, '/user/login', { email: dana.email, password: 'dana-new-password' })).json().code).toBe(0);
-    expect((await auditOf('adminUserSendMail', dana.userId)).map((e) => e.error_code ?? 'ok').sort()).toEqual(['CODE_TOO_FREQUENT', 'ok']);
+    expect(
+      (await postForm(t.app, '/user/login', { email: dana.email, password: 'dana-new-password' })).json().code,
+    ).toBe(0);
+    expect((await auditOf('adminUserSendMail', dana.userId)).map((e) => e.error_code ?? 'ok').sort()).toEqual([
+      'CODE_TOO_FREQUENT',
+      'ok',
+    ]);
   });
 
   it('refuses a verification e-mail for a verified address and any e-mail to a disabled account, with clear messages', async () => {
@@ -136,11 +196,17 @@ describe("operators: an account's proxies, sessions and invitees, and e-mails se
     expect(verified.json()).toMatchObject({ code: 1042, data: { error: 'EMAIL_ALREADY_VERIFIED' } });
     expect(verified.json().msg).toContain('邮箱已验证');
 
-    expect((await asOperator('PUT', `/admin/users/${kids[1].userId}/status`, { status: 'disabled' })).json().code).toBe(0);
+    expect((await asOperator('PUT', `/admin/users/${kids[1].userId}/status`, { status: 'disabled' })).json().code).toBe(
+      0,
+    );
     for (const kind of ['password_reset', 'verification']) {
       const disabled = await asOperator('POST', `/admin/users/${kids[1].userId}/mail`, { kind });
       expect(disabled.statusCode).toBe(409);
-      expect(disabled.json()).toEqual({ code: 1041, msg: 'This account is disabled; no e-mail is sent to it', data: { error: 'MAIL_ACCOUNT_DISABLED' } });
+      expect(disabled.json()).toEqual({
+        code: 1041,
+        msg: 'This account is disabled; no e-mail is sent to it',
+        data: { error: 'MAIL_ACCOUNT_DISABLED' },
+      });
     }
     expect(sink.received.length).toBe(before);
   });
@@ -148,23 +214,39 @@ describe("operators: an account's proxies, sessions and invitees, and e-mails se
   it('refuses bad input with the field and a message, unknown accounts with 404, and customers with 403', async () => {
     const bad = await asOperator('POST', `/admin/users/${dana.userId}/mail`, { kind: 'welcome' }, 'zh');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().data.issues[0]).toMatchObject({ path: 'kind', message: '邮件类型须为 verification（验证邮件）或 password_reset（重置密码邮件）' });
+    expect(bad.json().data.issues[0]).toMatchObject({
+      path: 'kind',
+      message: '邮件类型须为 verification（验证邮件）或 password_reset（重置密码邮件）',
+    });
     const badEn = await asOperator('POST', `/admin/users/${dana.userId}/mail`, {});
-    expect(badEn.json().data.issues[0]).toMatchObject({ path: 'kind', message: 'The e-mail kind must be verification or password_reset' });
+    expect(badEn.json().data.issues[0]).toMatchObject({
+      path: 'kind',
+      message: 'The e-mail kind must be verification or password_reset',
+    });
     for (const list of ['proxies', 'sessions', 'invitees']) {
       const page = await asOperator('GET', `/admin/users/${dana.userId}/${list}?page=0`);
       expect(page.statusCode, list).toBe(400);
       expect(page.json().data.issues[0].path, list).toBe('page');
       expect((await asOperator('GET', `/admin/users/999999/${list}`)).statusCode, list).toBe(404);
       expect((await asOperator('GET', `/admin/users/abc/${list}`)).statusCode, list).toBe(400);
-      expect((await request(t.app, 'GET', `/admin/users/${dana.userId}/${list}`, { token: eric.token })).statusCode, list).toBe(403);
+      expect(
+        (await request(t.app, 'GET', `/admin/users/${dana.userId}/${list}`, { token: eric.token })).statusCode,
+        list,
+      ).toBe(403);
     }
-    expect((await asOperator('POST', `/admin/users/${dana.userId}/sessions/abc/end`)).json().data.issues[0].path).toBe('session_id');
+    expect((await asOperator('POST', `/admin/users/${dana.userId}/sessions/abc/end`)).json().data.issues[0].path).toBe(
+      'session_id',
+    );
     expect((await asOperator('POST', '/admin/users/999999/mail', { kind: 'password_reset' })).statusCode).toBe(404);
     expect((await asOperator('POST', '/admin/users/999999/sessions/1/end')).statusCode).toBe(404);
-    const customerMail = await request(t.app, 'POST', `/admin/users/${dana.userId}/mail`, { token: eric.token, body: { kind: 'password_reset' } });
+    const customerMail = await request(t.app, 'POST', `/admin/users/${dana.userId}/mail`, {
+      token: eric.token,
+      body: { kind: 'password_reset' },
+    });
     expect(customerMail.statusCode).toBe(403);
-    const customerEnd = await request(t.app, 'POST', `/admin/users/${dana.userId}/sessions/1/end`, { token: eric.token });
+    const customerEnd = await request(t.app, 'POST', `/admin/users/${dana.userId}/sessions/1/end`, {
+      token: eric.token,
+    });
     expect(customerEnd.statusCode).toBe(403);
     expect((await auditOf('adminUserSendMail', dana.userId)).some((e) => e.error_code === 'BAD_REQUEST')).toBe(true);
   });

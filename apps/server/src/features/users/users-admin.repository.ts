@@ -45,8 +45,14 @@ function keywordFilter(keyword: string): SQL | undefined {
 }
 
 /** Accounts, newest first, with their balances. */
-export async function listAdminUsers(db: TDbOrTx, query: TAdminUserQuery): Promise<{ records: TAdminUserRow[]; total: number }> {
-  const where = and(query.keyword ? keywordFilter(query.keyword) : undefined, query.status ? eq(users.status, query.status) : undefined);
+export async function listAdminUsers(
+  db: TDbOrTx,
+  query: TAdminUserQuery,
+): Promise<{ records: TAdminUserRow[]; total: number }> {
+  const where = and(
+    query.keyword ? keywordFilter(query.keyword) : undefined,
+    query.status ? eq(users.status, query.status) : undefined,
+  );
   const [records, [{ total }]] = await Promise.all([
     db
       .select(columns)
@@ -63,7 +69,12 @@ export async function listAdminUsers(db: TDbOrTx, query: TAdminUserQuery): Promi
 
 /** One account with its balances. */
 export async function findAdminUser(db: TDbOrTx, userId: number): Promise<TAdminUserRow | undefined> {
-  const [row] = await db.select(columns).from(users).leftJoin(balances, eq(balances.userId, users.id)).where(eq(users.id, userId)).limit(1);
+  const [row] = await db
+    .select(columns)
+    .from(users)
+    .leftJoin(balances, eq(balances.userId, users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
   return row;
 }
 
@@ -72,19 +83,34 @@ export async function countUserHoldings(
   db: TDbOrTx,
   user: { id: number; invitedBy: number | null },
   now: Date,
-): Promise<{ liveProxies: number; rechargeOrders: number; invitees: number; sessions: number; inviterEmail: string | null }> {
+): Promise<{
+  liveProxies: number;
+  rechargeOrders: number;
+  invitees: number;
+  sessions: number;
+  inviterEmail: string | null;
+}> {
   const [[proxies], [orders], [invited], [sessions], [inviter]] = await Promise.all([
     db
       .select({ n: count() })
       .from(proxyTokens)
-      .where(and(eq(proxyTokens.userId, user.id), isNull(proxyTokens.deletedAt), ne(proxyTokens.status, 'expired'), gt(proxyTokens.expiresAt, now))),
+      .where(
+        and(
+          eq(proxyTokens.userId, user.id),
+          isNull(proxyTokens.deletedAt),
+          ne(proxyTokens.status, 'expired'),
+          gt(proxyTokens.expiresAt, now),
+        ),
+      ),
     db.select({ n: count() }).from(payOrders).where(eq(payOrders.userId, user.id)),
     db.select({ n: count() }).from(users).where(eq(users.invitedBy, user.id)),
     db
       .select({ n: count() })
       .from(userSessions)
       .where(and(eq(userSessions.userId, user.id), isNull(userSessions.endedAt))),
-    user.invitedBy === null ? Promise.resolve([]) : db.select({ email: users.email }).from(users).where(eq(users.id, user.invitedBy)).limit(1),
+    user.invitedBy === null
+      ? Promise.resolve([])
+      : db.select({ email: users.email }).from(users).where(eq(users.id, user.invitedBy)).limit(1),
   ]);
   return {
     liveProxies: proxies.n,
@@ -129,14 +155,27 @@ export async function listOpenSessionsPage(
 ): Promise<{ rows: TAdminSessionRow[]; total: number }> {
   const where = and(eq(userSessions.userId, userId), isNull(userSessions.endedAt));
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(userSessions).where(where).orderBy(desc(userSessions.lastUsedAt), desc(userSessions.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(userSessions)
+      .where(where)
+      .orderBy(desc(userSessions.lastUsedAt), desc(userSessions.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(userSessions).where(where),
   ]);
   return { rows, total: Number(total) };
 }
 
 /** An invited account, as the operators' list shows it. */
-export type TInviteeRow = { id: number; username: string; email: string; status: 'active' | 'disabled'; totalRechargeFen: number; createdAt: Date };
+export type TInviteeRow = {
+  id: number;
+  username: string;
+  email: string;
+  status: 'active' | 'disabled';
+  totalRechargeFen: number;
+  createdAt: Date;
+};
 
 /** One page of the accounts a user invited, newest first, with the total. */
 export async function listInviteesPage(

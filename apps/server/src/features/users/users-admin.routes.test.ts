@@ -23,7 +23,8 @@ describe('operators: accounts, balances and roles', () => {
 
   const asOperator = (method: 'GET' | 'POST' | 'PUT', url: string, body?: object, lang = 'en') =>
     request(t.app, method, url, { token: operator.token, body, lang });
-  const adjust = (userId: number, body: object, lang = 'en') => asOperator('POST', `/admin/users/${userId}/balance`, body, lang);
+  const adjust = (userId: number, body: object, lang = 'en') =>
+    asOperator('POST', `/admin/users/${userId}/balance`, body, lang);
   const entriesOf = (userId: number) =>
     t.db.db
       .select()
@@ -31,9 +32,17 @@ describe('operators: accounts, balances and roles', () => {
       .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.reason, 'adjustment')));
 
   it('finds accounts by e-mail, username, id or invite code, and by status', async () => {
-    const byEmail = await asOperator('GET', `/admin/users/list?keyword=${encodeURIComponent(dana.email.toUpperCase())}`);
+    const byEmail = await asOperator(
+      'GET',
+      `/admin/users/list?keyword=${encodeURIComponent(dana.email.toUpperCase())}`,
+    );
     expect(byEmail.json().data.records.map((r: { user_id: number }) => r.user_id)).toEqual([dana.userId]);
-    expect(byEmail.json().data.records[0]).toMatchObject({ email: dana.email, status: 'active', is_admin: false, balance: expect.any(Number) });
+    expect(byEmail.json().data.records[0]).toMatchObject({
+      email: dana.email,
+      status: 'active',
+      is_admin: false,
+      balance: expect.any(Number),
+    });
 
     const byId = await asOperator('GET', `/admin/users/list?keyword=${eric.userId}`);
     expect(byId.json().data.records.map((r: { user_id: number }) => r.user_id)).toContain(eric.userId);
@@ -55,21 +64,49 @@ describe('operators: accounts, balances and roles', () => {
 
   it('credits and debits with a reason through the ledger, once per request id, and the statement shows it', async () => {
     const before = await balanceFen(t.deps, dana.userId);
-    const credit = await adjust(dana.userId, { kind: 'credit', amount: '10', reason: 'Compensation for an outage', request_id: 'adj-credit-0001' });
-    expect(credit.json(), credit.body).toMatchObject({ code: 0, data: { balance: (before + 1000) / 100, is_replay: false } });
+    const credit = await adjust(dana.userId, {
+      kind: 'credit',
+      amount: '10',
+      reason: 'Compensation for an outage',
+      request_id: 'adj-credit-0001',
+    });
+    expect(credit.json(), credit.body).toMatchObject({
+      code: 0,
+      data: { balance: (before + 1000) / 100, is_replay: false },
+    });
     // A retry of the same request moves nothing.
-    const again = await adjust(dana.userId, { kind: 'credit', amount: '10', reason: 'Compensation for an outage', request_id: 'adj-credit-0001' });
+    const again = await adjust(dana.userId, {
+      kind: 'credit',
+      amount: '10',
+      reason: 'Compensation for an outage',
+      request_id: 'adj-credit-0001',
+    });
     expect(again.json().data).toMatchObject({ entry_id: credit.json().data.entry_id, is_replay: true });
     expect(await balanceFen(t.deps, dana.userId)).toBe(before + 1000);
     // The same id for another amount is a conflict, not a second movement.
-    const conflict = await adjust(dana.userId, { kind: 'credit', amount: '11', reason: 'x', request_id: 'adj-credit-0001' });
+    const conflict = await adjust(dana.userId, {
+      kind: 'credit',
+      amount: '11',
+      reason: 'x',
+      request_id: 'adj-credit-0001',
+    });
     expect(conflict.statusCode).toBe(409);
 
-    const debit = await adjust(dana.userId, { kind: 'debit', amount: '2.50', reason: 'Chargeback', request_id: 'adj-debit-0001' });
+    const debit = await adjust(dana.userId, {
+      kind: 'debit',
+      amount: '2.50',
+      reason: 'Chargeback',
+      request_id: 'adj-debit-0001',
+    });
     expect(debit.json().data.balance).toBe((before + 750) / 100);
 
     // More than the available balance: refused, nothing moves.
-    const tooMuch = await adjust(dana.userId, { kind: 'debit', amount: '100000', reason: 'x', request_id: 'adj-debit-0002' });
+    const tooMuch = await adjust(dana.userId, {
+      kind: 'debit',
+      amount: '100000',
+      reason: 'x',
+      request_id: 'adj-debit-0002',
+    });
     expect(tooMuch.statusCode).toBe(402);
     expect(tooMuch.json().data.error).toBe('INSUFFICIENT_BALANCE');
     expect(await balanceFen(t.deps, dana.userId)).toBe(before + 750);
@@ -97,9 +134,21 @@ describe('operators: accounts, balances and roles', () => {
   it('refuses a bad adjustment with the field and a message in the caller language, moving nothing', async () => {
     const before = await balanceFen(t.deps, eric.userId);
     const cases: [object, string, string][] = [
-      [{ kind: 'credit', amount: '0', reason: 'x', request_id: 'adj-bad-0001' }, 'amount', '调整金额须大于 0 且不超过 1000000 元'],
-      [{ kind: 'credit', amount: '1.234', reason: 'x', request_id: 'adj-bad-0002' }, 'amount', '调整金额须为最多两位小数的数字，如 10 或 10.50'],
-      [{ kind: 'credit', amount: '1000000.01', reason: 'x', request_id: 'adj-bad-0003' }, 'amount', '调整金额须大于 0 且不超过 1000000 元'],
+      [
+        { kind: 'credit', amount: '0', reason: 'x', request_id: 'adj-bad-0001' },
+        'amount',
+        '调整金额须大于 0 且不超过 1000000 元',
+      ],
+      [
+        { kind: 'credit', amount: '1.234', reason: 'x', request_id: 'adj-bad-0002' },
+        'amount',
+        '调整金额须为最多两位小数的数字，如 10 或 10.50',
+      ],
+      [
+        { kind: 'credit', amount: '1000000.01', reason: 'x', request_id: 'adj-bad-0003' },
+        'amount',
+        '调整金额须大于 0 且不超过 1000000 元',
+      ],
       [{ kind: 'credit', amount: '1', reason: '   ', request_id: 'adj-bad-0004' }, 'reason', ''],
       [{ kind: 'gift', amount: '1', reason: 'x', request_id: 'adj-bad-0005' }, 'kind', ''],
       [{ kind: 'credit', amount: '1', reason: 'x', request_id: 'no' }, 'request_id', ''],
@@ -111,15 +160,28 @@ describe('operators: accounts, balances and roles', () => {
       expect(res.json().data.issues[0].path, JSON.stringify(body)).toBe(field);
       if (zh) expect(res.json().data.issues[0].message).toBe(zh);
     }
-    const en = await adjust(eric.userId, { kind: 'credit', amount: '0', reason: 'x', request_id: 'adj-bad-0007' }, 'en');
+    const en = await adjust(
+      eric.userId,
+      { kind: 'credit', amount: '0', reason: 'x', request_id: 'adj-bad-0007' },
+      'en',
+    );
     expect(en.json().data.issues[0].message).toBe('The adjustment must be more than 0 and at most 1000000 yuan');
     expect(await balanceFen(t.deps, eric.userId)).toBe(before);
-    expect((await adjust(999_999, { kind: 'credit', amount: '1', reason: 'x', request_id: 'adj-bad-0008' })).statusCode).toBe(404);
+    expect(
+      (await adjust(999_999, { kind: 'credit', amount: '1', reason: 'x', request_id: 'adj-bad-0008' })).statusCode,
+    ).toBe(404);
   });
 
   it("shows one account's page with its counts, and 404 for an unknown id", async () => {
     const page = await asOperator('GET', `/admin/users/${eric.userId}`);
-    expect(page.json().data).toMatchObject({ user_id: eric.userId, email: eric.email, live_proxies: 0, recharge_orders: 0, invitees: 0, inviter_email: null });
+    expect(page.json().data).toMatchObject({
+      user_id: eric.userId,
+      email: eric.email,
+      live_proxies: 0,
+      recharge_orders: 0,
+      invitees: 0,
+      inviter_email: null,
+    });
     expect(page.json().data.sessions).toBeGreaterThanOrEqual(1);
     expect((await asOperator('GET', '/admin/users/999999')).statusCode).toBe(404);
     expect((await asOperator('GET', '/admin/users/999999/ledger')).statusCode).toBe(404);
@@ -141,23 +203,31 @@ describe('operators: accounts, balances and roles', () => {
     expect((await asOperator('PUT', `/admin/users/${eric.userId}/admin`, { is_admin: 'yes' })).statusCode).toBe(400);
   });
 
-  it.skipIf(!isPostgres)('concurrent retries of one adjustment move the money once; concurrent debits never overdraw (needs PostgreSQL)', async () => {
-    const frank = await createUser(t.app, mailer, 'frank');
-    await creditFen(t.deps, frank.userId, 1000);
-    const start = await balanceFen(t.deps, frank.userId);
-    const body = { kind: 'credit', amount: '5', reason: 'Retry storm', request_id: 'adj-storm-0001' };
-    const answers = await Promise.all(Array.from({ length: 8 }, () => adjust(frank.userId, body)));
-    expect(answers.every((a) => a.json().code === 0)).toBe(true);
-    expect(answers.filter((a) => !a.json().data.is_replay)).toHaveLength(1);
-    expect(await balanceFen(t.deps, frank.userId)).toBe(start + 500);
+  it.skipIf(!isPostgres)(
+    'concurrent retries of one adjustment move the money once; concurrent debits never overdraw (needs PostgreSQL)',
+    async () => {
+      const frank = await createUser(t.app, mailer, 'frank');
+      await creditFen(t.deps, frank.userId, 1000);
+      const start = await balanceFen(t.deps, frank.userId);
+      const body = { kind: 'credit', amount: '5', reason: 'Retry storm', request_id: 'adj-storm-0001' };
+      const answers = await Promise.all(Array.from({ length: 8 }, () => adjust(frank.userId, body)));
+      expect(answers.every((a) => a.json().code === 0)).toBe(true);
+      expect(answers.filter((a) => !a.json().data.is_replay)).toHaveLength(1);
+      expect(await balanceFen(t.deps, frank.userId)).toBe(start + 500);
 
-    const total = start + 500;
-    const debits = await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        adjust(frank.userId, { kind: 'debit', amount: String(total / 100 / 4), reason: 'Split', request_id: `adj-split-000${i}` }),
-      ),
-    );
-    expect(debits.filter((d) => d.json().code === 0)).toHaveLength(4);
-    expect(await balanceFen(t.deps, frank.userId)).toBe(0);
-  });
+      const total = start + 500;
+      const debits = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          adjust(frank.userId, {
+            kind: 'debit',
+            amount: String(total / 100 / 4),
+            reason: 'Split',
+            request_id: `adj-split-000${i}`,
+          }),
+        ),
+      );
+      expect(debits.filter((d) => d.json().code === 0)).toHaveLength(4);
+      expect(await balanceFen(t.deps, frank.userId)).toBe(0);
+    },
+  );
 });

@@ -52,13 +52,19 @@ function toAdminUser(row: TAdminUserRow): TAdminUser {
 }
 
 /** GET /admin/users/list. */
-export async function listUsersForOperators(deps: Pick<TDeps, 'db'>, query: TAdminUserQuery): Promise<TPage<TAdminUser>> {
+export async function listUsersForOperators(
+  deps: Pick<TDeps, 'db'>,
+  query: TAdminUserQuery,
+): Promise<TPage<TAdminUser>> {
   const { records, total } = await listAdminUsers(deps.db, query);
   return { records: records.map(toAdminUser), total, page: query.page, page_size: query.page_size };
 }
 
 /** GET /admin/users/:id. */
-export async function getUserForOperators(deps: Pick<TDeps, 'db' | 'clock'>, userId: number): Promise<TAdminUserDetail> {
+export async function getUserForOperators(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  userId: number,
+): Promise<TAdminUserDetail> {
   const row = await findAdminUser(deps.db, userId);
   if (!row) throw new AppError('NOT_FOUND');
   const held = await countUserHoldings(deps.db, row, deps.clock.now());
@@ -86,13 +92,24 @@ export async function adjustBalance(
   if (!(await findUserById(deps.db, userId))) throw new AppError('NOT_FOUND');
   const amountFen = parseYuanAmount(input.amount)!;
   const ledger = createLedgerService(deps);
-  const op = { userId, amountFen, reason: ADJUSTMENT_REASON, reference: input.reason, idempotencyKey: `adjust:${input.request_id}` };
+  const op = {
+    userId,
+    amountFen,
+    reason: ADJUSTMENT_REASON,
+    reference: input.reason,
+    idempotencyKey: `adjust:${input.request_id}`,
+  };
   const result = await deps.db.transaction(async (tx) => {
     const moved = input.kind === 'credit' ? await ledger.credit(op, tx) : await ledger.debit(op, tx);
     await faultPoint('adjust.moved', tx);
     return moved;
   });
-  return { entry_id: result.entryId, balance: fenToYuan(result.availableFen), frozen_balance: fenToYuan(result.frozenFen), is_replay: result.isReplay };
+  return {
+    entry_id: result.entryId,
+    balance: fenToYuan(result.availableFen),
+    frozen_balance: fenToYuan(result.frozenFen),
+    is_replay: result.isReplay,
+  };
 }
 
 /** PUT /admin/users/:id/admin: grants or revokes the operator role (never one's own: the last operator could lock everyone out). */
@@ -140,14 +157,22 @@ async function requireUser(deps: Pick<TDeps, 'db'>, userId: number) {
 }
 
 /** GET /admin/users/:id/proxies. */
-export async function listUserProxiesForOperators(deps: Pick<TDeps, 'db'>, userId: number, query: TPageQuery): Promise<TPage<TAdminUserProxy>> {
+export async function listUserProxiesForOperators(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  query: TPageQuery,
+): Promise<TPage<TAdminUserProxy>> {
   await requireUser(deps, userId);
   const { rows, total } = await listUserTokensPage(deps.db, userId, pageOf(query));
   return { records: rows.map(toAdminProxy), total, page: query.page, page_size: query.page_size };
 }
 
 /** GET /admin/users/:id/sessions. */
-export async function listUserSessionsForOperators(deps: Pick<TDeps, 'db'>, userId: number, query: TPageQuery): Promise<TPage<TAdminUserSession>> {
+export async function listUserSessionsForOperators(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  query: TPageQuery,
+): Promise<TPage<TAdminUserSession>> {
   await requireUser(deps, userId);
   const { rows, total } = await listOpenSessionsPage(deps.db, userId, pageOf(query));
   return {
@@ -173,7 +198,11 @@ export async function endUserSessionForOperators(deps: TDeps, userId: number, se
 }
 
 /** GET /admin/users/:id/invitees (full e-mails: operators see the accounts themselves). */
-export async function listInviteesForOperators(deps: Pick<TDeps, 'db'>, userId: number, query: TPageQuery): Promise<TPage<TAdminUserInvitee>> {
+export async function listInviteesForOperators(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  query: TPageQuery,
+): Promise<TPage<TAdminUserInvitee>> {
   await requireUser(deps, userId);
   const { rows, total } = await listInviteesPage(deps.db, userId, pageOf(query));
   return {

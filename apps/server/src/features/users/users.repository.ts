@@ -15,7 +15,11 @@ export async function updateEmail(db: TDbOrTx, userId: number, email: string): P
 }
 
 /** Sets the status and bumps the token version, so a disabled account's sessions end at once. */
-export async function updateUserStatus(db: TDbOrTx, userId: number, status: TUserRow['status']): Promise<TUserRow | undefined> {
+export async function updateUserStatus(
+  db: TDbOrTx,
+  userId: number,
+  status: TUserRow['status'],
+): Promise<TUserRow | undefined> {
   const [row] = await db
     .update(users)
     .set({ status, tokenVersion: sql`${users.tokenVersion} + 1` })

@@ -81,23 +81,41 @@ describe('user info and user center', () => {
   });
 
   it('POST /user/change_email moves the account to a new address proved by a code sent there', async () => {
-    const token = await registerUser(t.app, mailer, { email: 'kate@example.com', username: 'kate', password: 'kate-password' });
+    const token = await registerUser(t.app, mailer, {
+      email: 'kate@example.com',
+      username: 'kate',
+      password: 'kate-password',
+    });
     clock.advance(CODE_RESEND_MS);
     await postForm(t.app, '/user/code', { email: 'kate.new@example.com', type: 'change_email' });
     const code = codeSentTo(mailer, 'kate.new@example.com');
     const wrong = code === '000000' ? '111111' : '000000';
-    const bad = await callApi(t.app, 'POST', '/user/change_email', { token, body: { email: 'kate.new@example.com', code: wrong } });
+    const bad = await callApi(t.app, 'POST', '/user/change_email', {
+      token,
+      body: { email: 'kate.new@example.com', code: wrong },
+    });
     expect(bad.json().code).toBe(1004);
     expect(await findUser('kate@example.com')).toBeDefined();
-    const res = await callApi(t.app, 'POST', '/user/change_email', { token, body: { email: 'Kate.New@example.com', code } });
+    const res = await callApi(t.app, 'POST', '/user/change_email', {
+      token,
+      body: { email: 'Kate.New@example.com', code },
+    });
     expect(res.json()).toMatchObject({ code: 0, data: { email: 'kate.new@example.com' } });
-    expect((await postForm(t.app, '/user/login', { email: 'kate.new@example.com', password: 'kate-password' })).json().code).toBe(0);
-    expect((await postForm(t.app, '/user/login', { email: 'kate@example.com', password: 'kate-password' })).json().code).toBe(1001);
+    expect(
+      (await postForm(t.app, '/user/login', { email: 'kate.new@example.com', password: 'kate-password' })).json().code,
+    ).toBe(0);
+    expect(
+      (await postForm(t.app, '/user/login', { email: 'kate@example.com', password: 'kate-password' })).json().code,
+    ).toBe(1001);
   });
 
   it('change_email: the same address is EMAIL_UNCHANGED, an address in use is EMAIL_TAKEN, and no code goes to it', async () => {
     const token = await registerUser(t.app, mailer, { email: 'liam@example.com', username: 'liam' });
-    const same = await callApi(t.app, 'POST', '/user/change_email', { token, body: { email: 'liam@example.com', code: '123456' }, lang: 'en' });
+    const same = await callApi(t.app, 'POST', '/user/change_email', {
+      token,
+      body: { email: 'liam@example.com', code: '123456' },
+      lang: 'en',
+    });
     expect(same.statusCode).toBe(400);
     expect(same.json()).toMatchObject({ code: 1013, msg: 'The new e-mail is the same as the current one' });
     clock.advance(CODE_RESEND_MS);
@@ -105,16 +123,29 @@ describe('user info and user center', () => {
     const sent = await postForm(t.app, '/user/code', { email: 'ivy@example.com', type: 'change_email' });
     expect(sent.json().code).toBe(0);
     expect(mailer.sent.length).toBe(before);
-    const taken = await callApi(t.app, 'POST', '/user/change_email', { token, body: { email: 'ivy@example.com', code: '123456' }, lang: 'en' });
+    const taken = await callApi(t.app, 'POST', '/user/change_email', {
+      token,
+      body: { email: 'ivy@example.com', code: '123456' },
+      lang: 'en',
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().code).toBe(1002);
-    const badEmail = await callApi(t.app, 'POST', '/user/change_email', { token, body: { email: 'nope', code: '123456' }, lang: 'en' });
+    const badEmail = await callApi(t.app, 'POST', '/user/change_email', {
+      token,
+      body: { email: 'nope', code: '123456' },
+      lang: 'en',
+    });
     expect(badEmail.json().msg).toBe('Please enter a valid e-mail address');
   });
 
   it('POST /user/change_password answers a new session and signs out the others', async () => {
-    const oldToken = await registerUser(t.app, mailer, { email: 'mia@example.com', username: 'mia', password: 'mia-password' });
-    const other = (await postForm(t.app, '/user/login', { email: 'mia', password: 'mia-password' })).json().data.token as string;
+    const oldToken = await registerUser(t.app, mailer, {
+      email: 'mia@example.com',
+      username: 'mia',
+      password: 'mia-password',
+    });
+    const other = (await postForm(t.app, '/user/login', { email: 'mia', password: 'mia-password' })).json().data
+      .token as string;
     const res = await callApi(t.app, 'POST', '/user/change_password', {
       token: oldToken,
       body: { current_password: 'mia-password', password: 'mia-new-password', confirm_password: 'mia-new-password' },
@@ -131,7 +162,11 @@ describe('user info and user center', () => {
   });
 
   it('change_password: a wrong current password is PASSWORD_INCORRECT and changes nothing; the form rules apply', async () => {
-    const token = await registerUser(t.app, mailer, { email: 'noah@example.com', username: 'noah', password: 'noah-password' });
+    const token = await registerUser(t.app, mailer, {
+      email: 'noah@example.com',
+      username: 'noah',
+      password: 'noah-password',
+    });
     const wrong = await callApi(t.app, 'POST', '/user/change_password', {
       token,
       lang: 'zh',
@@ -143,7 +178,11 @@ describe('user info and user center', () => {
     const mismatch = await callApi(t.app, 'POST', '/user/change_password', {
       token,
       lang: 'en',
-      body: { current_password: 'noah-password', password: 'noah-new-password', confirm_password: 'noah-other-password' },
+      body: {
+        current_password: 'noah-password',
+        password: 'noah-new-password',
+        confirm_password: 'noah-other-password',
+      },
     });
     expect(mismatch.json().msg).toBe('The two passwords you entered are inconsistent');
     const short = await callApi(t.app, 'POST', '/user/change_password', {
@@ -156,7 +195,11 @@ describe('user info and user center', () => {
   });
 
   it('change_password: a new password equal to the current one is refused in zh and en, and the sessions stay', async () => {
-    const token = await registerUser(t.app, mailer, { email: 'same@example.com', username: 'samepw', password: 'same-password' });
+    const token = await registerUser(t.app, mailer, {
+      email: 'same@example.com',
+      username: 'samepw',
+      password: 'same-password',
+    });
     for (const [lang, msg] of [
       ['zh', '新密码不能与当前密码相同'],
       ['en', 'The new password must differ from the current one'],
@@ -178,7 +221,11 @@ describe('user info and user center', () => {
     const token = await issueTestToken(t.deps, user);
     const res = await callApi(t.app, 'POST', '/user/change_password', {
       token,
-      body: { current_password: 'anything-at-all', password: 'brand-new-password', confirm_password: 'brand-new-password' },
+      body: {
+        current_password: 'anything-at-all',
+        password: 'brand-new-password',
+        confirm_password: 'brand-new-password',
+      },
     });
     expect(res.json().code).toBe(1008);
   });
@@ -203,13 +250,28 @@ describe('unique-index races', () => {
   it('a duplicate e-mail or username reaching the database is reported by constraint name', async () => {
     const t = await createTestApp();
     try {
-      const base = { passwordHash: null, apiKey: 'pk_a', inviteCode: 'AAAA0000', username: 'racer', email: 'racer@example.com' };
+      const base = {
+        passwordHash: null,
+        apiKey: 'pk_a',
+        inviteCode: 'AAAA0000',
+        username: 'racer',
+        email: 'racer@example.com',
+      };
       await insertUser(t.db.db, base);
-      const sameEmail = await insertUser(t.db.db, { ...base, apiKey: 'pk_b', inviteCode: 'BBBB0000', username: 'other' }).catch((e: unknown) => e);
+      const sameEmail = await insertUser(t.db.db, {
+        ...base,
+        apiKey: 'pk_b',
+        inviteCode: 'BBBB0000',
+        username: 'other',
+      }).catch((e: unknown) => e);
       expect(uniqueViolationOf(sameEmail)).toBe('users_email_key');
-      const sameName = await insertUser(t.db.db, { ...base, apiKey: 'pk_c', inviteCode: 'CCCC0000', email: 'x@example.com', username: 'RACER' }).catch(
-        (e: unknown) => e,
-      );
+      const sameName = await insertUser(t.db.db, {
+        ...base,
+        apiKey: 'pk_c',
+        inviteCode: 'CCCC0000',
+        email: 'x@example.com',
+        username: 'RACER',
+      }).catch((e: unknown) => e);
       expect(uniqueViolationOf(sameName)).toBe('users_username_key');
       expect(uniqueViolationOf(new Error('other'))).toBeUndefined();
     } finally {

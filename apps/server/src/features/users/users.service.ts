@@ -58,7 +58,11 @@ export async function updateProfile(deps: TDeps, user: TUserRow, input: { userna
  * to it (/user/code type change_email). Same address: EMAIL_UNCHANGED; an
  * address of another account: EMAIL_TAKEN.
  */
-export async function changeEmail(deps: TDeps, user: TUserRow, input: { email: string; code: string }): Promise<TUserInfo> {
+export async function changeEmail(
+  deps: TDeps,
+  user: TUserRow,
+  input: { email: string; code: string },
+): Promise<TUserInfo> {
   if (input.email === user.email) throw new AppError('EMAIL_UNCHANGED');
   if (await findUserByEmail(deps.db, input.email)) throw new AppError('EMAIL_TAKEN');
   const checked = await checkCode(deps, { email: input.email, purpose: 'change_email', code: input.code });

@@ -10,7 +10,11 @@ import path from 'node:path';
 /** Test support for webhooks: a local HTTPS receiver with a certificate made for the run, and the receiver's signature check. */
 
 /** A request the receiver got. */
-export type TReceived = { headers: IncomingHttpHeaders; body: string; json: { id: string; type: string; created_at: string; data: Record<string, unknown> } };
+export type TReceived = {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: { id: string; type: string; created_at: string; data: Record<string, unknown> };
+};
 
 /** How the receiver answers a request: a status, or "hold" (no answer until released). */
 export type TReceiverAnswer = number | 'hold';
@@ -55,7 +59,13 @@ export function makeLocalCertificate(): { key: string; cert: string } {
  * HMAC-SHA256 of `${Webhook-Timestamp}.${raw body}` with the endpoint's secret
  * (compared in constant time), and the timestamp is within `toleranceS` of `nowS`.
  */
-export function verifyWebhook(secret: string, headers: IncomingHttpHeaders, body: string, nowS: number, toleranceS = 300): boolean {
+export function verifyWebhook(
+  secret: string,
+  headers: IncomingHttpHeaders,
+  body: string,
+  nowS: number,
+  toleranceS = 300,
+): boolean {
   const timestamp = String(headers['webhook-timestamp'] ?? '');
   const signature = String(headers['webhook-signature'] ?? '');
   if (!/^\d+$/.test(timestamp) || Math.abs(nowS - Number(timestamp)) > toleranceS) return false;
@@ -69,7 +79,9 @@ export function verifyWebhook(secret: string, headers: IncomingHttpHeaders, body
  * default; "hold" keeps the response open until `releaseHeld`), and lets a
  * test wait for the n-th request without sleeping.
  */
-export async function startHttpsReceiver(options: { answer?: (req: TReceived, index: number) => TReceiverAnswer } = {}) {
+export async function startHttpsReceiver(
+  options: { answer?: (req: TReceived, index: number) => TReceiverAnswer } = {},
+) {
   const { key, cert } = makeLocalCertificate();
   const received: TReceived[] = [];
   const held: ServerResponse[] = [];

@@ -9,7 +9,10 @@ import type { TWebhookSender } from './webhooks.sender';
  * recording them, as a killed server would: their leases run out and the next
  * pass, here or on another instance, delivers them again with the same event id.
  */
-export function createWebhookRunner(deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log'>, sender: TWebhookSender = senderOf(deps.config)): TJobRunner {
+export function createWebhookRunner(
+  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log'>,
+  sender: TWebhookSender = senderOf(deps.config),
+): TJobRunner {
   const stopping = new AbortController();
   const runner = createJobRunner({
     jobs: [{ name: 'webhook-delivery', runOnce: () => deliverDueWebhooks(deps, sender, stopping.signal) }],

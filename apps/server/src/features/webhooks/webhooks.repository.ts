@@ -14,11 +14,20 @@ export type TClaimedDelivery = { delivery: TDeliveryRow; endpoint: TEndpointRow;
 
 /** The user's endpoints, oldest first. */
 export async function listEndpoints(db: TDbOrTx, userId: number): Promise<TEndpointRow[]> {
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(asc(webhookEndpoints.id));
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.userId, userId))
+    .orderBy(asc(webhookEndpoints.id));
 }
 
 /** One of the user's endpoints, locked when `isForUpdate`. */
-export async function findEndpoint(db: TDbOrTx, userId: number, id: number, isForUpdate = false): Promise<TEndpointRow | undefined> {
+export async function findEndpoint(
+  db: TDbOrTx,
+  userId: number,
+  id: number,
+  isForUpdate = false,
+): Promise<TEndpointRow | undefined> {
   const query = db
     .select()
     .from(webhookEndpoints)
@@ -107,13 +116,20 @@ export async function insertEventWithDeliveries(
 }
 
 /** Adds a pending delivery of an event to an endpoint (a resend). */
-export async function insertDelivery(db: TDbOrTx, row: { eventId: number; endpointId: number; subject: string }): Promise<TDeliveryRow> {
+export async function insertDelivery(
+  db: TDbOrTx,
+  row: { eventId: number; endpointId: number; subject: string },
+): Promise<TDeliveryRow> {
   const [saved] = await db.insert(webhookDeliveries).values(row).returning();
   return saved;
 }
 
 /** A delivery of one of the user's endpoints, with its endpoint. */
-export async function findUserDelivery(db: TDbOrTx, userId: number, id: number): Promise<{ delivery: TDeliveryRow; endpoint: TEndpointRow } | undefined> {
+export async function findUserDelivery(
+  db: TDbOrTx,
+  userId: number,
+  id: number,
+): Promise<{ delivery: TDeliveryRow; endpoint: TEndpointRow } | undefined> {
   const [row] = await db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
     .from(webhookDeliveries)
@@ -146,7 +162,10 @@ export async function listDeliveries(
     .orderBy(desc(webhookDeliveries.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
+  const [total] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, endpointId));
   return { rows: rows.map((r) => ({ ...r.delivery, eventType: r.eventType })), total: total?.n ?? 0 };
 }
 
@@ -186,7 +205,12 @@ export async function claimDueDeliveries(
   for (const row of rows) {
     const [delivery] = await tx
       .update(d)
-      .set({ leaseUntil, attempts: sql`${d.attempts} + 1`, lastAttemptAt: now, giveUpAt: sql`coalesce(${d.giveUpAt}, ${giveUpAt})` })
+      .set({
+        leaseUntil,
+        attempts: sql`${d.attempts} + 1`,
+        lastAttemptAt: now,
+        giveUpAt: sql`coalesce(${d.giveUpAt}, ${giveUpAt})`,
+      })
       .where(eq(d.id, row.delivery.id))
       .returning();
     claimed.push({ ...row, delivery });
@@ -204,7 +228,13 @@ export async function recordAttempt(
   const [row] = await tx
     .update(webhookDeliveries)
     .set({ ...changes, leaseUntil: null })
-    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.attempts, attempt), eq(webhookDeliveries.status, 'pending')))
+    .where(
+      and(
+        eq(webhookDeliveries.id, id),
+        eq(webhookDeliveries.attempts, attempt),
+        eq(webhookDeliveries.status, 'pending'),
+      ),
+    )
     .returning();
   return row;
 }

@@ -4,13 +4,25 @@ import { existsSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
-import { addressScope, WEBHOOK_EXCERPT_MAX, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS, webhookSignedText } from '@proxy/contract';
+import {
+  addressScope,
+  WEBHOOK_EXCERPT_MAX,
+  WEBHOOK_HEADERS,
+  WEBHOOK_TIMEOUT_MS,
+  webhookSignedText,
+} from '@proxy/contract';
 
 /** Where the sender may connect and whom it trusts (WEBHOOK_ALLOW_PRIVATE and WEBHOOK_EXTRA_CA are for tests). */
 export type TSenderPolicy = { allowPrivate: boolean; extraCa?: string; timeoutMs?: number };
 
 /** What one attempt gave: an HTTP status (null without an answer), the time taken and the start of the answer or the error. */
-export type TSendResult = { ok: boolean; status: number | null; latencyMs: number; excerpt: string; isAborted: boolean };
+export type TSendResult = {
+  ok: boolean;
+  status: number | null;
+  latencyMs: number;
+  excerpt: string;
+  isAborted: boolean;
+};
 
 /** A refused destination: a loopback, private, link-local or otherwise non-public address. */
 export class AddressRefusal extends Error {}
@@ -59,7 +71,14 @@ export function createWebhookSender(policy: TSenderPolicy) {
   };
 
   return {
-    async send(input: { url: string; secret: string; eventId: string; timestamp: number; body: string; signal?: AbortSignal }): Promise<TSendResult> {
+    async send(input: {
+      url: string;
+      secret: string;
+      eventId: string;
+      timestamp: number;
+      body: string;
+      signal?: AbortSignal;
+    }): Promise<TSendResult> {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const url = new URL(input.url);
@@ -130,7 +149,9 @@ export function createWebhookSender(policy: TSenderPolicy) {
         timer.unref();
         if (input.signal?.aborted) return onAbort();
         input.signal?.addEventListener('abort', onAbort, { once: true });
-        req.on('error', (error) => finish(fail(error instanceof AddressRefusal ? error.message : `connection failed: ${error.message}`)));
+        req.on('error', (error) =>
+          finish(fail(error instanceof AddressRefusal ? error.message : `connection failed: ${error.message}`)),
+        );
         req.end(input.body);
       });
     },

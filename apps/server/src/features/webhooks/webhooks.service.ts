@@ -62,7 +62,13 @@ export function webhookEventId(id: number): string {
  * where the thing happens): a pending delivery for each of the user's enabled
  * endpoints subscribed to `type`. `subject` orders deliveries ("proxy:12").
  */
-export async function emitWebhookEvent(tx: TDbOrTx, userId: number, type: TWebhookEventType, subject: string, payload: Record<string, unknown>): Promise<void> {
+export async function emitWebhookEvent(
+  tx: TDbOrTx,
+  userId: number,
+  type: TWebhookEventType,
+  subject: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
   await insertEventWithDeliveries(tx, { userId, type, subject, payload });
 }
 
@@ -151,15 +157,20 @@ export const WEBHOOK_SECRET_PURPOSE = 'webhook_endpoints.secret';
  * the delivery pass fails (logged, naming DATA_ENCRYPTION_KEY) and the
  * delivery stays queued.
  */
-async function endpointSecretOf(deps: Pick<TDeps, 'db' | 'config'>, endpoint: { id: number; secret: string }): Promise<string> {
+async function endpointSecretOf(
+  deps: Pick<TDeps, 'db' | 'config'>,
+  endpoint: { id: number; secret: string },
+): Promise<string> {
   const box = secretBoxOf(deps.config);
   const { plain, isSealed } = box.open(endpoint.secret, WEBHOOK_SECRET_PURPOSE);
-  if (!isSealed) await resealEndpointSecret(deps.db, endpoint.id, endpoint.secret, box.seal(plain, WEBHOOK_SECRET_PURPOSE));
+  if (!isSealed)
+    await resealEndpointSecret(deps.db, endpoint.id, endpoint.secret, box.seal(plain, WEBHOOK_SECRET_PURPOSE));
   return plain;
 }
 
 function checkUrl(deps: TWebhookDeps, url: string): void {
-  if (literalHostRefusal(new URL(url).hostname, deps.config.WEBHOOK_ALLOW_PRIVATE)) throw new AppError('WEBHOOK_ADDRESS_REFUSED');
+  if (literalHostRefusal(new URL(url).hostname, deps.config.WEBHOOK_ALLOW_PRIVATE))
+    throw new AppError('WEBHOOK_ADDRESS_REFUSED');
 }
 
 /** GET /user/webhooks. */
@@ -168,11 +179,16 @@ export async function listWebhooks(deps: Pick<TDeps, 'db'>, userId: number): Pro
 }
 
 /** POST /user/webhooks: at most WEBHOOK_ENDPOINTS_MAX per account; the secret is answered this once. */
-export async function createWebhook(deps: TWebhookDeps, userId: number, input: TWebhookCreateBody): Promise<TWebhookEndpointWithSecret> {
+export async function createWebhook(
+  deps: TWebhookDeps,
+  userId: number,
+  input: TWebhookCreateBody,
+): Promise<TWebhookEndpointWithSecret> {
   checkUrl(deps, input.url);
   return deps.db.transaction(async (tx) => {
     await lockUserForWebhooks(tx, userId);
-    if ((await countEndpoints(tx, userId)) >= WEBHOOK_ENDPOINTS_MAX) throw new AppError('WEBHOOK_LIMIT', { max: WEBHOOK_ENDPOINTS_MAX });
+    if ((await countEndpoints(tx, userId)) >= WEBHOOK_ENDPOINTS_MAX)
+      throw new AppError('WEBHOOK_LIMIT', { max: WEBHOOK_ENDPOINTS_MAX });
     const secret = newSecret();
     const row = await insertEndpoint(tx, {
       userId,
@@ -187,7 +203,11 @@ export async function createWebhook(deps: TWebhookDeps, userId: number, input: T
 }
 
 /** PUT /user/webhooks/:id. Turning an endpoint on again clears its failure state. */
-export async function updateWebhook(deps: TWebhookDeps, userId: number, input: TWebhookUpdateBody): Promise<TWebhookEndpoint> {
+export async function updateWebhook(
+  deps: TWebhookDeps,
+  userId: number,
+  input: TWebhookUpdateBody,
+): Promise<TWebhookEndpoint> {
   if (input.url !== undefined) checkUrl(deps, input.url);
   const changes: Parameters<typeof updateEndpoint>[3] = {};
   if (input.url !== undefined) changes.url = input.url;
@@ -198,7 +218,10 @@ export async function updateWebhook(deps: TWebhookDeps, userId: number, input: T
     changes.disabledReason = null;
     if (input.is_enabled) changes.failingSince = null;
   }
-  const row = Object.keys(changes).length === 0 ? await findEndpoint(deps.db, userId, input.id) : await updateEndpoint(deps.db, userId, input.id, changes);
+  const row =
+    Object.keys(changes).length === 0
+      ? await findEndpoint(deps.db, userId, input.id)
+      : await updateEndpoint(deps.db, userId, input.id, changes);
   if (!row) throw new AppError('NOT_FOUND');
   return toEndpoint(row);
 }
@@ -210,9 +233,15 @@ export async function removeWebhook(deps: Pick<TDeps, 'db'>, userId: number, id:
 }
 
 /** POST /user/webhooks/:id/rotate-secret: the old secret stops signing at once. */
-export async function rotateWebhookSecret(deps: Pick<TDeps, 'db' | 'config'>, userId: number, id: number): Promise<TWebhookEndpointWithSecret> {
+export async function rotateWebhookSecret(
+  deps: Pick<TDeps, 'db' | 'config'>,
+  userId: number,
+  id: number,
+): Promise<TWebhookEndpointWithSecret> {
   const secret = newSecret();
-  const row = await updateEndpoint(deps.db, userId, id, { secret: secretBoxOf(deps.config).seal(secret, WEBHOOK_SECRET_PURPOSE) });
+  const row = await updateEndpoint(deps.db, userId, id, {
+    secret: secretBoxOf(deps.config).seal(secret, WEBHOOK_SECRET_PURPOSE),
+  });
   if (!row) throw new AppError('NOT_FOUND');
   return { ...toEndpoint(row), secret };
 }
@@ -224,7 +253,10 @@ export async function listWebhookDeliveries(
   query: { id: number; page: number; page_size: number },
 ): Promise<TPage<TWebhookDelivery>> {
   if (!(await findEndpoint(deps.db, userId, query.id))) throw new AppError('NOT_FOUND');
-  const { rows, total } = await listDeliveries(deps.db, query.id, { limit: query.page_size, offset: (query.page - 1) * query.page_size });
+  const { rows, total } = await listDeliveries(deps.db, query.id, {
+    limit: query.page_size,
+    offset: (query.page - 1) * query.page_size,
+  });
   return { records: rows.map(toDelivery), total, page: query.page, page_size: query.page_size };
 }
 
@@ -238,7 +270,11 @@ async function deliveryOf(deps: Pick<TDeps, 'db'>, id: number): Promise<TWebhook
 export async function resendWebhookDelivery(deps: TWebhookDeps, userId: number, id: number): Promise<TWebhookDelivery> {
   const found = await findUserDelivery(deps.db, userId, id);
   if (!found) throw new AppError('NOT_FOUND');
-  const copy = await insertDelivery(deps.db, { eventId: found.delivery.eventId, endpointId: found.endpoint.id, subject: found.delivery.subject });
+  const copy = await insertDelivery(deps.db, {
+    eventId: found.delivery.eventId,
+    endpointId: found.endpoint.id,
+    subject: found.delivery.subject,
+  });
   return deliveryOf(deps, copy.id);
 }
 
@@ -246,7 +282,12 @@ export async function resendWebhookDelivery(deps: TWebhookDeps, userId: number, 
  * POST /user/webhooks/:id/test: a "ping" event for this endpoint only (even
  * when it is off), attempted now; a failure is retried like any delivery.
  */
-export async function testWebhook(deps: TWebhookDeps, sender: TWebhookSender, userId: number, id: number): Promise<TWebhookDelivery> {
+export async function testWebhook(
+  deps: TWebhookDeps,
+  sender: TWebhookSender,
+  userId: number,
+  id: number,
+): Promise<TWebhookDelivery> {
   const now = deps.clock.now();
   const { deliveryId, claimed } = await deps.db.transaction(async (tx) => {
     const endpoint = await findEndpoint(tx, userId, id);
@@ -258,7 +299,10 @@ export async function testWebhook(deps: TWebhookDeps, sender: TWebhookSender, us
     );
     const leaseUntil = new Date(now.getTime() + WEBHOOK_LEASE_MS);
     const giveUpAt = new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS);
-    return { deliveryId: deliveries[0].id, claimed: await claimDueDeliveries(tx, now, leaseUntil, giveUpAt, 1, deliveries[0].id) };
+    return {
+      deliveryId: deliveries[0].id,
+      claimed: await claimDueDeliveries(tx, now, leaseUntil, giveUpAt, 1, deliveries[0].id),
+    };
   });
   // An earlier ping still pending goes first; this one then waits in the queue.
   for (const attempt of claimed) await attemptDelivery(deps, sender, attempt);
@@ -268,7 +312,12 @@ export async function testWebhook(deps: TWebhookDeps, sender: TWebhookSender, us
 /** The body of an event's deliveries (the same on every attempt). */
 export function webhookBody(claimed: Pick<TClaimedDelivery, 'event'>): string {
   const { event } = claimed;
-  return JSON.stringify({ id: webhookEventId(event.id), type: event.type, created_at: event.createdAt.toISOString(), data: event.payload });
+  return JSON.stringify({
+    id: webhookEventId(event.id),
+    type: event.type,
+    created_at: event.createdAt.toISOString(),
+    data: event.payload,
+  });
 }
 
 /**
@@ -278,7 +327,12 @@ export function webhookBody(claimed: Pick<TClaimedDelivery, 'event'>): string {
  * off with a notification. An attempt cut short by a stopping server records
  * nothing: its lease runs out and a later pass delivers it again.
  */
-async function attemptDelivery(deps: TWebhookDeps, sender: TWebhookSender, claimed: TClaimedDelivery, signal?: AbortSignal): Promise<void> {
+async function attemptDelivery(
+  deps: TWebhookDeps,
+  sender: TWebhookSender,
+  claimed: TClaimedDelivery,
+  signal?: AbortSignal,
+): Promise<void> {
   const { delivery, endpoint } = claimed;
   const secret = await endpointSecretOf(deps, endpoint);
   const result = await sender.send({
@@ -292,7 +346,10 @@ async function attemptDelivery(deps: TWebhookDeps, sender: TWebhookSender, claim
   if (result.isAborted) return;
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const isGivenUp = !result.ok && delivery.giveUpAt !== null && now.getTime() + webhookBackoffMs(delivery.attempts) > delivery.giveUpAt.getTime();
+    const isGivenUp =
+      !result.ok &&
+      delivery.giveUpAt !== null &&
+      now.getTime() + webhookBackoffMs(delivery.attempts) > delivery.giveUpAt.getTime();
     const recorded = await recordAttempt(tx, delivery.id, delivery.attempts, {
       status: result.ok ? 'succeeded' : isGivenUp ? 'failed' : 'pending',
       nextAttemptAt: result.ok || isGivenUp ? null : new Date(now.getTime() + webhookBackoffMs(delivery.attempts)),
@@ -321,12 +378,23 @@ async function attemptDelivery(deps: TWebhookDeps, sender: TWebhookSender, claim
  * SKIP LOCKED), sends each batch at once and records them; answers how many
  * attempts were made. A failing endpoint only delays its own subject.
  */
-export async function deliverDueWebhooks(deps: TWebhookDeps, sender: TWebhookSender, signal?: AbortSignal, max = 200): Promise<number> {
+export async function deliverDueWebhooks(
+  deps: TWebhookDeps,
+  sender: TWebhookSender,
+  signal?: AbortSignal,
+  max = 200,
+): Promise<number> {
   let attempts = 0;
   while (attempts < max && !signal?.aborted) {
     const now = deps.clock.now();
     const claimed = await deps.db.transaction((tx) =>
-      claimDueDeliveries(tx, now, new Date(now.getTime() + WEBHOOK_LEASE_MS), new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS), BATCH),
+      claimDueDeliveries(
+        tx,
+        now,
+        new Date(now.getTime() + WEBHOOK_LEASE_MS),
+        new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS),
+        BATCH,
+      ),
     );
     if (claimed.length === 0) break;
     // Every attempt of the batch settles before the pass goes on; one that throws (a secret this key cannot open)

@@ -5,11 +5,31 @@ import { createSecretBox, SecretBoxError } from '../../lib/secret-box';
 import { createTestDatabase } from '@proxy/db/testing';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres, type TTestApp } from '../../../test/helpers';
 import { addTokenUsage } from '../proxies/proxies.repository';
-import { buyOk, createUser, creditFen, request, seedProxyStartup, signIn, type TTestUser } from '../proxies/proxies-test-kit';
+import {
+  buyOk,
+  createUser,
+  creditFen,
+  request,
+  seedProxyStartup,
+  signIn,
+  type TTestUser,
+} from '../proxies/proxies-test-kit';
 import { createAlertJobs } from '../alerts/alerts.jobs';
 import { createWebhookRunner } from './webhooks.jobs';
-import { deliverDueWebhooks, emitWebhookEvent, senderOf, WEBHOOK_LEASE_MS, WEBHOOK_SECRET_PURPOSE } from './webhooks.service';
-import { startHttpsReceiver, verifyWebhook, type THttpsReceiver, type TReceived, type TReceiverAnswer } from './webhooks-test-kit';
+import {
+  deliverDueWebhooks,
+  emitWebhookEvent,
+  senderOf,
+  WEBHOOK_LEASE_MS,
+  WEBHOOK_SECRET_PURPOSE,
+} from './webhooks.service';
+import {
+  startHttpsReceiver,
+  verifyWebhook,
+  type THttpsReceiver,
+  type TReceived,
+  type TReceiverAnswer,
+} from './webhooks-test-kit';
 
 const SECOND = 1000;
 const LIMIT = 107_374_182; // 0.1 GB
@@ -23,7 +43,11 @@ describe('webhooks', () => {
 
   beforeAll(async () => {
     receiver = await startHttpsReceiver({ answer: (req, i) => answers(req, i) });
-    t = await createTestApp({ clock, mailer, config: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_EXTRA_CA: receiver.ca } });
+    t = await createTestApp({
+      clock,
+      mailer,
+      config: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_EXTRA_CA: receiver.ca },
+    });
     await seedProxyStartup(t.deps);
   });
   afterAll(async () => {
@@ -34,11 +58,15 @@ describe('webhooks', () => {
   const nowS = () => Math.floor(clock.now().getTime() / 1000);
   const deliver = () => deliverDueWebhooks(t.deps, senderOf(t.deps.config));
   const create = async (user: TTestUser, events: string[], url = receiver.url) => {
-    const res = await request(t.app, 'POST', '/user/webhooks', { token: user.token, body: { url, events, description: 'test' } });
+    const res = await request(t.app, 'POST', '/user/webhooks', {
+      token: user.token,
+      body: { url, events, description: 'test' },
+    });
     expect(res.json().code, res.body).toBe(0);
     return res.json().data as { id: number; secret: string };
   };
-  const log = async (user: TTestUser, id: number) => (await request(t.app, 'GET', `/user/webhooks/${id}/deliveries`, { token: user.token })).json().data;
+  const log = async (user: TTestUser, id: number) =>
+    (await request(t.app, 'GET', `/user/webhooks/${id}/deliveries`, { token: user.token })).json().data;
 
   it('registers endpoints (at most 5), shows the secret once, and refuses bad input in zh and en', async () => {
     const amy = await createUser(t.app, mailer, 'amy');
@@ -54,17 +82,29 @@ describe('webhooks', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().data.issues[0].message).toContain('https://');
-    const noEvents = await request(t.app, 'POST', '/user/webhooks', { token: amy.token, body: { url: 'https://example.com/x', events: [] }, lang: 'en' });
+    const noEvents = await request(t.app, 'POST', '/user/webhooks', {
+      token: amy.token,
+      body: { url: 'https://example.com/x', events: [] },
+      lang: 'en',
+    });
     expect(noEvents.json().data.issues[0].message).toBe('Choose at least one event, each at most once');
     for (let i = 0; i < 4; i += 1) await create(amy, ['balance.low']);
-    const sixth = await request(t.app, 'POST', '/user/webhooks', { token: amy.token, body: { url: receiver.url, events: ['balance.low'] }, lang: 'en' });
+    const sixth = await request(t.app, 'POST', '/user/webhooks', {
+      token: amy.token,
+      body: { url: receiver.url, events: ['balance.low'] },
+      lang: 'en',
+    });
     expect(sixth.statusCode).toBe(409);
     expect(sixth.json().msg).toBe('You can register at most 5 webhook endpoints');
-    const rotated = (await request(t.app, 'POST', `/user/webhooks/${created.id}/rotate-secret`, { token: amy.token })).json().data;
+    const rotated = (
+      await request(t.app, 'POST', `/user/webhooks/${created.id}/rotate-secret`, { token: amy.token })
+    ).json().data;
     expect(rotated.secret).not.toBe(created.secret);
     const bob = await createUser(t.app, mailer, 'bob');
     expect((await request(t.app, 'DELETE', `/user/webhooks/${created.id}`, { token: bob.token })).statusCode).toBe(404);
-    expect((await request(t.app, 'GET', `/user/webhooks/${created.id}/deliveries`, { token: bob.token })).statusCode).toBe(404);
+    expect(
+      (await request(t.app, 'GET', `/user/webhooks/${created.id}/deliveries`, { token: bob.token })).statusCode,
+    ).toBe(404);
     expect((await request(t.app, 'DELETE', `/user/webhooks/${created.id}`, { token: amy.token })).json().code).toBe(0);
   });
 
@@ -73,7 +113,13 @@ describe('webhooks', () => {
     const hook = await create(cat, ['usage.threshold']);
     const before = receiver.received.length;
     const ping = (await request(t.app, 'POST', `/user/webhooks/${hook.id}/test`, { token: cat.token })).json().data;
-    expect(ping).toMatchObject({ status: 'succeeded', attempts: 1, response_code: 200, event_type: 'ping', response_excerpt: 'ok' });
+    expect(ping).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      response_code: 200,
+      event_type: 'ping',
+      response_excerpt: 'ok',
+    });
     expect(ping.latency_ms).toBeGreaterThanOrEqual(0);
     const got = receiver.received[before];
     expect(got.headers['webhook-id']).toBe(ping.event_id);
@@ -82,8 +128,14 @@ describe('webhooks', () => {
     expect(verifyWebhook(hook.secret, got.headers, got.body.replace('ping', 'pong'), nowS())).toBe(false);
     expect(verifyWebhook('whsec_other', got.headers, got.body, nowS())).toBe(false);
 
-    const id = (await buyOk(t.app, cat.token, '/token/variable/traffic', { network: 'HTTP', country_id: 'us', quantity: 1, traffic_gb: 0.1 })).tokens[0]
-      .token_id;
+    const id = (
+      await buyOk(t.app, cat.token, '/token/variable/traffic', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 1,
+        traffic_gb: 0.1,
+      })
+    ).tokens[0].token_id;
     await addTokenUsage(t.db.db, id, Math.ceil(LIMIT * 0.81));
     for (const job of createAlertJobs(t.deps)) await job.runOnce();
     expect(await deliver()).toBeGreaterThanOrEqual(1);
@@ -98,12 +150,19 @@ describe('webhooks', () => {
     const kim = await createUser(t.app, mailer, 'kim');
     const hook = await create(kim, ['balance.low']);
     const stored = async () =>
-      (await t.db.db.select({ secret: webhookEndpoints.secret }).from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id)))[0].secret;
+      (
+        await t.db.db
+          .select({ secret: webhookEndpoints.secret })
+          .from(webhookEndpoints)
+          .where(eq(webhookEndpoints.id, hook.id))
+      )[0].secret;
     // Stored: AES-GCM under DATA_ENCRYPTION_KEY, never the secret itself.
     const sealed = await stored();
     expect(sealed).toMatch(/^enc:v1:[0-9a-f]{8}:/);
     expect(sealed).not.toContain(hook.secret.slice(6));
-    const rotated = (await request(t.app, 'POST', `/user/webhooks/${hook.id}/rotate-secret`, { token: kim.token })).json().data as { secret: string };
+    const rotated = (
+      await request(t.app, 'POST', `/user/webhooks/${hook.id}/rotate-secret`, { token: kim.token })
+    ).json().data as { secret: string };
     expect(await stored()).toMatch(/^enc:v1:/);
     expect(await stored()).not.toContain(rotated.secret.slice(6));
 
@@ -111,12 +170,17 @@ describe('webhooks', () => {
     const legacy = 'whsec_0123456789abcdef0123456789abcdef0123456789abcdef';
     await t.db.db.update(webhookEndpoints).set({ secret: legacy }).where(eq(webhookEndpoints.id, hook.id));
     const before = receiver.received.length;
-    expect((await request(t.app, 'POST', `/user/webhooks/${hook.id}/test`, { token: kim.token })).json().data.status).toBe('succeeded');
+    expect(
+      (await request(t.app, 'POST', `/user/webhooks/${hook.id}/test`, { token: kim.token })).json().data.status,
+    ).toBe('succeeded');
     const got = receiver.received[before];
     expect(verifyWebhook(legacy, got.headers, got.body, nowS())).toBe(true);
     const resealed = await stored();
     expect(resealed).toMatch(/^enc:v1:/);
-    expect(createSecretBox(t.deps.config.dataEncryptionKey).open(resealed, WEBHOOK_SECRET_PURPOSE)).toEqual({ plain: legacy, isSealed: true });
+    expect(createSecretBox(t.deps.config.dataEncryptionKey).open(resealed, WEBHOOK_SECRET_PURPOSE)).toEqual({
+      plain: legacy,
+      isSealed: true,
+    });
 
     // A secret sealed under another key: the delivery pass fails naming DATA_ENCRYPTION_KEY, nothing is sent, the delivery stays queued.
     const other = createSecretBox(Buffer.alloc(32, 7));
@@ -130,7 +194,9 @@ describe('webhooks', () => {
     expect(failure).toBeInstanceOf(SecretBoxError);
     expect(String(failure)).toContain(`another DATA_ENCRYPTION_KEY (key id ${other.keyId}`);
     expect(receiver.received.length).toBe(sent);
-    const queued = (await log(kim, hook.id)).records.find((r: { event_type: string }) => r.event_type === 'balance.low');
+    const queued = (await log(kim, hook.id)).records.find(
+      (r: { event_type: string }) => r.event_type === 'balance.low',
+    );
     expect(queued.status).toBe('pending');
     await t.db.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id));
   });
@@ -140,12 +206,19 @@ describe('webhooks', () => {
     const hook = await create(dan, ['proxy.renewed']);
     let failures = 0;
     answers = (req) => (req.json.data?.proxy_id === 'retry' && failures++ < 2 ? 500 : 200);
-    await t.db.db.transaction((tx) => emitWebhookEvent(tx, dan.userId, 'proxy.renewed', 'proxy:retry', { proxy_id: 'retry' }));
+    await t.db.db.transaction((tx) =>
+      emitWebhookEvent(tx, dan.userId, 'proxy.renewed', 'proxy:retry', { proxy_id: 'retry' }),
+    );
     const mine = () => receiver.received.filter((r) => r.json.data?.proxy_id === 'retry');
     expect(await deliver()).toBe(1);
     expect(mine()).toHaveLength(1);
     let [entry] = (await log(dan, hook.id)).records;
-    expect(entry).toMatchObject({ status: 'pending', attempts: 1, response_code: 500, response_excerpt: 'failing with 500' });
+    expect(entry).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      response_code: 500,
+      response_excerpt: 'failing with 500',
+    });
     expect(entry.next_attempt_at).toBe(new Date(clock.now().getTime() + 30 * SECOND).toISOString());
     clock.advance(29 * SECOND);
     expect(await deliver()).toBe(0);
@@ -202,39 +275,44 @@ describe('webhooks', () => {
     answers = () => 200;
   });
 
-  it.skipIf(!isPostgres)('two server instances draining the queue at once send each event once, in order per subject (needs PostgreSQL)', async () => {
-    const ned = await createUser(t.app, mailer, 'ned');
-    await create(ned, ['supply.changed']);
-    await t.db.db.transaction(async (tx) => {
-      for (let i = 0; i < 30; i += 1) await emitWebhookEvent(tx, ned.userId, 'supply.changed', `supply:${i % 10}`, { who: 'ned', n: i });
-    });
-    const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 10 });
-    try {
-      const otherDeps = { ...t.deps, db: second.db };
-      const before = receiver.received.length;
-      const counts = await Promise.all([
-        deliver(),
-        deliverDueWebhooks(otherDeps, senderOf(t.deps.config)),
-        deliver(),
-        deliverDueWebhooks(otherDeps, senderOf(t.deps.config)),
-      ]);
-      expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
-      const got = receiver.received.slice(before).filter((r) => r.json.data?.who === 'ned');
-      expect(got).toHaveLength(30);
-      expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(30);
-      for (let subject = 0; subject < 10; subject += 1) {
-        const order = got.map((r) => r.json.data.n as number).filter((n) => n % 10 === subject);
-        expect(order).toEqual([subject, subject + 10, subject + 20]);
+  it.skipIf(!isPostgres)(
+    'two server instances draining the queue at once send each event once, in order per subject (needs PostgreSQL)',
+    async () => {
+      const ned = await createUser(t.app, mailer, 'ned');
+      await create(ned, ['supply.changed']);
+      await t.db.db.transaction(async (tx) => {
+        for (let i = 0; i < 30; i += 1)
+          await emitWebhookEvent(tx, ned.userId, 'supply.changed', `supply:${i % 10}`, { who: 'ned', n: i });
+      });
+      const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 10 });
+      try {
+        const otherDeps = { ...t.deps, db: second.db };
+        const before = receiver.received.length;
+        const counts = await Promise.all([
+          deliver(),
+          deliverDueWebhooks(otherDeps, senderOf(t.deps.config)),
+          deliver(),
+          deliverDueWebhooks(otherDeps, senderOf(t.deps.config)),
+        ]);
+        expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
+        const got = receiver.received.slice(before).filter((r) => r.json.data?.who === 'ned');
+        expect(got).toHaveLength(30);
+        expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(30);
+        for (let subject = 0; subject < 10; subject += 1) {
+          const order = got.map((r) => r.json.data.n as number).filter((n) => n % 10 === subject);
+          expect(order).toEqual([subject, subject + 10, subject + 20]);
+        }
+      } finally {
+        await second.close();
       }
-    } finally {
-      await second.close();
-    }
-  });
+    },
+  );
 
   it('changes an endpoint: a turned-off endpoint gets no deliveries, events only reach the types it subscribes to', async () => {
     const ola = await createUser(t.app, mailer, 'ola');
     const hook = await create(ola, ['balance.low']);
-    const put = (body: object, lang = 'en') => request(t.app, 'PUT', `/user/webhooks/${hook.id}`, { token: ola.token, body, lang });
+    const put = (body: object, lang = 'en') =>
+      request(t.app, 'PUT', `/user/webhooks/${hook.id}`, { token: ola.token, body, lang });
     const emit = (type: 'balance.low' | 'work_order.replied', n: number) =>
       t.db.db.transaction((tx) => emitWebhookEvent(tx, ola.userId, type, `account:${ola.userId}`, { who: 'ola', n }));
     const mine = () => receiver.received.filter((r) => r.json.data?.who === 'ola').map((r) => r.json.data.n);
@@ -242,7 +320,10 @@ describe('webhooks', () => {
     await emit('balance.low', 1);
     await deliver();
     expect(mine()).toEqual([]);
-    expect((await put({ is_enabled: true, events: ['work_order.replied'] })).json().data).toMatchObject({ is_enabled: true, events: ['work_order.replied'] });
+    expect((await put({ is_enabled: true, events: ['work_order.replied'] })).json().data).toMatchObject({
+      is_enabled: true,
+      events: ['work_order.replied'],
+    });
     await emit('balance.low', 2);
     await emit('work_order.replied', 3);
     await deliver();
@@ -251,22 +332,31 @@ describe('webhooks', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().data.issues[0].message).toBe('请输入 https:// 开头的有效网址（不含用户名、密码或 #）');
     const other = await createUser(t.app, mailer, 'pia');
-    expect((await request(t.app, 'PUT', `/user/webhooks/${hook.id}`, { token: other.token, body: { is_enabled: false } })).statusCode).toBe(404);
+    expect(
+      (await request(t.app, 'PUT', `/user/webhooks/${hook.id}`, { token: other.token, body: { is_enabled: false } }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('resends a delivery with the same event id', async () => {
     const fay = await createUser(t.app, mailer, 'fay');
     const hook = await create(fay, ['balance.low']);
-    await t.db.db.transaction((tx) => emitWebhookEvent(tx, fay.userId, 'balance.low', `account:${fay.userId}`, { balance: '1.00' }));
+    await t.db.db.transaction((tx) =>
+      emitWebhookEvent(tx, fay.userId, 'balance.low', `account:${fay.userId}`, { balance: '1.00' }),
+    );
     await deliver();
     const [first] = (await log(fay, hook.id)).records;
-    const resent = (await request(t.app, 'POST', `/user/webhooks/deliveries/${first.id}/resend`, { token: fay.token })).json().data;
+    const resent = (
+      await request(t.app, 'POST', `/user/webhooks/deliveries/${first.id}/resend`, { token: fay.token })
+    ).json().data;
     expect(resent).toMatchObject({ event_id: first.event_id, status: 'pending', attempts: 0 });
     const before = receiver.received.length;
     await deliver();
     expect(receiver.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([first.event_id]);
     const other = await createUser(t.app, mailer, 'gus');
-    expect((await request(t.app, 'POST', `/user/webhooks/deliveries/${first.id}/resend`, { token: other.token })).statusCode).toBe(404);
+    expect(
+      (await request(t.app, 'POST', `/user/webhooks/deliveries/${first.id}/resend`, { token: other.token })).statusCode,
+    ).toBe(404);
   });
 
   it('turns an endpoint off after 3 days of failures and tells the user', async () => {
@@ -274,14 +364,17 @@ describe('webhooks', () => {
     const hook = await create(hal, ['recharge.succeeded']);
     answers = (req) => (req.json.data?.who === 'hal' ? 500 : 200);
     for (let day = 0; day <= 3; day += 1) {
-      await t.db.db.transaction((tx) => emitWebhookEvent(tx, hal.userId, 'recharge.succeeded', `recharge:${day}`, { who: 'hal' }));
+      await t.db.db.transaction((tx) =>
+        emitWebhookEvent(tx, hal.userId, 'recharge.succeeded', `recharge:${day}`, { who: 'hal' }),
+      );
       await deliver();
       if (day < 3) clock.advance(24 * 60 * 60 * SECOND);
     }
     await signIn(t.app, hal);
     const [endpoint] = (await request(t.app, 'GET', '/user/webhooks', { token: hal.token })).json().data.records;
     expect(endpoint).toMatchObject({ id: hook.id, is_enabled: false, disabled_reason: 'failing' });
-    const notes = (await request(t.app, 'GET', '/user/notification/list', { token: hal.token, lang: 'en' })).json().data;
+    const notes = (await request(t.app, 'GET', '/user/notification/list', { token: hal.token, lang: 'en' })).json()
+      .data;
     expect(JSON.stringify(notes)).toContain('Webhook endpoint turned off');
     answers = () => 200;
   });
@@ -290,9 +383,17 @@ describe('webhooks', () => {
     const ivy = await createUser(t.app, mailer, 'ivy');
     await creditFen(t.deps, ivy.userId, 100_000);
     const hook = await create(ivy, ['proxy.renewed']);
-    const bought = await buyOk(t.app, ivy.token, '/token/static/ip', { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 });
+    const bought = await buyOk(t.app, ivy.token, '/token/static/ip', {
+      network: 'HTTP',
+      country_id: 'us',
+      quantity: 1,
+      days: 1,
+    });
     const id = bought.tokens[0].token_id;
-    const renewed = await request(t.app, 'POST', '/token/ip/renew', { token: ivy.token, body: { token_ids: [id], days: 3, payway: 'balance' } });
+    const renewed = await request(t.app, 'POST', '/token/ip/renew', {
+      token: ivy.token,
+      body: { token_ids: [id], days: 3, payway: 'balance' },
+    });
     expect(renewed.json().data).toMatchObject({ success: 1 });
     const before = receiver.received.length;
     await deliver();
@@ -319,7 +420,11 @@ describe('webhooks without the test setting', () => {
   it('refuses a private address: a literal one when saved, a name resolving to loopback when it is about to be dialled', async () => {
     const jo = await createUser(t.app, mailer, 'jo');
     for (const lang of ['zh', 'en'] as const) {
-      const res = await request(t.app, 'POST', '/user/webhooks', { token: jo.token, body: { url: receiver.url, events: ['balance.low'] }, lang });
+      const res = await request(t.app, 'POST', '/user/webhooks', {
+        token: jo.token,
+        body: { url: receiver.url, events: ['balance.low'] },
+        lang,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().msg).toBe(
         lang === 'zh'
@@ -328,11 +433,19 @@ describe('webhooks without the test setting', () => {
       );
     }
     for (const url of ['https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/latest']) {
-      expect((await request(t.app, 'POST', '/user/webhooks', { token: jo.token, body: { url, events: ['balance.low'] } })).statusCode).toBe(400);
+      expect(
+        (await request(t.app, 'POST', '/user/webhooks', { token: jo.token, body: { url, events: ['balance.low'] } }))
+          .statusCode,
+      ).toBe(400);
     }
-    expect(await request(t.app, 'GET', '/user/webhooks', { token: jo.token }).then((r) => r.json().data.records)).toEqual([]);
+    expect(
+      await request(t.app, 'GET', '/user/webhooks', { token: jo.token }).then((r) => r.json().data.records),
+    ).toEqual([]);
     const created = (
-      await request(t.app, 'POST', '/user/webhooks', { token: jo.token, body: { url: `https://localhost:${receiver.port}/hooks`, events: ['balance.low'] } })
+      await request(t.app, 'POST', '/user/webhooks', {
+        token: jo.token,
+        body: { url: `https://localhost:${receiver.port}/hooks`, events: ['balance.low'] },
+      })
     ).json().data;
     const ping = (await request(t.app, 'POST', `/user/webhooks/${created.id}/test`, { token: jo.token })).json().data;
     expect(ping).toMatchObject({ status: 'pending', attempts: 1, response_code: null });
@@ -358,9 +471,15 @@ describe('webhooks across a restart', () => {
     const first = await createTestApp({ clock, mailer, database, config });
     try {
       const kim = await createUser(first.app, mailer, 'kim');
-      const hook = (await request(first.app, 'POST', '/user/webhooks', { token: kim.token, body: { url: receiver.url, events: ['supply.changed'] } })).json()
-        .data;
-      await database.db.transaction((tx) => emitWebhookEvent(tx, kim.userId, 'supply.changed', 'supply:1', { supply_id: 1, status: 'processing' }));
+      const hook = (
+        await request(first.app, 'POST', '/user/webhooks', {
+          token: kim.token,
+          body: { url: receiver.url, events: ['supply.changed'] },
+        })
+      ).json().data;
+      await database.db.transaction((tx) =>
+        emitWebhookEvent(tx, kim.userId, 'supply.changed', 'supply:1', { supply_id: 1, status: 'processing' }),
+      );
       const runner = createWebhookRunner(first.deps);
       const pass = runner.runAllOnce();
       await receiver.waitFor(1);
@@ -379,8 +498,12 @@ describe('webhooks across a restart', () => {
         const [held, redelivered] = receiver.received;
         expect(redelivered.headers['webhook-id']).toBe(held.headers['webhook-id']);
         expect(redelivered.body).toBe(held.body);
-        expect(verifyWebhook(hook.secret, redelivered.headers, redelivered.body, Math.floor(clock.now().getTime() / 1000))).toBe(true);
-        const [entry] = (await request(second.app, 'GET', `/user/webhooks/${hook.id}/deliveries`, { token: kim.token })).json().data.records;
+        expect(
+          verifyWebhook(hook.secret, redelivered.headers, redelivered.body, Math.floor(clock.now().getTime() / 1000)),
+        ).toBe(true);
+        const [entry] = (
+          await request(second.app, 'GET', `/user/webhooks/${hook.id}/deliveries`, { token: kim.token })
+        ).json().data.records;
         expect(entry).toMatchObject({ status: 'succeeded', attempts: 2, event_id: held.headers['webhook-id'] });
         await again.stop();
       } finally {

@@ -19,6 +19,7 @@ export function sniffImageType(bytes: Uint8Array): TWorkOrderAttachmentType | un
   if (startsWith(bytes, PNG)) return 'image/png';
   if (startsWith(bytes, JPEG)) return 'image/jpeg';
   // RIFF <size> WEBP, then a VP8 / VP8L / VP8X chunk.
-  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8) && startsWith(bytes, ascii('VP8'), 12)) return 'image/webp';
+  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8) && startsWith(bytes, ascii('VP8'), 12))
+    return 'image/webp';
   return undefined;
 }

@@ -43,7 +43,10 @@ export async function listUserWorkOrders(
   filters: { status?: TWorkOrderStatus },
   page: { limit: number; offset: number },
 ): Promise<{ rows: TWorkOrderRow[]; total: number }> {
-  const where = and(ofUser(workOrders.userId, userId), filters.status ? eq(workOrders.status, filters.status) : undefined);
+  const where = and(
+    ofUser(workOrders.userId, userId),
+    filters.status ? eq(workOrders.status, filters.status) : undefined,
+  );
   const rows = await db
     .select({ ...getTableColumns(workOrders), pageTotal: countInPage(workOrders, where) })
     .from(workOrders)
@@ -51,7 +54,9 @@ export async function listUserWorkOrders(
     .orderBy(...newestOfUser(workOrders.userId, workOrders.id))
     .limit(page.limit)
     .offset(page.offset);
-  const total = await totalOfPage(page, rows, async () => Number((await db.select({ total: count() }).from(workOrders).where(where))[0].total));
+  const total = await totalOfPage(page, rows, async () =>
+    Number((await db.select({ total: count() }).from(workOrders).where(where))[0].total),
+  );
   return { rows, total };
 }
 
@@ -112,7 +117,11 @@ export async function moveActiveWorkOrder(
     .update(workOrders)
     .set(patch)
     .where(
-      and(eq(workOrders.id, id), inArray(workOrders.status, [...WORK_ORDER_ACTIVE_STATUSES]), userId === undefined ? undefined : eq(workOrders.userId, userId)),
+      and(
+        eq(workOrders.id, id),
+        inArray(workOrders.status, [...WORK_ORDER_ACTIVE_STATUSES]),
+        userId === undefined ? undefined : eq(workOrders.userId, userId),
+      ),
     )
     .returning();
   return row;
@@ -120,17 +129,28 @@ export async function moveActiveWorkOrder(
 
 /** The messages of a work order, oldest first. */
 export async function listMessages(db: TDbOrTx, workOrderId: number): Promise<TMessageRow[]> {
-  return db.select().from(workOrderMessages).where(eq(workOrderMessages.workOrderId, workOrderId)).orderBy(asc(workOrderMessages.id));
+  return db
+    .select()
+    .from(workOrderMessages)
+    .where(eq(workOrderMessages.workOrderId, workOrderId))
+    .orderBy(asc(workOrderMessages.id));
 }
 
 /** Attachments (without bytes) of the given messages. */
 export async function listMessageAttachments(db: TDbOrTx, messageIds: number[]): Promise<TAttachmentMeta[]> {
   if (messageIds.length === 0) return [];
-  return db.select(attachmentMeta).from(workOrderAttachments).where(inArray(workOrderAttachments.messageId, messageIds)).orderBy(asc(workOrderAttachments.id));
+  return db
+    .select(attachmentMeta)
+    .from(workOrderAttachments)
+    .where(inArray(workOrderAttachments.messageId, messageIds))
+    .orderBy(asc(workOrderAttachments.id));
 }
 
 /** Stores an uploaded attachment, waiting for a message. */
-export async function insertAttachment(db: TDbOrTx, row: typeof workOrderAttachments.$inferInsert): Promise<TAttachmentMeta> {
+export async function insertAttachment(
+  db: TDbOrTx,
+  row: typeof workOrderAttachments.$inferInsert,
+): Promise<TAttachmentMeta> {
   const [inserted] = await db.insert(workOrderAttachments).values(row).returning(attachmentMeta);
   return inserted;
 }
@@ -150,7 +170,13 @@ export async function attachToMessage(tx: TDbOrTx, userId: number, ids: number[]
   const taken = await tx
     .update(workOrderAttachments)
     .set({ messageId })
-    .where(and(inArray(workOrderAttachments.id, ids), eq(workOrderAttachments.userId, userId), isNull(workOrderAttachments.messageId)))
+    .where(
+      and(
+        inArray(workOrderAttachments.id, ids),
+        eq(workOrderAttachments.userId, userId),
+        isNull(workOrderAttachments.messageId),
+      ),
+    )
     .returning({ id: workOrderAttachments.id });
   return taken.length;
 }

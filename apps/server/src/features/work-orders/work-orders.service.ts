@@ -106,7 +106,11 @@ async function refuseMove(db: TDbOrTx, id: number, userId?: number): Promise<nev
 }
 
 /** A page of the customer's work orders, newest first. */
-export async function listWorkOrders(deps: Pick<TDeps, 'db'>, userId: number, query: TPageQuery & { status?: TWorkOrderStatus }): Promise<TPage<TWorkOrder>> {
+export async function listWorkOrders(
+  deps: Pick<TDeps, 'db'>,
+  userId: number,
+  query: TPageQuery & { status?: TWorkOrderStatus },
+): Promise<TPage<TWorkOrder>> {
   const { rows, total } = await listUserWorkOrders(
     deps.db,
     userId,
@@ -127,7 +131,11 @@ export async function getWorkOrder(deps: Pick<TDeps, 'db'>, userId: number, id: 
  * Opens a work order with its first message. token_id must be one of the
  * customer's proxies, supply_request_id one of the customer's supply requests.
  */
-export async function createWorkOrder(deps: Pick<TDeps, 'db' | 'clock'>, user: TUserRow, body: TWorkOrderCreateBody): Promise<TWorkOrderDetail> {
+export async function createWorkOrder(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  user: TUserRow,
+  body: TWorkOrderCreateBody,
+): Promise<TWorkOrderDetail> {
   if (body.token_id != null) {
     const [token] = await findUserTokens(deps.db, user.id, [body.token_id]);
     if (!token) throw new AppError('WORK_ORDER_TOKEN_NOT_FOUND');
@@ -147,14 +155,24 @@ export async function createWorkOrder(deps: Pick<TDeps, 'db' | 'clock'>, user: T
       createdAt: now,
       updatedAt: now,
     });
-    await addMessage(deps, tx, { workOrderId: order.id, authorId: user.id, isOperator: false, content: body.content, attachmentIds: body.attachment_ids });
+    await addMessage(deps, tx, {
+      workOrderId: order.id,
+      authorId: user.id,
+      isOperator: false,
+      content: body.content,
+      attachmentIds: body.attachment_ids,
+    });
     return order;
   });
   return { ...toWorkOrder(row), messages: await loadMessages(deps.db, row.id) };
 }
 
 /** Cancels one of the customer's work orders while it is open or answered. */
-export async function cancelWorkOrder(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, id: number): Promise<TWorkOrder> {
+export async function cancelWorkOrder(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  userId: number,
+  id: number,
+): Promise<TWorkOrder> {
   const now = deps.clock.now();
   const row = await moveActiveWorkOrder(deps.db, id, { status: 'cancelled', updatedAt: now, endedAt: now }, userId);
   if (!row) return refuseMove(deps.db, id, userId);
@@ -170,17 +188,28 @@ export async function replyAsCustomer(
   const row = await deps.db.transaction(async (tx) => {
     const moved = await moveActiveWorkOrder(tx, input.id, { status: 'open', updatedAt: deps.clock.now() }, userId);
     if (!moved) return refuseMove(tx, input.id, userId);
-    await addMessage(deps, tx, { workOrderId: moved.id, authorId: userId, isOperator: false, content: input.content, attachmentIds: input.attachment_ids });
+    await addMessage(deps, tx, {
+      workOrderId: moved.id,
+      authorId: userId,
+      isOperator: false,
+      content: input.content,
+      attachmentIds: input.attachment_ids,
+    });
     return moved;
   });
   return { ...toWorkOrder(row), messages: await loadMessages(deps.db, row.id) };
 }
 
 /** Stores an uploaded image (PNG, JPEG or WebP by its content) for the user's next work order or reply. */
-export async function uploadAttachment(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, file: TUploadedFile): Promise<TWorkOrderAttachment> {
+export async function uploadAttachment(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  userId: number,
+  file: TUploadedFile,
+): Promise<TWorkOrderAttachment> {
   const contentType = sniffImageType(file.bytes);
   if (!contentType) throw new AppError('WORK_ORDER_ATTACHMENT_TYPE');
-  if ((await countPendingAttachments(deps.db, userId)) >= WORK_ORDER_PENDING_ATTACHMENTS_MAX) throw new AppError('WORK_ORDER_ATTACHMENTS_PENDING');
+  if ((await countPendingAttachments(deps.db, userId)) >= WORK_ORDER_PENDING_ATTACHMENTS_MAX)
+    throw new AppError('WORK_ORDER_ATTACHMENTS_PENDING');
   // The name is only shown: its last path segment, trimmed to a bound.
   const filename = (file.filename.split(/[\\/]/).pop() ?? '').trim().slice(0, WORK_ORDER_FILENAME_MAX) || 'image';
   const row = await insertAttachment(deps.db, {
@@ -202,7 +231,10 @@ export async function readAttachment(deps: Pick<TDeps, 'db'>, user: TUserRow, id
 }
 
 /** The operators' queue: open first, then answered, then ended. */
-export async function listQueue(deps: Pick<TDeps, 'db'>, query: TPageQuery & { status?: TWorkOrderStatus; user_id?: number }): Promise<TPage<TAdminWorkOrder>> {
+export async function listQueue(
+  deps: Pick<TDeps, 'db'>,
+  query: TPageQuery & { status?: TWorkOrderStatus; user_id?: number },
+): Promise<TPage<TAdminWorkOrder>> {
   const { rows, total } = await listAllWorkOrders(
     deps.db,
     { status: query.status, userId: query.user_id },
@@ -230,9 +262,17 @@ export async function replyAsOperator(
   await deps.db.transaction(async (tx) => {
     const moved = await moveActiveWorkOrder(tx, input.id, { status: 'answered', updatedAt: deps.clock.now() });
     if (!moved) return refuseMove(tx, input.id);
-    await addMessage(deps, tx, { workOrderId: moved.id, authorId: operatorId, isOperator: true, content: input.content });
+    await addMessage(deps, tx, {
+      workOrderId: moved.id,
+      authorId: operatorId,
+      isOperator: true,
+      content: input.content,
+    });
     await writeNotification(deps, moved.userId, 'work_order_reply', tx);
-    await emitWebhookEvent(tx, moved.userId, 'work_order.replied', `work_order:${moved.id}`, { work_order_id: moved.id, subject: moved.subject });
+    await emitWebhookEvent(tx, moved.userId, 'work_order.replied', `work_order:${moved.id}`, {
+      work_order_id: moved.id,
+      subject: moved.subject,
+    });
   });
   const detail = await getWorkOrderForOperator(deps, input.id);
   await sendMailQuietly(

@@ -6,7 +6,11 @@ import { AREAS_QUERY_KEY } from './area-countries';
 
 /** Cities with inventory in a state (GET /token/list/area/city); failures say "failed to fetch cities". */
 export function getAreaCities(category: TProxyCategory, countryId: string, stateId: string, signal?: AbortSignal) {
-  return callApi('tokenAreaCities', { category, country_id: countryId, state_id: stateId }, { signal, failureMessage: translate('common:areas.fetchCities') });
+  return callApi(
+    'tokenAreaCities',
+    { category, country_id: countryId, state_id: stateId },
+    { signal, failureMessage: translate('common:areas.fetchCities') },
+  );
 }
 
 /** Query options of a state's cities. */
@@ -20,5 +24,8 @@ export function areaCitiesQueryOptions(category: TProxyCategory, countryId: stri
 
 /** The cities of a state (idle until a state is chosen). */
 export function useAreaCities(category: TProxyCategory, countryId: string | undefined, stateId: string | undefined) {
-  return useQuery({ ...areaCitiesQueryOptions(category, countryId ?? '', stateId ?? ''), enabled: Boolean(countryId && stateId) });
+  return useQuery({
+    ...areaCitiesQueryOptions(category, countryId ?? '', stateId ?? ''),
+    enabled: Boolean(countryId && stateId),
+  });
 }

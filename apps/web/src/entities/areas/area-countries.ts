@@ -8,7 +8,11 @@ export const AREAS_QUERY_KEY = ['areas'] as const;
 
 /** Countries with inventory for a category (GET /token/list/area/countries); failures say "failed to fetch countries" unless skipTips. */
 export function getAreaCountries(category: TProxyCategory, options: Pick<TCallOptions, 'signal' | 'skipTips'> = {}) {
-  return callApi('tokenAreaCountries', { category }, { ...options, failureMessage: translate('common:areas.fetchCountries') });
+  return callApi(
+    'tokenAreaCountries',
+    { category },
+    { ...options, failureMessage: translate('common:areas.fetchCountries') },
+  );
 }
 
 /** Query options of a category's countries. */

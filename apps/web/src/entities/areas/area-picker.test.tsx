@@ -13,7 +13,11 @@ function PickerForm() {
     <Form form={form}>
       <AreaPicker category="idc" />
       <Form.Item shouldUpdate noStyle>
-        {() => <output data-testid="values">{JSON.stringify(form.getFieldsValue(['country_id', 'state_id', 'city_id']))}</output>}
+        {() => (
+          <output data-testid="values">
+            {JSON.stringify(form.getFieldsValue(['country_id', 'state_id', 'city_id']))}
+          </output>
+        )}
       </Form.Item>
     </Form>
   );
@@ -32,8 +36,13 @@ async function pick(label: string, option: string) {
 
 // Two countries; California with one city in the United States.
 beforeEach(() => {
-  api.on('tokenAreaCountries', () => [makeArea('us', 'United States', '美国', 3), makeArea('gb', 'United Kingdom', '英国', 2)]);
-  api.on('tokenAreaStates', (req) => (req.query.get('country_id') === 'us' ? [makeArea('ca', 'California', '加利福尼亚州', 2)] : []));
+  api.on('tokenAreaCountries', () => [
+    makeArea('us', 'United States', '美国', 3),
+    makeArea('gb', 'United Kingdom', '英国', 2),
+  ]);
+  api.on('tokenAreaStates', (req) =>
+    req.query.get('country_id') === 'us' ? [makeArea('ca', 'California', '加利福尼亚州', 2)] : [],
+  );
   api.on('tokenAreaCities', () => [makeArea('losangeles', 'Los Angeles', '洛杉矶', 1)]);
 });
 
@@ -44,8 +53,15 @@ describe('area picker', { timeout: 60_000 }, () => {
     await pick('State / province', 'California (2 available)');
     await pick('City', 'Los Angeles (1 available)');
     expect(values()).toEqual({ country_id: 'us', state_id: 'ca', city_id: 'losangeles' });
-    expect(Object.fromEntries(api.requestsTo('tokenAreaStates')[0].query)).toEqual({ category: 'idc', country_id: 'us' });
-    expect(Object.fromEntries(api.requestsTo('tokenAreaCities')[0].query)).toEqual({ category: 'idc', country_id: 'us', state_id: 'ca' });
+    expect(Object.fromEntries(api.requestsTo('tokenAreaStates')[0].query)).toEqual({
+      category: 'idc',
+      country_id: 'us',
+    });
+    expect(Object.fromEntries(api.requestsTo('tokenAreaCities')[0].query)).toEqual({
+      category: 'idc',
+      country_id: 'us',
+      state_id: 'ca',
+    });
     // The field names the area; the count is for choosing.
     const countryField = screen.getByLabelText('Country / region').closest('.ant-select') as HTMLElement;
     expect(within(countryField).getByText('United States')).toBeTruthy();

@@ -10,7 +10,10 @@ import { useAreaStates } from './area-states';
 type TAreaOption = { value: string; label: string; name: string; search: string };
 
 /** Options of one level: "name (N available)" in the list, the name alone in the field; searchable by code and both names. */
-function toOptions(areas: TArea[] | undefined, t: (key: string, options?: Record<string, unknown>) => string): TAreaOption[] {
+function toOptions(
+  areas: TArea[] | undefined,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): TAreaOption[] {
   const lang = getLanguage();
   return (areas ?? []).map((area) => {
     const name = (lang === 'zh' ? area.name_zh : area.name_en) || area.name || area.id.toUpperCase();
@@ -43,7 +46,12 @@ function AreaLevel(props: {
   const options = toOptions(props.areas.data, t);
   return (
     <Col xs={24} sm={8}>
-      <Form.Item name={props.name} label={props.label} required={Boolean(props.requiredRule)} rules={props.requiredRule ? [props.requiredRule] : []}>
+      <Form.Item
+        name={props.name}
+        label={props.label}
+        required={Boolean(props.requiredRule)}
+        rules={props.requiredRule ? [props.requiredRule] : []}
+      >
         <Select<string, TAreaOption>
           showSearch={{ filterOption: matches }}
           popupMatchSelectWidth={260}

@@ -6,7 +6,11 @@ import { AREAS_QUERY_KEY } from './area-countries';
 
 /** States with inventory in a country (GET /token/list/area/state); failures say "failed to fetch states". */
 export function getAreaStates(category: TProxyCategory, countryId: string, signal?: AbortSignal) {
-  return callApi('tokenAreaStates', { category, country_id: countryId }, { signal, failureMessage: translate('common:areas.fetchStates') });
+  return callApi(
+    'tokenAreaStates',
+    { category, country_id: countryId },
+    { signal, failureMessage: translate('common:areas.fetchStates') },
+  );
 }
 
 /** Query options of a country's states. */

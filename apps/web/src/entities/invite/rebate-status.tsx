@@ -2,7 +2,12 @@ import { Select, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { REBATE_STATUSES, type TRebateReason, type TRebateStatus } from '@proxy/contract';
 
-const COLORS: Record<TRebateStatus, string> = { pending: 'processing', success: 'success', failed: 'error', unknown: 'default' };
+const COLORS: Record<TRebateStatus, string> = {
+  pending: 'processing',
+  success: 'success',
+  failed: 'error',
+  unknown: 'default',
+};
 
 /** A rebate's state (spec section 4); why it failed or is unknown in a tooltip. */
 export function RebateStatusTag(props: { status: TRebateStatus; reason: TRebateReason | null }) {
@@ -18,7 +23,10 @@ export function RebateReasonText(props: { reason: TRebateReason }) {
 }
 
 /** The status filter of a rebate list (cleared: every state). */
-export function RebateStatusSelect(props: { value: TRebateStatus | undefined; onChange: (status: TRebateStatus | undefined) => void }) {
+export function RebateStatusSelect(props: {
+  value: TRebateStatus | undefined;
+  onChange: (status: TRebateStatus | undefined) => void;
+}) {
   const { t } = useTranslation('common');
   return (
     <Select<TRebateStatus>

@@ -10,8 +10,15 @@ export const NOTIFICATIONS_QUERY_KEY = ['notifications'] as const;
 export type TNotificationListParams = { page: number; pageSize: number; isUnreadOnly: boolean };
 
 /** One page of notifications, newest first, with the unread count. */
-export function getNotificationList(params: TNotificationListParams, options: Pick<TCallOptions, 'signal' | 'skipTips'> = {}) {
-  return callApi('userNotificationList', { page: params.page, page_size: params.pageSize, ...(params.isUnreadOnly ? { unread: true } : {}) }, options);
+export function getNotificationList(
+  params: TNotificationListParams,
+  options: Pick<TCallOptions, 'signal' | 'skipTips'> = {},
+) {
+  return callApi(
+    'userNotificationList',
+    { page: params.page, page_size: params.pageSize, ...(params.isUnreadOnly ? { unread: true } : {}) },
+    options,
+  );
 }
 
 /** Query options of a page of notifications. */

@@ -20,7 +20,11 @@ function isAnswer(value: unknown): value is TPluginAnswer {
  * console). An unreachable extension is not told apart from a silent one: both
  * wait out the stated time.
  */
-export function sendToExtension(extensionId: string, request: TPluginRequest, timeoutMs: number): Promise<TPluginAnswer | null> {
+export function sendToExtension(
+  extensionId: string,
+  request: TPluginRequest,
+  timeoutMs: number,
+): Promise<TPluginAnswer | null> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(null), timeoutMs);
     const runtime = (globalThis as { chrome?: { runtime?: TChromeRuntime } }).chrome?.runtime;

@@ -11,7 +11,11 @@ export function getPluginInfo(signal?: AbortSignal) {
 
 /** Query options of the plugin info (the id rarely changes: kept a while). */
 export function pluginInfoQueryOptions() {
-  return queryOptions({ queryKey: PLUGIN_INFO_QUERY_KEY, queryFn: ({ signal }) => getPluginInfo(signal), staleTime: 5 * 60_000 });
+  return queryOptions({
+    queryKey: PLUGIN_INFO_QUERY_KEY,
+    queryFn: ({ signal }) => getPluginInfo(signal),
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** The built plugin's info. */

@@ -45,7 +45,13 @@ const state = () => screen.getByTestId('plugin-setup-state').getAttribute('data-
 
 describe('plugin setting of a proxy', () => {
   it('asks the server for a grant and hands it to the plugin, then says it is configured', async () => {
-    renderAt('/proxy/isp/static', <PluginSetupModal token={makeToken({ token_id: 5, host: 'gw.example.com', port: 7000 })} onClose={() => undefined} />);
+    renderAt(
+      '/proxy/isp/static',
+      <PluginSetupModal
+        token={makeToken({ token_id: 5, host: 'gw.example.com', port: 7000 })}
+        onClose={() => undefined}
+      />,
+    );
     await waitFor(() => expect(state()).toBe('success'));
     expect(screen.getByTestId('plugin-setup-state').textContent).toContain('gw.example.com:7000');
     expect(api.requestsTo('pluginGrant').map((r) => r.json)).toEqual([{ token_id: 5 }]);
@@ -66,7 +72,10 @@ describe('plugin setting of a proxy', () => {
   });
 
   it('refuses SOCKS5 at once: no grant asked, nothing sent to the plugin', async () => {
-    renderAt('/proxy/isp/static', <PluginSetupModal token={makeToken({ token_id: 6, network: 'SOCKS5' })} onClose={() => undefined} />);
+    renderAt(
+      '/proxy/isp/static',
+      <PluginSetupModal token={makeToken({ token_id: 6, network: 'SOCKS5' })} onClose={() => undefined} />,
+    );
     await waitFor(() => expect(state()).toBe('error'));
     expect(screen.getByTestId('plugin-setup-state').textContent).toContain('does not support SOCKS5');
     expect(api.requestsTo('pluginGrant')).toHaveLength(0);

@@ -16,7 +16,9 @@ export function PluginSetupResult(props: { setup: TPluginSetup; token: TSetupTok
       return (
         <Flex gap={12} align="center" data-testid="plugin-setup-state" data-state="configuring">
           <Spin />
-          <Typography.Text>{t('pluginSetup.configuring', { seconds: PLUGIN_ANSWER_TIMEOUT_MS / 1000 })}</Typography.Text>
+          <Typography.Text>
+            {t('pluginSetup.configuring', { seconds: PLUGIN_ANSWER_TIMEOUT_MS / 1000 })}
+          </Typography.Text>
         </Flex>
       );
     case 'success':
@@ -31,7 +33,16 @@ export function PluginSetupResult(props: { setup: TPluginSetup; token: TSetupTok
         />
       );
     case 'error':
-      return <Alert type="error" showIcon title={t('pluginSetup.error')} description={setup.reason} data-testid="plugin-setup-state" data-state="error" />;
+      return (
+        <Alert
+          type="error"
+          showIcon
+          title={t('pluginSetup.error')}
+          description={setup.reason}
+          data-testid="plugin-setup-state"
+          data-state="error"
+        />
+      );
     case 'timeout':
       return (
         <Alert
@@ -40,7 +51,8 @@ export function PluginSetupResult(props: { setup: TPluginSetup; token: TSetupTok
           title={t('pluginSetup.timeout')}
           description={
             <>
-              {t('pluginSetup.timeoutDetail', { seconds: PLUGIN_ANSWER_TIMEOUT_MS / 1000 })} <Link to="/tools/plugin">{t('pluginSetup.install')}</Link>
+              {t('pluginSetup.timeoutDetail', { seconds: PLUGIN_ANSWER_TIMEOUT_MS / 1000 })}{' '}
+              <Link to="/tools/plugin">{t('pluginSetup.install')}</Link>
             </>
           }
           data-testid="plugin-setup-state"

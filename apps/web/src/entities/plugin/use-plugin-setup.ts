@@ -29,7 +29,8 @@ export function usePluginSetup() {
       const settle = (next: TPluginSetup) => {
         if (run.current === id) setSetup(next);
       };
-      if (token.network === 'SOCKS5') return settle({ state: 'error', reason: t('pluginSetup.reasons.socks5-unsupported') });
+      if (token.network === 'SOCKS5')
+        return settle({ state: 'error', reason: t('pluginSetup.reasons.socks5-unsupported') });
       settle({ state: 'configuring' });
       try {
         const info = await queryClient.fetchQuery(pluginInfoQueryOptions());
@@ -40,7 +41,10 @@ export function usePluginSetup() {
         if (answer.ok) return settle({ state: 'success' });
         settle({ state: 'error', reason: t(`pluginSetup.reasons.${answer.reason}`) });
       } catch (error) {
-        settle({ state: 'error', reason: error instanceof ApiError ? error.msg : error instanceof Error ? error.message : String(error) });
+        settle({
+          state: 'error',
+          reason: error instanceof ApiError ? error.msg : error instanceof Error ? error.message : String(error),
+        });
       }
     },
     [t],

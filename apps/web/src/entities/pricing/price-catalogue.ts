@@ -15,7 +15,11 @@ export function getPriceCatalogue(signal?: AbortSignal) {
 
 /** Query options of the catalogue. */
 export function priceCatalogueQueryOptions() {
-  return queryOptions({ queryKey: PRICE_CATALOGUE_QUERY_KEY, queryFn: ({ signal }) => getPriceCatalogue(signal), staleTime: 5 * 60_000 });
+  return queryOptions({
+    queryKey: PRICE_CATALOGUE_QUERY_KEY,
+    queryFn: ({ signal }) => getPriceCatalogue(signal),
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** The price catalogue (undefined until it loads). */

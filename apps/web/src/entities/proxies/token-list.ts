@@ -44,7 +44,11 @@ export function toListQuery(filters: TTokenListFilters): Record<string, string> 
 }
 
 /** One page of a list (GET /token/list/<list>). */
-export function getTokenList(list: TProxyList, query: TTokenListQuery, options: TListCallOptions & { signal?: AbortSignal } = {}) {
+export function getTokenList(
+  list: TProxyList,
+  query: TTokenListQuery,
+  options: TListCallOptions & { signal?: AbortSignal } = {},
+) {
   return callApi(LIST_ROUTES[list], query, options);
 }
 
@@ -85,8 +89,15 @@ function combinePages(results: UseQueryResult<TTokenPage>[]): TTokenListsResult 
 }
 
 /** The same page of several lists, loaded side by side. */
-export function useTokenLists(lists: readonly TProxyList[], query: TTokenListQuery, options: TListCallOptions = {}): TTokenListsResult {
-  return useQueries({ queries: lists.map((list) => tokenListQueryOptions(list, query, options)), combine: combinePages });
+export function useTokenLists(
+  lists: readonly TProxyList[],
+  query: TTokenListQuery,
+  options: TListCallOptions = {},
+): TTokenListsResult {
+  return useQueries({
+    queries: lists.map((list) => tokenListQueryOptions(list, query, options)),
+    combine: combinePages,
+  });
 }
 
 /** Reloads every list (after a purchase, a renewal, a deletion...). */

@@ -12,7 +12,12 @@ export function getSiteNotice(signal?: AbortSignal) {
 
 /** Query options of the notice. */
 export function siteNoticeQueryOptions() {
-  return queryOptions({ queryKey: SITE_NOTICE_QUERY_KEY, queryFn: ({ signal }) => getSiteNotice(signal), staleTime: 60_000, retry: false });
+  return queryOptions({
+    queryKey: SITE_NOTICE_QUERY_KEY,
+    queryFn: ({ signal }) => getSiteNotice(signal),
+    staleTime: 60_000,
+    retry: false,
+  });
 }
 
 /** The notice; does not run while signed out. */

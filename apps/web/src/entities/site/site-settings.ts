@@ -11,7 +11,11 @@ export function getSiteSettings(signal?: AbortSignal) {
 
 /** Query options of the settings; they change only with a restart of the server. */
 export function siteSettingsQueryOptions() {
-  return queryOptions({ queryKey: SITE_SETTINGS_QUERY_KEY, queryFn: ({ signal }) => getSiteSettings(signal), staleTime: 5 * 60_000 });
+  return queryOptions({
+    queryKey: SITE_SETTINGS_QUERY_KEY,
+    queryFn: ({ signal }) => getSiteSettings(signal),
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** The help-center link, or null while unknown or unset (the menu entry is hidden then). */

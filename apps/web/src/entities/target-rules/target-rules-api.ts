@@ -18,7 +18,10 @@ export function useAccountTargetRules() {
 
 /** A proxy's own list, the account's, and which applies. */
 export function useTokenTargetRules(tokenId: number) {
-  return useQuery({ queryKey: tokenKey(tokenId), queryFn: ({ signal }) => callApi('tokenTargetRules', { token_id: tokenId }, { signal }) });
+  return useQuery({
+    queryKey: tokenKey(tokenId),
+    queryFn: ({ signal }) => callApi('tokenTargetRules', { token_id: tokenId }, { signal }),
+  });
 }
 
 // Any change may change what applies to every proxy: reload all target rules.
@@ -27,7 +30,8 @@ const reload = () => queryClient.invalidateQueries({ queryKey: TARGET_RULES_QUER
 /** Sets or removes the account's list. */
 export function useSaveAccountTargetRules() {
   return useMutation({
-    mutationFn: (input: TTargetRulesInput | null) => (input ? callApi('userTargetRulesSet', input) : callApi('userTargetRulesRemove')),
+    mutationFn: (input: TTargetRulesInput | null) =>
+      input ? callApi('userTargetRulesSet', input) : callApi('userTargetRulesRemove'),
     onSuccess: reload,
   });
 }
@@ -36,7 +40,9 @@ export function useSaveAccountTargetRules() {
 export function useSaveTokenTargetRules(tokenId: number) {
   return useMutation({
     mutationFn: (input: TTargetRulesInput | null) =>
-      input ? callApi('tokenTargetRulesSet', { token_id: tokenId, ...input }) : callApi('tokenTargetRulesRemove', { token_id: tokenId }),
+      input
+        ? callApi('tokenTargetRulesSet', { token_id: tokenId, ...input })
+        : callApi('tokenTargetRulesRemove', { token_id: tokenId }),
     onSuccess: reload,
   });
 }

@@ -44,12 +44,17 @@ describe('target rules editor', { timeout: 60_000 }, () => {
 
   it("saves the account's list line by line, and shows the server's refusals on their lines", async () => {
     let calls = 0;
-    api.on('userTargetRules', () => (calls === 0 ? null : { mode: 'allow' as const, rules: ['example.com', '203.0.113.0/24'], updated_at: SAVED_AT }));
+    api.on('userTargetRules', () =>
+      calls === 0 ? null : { mode: 'allow' as const, rules: ['example.com', '203.0.113.0/24'], updated_at: SAVED_AT },
+    );
     api.on('userTargetRulesSet', (req) => {
       calls += 1;
       const body = req.json as { mode: 'deny' | 'allow'; rules: string[] };
       if (body.rules.includes('refused.example')) {
-        return fail(400, 400, 'rules.0: refused by the server', { error: 'BAD_REQUEST', issues: [{ path: 'rules.0', message: 'refused by the server' }] });
+        return fail(400, 400, 'rules.0: refused by the server', {
+          error: 'BAD_REQUEST',
+          issues: [{ path: 'rules.0', message: 'refused by the server' }],
+        });
       }
       return { mode: body.mode, rules: ['example.com', '203.0.113.0/24'], updated_at: SAVED_AT };
     });
@@ -64,11 +69,18 @@ describe('target rules editor', { timeout: 60_000 }, () => {
     fireEvent.click(screen.getByText('Allow list'));
     typeRules('Example.com\n203.0.113.9/24');
     fireEvent.click(screen.getByRole('button', { name: 'Save rules' }));
-    await waitFor(() => expect(shownMessages('success')).toContain('Target rules saved; they apply to new connections at once'));
-    expect(api.requestsTo('userTargetRulesSet').at(-1)!.json).toEqual({ mode: 'allow', rules: ['Example.com', '203.0.113.9/24'] });
+    await waitFor(() =>
+      expect(shownMessages('success')).toContain('Target rules saved; they apply to new connections at once'),
+    );
+    expect(api.requestsTo('userTargetRulesSet').at(-1)!.json).toEqual({
+      mode: 'allow',
+      rules: ['Example.com', '203.0.113.9/24'],
+    });
     // The stored (canonical) list comes back into the editor.
     await waitFor(() =>
-      expect((screen.getByRole('textbox', { name: 'Rules, one per line' }) as HTMLTextAreaElement).value).toBe('example.com\n203.0.113.0/24'),
+      expect((screen.getByRole('textbox', { name: 'Rules, one per line' }) as HTMLTextAreaElement).value).toBe(
+        'example.com\n203.0.113.0/24',
+      ),
     );
     expect(screen.getByRole('button', { name: 'Remove list' })).toBeTruthy();
   });
@@ -76,19 +88,34 @@ describe('target rules editor', { timeout: 60_000 }, () => {
   it("a proxy's section says which list applies, and saves the proxy's own list", async () => {
     let own: { mode: 'deny' | 'allow'; rules: string[]; updated_at: string } | null = null;
     const account = { mode: 'deny' as const, rules: ['ads.example'], updated_at: SAVED_AT };
-    api.on('tokenTargetRules', () => ({ token_id: 7, own, account, applies: own ? ('own' as const) : ('account' as const) }));
+    api.on('tokenTargetRules', () => ({
+      token_id: 7,
+      own,
+      account,
+      applies: own ? ('own' as const) : ('account' as const),
+    }));
     api.on('tokenTargetRulesSet', (req) => {
       const body = req.json as { mode: 'deny' | 'allow'; rules: string[] };
-      own = { mode: body.mode, rules: body.rules.filter((r) => r.trim() !== ''), updated_at: '2026-01-02T00:00:00.000Z' };
+      own = {
+        mode: body.mode,
+        rules: body.rules.filter((r) => r.trim() !== ''),
+        updated_at: '2026-01-02T00:00:00.000Z',
+      };
       return { token_id: 7, own, account, applies: 'own' as const };
     });
     renderAt('/proxies', <TokenTargetRules tokenId={7} />);
-    expect(await screen.findByText("This proxy follows the account's Deny list (rules: 1). Saving a list here replaces it for this proxy only.")).toBeTruthy();
+    expect(
+      await screen.findByText(
+        "This proxy follows the account's Deny list (rules: 1). Saving a list here replaces it for this proxy only.",
+      ),
+    ).toBeTruthy();
     typeRules('[::1]');
     expect(await screen.findByText(/^Line 1: Not a valid domain/)).toBeTruthy();
     typeRules('10.0.0.0/8');
     fireEvent.click(screen.getByRole('button', { name: 'Save rules' }));
-    expect(await screen.findByText("This proxy follows its own list below; the account's list does not apply to it.")).toBeTruthy();
+    expect(
+      await screen.findByText("This proxy follows its own list below; the account's list does not apply to it."),
+    ).toBeTruthy();
     const [sent] = api.requestsTo('tokenTargetRulesSet');
     expect(sent.path).toBe('/token/target-rules/7');
     expect(sent.json).toEqual({ token_id: 7, mode: 'deny', rules: ['10.0.0.0/8'] });

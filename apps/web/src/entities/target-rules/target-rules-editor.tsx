@@ -22,8 +22,12 @@ type TLineProblem = { line: number | null; message: string };
 function checkLines(mode: TTargetRuleMode, text: string): { problems: TLineProblem[]; count: number } {
   const lang = getLanguage();
   const { rules, errors } = parseTargetRules(splitTargetRuleLines(text));
-  const problems: TLineProblem[] = errors.map((e) => ({ line: e.index + 1, message: validationMessage(TARGET_RULE_REASON_MESSAGES[e.reason], lang) }));
-  if (errors.length === 0 && mode === 'allow' && rules.length === 0) problems.push({ line: null, message: validationMessage('targetRulesAllowEmpty', lang) });
+  const problems: TLineProblem[] = errors.map((e) => ({
+    line: e.index + 1,
+    message: validationMessage(TARGET_RULE_REASON_MESSAGES[e.reason], lang),
+  }));
+  if (errors.length === 0 && mode === 'allow' && rules.length === 0)
+    problems.push({ line: null, message: validationMessage('targetRulesAllowEmpty', lang) });
   return { problems, count: rules.length };
 }
 
@@ -101,7 +105,9 @@ export function TargetRulesEditor(props: {
         status={problems.length > 0 ? 'error' : undefined}
         style={{ fontFamily: 'monospace' }}
       />
-      <Typography.Text type="secondary">{t('targetRules.count', { count: local.count, max: TARGET_RULES_MAX })}</Typography.Text>
+      <Typography.Text type="secondary">
+        {t('targetRules.count', { count: local.count, max: TARGET_RULES_MAX })}
+      </Typography.Text>
       {problems.length > 0 && (
         <Alert
           type="error"
@@ -110,7 +116,9 @@ export function TargetRulesEditor(props: {
           message={
             <ul style={{ margin: 0, paddingInlineStart: 20 }}>
               {problems.slice(0, 20).map((p, i) => (
-                <li key={i}>{p.line === null ? p.message : t('targetRules.lineProblem', { line: p.line, message: p.message })}</li>
+                <li key={i}>
+                  {p.line === null ? p.message : t('targetRules.lineProblem', { line: p.line, message: p.message })}
+                </li>
               ))}
             </ul>
           }
@@ -126,7 +134,12 @@ export function TargetRulesEditor(props: {
           {t('targetRules.save')}
         </Button>
         {props.list && (
-          <Popconfirm title={t('targetRules.removeConfirm')} onConfirm={() => save(null)} okText={t('targetRules.remove')} cancelText={t('actions.cancel')}>
+          <Popconfirm
+            title={t('targetRules.removeConfirm')}
+            onConfirm={() => save(null)}
+            okText={t('targetRules.remove')}
+            cancelText={t('actions.cancel')}
+          >
             <Button danger disabled={props.isSaving}>
               {t('targetRules.remove')}
             </Button>

@@ -1,6 +1,11 @@
 import { Alert, Card, Collapse, Flex, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAccountTargetRules, useSaveAccountTargetRules, useSaveTokenTargetRules, useTokenTargetRules } from './target-rules-api';
+import {
+  useAccountTargetRules,
+  useSaveAccountTargetRules,
+  useSaveTokenTargetRules,
+  useTokenTargetRules,
+} from './target-rules-api';
 import { TargetRulesEditor } from './target-rules-editor';
 
 /** The account-wide target rules: a card of the security page. */
@@ -18,7 +23,13 @@ export function AccountTargetRulesCard() {
           <Skeleton active />
         ) : query.isError ? null : (
           // Keyed by the saved list's time: a reload after saving starts the editor from what was stored.
-          <TargetRulesEditor key={query.data?.updated_at ?? 'none'} scope="account" list={query.data} onSave={save.mutateAsync} isSaving={save.isPending} />
+          <TargetRulesEditor
+            key={query.data?.updated_at ?? 'none'}
+            scope="account"
+            list={query.data}
+            onSave={save.mutateAsync}
+            isSaving={save.isPending}
+          />
         )}
       </Flex>
     </Card>
@@ -39,9 +50,18 @@ export function TokenTargetRules({ tokenId }: { tokenId: number }) {
         type="info"
         showIcon
         data-testid="target-rules-applies"
-        message={t(`targetRules.applies.${applies}`, { mode: account ? t(`targetRules.mode.${account.mode}`) : '', count: account?.rules.length ?? 0 })}
+        message={t(`targetRules.applies.${applies}`, {
+          mode: account ? t(`targetRules.mode.${account.mode}`) : '',
+          count: account?.rules.length ?? 0,
+        })}
       />
-      <TargetRulesEditor key={own?.updated_at ?? 'none'} scope="token" list={own} onSave={save.mutateAsync} isSaving={save.isPending} />
+      <TargetRulesEditor
+        key={own?.updated_at ?? 'none'}
+        scope="token"
+        list={own}
+        onSave={save.mutateAsync}
+        isSaving={save.isPending}
+      />
     </Flex>
   );
 }
@@ -49,5 +69,10 @@ export function TokenTargetRules({ tokenId }: { tokenId: number }) {
 /** The proxy detail drawer's section: folded until opened (the lists load then). */
 export function TokenTargetRulesSection({ tokenId }: { tokenId: number }) {
   const { t } = useTranslation('common');
-  return <Collapse size="small" items={[{ key: 'rules', label: t('targetRules.ownTitle'), children: <TokenTargetRules tokenId={tokenId} /> }]} />;
+  return (
+    <Collapse
+      size="small"
+      items={[{ key: 'rules', label: t('targetRules.ownTitle'), children: <TokenTargetRules tokenId={tokenId} /> }]}
+    />
+  );
 }

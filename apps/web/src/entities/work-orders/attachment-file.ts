@@ -12,7 +12,11 @@ export function getAttachmentFile(id: number, signal?: AbortSignal): Promise<Blo
  * session, which an image tag cannot); undefined while it loads or when it failed.
  */
 export function useAttachmentUrl(id: number): { url: string | undefined; isError: boolean } {
-  const query = useQuery({ queryKey: ['work-orders', 'attachment', id], queryFn: ({ signal }) => getAttachmentFile(id, signal), staleTime: Infinity });
+  const query = useQuery({
+    queryKey: ['work-orders', 'attachment', id],
+    queryFn: ({ signal }) => getAttachmentFile(id, signal),
+    staleTime: Infinity,
+  });
   const [url, setUrl] = useState<string>();
   useEffect(() => {
     if (!query.data) return undefined;

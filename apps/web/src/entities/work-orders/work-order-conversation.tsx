@@ -17,14 +17,29 @@ function AttachmentThumb({ attachment }: { attachment: TWorkOrderAttachment }) {
     );
   }
   if (!url) return <Skeleton.Image active style={{ width: 96, height: 96 }} />;
-  return <Image src={url} alt={attachment.filename} width={96} height={96} style={{ objectFit: 'cover' }} data-testid="work-order-image" />;
+  return (
+    <Image
+      src={url}
+      alt={attachment.filename}
+      width={96}
+      height={96}
+      style={{ objectFit: 'cover' }}
+      data-testid="work-order-image"
+    />
+  );
 }
 
 /**
  * A work order's conversation, oldest message first: who wrote it, when, the
  * text and its images. `viewer` names the customer "You" on the customer's screen.
  */
-export function WorkOrderConversation({ messages, viewer }: { messages: TWorkOrderMessage[]; viewer: 'customer' | 'operator' }) {
+export function WorkOrderConversation({
+  messages,
+  viewer,
+}: {
+  messages: TWorkOrderMessage[];
+  viewer: 'customer' | 'operator';
+}) {
   const { t } = useTranslation('common');
   if (messages.length === 0) return <Empty />;
   return (
@@ -40,14 +55,18 @@ export function WorkOrderConversation({ messages, viewer }: { messages: TWorkOrd
             styles={{ body: { background: isOperator ? 'var(--ant-color-primary-bg, #e6f0ff)' : undefined } }}
             title={
               <Flex gap={8} align="center" wrap>
-                <Tag color={isOperator ? 'blue' : 'default'}>{t(`workOrder.author.${!isOperator && viewer === 'customer' ? 'me' : message.author}`)}</Tag>
+                <Tag color={isOperator ? 'blue' : 'default'}>
+                  {t(`workOrder.author.${!isOperator && viewer === 'customer' ? 'me' : message.author}`)}
+                </Tag>
                 <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 'normal' }}>
                   {formatDateTimeMinutes(message.created_at)}
                 </Typography.Text>
               </Flex>
             }
           >
-            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: message.attachments.length > 0 ? 8 : 0 }}>
+            <Typography.Paragraph
+              style={{ whiteSpace: 'pre-wrap', marginBottom: message.attachments.length > 0 ? 8 : 0 }}
+            >
               {message.content}
             </Typography.Paragraph>
             {message.attachments.length > 0 && (

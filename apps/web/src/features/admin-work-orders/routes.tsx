@@ -10,5 +10,10 @@ export const adminWorkOrderRoutes: TAppRoute[] = [
     titleKey: 'admin-work-orders:title',
     menu: { order: 5, icon: <CustomerServiceOutlined /> },
   },
-  { path: '/admin/work-orders/:id', load: () => import('./components/admin-work-order-page'), access: 'admin', titleKey: 'admin-work-orders:detail.title' },
+  {
+    path: '/admin/work-orders/:id',
+    load: () => import('./components/admin-work-order-page'),
+    access: 'admin',
+    titleKey: 'admin-work-orders:detail.title',
+  },
 ];

@@ -10,6 +10,16 @@ export const workOrderRoutes: TAppRoute[] = [
     titleKey: 'work-orders:title',
     menu: { order: 98.5, icon: <CustomerServiceOutlined /> },
   },
-  { path: '/work-orders/new', load: () => import('./components/new-work-order-page'), access: 'protected', titleKey: 'work-orders:create.title' },
-  { path: '/work-orders/:id', load: () => import('./components/work-order-page'), access: 'protected', titleKey: 'work-orders:detail.title' },
+  {
+    path: '/work-orders/new',
+    load: () => import('./components/new-work-order-page'),
+    access: 'protected',
+    titleKey: 'work-orders:create.title',
+  },
+  {
+    path: '/work-orders/:id',
+    load: () => import('./components/work-order-page'),
+    access: 'protected',
+    titleKey: 'work-orders:detail.title',
+  },
 ];

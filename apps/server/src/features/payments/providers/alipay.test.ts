@@ -2,7 +2,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payNotifications, payOrders } from '@proxy/db';
-import { createFakeClock, createMemoryMailer, createTestApp, type TMemoryMailer, type TTestApp } from '../../../../test/helpers';
+import {
+  createFakeClock,
+  createMemoryMailer,
+  createTestApp,
+  type TMemoryMailer,
+  type TTestApp,
+} from '../../../../test/helpers';
 import { startFakeAlipay, type TFakeAlipay } from '../../../../test/payments/fake-alipay';
 import { balanceFen, createUser, request, type TTestUser } from '../../proxies/proxies-test-kit';
 import { seedChargeOptions } from '../payments-charge.service';
@@ -59,7 +65,10 @@ describe('top-up with Alipay', () => {
     expect(`${payUrl.origin}${payUrl.pathname}`).toBe(fake.gateway);
     expect(payUrl.searchParams.get('method')).toBe('alipay.trade.page.pay');
     expect(payUrl.searchParams.get('sign')).toBeTruthy();
-    expect(JSON.parse(payUrl.searchParams.get('biz_content') ?? '{}')).toMatchObject({ out_trade_no: res.json().data.order_id, total_amount: '102.00' });
+    expect(JSON.parse(payUrl.searchParams.get('biz_content') ?? '{}')).toMatchObject({
+      out_trade_no: res.json().data.order_id,
+      total_amount: '102.00',
+    });
   });
 
   it('answers the QR code of a precreate the gateway accepted as signed by us', async () => {
@@ -67,7 +76,11 @@ describe('top-up with Alipay', () => {
     expect(res.json().code, res.body).toBe(0);
     const order = res.json().data;
     expect(order.qr_code).toBe(`https://qr.alipay.com/fake${order.order_id}`);
-    expect(fake.requests.at(-1)).toMatchObject({ method: 'alipay.trade.precreate', isSignedByApp: true, biz: { total_amount: '51.50' } });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: 'alipay.trade.precreate',
+      isSignedByApp: true,
+      biz: { total_amount: '51.50' },
+    });
   });
 
   it('credits a genuine notification once and answers "success" to it and its resends', async () => {
@@ -94,8 +107,14 @@ describe('top-up with Alipay', () => {
     const cases: [string, string][] = [
       [genuine.replace('total_amount=203.00', 'total_amount=2030.00'), 'bad signature'],
       [fake.notification(paidParams(order.order_id, '203.00'), forger.privateKey), 'bad signature'],
-      [fake.notification(paidParams(order.order_id, '203.00', { app_id: '2026999999999999' })), 'app_id 2026999999999999 is not ours'],
-      [fake.notification(paidParams(order.order_id, '203.00', { seller_id: '2088999999999999' })), 'seller_id 2088999999999999 is not ours'],
+      [
+        fake.notification(paidParams(order.order_id, '203.00', { app_id: '2026999999999999' })),
+        'app_id 2026999999999999 is not ours',
+      ],
+      [
+        fake.notification(paidParams(order.order_id, '203.00', { seller_id: '2088999999999999' })),
+        'seller_id 2088999999999999 is not ours',
+      ],
       [fake.notification(paidParams(order.order_id, '2.03')), `paid 203 fen, the order's price is 20300`],
     ];
     for (const [body, reason] of cases) {
@@ -110,16 +129,24 @@ describe('top-up with Alipay', () => {
 
   it('acknowledges WAIT_BUYER_PAY without changing anything, and fails the order on TRADE_CLOSED', async () => {
     const order = (await request(t.app, 'POST', '/pay/charge/alipay/10', { token: ann.token })).json().data;
-    expect((await post(fake.notification(paidParams(order.order_id, '11.10', { trade_status: 'WAIT_BUYER_PAY' })))).body).toBe('success');
+    expect(
+      (await post(fake.notification(paidParams(order.order_id, '11.10', { trade_status: 'WAIT_BUYER_PAY' })))).body,
+    ).toBe('success');
     expect(await statusOf(order.order_id)).toBe('pending');
-    expect((await post(fake.notification(paidParams(order.order_id, '11.10', { trade_status: 'TRADE_CLOSED' })))).body).toBe('success');
+    expect(
+      (await post(fake.notification(paidParams(order.order_id, '11.10', { trade_status: 'TRADE_CLOSED' })))).body,
+    ).toBe('success');
     expect(await statusOf(order.order_id)).toBe('failure');
   });
 
   it('reconciles a stale order with the trade query: paid is credited, unknown times out', async () => {
     const paid = (await request(t.app, 'POST', '/pay/charge/alipay/10', { token: ann.token })).json().data;
     const unpaid = (await request(t.app, 'POST', '/pay/charge/alipay/10', { token: ann.token })).json().data;
-    fake.trades.set(paid.order_id, { trade_status: 'TRADE_SUCCESS', trade_no: '2026112222001499990001', total_amount: '11.10' });
+    fake.trades.set(paid.order_id, {
+      trade_status: 'TRADE_SUCCESS',
+      trade_no: '2026112222001499990001',
+      total_amount: '11.10',
+    });
     const before = await balanceFen(t.deps, ann.userId);
     clock.advance(16 * 60_000);
     await reconcileStaleOrders(t.deps);

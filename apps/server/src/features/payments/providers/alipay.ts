@@ -16,7 +16,15 @@ export type TAlipaySettings = {
   gateway: string;
 };
 
-type TTradeAnswer = { code?: string; sub_code?: string; msg?: string; qr_code?: string; trade_status?: string; trade_no?: string; total_amount?: string };
+type TTradeAnswer = {
+  code?: string;
+  sub_code?: string;
+  msg?: string;
+  qr_code?: string;
+  trade_status?: string;
+  trade_no?: string;
+  total_amount?: string;
+};
 
 const PAID = new Set(['TRADE_SUCCESS', 'TRADE_FINISHED']);
 
@@ -61,15 +69,21 @@ export function createAlipayProvider(settings: TAlipaySettings): TPayProvider {
         });
         return { payUrl, qrCode: null };
       }
-      const answer = (await sdk.exec('alipay.trade.precreate', { bizContent: biz, notify_url: request.notifyUrl }, { validateSign: true })) as TTradeAnswer;
-      if (answer.code !== '10000' || !answer.qr_code) throw new Error(`alipay precreate refused: ${answer.code} ${answer.sub_code ?? ''} ${answer.msg ?? ''}`);
+      const answer = (await sdk.exec(
+        'alipay.trade.precreate',
+        { bizContent: biz, notify_url: request.notifyUrl },
+        { validateSign: true },
+      )) as TTradeAnswer;
+      if (answer.code !== '10000' || !answer.qr_code)
+        throw new Error(`alipay precreate refused: ${answer.code} ${answer.sub_code ?? ''} ${answer.msg ?? ''}`);
       return { payUrl: null, qrCode: answer.qr_code };
     },
     async verify({ rawBody }) {
       const params = Object.fromEntries(new URLSearchParams(rawBody));
       if (!params.sign || !sdk.checkNotifySignV2(params)) throw new NotificationRefusal('bad signature');
       if (params.app_id !== settings.appId) throw new NotificationRefusal(`app_id ${params.app_id} is not ours`);
-      if (settings.sellerId && params.seller_id !== settings.sellerId) throw new NotificationRefusal(`seller_id ${params.seller_id} is not ours`);
+      if (settings.sellerId && params.seller_id !== settings.sellerId)
+        throw new NotificationRefusal(`seller_id ${params.seller_id} is not ours`);
       if (!params.out_trade_no || !params.trade_no) throw new NotificationRefusal('out_trade_no or trade_no missing');
       let paidFen: number;
       try {
@@ -90,9 +104,14 @@ export function createAlipayProvider(settings: TAlipaySettings): TPayProvider {
       refused: { status: 400, contentType: 'text/plain; charset=utf-8', body: 'fail' },
     },
     async query(orderId): Promise<TProviderOrderState> {
-      const answer = (await sdk.exec('alipay.trade.query', { bizContent: { out_trade_no: orderId } }, { validateSign: true })) as TTradeAnswer;
+      const answer = (await sdk.exec(
+        'alipay.trade.query',
+        { bizContent: { out_trade_no: orderId } },
+        { validateSign: true },
+      )) as TTradeAnswer;
       if (answer.code === '40004' && answer.sub_code === 'ACQ.TRADE_NOT_EXIST') return { state: 'unpaid' };
-      if (answer.code !== '10000') throw new Error(`alipay trade query refused: ${answer.code} ${answer.sub_code ?? ''}`);
+      if (answer.code !== '10000')
+        throw new Error(`alipay trade query refused: ${answer.code} ${answer.sub_code ?? ''}`);
       if (PAID.has(answer.trade_status ?? '') && answer.trade_no && answer.total_amount) {
         return { state: 'paid', providerTxId: answer.trade_no, paidFen: yuanToFen(answer.total_amount) };
       }

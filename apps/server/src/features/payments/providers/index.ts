@@ -16,7 +16,8 @@ export type TPayProviders = Map<TPayMethod, TPayProvider>;
 
 // A key given as PEM text, bare base64, or the path of a PEM file.
 function keyText(value: string): string {
-  if (!value.includes('-----BEGIN') && !/^[A-Za-z0-9+/=\s]+$/.test(value) && existsSync(value)) return readFileSync(value, 'utf8');
+  if (!value.includes('-----BEGIN') && !/^[A-Za-z0-9+/=\s]+$/.test(value) && existsSync(value))
+    return readFileSync(value, 'utf8');
   return value;
 }
 
@@ -56,7 +57,12 @@ export function createPayProviders(config: TServerConfig): TPayProviders {
   };
   if (config.USDT_TRC20_ADDRESS) {
     const address = config.USDT_TRC20_ADDRESS;
-    const chain = createTronChain({ apiUrl: config.USDT_TRC20_API_URL, apiKey: config.USDT_TRC20_API_KEY, address, contract: config.USDT_TRC20_CONTRACT });
+    const chain = createTronChain({
+      apiUrl: config.USDT_TRC20_API_URL,
+      apiKey: config.USDT_TRC20_API_KEY,
+      address,
+      contract: config.USDT_TRC20_CONTRACT,
+    });
     on.push(createUsdtProvider({ ...usdt, network: 'trc20', address, chain }));
   }
   if (config.USDT_ERC20_ADDRESS) {
@@ -71,5 +77,7 @@ export function createPayProviders(config: TServerConfig): TPayProviders {
     on.push(createUsdtProvider({ ...usdt, network: 'erc20', address, chain }));
   }
   if (config.PAY_SANDBOX) on.push(createSandboxProvider({ secret: config.jwtSecret, publicUrl: config.publicUrl }));
-  return new Map(PAY_METHODS.flatMap((method) => on.filter((p) => p.method === method).map((p) => [method, p] as const)));
+  return new Map(
+    PAY_METHODS.flatMap((method) => on.filter((p) => p.method === method).map((p) => [method, p] as const)),
+  );
 }

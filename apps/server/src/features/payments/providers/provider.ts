@@ -42,7 +42,8 @@ export type TIncomingNotification = { rawBody: string; headers: Record<string, s
 export type TNotificationAnswer = { status: number; contentType: string; body: string };
 
 /** What the provider says about an order (reconciliation of stale pending orders). */
-export type TProviderOrderState = { state: 'paid'; providerTxId: string; paidFen: number } | { state: 'unpaid' } | { state: 'closed' };
+export type TProviderOrderState =
+  { state: 'paid'; providerTxId: string; paidFen: number } | { state: 'unpaid' } | { state: 'closed' };
 
 /** A notification that is not genuine or does not match our order; refused and logged with the reason. */
 export class NotificationRefusal extends Error {

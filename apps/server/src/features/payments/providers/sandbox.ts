@@ -17,7 +17,10 @@ export type TSandboxNotification = { order_id: string; tx_id: string; paid_fen: 
 /** The sandbox provider, with the signer its pay page uses. */
 export function createSandboxProvider(options: { secret: string; publicUrl: string }): TPayProvider & {
   /** A signed notification for the order, as the pay page sends it. */
-  notificationFor(order: { id: string; priceFen: number }, result: 'success' | 'failure'): { rawBody: string; headers: Record<string, string> };
+  notificationFor(
+    order: { id: string; priceFen: number },
+    result: 'success' | 'failure',
+  ): { rawBody: string; headers: Record<string, string> };
 } {
   const key = createHmac('sha256', options.secret).update('pay-sandbox').digest();
   const sign = (body: string) => createHmac('sha256', key).update(body).digest('hex');
@@ -33,7 +36,8 @@ export function createSandboxProvider(options: { secret: string; publicUrl: stri
     async verify({ rawBody, headers }) {
       const given = Buffer.from(headers[SANDBOX_SIGNATURE_HEADER] ?? '', 'hex');
       const expected = Buffer.from(sign(rawBody), 'hex');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new NotificationRefusal('bad signature');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        throw new NotificationRefusal('bad signature');
       let body: TSandboxNotification;
       try {
         body = JSON.parse(rawBody) as TSandboxNotification;
@@ -43,7 +47,12 @@ export function createSandboxProvider(options: { secret: string; publicUrl: stri
       if (typeof body.order_id !== 'string' || typeof body.tx_id !== 'string' || !Number.isSafeInteger(body.paid_fen)) {
         throw new NotificationRefusal('malformed body');
       }
-      return { orderId: body.order_id, providerTxId: body.tx_id, paidFen: body.paid_fen, outcome: body.result === 'success' ? 'success' : 'failure' };
+      return {
+        orderId: body.order_id,
+        providerTxId: body.tx_id,
+        paidFen: body.paid_fen,
+        outcome: body.result === 'success' ? 'success' : 'failure',
+      };
     },
     answers: {
       ok: { status: 200, contentType: 'text/plain; charset=utf-8', body: 'success' },
@@ -54,7 +63,12 @@ export function createSandboxProvider(options: { secret: string; publicUrl: stri
       return { state: 'unpaid' };
     },
     notificationFor(order, result) {
-      const body: TSandboxNotification = { order_id: order.id, tx_id: `SBX${randomBytes(8).toString('hex').toUpperCase()}`, paid_fen: order.priceFen, result };
+      const body: TSandboxNotification = {
+        order_id: order.id,
+        tx_id: `SBX${randomBytes(8).toString('hex').toUpperCase()}`,
+        paid_fen: order.priceFen,
+        result,
+      };
       const rawBody = JSON.stringify(body);
       return { rawBody, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: sign(rawBody) } };
     },

@@ -48,14 +48,26 @@ describe('top-up with WeChat Pay', () => {
     expect(order).toMatchObject({ mode: 'qr', qr_code: `weixin://wxpay/bizpayurl?pr=${order.order_id}`, price: 102 });
     expect(fake.requests.at(-1)).toMatchObject({
       isSignedByMerchant: true,
-      body: { out_trade_no: order.order_id, amount: { total: 10_200, currency: 'CNY' }, mchid: fake.env.WECHAT_PAY_MCHID, appid: fake.env.WECHAT_PAY_APPID },
+      body: {
+        out_trade_no: order.order_id,
+        amount: { total: 10_200, currency: 'CNY' },
+        mchid: fake.env.WECHAT_PAY_MCHID,
+        appid: fake.env.WECHAT_PAY_APPID,
+      },
     });
   });
 
   it('refuses the redirect mode, which Native pay does not offer, naming the field in zh and en', async () => {
     const en = await request(t.app, 'POST', '/pay/charge/wechat/100', { token: ann.token, body: { mode: 'redirect' } });
-    expect([en.statusCode, en.json().data.issues[0]]).toEqual([400, { path: 'mode', message: 'This payment method does not offer this pay mode' }]);
-    const zh = await request(t.app, 'POST', '/pay/charge/wechat/100', { token: ann.token, lang: 'zh', body: { mode: 'redirect' } });
+    expect([en.statusCode, en.json().data.issues[0]]).toEqual([
+      400,
+      { path: 'mode', message: 'This payment method does not offer this pay mode' },
+    ]);
+    const zh = await request(t.app, 'POST', '/pay/charge/wechat/100', {
+      token: ann.token,
+      lang: 'zh',
+      body: { mode: 'redirect' },
+    });
     expect(zh.json().data.issues[0].message).toBe('该支付方式不支持此支付形式');
   });
 

@@ -41,7 +41,10 @@ function header(headers: Record<string, string | undefined>, name: string): stri
  * clock; the notification's resource is decrypted with AEAD_AES_256_GCM and
  * the API v3 key, then checked against our mchid, appid and order.
  */
-export function createWechatPayProvider(settings: TWechatPaySettings, now: () => Date = () => new Date()): TPayProvider {
+export function createWechatPayProvider(
+  settings: TWechatPaySettings,
+  now: () => Date = () => new Date(),
+): TPayProvider {
   const base = settings.baseUrl.replace(/\/$/, '');
 
   function checkSigned(headers: Record<string, string | undefined>, body: string): void {
@@ -64,7 +67,11 @@ export function createWechatPayProvider(settings: TWechatPaySettings, now: () =>
   }
 
   // One signed API v3 call; the answer's signature is checked like a notification's.
-  async function call(method: 'GET' | 'POST', path: string, body?: object): Promise<{ status: number; json: Record<string, unknown> }> {
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: object,
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
     const payload = body ? JSON.stringify(body) : '';
     const nonce = randomBytes(16).toString('hex');
     const timestamp = Math.floor(now().getTime() / 1000);
@@ -112,17 +119,23 @@ export function createWechatPayProvider(settings: TWechatPaySettings, now: () =>
     },
     async verify({ rawBody, headers }) {
       checkSigned(headers, rawBody);
-      let envelope: { event_type?: string; resource?: { algorithm?: string; ciphertext?: string; nonce?: string; associated_data?: string } };
+      let envelope: {
+        event_type?: string;
+        resource?: { algorithm?: string; ciphertext?: string; nonce?: string; associated_data?: string };
+      };
       try {
         envelope = JSON.parse(rawBody);
       } catch {
         throw new NotificationRefusal('malformed body');
       }
       const resource = envelope.resource;
-      if (resource?.algorithm !== 'AEAD_AES_256_GCM' || !resource.ciphertext || !resource.nonce) throw new NotificationRefusal('no AEAD_AES_256_GCM resource');
+      if (resource?.algorithm !== 'AEAD_AES_256_GCM' || !resource.ciphertext || !resource.nonce)
+        throw new NotificationRefusal('no AEAD_AES_256_GCM resource');
       let transaction: TTransaction;
       try {
-        transaction = JSON.parse(Aes.AesGcm.decrypt(resource.ciphertext, settings.apiV3Key, resource.nonce, resource.associated_data ?? '')) as TTransaction;
+        transaction = JSON.parse(
+          Aes.AesGcm.decrypt(resource.ciphertext, settings.apiV3Key, resource.nonce, resource.associated_data ?? ''),
+        ) as TTransaction;
       } catch {
         throw new NotificationRefusal('resource does not decrypt with our API v3 key');
       }
@@ -141,10 +154,17 @@ export function createWechatPayProvider(settings: TWechatPaySettings, now: () =>
     },
     answers: {
       ok: { status: 204, contentType: 'application/json', body: '' },
-      refused: { status: 400, contentType: 'application/json', body: JSON.stringify({ code: 'FAIL', message: 'refused' }) },
+      refused: {
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'FAIL', message: 'refused' }),
+      },
     },
     async query(orderId): Promise<TProviderOrderState> {
-      const answer = await call('GET', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderId)}?mchid=${encodeURIComponent(settings.mchid)}`);
+      const answer = await call(
+        'GET',
+        `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderId)}?mchid=${encodeURIComponent(settings.mchid)}`,
+      );
       if (answer.status === 404) return { state: 'unpaid' };
       if (answer.status !== 200) throw new Error(`wechat pay query refused: ${answer.status}`);
       const t = answer.json as TTransaction;

@@ -40,12 +40,19 @@ export const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a1162
 export class ChainApiError extends Error {}
 
 /** A JSON call with a time limit; any status but 2xx, or a body that is not JSON, is a ChainApiError (without the URL, which may hold a key). */
-export async function fetchJson(url: string, init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {}): Promise<unknown> {
+export async function fetchJson(
+  url: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(url, {
       method: init.method ?? 'GET',
-      headers: { accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+      headers: {
+        accept: 'application/json',
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: AbortSignal.timeout(15_000),
     });

@@ -22,7 +22,8 @@ const HEX_QUANTITY = /^0x[0-9a-f]+$/i;
 const HASH = /^0x[0-9a-f]{64}$/i;
 
 function quantity(value: unknown, what: string): number {
-  if (typeof value !== 'string' || !HEX_QUANTITY.test(value)) throw new ChainApiError(`Ethereum: ${what} is not a hex quantity`);
+  if (typeof value !== 'string' || !HEX_QUANTITY.test(value))
+    throw new ChainApiError(`Ethereum: ${what} is not a hex quantity`);
   const n = Number.parseInt(value, 16);
   if (!Number.isSafeInteger(n)) throw new ChainApiError(`Ethereum: ${what} out of range`);
   return n;
@@ -41,8 +42,13 @@ export function createEthereumChain(settings: TEthereumChainSettings): TUsdtChai
   let nextId = 1;
 
   async function rpc(method: string, params: unknown[]): Promise<unknown> {
-    const answer = asRecord(await fetchJson(settings.rpcUrl, { method: 'POST', body: { jsonrpc: '2.0', id: nextId++, method, params } }));
-    if (answer.error !== undefined) throw new ChainApiError(`Ethereum: ${method} failed: ${String(asRecord(answer.error).message ?? 'error').slice(0, 200)}`);
+    const answer = asRecord(
+      await fetchJson(settings.rpcUrl, { method: 'POST', body: { jsonrpc: '2.0', id: nextId++, method, params } }),
+    );
+    if (answer.error !== undefined)
+      throw new ChainApiError(
+        `Ethereum: ${method} failed: ${String(asRecord(answer.error).message ?? 'error').slice(0, 200)}`,
+      );
     return answer.result;
   }
 
@@ -56,15 +62,32 @@ export function createEthereumChain(settings: TEthereumChainSettings): TUsdtChai
       for (let range = 0; range < RANGES_PER_PASS && from <= finalized; range++) {
         const to = Math.min(finalized, from + settings.blockRange - 1);
         const logs = await rpc('eth_getLogs', [
-          { fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}`, address: settings.contract, topics: [`0x${TRANSFER_TOPIC}`, null, ourTopic] },
+          {
+            fromBlock: `0x${from.toString(16)}`,
+            toBlock: `0x${to.toString(16)}`,
+            address: settings.contract,
+            topics: [`0x${TRANSFER_TOPIC}`, null, ourTopic],
+          },
         ]);
         if (!Array.isArray(logs)) throw new ChainApiError('Ethereum: eth_getLogs answered no list');
         const transfers: TChainTransfer[] = [];
         for (const log of logs.map(asRecord)) {
           const topics = Array.isArray(log.topics) ? log.topics.map((t) => String(t).toLowerCase()) : [];
           if (log.removed === true || String(log.address ?? '').toLowerCase() !== contract) continue;
-          if (topics.length !== 3 || topics[0] !== `0x${TRANSFER_TOPIC}` || topics[2] !== ourTopic || !HASH.test(topics[1])) continue;
-          if (typeof log.data !== 'string' || !HASH.test(log.data) || typeof log.transactionHash !== 'string' || !HASH.test(log.transactionHash)) continue;
+          if (
+            topics.length !== 3 ||
+            topics[0] !== `0x${TRANSFER_TOPIC}` ||
+            topics[2] !== ourTopic ||
+            !HASH.test(topics[1])
+          )
+            continue;
+          if (
+            typeof log.data !== 'string' ||
+            !HASH.test(log.data) ||
+            typeof log.transactionHash !== 'string' ||
+            !HASH.test(log.transactionHash)
+          )
+            continue;
           const blockNumber = quantity(log.blockNumber, 'a log block number');
           if (blockNumber < from || blockNumber > to) continue;
           const amountUnits = BigInt(log.data);
@@ -72,7 +95,10 @@ export function createEthereumChain(settings: TEthereumChainSettings): TUsdtChai
           let block = blocks.get(blockNumber);
           if (!block) {
             const header = asRecord(await rpc('eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, false]));
-            block = { hash: String(header.hash ?? '').toLowerCase(), time: new Date(quantity(header.timestamp, 'a block timestamp') * 1000) };
+            block = {
+              hash: String(header.hash ?? '').toLowerCase(),
+              time: new Date(quantity(header.timestamp, 'a block timestamp') * 1000),
+            };
             blocks.set(blockNumber, block);
           }
           // Below the finalized block the chain cannot change; a different hash is an endpoint out of step: retry later.

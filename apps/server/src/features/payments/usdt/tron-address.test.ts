@@ -7,7 +7,9 @@ describe('TRON addresses (base58check of 0x41 and 20 bytes)', () => {
     expect(tronAddressToHex('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBe('a614f803b6fd780986a42c78ec9c7f77e6ded13c');
     expect(tronAddressFromHex('a614f803b6fd780986a42c78ec9c7f77e6ded13c')).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
     // A 32-byte topic names the same account in its last 20 bytes.
-    expect(tronAddressFromHex(`0x${'0'.repeat(24)}a614f803b6fd780986a42c78ec9c7f77e6ded13c`)).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
+    expect(tronAddressFromHex(`0x${'0'.repeat(24)}a614f803b6fd780986a42c78ec9c7f77e6ded13c`)).toBe(
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    );
   });
 
   it('round-trips any account id', () => {

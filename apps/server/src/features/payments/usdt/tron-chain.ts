@@ -37,13 +37,19 @@ export function createTronChain(settings: TTronChainSettings): TUsdtChain {
   if (!ourHex || !contractHex) throw new Error('USDT TRC20: address or contract is not a TRON address');
 
   async function solidHead(): Promise<{ number: number; timestamp: number }> {
-    const block = asRecord(await fetchJson(`${base}/walletsolidity/getnowblock`, { method: 'POST', body: {}, headers }));
+    const block = asRecord(
+      await fetchJson(`${base}/walletsolidity/getnowblock`, { method: 'POST', body: {}, headers }),
+    );
     const raw = asRecord(asRecord(block.block_header).raw_data);
-    if (!Number.isSafeInteger(raw.number) || !Number.isSafeInteger(raw.timestamp)) throw new ChainApiError('TRON: no solidified block');
+    if (!Number.isSafeInteger(raw.number) || !Number.isSafeInteger(raw.timestamp))
+      throw new ChainApiError('TRON: no solidified block');
     return { number: raw.number as number, timestamp: raw.timestamp as number };
   }
 
-  async function list(from: number, fingerprint: string | undefined): Promise<{ items: TListed[]; fingerprint?: string }> {
+  async function list(
+    from: number,
+    fingerprint: string | undefined,
+  ): Promise<{ items: TListed[]; fingerprint?: string }> {
     const query = new URLSearchParams({
       only_confirmed: 'true',
       only_to: 'true',
@@ -53,23 +59,41 @@ export function createTronChain(settings: TTronChainSettings): TUsdtChain {
       limit: String(PAGE_SIZE),
     });
     if (fingerprint) query.set('fingerprint', fingerprint);
-    const answer = asRecord(await fetchJson(`${base}/v1/accounts/${settings.address}/transactions/trc20?${query}`, { headers }));
-    if (answer.success === false || !Array.isArray(answer.data)) throw new ChainApiError('TRON: the transfer listing failed');
+    const answer = asRecord(
+      await fetchJson(`${base}/v1/accounts/${settings.address}/transactions/trc20?${query}`, { headers }),
+    );
+    if (answer.success === false || !Array.isArray(answer.data))
+      throw new ChainApiError('TRON: the transfer listing failed');
     const items = answer.data
       .map(asRecord)
-      .filter((d) => typeof d.transaction_id === 'string' && /^[0-9a-fA-F]{64}$/.test(d.transaction_id) && Number.isSafeInteger(d.block_timestamp))
+      .filter(
+        (d) =>
+          typeof d.transaction_id === 'string' &&
+          /^[0-9a-fA-F]{64}$/.test(d.transaction_id) &&
+          Number.isSafeInteger(d.block_timestamp),
+      )
       .map((d) => ({ txHash: (d.transaction_id as string).toLowerCase(), blockTime: d.block_timestamp as number }));
     const next = asRecord(answer.meta).fingerprint;
-    return { items, fingerprint: answer.data.length >= PAGE_SIZE && typeof next === 'string' && next ? next : undefined };
+    return {
+      items,
+      fingerprint: answer.data.length >= PAGE_SIZE && typeof next === 'string' && next ? next : undefined,
+    };
   }
 
   // The transaction as the solidified chain knows it; null when it does not (not final, or dropped).
   async function finalTransfers(txHash: string, head: { number: number }): Promise<TChainTransfer[] | null> {
-    const info = asRecord(await fetchJson(`${base}/walletsolidity/gettransactioninfobyid`, { method: 'POST', body: { value: txHash }, headers }));
+    const info = asRecord(
+      await fetchJson(`${base}/walletsolidity/gettransactioninfobyid`, {
+        method: 'POST',
+        body: { value: txHash },
+        headers,
+      }),
+    );
     if (typeof info.id !== 'string' || info.id.toLowerCase() !== txHash) return null;
     const blockNumber = info.blockNumber;
     const blockTime = info.blockTimeStamp;
-    if (!Number.isSafeInteger(blockNumber) || !Number.isSafeInteger(blockTime) || (blockNumber as number) > head.number) return null;
+    if (!Number.isSafeInteger(blockNumber) || !Number.isSafeInteger(blockTime) || (blockNumber as number) > head.number)
+      return null;
     // A failed transaction moved nothing, whatever it logged.
     if (asRecord(info.receipt).result !== 'SUCCESS') return [];
     const logs = Array.isArray(info.log) ? info.log.map(asRecord) : [];
@@ -81,7 +105,8 @@ export function createTronChain(settings: TTronChainSettings): TUsdtChain {
         .replace(/^(0x|41)(?=[0-9a-f]{40}$)/, '');
       const data = String(log.data ?? '').replace(/^0x/, '');
       if (address !== contractHex || topics.length !== 3 || topics[0] !== TRANSFER_TOPIC) return;
-      if (!/^[0-9a-f]{64}$/.test(topics[1]) || !/^[0-9a-f]{64}$/.test(topics[2]) || topics[2].slice(-40) !== ourHex) return;
+      if (!/^[0-9a-f]{64}$/.test(topics[1]) || !/^[0-9a-f]{64}$/.test(topics[2]) || topics[2].slice(-40) !== ourHex)
+        return;
       if (!/^[0-9a-fA-F]{64}$/.test(data)) return;
       const amountUnits = BigInt(`0x${data}`);
       if (amountUnits <= 0n) return;

@@ -12,9 +12,12 @@ describe('USDT rate (yuan per USDT, at most 6 decimals)', () => {
     expect(parseUsdtRate(text)).toBe(micro);
   });
 
-  it.each(['', '0', '0.0', '-7.2', '7.2000001', '7,2', '1e1', ' 7.2', '.5', '7.', 'abc', '1234567'])('refuses %j', (text) => {
-    expect(parseUsdtRate(text)).toBeNull();
-  });
+  it.each(['', '0', '0.0', '-7.2', '7.2000001', '7,2', '1e1', ' 7.2', '.5', '7.', 'abc', '1234567'])(
+    'refuses %j',
+    (text) => {
+      expect(parseUsdtRate(text)).toBeNull();
+    },
+  );
 });
 
 describe("an order's USDT base amount (the price at the rate, rounded up to 0.01 USDT)", () => {
@@ -35,6 +38,8 @@ describe("an order's USDT base amount (the price at the rate, rounded up to 0.01
   it('offers the 99 amounts base + 0.01 .. base + 0.99, each once', () => {
     const candidates = usdtCandidateUnits(14_170_000n);
     expect(candidates).toHaveLength(USDT_OFFSET_COUNT);
-    expect([...candidates].sort((a, b) => (a < b ? -1 : 1))).toEqual(Array.from({ length: 99 }, (_, i) => 14_170_000n + BigInt(i + 1) * 10_000n));
+    expect([...candidates].sort((a, b) => (a < b ? -1 : 1))).toEqual(
+      Array.from({ length: 99 }, (_, i) => 14_170_000n + BigInt(i + 1) * 10_000n),
+    );
   });
 });

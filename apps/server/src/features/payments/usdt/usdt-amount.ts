@@ -22,7 +22,8 @@ export function parseUsdtRate(text: string): bigint | null {
 
 /** The units of `priceFen` yuan at `rateMicro` micro-yuan per USDT, rounded up to the hundredth of a USDT. */
 export function usdtBaseUnits(priceFen: number, rateMicro: bigint): bigint {
-  if (!Number.isSafeInteger(priceFen) || priceFen <= 0) throw new RangeError(`price must be a positive integer of fen, got ${priceFen}`);
+  if (!Number.isSafeInteger(priceFen) || priceFen <= 0)
+    throw new RangeError(`price must be a positive integer of fen, got ${priceFen}`);
   if (rateMicro <= 0n) throw new RangeError('rate must be positive');
   // yuan / rate = (fen / 100) / (micro / 10^6) USDT = fen * 10^6 / micro hundredths.
   const cents = (BigInt(priceFen) * MICRO + rateMicro - 1n) / rateMicro;

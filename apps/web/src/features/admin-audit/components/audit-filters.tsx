@@ -47,9 +47,21 @@ export function AuditFilters(props: { onChange: (filters: TAuditFilters) => void
   };
 
   return (
-    <Form form={form} layout={isPhone ? 'vertical' : 'inline'} onFinish={apply} style={{ rowGap: 8, marginBottom: 16 }} aria-label={t('filters.label')}>
+    <Form
+      form={form}
+      layout={isPhone ? 'vertical' : 'inline'}
+      onFinish={apply}
+      style={{ rowGap: 8, marginBottom: 16 }}
+      aria-label={t('filters.label')}
+    >
       <Form.Item name="operator" label={t('filters.operator')}>
-        <Input allowClear maxLength={254} placeholder={t('filters.operatorHint')} style={{ width: 220 }} onPressEnter={apply} />
+        <Input
+          allowClear
+          maxLength={254}
+          placeholder={t('filters.operatorHint')}
+          style={{ width: 220 }}
+          onPressEnter={apply}
+        />
       </Form.Item>
       <Form.Item name="route" label={t('filters.route')}>
         <Select

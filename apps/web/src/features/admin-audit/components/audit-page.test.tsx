@@ -105,7 +105,12 @@ describe('audit list (operator area)', { timeout: 60_000 }, () => {
     api.on('adminAuditList', (request) => {
       const page = Number(request.query.get('page'));
       const pageSize = Number(request.query.get('page_size'));
-      return { records: page === 1 ? records : [{ ...DISABLED, id: 7, target_id: 'second-page' }], total: 45, page, page_size: pageSize };
+      return {
+        records: page === 1 ? records : [{ ...DISABLED, id: 7, target_id: 'second-page' }],
+        total: 45,
+        page,
+        page_size: pageSize,
+      };
     });
     renderAudit();
     await screen.findByText('Total 45');
@@ -132,7 +137,15 @@ describe('audit list (operator area)', { timeout: 60_000 }, () => {
     fireEvent.click(await screen.findByText('adminUserSetStatus', { selector: '.ant-select-item-option-content' }));
     await waitFor(() => expect(lastListQuery().route).toBe('adminUserSetStatus'));
     fireEvent.click(screen.getByText('Search'));
-    await waitFor(() => expect(lastListQuery()).toEqual({ page: '1', page_size: '20', operator_id: '1', route: 'adminUserSetStatus', target_id: '5' }));
+    await waitFor(() =>
+      expect(lastListQuery()).toEqual({
+        page: '1',
+        page_size: '20',
+        operator_id: '1',
+        route: 'adminUserSetStatus',
+        target_id: '5',
+      }),
+    );
     await waitFor(() => expect(screen.queryByText('USER_NOT_FOUND')).toBeNull());
 
     // Reset: the unfiltered first page again (from the cache or the server).
@@ -158,7 +171,10 @@ describe('audit list (operator area)', { timeout: 60_000 }, () => {
   it('takes the operator as an id or part of an e-mail', async () => {
     api.on('adminAuditList', () => ({ records: [DISABLED, MISSING], total: 2, page: 1, page_size: 20 }));
     expect(toAuditFilters({ operator: ' 12 ' })).toMatchObject({ operator_id: 12, operator_email: undefined });
-    expect(toAuditFilters({ operator: 'Ops@Example' })).toMatchObject({ operator_id: undefined, operator_email: 'Ops@Example' });
+    expect(toAuditFilters({ operator: 'Ops@Example' })).toMatchObject({
+      operator_id: undefined,
+      operator_email: 'Ops@Example',
+    });
     expect(toAuditFilters({ operator: '012' })).toMatchObject({ operator_id: undefined, operator_email: '012' });
     renderAudit();
     await screen.findByText('USER_NOT_FOUND');
@@ -178,7 +194,9 @@ describe('audit list (operator area)', { timeout: 60_000 }, () => {
 
   it('toasts a failed load and offers a retry', async () => {
     let isDown = true;
-    api.on('adminAuditList', () => (isDown ? fail(500, 500, 'Server error') : { records: [DISABLED], total: 1, page: 1, page_size: 20 }));
+    api.on('adminAuditList', () =>
+      isDown ? fail(500, 500, 'Server error') : { records: [DISABLED], total: 1, page: 1, page_size: 20 },
+    );
     renderAudit();
     await screen.findByText('The audit log could not be loaded');
     expect(shownMessages('error')).toContain('Failed to load the audit log');

@@ -20,11 +20,13 @@ function EntryDetails(props: { entry: TAuditEntry }) {
   return (
     <Flex vertical gap={8} data-testid={`audit-details-${props.entry.id}`}>
       <Typography.Text type="secondary">
-        {t('details.request')}: <Typography.Text code>{`${props.entry.method} ${props.entry.path}`}</Typography.Text> · {t('details.ip')}:{' '}
-        <Typography.Text code>{props.entry.ip}</Typography.Text>
+        {t('details.request')}: <Typography.Text code>{`${props.entry.method} ${props.entry.path}`}</Typography.Text> ·{' '}
+        {t('details.ip')}: <Typography.Text code>{props.entry.ip}</Typography.Text>
       </Typography.Text>
       <Typography.Text type="secondary">{t('details.input')}:</Typography.Text>
-      <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{JSON.stringify(props.entry.input, null, 2)}</pre>
+      <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+        {JSON.stringify(props.entry.input, null, 2)}
+      </pre>
     </Flex>
   );
 }

@@ -43,13 +43,17 @@ export function useMoveTargets(node: { id: number; kind: TInventoryNodeQuery['ki
 export function useInventoryStock() {
   return useQuery({
     queryKey: [...ADMIN_INVENTORY_KEY, 'stock'],
-    queryFn: ({ signal }) => callApi('adminInventoryStock', {}, { signal, failureMessage: translate('admin-inventory:errors.stock') }),
+    queryFn: ({ signal }) =>
+      callApi('adminInventoryStock', {}, { signal, failureMessage: translate('admin-inventory:errors.stock') }),
   });
 }
 
 // The lists, the stock and the customers' area counts follow every change.
 export const refreshInventory = () =>
-  Promise.all([queryClient.invalidateQueries({ queryKey: ADMIN_INVENTORY_KEY }), queryClient.invalidateQueries({ queryKey: AREAS_QUERY_KEY })]);
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: ADMIN_INVENTORY_KEY }),
+    queryClient.invalidateQueries({ queryKey: AREAS_QUERY_KEY }),
+  ]);
 
 /** Edit a node (PUT /admin/inventory/nodes/{id}); the form shows the fields at fault itself. */
 export function useUpdateNode() {
@@ -62,7 +66,8 @@ export function useUpdateNode() {
 /** Retire a node, moving its pinned proxies to `move_to` when given; the dialog shows a refusal itself. */
 export function useRetireNode() {
   return useMutation({
-    mutationFn: (body: { id: number; move_to?: number }) => callApi('adminInventoryNodeRetire', body, { skipTips: true }),
+    mutationFn: (body: { id: number; move_to?: number }) =>
+      callApi('adminInventoryNodeRetire', body, { skipTips: true }),
     onSuccess: refreshInventory,
   });
 }
@@ -70,7 +75,8 @@ export function useRetireNode() {
 /** Probe a node now (POST /admin/inventory/nodes/{id}/probe). */
 export function useProbeNode() {
   return useMutation({
-    mutationFn: (id: number) => callApi('adminInventoryNodeProbe', { id }, { failureMessage: translate('admin-inventory:errors.probe') }),
+    mutationFn: (id: number) =>
+      callApi('adminInventoryNodeProbe', { id }, { failureMessage: translate('admin-inventory:errors.probe') }),
     onSettled: refreshInventory,
   });
 }

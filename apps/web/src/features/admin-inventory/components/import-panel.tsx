@@ -27,7 +27,8 @@ export function ImportPanel() {
     if (!answer) return;
     setResult({ result: answer, isDry });
     if (!isDry && answer.errors.length === 0) void refreshInventory();
-    if (!isDry && answer.errors.length === 0) showSuccess(t('imported', { imported: answer.imported, duplicates: answer.duplicates }));
+    if (!isDry && answer.errors.length === 0)
+      showSuccess(t('imported', { imported: answer.imported, duplicates: answer.duplicates }));
   };
 
   return (
@@ -67,10 +68,21 @@ export function ImportPanel() {
         style={{ fontFamily: 'monospace' }}
       />
       <Flex gap={8}>
-        <Button onClick={() => void submit(true)} loading={run.isPending} disabled={csv.trim() === ''} data-testid="inventory-check">
+        <Button
+          onClick={() => void submit(true)}
+          loading={run.isPending}
+          disabled={csv.trim() === ''}
+          data-testid="inventory-check"
+        >
           {t('check')}
         </Button>
-        <Button type="primary" onClick={() => void submit(false)} loading={run.isPending} disabled={csv.trim() === ''} data-testid="inventory-import">
+        <Button
+          type="primary"
+          onClick={() => void submit(false)}
+          loading={run.isPending}
+          disabled={csv.trim() === ''}
+          data-testid="inventory-import"
+        >
           {t('import')}
         </Button>
       </Flex>

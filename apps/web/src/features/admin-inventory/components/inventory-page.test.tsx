@@ -43,7 +43,14 @@ const DEAD: TInventoryNode = {
   holder_token_id: null,
   pinned_tokens: 0,
 };
-const SPARE: TInventoryNode = { ...NODE, id: 9, host: '10.0.0.9', exit_ip: '203.0.113.9', holder_token_id: null, pinned_tokens: 0 };
+const SPARE: TInventoryNode = {
+  ...NODE,
+  id: 9,
+  host: '10.0.0.9',
+  exit_ip: '203.0.113.9',
+  holder_token_id: null,
+  pinned_tokens: 0,
+};
 const STOCK: TInventoryStockRow[] = [
   {
     kind: 'residential',
@@ -66,7 +73,9 @@ const page = (records: TInventoryNode[]) => ({ records, total: records.length, p
 beforeEach(() => {
   api.on('userInfo', () => makeUser({ user_id: 1, email: 'ops@example.com', is_admin: true }));
   api.on('adminInventoryStock', () => STOCK);
-  api.on('adminInventoryNodes', (req) => (req.query.get('assignment') === 'free' ? page([DEAD, SPARE]) : page([NODE, DEAD, SPARE])));
+  api.on('adminInventoryNodes', (req) =>
+    req.query.get('assignment') === 'free' ? page([DEAD, SPARE]) : page([NODE, DEAD, SPARE]),
+  );
 });
 
 describe('inventory (operator area)', () => {
@@ -92,9 +101,14 @@ describe('inventory (operator area)', () => {
     let isRefused = true;
     api.on('adminInventoryNodeRetire', (req) =>
       isRefused
-        ? fail(409, ERRORS.INVENTORY_NODE_PINNED.code, 'This exit still has 1 live proxies pinned to it and cannot be retired', {
-            error: 'INVENTORY_NODE_PINNED',
-          })
+        ? fail(
+            409,
+            ERRORS.INVENTORY_NODE_PINNED.code,
+            'This exit still has 1 live proxies pinned to it and cannot be retired',
+            {
+              error: 'INVENTORY_NODE_PINNED',
+            },
+          )
         : {
             node: { ...NODE, status: 'disabled' as const, holder_token_id: null, pinned_tokens: 0 },
             moved_tokens: 1,
@@ -112,14 +126,22 @@ describe('inventory (operator area)', () => {
     isRefused = false;
     fireEvent.mouseDown(within(modal).getByLabelText('Move pinned proxies to'));
     // Only free exits of the same kind and area with nothing pinned are offered.
-    fireEvent.click(await screen.findByText('#9 10.0.0.9:3128 (203.0.113.9)', { selector: '.ant-select-item-option-content' }));
+    fireEvent.click(
+      await screen.findByText('#9 10.0.0.9:3128 (203.0.113.9)', { selector: '.ant-select-item-option-content' }),
+    );
     fireEvent.click(within(modal).getByRole('button', { name: 'Retire' }));
     await waitFor(() => expect(shownMessages('success')).toContain('Retired; 1 proxies moved to exit #9'));
     expect(api.requestsTo('adminInventoryNodeRetire').at(-1)!.json).toMatchObject({ move_to: 9 });
   });
 
   it('probes an exit now and says what it found', async () => {
-    api.on('adminInventoryNodeProbe', () => ({ ...DEAD, health: 'up' as const, exit_ip: '203.0.113.8', latency_ms: 12, probe_error: null }));
+    api.on('adminInventoryNodeProbe', () => ({
+      ...DEAD,
+      health: 'up' as const,
+      exit_ip: '203.0.113.8',
+      latency_ms: 12,
+      probe_error: null,
+    }));
     renderAt('/admin/inventory', { featureRoutes: adminInventoryRoutes });
     fireEvent.click(await screen.findByTestId('probe-8'));
     await waitFor(() => expect(shownMessages('success')).toContain('Up: exit IP 203.0.113.8, 12 ms'));
@@ -128,22 +150,35 @@ describe('inventory (operator area)', () => {
   it('checks pasted lines and shows the bad ones by number, then imports a good file as data-center exits', async () => {
     api.on('adminInventoryImport', (req) => {
       const body = req.json as { csv: string; dry_run: boolean };
-      if (body.csv.includes('nonsense')) return { valid: 1, imported: 0, duplicates: 0, errors: [{ line: 2, message: 'expected host:port' }] };
-      return body.dry_run ? { valid: 1, imported: 0, duplicates: 0, errors: [] } : { valid: 1, imported: 1, duplicates: 0, errors: [] };
+      if (body.csv.includes('nonsense'))
+        return { valid: 1, imported: 0, duplicates: 0, errors: [{ line: 2, message: 'expected host:port' }] };
+      return body.dry_run
+        ? { valid: 1, imported: 0, duplicates: 0, errors: [] }
+        : { valid: 1, imported: 1, duplicates: 0, errors: [] };
     });
     renderAt('/admin/inventory', { featureRoutes: adminInventoryRoutes });
     fireEvent.click(await screen.findByRole('tab', { name: 'Import' }));
-    fireEvent.change(await screen.findByLabelText('Upstream proxies (CSV)'), { target: { value: '10.0.0.1:3128,us\nnonsense' } });
+    fireEvent.change(await screen.findByLabelText('Upstream proxies (CSV)'), {
+      target: { value: '10.0.0.1:3128,us\nnonsense' },
+    });
     fireEvent.click(screen.getByTestId('inventory-check'));
     const errors = await screen.findByTestId('inventory-errors');
     expect(within(errors).getByText('1 line(s) cannot be imported; nothing was imported')).toBeTruthy();
     expect(within(errors).getByText('expected host:port')).toBeTruthy();
-    expect(api.requestsTo('adminInventoryImport')[0].json).toEqual({ csv: '10.0.0.1:3128,us\nnonsense', kind: 'residential', dry_run: true });
+    expect(api.requestsTo('adminInventoryImport')[0].json).toEqual({
+      csv: '10.0.0.1:3128,us\nnonsense',
+      kind: 'residential',
+      dry_run: true,
+    });
 
     fireEvent.click(screen.getByText('Data center'));
     fireEvent.change(screen.getByLabelText('Upstream proxies (CSV)'), { target: { value: '10.0.0.1:3128,us' } });
     fireEvent.click(screen.getByTestId('inventory-import'));
     await waitFor(() => expect(shownMessages('success')).toContain('Imported 1 exit(s); 0 already known'));
-    expect(api.requestsTo('adminInventoryImport').at(-1)!.json).toEqual({ csv: '10.0.0.1:3128,us', kind: 'datacenter', dry_run: false });
+    expect(api.requestsTo('adminInventoryImport').at(-1)!.json).toEqual({
+      csv: '10.0.0.1:3128,us',
+      kind: 'datacenter',
+      dry_run: false,
+    });
   });
 });

@@ -6,7 +6,16 @@ import { showSuccess } from '../../../lib/message';
 import { getErrorMessage, markServerIssues } from '../../../lib/server-issues';
 import { useUpdateNode } from '../api/inventory';
 
-type TForm = { country: string; state: string; city: string; host: string; port: number; username: string; password: string; status: 'active' | 'disabled' };
+type TForm = {
+  country: string;
+  state: string;
+  city: string;
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  status: 'active' | 'disabled';
+};
 
 const FIELDS = ['country', 'state', 'city', 'host', 'port', 'username', 'password', 'status'] as const;
 
@@ -60,7 +69,8 @@ export function NodeEditModal({ node, onClose }: { node: TInventoryNode | null; 
   };
 
   // Field problems (400) are marked on the fields; other refusals (a pinned exit, a duplicate) are shown above the form.
-  const refusal = update.error && (update.error as { code?: number }).code !== 400 ? getErrorMessage(update.error) : null;
+  const refusal =
+    update.error && (update.error as { code?: number }).code !== 400 ? getErrorMessage(update.error) : null;
 
   return (
     <Modal
@@ -73,9 +83,15 @@ export function NodeEditModal({ node, onClose }: { node: TInventoryNode | null; 
       onCancel={onClose}
       destroyOnHidden
     >
-      {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 12 }} data-testid="edit-refusal" />}
+      {refusal && (
+        <Alert type="error" showIcon title={refusal} style={{ marginBottom: 12 }} data-testid="edit-refusal" />
+      )}
       <Form<TForm> form={form} layout="vertical" preserve={false}>
-        <Form.Item name="country" label={t('fields.country')} rules={[{ required: true, pattern: /^[a-zA-Z]{2}$/, message: t('edit.countryRule') }]}>
+        <Form.Item
+          name="country"
+          label={t('fields.country')}
+          rules={[{ required: true, pattern: /^[a-zA-Z]{2}$/, message: t('edit.countryRule') }]}
+        >
           <Input maxLength={2} style={{ width: 100 }} />
         </Form.Item>
         <Form.Item name="state" label={t('fields.state')}>
@@ -84,16 +100,28 @@ export function NodeEditModal({ node, onClose }: { node: TInventoryNode | null; 
         <Form.Item name="city" label={t('fields.city')}>
           <Input maxLength={64} />
         </Form.Item>
-        <Form.Item name="host" label={t('fields.host')} rules={[{ required: true, whitespace: true, message: t('edit.hostRule') }]}>
+        <Form.Item
+          name="host"
+          label={t('fields.host')}
+          rules={[{ required: true, whitespace: true, message: t('edit.hostRule') }]}
+        >
           <Input maxLength={253} />
         </Form.Item>
-        <Form.Item name="port" label={t('fields.port')} rules={[{ required: true, type: 'integer', min: 1, max: 65535, message: t('edit.portRule') }]}>
+        <Form.Item
+          name="port"
+          label={t('fields.port')}
+          rules={[{ required: true, type: 'integer', min: 1, max: 65535, message: t('edit.portRule') }]}
+        >
           <InputNumber min={1} max={65535} precision={0} style={{ width: 140 }} />
         </Form.Item>
         <Form.Item name="username" label={t('fields.user')}>
           <Input maxLength={200} autoComplete="off" />
         </Form.Item>
-        <Form.Item name="password" label={t('fields.password')} extra={<Typography.Text type="secondary">{t('edit.passwordHint')}</Typography.Text>}>
+        <Form.Item
+          name="password"
+          label={t('fields.password')}
+          extra={<Typography.Text type="secondary">{t('edit.passwordHint')}</Typography.Text>}
+        >
           <Input.Password maxLength={200} autoComplete="new-password" />
         </Form.Item>
         <Form.Item name="status" label={t('fields.status')}>

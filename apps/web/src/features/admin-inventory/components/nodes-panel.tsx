@@ -2,7 +2,13 @@ import { useState } from 'react';
 import { Button, Empty, Flex, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { INVENTORY_ASSIGNMENTS, INVENTORY_HEALTHS, INVENTORY_KINDS, INVENTORY_STATUSES, type TInventoryNode } from '@proxy/contract';
+import {
+  INVENTORY_ASSIGNMENTS,
+  INVENTORY_HEALTHS,
+  INVENTORY_KINDS,
+  INVENTORY_STATUSES,
+  type TInventoryNode,
+} from '@proxy/contract';
 import { showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
 import { useInventoryNodes, useProbeNode, type TNodeFilters } from '../api/inventory';
@@ -26,10 +32,22 @@ export function NodesPanel() {
 
   const probeNow = async (node: TInventoryNode) => {
     const found = await probe.mutateAsync(node.id).catch(() => null);
-    if (found) showSuccess(t(`probe.${found.health}`, { ip: found.exit_ip ?? '—', latency: found.latency_ms ?? '—', error: found.probe_error ?? '' }));
+    if (found)
+      showSuccess(
+        t(`probe.${found.health}`, {
+          ip: found.exit_ip ?? '—',
+          latency: found.latency_ms ?? '—',
+          error: found.probe_error ?? '',
+        }),
+      );
   };
 
-  const select = <T extends string>(name: keyof TNodeFilters, values: readonly T[], label: (v: T) => string, width = 150) => (
+  const select = <T extends string>(
+    name: keyof TNodeFilters,
+    values: readonly T[],
+    label: (v: T) => string,
+    width = 150,
+  ) => (
     <Select
       allowClear
       style={{ width }}
@@ -46,7 +64,8 @@ export function NodesPanel() {
     {
       title: t('fields.area'),
       key: 'area',
-      render: (_, n) => [n.country.toUpperCase(), n.state_name || n.state, n.city_name || n.city].filter(Boolean).join(' / '),
+      render: (_, n) =>
+        [n.country.toUpperCase(), n.state_name || n.state, n.city_name || n.city].filter(Boolean).join(' / '),
     },
     { title: t('fields.kind'), dataIndex: 'kind', width: 130, render: (v: string) => t(`kinds.${v}`) },
     {
@@ -82,7 +101,9 @@ export function NodesPanel() {
       width: 150,
       render: (_, n) => (
         <Flex vertical>
-          <span>{n.holder_token_id !== null ? t('assignment.heldBy', { id: n.holder_token_id }) : t('assignment.free')}</span>
+          <span>
+            {n.holder_token_id !== null ? t('assignment.heldBy', { id: n.holder_token_id }) : t('assignment.free')}
+          </span>
           <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`pinned-${n.id}`}>
             {t('fields.pinned', { count: n.pinned_tokens })}
           </Typography.Text>

@@ -24,14 +24,22 @@ export function RetireModal({ node, onClose }: { node: TInventoryNode | null; on
   }, [node]);
 
   const candidates = (targets.data?.records ?? []).filter(
-    (n) => node && n.id !== node.id && n.egress !== 'direct' && n.state === node.state && n.city === node.city && n.pinned_tokens === 0,
+    (n) =>
+      node &&
+      n.id !== node.id &&
+      n.egress !== 'direct' &&
+      n.state === node.state &&
+      n.city === node.city &&
+      n.pinned_tokens === 0,
   );
 
   const submit = async () => {
     if (!node) return;
     const done = await retire.mutateAsync({ id: node.id, ...(moveTo ? { move_to: moveTo } : {}) }).catch(() => null);
     if (!done) return;
-    showSuccess(done.moved_tokens > 0 ? t('retire.moved', { count: done.moved_tokens, id: done.moved_to }) : t('retire.done'));
+    showSuccess(
+      done.moved_tokens > 0 ? t('retire.moved', { count: done.moved_tokens, id: done.moved_to }) : t('retire.done'),
+    );
     onClose();
   };
 
@@ -60,11 +68,16 @@ export function RetireModal({ node, onClose }: { node: TInventoryNode | null; on
               value={moveTo}
               onChange={(v?: number) => setMoveTo(v)}
               notFoundContent={t('retire.noTargets')}
-              options={candidates.map((n) => ({ value: n.id, label: `#${n.id} ${n.host}:${n.port}${n.exit_ip ? ` (${n.exit_ip})` : ''}` }))}
+              options={candidates.map((n) => ({
+                value: n.id,
+                label: `#${n.id} ${n.host}:${n.port}${n.exit_ip ? ` (${n.exit_ip})` : ''}`,
+              }))}
             />
           </>
         )}
-        {retire.error && <Alert type="error" showIcon title={getErrorMessage(retire.error)} data-testid="retire-refusal" />}
+        {retire.error && (
+          <Alert type="error" showIcon title={getErrorMessage(retire.error)} data-testid="retire-refusal" />
+        )}
       </Flex>
     </Modal>
   );

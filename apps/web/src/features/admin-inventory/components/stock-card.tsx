@@ -7,7 +7,8 @@ import { useInventoryStock } from '../api/inventory';
 export function StockCard() {
   const { t } = useTranslation('admin-inventory');
   const stock = useInventoryStock();
-  const area = (r: TInventoryStockRow) => [r.country.toUpperCase(), r.state_name || r.state, r.city_name || r.city].filter(Boolean).join(' / ');
+  const area = (r: TInventoryStockRow) =>
+    [r.country.toUpperCase(), r.state_name || r.state, r.city_name || r.city].filter(Boolean).join(' / ');
   return (
     <Card size="small" title={t('stock.title')} style={{ marginBottom: 16 }} data-testid="inventory-stock">
       <Typography.Paragraph type="secondary" style={{ marginTop: 0 }}>

@@ -11,7 +11,11 @@ const ADMIN_INVITE_QUERY_KEY = ['admin', 'invite'] as const;
 export function useRebateConfigVersions(query: { page: number; page_size: number }) {
   return useQuery({
     queryKey: [...ADMIN_INVITE_QUERY_KEY, 'versions', query],
-    queryFn: ({ signal }) => callApi('inviteAdminRebateConfigList', query, { signal, failureMessage: translate('admin-invite:errors.fetchVersions') }),
+    queryFn: ({ signal }) =>
+      callApi('inviteAdminRebateConfigList', query, {
+        signal,
+        failureMessage: translate('admin-invite:errors.fetchVersions'),
+      }),
     placeholderData: keepPreviousData,
   });
 }
@@ -19,7 +23,8 @@ export function useRebateConfigVersions(query: { page: number; page_size: number
 /** A new version of the rules, effective from now; the lists reload. */
 export function useUpdateRebateConfig() {
   return useMutation({
-    mutationFn: (input: TRebateConfigInput) => callApi('inviteAdminRebateConfigUpdate', input, { failureMessage: translate('admin-invite:errors.save') }),
+    mutationFn: (input: TRebateConfigInput) =>
+      callApi('inviteAdminRebateConfigUpdate', input, { failureMessage: translate('admin-invite:errors.save') }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMIN_INVITE_QUERY_KEY }),
   });
 }

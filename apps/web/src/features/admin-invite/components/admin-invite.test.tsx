@@ -59,7 +59,13 @@ describe('operator area: rebate rules and rebates', { timeout: 60_000 }, () => {
   it('shows the rules in force and saves a new version, which the history then shows in force', async () => {
     api.on('inviteAdminRebateConfigUpdate', (req) => {
       const body = req.json as { rate: number; min_charge: number; max_rebate: number };
-      const saved = { ...body, version: 2, effective_at: '2026-11-22T00:00:00.000Z', created_by: 'ops@example.com', is_current: true };
+      const saved = {
+        ...body,
+        version: 2,
+        effective_at: '2026-11-22T00:00:00.000Z',
+        created_by: 'ops@example.com',
+        is_current: true,
+      };
       versions = [saved, { ...V1, is_current: false }];
       return saved;
     });
@@ -71,7 +77,11 @@ describe('operator area: rebate rules and rebates', { timeout: 60_000 }, () => {
     fireEvent.change(rate, { target: { value: '7.5' } });
     fireEvent.click(screen.getByText('Save as new version'));
     await waitFor(() => expect(shownMessages('success')).toContain('Version 2 is in force'));
-    expect(api.requestsTo('inviteAdminRebateConfigUpdate')[0]!.json).toEqual({ rate: 7.5, min_charge: 10, max_rebate: 100 });
+    expect(api.requestsTo('inviteAdminRebateConfigUpdate')[0]!.json).toEqual({
+      rate: 7.5,
+      min_charge: 10,
+      max_rebate: 100,
+    });
     expect(await screen.findByText('2 (in force)')).toBeTruthy();
     expect(screen.getByText('Defaults of the installation')).toBeTruthy();
   });

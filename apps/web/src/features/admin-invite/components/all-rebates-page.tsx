@@ -27,9 +27,21 @@ export default function AllRebatesPage() {
   const list = useAllRebates({ page: paging.page, page_size: paging.pageSize, status });
   const columns: TableColumnsType<TAdminRebateRecord> = [
     { title: t('columns.createdAt'), dataIndex: 'created_at', render: formatDateTimeSeconds },
-    { title: t('columns.inviter'), dataIndex: 'inviter_email', render: (_, r) => <Account email={r.inviter_email} id={r.inviter_id} /> },
-    { title: t('columns.invitee'), dataIndex: 'invitee_email', render: (_, r) => <Account email={r.invitee_email} id={r.invitee_id} /> },
-    { title: t('columns.order'), dataIndex: 'order_id', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+    {
+      title: t('columns.inviter'),
+      dataIndex: 'inviter_email',
+      render: (_, r) => <Account email={r.inviter_email} id={r.inviter_id} />,
+    },
+    {
+      title: t('columns.invitee'),
+      dataIndex: 'invitee_email',
+      render: (_, r) => <Account email={r.invitee_email} id={r.invitee_id} />,
+    },
+    {
+      title: t('columns.order'),
+      dataIndex: 'order_id',
+      render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+    },
     { title: t('columns.chargeAmount'), dataIndex: 'charge_amount', render: (v: number) => formatYuan(v) },
     { title: t('columns.rebateAmount'), dataIndex: 'rebate_amount', render: (v: number) => formatYuan(v) },
     { title: t('columns.ruleVersion'), dataIndex: 'rule_version' },
@@ -54,7 +66,11 @@ export default function AllRebatesPage() {
         r.reason === 'recharge_reversed' && r.processed_time && (r.reversed_amount > 0 || r.shortfall_amount > 0) ? (
           <Flex vertical>
             <Typography.Text>{t('reversed', { amount: formatYuan(r.reversed_amount) })}</Typography.Text>
-            {r.shortfall_amount > 0 && <Typography.Text type="danger">{t('shortfall', { amount: formatYuan(r.shortfall_amount) })}</Typography.Text>}
+            {r.shortfall_amount > 0 && (
+              <Typography.Text type="danger">
+                {t('shortfall', { amount: formatYuan(r.shortfall_amount) })}
+              </Typography.Text>
+            )}
           </Flex>
         ) : (
           '—'
@@ -78,7 +94,10 @@ export default function AllRebatesPage() {
           dataSource={list.data?.records ?? []}
           loading={list.isFetching}
           locale={{ emptyText: <Empty description={t('emptyRebates')} /> }}
-          pagination={paging.pagination(list.data?.total, { showSizeChanger: undefined, showTotal: (total) => t('total', { count: total }) })}
+          pagination={paging.pagination(list.data?.total, {
+            showSizeChanger: undefined,
+            showTotal: (total) => t('total', { count: total }),
+          })}
           scroll={{ x: 'max-content' }}
         />
       </Flex>

@@ -1,6 +1,12 @@
 import { Button, Card, Empty, Flex, Form, InputNumber, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { MAX_REBATE_RATE_PERCENT, MAX_REBATE_RULE_YUAN, formatYuan, type TRebateConfigInput, type TRebateConfigVersion } from '@proxy/contract';
+import {
+  MAX_REBATE_RATE_PERCENT,
+  MAX_REBATE_RULE_YUAN,
+  formatYuan,
+  type TRebateConfigInput,
+  type TRebateConfigVersion,
+} from '@proxy/contract';
 import { useIsPhone } from '../../../components/use-is-phone';
 import { formatDateTimeSeconds } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
@@ -42,29 +48,53 @@ export default function RebateRulesPage() {
     { title: t('columns.createdBy'), dataIndex: 'created_by', render: (v: string | null) => v ?? t('defaults') },
   ];
 
-  const yuanInput = <InputNumber<number> min={0} max={MAX_REBATE_RULE_YUAN} precision={2} step={1} prefix="¥" style={{ width: 180 }} />;
+  const yuanInput = (
+    <InputNumber<number> min={0} max={MAX_REBATE_RULE_YUAN} precision={2} step={1} prefix="¥" style={{ width: 180 }} />
+  );
   return (
     <Flex vertical gap={16}>
       <Card title={t('formTitle')}>
         {current && (
           <Typography.Paragraph data-testid="current-rules">
-            {t('inForce', { version: current.version, rate: current.rate, min: formatYuan(current.min_charge), max: formatYuan(current.max_rebate) })}
+            {t('inForce', {
+              version: current.version,
+              rate: current.rate,
+              min: formatYuan(current.min_charge),
+              max: formatYuan(current.max_rebate),
+            })}
           </Typography.Paragraph>
         )}
         <Form<TRebateConfigInput>
           form={form}
           layout={isPhone ? 'vertical' : 'inline'}
           onFinish={(values) => void save(values)}
-          initialValues={current ? { rate: current.rate, min_charge: current.min_charge, max_rebate: current.max_rebate } : undefined}
+          initialValues={
+            current ? { rate: current.rate, min_charge: current.min_charge, max_rebate: current.max_rebate } : undefined
+          }
           key={current?.version ?? 0}
         >
           <Form.Item name="rate" label={t('fields.rate')} rules={[{ required: true, message: t('required') }]}>
-            <InputNumber<number> min={0} max={MAX_REBATE_RATE_PERCENT} precision={2} step={0.5} suffix="%" style={{ width: 140 }} />
+            <InputNumber<number>
+              min={0}
+              max={MAX_REBATE_RATE_PERCENT}
+              precision={2}
+              step={0.5}
+              suffix="%"
+              style={{ width: 140 }}
+            />
           </Form.Item>
-          <Form.Item name="min_charge" label={t('fields.minCharge')} rules={[{ required: true, message: t('required') }]}>
+          <Form.Item
+            name="min_charge"
+            label={t('fields.minCharge')}
+            rules={[{ required: true, message: t('required') }]}
+          >
             {yuanInput}
           </Form.Item>
-          <Form.Item name="max_rebate" label={t('fields.maxRebate')} rules={[{ required: true, message: t('required') }]}>
+          <Form.Item
+            name="max_rebate"
+            label={t('fields.maxRebate')}
+            rules={[{ required: true, message: t('required') }]}
+          >
             {yuanInput}
           </Form.Item>
           <Form.Item>

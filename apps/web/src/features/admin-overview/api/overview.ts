@@ -11,7 +11,8 @@ export type TOverviewWindow = (typeof OVERVIEW_WINDOWS)[number];
 export function useAdminOverview(days: TOverviewWindow) {
   return useQuery({
     queryKey: ['admin', 'overview', days],
-    queryFn: ({ signal }) => callApi('adminOverview', { days }, { signal, failureMessage: translate('admin-overview:errors.load') }),
+    queryFn: ({ signal }) =>
+      callApi('adminOverview', { days }, { signal, failureMessage: translate('admin-overview:errors.load') }),
     placeholderData: keepPreviousData,
   });
 }

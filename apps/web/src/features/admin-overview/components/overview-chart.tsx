@@ -98,5 +98,7 @@ export default function OverviewChart({ categories, series, formatValue, label, 
     token.fontFamily,
   ]);
 
-  return <div ref={container} role="img" aria-label={label} data-testid={testId} style={{ height: HEIGHT, width: '100%' }} />;
+  return (
+    <div ref={container} role="img" aria-label={label} data-testid={testId} style={{ height: HEIGHT, width: '100%' }} />
+  );
 }

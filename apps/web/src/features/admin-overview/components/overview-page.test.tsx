@@ -55,7 +55,10 @@ beforeEach(() => {
 async function chart(testId: string) {
   const element = await screen.findByTestId(testId);
   await waitFor(() => expect(echarts.getInstanceByDom(element)?.getOption()?.series).toBeTruthy());
-  return echarts.getInstanceByDom(element)!.getOption() as { series: { name: string; data: number[] }[]; xAxis: { data: string[] }[] };
+  return echarts.getInstanceByDom(element)!.getOption() as {
+    series: { name: string; data: number[] }[];
+    xAxis: { data: string[] }[];
+  };
 }
 
 describe('the operator overview', () => {
@@ -109,7 +112,9 @@ describe('the operator overview', () => {
     expect((await chart('overview-money-chart')).xAxis[0].data).toHaveLength(7);
 
     let isDown = true;
-    api.on('adminOverview', (req) => (isDown ? fail(500, 500, 'Server error') : overviewOf(Number(req.query.get('days')))));
+    api.on('adminOverview', (req) =>
+      isDown ? fail(500, 500, 'Server error') : overviewOf(Number(req.query.get('days'))),
+    );
     fireEvent.click(screen.getByText('90 days'));
     await screen.findByText('The overview could not be loaded');
     isDown = false;

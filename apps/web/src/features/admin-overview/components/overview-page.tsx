@@ -1,5 +1,20 @@
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
-import { Alert, Button, Card, Col, Empty, Flex, Row, Segmented, Skeleton, Statistic, Table, Typography, theme, type TableColumnsType } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Empty,
+  Flex,
+  Row,
+  Segmented,
+  Skeleton,
+  Statistic,
+  Table,
+  Typography,
+  theme,
+  type TableColumnsType,
+} from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -31,7 +46,11 @@ function QueueCard(props: { title: string; value: number; to: string; linkText: 
   const { token } = theme.useToken();
   return (
     <Card size="small" style={{ height: '100%' }}>
-      <Statistic title={props.title} value={props.value} styles={{ content: props.value > 0 ? { color: token.colorWarning } : undefined }} />
+      <Statistic
+        title={props.title}
+        value={props.value}
+        styles={{ content: props.value > 0 ? { color: token.colorWarning } : undefined }}
+      />
       <Link to={props.to} data-testid={props.testId}>
         {props.linkText}
       </Link>
@@ -61,8 +80,18 @@ export default function OverviewPage() {
     () => ({
       categories: (data?.money ?? []).map((d) => formatMonthDay(d.day)),
       series: [
-        { name: t('charts.recharge'), type: 'bar' as const, data: (data?.money ?? []).map((d) => d.recharge_amount), color: RECHARGE_COLOR },
-        { name: t('charts.spend'), type: 'line' as const, data: (data?.money ?? []).map((d) => d.spend_amount), color: SPEND_COLOR },
+        {
+          name: t('charts.recharge'),
+          type: 'bar' as const,
+          data: (data?.money ?? []).map((d) => d.recharge_amount),
+          color: RECHARGE_COLOR,
+        },
+        {
+          name: t('charts.spend'),
+          type: 'line' as const,
+          data: (data?.money ?? []).map((d) => d.spend_amount),
+          color: SPEND_COLOR,
+        },
       ],
     }),
     [data, t],
@@ -71,7 +100,14 @@ export default function OverviewPage() {
   const trafficChart = useMemo(
     () => ({
       categories: (data?.traffic ?? []).map((d) => formatMonthDay(d.day)),
-      series: [{ name: t('charts.traffic'), type: 'bar' as const, data: (data?.traffic ?? []).map((d) => bytesIn(d.bytes, unit)), color: TRAFFIC_COLOR }],
+      series: [
+        {
+          name: t('charts.traffic'),
+          type: 'bar' as const,
+          data: (data?.traffic ?? []).map((d) => bytesIn(d.bytes, unit)),
+          color: TRAFFIC_COLOR,
+        },
+      ],
     }),
     [data, unit, t],
   );
@@ -129,8 +165,14 @@ export default function OverviewPage() {
           <Row gutter={[16, 16]} data-testid="overview-cards">
             <Col xs={24} sm={12} xl={4}>
               <Card size="small" style={{ height: '100%' }}>
-                <Statistic title={t('cards.recharge', { count: days })} value={formatYuan(totals.recharge)} loading={!data} />
-                <Typography.Text type="secondary">{t('cards.rechargeCount', { count: totals.rechargeCount })}</Typography.Text>
+                <Statistic
+                  title={t('cards.recharge', { count: days })}
+                  value={formatYuan(totals.recharge)}
+                  loading={!data}
+                />
+                <Typography.Text type="secondary">
+                  {t('cards.rechargeCount', { count: totals.rechargeCount })}
+                </Typography.Text>
               </Card>
             </Col>
             <Col xs={24} sm={12} xl={4}>
@@ -140,11 +182,21 @@ export default function OverviewPage() {
             </Col>
             <Col xs={24} sm={12} xl={4}>
               <Card size="small" style={{ height: '100%' }}>
-                <Statistic title={t('cards.traffic', { count: days })} value={formatBytes(totals.bytes)} loading={!data} />
+                <Statistic
+                  title={t('cards.traffic', { count: days })}
+                  value={formatBytes(totals.bytes)}
+                  loading={!data}
+                />
               </Card>
             </Col>
             <Col xs={24} sm={12} xl={4}>
-              <QueueCard title={t('cards.supply')} value={data?.pending_supply ?? 0} to="/admin/supply" linkText={t('cards.open')} testId="overview-supply" />
+              <QueueCard
+                title={t('cards.supply')}
+                value={data?.pending_supply ?? 0}
+                to="/admin/supply"
+                linkText={t('cards.open')}
+                testId="overview-supply"
+              />
             </Col>
             <Col xs={24} sm={12} xl={4}>
               <QueueCard
@@ -171,12 +223,22 @@ export default function OverviewPage() {
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={12}>
             <Card title={t('charts.moneyTitle')}>
-              <ChartSlot {...moneyChart} formatValue={formatMoney} label={t('charts.moneyTitle')} testId="overview-money-chart" />
+              <ChartSlot
+                {...moneyChart}
+                formatValue={formatMoney}
+                label={t('charts.moneyTitle')}
+                testId="overview-money-chart"
+              />
             </Card>
           </Col>
           <Col xs={24} xl={12}>
             <Card title={t('charts.trafficTitle')}>
-              <ChartSlot {...trafficChart} formatValue={formatTraffic} label={t('charts.trafficTitle')} testId="overview-traffic-chart" />
+              <ChartSlot
+                {...trafficChart}
+                formatValue={formatTraffic}
+                label={t('charts.trafficTitle')}
+                testId="overview-traffic-chart"
+              />
             </Card>
           </Col>
           <Col xs={24} xl={12}>

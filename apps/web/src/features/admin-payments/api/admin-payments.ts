@@ -69,7 +69,12 @@ export function useReverseOrder() {
 /** Asks the provider about a pending order: settled if paid, failed if closed, else left pending. */
 export function useReconcileOrder() {
   return useMutation({
-    mutationFn: (orderId: string) => callApi('adminPayReconcile', { order_id: orderId }, { failureMessage: translate('admin-payments:errors.reconcile') }),
+    mutationFn: (orderId: string) =>
+      callApi(
+        'adminPayReconcile',
+        { order_id: orderId },
+        { failureMessage: translate('admin-payments:errors.reconcile') },
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_PAYMENTS_KEY }),
   });
 }

@@ -64,7 +64,12 @@ describe('payments (operator area)', () => {
     }));
     api.on('adminPayReverse', () => {
       isReversed = true;
-      return { order: { ...PAID, reversed_at: '2026-11-23T00:00:00.000Z' }, taken_back: 60, debt: 40, rebate: 'none' as const };
+      return {
+        order: { ...PAID, reversed_at: '2026-11-23T00:00:00.000Z' },
+        taken_back: 60,
+        debt: 40,
+        rebate: 'none' as const,
+      };
     });
     renderAt('/admin/payments', { featureRoutes: adminPaymentsRoutes });
     const row = (await screen.findByText('dana@example.com')).closest('tr')!;
@@ -105,10 +110,16 @@ describe('payments (operator area)', () => {
     const search = within(customer.closest('.ant-input-search') as HTMLElement).getByRole('button');
     fireEvent.change(customer, { target: { value: ' Dana@Example.com ' } });
     fireEvent.click(search);
-    await waitFor(() => expect(JSON.stringify(lastQuery())).toBe(JSON.stringify({ page: '1', page_size: '20', user_email: 'Dana@Example.com' })));
+    await waitFor(() =>
+      expect(JSON.stringify(lastQuery())).toBe(
+        JSON.stringify({ page: '1', page_size: '20', user_email: 'Dana@Example.com' }),
+      ),
+    );
     fireEvent.change(customer, { target: { value: '5' } });
     fireEvent.click(search);
-    await waitFor(() => expect(JSON.stringify(lastQuery())).toBe(JSON.stringify({ page: '1', page_size: '20', user_id: '5' })));
+    await waitFor(() =>
+      expect(JSON.stringify(lastQuery())).toBe(JSON.stringify({ page: '1', page_size: '20', user_id: '5' })),
+    );
 
     expect(customerFilter('')).toEqual({ user_id: undefined, user_email: undefined });
     expect(dayRangeFilter([dayjs('2026-11-01T15:00:00'), dayjs('2026-11-03T09:00:00')])).toEqual({
@@ -121,7 +132,11 @@ describe('payments (operator area)', () => {
   it('reconciles a pending order with its provider after a confirmation, and says what came of it', async () => {
     const pending = { ...PAID, order_id: 'R2002', status: 'pending' as const, is_completed: false, paid_at: null };
     api.on('adminPayOrderList', () => ({ records: [pending, PAID], total: 2, page: 1, page_size: 20 }));
-    api.on('adminPayReconcile', () => ({ order: { ...pending, status: 'success' as const }, provider_state: 'paid' as const, result: 'credited' as const }));
+    api.on('adminPayReconcile', () => ({
+      order: { ...pending, status: 'success' as const },
+      provider_state: 'paid' as const,
+      result: 'credited' as const,
+    }));
     renderAt('/admin/payments', { featureRoutes: adminPaymentsRoutes });
     fireEvent.click(await screen.findByTestId('reconcile-R2002'));
     expect(screen.queryByTestId('reconcile-R1001')).toBeNull();

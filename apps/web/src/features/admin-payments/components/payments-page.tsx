@@ -20,14 +20,35 @@ import {
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { PAY_METHODS, PAYMENT_STATUSES, USDT_NETWORKS, formatYuan, type TAdminPayOrder, type TUsdtNetwork, type TUsdtTransfer } from '@proxy/contract';
+import {
+  PAY_METHODS,
+  PAYMENT_STATUSES,
+  USDT_NETWORKS,
+  formatYuan,
+  type TAdminPayOrder,
+  type TUsdtNetwork,
+  type TUsdtTransfer,
+} from '@proxy/contract';
 import { formatDateTimeSeconds } from '../../../lib/format';
 import { markServerIssues } from '../../../lib/server-issues';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
-import { useAdminOrders, useAssignTransfer, useReconcileOrder, useReverseOrder, useUnmatchedTransfers, type TOrderFilters } from '../api/admin-payments';
+import {
+  useAdminOrders,
+  useAssignTransfer,
+  useReconcileOrder,
+  useReverseOrder,
+  useUnmatchedTransfers,
+  type TOrderFilters,
+} from '../api/admin-payments';
 
-const STATUS_COLORS = { pending: 'processing', success: 'success', failure: 'error', cancelled: 'default', timeout: 'warning' } as const;
+const STATUS_COLORS = {
+  pending: 'processing',
+  success: 'success',
+  failure: 'error',
+  cancelled: 'default',
+  timeout: 'warning',
+} as const;
 
 /**
  * Reverses a paid recharge that was refunded outside: the reason is kept with
@@ -65,9 +86,15 @@ function ReverseModal(props: { order: TAdminPayOrder | null; onClose: () => void
       onCancel={close}
       destroyOnHidden
     >
-      <Typography.Paragraph type="secondary">{t('reverse.hint', { value: formatYuan(props.order?.value ?? 0) })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('reverse.hint', { value: formatYuan(props.order?.value ?? 0) })}
+      </Typography.Paragraph>
       <Form form={form} layout="vertical">
-        <Form.Item name="reason" label={t('reverse.reason')} rules={[{ required: true, whitespace: true, message: t('reverse.reasonRequired') }]}>
+        <Form.Item
+          name="reason"
+          label={t('reverse.reason')}
+          rules={[{ required: true, whitespace: true, message: t('reverse.reasonRequired') }]}
+        >
           <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 2, maxRows: 4 }} />
         </Form.Item>
       </Form>
@@ -85,7 +112,10 @@ export function customerFilter(text: string): Pick<TOrderFilters, 'user_id' | 'u
 /** A day range as the list takes it: [first day 00:00, the day after the last 00:00). */
 export function dayRangeFilter(range: [Dayjs | null, Dayjs | null] | null): Pick<TOrderFilters, 'from' | 'to'> {
   const [start, end] = range ?? [null, null];
-  return { from: start ? start.startOf('day').toISOString() : undefined, to: end ? end.add(1, 'day').startOf('day').toISOString() : undefined };
+  return {
+    from: start ? start.startOf('day').toISOString() : undefined,
+    to: end ? end.add(1, 'day').startOf('day').toISOString() : undefined,
+  };
 }
 
 /** Asks the provider about a pending order, after a confirmation, and says what came of it. */
@@ -126,7 +156,11 @@ function OrdersTab() {
     paging.toFirstPage();
   };
   const columns: TableColumnsType<TAdminPayOrder> = [
-    { title: t('orders.id'), dataIndex: 'order_id', render: (v: string) => <Typography.Text copyable>{v}</Typography.Text> },
+    {
+      title: t('orders.id'),
+      dataIndex: 'order_id',
+      render: (v: string) => <Typography.Text copyable>{v}</Typography.Text>,
+    },
     {
       title: t('orders.customer'),
       dataIndex: 'user_email',
@@ -200,7 +234,11 @@ function OrdersTab() {
           options={PAY_METHODS.map((m) => ({ value: m, label: t(`methods.${m}`) }))}
           onChange={(method?: TOrderFilters['method']) => apply({ ...filters, method })}
         />
-        <DatePicker.RangePicker aria-label={t('filters.time')} onChange={(range) => apply({ ...filters, ...dayRangeFilter(range) })} style={{ width: 260 }} />
+        <DatePicker.RangePicker
+          aria-label={t('filters.time')}
+          onChange={(range) => apply({ ...filters, ...dayRangeFilter(range) })}
+          style={{ width: 260 }}
+        />
       </Flex>
       <Table<TAdminPayOrder>
         rowKey="order_id"
@@ -251,7 +289,11 @@ function AssignModal(props: { transfer: TUsdtTransfer | null; onClose: () => voi
     >
       <Typography.Paragraph type="secondary">{t('unmatched.assignHint')}</Typography.Paragraph>
       <Form<TAssignForm> form={form} layout="vertical">
-        <Form.Item name="user_id" label={t('unmatched.userId')} rules={[{ required: true, message: t('unmatched.userIdRequired') }]}>
+        <Form.Item
+          name="user_id"
+          label={t('unmatched.userId')}
+          rules={[{ required: true, message: t('unmatched.userIdRequired') }]}
+        >
           <InputNumber<number> min={1} precision={0} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item
@@ -278,17 +320,37 @@ function UnmatchedTab() {
   const transfers = useUnmatchedTransfers({ page: paging.page, pageSize: paging.pageSize, network });
   const columns: TableColumnsType<TUsdtTransfer> = [
     { title: t('unmatched.time'), dataIndex: 'block_time', width: 170, render: formatDateTimeSeconds },
-    { title: t('unmatched.network'), dataIndex: 'network', width: 110, render: (v: TUsdtNetwork) => t(`networks.${v}`) },
-    { title: t('unmatched.amount'), dataIndex: 'amount', align: 'right', render: (v: string) => <Typography.Text strong>{v} USDT</Typography.Text> },
+    {
+      title: t('unmatched.network'),
+      dataIndex: 'network',
+      width: 110,
+      render: (v: TUsdtNetwork) => t(`networks.${v}`),
+    },
+    {
+      title: t('unmatched.amount'),
+      dataIndex: 'amount',
+      align: 'right',
+      render: (v: string) => <Typography.Text strong>{v} USDT</Typography.Text>,
+    },
     { title: t('unmatched.from'), dataIndex: 'from', ellipsis: true },
-    { title: t('unmatched.tx'), dataIndex: 'tx_hash', ellipsis: true, render: (v: string) => <Typography.Text copyable={{ text: v }}>{v}</Typography.Text> },
+    {
+      title: t('unmatched.tx'),
+      dataIndex: 'tx_hash',
+      ellipsis: true,
+      render: (v: string) => <Typography.Text copyable={{ text: v }}>{v}</Typography.Text>,
+    },
     { title: t('unmatched.note'), dataIndex: 'note', render: (v: string | null) => v ?? '—' },
     {
       title: t('unmatched.actions'),
       key: 'actions',
       width: 140,
       render: (_, transfer) => (
-        <Button size="small" type="primary" onClick={() => setAssigning(transfer)} data-testid={`assign-${transfer.id}`}>
+        <Button
+          size="small"
+          type="primary"
+          onClick={() => setAssigning(transfer)}
+          data-testid={`assign-${transfer.id}`}
+        >
           {t('unmatched.assign')}
         </Button>
       ),

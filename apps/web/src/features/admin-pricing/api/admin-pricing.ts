@@ -12,7 +12,8 @@ const ADMIN_CHARGE_OPTIONS_KEY = ['admin', 'charge-options'] as const;
 export function useAdminPrices() {
   return useQuery({
     queryKey: [...ADMIN_PRICES_KEY, 'list'],
-    queryFn: ({ signal }) => callApi('adminPriceList', undefined, { signal, failureMessage: translate('admin-pricing:errors.prices') }),
+    queryFn: ({ signal }) =>
+      callApi('adminPriceList', undefined, { signal, failureMessage: translate('admin-pricing:errors.prices') }),
   });
 }
 
@@ -34,9 +35,13 @@ export function usePriceHistory(params: { key: TPriceKey | null; page: number; p
 /** New price versions; the catalogue the purchase form reads reloads too. */
 export function useCreatePriceVersions() {
   return useMutation({
-    mutationFn: (input: TPriceVersionInput) => callApi('adminPriceCreate', input, { failureMessage: translate('admin-pricing:errors.save') }),
+    mutationFn: (input: TPriceVersionInput) =>
+      callApi('adminPriceCreate', input, { failureMessage: translate('admin-pricing:errors.save') }),
     onSettled: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: ADMIN_PRICES_KEY }), queryClient.invalidateQueries({ queryKey: PRICE_CATALOGUE_QUERY_KEY })]),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ADMIN_PRICES_KEY }),
+        queryClient.invalidateQueries({ queryKey: PRICE_CATALOGUE_QUERY_KEY }),
+      ]),
   });
 }
 
@@ -44,7 +49,8 @@ export function useCreatePriceVersions() {
 export function useAdminChargeOptions() {
   return useQuery({
     queryKey: [...ADMIN_CHARGE_OPTIONS_KEY, 'state'],
-    queryFn: ({ signal }) => callApi('adminChargeOptions', undefined, { signal, failureMessage: translate('admin-pricing:errors.options') }),
+    queryFn: ({ signal }) =>
+      callApi('adminChargeOptions', undefined, { signal, failureMessage: translate('admin-pricing:errors.options') }),
   });
 }
 
@@ -66,7 +72,8 @@ export function useChargeOptionVersions(params: { page: number; pageSize: number
 /** A new option set version. */
 export function useCreateChargeOptionSet() {
   return useMutation({
-    mutationFn: (input: TChargeOptionSetInput) => callApi('adminChargeOptionCreate', input, { failureMessage: translate('admin-pricing:errors.saveOptions') }),
+    mutationFn: (input: TChargeOptionSetInput) =>
+      callApi('adminChargeOptionCreate', input, { failureMessage: translate('admin-pricing:errors.saveOptions') }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_CHARGE_OPTIONS_KEY }),
   });
 }

@@ -1,6 +1,22 @@
 import { useState } from 'react';
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Drawer, Empty, Flex, Form, InputNumber, List, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Drawer,
+  Empty,
+  Flex,
+  Form,
+  InputNumber,
+  List,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   CHARGE_OPTIONS_MAX,
@@ -31,7 +47,11 @@ function OptionHistoryDrawer(props: { open: boolean; onClose: () => void }) {
   const versions = useChargeOptionVersions({ page: paging.page, pageSize: paging.pageSize, enabled: props.open });
   const columns: TableColumnsType<TChargeOptionVersion> = [
     { title: t('columns.version'), dataIndex: 'version' },
-    { title: t('columns.options'), key: 'options', render: (_, v) => optionsText(v, (amount, gift) => t('optionLine', { amount, gift })) },
+    {
+      title: t('columns.options'),
+      key: 'options',
+      render: (_, v) => optionsText(v, (amount, gift) => t('optionLine', { amount, gift })),
+    },
     { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: formatDateTimeMinutes },
     { title: t('columns.status'), dataIndex: 'status', render: (v: TVersionStatus) => <VersionStatusTag status={v} /> },
     { title: t('columns.createdBy'), dataIndex: 'created_by', render: (v: string | null) => v ?? t('installDefaults') },
@@ -62,7 +82,10 @@ function OptionSetEditor(props: { state: TAdminChargeOptions }) {
   const save = async (values: TOptionsForm) => {
     try {
       const saved = await create.mutateAsync({
-        options: values.options.map((o) => ({ amount_fen: yuanToFen(o.amount ?? 0), gift_fen: yuanToFen(o.gift ?? 0) })),
+        options: values.options.map((o) => ({
+          amount_fen: yuanToFen(o.amount ?? 0),
+          gift_fen: yuanToFen(o.gift ?? 0),
+        })),
         effective_at: effectiveAtOf(values),
       });
       showSuccess(
@@ -92,7 +115,11 @@ function OptionSetEditor(props: { state: TAdminChargeOptions }) {
           <>
             {fields.map((field, index) => (
               <Space key={field.key} align="start" wrap data-testid="option-row">
-                <Form.Item name={[field.name, 'amount']} label={t('optionAmount')} rules={[{ required: true, message: t('optionAmountRequired') }]}>
+                <Form.Item
+                  name={[field.name, 'amount']}
+                  label={t('optionAmount')}
+                  rules={[{ required: true, message: t('optionAmountRequired') }]}
+                >
                   <InputNumber<number> min={0.01} precision={2} prefix="¥" style={{ width: 160 }} />
                 </Form.Item>
                 <Form.Item name={[field.name, 'gift']} label={t('optionGift')} initialValue={0}>
@@ -100,20 +127,35 @@ function OptionSetEditor(props: { state: TAdminChargeOptions }) {
                 </Form.Item>
                 <Form.Item label=" ">
                   <Space>
-                    <Button icon={<ArrowUpOutlined />} aria-label={t('optionUp')} disabled={index === 0} onClick={() => move(index, index - 1)} />
+                    <Button
+                      icon={<ArrowUpOutlined />}
+                      aria-label={t('optionUp')}
+                      disabled={index === 0}
+                      onClick={() => move(index, index - 1)}
+                    />
                     <Button
                       icon={<ArrowDownOutlined />}
                       aria-label={t('optionDown')}
                       disabled={index === fields.length - 1}
                       onClick={() => move(index, index + 1)}
                     />
-                    <Button icon={<DeleteOutlined />} aria-label={t('optionRemove')} danger disabled={fields.length === 1} onClick={() => remove(field.name)} />
+                    <Button
+                      icon={<DeleteOutlined />}
+                      aria-label={t('optionRemove')}
+                      danger
+                      disabled={fields.length === 1}
+                      onClick={() => remove(field.name)}
+                    />
                   </Space>
                 </Form.Item>
               </Space>
             ))}
             <Form.Item>
-              <Button icon={<PlusOutlined />} disabled={fields.length >= CHARGE_OPTIONS_MAX} onClick={() => add({ gift: 0 })}>
+              <Button
+                icon={<PlusOutlined />}
+                disabled={fields.length >= CHARGE_OPTIONS_MAX}
+                onClick={() => add({ gift: 0 })}
+              >
                 {t('optionAdd')}
               </Button>
             </Form.Item>
@@ -134,7 +176,13 @@ function MethodSwitches(props: { methods: TPayMethodState[] }) {
   const setMethod = useSetPayMethod();
   const toggle = async (method: TPayMethodState, isEnabled: boolean) => {
     const saved = await setMethod.mutateAsync({ method: method.method, is_enabled: isEnabled }).catch(() => null);
-    if (saved) showSuccess(t('methodSwitched', { method: t(`methods.${saved.method}`), state: t(saved.is_enabled ? 'methodOn' : 'methodOff') }));
+    if (saved)
+      showSuccess(
+        t('methodSwitched', {
+          method: t(`methods.${saved.method}`),
+          state: t(saved.is_enabled ? 'methodOn' : 'methodOff'),
+        }),
+      );
   };
   return (
     <List<TPayMethodState>
@@ -190,7 +238,10 @@ export function ChargeOptionsCard(props: { state: TAdminChargeOptions | undefine
           <Flex vertical gap={12}>
             <Typography.Text data-testid="options-in-effect">
               {state.current
-                ? t('optionsInEffect', { version: state.current.version, time: formatDateTimeMinutes(state.current.effective_at) })
+                ? t('optionsInEffect', {
+                    version: state.current.version,
+                    time: formatDateTimeMinutes(state.current.effective_at),
+                  })
                 : t('optionsNone')}
             </Typography.Text>
             {state.scheduled.map((v) => (
@@ -203,9 +254,13 @@ export function ChargeOptionsCard(props: { state: TAdminChargeOptions | undefine
               />
             ))}
             <Typography.Text type="secondary">{t('optionsHint')}</Typography.Text>
-            <Typography.Text type="secondary">{t('bounds', { min: formatFen(state.min_amount_fen), max: formatFen(state.max_amount_fen) })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('bounds', { min: formatFen(state.min_amount_fen), max: formatFen(state.max_amount_fen) })}
+            </Typography.Text>
             <OptionSetEditor state={state} />
-            <Typography.Text data-testid="fee">{t('fee', { percent: state.fee.percent, fixed: formatFen(state.fee.fixed_fen) })}</Typography.Text>
+            <Typography.Text data-testid="fee">
+              {t('fee', { percent: state.fee.percent, fixed: formatFen(state.fee.fixed_fen) })}
+            </Typography.Text>
           </Flex>
         )}
       </Card>

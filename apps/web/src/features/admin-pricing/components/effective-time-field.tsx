@@ -26,7 +26,11 @@ export function EffectiveTimeField() {
         />
       </Form.Item>
       {when === 'later' && (
-        <Form.Item name="at" label={t('columns.effectiveAt')} rules={[{ required: true, message: t('effectiveAtRequired') }]}>
+        <Form.Item
+          name="at"
+          label={t('columns.effectiveAt')}
+          rules={[{ required: true, message: t('effectiveAtRequired') }]}
+        >
           <DatePicker showTime format="YYYY-MM-DD HH:mm" disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
         </Form.Item>
       )}

@@ -1,6 +1,25 @@
-import { Drawer, Empty, Form, InputNumber, Modal, Table, Tag, Typography, type FormInstance, type TableColumnsType } from 'antd';
+import {
+  Drawer,
+  Empty,
+  Form,
+  InputNumber,
+  Modal,
+  Table,
+  Tag,
+  Typography,
+  type FormInstance,
+  type TableColumnsType,
+} from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_AMOUNT_MAX_FEN, formatFen, yuanToFen, type TAdminPrice, type TPriceKey, type TPriceVersion, type TVersionStatus } from '@proxy/contract';
+import {
+  ADMIN_AMOUNT_MAX_FEN,
+  formatFen,
+  yuanToFen,
+  type TAdminPrice,
+  type TPriceKey,
+  type TPriceVersion,
+  type TVersionStatus,
+} from '@proxy/contract';
 import { formatDateTimeMinutes } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { getServerIssues } from '../../../lib/server-issues';
@@ -19,7 +38,11 @@ export function VersionStatusTag(props: { status: TVersionStatus }) {
 type TPriceForm = TEffectiveValues & { yuan: number };
 
 /** Shows the server's messages (already in the user's language) under the form fields they name. */
-export function markIssues(form: FormInstance, error: unknown, fieldByPath: Record<string, string | (string | number)[]>): void {
+export function markIssues(
+  form: FormInstance,
+  error: unknown,
+  fieldByPath: Record<string, string | (string | number)[]>,
+): void {
   const fields = getServerIssues(error).flatMap((issue) => {
     const name = fieldByPath[issue.path];
     return name === undefined ? [] : [{ name, errors: [issue.message] }];
@@ -37,7 +60,10 @@ export function PriceEditModal(props: { price: TAdminPrice | null; onClose: () =
     const values = await form.validateFields().catch(() => null);
     if (!values || !price) return;
     try {
-      const { versions } = await create.mutateAsync({ prices: [{ item: price.key, amount_fen: yuanToFen(values.yuan) }], effective_at: effectiveAtOf(values) });
+      const { versions } = await create.mutateAsync({
+        prices: [{ item: price.key, amount_fen: yuanToFen(values.yuan) }],
+        effective_at: effectiveAtOf(values),
+      });
       const [saved] = versions;
       showSuccess(
         saved?.status === 'scheduled'
@@ -62,7 +88,12 @@ export function PriceEditModal(props: { price: TAdminPrice | null; onClose: () =
       destroyOnHidden
     >
       {price && (
-        <Form<TPriceForm> form={form} layout="vertical" preserve={false} initialValues={{ yuan: price.amount_fen / 100, when: 'now' }}>
+        <Form<TPriceForm>
+          form={form}
+          layout="vertical"
+          preserve={false}
+          initialValues={{ yuan: price.amount_fen / 100, when: 'now' }}
+        >
           <Typography.Paragraph type="secondary">
             {t('currentPrice', { price: formatFen(price.amount_fen), unit: t(`units.${price.key}`) })}
           </Typography.Paragraph>
@@ -74,7 +105,14 @@ export function PriceEditModal(props: { price: TAdminPrice | null; onClose: () =
               { type: 'number', min: 0.01, message: t('priceMin') },
             ]}
           >
-            <InputNumber<number> min={0.01} max={ADMIN_AMOUNT_MAX_FEN / 100} precision={2} step={1} prefix="¥" style={{ width: 200 }} />
+            <InputNumber<number>
+              min={0.01}
+              max={ADMIN_AMOUNT_MAX_FEN / 100}
+              precision={2}
+              step={1}
+              prefix="¥"
+              style={{ width: 200 }}
+            />
           </Form.Item>
           <EffectiveTimeField />
         </Form>

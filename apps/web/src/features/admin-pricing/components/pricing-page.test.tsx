@@ -1,6 +1,12 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { DEFAULT_PRICE_CATALOGUE, PRICE_KEYS, type TAdminChargeOptions, type TAdminPrices, type TPriceVersion } from '@proxy/contract';
+import {
+  DEFAULT_PRICE_CATALOGUE,
+  PRICE_KEYS,
+  type TAdminChargeOptions,
+  type TAdminPrices,
+  type TPriceVersion,
+} from '@proxy/contract';
 import { makeUser } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
 import { fail } from '../../../test/api-stub';
@@ -80,14 +86,18 @@ describe('operator area: prices and recharge options', () => {
       };
       prices = {
         prices: prices.prices.map((p) =>
-          p.key === 'idc_traffic_fen' ? { ...p, amount_fen: version.amount_fen, version_id: 5, effective_at: version.effective_at } : p,
+          p.key === 'idc_traffic_fen'
+            ? { ...p, amount_fen: version.amount_fen, version_id: 5, effective_at: version.effective_at }
+            : p,
         ),
       };
       history = [version];
       return { versions: [version] };
     });
     renderAt('/admin/prices', { featureRoutes: adminPricingRoutes });
-    expect((await screen.findByTestId('price-idc_traffic_fen', undefined, { timeout: 45_000 })).textContent).toBe('¥10.00 / GB');
+    expect((await screen.findByTestId('price-idc_traffic_fen', undefined, { timeout: 45_000 })).textContent).toBe(
+      '¥10.00 / GB',
+    );
     expect(screen.getByText('Data center traffic')).toBeTruthy();
 
     fireEvent.click(screen.getByTestId('edit-idc_traffic_fen'));
@@ -95,7 +105,9 @@ describe('operator area: prices and recharge options', () => {
     fireEvent.change(input, { target: { value: '12.5' } });
     fireEvent.click(within(screen.getByRole('dialog')).getByText('Save as new version'));
     await waitFor(() => expect(shownMessages('success')).toContain('Version 5 is in effect'));
-    expect(api.requestsTo('adminPriceCreate')[0]!.json).toEqual({ prices: [{ item: 'idc_traffic_fen', amount_fen: 1250 }] });
+    expect(api.requestsTo('adminPriceCreate')[0]!.json).toEqual({
+      prices: [{ item: 'idc_traffic_fen', amount_fen: 1250 }],
+    });
     await waitFor(() => expect(screen.getByTestId('price-idc_traffic_fen').textContent).toBe('¥12.50 / GB'));
     const row = screen.getByTestId('price-idc_traffic_fen').closest('tr')!;
     expect(within(row).getByText('5')).toBeTruthy();
@@ -152,7 +164,9 @@ describe('operator area: prices and recharge options', () => {
       is_offered: false,
     }));
     renderAt('/admin/prices', { featureRoutes: adminPricingRoutes });
-    expect((await screen.findByTestId('options-in-effect', undefined, { timeout: 45_000 })).textContent).toContain('version 1');
+    expect((await screen.findByTestId('options-in-effect', undefined, { timeout: 45_000 })).textContent).toContain(
+      'version 1',
+    );
     expect(screen.getByTestId('fee').textContent).toContain('1% of the amount + ¥1.00');
     expect(screen.getByTestId('fee').textContent).toContain('cannot be edited');
 

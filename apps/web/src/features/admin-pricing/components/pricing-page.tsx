@@ -31,7 +31,11 @@ export default function PricingPage() {
         </Typography.Text>
       ),
     },
-    { title: t('columns.version'), dataIndex: 'version_id', render: (v: number) => (v === 0 ? <Tag>{t('listVersion')}</Tag> : v) },
+    {
+      title: t('columns.version'),
+      dataIndex: 'version_id',
+      render: (v: number) => (v === 0 ? <Tag>{t('listVersion')}</Tag> : v),
+    },
     { title: t('columns.since'), dataIndex: 'effective_at', render: formatDateTimeMinutes },
     { title: t('columns.listPrice'), dataIndex: 'default_fen', render: (v: number) => formatFen(v) },
     {

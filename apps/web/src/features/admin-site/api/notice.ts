@@ -11,14 +11,16 @@ const NOTICE_KEY = ['admin', 'notice'] as const;
 export function useCurrentNotice() {
   return useQuery({
     queryKey: NOTICE_KEY,
-    queryFn: ({ signal }) => callApi('adminNoticeCurrent', {}, { signal, failureMessage: translate('admin-site:errors.load') }),
+    queryFn: ({ signal }) =>
+      callApi('adminNoticeCurrent', {}, { signal, failureMessage: translate('admin-site:errors.load') }),
   });
 }
 
 /** Publishes a new notice: every customer sees it once again. */
 export function usePublishNotice() {
   return useMutation({
-    mutationFn: (body: z.input<typeof ZNoticePublishBody>) => callApi('adminNoticePublish', body, { failureMessage: translate('admin-site:errors.publish') }),
+    mutationFn: (body: z.input<typeof ZNoticePublishBody>) =>
+      callApi('adminNoticePublish', body, { failureMessage: translate('admin-site:errors.publish') }),
     onSuccess: (notice) => queryClient.setQueryData(NOTICE_KEY, notice),
   });
 }

@@ -12,7 +12,10 @@ beforeEach(() => {
 describe('notice (operator area)', () => {
   it('publishes a notice in both languages after a confirmation; nothing is sent while a language is missing', async () => {
     api.on('adminNoticeCurrent', () => null);
-    api.on('adminNoticePublish', (req) => ({ notice_id: 2, ...(req.json as object), published_at: '2026-11-23T04:00:00.000Z' }) as never);
+    api.on(
+      'adminNoticePublish',
+      (req) => ({ notice_id: 2, ...(req.json as object), published_at: '2026-11-23T04:00:00.000Z' }) as never,
+    );
     renderAt('/admin/notice', { featureRoutes: adminSiteRoutes });
     expect((await screen.findByTestId('notice-current')).textContent).toContain('No notice published');
     const notice = within(screen.getByTestId('notice-form'));

@@ -53,7 +53,13 @@ export default function NoticePage() {
           data-testid="notice-current"
           title={current.data ? t('current', { time: formatDateTimeMinutes(current.data.published_at) }) : t('none')}
         />
-        <Form<TNoticeForm> form={form} name="notice" layout="vertical" onFinish={() => void submit()} data-testid="notice-form">
+        <Form<TNoticeForm>
+          form={form}
+          name="notice"
+          layout="vertical"
+          onFinish={() => void submit()}
+          data-testid="notice-form"
+        >
           <Row gutter={16}>
             <Col xs={24} lg={12}>
               <Typography.Title level={5}>中文</Typography.Title>

@@ -4,7 +4,13 @@ import { confirmAction, showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
 import { useSendNotification } from '../api/notice';
 
-type TSendForm = { user_id?: number | null; title_zh: string; title_en: string; content_zh: string; content_en: string };
+type TSendForm = {
+  user_id?: number | null;
+  title_zh: string;
+  title_en: string;
+  content_zh: string;
+  content_en: string;
+};
 
 /** A notification (the bell) to one customer by id, or to every active account when no id is given. */
 export function SendNotificationCard() {
@@ -33,7 +39,13 @@ export function SendNotificationCard() {
 
   return (
     <Card title={t('send.title')}>
-      <Form<TSendForm> form={form} name="send" layout="vertical" onFinish={() => void submit()} data-testid="send-notification-form">
+      <Form<TSendForm>
+        form={form}
+        name="send"
+        layout="vertical"
+        onFinish={() => void submit()}
+        data-testid="send-notification-form"
+      >
         <Form.Item name="user_id" label={t('send.userId')} extra={t('send.userIdHint')}>
           <InputNumber<number> min={1} precision={0} style={{ width: 220 }} />
         </Form.Item>

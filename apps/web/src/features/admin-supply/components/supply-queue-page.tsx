@@ -1,8 +1,29 @@
 import { useState } from 'react';
-import { Button, Card, Empty, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import {
+  Button,
+  Card,
+  Empty,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { SUPPLY_REASON_MAX, SUPPLY_STATUSES, ZSupplyFailBody, formatYuan, type TSupplyAdminRequest, type TSupplyStatus } from '@proxy/contract';
+import {
+  SUPPLY_REASON_MAX,
+  SUPPLY_STATUSES,
+  ZSupplyFailBody,
+  formatYuan,
+  type TSupplyAdminRequest,
+  type TSupplyStatus,
+} from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { formatDateTimeMinutes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
@@ -110,7 +131,9 @@ export default function SupplyQueuePage() {
       render: (_, row) => (
         <Flex vertical>
           <Typography.Text>{`${t(`products.${row.product}`)} · ${row.network}`}</Typography.Text>
-          <Typography.Text type="secondary">{t(`amount.${row.type}`, { amount: row.amount, days: row.days ?? 0 })}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t(`amount.${row.type}`, { amount: row.amount, days: row.days ?? 0 })}
+          </Typography.Text>
           {row.remark ? (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {t('remark', { remark: row.remark })}
@@ -156,19 +179,33 @@ export default function SupplyQueuePage() {
                 size="small"
                 type="primary"
                 loading={isBusy}
-                onClick={() => void run(row.request_id, () => takeSupply(row.request_id), t('take.done', { id: row.request_id }))}
+                onClick={() =>
+                  void run(row.request_id, () => takeSupply(row.request_id), t('take.done', { id: row.request_id }))
+                }
                 data-testid={`supply-take-${row.request_id}`}
               >
                 {t('take.action')}
               </Button>
             ) : null}
             {row.status === 'processing' ? (
-              <Button size="small" type="primary" loading={isBusy} onClick={() => askComplete(row)} data-testid={`supply-complete-${row.request_id}`}>
+              <Button
+                size="small"
+                type="primary"
+                loading={isBusy}
+                onClick={() => askComplete(row)}
+                data-testid={`supply-complete-${row.request_id}`}
+              >
                 {t('complete.action')}
               </Button>
             ) : null}
             {isOpen ? (
-              <Button size="small" danger disabled={isBusy} onClick={() => setFailing(row)} data-testid={`supply-fail-${row.request_id}`}>
+              <Button
+                size="small"
+                danger
+                disabled={isBusy}
+                onClick={() => setFailing(row)}
+                data-testid={`supply-fail-${row.request_id}`}
+              >
                 {t('fail.action')}
               </Button>
             ) : null}
@@ -190,7 +227,10 @@ export default function SupplyQueuePage() {
               setStatus(value || undefined);
               paging.toFirstPage();
             }}
-            options={[{ value: '', label: t('allStatuses') }, ...SUPPLY_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))]}
+            options={[
+              { value: '', label: t('allStatuses') },
+              ...SUPPLY_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) })),
+            ]}
             aria-label={t('columns.status')}
           />
           <Button icon={<ReloadOutlined />} loading={queue.isFetching} onClick={() => void queue.refetch()}>

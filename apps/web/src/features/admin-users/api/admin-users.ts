@@ -28,7 +28,8 @@ export function useAdminUsers(params: { page: number; pageSize: number; filters:
 export function useAdminUser(id: number) {
   return useQuery({
     queryKey: [...ADMIN_USERS_KEY, id],
-    queryFn: ({ signal }) => callApi('adminUserDetail', { id }, { signal, failureMessage: translate('admin-users:errors.user') }),
+    queryFn: ({ signal }) =>
+      callApi('adminUserDetail', { id }, { signal, failureMessage: translate('admin-users:errors.user') }),
   });
 }
 
@@ -36,7 +37,12 @@ export function useAdminUser(id: number) {
 export function useAdminUserLedger(id: number, page: number, pageSize: number) {
   return useQuery({
     queryKey: [...ADMIN_USERS_KEY, id, 'ledger', page, pageSize],
-    queryFn: ({ signal }) => callApi('adminUserLedger', { id, page, page_size: pageSize }, { signal, failureMessage: translate('admin-users:errors.ledger') }),
+    queryFn: ({ signal }) =>
+      callApi(
+        'adminUserLedger',
+        { id, page, page_size: pageSize },
+        { signal, failureMessage: translate('admin-users:errors.ledger') },
+      ),
     placeholderData: keepPreviousData,
   });
 }
@@ -45,7 +51,12 @@ export function useAdminUserLedger(id: number, page: number, pageSize: number) {
 export function useAdminUserOrders(id: number, page: number, pageSize: number) {
   return useQuery({
     queryKey: [...ADMIN_USERS_KEY, id, 'orders', page, pageSize],
-    queryFn: ({ signal }) => callApi('adminUserOrders', { id, page, page_size: pageSize }, { signal, failureMessage: translate('admin-users:errors.orders') }),
+    queryFn: ({ signal }) =>
+      callApi(
+        'adminUserOrders',
+        { id, page, page_size: pageSize },
+        { signal, failureMessage: translate('admin-users:errors.orders') },
+      ),
     placeholderData: keepPreviousData,
   });
 }
@@ -55,7 +66,11 @@ export function useAdminUserProxies(id: number, page: number, pageSize: number) 
   return useQuery({
     queryKey: [...ADMIN_USERS_KEY, id, 'proxies', page, pageSize],
     queryFn: ({ signal }) =>
-      callApi('adminUserProxies', { id, page, page_size: pageSize }, { signal, failureMessage: translate('admin-users:errors.proxies') }),
+      callApi(
+        'adminUserProxies',
+        { id, page, page_size: pageSize },
+        { signal, failureMessage: translate('admin-users:errors.proxies') },
+      ),
     placeholderData: keepPreviousData,
   });
 }
@@ -65,7 +80,11 @@ export function useAdminUserSessions(id: number, page: number, pageSize: number)
   return useQuery({
     queryKey: [...ADMIN_USERS_KEY, id, 'sessions', page, pageSize],
     queryFn: ({ signal }) =>
-      callApi('adminUserSessions', { id, page, page_size: pageSize }, { signal, failureMessage: translate('admin-users:errors.sessions') }),
+      callApi(
+        'adminUserSessions',
+        { id, page, page_size: pageSize },
+        { signal, failureMessage: translate('admin-users:errors.sessions') },
+      ),
     placeholderData: keepPreviousData,
   });
 }
@@ -75,7 +94,11 @@ export function useAdminUserInvitees(id: number, page: number, pageSize: number)
   return useQuery({
     queryKey: [...ADMIN_USERS_KEY, id, 'invitees', page, pageSize],
     queryFn: ({ signal }) =>
-      callApi('adminUserInvitees', { id, page, page_size: pageSize }, { signal, failureMessage: translate('admin-users:errors.invitees') }),
+      callApi(
+        'adminUserInvitees',
+        { id, page, page_size: pageSize },
+        { signal, failureMessage: translate('admin-users:errors.invitees') },
+      ),
     placeholderData: keepPreviousData,
   });
 }
@@ -86,7 +109,8 @@ const refreshUsers = () => queryClient.invalidateQueries({ queryKey: ADMIN_USERS
 /** Credit or debit an account with a reason (POST /admin/users/{id}/balance). */
 export function useAdjustBalance(id: number) {
   return useMutation({
-    mutationFn: (body: TAdminAdjustBody) => callApi('adminUserAdjust', { id, ...body }, { failureMessage: translate('admin-users:errors.adjust') }),
+    mutationFn: (body: TAdminAdjustBody) =>
+      callApi('adminUserAdjust', { id, ...body }, { failureMessage: translate('admin-users:errors.adjust') }),
     onSettled: refreshUsers,
   });
 }
@@ -94,7 +118,8 @@ export function useAdjustBalance(id: number) {
 /** Disable or enable an account. */
 export function useSetUserStatus(id: number) {
   return useMutation({
-    mutationFn: (status: 'active' | 'disabled') => callApi('adminUserSetStatus', { id, status }, { failureMessage: translate('admin-users:errors.status') }),
+    mutationFn: (status: 'active' | 'disabled') =>
+      callApi('adminUserSetStatus', { id, status }, { failureMessage: translate('admin-users:errors.status') }),
     onSettled: refreshUsers,
   });
 }
@@ -102,7 +127,8 @@ export function useSetUserStatus(id: number) {
 /** Grant or revoke the operator role. */
 export function useSetOperator(id: number) {
   return useMutation({
-    mutationFn: (isAdmin: boolean) => callApi('adminUserSetAdmin', { id, is_admin: isAdmin }, { failureMessage: translate('admin-users:errors.role') }),
+    mutationFn: (isAdmin: boolean) =>
+      callApi('adminUserSetAdmin', { id, is_admin: isAdmin }, { failureMessage: translate('admin-users:errors.role') }),
     onSettled: refreshUsers,
   });
 }
@@ -111,7 +137,11 @@ export function useSetOperator(id: number) {
 export function useEndUserSession(id: number) {
   return useMutation({
     mutationFn: (sessionId: number) =>
-      callApi('adminUserSessionEnd', { id, session_id: sessionId }, { failureMessage: translate('admin-users:errors.endSession') }),
+      callApi(
+        'adminUserSessionEnd',
+        { id, session_id: sessionId },
+        { failureMessage: translate('admin-users:errors.endSession') },
+      ),
     onSettled: refreshUsers,
   });
 }
@@ -119,6 +149,7 @@ export function useEndUserSession(id: number) {
 /** E-mails the account again: a password reset code, or the verification e-mail. */
 export function useSendUserMail(id: number) {
   return useMutation({
-    mutationFn: (kind: TAdminMailKind) => callApi('adminUserSendMail', { id, kind }, { failureMessage: translate('admin-users:errors.mail') }),
+    mutationFn: (kind: TAdminMailKind) =>
+      callApi('adminUserSendMail', { id, kind }, { failureMessage: translate('admin-users:errors.mail') }),
   });
 }

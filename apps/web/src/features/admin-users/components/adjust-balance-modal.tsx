@@ -29,7 +29,12 @@ export function AdjustBalanceModal(props: { userId: number; balance: number; isO
     const values = await form.validateFields().catch(() => null);
     if (!values) return; // the form shows what is missing
     try {
-      const result = await adjust.mutateAsync({ kind: values.kind, amount: values.amount.trim(), reason: values.reason.trim(), request_id: requestId });
+      const result = await adjust.mutateAsync({
+        kind: values.kind,
+        amount: values.amount.trim(),
+        reason: values.reason.trim(),
+        request_id: requestId,
+      });
       showSuccess(t('adjust.done', { balance: formatYuan(result.balance) }));
       close();
     } catch (error) {
@@ -48,7 +53,12 @@ export function AdjustBalanceModal(props: { userId: number; balance: number; isO
       onCancel={close}
       destroyOnHidden
     >
-      <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t('adjust.hint', { balance: formatYuan(props.balance) })} />
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 16 }}
+        title={t('adjust.hint', { balance: formatYuan(props.balance) })}
+      />
       <Form<TAdjustForm> form={form} layout="vertical" initialValues={{ kind: 'credit' }} data-testid="adjust-form">
         <Form.Item name="kind" label={t('adjust.kind')} rules={[{ required: true }]}>
           <Radio.Group
@@ -69,7 +79,11 @@ export function AdjustBalanceModal(props: { userId: number; balance: number; isO
         >
           <Input prefix="¥" inputMode="decimal" maxLength={13} />
         </Form.Item>
-        <Form.Item name="reason" label={t('adjust.reason')} rules={[{ required: true, whitespace: true, message: t('adjust.reasonRequired') }]}>
+        <Form.Item
+          name="reason"
+          label={t('adjust.reason')}
+          rules={[{ required: true, whitespace: true, message: t('adjust.reasonRequired') }]}
+        >
           <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 2, maxRows: 4 }} />
         </Form.Item>
       </Form>

@@ -69,14 +69,26 @@ beforeEach(() => {
   api.on('adminUserLedger', () => ({ records: [], total: 0, page: 1, page_size: 10 }));
   api.on('adminUserOrders', () => ({ records: [], total: 0, page: 1, page_size: 10 }));
   api.on('adminUserProxies', (req) => ({
-    records: req.query.get('page') === '2' ? [{ ...PROXY, token_id: 30, username: 'u5_old', status: 'deleted' as const }] : [PROXY],
+    records:
+      req.query.get('page') === '2'
+        ? [{ ...PROXY, token_id: 30, username: 'u5_old', status: 'deleted' as const }]
+        : [PROXY],
     total: 11,
     page: Number(req.query.get('page')),
     page_size: 10,
   }));
   api.on('adminUserSessions', () => ({ records: SESSIONS, total: 2, page: 1, page_size: 10 }));
   api.on('adminUserInvitees', () => ({
-    records: [{ user_id: 9, username: 'kid', email: 'kid@example.com', status: 'active' as const, total_balance: 100, created_at: '2026-06-22T10:00:00.000Z' }],
+    records: [
+      {
+        user_id: 9,
+        username: 'kid',
+        email: 'kid@example.com',
+        status: 'active' as const,
+        total_balance: 100,
+        created_at: '2026-06-22T10:00:00.000Z',
+      },
+    ],
     total: 1,
     page: 1,
     page_size: 10,
@@ -98,7 +110,10 @@ describe("an account's page: proxies, sessions, invitees and e-mails (operator a
     expect(row.textContent).toContain('US / ca');
     expect(row.textContent).toContain('Enabled');
     expect(row.textContent).toContain('1.50 KB / 1.00 GB');
-    expect(Object.fromEntries(api.requestsTo('adminUserProxies').at(-1)!.query)).toEqual({ page: '1', page_size: '10' });
+    expect(Object.fromEntries(api.requestsTo('adminUserProxies').at(-1)!.query)).toEqual({
+      page: '1',
+      page_size: '10',
+    });
     fireEvent.click(screen.getByTitle('2'));
     expect((await within(table).findByText('u5_old')).closest('tr')!.textContent).toContain('Deleted');
     expect(api.requestsTo('adminUserProxies').at(-1)!.query.get('page')).toBe('2');
@@ -132,16 +147,24 @@ describe("an account's page: proxies, sessions, invitees and e-mails (operator a
     api.on('adminUserSendMail', (req) =>
       (req.json as { kind: string }).kind === 'password_reset'
         ? { kind: 'password_reset' as const, email: 'dana@example.com', resend_after: 60 }
-        : fail(409, 1042, "This account's e-mail is already verified (at registration or by the sign-in provider); no verification e-mail is needed", {
-            error: 'EMAIL_ALREADY_VERIFIED',
-          }),
+        : fail(
+            409,
+            1042,
+            "This account's e-mail is already verified (at registration or by the sign-in provider); no verification e-mail is needed",
+            {
+              error: 'EMAIL_ALREADY_VERIFIED',
+            },
+          ),
     );
     renderAt('/admin/users/5', { featureRoutes: adminUsersRoutes });
     fireEvent.click(await screen.findByTestId('admin-user-mail-reset'));
     const confirm = await findModalWith('Send a password reset code to dana@example.com?');
     fireEvent.click(within(confirm).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(shownMessages('success')).toContain('E-mail sent to dana@example.com'));
-    expect(api.requestsTo('adminUserSendMail')[0]).toMatchObject({ params: { id: '5' }, json: { kind: 'password_reset' } });
+    expect(api.requestsTo('adminUserSendMail')[0]).toMatchObject({
+      params: { id: '5' },
+      json: { kind: 'password_reset' },
+    });
 
     fireEvent.click(screen.getByTestId('admin-user-mail-verification'));
     const again = await findModalWith('Send the verification e-mail to dana@example.com again?');

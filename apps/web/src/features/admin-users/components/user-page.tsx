@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { Button, Card, Descriptions, Empty, Flex, Result, Space, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
+import {
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Flex,
+  Result,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -40,10 +53,20 @@ function StatementTable(props: { userId: number }) {
   const money = (v: number) => (v === 0 ? '—' : formatSignedYuan(v));
   const columns: TableColumnsType<TLedgerLine> = [
     { title: t('ledger.time'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
-    { title: t('ledger.reason'), dataIndex: 'reason', width: 130, render: (v: string) => t(`common:ledgerReasons.${v}`, { defaultValue: v }) },
+    {
+      title: t('ledger.reason'),
+      dataIndex: 'reason',
+      width: 130,
+      render: (v: string) => t(`common:ledgerReasons.${v}`, { defaultValue: v }),
+    },
     { title: t('ledger.amount'), dataIndex: 'amount', align: 'right', render: money },
     { title: t('ledger.frozen'), dataIndex: 'frozen_amount', align: 'right', render: money },
-    { title: t('ledger.balanceAfter'), dataIndex: 'balance_after', align: 'right', render: (v: number) => formatYuan(v) },
+    {
+      title: t('ledger.balanceAfter'),
+      dataIndex: 'balance_after',
+      align: 'right',
+      render: (v: number) => formatYuan(v),
+    },
     { title: t('ledger.reference'), dataIndex: 'reference', render: (v: string | null) => v ?? '—' },
   ];
   return (
@@ -69,7 +92,12 @@ function OrdersTable(props: { userId: number }) {
   const columns: TableColumnsType<TPayOrder> = [
     { title: t('orders.id'), dataIndex: 'order_id' },
     { title: t('orders.method'), dataIndex: 'method', width: 120 },
-    { title: t('orders.status'), dataIndex: 'status', width: 120, render: (v: string) => <Tag>{t(`orderStatus.${v}`, { defaultValue: v })}</Tag> },
+    {
+      title: t('orders.status'),
+      dataIndex: 'status',
+      width: 120,
+      render: (v: string) => <Tag>{t(`orderStatus.${v}`, { defaultValue: v })}</Tag>,
+    },
     { title: t('orders.amount'), dataIndex: 'amount', align: 'right', render: (v: number) => formatYuan(v) },
     { title: t('orders.value'), dataIndex: 'value', align: 'right', render: (v: number) => formatYuan(v) },
     { title: t('orders.createdAt'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
@@ -95,19 +123,30 @@ function ProxiesTable(props: { userId: number }) {
   const paging = usePaging();
   const proxies = useAdminUserProxies(props.userId, paging.page, paging.pageSize);
   const columns: TableColumnsType<TAdminUserProxy> = [
-    { title: t('proxies.username'), dataIndex: 'username', render: (v: string) => <Typography.Text copyable>{v}</Typography.Text> },
+    {
+      title: t('proxies.username'),
+      dataIndex: 'username',
+      render: (v: string) => <Typography.Text copyable>{v}</Typography.Text>,
+    },
     {
       title: t('proxies.product'),
       key: 'product',
-      render: (_, p) => `${t(`proxies.categories.${p.category}`)} · ${t(`proxies.products.${p.product}`)} · ${t(`proxies.billings.${p.billing}`)}`,
+      render: (_, p) =>
+        `${t(`proxies.categories.${p.category}`)} · ${t(`proxies.products.${p.product}`)} · ${t(`proxies.billings.${p.billing}`)}`,
     },
-    { title: t('proxies.area'), key: 'area', render: (_, p) => [p.country.toUpperCase(), p.state, p.city].filter(Boolean).join(' / ') },
+    {
+      title: t('proxies.area'),
+      key: 'area',
+      render: (_, p) => [p.country.toUpperCase(), p.state, p.city].filter(Boolean).join(' / '),
+    },
     {
       title: t('proxies.status'),
       dataIndex: 'status',
       width: 110,
       render: (v: TAdminUserProxy['status']) => (
-        <Tag color={v === 'enabled' ? 'success' : v === 'deleted' ? 'default' : 'warning'}>{t(`proxies.statuses.${v}`)}</Tag>
+        <Tag color={v === 'enabled' ? 'success' : v === 'deleted' ? 'default' : 'warning'}>
+          {t(`proxies.statuses.${v}`)}
+        </Tag>
       ),
     },
     { title: t('proxies.expiresAt'), dataIndex: 'expires_at', width: 170, render: formatDateTimeSeconds },
@@ -115,7 +154,10 @@ function ProxiesTable(props: { userId: number }) {
       title: t('proxies.traffic'),
       key: 'traffic',
       align: 'right',
-      render: (_, p) => (p.traffic_limit === null ? formatBytes(p.traffic_used) : `${formatBytes(p.traffic_used)} / ${formatBytes(p.traffic_limit)}`),
+      render: (_, p) =>
+        p.traffic_limit === null
+          ? formatBytes(p.traffic_used)
+          : `${formatBytes(p.traffic_used)} / ${formatBytes(p.traffic_limit)}`,
     },
   ];
   return (
@@ -196,10 +238,24 @@ function InviteesTable(props: { userId: number }) {
   const paging = usePaging();
   const invitees = useAdminUserInvitees(props.userId, paging.page, paging.pageSize);
   const columns: TableColumnsType<TAdminUserInvitee> = [
-    { title: t('fields.account'), dataIndex: 'email', render: (v: string, row) => <Link to={`/admin/users/${row.user_id}`}>{v}</Link> },
+    {
+      title: t('fields.account'),
+      dataIndex: 'email',
+      render: (v: string, row) => <Link to={`/admin/users/${row.user_id}`}>{v}</Link>,
+    },
     { title: t('fields.username'), dataIndex: 'username' },
-    { title: t('fields.status'), dataIndex: 'status', width: 110, render: (v: TAdminUserInvitee['status']) => <UserStatusTag status={v} /> },
-    { title: t('fields.totalRecharge'), dataIndex: 'total_balance', align: 'right', render: (v: number) => formatYuan(v) },
+    {
+      title: t('fields.status'),
+      dataIndex: 'status',
+      width: 110,
+      render: (v: TAdminUserInvitee['status']) => <UserStatusTag status={v} />,
+    },
+    {
+      title: t('fields.totalRecharge'),
+      dataIndex: 'total_balance',
+      align: 'right',
+      render: (v: number) => formatYuan(v),
+    },
     { title: t('fields.createdAt'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
   ];
   return (
@@ -232,10 +288,18 @@ function MailButtons(props: { user: TAdminUserDetail }) {
     });
   return (
     <>
-      <Button disabled={props.user.status !== 'active'} data-testid="admin-user-mail-reset" onClick={() => ask('password_reset')}>
+      <Button
+        disabled={props.user.status !== 'active'}
+        data-testid="admin-user-mail-reset"
+        onClick={() => ask('password_reset')}
+      >
         {t('mail.password_reset')}
       </Button>
-      <Button disabled={props.user.status !== 'active'} data-testid="admin-user-mail-verification" onClick={() => ask('verification')}>
+      <Button
+        disabled={props.user.status !== 'active'}
+        data-testid="admin-user-mail-verification"
+        onClick={() => ask('verification')}
+      >
         {t('mail.verification')}
       </Button>
     </>
@@ -263,7 +327,9 @@ function UserActions(props: { user: TAdminUserDetail; onAdjust: () => void }) {
         data-testid="admin-user-status"
         onClick={() =>
           confirmAction({
-            title: t(nextStatus === 'disabled' ? 'actions.disableConfirm' : 'actions.enableConfirm', { email: user.email }),
+            title: t(nextStatus === 'disabled' ? 'actions.disableConfirm' : 'actions.enableConfirm', {
+              email: user.email,
+            }),
             content: nextStatus === 'disabled' ? t('actions.disableText') : undefined,
             isDanger: nextStatus === 'disabled',
             onOk: () => setStatus.mutateAsync(nextStatus),
@@ -337,7 +403,11 @@ export default function UserPage() {
               items={[
                 { key: 'id', label: t('fields.id'), children: user.user_id },
                 { key: 'username', label: t('fields.username'), children: user.username },
-                { key: 'balance', label: t('fields.balance'), children: <span data-testid="admin-user-balance">{formatYuan(user.balance)}</span> },
+                {
+                  key: 'balance',
+                  label: t('fields.balance'),
+                  children: <span data-testid="admin-user-balance">{formatYuan(user.balance)}</span>,
+                },
                 { key: 'frozen', label: t('fields.frozen'), children: formatYuan(user.frozen_balance) },
                 { key: 'total', label: t('fields.totalRecharge'), children: formatYuan(user.total_balance) },
                 { key: 'invite', label: t('fields.inviteCode'), children: user.invite_code },
@@ -366,7 +436,14 @@ export default function UserPage() {
           />
         </Card>
       )}
-      {user && <AdjustBalanceModal userId={user.user_id} balance={user.balance} isOpen={isAdjusting} onClose={() => setIsAdjusting(false)} />}
+      {user && (
+        <AdjustBalanceModal
+          userId={user.user_id}
+          balance={user.balance}
+          isOpen={isAdjusting}
+          onClose={() => setIsAdjusting(false)}
+        />
+      )}
     </Flex>
   );
 }

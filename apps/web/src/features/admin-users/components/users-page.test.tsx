@@ -21,7 +21,14 @@ const DANA: TAdminUser = {
   created_at: '2026-06-20T10:00:00.000Z',
   last_login_at: null,
 };
-const DANA_PAGE: TAdminUserDetail = { ...DANA, live_proxies: 2, recharge_orders: 1, invitees: 0, sessions: 1, inviter_email: null };
+const DANA_PAGE: TAdminUserDetail = {
+  ...DANA,
+  live_proxies: 2,
+  recharge_orders: 1,
+  invitees: 0,
+  sessions: 1,
+  inviter_email: null,
+};
 
 beforeEach(() => {
   api.on('userInfo', () => makeUser({ user_id: 1, email: 'ops@example.com', is_admin: true }));
@@ -40,7 +47,13 @@ describe('accounts (operator area)', { timeout: 60_000 }, () => {
     expect(within(row).getByText('DANA2026')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('E-mail, username, ID or invite code'), { target: { value: ' dana ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
-    await waitFor(() => expect(Object.fromEntries(api.requestsTo('adminUserList').at(-1)!.query)).toEqual({ page: '1', page_size: '20', keyword: 'dana' }));
+    await waitFor(() =>
+      expect(Object.fromEntries(api.requestsTo('adminUserList').at(-1)!.query)).toEqual({
+        page: '1',
+        page_size: '20',
+        keyword: 'dana',
+      }),
+    );
   });
 
   it("adjusts an account's balance with a reason and one request id per dialog; a refused amount marks the field", async () => {

@@ -49,7 +49,12 @@ export default function UsersPage() {
     },
     { title: t('fields.balance'), dataIndex: 'balance', align: 'right', render: (v: number) => formatYuan(v) },
     { title: t('fields.frozen'), dataIndex: 'frozen_balance', align: 'right', render: (v: number) => formatYuan(v) },
-    { title: t('fields.totalRecharge'), dataIndex: 'total_balance', align: 'right', render: (v: number) => formatYuan(v) },
+    {
+      title: t('fields.totalRecharge'),
+      dataIndex: 'total_balance',
+      align: 'right',
+      render: (v: number) => formatYuan(v),
+    },
     { title: t('fields.inviteCode'), dataIndex: 'invite_code', width: 120 },
     { title: t('fields.createdAt'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
     {

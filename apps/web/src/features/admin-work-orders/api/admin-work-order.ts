@@ -5,7 +5,11 @@ import { ADMIN_WORK_ORDERS_QUERY_KEY } from './queue';
 
 /** Any work order with its conversation and customer (GET /admin/work-orders/detail/{id}). */
 export function getAdminWorkOrder(id: number, signal?: AbortSignal) {
-  return callApi('adminWorkOrderDetail', { id }, { signal, failureMessage: translate('admin-work-orders:detail.fetchFailed') });
+  return callApi(
+    'adminWorkOrderDetail',
+    { id },
+    { signal, failureMessage: translate('admin-work-orders:detail.fetchFailed') },
+  );
 }
 
 /** A work order with its conversation and customer. */

@@ -33,7 +33,11 @@ function ReplyForm({ id }: { id: number }) {
         }
       }}
     >
-      <Form.Item name="content" label={t('reply.label')} rules={[zodRule(ROUTES.adminWorkOrderReply.input.shape.content)]}>
+      <Form.Item
+        name="content"
+        label={t('reply.label')}
+        rules={[zodRule(ROUTES.adminWorkOrderReply.input.shape.content)]}
+      >
         <Input.TextArea rows={4} maxLength={WORK_ORDER_CONTENT_MAX} placeholder={t('reply.placeholder')} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={reply.isPending}>
@@ -58,7 +62,8 @@ export default function AdminWorkOrderPage() {
     </Button>
   );
 
-  if (!Number.isInteger(id) || id <= 0 || order.isError) return <Result status="warning" title={t('detail.notFound')} extra={back} />;
+  if (!Number.isInteger(id) || id <= 0 || order.isError)
+    return <Result status="warning" title={t('detail.notFound')} extra={back} />;
   if (!order.data) return <Skeleton active />;
   const data = order.data;
   const isActive = data.status === 'open' || data.status === 'answered';
@@ -105,17 +110,29 @@ export default function AdminWorkOrderPage() {
       >
         {isPhone ? <div style={{ marginBottom: 16 }}>{actions}</div> : null}
         <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3 }}>
-          <Descriptions.Item label={t('columns.customer')}>{`${data.username} (${data.user_email}, ID ${data.user_id})`}</Descriptions.Item>
-          <Descriptions.Item label={t('columns.category')}>{tc(`workOrder.category.${data.category}`)}</Descriptions.Item>
+          <Descriptions.Item
+            label={t('columns.customer')}
+          >{`${data.username} (${data.user_email}, ID ${data.user_id})`}</Descriptions.Item>
+          <Descriptions.Item label={t('columns.category')}>
+            {tc(`workOrder.category.${data.category}`)}
+          </Descriptions.Item>
           <Descriptions.Item label={t('detail.created')}>{formatDateTimeMinutes(data.created_at)}</Descriptions.Item>
           {data.token_id !== null && <Descriptions.Item label={t('detail.tokenId')}>{data.token_id}</Descriptions.Item>}
-          {data.supply_request_id !== null && <Descriptions.Item label={t('detail.supplyRequestId')}>{data.supply_request_id}</Descriptions.Item>}
+          {data.supply_request_id !== null && (
+            <Descriptions.Item label={t('detail.supplyRequestId')}>{data.supply_request_id}</Descriptions.Item>
+          )}
         </Descriptions>
       </Card>
       <Card title={t('detail.conversation')}>
         <WorkOrderConversation messages={data.messages} viewer="operator" />
       </Card>
-      <Card>{isActive ? <ReplyForm id={data.id} /> : <Typography.Text type="secondary">{t('detail.ended')}</Typography.Text>}</Card>
+      <Card>
+        {isActive ? (
+          <ReplyForm id={data.id} />
+        ) : (
+          <Typography.Text type="secondary">{t('detail.ended')}</Typography.Text>
+        )}
+      </Card>
     </Flex>
   );
 }

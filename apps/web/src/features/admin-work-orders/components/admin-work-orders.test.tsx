@@ -23,12 +23,25 @@ const WAITING: TAdminWorkOrder = {
 
 const DETAIL: TAdminWorkOrderDetail = {
   ...WAITING,
-  messages: [{ message_id: 1, author: 'customer', content: 'It says 407.', attachments: [], created_at: '2026-06-20T10:00:00.000Z' }],
+  messages: [
+    {
+      message_id: 1,
+      author: 'customer',
+      content: 'It says 407.',
+      attachments: [],
+      created_at: '2026-06-20T10:00:00.000Z',
+    },
+  ],
 };
 
 beforeEach(() => {
   api.on('userInfo', () => makeUser({ user_id: 1, email: 'ops@example.com', is_admin: true }));
-  api.on('adminWorkOrderList', (req) => ({ records: req.query.get('status') === 'open' ? [WAITING] : [], total: 1, page: 1, page_size: 20 }));
+  api.on('adminWorkOrderList', (req) => ({
+    records: req.query.get('status') === 'open' ? [WAITING] : [],
+    total: 1,
+    page: 1,
+    page_size: 20,
+  }));
   api.on('adminWorkOrderDetail', () => DETAIL);
 });
 
@@ -63,7 +76,9 @@ describe('work-order queue (operator area)', { timeout: 60_000 }, () => {
     expect(within(screen.getByTestId('work-order-message-customer')).getByText('Customer')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
     expect(await screen.findByText('Please describe your question')).toBeTruthy();
-    fireEvent.change(screen.getByPlaceholderText('The customer gets a notification and an e-mail'), { target: { value: 'Reset the password.' } });
+    fireEvent.change(screen.getByPlaceholderText('The customer gets a notification and an e-mail'), {
+      target: { value: 'Reset the password.' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
     await waitFor(() => expect(api.requestsTo('adminWorkOrderReply')).toHaveLength(1));
     expect(api.requestsTo('adminWorkOrderReply')[0].json).toEqual({ id: 7, content: 'Reset the password.' });

@@ -16,7 +16,11 @@ export default function QueuePage() {
   const navigate = useNavigate();
   const paging = usePaging(20);
   const [status, setStatus] = useState<TWorkOrderStatus | 'all'>('open');
-  const queue = useQueue({ page: paging.page, pageSize: paging.pageSize, status: status === 'all' ? undefined : status });
+  const queue = useQueue({
+    page: paging.page,
+    pageSize: paging.pageSize,
+    status: status === 'all' ? undefined : status,
+  });
 
   const columns: TableColumnsType<TAdminWorkOrder> = [
     { title: t('columns.id'), dataIndex: 'id', width: 80, render: (id: number) => `#${id}` },
@@ -38,8 +42,18 @@ export default function QueuePage() {
         </Flex>
       ),
     },
-    { title: t('columns.category'), dataIndex: 'category', width: 130, render: (category: string) => tc(`workOrder.category.${category}`) },
-    { title: t('columns.status'), dataIndex: 'status', width: 110, render: (value: TWorkOrderStatus) => <WorkOrderStatusTag status={value} /> },
+    {
+      title: t('columns.category'),
+      dataIndex: 'category',
+      width: 130,
+      render: (category: string) => tc(`workOrder.category.${category}`),
+    },
+    {
+      title: t('columns.status'),
+      dataIndex: 'status',
+      width: 110,
+      render: (value: TWorkOrderStatus) => <WorkOrderStatusTag status={value} />,
+    },
     { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: formatDateTimeMinutes },
     {
       title: t('columns.actions'),
@@ -69,7 +83,10 @@ export default function QueuePage() {
           setStatus(value as TWorkOrderStatus | 'all');
           paging.toFirstPage();
         }}
-        options={[...WORK_ORDER_STATUSES.map((s) => ({ label: tc(`workOrder.status.${s}`), value: s })), { label: t('filter.all'), value: 'all' }]}
+        options={[
+          ...WORK_ORDER_STATUSES.map((s) => ({ label: tc(`workOrder.status.${s}`), value: s })),
+          { label: t('filter.all'), value: 'all' },
+        ]}
       />
       <Table<TAdminWorkOrder>
         rowKey="id"
@@ -79,7 +96,10 @@ export default function QueuePage() {
         loading={queue.isFetching}
         scroll={{ x: 900 }}
         locale={{ emptyText: <Empty description={t('empty')} /> }}
-        pagination={paging.pagination(queue.data?.total, { showSizeChanger: false, showTotal: (total) => t('total', { count: total }) })}
+        pagination={paging.pagination(queue.data?.total, {
+          showSizeChanger: false,
+          showTotal: (total) => t('total', { count: total }),
+        })}
       />
     </Card>
   );

@@ -15,13 +15,24 @@ const ONE_ENABLED = { page: 1, page_size: 1, status: 'enabled' } as const;
  * value out, and nothing is toasted.
  */
 export function useExampleValues(): TExampleValues {
-  const pages = useQueries({ queries: EXAMPLE_LISTS.map((list) => tokenListQueryOptions(list, ONE_ENABLED, { skipTips: true })) });
+  const pages = useQueries({
+    queries: EXAMPLE_LISTS.map((list) => tokenListQueryOptions(list, ONE_ENABLED, { skipTips: true })),
+  });
   const countries = useAreaCountries('isp', { skipTips: true });
   const isSettled = pages.every((page) => !page.isPending) && !countries.isPending;
   const proxy = pages.map((page) => page.data?.records[0]).find((record) => record !== undefined);
   const countryId = countries.data?.[0]?.id;
   return useMemo<TExampleValues>(
-    () => (isSettled ? { proxyId: proxy?.token_id, countryId: countryId ?? proxy?.area.country ?? 'us', ip: '8.8.8.8', limit: 10, format: 'text' } : {}),
+    () =>
+      isSettled
+        ? {
+            proxyId: proxy?.token_id,
+            countryId: countryId ?? proxy?.area.country ?? 'us',
+            ip: '8.8.8.8',
+            limit: 10,
+            format: 'text',
+          }
+        : {},
     [isSettled, proxy, countryId],
   );
 }

@@ -10,7 +10,12 @@ export async function getOpenApiDocument(signal?: AbortSignal): Promise<TOpenApi
 
 /** Query options of the document; it changes only with a new server version. */
 export function openApiQueryOptions() {
-  return queryOptions({ queryKey: ['api-docs', 'openapi'], queryFn: ({ signal }) => getOpenApiDocument(signal), staleTime: 10 * 60_000, retry: 1 });
+  return queryOptions({
+    queryKey: ['api-docs', 'openapi'],
+    queryFn: ({ signal }) => getOpenApiDocument(signal),
+    staleTime: 10 * 60_000,
+    retry: 1,
+  });
 }
 
 /** The OpenAPI document. */

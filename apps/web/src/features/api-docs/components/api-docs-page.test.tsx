@@ -29,7 +29,9 @@ beforeEach(() => {
     return { token: NEW_KEY };
   });
   // The real document of the route table, served as the server does (raw JSON, no envelope).
-  api.on('openapi', () => raw(JSON.stringify(buildOpenApi()), { headers: { 'content-type': 'application/json; charset=utf-8' } }));
+  api.on('openapi', () =>
+    raw(JSON.stringify(buildOpenApi()), { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+  );
   api.on('tokenListIspDynamic', () => pageOf([dynamicToken], 1));
   api.on('tokenListIspStatic', () => pageOf([], 1));
   api.on('tokenListIdcStatic', () => pageOf([], 1));
@@ -66,14 +68,17 @@ describe('API docs page', () => {
     const endpoints = await screen.findByTestId('operation-v1Endpoints');
     expect(within(endpoints).getByText('/api/v1/endpoints')).toBeTruthy();
     expect(within(endpoints).getByText('GET')).toBeTruthy();
-    for (const name of ['proxyId', 'countryId', 'stateId', 'cityId', 'networkType', 'limit']) expect(within(endpoints).getByText(name)).toBeTruthy();
+    for (const name of ['proxyId', 'countryId', 'stateId', 'cityId', 'networkType', 'limit'])
+      expect(within(endpoints).getByText(name)).toBeTruthy();
     expect(screen.getByTestId('operation-v1Proxies')).toBeTruthy();
     expect(screen.queryByTestId('operation-v1AreaCountries')).toBeNull();
     // The shown command hides the key until it is revealed; it uses the user's proxy and the page's origin.
     const origin = window.location.origin;
     await waitFor(() =>
       expect(within(endpoints).getByLabelText('Example request').textContent).toMatch(
-        new RegExp(`^curl -H "X-API-Key: pk_a\\*+3456" "${origin.replace(/[.]/g, '\\.')}/api/v1/endpoints\\?proxyId=31&limit=10&format=text"$`),
+        new RegExp(
+          `^curl -H "X-API-Key: pk_a\\*+3456" "${origin.replace(/[.]/g, '\\.')}/api/v1/endpoints\\?proxyId=31&limit=10&format=text"$`,
+        ),
       ),
     );
     fireEvent.click(screen.getByRole('tab', { name: /Current token/ }));
@@ -84,7 +89,9 @@ describe('API docs page', () => {
     );
     // The answers are the contract's examples.
     const example = (ZV1Endpoint.meta()?.examples as { line: string; username: string }[])[0];
-    expect(within(endpoints).getByLabelText('Example answer (json)').textContent).toContain(`"username": "${example.username}"`);
+    expect(within(endpoints).getByLabelText('Example answer (json)').textContent).toContain(
+      `"username": "${example.username}"`,
+    );
     expect(within(endpoints).getByLabelText('Example answer (text)').textContent).toBe(example.line);
   });
 
@@ -96,7 +103,11 @@ describe('API docs page', () => {
     expect(screen.getByTestId('operation-v1AreaCountries')).toBeTruthy();
     expect(screen.getByTestId('operation-v1AreaCities')).toBeTruthy();
     expect(screen.queryByTestId('operation-v1Endpoints')).toBeNull();
-    await waitFor(() => expect(within(states).getByLabelText('Example request').textContent).toContain('/api/v1/areas/states?countryId=de"'));
+    await waitFor(() =>
+      expect(within(states).getByLabelText('Example request').textContent).toContain(
+        '/api/v1/areas/states?countryId=de"',
+      ),
+    );
   });
 
   it('says when the description cannot be loaded', async () => {

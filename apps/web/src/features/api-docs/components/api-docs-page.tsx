@@ -27,7 +27,9 @@ export default function ApiDocsPage() {
   const doc = useOpenApiDocument();
   const values = useExampleValues();
   const [isKeyRevealed, setIsKeyRevealed] = useState(false);
-  const [tab, setTab] = useState(() => (typeof window !== 'undefined' && window.location.hash === '#webhooks' ? 'webhooks' : 'token'));
+  const [tab, setTab] = useState(() =>
+    typeof window !== 'undefined' && window.location.hash === '#webhooks' ? 'webhooks' : 'token',
+  );
   const origin = currentOrigin();
 
   const operations = useMemo(() => (doc.data ? listCustomerOperations(doc.data) : []), [doc.data]);
@@ -62,19 +64,34 @@ export default function ApiDocsPage() {
             key: 'token',
             label: t('tabs.token'),
             icon: <KeyOutlined />,
-            children: <CurrentTokenTab apiKey={user?.token} isRevealed={isKeyRevealed} onToggleReveal={() => setIsKeyRevealed((v) => !v)} origin={origin} />,
+            children: (
+              <CurrentTokenTab
+                apiKey={user?.token}
+                isRevealed={isKeyRevealed}
+                onToggleReveal={() => setIsKeyRevealed((v) => !v)}
+                origin={origin}
+              />
+            ),
           },
           {
             key: 'proxy',
             label: t('tabs.proxy'),
             icon: <ApiOutlined />,
-            children: docsBody(<OperationsTab intro={t('docs.proxyIntro')} operations={operations.filter((op) => !isAreaOperation(op))} {...shared} />),
+            children: docsBody(
+              <OperationsTab
+                intro={t('docs.proxyIntro')}
+                operations={operations.filter((op) => !isAreaOperation(op))}
+                {...shared}
+              />,
+            ),
           },
           {
             key: 'area',
             label: t('tabs.area'),
             icon: <EnvironmentOutlined />,
-            children: docsBody(<OperationsTab intro={t('docs.areaIntro')} operations={operations.filter(isAreaOperation)} {...shared} />),
+            children: docsBody(
+              <OperationsTab intro={t('docs.areaIntro')} operations={operations.filter(isAreaOperation)} {...shared} />,
+            ),
           },
           { key: 'webhooks', label: t('tabs.webhooks'), icon: <SendOutlined />, children: <WebhooksTab /> },
         ]}

@@ -50,10 +50,18 @@ export function CurrentTokenTab({ apiKey, isRevealed, onToggleReveal, origin }: 
         }
       >
         <Flex gap={8} align="center" wrap style={{ marginBottom: 16 }}>
-          <Typography.Text code style={{ flex: 1, minWidth: 240, wordBreak: 'break-all', fontSize: 15 }} data-testid="api-key">
+          <Typography.Text
+            code
+            style={{ flex: 1, minWidth: 240, wordBreak: 'break-all', fontSize: 15 }}
+            data-testid="api-key"
+          >
             {apiKey ? (isRevealed ? apiKey : maskApiKey(apiKey)) : t('token.none')}
           </Typography.Text>
-          <Button icon={isRevealed ? <EyeInvisibleOutlined /> : <EyeOutlined />} onClick={onToggleReveal} disabled={!apiKey}>
+          <Button
+            icon={isRevealed ? <EyeInvisibleOutlined /> : <EyeOutlined />}
+            onClick={onToggleReveal}
+            disabled={!apiKey}
+          >
             {isRevealed ? t('token.hide') : t('token.show')}
           </Button>
           <CopyButton text={apiKey} disabled={!apiKey} />
@@ -69,9 +77,21 @@ export function CurrentTokenTab({ apiKey, isRevealed, onToggleReveal, origin }: 
           size="small"
           bordered
           items={[
-            { key: 'base', label: t('usage.baseUrl'), children: <Typography.Text code copyable>{`${origin}/api/v1`}</Typography.Text> },
-            { key: 'header', label: t('usage.header'), children: <Typography.Text code>X-API-Key: &lt;{t('usage.yourKey')}&gt;</Typography.Text> },
-            { key: 'query', label: t('usage.query'), children: <Typography.Text code>?key=&lt;{t('usage.yourKey')}&gt;</Typography.Text> },
+            {
+              key: 'base',
+              label: t('usage.baseUrl'),
+              children: <Typography.Text code copyable>{`${origin}/api/v1`}</Typography.Text>,
+            },
+            {
+              key: 'header',
+              label: t('usage.header'),
+              children: <Typography.Text code>X-API-Key: &lt;{t('usage.yourKey')}&gt;</Typography.Text>,
+            },
+            {
+              key: 'query',
+              label: t('usage.query'),
+              children: <Typography.Text code>?key=&lt;{t('usage.yourKey')}&gt;</Typography.Text>,
+            },
             { key: 'answer', label: t('usage.answer'), children: t('usage.answerText') },
           ]}
         />

@@ -14,7 +14,13 @@ import {
 } from '../utils/openapi';
 import { CopyButton } from '../../../components/copy-button';
 
-const METHOD_COLORS: Record<string, string> = { GET: 'blue', POST: 'green', PUT: 'orange', DELETE: 'red', PATCH: 'purple' };
+const METHOD_COLORS: Record<string, string> = {
+  GET: 'blue',
+  POST: 'green',
+  PUT: 'orange',
+  DELETE: 'red',
+  PATCH: 'purple',
+};
 
 /** Props of one documented call. */
 export type TOperationCardProps = {
@@ -99,20 +105,30 @@ export function OperationCard({ operation, origin, apiKey, isKeyRevealed, values
                 key: 'in',
                 title: t('operation.in'),
                 dataIndex: 'in',
-                render: (where: string) => <span style={{ whiteSpace: 'nowrap' }}>{t(`operation.where.${where}`, { defaultValue: where })}</span>,
+                render: (where: string) => (
+                  <span style={{ whiteSpace: 'nowrap' }}>{t(`operation.where.${where}`, { defaultValue: where })}</span>
+                ),
               },
-              { key: 'type', title: t('operation.type'), render: (_, p) => <Typography.Text type="secondary">{describeType(p.schema)}</Typography.Text> },
+              {
+                key: 'type',
+                title: t('operation.type'),
+                render: (_, p) => <Typography.Text type="secondary">{describeType(p.schema)}</Typography.Text>,
+              },
               {
                 key: 'required',
                 title: t('operation.required'),
-                render: (_, p) => (p.required ? <Tag color="red">{t('operation.yes')}</Tag> : <Tag>{t('operation.no')}</Tag>),
+                render: (_, p) =>
+                  p.required ? <Tag color="red">{t('operation.yes')}</Tag> : <Tag>{t('operation.no')}</Tag>,
               },
               {
                 key: 'description',
                 title: t('operation.description'),
                 render: (_, p) => {
                   const text = t(`params.${p.name}`, { defaultValue: p.description ?? '' });
-                  const limits = describeLimits(p.schema, { default: t('operation.default'), chars: t('operation.chars') });
+                  const limits = describeLimits(p.schema, {
+                    default: t('operation.default'),
+                    chars: t('operation.chars'),
+                  });
                   return (
                     <>
                       {text}

@@ -49,10 +49,20 @@ export function WebhooksTab() {
           { key: 'id', label: 'Webhook-Id', children: t('headers.id') },
           { key: 'ts', label: 'Webhook-Timestamp', children: t('headers.timestamp') },
           { key: 'sig', label: 'Webhook-Signature', children: t('headers.signature') },
-          { key: 'body', label: t('bodyLabel'), children: <Typography.Text code>{'{ "id", "type", "created_at", "data" }'}</Typography.Text> },
+          {
+            key: 'body',
+            label: t('bodyLabel'),
+            children: <Typography.Text code>{'{ "id", "type", "created_at", "data" }'}</Typography.Text>,
+          },
         ]}
       />
-      <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t('dedup.title')} description={t('dedup.text')} />
+      <Alert
+        type="warning"
+        showIcon
+        style={{ marginBottom: 16 }}
+        title={t('dedup.title')}
+        description={t('dedup.text')}
+      />
       <Typography.Title level={5}>{t('verifyTitle')}</Typography.Title>
       <Typography.Paragraph>
         <pre style={{ whiteSpace: 'pre', overflowX: 'auto' }}>{NODE_SNIPPET}</pre>
@@ -62,7 +72,11 @@ export function WebhooksTab() {
         bordered
         size="small"
         column={1}
-        items={WEBHOOK_EVENT_TYPES.map((type) => ({ key: type, label: <Typography.Text code>{type}</Typography.Text>, children: t(`events.${type}`) }))}
+        items={WEBHOOK_EVENT_TYPES.map((type) => ({
+          key: type,
+          label: <Typography.Text code>{type}</Typography.Text>,
+          children: t(`events.${type}`),
+        }))}
       />
       <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
         {t('retries')}

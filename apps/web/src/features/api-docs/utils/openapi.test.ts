@@ -47,7 +47,8 @@ async function startValidatingServer() {
   const v1 = Object.values(ROUTES).filter((route) => route.path.startsWith('/v1/'));
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const send = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (req.headers['x-api-key'] !== KEY) return send(401, { code: 401, msg: 'bad key', data: null });
     for (const route of v1) {
       const pattern = new RegExp(`^/api${route.path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}$`);
@@ -62,7 +63,10 @@ async function startValidatingServer() {
     return send(404, { code: 404, msg: 'no route', data: null });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 const api = await startValidatingServer();
@@ -76,7 +80,9 @@ describe('customer API operations from the OpenAPI document', () => {
       expect(op.method).toBe('GET');
       expect(op.summary.length).toBeGreaterThan(10);
     }
-    expect(operations.map((op) => op.path)).toEqual(expect.arrayContaining(['/api/v1/areas/countries', '/api/v1/proxies', '/api/v1/endpoints']));
+    expect(operations.map((op) => op.path)).toEqual(
+      expect.arrayContaining(['/api/v1/areas/countries', '/api/v1/proxies', '/api/v1/endpoints']),
+    );
     expect(operations.some((op) => op.path.startsWith('/api/user/'))).toBe(false);
   });
 
@@ -85,24 +91,34 @@ describe('customer API operations from the OpenAPI document', () => {
     expect(areas).toEqual(['/api/v1/areas/countries', '/api/v1/areas/states', '/api/v1/areas/cities']);
     const proxyGroups = groupByTag(operations.filter((op) => !isAreaOperation(op)));
     expect(proxyGroups.map((g) => g.tag)).toEqual(expect.arrayContaining(['customer-api']));
-    expect(proxyGroups.flatMap((g) => g.operations.map((op) => op.path))).toEqual(expect.arrayContaining(['/api/v1/proxies', '/api/v1/endpoints']));
+    expect(proxyGroups.flatMap((g) => g.operations.map((op) => op.path))).toEqual(
+      expect.arrayContaining(['/api/v1/proxies', '/api/v1/endpoints']),
+    );
   });
 
   it("describes the spec's area parameters with their types and limits", () => {
     const endpoints = byId('v1Endpoints');
     const names = endpoints.parameters.map((p) => p.name);
-    expect(names).toEqual(expect.arrayContaining(['proxyId', 'countryId', 'stateId', 'cityId', 'networkType', 'limit']));
+    expect(names).toEqual(
+      expect.arrayContaining(['proxyId', 'countryId', 'stateId', 'cityId', 'networkType', 'limit']),
+    );
     const limit = endpoints.parameters.find((p) => p.name === 'limit')!;
     expect(describeType(limit.schema)).toBe('integer');
     expect(describeLimits(limit.schema)).toBe('1-10000, default 10');
-    expect(describeType(endpoints.parameters.find((p) => p.name === 'networkType')!.schema)).toBe('string (HTTP | SOCKS5)');
+    expect(describeType(endpoints.parameters.find((p) => p.name === 'networkType')!.schema)).toBe(
+      'string (HTTP | SOCKS5)',
+    );
     expect(describeLimits(endpoints.parameters.find((p) => p.name === 'proxyId')!.schema)).toBe('>= 1');
     const proxies = byId('v1Proxies').parameters.map((p) => p.name);
     expect(proxies).toEqual(expect.arrayContaining(['page', 'pageSize', 'ipAddress']));
   });
 
   it("answers with the contract's examples, not values made up from field names", () => {
-    const endpoints = JSON.parse(exampleAnswer(byId('v1Endpoints'))) as { code: number; msg: string; data: { endpoints: unknown[]; total: number } };
+    const endpoints = JSON.parse(exampleAnswer(byId('v1Endpoints'))) as {
+      code: number;
+      msg: string;
+      data: { endpoints: unknown[]; total: number };
+    };
     expect(endpoints).toMatchObject({ code: 0, msg: 'ok' });
     expect(endpoints.data).toEqual({ endpoints: [contractExample(ZV1Endpoint)], total: 1 });
     const proxies = JSON.parse(exampleAnswer(byId('v1Proxies'))) as { data: { records: unknown[]; page_size: number } };
@@ -168,9 +184,15 @@ describe('curl examples', () => {
 
   it('carry the key and a URL on the given origin with the showcase parameters', () => {
     const curl = buildCurlExample(byId('v1Endpoints'), 'http://127.0.0.1:8080', KEY, values);
-    expect(curl).toBe(`curl -H "X-API-Key: ${KEY}" "http://127.0.0.1:8080/api/v1/endpoints?proxyId=12&limit=10&format=text"`);
-    expect(exampleUrl(byId('v1AreaStates'), 'http://127.0.0.1:8080/', values)).toBe('http://127.0.0.1:8080/api/v1/areas/states?countryId=us');
-    expect(exampleUrl(byId('ipQuality'), 'http://127.0.0.1:8080', values)).toBe('http://127.0.0.1:8080/api/v1/ip-quality/8.8.8.8');
+    expect(curl).toBe(
+      `curl -H "X-API-Key: ${KEY}" "http://127.0.0.1:8080/api/v1/endpoints?proxyId=12&limit=10&format=text"`,
+    );
+    expect(exampleUrl(byId('v1AreaStates'), 'http://127.0.0.1:8080/', values)).toBe(
+      'http://127.0.0.1:8080/api/v1/areas/states?countryId=us',
+    );
+    expect(exampleUrl(byId('ipQuality'), 'http://127.0.0.1:8080', values)).toBe(
+      'http://127.0.0.1:8080/api/v1/ip-quality/8.8.8.8',
+    );
   });
 
   it('fill required parameters without a known value or an example with a placeholder to replace', () => {
@@ -182,7 +204,9 @@ describe('curl examples', () => {
     const op = byId('v1AreaCities');
     const withExample = {
       ...op,
-      parameters: op.parameters.map((p) => (p.name === 'countryId' ? { ...p, schema: { ...p.schema, examples: ['jp'] } } : p)),
+      parameters: op.parameters.map((p) =>
+        p.name === 'countryId' ? { ...p, schema: { ...p.schema, examples: ['jp'] } } : p,
+      ),
     };
     expect(exampleUrl(withExample, 'http://h', {})).toBe('http://h/api/v1/areas/cities?countryId=jp');
   });

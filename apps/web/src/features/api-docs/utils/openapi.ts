@@ -31,7 +31,13 @@ export type TJsonSchema = {
 };
 
 /** A parameter of an operation. */
-export type TApiParameter = { name: string; in: 'path' | 'query' | 'header'; required?: boolean; description?: string; schema?: TJsonSchema };
+export type TApiParameter = {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  description?: string;
+  schema?: TJsonSchema;
+};
 
 type TRawOperation = {
   operationId?: string;
@@ -40,7 +46,10 @@ type TRawOperation = {
   tags?: string[];
   parameters?: TApiParameter[];
   requestBody?: { content?: Record<string, { schema?: TJsonSchema }> };
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: TJsonSchema; example?: unknown }> }>;
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: TJsonSchema; example?: unknown }> }
+  >;
 };
 
 /** The part of an OpenAPI document the page reads. */
@@ -138,7 +147,10 @@ function schemaType(schema: TJsonSchema): string {
 export type TLimitWords = { default: string; chars: string };
 
 /** Range and default of a parameter for the table, e.g. "1-200, default 20". */
-export function describeLimits(schema: TJsonSchema | undefined, words: TLimitWords = { default: 'default', chars: 'chars' }): string {
+export function describeLimits(
+  schema: TJsonSchema | undefined,
+  words: TLimitWords = { default: 'default', chars: 'chars' },
+): string {
   if (!schema) return '';
   const parts: string[] = [];
   // zod writes the safe-integer bounds for plain integers: they say nothing to a reader.
@@ -200,7 +212,10 @@ export function sampleFromSchema(schema: TJsonSchema | undefined, depth = 0): un
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants?.length) {
     // A documented variant first, then one that is not null.
-    const concrete = variants.find((v) => documentedValue(v) !== undefined && v.type !== 'null') ?? variants.find((v) => v.type !== 'null') ?? variants[0];
+    const concrete =
+      variants.find((v) => documentedValue(v) !== undefined && v.type !== 'null') ??
+      variants.find((v) => v.type !== 'null') ??
+      variants[0];
     return sampleFromSchema(concrete, depth + 1);
   }
   if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => sampleFromSchema(s, depth + 1)));
@@ -245,8 +260,16 @@ export function exampleAnswer(op: TApiOperation): string {
  */
 export function exampleTextLines(op: TApiOperation): string {
   const data = op.dataSchema ? sampleFromSchema(op.dataSchema) : null;
-  const lists = Array.isArray(data) ? [data] : typeof data === 'object' && data !== null ? Object.values(data).filter(Array.isArray) : [];
-  const lines = lists.flat().map((item: unknown) => (typeof item === 'object' && item !== null ? (item as { line?: unknown }).line : undefined));
+  const lists = Array.isArray(data)
+    ? [data]
+    : typeof data === 'object' && data !== null
+      ? Object.values(data).filter(Array.isArray)
+      : [];
+  const lines = lists
+    .flat()
+    .map((item: unknown) =>
+      typeof item === 'object' && item !== null ? (item as { line?: unknown }).line : undefined,
+    );
   return lines.filter((line): line is string => typeof line === 'string').join('\n');
 }
 
@@ -305,7 +328,12 @@ function shellQuote(text: string): string {
 }
 
 /** A curl command calling the operation with the personal API key, as shown on the page. */
-export function buildCurlExample(op: TApiOperation, origin: string, apiKey: string, values: TExampleValues = {}): string {
+export function buildCurlExample(
+  op: TApiOperation,
+  origin: string,
+  apiKey: string,
+  values: TExampleValues = {},
+): string {
   const parts = ['curl'];
   if (op.method !== 'GET') parts.push('-X', op.method);
   parts.push('-H', shellQuote(`X-API-Key: ${apiKey}`));

@@ -8,5 +8,7 @@ export type TOAuthVerifyInput = TRouteRequest<'userGithubVerify'>;
 /** Finishes GitHub or Google sign-in; the answer is a session. Failures say "sign-in failed". */
 export function verifyOAuth(provider: TOAuthProvider, input: TOAuthVerifyInput) {
   const options = { failureMessage: translate('auth:oauth.failed') };
-  return provider === 'github' ? callApi('userGithubVerify', input, options) : callApi('userGoogleVerify', input, options);
+  return provider === 'github'
+    ? callApi('userGithubVerify', input, options)
+    : callApi('userGoogleVerify', input, options);
 }

@@ -19,7 +19,9 @@ beforeEach(() => {
   api.on('userLogin', (req) =>
     req.form.get('password') === 'correct horse'
       ? { token: 'session-token-1', expires_in: 216000, is_new_user: false }
-      : fail(401, 1001, req.headers.lang === 'zh' ? '账号或密码错误' : 'Incorrect account or password', { error: 'INVALID_CREDENTIALS' }),
+      : fail(401, 1001, req.headers.lang === 'zh' ? '账号或密码错误' : 'Incorrect account or password', {
+          error: 'INVALID_CREDENTIALS',
+        }),
   );
   api.on('userGoogleVerify', (req) =>
     req.form.get('code') === 'g-code' || req.form.get('access_token') === 'g-token'
@@ -30,7 +32,9 @@ beforeEach(() => {
 
 function postFromPopup(data: Record<string, unknown>, origin = window.location.origin) {
   act(() => {
-    window.dispatchEvent(new MessageEvent('message', { origin, data: { source: OAUTH_MESSAGE_SOURCE, provider: 'google', ...data } }));
+    window.dispatchEvent(
+      new MessageEvent('message', { origin, data: { source: OAUTH_MESSAGE_SOURCE, provider: 'google', ...data } }),
+    );
   });
 }
 

@@ -52,7 +52,10 @@ export default function LoginPage() {
 
   // An invite link may lead here instead of /register: a new GitHub or Google account is then linked to it.
   const inviteCode = searchParams.get('invite') ?? '';
-  const getContext = useCallback(() => ({ isRemembered: rememberRef.current, redirect, inviteCode }), [redirect, inviteCode]);
+  const getContext = useCallback(
+    () => ({ isRemembered: rememberRef.current, redirect, inviteCode }),
+    [redirect, inviteCode],
+  );
 
   const handleFinish = async (values: Record<string, string>) => {
     try {
@@ -71,7 +74,11 @@ export default function LoginPage() {
     return (
       <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
         <Suspense fallback={null}>
-          <TotpStep step={totpStep.step} onSession={(session: TSession) => completeSignIn(session, totpStep.isRemembered)} onCancel={() => setTotpStep(null)} />
+          <TotpStep
+            step={totpStep.step}
+            onSession={(session: TSession) => completeSignIn(session, totpStep.isRemembered)}
+            onCancel={() => setTotpStep(null)}
+          />
         </Suspense>
       </AuthLayout>
     );
@@ -80,7 +87,14 @@ export default function LoginPage() {
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
       <form className="auth-form" noValidate onSubmit={form.onSubmit(handleFinish)}>
-        <Field form={form} name="email" label={t('login.account')} icon="user" placeholder={t('login.accountPlaceholder')} autoComplete="username" />
+        <Field
+          form={form}
+          name="email"
+          label={t('login.account')}
+          icon="user"
+          placeholder={t('login.accountPlaceholder')}
+          autoComplete="username"
+        />
         <Field
           form={form}
           name="password"
@@ -102,10 +116,15 @@ export default function LoginPage() {
           </AuthButton>
         </div>
       </form>
-      <OAuthButtons onSession={(session, context) => completeSignIn(session, context.isRemembered)} getContext={getContext} />
+      <OAuthButtons
+        onSession={(session, context) => completeSignIn(session, context.isRemembered)}
+        getContext={getContext}
+      />
       <div className="auth-footer">
         <span>{t('login.noAccount')}</span>
-        <Link to={redirect === '/' ? '/register' : `/register?redirect=${encodeURIComponent(redirect)}`}>{t('login.toRegister')}</Link>
+        <Link to={redirect === '/' ? '/register' : `/register?redirect=${encodeURIComponent(redirect)}`}>
+          {t('login.toRegister')}
+        </Link>
       </div>
     </AuthLayout>
   );

@@ -14,7 +14,9 @@ beforeEach(() => {
   api.on('userLogin', () => ({ totp_required: true as const, challenge: 'challenge-1', expires_in: 300 }));
   api.on('userLoginTotp', (req) => {
     if (req.form.get('challenge') !== 'challenge-1')
-      return fail(401, 1052, 'The two-factor step has expired; please sign in again', { error: 'TOTP_CHALLENGE_EXPIRED' });
+      return fail(401, 1052, 'The two-factor step has expired; please sign in again', {
+        error: 'TOTP_CHALLENGE_EXPIRED',
+      });
     const code = req.form.get('code');
     return code === '123456' || code === 'abcde-fghjk'
       ? { token: 'totp-session', expires_in: 216000, is_new_user: false }

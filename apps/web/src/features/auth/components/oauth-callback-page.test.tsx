@@ -44,7 +44,10 @@ describe('OAuth callback page', () => {
     renderCallback('/oauth/callback/google?code=abc&state=xyz');
     await vi.waitFor(() => expect(close).toHaveBeenCalled());
     expect(postMessage).toHaveBeenCalledTimes(1);
-    expect(postMessage).toHaveBeenCalledWith(expect.objectContaining({ provider: 'google', code: 'abc', state: 'xyz' }), window.location.origin);
+    expect(postMessage).toHaveBeenCalledWith(
+      expect.objectContaining({ provider: 'google', code: 'abc', state: 'xyz' }),
+      window.location.origin,
+    );
     // The popup never signs in by itself: the opener verifies.
     expect(api.requests).toHaveLength(0);
     expect(getAccessToken()).toBeNull();

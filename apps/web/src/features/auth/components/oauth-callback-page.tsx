@@ -47,7 +47,9 @@ export default function OAuthCallbackPage() {
   const location = useLocation();
   const [hasFailed, setHasFailed] = useState(false);
   const [isHandedOver, setIsHandedOver] = useState(false);
-  const [totpStep, setTotpStep] = useState<{ step: TTotpChallenge; isRemembered: boolean; redirect: string } | null>(null);
+  const [totpStep, setTotpStep] = useState<{ step: TTotpChallenge; isRemembered: boolean; redirect: string } | null>(
+    null,
+  );
   // The code is single-use: never verify twice (React runs effects twice in development).
   const hasStartedRef = useRef(false);
 

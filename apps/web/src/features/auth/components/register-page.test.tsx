@@ -18,7 +18,10 @@ beforeEach(() => {
   api.on('userCode', () => ({ resend_after: 60 }));
   api.on('userRegister', (req) =>
     req.form.get('username') === 'taken'
-      ? fail(400, 400, 'Invalid request parameters', { error: 'BAD_REQUEST', issues: [{ path: 'username', message: 'Username is reserved here' }] })
+      ? fail(400, 400, 'Invalid request parameters', {
+          error: 'BAD_REQUEST',
+          issues: [{ path: 'username', message: 'Username is reserved here' }],
+        })
       : { token: 'fresh-session', expires_in: 216000, is_new_user: true },
   );
   api.on('userGoogleVerify', () => ({ token: 'google-session', expires_in: 216000, is_new_user: true }));
@@ -50,7 +53,12 @@ function fillValidForm() {
 describe('register form rules (spec section 5)', () => {
   it.each([
     { label: 'Username', wrong: ['a', 'a'.repeat(21)], right: 'alice', rule: 'Username must be 2-20 characters' },
-    { label: 'E-mail', wrong: ['not-an-email'], right: 'alice@example.com', rule: 'Please enter a valid e-mail address' },
+    {
+      label: 'E-mail',
+      wrong: ['not-an-email'],
+      right: 'alice@example.com',
+      rule: 'Please enter a valid e-mail address',
+    },
     { label: 'Verification code', wrong: ['12a45'], right: '123456', rule: 'The verification code is 6 digits' },
     { label: 'Password', wrong: ['short'], right: 'correct horse', rule: 'Password must be at least 8 characters' },
   ])('checks the $label as the user types', async ({ label, wrong, right, rule }) => {
@@ -127,7 +135,10 @@ describe('register form rules (spec section 5)', () => {
     type('E-mail', 'bob@example.com');
     fireEvent.click(button);
     expect(await screen.findByText(/Resend in \d+ s/)).toBeTruthy();
-    expect(api.requestsTo('userCode').map((r) => r.form.get('email'))).toEqual(['alice@example.com', 'bob@example.com']);
+    expect(api.requestsTo('userCode').map((r) => r.form.get('email'))).toEqual([
+      'alice@example.com',
+      'bob@example.com',
+    ]);
   });
 
   it('registers, saves the session and goes to /', async () => {
@@ -167,7 +178,9 @@ describe('register form rules (spec section 5)', () => {
     renderRegister();
     fillValidForm();
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
-    await waitFor(() => expect(shownMessages('error')).toEqual(['Register failed, please try again: This account is disabled']));
+    await waitFor(() =>
+      expect(shownMessages('error')).toEqual(['Register failed, please try again: This account is disabled']),
+    );
     expect(document.querySelector('.auth-error')).toBeNull();
   });
 

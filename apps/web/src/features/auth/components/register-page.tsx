@@ -57,7 +57,9 @@ export default function RegisterPage() {
   const form = useLightForm({ rules, initialValues: { invite_code: inviteFromLink }, dependencies: DEPENDENCIES });
   const registerMutation = useRegister();
   const finishSignIn = useFinishSignIn();
-  const [totpStep, setTotpStep] = useState<{ step: TTotpChallenge; isRemembered: boolean; redirect: string } | null>(null);
+  const [totpStep, setTotpStep] = useState<{ step: TTotpChallenge; isRemembered: boolean; redirect: string } | null>(
+    null,
+  );
   const completeSignIn = useCallback(
     (result: TSignInResult, context: { isRemembered: boolean; redirect: string }) => {
       if (isTotpChallenge(result)) {
@@ -70,7 +72,10 @@ export default function RegisterPage() {
     [finishSignIn, t],
   );
   // GitHub and Google create the account too: they take the invite code typed (or prefilled) here.
-  const getOAuthContext = useCallback(() => ({ isRemembered: true, redirect, inviteCode: form.getValue('invite_code').trim() }), [form, redirect]);
+  const getOAuthContext = useCallback(
+    () => ({ isRemembered: true, redirect, inviteCode: form.getValue('invite_code').trim() }),
+    [form, redirect],
+  );
 
   const handleFinish = async (values: Record<string, string>) => {
     try {
@@ -98,7 +103,11 @@ export default function RegisterPage() {
     return (
       <AuthLayout title={t('register.title')}>
         <Suspense fallback={null}>
-          <TotpStep step={totpStep.step} onSession={(session: TSession) => completeSignIn(session, totpStep)} onCancel={() => setTotpStep(null)} />
+          <TotpStep
+            step={totpStep.step}
+            onSession={(session: TSession) => completeSignIn(session, totpStep)}
+            onCancel={() => setTotpStep(null)}
+          />
         </Suspense>
       </AuthLayout>
     );
@@ -107,7 +116,14 @@ export default function RegisterPage() {
   return (
     <AuthLayout title={t('register.title')} subtitle={t('register.subtitle')}>
       <form className="auth-form" noValidate onSubmit={form.onSubmit(handleFinish)}>
-        <Field form={form} name="username" label={t('register.username')} icon="user" placeholder={t('register.usernamePlaceholder')} autoComplete="username" />
+        <Field
+          form={form}
+          name="username"
+          label={t('register.username')}
+          icon="user"
+          placeholder={t('register.usernamePlaceholder')}
+          autoComplete="username"
+        />
         <EmailCodePasswordFields form={form} section="register" />
         {/* A code from an invite link is filled in and locked: the inviter is the link's. */}
         <Field
@@ -117,7 +133,11 @@ export default function RegisterPage() {
           icon="team"
           placeholder={t('register.inviteCodePlaceholder')}
           readOnly={Boolean(inviteFromLink)}
-          suffix={inviteFromLink ? <Icon name="lock" role="img" aria-hidden={false} aria-label={t('register.inviteCodeLocked')} /> : undefined}
+          suffix={
+            inviteFromLink ? (
+              <Icon name="lock" role="img" aria-hidden={false} aria-label={t('register.inviteCodeLocked')} />
+            ) : undefined
+          }
         />
         <div className="auth-submit">
           <AuthButton type="submit" variant="primary" isBlock isLoading={registerMutation.isPending}>
@@ -126,7 +146,9 @@ export default function RegisterPage() {
         </div>
       </form>
       <OAuthButtons
-        onSession={(result, context) => completeSignIn(result, { isRemembered: context.isRemembered, redirect: context.redirect })}
+        onSession={(result, context) =>
+          completeSignIn(result, { isRemembered: context.isRemembered, redirect: context.redirect })
+        }
         getContext={getOAuthContext}
       />
       <div className="auth-footer">

@@ -28,7 +28,12 @@ export default function ResetPasswordPage() {
 
   const handleFinish = async (values: Record<string, string>) => {
     try {
-      await resetMutation.mutateAsync({ email: values.email, code: values.code, password: values.password, confirm_password: values.confirm_password });
+      await resetMutation.mutateAsync({
+        email: values.email,
+        code: values.code,
+        password: values.password,
+        confirm_password: values.confirm_password,
+      });
       showSuccess(t('reset.success'));
       navigate('/login', { replace: true });
     } catch (error) {

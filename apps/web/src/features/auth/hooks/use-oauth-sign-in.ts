@@ -4,7 +4,14 @@ import { showError } from '../../../lib/message';
 import { translate } from '../../../lib/i18n';
 import { getOAuthAuthorizeUrl, getOAuthRedirectUri } from '../api/oauth-authorize';
 import { verifyOAuth } from '../api/oauth-verify';
-import { OAUTH_CHANNEL_NAME, isOAuthMessage, markPopupSignIn, saveOAuthContext, type TOAuthContext, type TOAuthMessage } from '../utils/oauth-message';
+import {
+  OAUTH_CHANNEL_NAME,
+  isOAuthMessage,
+  markPopupSignIn,
+  saveOAuthContext,
+  type TOAuthContext,
+  type TOAuthMessage,
+} from '../utils/oauth-message';
 
 const POPUP_FEATURES = 'width=520,height=680,menubar=no,toolbar=no,status=no';
 

@@ -88,7 +88,16 @@ type TButtonProps = {
 } & ButtonHTMLAttributes<HTMLButtonElement>;
 
 /** A button in antd's look: primary, default (outlined), text or link; busy while `isLoading`. */
-export function AuthButton({ variant = 'default', isBlock, isLoading, icon, className, children, type = 'button', ...rest }: TButtonProps) {
+export function AuthButton({
+  variant = 'default',
+  isBlock,
+  isLoading,
+  icon,
+  className,
+  children,
+  type = 'button',
+  ...rest
+}: TButtonProps) {
   return (
     <button
       type={type}

@@ -116,7 +116,16 @@ export type TIconName = keyof typeof ICONS;
 export function Icon({ name, ...rest }: { name: TIconName } & SVGProps<SVGSVGElement>) {
   const icon: TIconData = ICONS[name];
   return (
-    <svg viewBox={icon.viewBox} width="1em" height="1em" fill="currentColor" aria-hidden="true" focusable="false" className="auth-icon" {...rest}>
+    <svg
+      viewBox={icon.viewBox}
+      width="1em"
+      height="1em"
+      fill="currentColor"
+      aria-hidden="true"
+      focusable="false"
+      className="auth-icon"
+      {...rest}
+    >
       {icon.paths.map((d) => (
         <path key={d} d={d} />
       ))}

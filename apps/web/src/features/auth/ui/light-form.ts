@@ -27,7 +27,8 @@ export function confirmPasswordChecks(passwordField = 'password'): TLightRule[] 
   return [
     filledCheck,
     (value, values) => {
-      if (value && value !== values[passwordField]) throw new Error(validationMessage('passwordMismatch', getLanguage()));
+      if (value && value !== values[passwordField])
+        throw new Error(validationMessage('passwordMismatch', getLanguage()));
     },
   ];
 }

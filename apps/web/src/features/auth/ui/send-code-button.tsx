@@ -8,7 +8,15 @@ import type { TLightForm } from './light-form';
  * components/send-code-button, antd's; both wait per address, see useCodeSender): checks the
  * e-mail, then asks for a code.
  */
-export function SendCodeButton({ form, type, emailField = 'email' }: { form: TLightForm; type: TCodePurpose; emailField?: string }) {
+export function SendCodeButton({
+  form,
+  type,
+  emailField = 'email',
+}: {
+  form: TLightForm;
+  type: TCodePurpose;
+  emailField?: string;
+}) {
   const sender = useCodeSender(type, form.values[emailField] ?? '');
 
   const handleClick = async () => {

@@ -12,7 +12,10 @@ const COUNT_QUERY = { page: 1, page_size: 1, status: 'enabled' } as const;
 export function useActiveProxyCounts() {
   const lists = useTokenLists(KIND_LISTS, COUNT_QUERY, { skipTips: true });
   const data = useMemo<TActiveProxyCounts | undefined>(
-    () => (lists.pages ? { dynamic: lists.pages[0].total, static: lists.pages[1].total, idc: lists.pages[2].total } : undefined),
+    () =>
+      lists.pages
+        ? { dynamic: lists.pages[0].total, static: lists.pages[1].total, idc: lists.pages[2].total }
+        : undefined,
     [lists.pages],
   );
   return { data, isPending: lists.isPending, isError: lists.isError, refetch: lists.refetch };

@@ -7,7 +7,11 @@ export type TPeriodDays = 7 | 30 | 90;
 
 /** Spend and recharge per day in yuan over the last `days` days, in the browser's time zone (GET /user/statistics/amount). */
 export function getStatisticsAmount(days: TPeriodDays, signal?: AbortSignal) {
-  return callApi('userStatisticsAmount', { days, tz_offset_minutes: browserTzOffsetMinutes() }, { signal, skipTips: true });
+  return callApi(
+    'userStatisticsAmount',
+    { days, tz_offset_minutes: browserTzOffsetMinutes() },
+    { signal, skipTips: true },
+  );
 }
 
 /** Query options of the spend series. */

@@ -39,7 +39,13 @@ export function BalanceCards() {
                   </Button>
                 </Link>
                 <Tooltip title={t('balance.refresh')}>
-                  <Button type="text" size="small" icon={<ReloadOutlined spin={isFetching} />} onClick={handleRefresh} aria-label={t('balance.refresh')} />
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<ReloadOutlined spin={isFetching} />}
+                    onClick={handleRefresh}
+                    aria-label={t('balance.refresh')}
+                  />
                 </Tooltip>
               </Flex>
             }
@@ -49,7 +55,10 @@ export function BalanceCards() {
               </>
             }
           >
-            <Statistic value={formatYuan(user.balance)} styles={{ content: { color: token.colorPrimaryText, fontWeight: 600 } }} />
+            <Statistic
+              value={formatYuan(user.balance)}
+              styles={{ content: { color: token.colorPrimaryText, fontWeight: 600 } }}
+            />
           </Card>
         </Col>
         <Col xs={24} md={8}>

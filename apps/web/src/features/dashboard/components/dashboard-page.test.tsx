@@ -8,7 +8,14 @@ import { renderAt } from '../../../test/render';
 import DashboardPage from './dashboard-page';
 
 const GB = 1024 ** 3;
-const CALIFORNIA = { country: 'us', state: 'ca', city: '', country_name: 'United States', state_name: 'California', city_name: '' };
+const CALIFORNIA = {
+  country: 'us',
+  state: 'ca',
+  city: '',
+  country_name: 'United States',
+  state_name: 'California',
+  city_name: '',
+};
 
 function token(id: number, username: string, expiresAt: string, autoRenew: boolean): TProxyToken {
   return makeToken({
@@ -30,7 +37,8 @@ const LATER = token(2, 'ulater2', inHours(50), true);
 
 /** A list answer: the expiring query gets its tokens, the count query its total. */
 function listAnswer(total: number, expiring: TProxyToken[]) {
-  return (req: TStubRequest) => (req.query.has('expires_to') ? pageOf(expiring, 50) : { records: [], total, page: 1, page_size: 1 });
+  return (req: TStubRequest) =>
+    req.query.has('expires_to') ? pageOf(expiring, 50) : { records: [], total, page: 1, page_size: 1 };
 }
 
 function spendAnswer(req: TStubRequest): TRouteOutput<'userStatisticsAmount'> {
@@ -57,7 +65,9 @@ function drawn(element: HTMLElement) {
     data: [...g.querySelectorAll('[data-value]')].map((mark) => Number(mark.getAttribute('data-value'))),
   }));
   const xAxis = [...element.querySelectorAll('g[data-axis="x"] text')].map((text) => text.textContent);
-  const yTicks = [...element.querySelectorAll('g[data-axis="y"] text')].map((text) => Number(text.getAttribute('data-value')));
+  const yTicks = [...element.querySelectorAll('g[data-axis="y"] text')].map((text) =>
+    Number(text.getAttribute('data-value')),
+  );
   return { series, xAxis, yTicks };
 }
 
@@ -171,7 +181,11 @@ describe('statistics dashboard', () => {
     }));
     renderPage();
     const card = (await screen.findByText('Traffic over time')).closest('.ant-card') as HTMLElement;
-    expect(await within(card).findByText('No traffic in the last 7 days yet. It shows here once your proxies carry traffic.')).toBeTruthy();
+    expect(
+      await within(card).findByText(
+        'No traffic in the last 7 days yet. It shows here once your proxies carry traffic.',
+      ),
+    ).toBeTruthy();
     expect(within(card).queryByTestId('trend-chart')).toBeNull();
   });
 
@@ -187,7 +201,11 @@ describe('statistics dashboard', () => {
     expect(within(rows[1]).getByText('On')).toBeTruthy();
     expect(within(rows[1]).getByText(/\(in 2 d [12] h\)/)).toBeTruthy();
     const expiring = api.requests.filter((r) => r.query.has('expires_to'));
-    expect([...new Set(expiring.map((r) => r.route))].sort()).toEqual(['tokenListIdcStatic', 'tokenListIspDynamic', 'tokenListIspStatic']);
+    expect([...new Set(expiring.map((r) => r.route))].sort()).toEqual([
+      'tokenListIdcStatic',
+      'tokenListIspDynamic',
+      'tokenListIspStatic',
+    ]);
     const span = Date.parse(expiring[0].query.get('expires_to')!) - Date.parse(expiring[0].query.get('expires_from')!);
     expect(span).toBe(3 * 24 * 3_600_000);
   });

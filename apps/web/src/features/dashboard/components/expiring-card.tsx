@@ -12,7 +12,11 @@ const LIST_PATHS: Record<TExpiringProxy['kind'], string> = {
 };
 
 /** "in 5 h" / "in 2 d 3 h": time left until an expiry. */
-function timeLeft(expiresAt: string, t: (key: string, options?: Record<string, unknown>) => string, now = Date.now()): string {
+function timeLeft(
+  expiresAt: string,
+  t: (key: string, options?: Record<string, unknown>) => string,
+  now = Date.now(),
+): string {
   const hours = Math.max(0, Math.floor((Date.parse(expiresAt) - now) / 3_600_000));
   if (hours < 1) return t('expiring.underHour');
   const days = Math.floor(hours / 24);
@@ -84,7 +88,12 @@ export function ExpiringCard() {
             {
               key: 'autoRenew',
               title: t('expiring.autoRenew'),
-              render: (r) => (r.auto_renew ? <Tag color="green">{t('expiring.on')}</Tag> : <Tag color="orange">{t('expiring.off')}</Tag>),
+              render: (r) =>
+                r.auto_renew ? (
+                  <Tag color="green">{t('expiring.on')}</Tag>
+                ) : (
+                  <Tag color="orange">{t('expiring.off')}</Tag>
+                ),
             },
           ]}
         />

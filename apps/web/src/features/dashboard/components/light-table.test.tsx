@@ -30,7 +30,17 @@ describe('light table', () => {
   });
 
   it('shows the empty text without rows and no pager for one page', () => {
-    renderAt('/', <LightTable title="Rows" columns={COLUMNS} rows={[]} rowKey={(r) => r.id} pageSize={5} emptyText="Nothing here" />);
+    renderAt(
+      '/',
+      <LightTable
+        title="Rows"
+        columns={COLUMNS}
+        rows={[]}
+        rowKey={(r) => r.id}
+        pageSize={5}
+        emptyText="Nothing here"
+      />,
+    );
     expect(screen.getByText('Nothing here')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull();
   });

@@ -11,7 +11,13 @@ import { useTranslation } from 'react-i18next';
  */
 
 /** One column: its header and how a row fills its cell. */
-export type TLightColumn<T> = { key: string; title: ReactNode; render: (row: T) => ReactNode; isNowrap?: boolean; width?: number };
+export type TLightColumn<T> = {
+  key: string;
+  title: ReactNode;
+  render: (row: T) => ReactNode;
+  isNowrap?: boolean;
+  width?: number;
+};
 
 type TLightTableProps<T> = {
   columns: TLightColumn<T>[];
@@ -30,27 +36,57 @@ type TLightTableProps<T> = {
 };
 
 /** A small read-only table in antd's look, with a pager when the rows fill more than one page. */
-export function LightTable<T>({ columns, rows, rowKey, size = 'middle', isLoading, emptyText, pageSize, minWidth, title }: TLightTableProps<T>) {
+export function LightTable<T>({
+  columns,
+  rows,
+  rowKey,
+  size = 'middle',
+  isLoading,
+  emptyText,
+  pageSize,
+  minWidth,
+  title,
+}: TLightTableProps<T>) {
   const { token } = theme.useToken();
   const { t } = useTranslation(['dashboard', 'common']);
   const [page, setPage] = useState(1);
   const pageCount = pageSize ? Math.max(1, Math.ceil(rows.length / pageSize)) : 1;
   const current = Math.min(page, pageCount);
   const shown = pageSize ? rows.slice((current - 1) * pageSize, current * pageSize) : rows;
-  const padding = size === 'small' ? `${token.paddingXS}px ${token.paddingXS}px` : `${token.paddingSM}px ${token.paddingXS}px`;
-  const cell = { padding, borderBottom: `1px solid ${token.colorBorderSecondary}`, textAlign: 'start' as const, verticalAlign: 'top' as const };
+  const padding =
+    size === 'small' ? `${token.paddingXS}px ${token.paddingXS}px` : `${token.paddingSM}px ${token.paddingXS}px`;
+  const cell = {
+    padding,
+    borderBottom: `1px solid ${token.colorBorderSecondary}`,
+    textAlign: 'start' as const,
+    verticalAlign: 'top' as const,
+  };
 
   return (
     <Spin spinning={Boolean(isLoading)}>
       <div role="region" aria-label={t('common:table.regionOf', { title })} tabIndex={0} style={{ overflowX: 'auto' }}>
-        <table style={{ width: '100%', minWidth, borderCollapse: 'collapse', fontSize: token.fontSize, color: token.colorText }}>
+        <table
+          style={{
+            width: '100%',
+            minWidth,
+            borderCollapse: 'collapse',
+            fontSize: token.fontSize,
+            color: token.colorText,
+          }}
+        >
           <thead>
             <tr>
               {columns.map((column) => (
                 <th
                   key={column.key}
                   scope="col"
-                  style={{ ...cell, width: column.width, background: token.colorFillAlter, fontWeight: token.fontWeightStrong, whiteSpace: 'nowrap' }}
+                  style={{
+                    ...cell,
+                    width: column.width,
+                    background: token.colorFillAlter,
+                    fontWeight: token.fontWeightStrong,
+                    whiteSpace: 'nowrap',
+                  }}
                 >
                   {column.title}
                 </th>
@@ -69,7 +105,10 @@ export function LightTable<T>({ columns, rows, rowKey, size = 'middle', isLoadin
             ))}
             {!shown.length && !isLoading && (
               <tr>
-                <td colSpan={columns.length} style={{ ...cell, textAlign: 'center', color: token.colorTextDescription, padding: token.paddingLG }}>
+                <td
+                  colSpan={columns.length}
+                  style={{ ...cell, textAlign: 'center', color: token.colorTextDescription, padding: token.paddingLG }}
+                >
                   {emptyText}
                 </td>
               </tr>

@@ -3,7 +3,15 @@ import { useTranslation } from 'react-i18next';
 import type { TPeriodDays } from '../api/statistics-amount';
 
 /** 7 / 30 / 90 days. */
-export function PeriodSwitch({ value, onChange, label }: { value: TPeriodDays; onChange: (days: TPeriodDays) => void; label: string }) {
+export function PeriodSwitch({
+  value,
+  onChange,
+  label,
+}: {
+  value: TPeriodDays;
+  onChange: (days: TPeriodDays) => void;
+  label: string;
+}) {
   const { t } = useTranslation('dashboard');
   return (
     <Segmented<TPeriodDays>

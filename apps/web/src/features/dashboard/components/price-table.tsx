@@ -19,7 +19,11 @@ export function PriceTable() {
   const { t } = useTranslation('dashboard');
   // The prices the server charges (operators may change them); the list prices until they load.
   const prices = usePriceCatalogue().data ?? DEFAULT_PRICE_CATALOGUE;
-  const tierFen = [prices.residential_traffic_tier0_fen, prices.residential_traffic_tier1_fen, prices.residential_traffic_tier2_fen];
+  const tierFen = [
+    prices.residential_traffic_tier0_fen,
+    prices.residential_traffic_tier1_fen,
+    prices.residential_traffic_tier2_fen,
+  ];
   const tierFromGb = [...RESIDENTIAL_TRAFFIC_TIERS_FEN].reverse().map((tier) => tier.fromGb);
   const residentialTraffic = tierFromGb.map((fromGb, i) =>
     fromGb === 0
@@ -68,7 +72,11 @@ export function PriceTable() {
         rows={rows}
         minWidth={560}
         columns={[
-          { key: 'product', title: t('prices.product'), render: (r) => <Typography.Text strong>{r.product}</Typography.Text> },
+          {
+            key: 'product',
+            title: t('prices.product'),
+            render: (r) => <Typography.Text strong>{r.product}</Typography.Text>,
+          },
           { key: 'traffic', title: t('prices.byTraffic'), render: (r) => renderLines(r.traffic) },
           { key: 'ip', title: t('prices.byIp'), render: (r) => renderLines(r.ip) },
         ]}

@@ -1,5 +1,12 @@
 import { Card, Col, Row, Statistic, Typography, theme } from 'antd';
-import { CloudServerOutlined, GlobalOutlined, HomeOutlined, SafetyCertificateOutlined, SwapOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import {
+  CloudServerOutlined,
+  GlobalOutlined,
+  HomeOutlined,
+  SafetyCertificateOutlined,
+  SwapOutlined,
+  ThunderboltOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CLAIMS } from '@proxy/contract';
 
@@ -23,7 +30,12 @@ export function ProductOverview() {
       <Row gutter={[16, 16]} style={{ marginBottom: 24 }}>
         {claims.map((claim) => (
           <Col key={claim.key} xs={24} sm={8}>
-            <Statistic title={t(`claims.${claim.key}`)} value={claim.value} prefix={claim.icon} styles={{ content: { color: token.colorPrimaryText } }} />
+            <Statistic
+              title={t(`claims.${claim.key}`)}
+              value={claim.value}
+              prefix={claim.icon}
+              styles={{ content: { color: token.colorPrimaryText } }}
+            />
           </Col>
         ))}
       </Row>
@@ -39,7 +51,9 @@ export function ProductOverview() {
               }
               style={{ height: '100%' }}
             >
-              <Typography.Paragraph style={{ marginBottom: 0 }}>{t(`products.${product.key}.description`)}</Typography.Paragraph>
+              <Typography.Paragraph style={{ marginBottom: 0 }}>
+                {t(`products.${product.key}.description`)}
+              </Typography.Paragraph>
             </Card>
           </Col>
         ))}

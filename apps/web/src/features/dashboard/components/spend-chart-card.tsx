@@ -23,13 +23,22 @@ export function SpendChartCard() {
       categories: points.map((p) => formatMonthDay(p.date)),
       series: [
         { name: t('charts.spend'), type: 'bar' as const, data: points.map((p) => p.spend), color: SPEND_COLOR },
-        { name: t('charts.recharge'), type: 'line' as const, data: points.map((p) => p.recharge), color: RECHARGE_COLOR },
+        {
+          name: t('charts.recharge'),
+          type: 'line' as const,
+          data: points.map((p) => p.recharge),
+          color: RECHARGE_COLOR,
+        },
       ],
     };
   }, [amount.data, t]);
 
   return (
-    <Card title={t('charts.spendTitle')} extra={<PeriodSwitch value={days} onChange={setDays} label={t('charts.spendTitle')} />} style={{ height: '100%' }}>
+    <Card
+      title={t('charts.spendTitle')}
+      extra={<PeriodSwitch value={days} onChange={setDays} label={t('charts.spendTitle')} />}
+      style={{ height: '100%' }}
+    >
       {amount.isError ? (
         <Alert
           type="error"
@@ -44,10 +53,23 @@ export function SpendChartCard() {
       ) : (
         <>
           <Flex gap={32} style={{ marginBottom: 8 }}>
-            <Statistic title={t('charts.totalSpend', { count: days })} value={formatYuan(amount.data?.total_spend ?? 0)} loading={amount.isPending} />
-            <Statistic title={t('charts.totalRecharge', { count: days })} value={formatYuan(amount.data?.total_recharge ?? 0)} loading={amount.isPending} />
+            <Statistic
+              title={t('charts.totalSpend', { count: days })}
+              value={formatYuan(amount.data?.total_spend ?? 0)}
+              loading={amount.isPending}
+            />
+            <Statistic
+              title={t('charts.totalRecharge', { count: days })}
+              value={formatYuan(amount.data?.total_recharge ?? 0)}
+              loading={amount.isPending}
+            />
           </Flex>
-          <ChartSlot categories={chart.categories} series={chart.series} formatValue={formatValue} label={t('charts.spendTitle')} />
+          <ChartSlot
+            categories={chart.categories}
+            series={chart.series}
+            formatValue={formatValue}
+            label={t('charts.spendTitle')}
+          />
         </>
       )}
     </Card>

@@ -21,13 +21,24 @@ export function TrafficChartCard() {
   const chart = useMemo(
     () => ({
       categories: points.map((p) => formatMonthDay(p.at)),
-      series: [{ name: t('charts.traffic'), type: 'line' as const, data: points.map((p) => bytesIn(p.bytes, unit)), color: TRAFFIC_COLOR }],
+      series: [
+        {
+          name: t('charts.traffic'),
+          type: 'line' as const,
+          data: points.map((p) => bytesIn(p.bytes, unit)),
+          color: TRAFFIC_COLOR,
+        },
+      ],
     }),
     [points, unit, t],
   );
 
   return (
-    <Card title={t('charts.trafficTitle')} extra={<PeriodSwitch value={days} onChange={setDays} label={t('charts.trafficTitle')} />} style={{ height: '100%' }}>
+    <Card
+      title={t('charts.trafficTitle')}
+      extra={<PeriodSwitch value={days} onChange={setDays} label={t('charts.trafficTitle')} />}
+      style={{ height: '100%' }}
+    >
       {traffic.isError ? (
         <Alert
           type="error"
@@ -48,7 +59,11 @@ export function TrafficChartCard() {
             style={{ marginBottom: 8 }}
           />
           {!traffic.isPending && points.every((p) => p.bytes === 0) ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('charts.trafficEmpty', { count: days })} data-testid="traffic-empty" />
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={t('charts.trafficEmpty', { count: days })}
+              data-testid="traffic-empty"
+            />
           ) : (
             // Bytes are whole: below 1 KB the axis steps by whole bytes, never "0.2 B".
             <ChartSlot

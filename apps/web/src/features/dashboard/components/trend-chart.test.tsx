@@ -8,7 +8,8 @@ const SERIES = [
   { name: 'Recharge', type: 'line' as const, data: [0, 10, 0], color: '#52c41a' },
 ];
 
-const seriesNames = (chart: HTMLElement) => [...chart.querySelectorAll<SVGGElement>('g[data-series]')].map((g) => g.dataset.series);
+const seriesNames = (chart: HTMLElement) =>
+  [...chart.querySelectorAll<SVGGElement>('g[data-series]')].map((g) => g.dataset.series);
 
 describe('trend chart', () => {
   it('steps the value axis in round numbers of at least the smallest interval', () => {
@@ -20,7 +21,15 @@ describe('trend chart', () => {
   });
 
   it('names itself, hides and shows a series from the legend, and tells the values of a day on hover', () => {
-    renderAt('/', <TrendChart categories={['01-01', '01-02', '01-03']} series={SERIES} formatValue={(v) => `¥${v.toFixed(2)}`} label="Spend over time" />);
+    renderAt(
+      '/',
+      <TrendChart
+        categories={['01-01', '01-02', '01-03']}
+        series={SERIES}
+        formatValue={(v) => `¥${v.toFixed(2)}`}
+        label="Spend over time"
+      />,
+    );
     const chart = screen.getByTestId('trend-chart');
     expect(screen.getByRole('img', { name: 'Spend over time' })).toBeTruthy();
     expect(seriesNames(chart)).toEqual(['Spend', 'Recharge']);

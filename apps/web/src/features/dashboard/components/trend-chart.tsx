@@ -53,7 +53,8 @@ export function valueTicks(values: number[], minInterval: number): number[] {
 }
 
 /** Width in pixels a label takes, roughly (no layout in tests, and no measuring pass needed). */
-const textWidth = (text: string) => [...text].reduce((sum, ch) => sum + (ch.charCodeAt(0) > 0xff ? FONT_SIZE : FONT_SIZE * 0.6), 0);
+const textWidth = (text: string) =>
+  [...text].reduce((sum, ch) => sum + (ch.charCodeAt(0) > 0xff ? FONT_SIZE : FONT_SIZE * 0.6), 0);
 
 /** Path of a bar with rounded top corners (radius 3, or less on a short bar); a negative bar rounds its bottom. */
 function barPath(x: number, width: number, zeroY: number, valueY: number): string {
@@ -68,7 +69,14 @@ function barPath(x: number, width: number, zeroY: number, valueY: number): strin
 }
 
 /** A time series as an SVG line/bar chart that follows the antd theme (default export, loaded lazily). */
-export default function TrendChart({ categories, series, formatValue, label, height = 280, minInterval = 0.01 }: TTrendChartProps) {
+export default function TrendChart({
+  categories,
+  series,
+  formatValue,
+  label,
+  height = 280,
+  minInterval = 0.01,
+}: TTrendChartProps) {
   const { token } = theme.useToken();
   const container = useRef<HTMLDivElement>(null);
   // jsdom and hidden tabs have no layout: the chart is then drawn 600 pixels wide.
@@ -119,13 +127,20 @@ export default function TrendChart({ categories, series, formatValue, label, hei
   const barGroupWidth = barSeries.length * barWidth + (barSeries.length - 1) * barGap;
 
   // Every n-th day is labelled so the labels do not overlap.
-  const labelEvery = Math.max(1, Math.ceil((Math.max(0, ...categories.map(textWidth)) + 8) / Math.max(hasBars ? band : plotWidth / Math.max(count - 1, 1), 1)));
+  const labelEvery = Math.max(
+    1,
+    Math.ceil(
+      (Math.max(0, ...categories.map(textWidth)) + 8) /
+        Math.max(hasBars ? band : plotWidth / Math.max(count - 1, 1), 1),
+    ),
+  );
 
   const onMove = (event: MouseEvent<SVGRectElement>) => {
     if (!count) return;
     const box = event.currentTarget.getBoundingClientRect();
     const x = event.clientX - box.left + left;
-    const index = hasBars || count <= 1 ? Math.floor((x - left) / band) : Math.round(((x - left) / plotWidth) * (count - 1));
+    const index =
+      hasBars || count <= 1 ? Math.floor((x - left) / band) : Math.round(((x - left) / plotWidth) * (count - 1));
     setActive(Math.min(Math.max(index, 0), count - 1));
   };
 
@@ -142,7 +157,18 @@ export default function TrendChart({ categories, series, formatValue, label, hei
 
   return (
     <div ref={container} data-testid="trend-chart" style={{ height, width: '100%', position: 'relative' }}>
-      <div style={{ position: 'absolute', top: 0, left: 0, right: 0, display: 'flex', justifyContent: 'center', gap: 16, ...textStyle }}>
+      <div
+        style={{
+          position: 'absolute',
+          top: 0,
+          left: 0,
+          right: 0,
+          display: 'flex',
+          justifyContent: 'center',
+          gap: 16,
+          ...textStyle,
+        }}
+      >
         {series.map((s) => (
           <button
             key={s.name}
@@ -180,7 +206,14 @@ export default function TrendChart({ categories, series, formatValue, label, hei
           {ticks.map((tick, i) => (
             <g key={tick}>
               <line x1={left} x2={right} y1={yOf(tick)} y2={yOf(tick)} stroke={token.colorBorderSecondary} />
-              <text x={left - 8} y={yOf(tick)} dy="0.35em" textAnchor="end" fill={token.colorTextSecondary} data-value={tick}>
+              <text
+                x={left - 8}
+                y={yOf(tick)}
+                dy="0.35em"
+                textAnchor="end"
+                fill={token.colorTextSecondary}
+                data-value={tick}
+              >
                 {tickLabels[i]}
               </text>
             </g>
@@ -190,13 +223,28 @@ export default function TrendChart({ categories, series, formatValue, label, hei
           <line x1={left} x2={right} y1={zeroY} y2={zeroY} stroke={token.colorBorder} />
           {categories.map((category, i) =>
             i % labelEvery === 0 ? (
-              <text key={category} x={xOf(i)} y={bottom + 8 + FONT_SIZE} textAnchor="middle" fill={token.colorTextSecondary}>
+              <text
+                key={category}
+                x={xOf(i)}
+                y={bottom + 8 + FONT_SIZE}
+                textAnchor="middle"
+                fill={token.colorTextSecondary}
+              >
                 {category}
               </text>
             ) : null,
           )}
         </g>
-        {active !== null && <line x1={xOf(active)} x2={xOf(active)} y1={top} y2={bottom} stroke={token.colorBorder} strokeDasharray="4 3" />}
+        {active !== null && (
+          <line
+            x1={xOf(active)}
+            x2={xOf(active)}
+            y1={top}
+            y2={bottom}
+            stroke={token.colorBorder}
+            strokeDasharray="4 3"
+          />
+        )}
         {series.map((s) => {
           if (hidden.has(s.name)) return null;
           if (s.type === 'bar') {
@@ -204,7 +252,11 @@ export default function TrendChart({ categories, series, formatValue, label, hei
             return (
               <g key={s.name} data-series={s.name} data-type="bar" fill={s.color}>
                 {s.data.map((value, i) => (
-                  <path key={i} data-value={value} d={barPath(xOf(i) - barGroupWidth / 2 + slot * (barWidth + barGap), barWidth, zeroY, yOf(value))} />
+                  <path
+                    key={i}
+                    data-value={value}
+                    d={barPath(xOf(i) - barGroupWidth / 2 + slot * (barWidth + barGap), barWidth, zeroY, yOf(value))}
+                  />
                 ))}
               </g>
             );
@@ -213,7 +265,12 @@ export default function TrendChart({ categories, series, formatValue, label, hei
           return (
             <g key={s.name} data-series={s.name} data-type="line">
               {points.length > 1 && (
-                <path d={`M${points.join('L')}L${xOf(s.data.length - 1)},${zeroY}L${xOf(0)},${zeroY}Z`} fill={s.color} fillOpacity={0.12} stroke="none" />
+                <path
+                  d={`M${points.join('L')}L${xOf(s.data.length - 1)},${zeroY}L${xOf(0)},${zeroY}Z`}
+                  fill={s.color}
+                  fillOpacity={0.12}
+                  stroke="none"
+                />
               )}
               <polyline points={points.join(' ')} fill="none" stroke={s.color} strokeWidth={2} strokeLinejoin="round" />
               {s.data.map((value, i) => (

@@ -8,7 +8,11 @@ export function getSoftwareList(signal?: AbortSignal) {
 
 /** Query options of the releases. */
 export function softwareListQueryOptions() {
-  return queryOptions({ queryKey: ['software', 'list'], queryFn: ({ signal }) => getSoftwareList(signal), retry: false });
+  return queryOptions({
+    queryKey: ['software', 'list'],
+    queryFn: ({ signal }) => getSoftwareList(signal),
+    retry: false,
+  });
 }
 
 /** The releases; the page shows a failure in place. */

@@ -20,15 +20,38 @@ const LIST: TSoftwareList = {
       date: '2026-03-20',
       notes: 'Adds automatic updates.',
       files: [
-        { platform: 'windows', arch: 'x64', file: 'ProxyHub-1.2.0-x64.exe', size: 52_428_800, sha256: 'ab'.repeat(32), is_available: true },
-        { platform: 'linux', arch: null, file: 'ProxyHub-1.2.0.AppImage', size: null, sha256: null, is_available: false },
+        {
+          platform: 'windows',
+          arch: 'x64',
+          file: 'ProxyHub-1.2.0-x64.exe',
+          size: 52_428_800,
+          sha256: 'ab'.repeat(32),
+          is_available: true,
+        },
+        {
+          platform: 'linux',
+          arch: null,
+          file: 'ProxyHub-1.2.0.AppImage',
+          size: null,
+          sha256: null,
+          is_available: false,
+        },
       ],
     },
     {
       version: '1.1.0',
       date: '2026-01-10',
       notes: '',
-      files: [{ platform: 'macos', arch: 'universal', file: 'ProxyHub-1.1.0.dmg', size: 2048, sha256: 'cd'.repeat(32), is_available: true }],
+      files: [
+        {
+          platform: 'macos',
+          arch: 'universal',
+          file: 'ProxyHub-1.1.0.dmg',
+          size: 2048,
+          sha256: 'cd'.repeat(32),
+          is_available: true,
+        },
+      ],
     },
   ],
 };
@@ -65,7 +88,9 @@ describe('software download page', () => {
     setLanguage('zh');
     totalBalance = 0;
     renderSoftware();
-    expect((await screen.findByTestId('software-refusal')).textContent).toContain('累计充值超过 1 元后即可下载桌面客户端');
+    expect((await screen.findByTestId('software-refusal')).textContent).toContain(
+      '累计充值超过 1 元后即可下载桌面客户端',
+    );
     expect(screen.getByText('去充值')).toBeTruthy();
   });
 
@@ -104,7 +129,9 @@ describe('software download page', () => {
       expect(api.requestsTo('softwareLink')[0].json).toEqual({ file: 'ProxyHub-1.2.0-x64.exe' });
       fireEvent.click(screen.getByTestId('download-ProxyHub-1.1.0.dmg'));
       await waitFor(() =>
-        expect(shownMessages('error')).toEqual(['Download failed: This download is not available right now; please try again later or contact support']),
+        expect(shownMessages('error')).toEqual([
+          'Download failed: This download is not available right now; please try again later or contact support',
+        ]),
       );
       expect(clicked).toHaveLength(1);
     } finally {
@@ -115,7 +142,9 @@ describe('software download page', () => {
   it('says so when nothing is published or the manifest is unreadable', async () => {
     api.on('softwareList', () => ({ status: 'not_published' as const, name: null, releases: [] }));
     const view = renderSoftware();
-    expect((await screen.findByTestId('software-empty')).textContent).toBe('The desktop software has not been published yet. Please check back later.');
+    expect((await screen.findByTestId('software-empty')).textContent).toBe(
+      'The desktop software has not been published yet. Please check back later.',
+    );
     view.unmount();
     queryClient.clear();
     api.on('softwareList', () => ({ status: 'invalid_manifest' as const, name: null, releases: [] }));
@@ -124,12 +153,19 @@ describe('software download page', () => {
   });
 
   it("shows the refusal when the server says the role is missing (the user's info was stale)", async () => {
-    api.on('softwareList', () => fail(403, 7001, 'Software downloads open once you have topped up more than 1 yuan in total; please top up first'));
+    api.on('softwareList', () =>
+      fail(403, 7001, 'Software downloads open once you have topped up more than 1 yuan in total; please top up first'),
+    );
     renderSoftware();
     expect(await screen.findByTestId('software-refusal')).toBeTruthy();
   });
 
   it('formats sizes', () => {
-    expect([formatBytes(0), formatBytes(1023), formatBytes(1536), formatBytes(5 * 1024 ** 3)]).toEqual(['0 B', '1023 B', '1.5 KB', '5.0 GB']);
+    expect([formatBytes(0), formatBytes(1023), formatBytes(1536), formatBytes(5 * 1024 ** 3)]).toEqual([
+      '0 B',
+      '1023 B',
+      '1.5 KB',
+      '5.0 GB',
+    ]);
   });
 });

@@ -38,15 +38,26 @@ function FilesTable(props: { files: TSoftwareFile[] }) {
             </Space>
           ),
         },
-        { title: t('columns.file'), dataIndex: 'file', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
-        { title: t('columns.size'), key: 'size', render: (_, file) => (file.size === null ? '—' : formatFileSize(file.size)) },
+        {
+          title: t('columns.file'),
+          dataIndex: 'file',
+          render: (name: string) => <Typography.Text code>{name}</Typography.Text>,
+        },
+        {
+          title: t('columns.size'),
+          key: 'size',
+          render: (_, file) => (file.size === null ? '—' : formatFileSize(file.size)),
+        },
         {
           title: t('columns.sha256'),
           key: 'sha256',
           render: (_, file) =>
             file.sha256 ? (
               <Space size={4}>
-                <Typography.Text style={{ fontFamily: 'monospace', fontSize: 12, wordBreak: 'break-all' }} data-testid={`sha256-${file.file}`}>
+                <Typography.Text
+                  style={{ fontFamily: 'monospace', fontSize: 12, wordBreak: 'break-all' }}
+                  data-testid={`sha256-${file.file}`}
+                >
                   {file.sha256}
                 </Typography.Text>
                 <CopyButton text={file.sha256} size="small" />
@@ -98,8 +109,12 @@ export default function DownloadsPage() {
       />
     );
   }
-  if (data.status === 'not_published') return <Empty description={<span data-testid="software-empty">{t('notPublished')}</span>} style={{ marginTop: 64 }} />;
-  if (data.status === 'invalid_manifest') return <Alert type="warning" showIcon message={t('invalidManifest')} data-testid="software-invalid" />;
+  if (data.status === 'not_published')
+    return (
+      <Empty description={<span data-testid="software-empty">{t('notPublished')}</span>} style={{ marginTop: 64 }} />
+    );
+  if (data.status === 'invalid_manifest')
+    return <Alert type="warning" showIcon message={t('invalidManifest')} data-testid="software-invalid" />;
 
   return (
     <Flex vertical gap={16}>

@@ -11,7 +11,10 @@ const PICKER_QUERY = { page: 1, page_size: 200, status: 'enabled' } as const;
 export function useGeneratorTokens() {
   const lists = useTokenLists(PICKER_LISTS, PICKER_QUERY, { skipTips: true });
   const data = useMemo<{ dynamic: TProxyToken[]; static: TProxyToken[] } | undefined>(
-    () => (lists.pages ? { dynamic: lists.pages[0].records, static: [...lists.pages[1].records, ...lists.pages[2].records] } : undefined),
+    () =>
+      lists.pages
+        ? { dynamic: lists.pages[0].records, static: [...lists.pages[1].records, ...lists.pages[2].records] }
+        : undefined,
     [lists.pages],
   );
   return { data, isPending: lists.isPending, isError: lists.isError, isSuccess: data !== undefined };

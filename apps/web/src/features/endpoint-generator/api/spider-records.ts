@@ -7,7 +7,11 @@ export const SPIDER_RECORDS_KEY = ['endpoint-generator', 'records'] as const;
 
 /** A page of endpoint files, newest first (GET /token/spider/records). */
 export function listSpiderRecords(page: number, pageSize: number, signal?: AbortSignal) {
-  return callApi('tokenSpiderRecords', { page, page_size: pageSize }, { signal, failureMessage: translate('endpoint-generator:errors.records') });
+  return callApi(
+    'tokenSpiderRecords',
+    { page, page_size: pageSize },
+    { signal, failureMessage: translate('endpoint-generator:errors.records') },
+  );
 }
 
 /** Query options of one page of the history. */

@@ -13,7 +13,14 @@ function generatorToken(fields: Partial<TProxyToken> & Pick<TProxyToken, 'token_
   return makeToken({
     product: 'dynamic',
     type: 'traffic',
-    area: { country: 'us', state: 'ca', city: '', country_name: 'United States', state_name: 'California', city_name: '' },
+    area: {
+      country: 'us',
+      state: 'ca',
+      city: '',
+      country_name: 'United States',
+      state_name: 'California',
+      city_name: '',
+    },
     usage: { used_bytes: 0, limit_bytes: 1073741824 },
     expires_at: '2026-02-01T00:00:00.000Z',
     host: 'gw.example.com',
@@ -30,13 +37,28 @@ const STATIC = generatorToken({
   product: 'static',
   type: 'ip',
   network: 'SOCKS5',
-  area: { country: 'gb', state: '', city: 'london', country_name: 'United Kingdom', state_name: '', city_name: 'London' },
+  area: {
+    country: 'gb',
+    state: '',
+    city: 'london',
+    country_name: 'United Kingdom',
+    state_name: '',
+    city_name: 'London',
+  },
 });
 const RECORD: TSpiderRecord = {
   id: 7,
   token_id: 5,
   token_username: 'udyn5',
-  params: { country_id: 'us', state_id: 'ca', city_id: '', session: 'rotating', sesstime: null, line: 'hpup', count: 10 },
+  params: {
+    country_id: 'us',
+    state_id: 'ca',
+    city_id: '',
+    session: 'rotating',
+    sesstime: null,
+    line: 'hpup',
+    count: 10,
+  },
   line_count: 10,
   filename: 'endpoints-7.txt',
   created_at: '2026-01-05T08:00:00.000Z',
@@ -69,7 +91,9 @@ describe('endpoint generator', () => {
     expect(new Set(previewLines())).toEqual(new Set(['gw.example.com:7777:udyn5-country-us-state-ca:secretpw']));
     expect(screen.getByText('10 lines')).toBeTruthy();
     // The area pickers load the token's category.
-    await waitFor(() => expect(api.requestsTo('tokenAreaCountries').some((r) => r.query.get('category') === 'isp')).toBe(true));
+    await waitFor(() =>
+      expect(api.requestsTo('tokenAreaCountries').some((r) => r.query.get('category') === 'isp')).toBe(true),
+    );
     // The grammar is explained on the page.
     expect(screen.getByText('USERNAME-country-us-state-ca-city-losangeles-session-abc123-sesstime-10')).toBeTruthy();
     expect(screen.getByText(/Minutes a session keeps its exit \(1-120, default 10\)/)).toBeTruthy();
@@ -80,7 +104,9 @@ describe('endpoint generator', () => {
     await waitFor(() => expect(previewLines()).toHaveLength(10));
     fireEvent.click(screen.getByRole('radio', { name: 'Sticky' }));
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Count' }), { target: { value: '25' } });
-    fireEvent.change(await screen.findByRole('spinbutton', { name: 'Sticky time (minutes)' }), { target: { value: '30' } });
+    fireEvent.change(await screen.findByRole('spinbutton', { name: 'Sticky time (minutes)' }), {
+      target: { value: '30' },
+    });
     await waitFor(() => expect(previewLines()).toHaveLength(25));
     await waitFor(() => expect(previewLines()[0]).toContain('-sesstime-30:'));
     const sessions = previewLines().map((line) => {
@@ -102,7 +128,9 @@ describe('endpoint generator', () => {
     await waitFor(() => expect(previewLines()).toHaveLength(10));
     const picker = screen.getByRole('combobox', { name: 'Proxy' });
     fireEvent.mouseDown(picker);
-    fireEvent.click(await screen.findByText(/^ustat9 · United Kingdom/, { selector: '.ant-select-item-option-content' }));
+    fireEvent.click(
+      await screen.findByText(/^ustat9 · United Kingdom/, { selector: '.ant-select-item-option-content' }),
+    );
     await waitFor(() => expect(previewLines()).toEqual(['socks5://ustat9:secretpw@gw.example.com:7777']));
     expect(screen.getByText(/A static proxy always leaves through its own fixed exit/)).toBeTruthy();
     expect(screen.queryByRole('combobox', { name: 'Country / region' })).toBeNull();
@@ -142,7 +170,9 @@ describe('endpoint generator', () => {
     renderPage();
     await waitFor(() => expect(previewLines()).toHaveLength(10));
     fireEvent.click(screen.getByRole('button', { name: /Generate file/ }));
-    await waitFor(() => expect(shownMessages()).toContain('Endpoint generation failed, please try again later: Count must be 1-10000'));
+    await waitFor(() =>
+      expect(shownMessages()).toContain('Endpoint generation failed, please try again later: Count must be 1-10000'),
+    );
     expect(screen.queryByText(/Lines of file/)).toBeNull();
   });
 

@@ -32,11 +32,18 @@ export function GrammarCard() {
         pagination={false}
         dataSource={PARTS}
         columns={[
-          { key: 'part', title: t('grammar.part'), dataIndex: 'key', width: 110, render: (key: string) => <Typography.Text code>{key}</Typography.Text> },
+          {
+            key: 'part',
+            title: t('grammar.part'),
+            dataIndex: 'key',
+            width: 110,
+            render: (key: string) => <Typography.Text code>{key}</Typography.Text>,
+          },
           {
             key: 'meaning',
             title: t('grammar.meaning'),
-            render: (_, part) => t(`grammar.${part.key}`, { max: SESSTIME_MAX_MINUTES, default: SESSTIME_DEFAULT_MINUTES }),
+            render: (_, part) =>
+              t(`grammar.${part.key}`, { max: SESSTIME_MAX_MINUTES, default: SESSTIME_DEFAULT_MINUTES }),
           },
           {
             key: 'example',

@@ -31,7 +31,14 @@ export function HistoryCard() {
   return (
     <Card
       title={t('history.title')}
-      extra={<Button type="text" icon={<ReloadOutlined spin={records.isFetching} />} onClick={() => void records.refetch()} aria-label={t('history.title')} />}
+      extra={
+        <Button
+          type="text"
+          icon={<ReloadOutlined spin={records.isFetching} />}
+          onClick={() => void records.refetch()}
+          aria-label={t('history.title')}
+        />
+      }
     >
       <Table<TSpiderRecord>
         rowKey="id"
@@ -39,7 +46,11 @@ export function HistoryCard() {
         loading={records.isPending}
         dataSource={records.data?.records ?? []}
         scroll={{ x: 860 }}
-        pagination={paging.pagination(records.data?.total, { showSizeChanger: false, showTotal: undefined, hideOnSinglePage: true })}
+        pagination={paging.pagination(records.data?.total, {
+          showSizeChanger: false,
+          showTotal: undefined,
+          hideOnSinglePage: true,
+        })}
         columns={[
           {
             key: 'created',
@@ -48,11 +59,17 @@ export function HistoryCard() {
             width: 170,
             render: formatDateTimeSeconds,
           },
-          { key: 'token', title: t('history.token'), dataIndex: 'token_username', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
+          {
+            key: 'token',
+            title: t('history.token'),
+            dataIndex: 'token_username',
+            render: (name: string) => <Typography.Text code>{name}</Typography.Text>,
+          },
           {
             key: 'area',
             title: t('history.area'),
-            render: (_, record) => areaText(record.params) || <Typography.Text type="secondary">{t('history.anyArea')}</Typography.Text>,
+            render: (_, record) =>
+              areaText(record.params) || <Typography.Text type="secondary">{t('history.anyArea')}</Typography.Text>,
           },
           {
             key: 'session',

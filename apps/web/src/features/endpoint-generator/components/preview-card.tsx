@@ -6,7 +6,13 @@ import type { TEndpointPreviewState } from '../hooks/use-endpoint-preview';
 import type { TEndpointSettingsState } from '../hooks/use-endpoint-settings';
 
 /** The endpoint lines with copy, new session ids (sticky sessions), "Generate file" and the stored file's download. */
-export function PreviewCard({ settings, preview }: { settings: TEndpointSettingsState; preview: TEndpointPreviewState }) {
+export function PreviewCard({
+  settings,
+  preview,
+}: {
+  settings: TEndpointSettingsState;
+  preview: TEndpointPreviewState;
+}) {
   const { t } = useTranslation('endpoint-generator');
   const { lines, file } = preview;
   const text = lines.join('\n');
@@ -38,7 +44,11 @@ export function PreviewCard({ settings, preview }: { settings: TEndpointSettings
         />
       )}
       <Flex gap={8} wrap style={{ marginTop: 16 }}>
-        <CopyButton text={text} successMessage={t('preview.copied', { count: lines.length })} disabled={lines.length === 0}>
+        <CopyButton
+          text={text}
+          successMessage={t('preview.copied', { count: lines.length })}
+          disabled={lines.length === 0}
+        >
           {t('preview.copy')}
         </CopyButton>
         {hasStickySessions && (
@@ -46,7 +56,13 @@ export function PreviewCard({ settings, preview }: { settings: TEndpointSettings
             {t('preview.newSessions')}
           </Button>
         )}
-        <Button type="primary" icon={<FileAddOutlined />} onClick={() => void preview.generate()} loading={preview.isGenerating} disabled={!settings.token}>
+        <Button
+          type="primary"
+          icon={<FileAddOutlined />}
+          onClick={() => void preview.generate()}
+          loading={preview.isGenerating}
+          disabled={!settings.token}
+        >
           {t('preview.generate')}
         </Button>
         {file && (

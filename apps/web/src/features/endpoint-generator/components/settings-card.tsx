@@ -20,8 +20,14 @@ export function SettingsCard({ settings }: { settings: TEndpointSettingsState })
   const format = values?.line ?? INITIAL_SETTINGS.line;
   const isSticky = values?.session === 'sticky';
   const tokenGroups = [
-    { label: t('form.groupDynamic'), options: (tokens.data?.dynamic ?? []).map((item) => ({ value: item.token_id, label: tokenLabel(item) })) },
-    { label: t('form.groupStatic'), options: (tokens.data?.static ?? []).map((item) => ({ value: item.token_id, label: tokenLabel(item) })) },
+    {
+      label: t('form.groupDynamic'),
+      options: (tokens.data?.dynamic ?? []).map((item) => ({ value: item.token_id, label: tokenLabel(item) })),
+    },
+    {
+      label: t('form.groupStatic'),
+      options: (tokens.data?.static ?? []).map((item) => ({ value: item.token_id, label: tokenLabel(item) })),
+    },
   ].filter((group) => group.options.length > 0);
 
   return (
@@ -33,8 +39,18 @@ export function SettingsCard({ settings }: { settings: TEndpointSettingsState })
           </Link>
         </Empty>
       )}
-      <Form<TEndpointSettings> form={form} name="endpoint-generator" layout="vertical" initialValues={INITIAL_SETTINGS} requiredMark={false}>
-        <Form.Item name="token_id" label={t('form.token')} rules={[{ required: true, message: t('form.tokenRequired') }]}>
+      <Form<TEndpointSettings>
+        form={form}
+        name="endpoint-generator"
+        layout="vertical"
+        initialValues={INITIAL_SETTINGS}
+        requiredMark={false}
+      >
+        <Form.Item
+          name="token_id"
+          label={t('form.token')}
+          rules={[{ required: true, message: t('form.tokenRequired') }]}
+        >
           <Select
             showSearch
             optionFilterProp="label"
@@ -52,7 +68,11 @@ export function SettingsCard({ settings }: { settings: TEndpointSettingsState })
         ) : (
           <AreaPicker category={token?.category ?? 'isp'} disabled={!token} />
         )}
-        <Form.Item name="session" label={t('form.session')} extra={isSticky ? t('form.stickyHelp') : t('form.rotatingHelp')}>
+        <Form.Item
+          name="session"
+          label={t('form.session')}
+          extra={isSticky ? t('form.stickyHelp') : t('form.rotatingHelp')}
+        >
           <Radio.Group
             disabled={isPinned}
             optionType="button"
@@ -66,7 +86,15 @@ export function SettingsCard({ settings }: { settings: TEndpointSettingsState })
           <Form.Item
             name="sesstime"
             label={t('form.sesstime')}
-            rules={[{ required: true, type: 'integer', min: 1, max: SESSTIME_MAX_MINUTES, message: t('form.sesstimeRange', { max: SESSTIME_MAX_MINUTES }) }]}
+            rules={[
+              {
+                required: true,
+                type: 'integer',
+                min: 1,
+                max: SESSTIME_MAX_MINUTES,
+                message: t('form.sesstimeRange', { max: SESSTIME_MAX_MINUTES }),
+              },
+            ]}
           >
             <InputNumber min={1} max={SESSTIME_MAX_MINUTES} precision={0} style={{ width: 160 }} />
           </Form.Item>
@@ -81,14 +109,32 @@ export function SettingsCard({ settings }: { settings: TEndpointSettingsState })
             <Form.Item
               name="count"
               label={t('form.count')}
-              rules={[{ required: true, type: 'integer', min: 1, max: ENDPOINT_COUNT_MAX, message: t('form.countRange', { max: ENDPOINT_COUNT_MAX }) }]}
+              rules={[
+                {
+                  required: true,
+                  type: 'integer',
+                  min: 1,
+                  max: ENDPOINT_COUNT_MAX,
+                  message: t('form.countRange', { max: ENDPOINT_COUNT_MAX }),
+                },
+              ]}
             >
-              <InputNumber min={1} max={ENDPOINT_COUNT_MAX} precision={0} disabled={isPinned} style={{ width: '100%' }} />
+              <InputNumber
+                min={1}
+                max={ENDPOINT_COUNT_MAX}
+                precision={0}
+                disabled={isPinned}
+                style={{ width: '100%' }}
+              />
             </Form.Item>
           </Col>
         </Row>
         {token && isFormatAgainstNetwork(format, token.network) && (
-          <Alert type="warning" showIcon title={t('form.protocolMismatch', { network: token.network, format: LINE_FORMAT_LABELS[format] })} />
+          <Alert
+            type="warning"
+            showIcon
+            title={t('form.protocolMismatch', { network: token.network, format: LINE_FORMAT_LABELS[format] })}
+          />
         )}
       </Form>
     </Card>

@@ -19,7 +19,12 @@ export type TEndpointSettings = {
 };
 
 /** Settings of a fresh page: rotating sessions, host:port:user:pass, 10 lines. */
-export const INITIAL_SETTINGS: TEndpointSettings = { session: 'rotating', sesstime: DEFAULT_STICKY_MINUTES, line: 'hpup', count: 10 };
+export const INITIAL_SETTINGS: TEndpointSettings = {
+  session: 'rotating',
+  sesstime: DEFAULT_STICKY_MINUTES,
+  line: 'hpup',
+  count: 10,
+};
 
 /**
  * The settings form and the proxy it is about: the user's enabled proxies,

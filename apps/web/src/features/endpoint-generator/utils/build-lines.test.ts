@@ -6,7 +6,14 @@ const token = { host: 'gw.example.com', port: 7777, username: 'u8k2m', password:
 
 describe('endpoint lines', () => {
   it('rotating lines carry the area in the username grammar and no session', () => {
-    const lines = buildEndpointLines(token, { country: 'US', state: 'ca', city: 'losangeles', mode: 'rotating', format: 'hpup', count: 3 });
+    const lines = buildEndpointLines(token, {
+      country: 'US',
+      state: 'ca',
+      city: 'losangeles',
+      mode: 'rotating',
+      format: 'hpup',
+      count: 3,
+    });
     expect(lines).toEqual([
       'gw.example.com:7777:u8k2m-country-us-state-ca-city-losangeles:p4ss',
       'gw.example.com:7777:u8k2m-country-us-state-ca-city-losangeles:p4ss',
@@ -15,22 +22,39 @@ describe('endpoint lines', () => {
   });
 
   it('leaves out the parts of the area that are not chosen', () => {
-    expect(buildEndpointLines(token, { mode: 'rotating', format: 'hpup', count: 1 })).toEqual(['gw.example.com:7777:u8k2m:p4ss']);
-    expect(buildEndpointLines(token, { country: 'gb', city: 'london', mode: 'rotating', format: 'hpup', count: 1 })).toEqual([
-      'gw.example.com:7777:u8k2m-country-gb-city-london:p4ss',
+    expect(buildEndpointLines(token, { mode: 'rotating', format: 'hpup', count: 1 })).toEqual([
+      'gw.example.com:7777:u8k2m:p4ss',
     ]);
+    expect(
+      buildEndpointLines(token, { country: 'gb', city: 'london', mode: 'rotating', format: 'hpup', count: 1 }),
+    ).toEqual(['gw.example.com:7777:u8k2m-country-gb-city-london:p4ss']);
   });
 
   it('writes the four line formats', () => {
     const settings = { country: 'de', mode: 'rotating' as const, count: 1 };
-    expect(buildEndpointLines(token, { ...settings, format: 'hpup' })).toEqual(['gw.example.com:7777:u8k2m-country-de:p4ss']);
-    expect(buildEndpointLines(token, { ...settings, format: 'upahp' })).toEqual(['u8k2m-country-de:p4ss@gw.example.com:7777']);
-    expect(buildEndpointLines(token, { ...settings, format: 'http' })).toEqual(['http://u8k2m-country-de:p4ss@gw.example.com:7777']);
-    expect(buildEndpointLines(token, { ...settings, format: 'socks5' })).toEqual(['socks5://u8k2m-country-de:p4ss@gw.example.com:7777']);
+    expect(buildEndpointLines(token, { ...settings, format: 'hpup' })).toEqual([
+      'gw.example.com:7777:u8k2m-country-de:p4ss',
+    ]);
+    expect(buildEndpointLines(token, { ...settings, format: 'upahp' })).toEqual([
+      'u8k2m-country-de:p4ss@gw.example.com:7777',
+    ]);
+    expect(buildEndpointLines(token, { ...settings, format: 'http' })).toEqual([
+      'http://u8k2m-country-de:p4ss@gw.example.com:7777',
+    ]);
+    expect(buildEndpointLines(token, { ...settings, format: 'socks5' })).toEqual([
+      'socks5://u8k2m-country-de:p4ss@gw.example.com:7777',
+    ]);
   });
 
   it('sticky lines each get a distinct session id and the sticky minutes, and parse back', () => {
-    const lines = buildEndpointLines(token, { country: 'us', state: 'ca', mode: 'sticky', sesstime: 30, format: 'http', count: 200 });
+    const lines = buildEndpointLines(token, {
+      country: 'us',
+      state: 'ca',
+      mode: 'sticky',
+      sesstime: 30,
+      format: 'http',
+      count: 200,
+    });
     expect(lines).toHaveLength(200);
     const sessions = lines.map((line) => {
       const match = /^http:\/\/([^:]+):p4ss@gw\.example\.com:7777$/.exec(line);
@@ -63,7 +87,10 @@ describe('endpoint lines', () => {
   });
 
   it('a static token has one plain line whatever the options', () => {
-    const lines = buildEndpointLines({ ...token, isPinned: true }, { country: 'us', mode: 'sticky', sesstime: 5, format: 'upahp', count: 5 });
+    const lines = buildEndpointLines(
+      { ...token, isPinned: true },
+      { country: 'us', mode: 'sticky', sesstime: 5, format: 'upahp', count: 5 },
+    );
     expect(lines).toEqual(['u8k2m:p4ss@gw.example.com:7777']);
   });
 

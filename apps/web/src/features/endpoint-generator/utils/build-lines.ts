@@ -64,11 +64,19 @@ export function clampCount(count: number | undefined): number {
  * lines carry no session and rotate on the gateway. A static token gets one
  * plain line.
  */
-export function buildEndpointLines(token: TGeneratorToken, settings: TLineSettings, newSessionId: () => string = createSessionId): string[] {
+export function buildEndpointLines(
+  token: TGeneratorToken,
+  settings: TLineSettings,
+  newSessionId: () => string = createSessionId,
+): string[] {
   // A static token always leaves through its own exit: options would change nothing, so it has one plain line (as the server's file).
   if (token.isPinned) return [formatEndpointLine(token, settings.format)];
   const count = clampCount(settings.count);
-  const area = { country: settings.country || undefined, state: settings.state || undefined, city: settings.city || undefined };
+  const area = {
+    country: settings.country || undefined,
+    state: settings.state || undefined,
+    city: settings.city || undefined,
+  };
   const lines: string[] = [];
   const used = new Set<string>();
   for (let i = 0; i < count; i++) {
@@ -84,7 +92,9 @@ export function buildEndpointLines(token: TGeneratorToken, settings: TLineSettin
       session,
       sesstime: settings.mode === 'sticky' ? clampStickyMinutes(settings.sesstime) : undefined,
     });
-    lines.push(formatEndpointLine({ host: token.host, port: token.port, username, password: token.password }, settings.format));
+    lines.push(
+      formatEndpointLine({ host: token.host, port: token.port, username, password: token.password }, settings.format),
+    );
   }
   return lines;
 }

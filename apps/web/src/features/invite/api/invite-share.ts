@@ -6,6 +6,7 @@ import { translate } from '../../../lib/i18n';
 export function useInviteShare(code: string) {
   return useQuery({
     queryKey: ['invite', 'share', code],
-    queryFn: ({ signal }) => callApi('inviteShare', { code }, { signal, failureMessage: translate('invite:errors.fetchShare') }),
+    queryFn: ({ signal }) =>
+      callApi('inviteShare', { code }, { signal, failureMessage: translate('invite:errors.fetchShare') }),
   });
 }

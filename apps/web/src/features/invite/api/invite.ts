@@ -10,7 +10,8 @@ export const INVITE_QUERY_KEY = ['invite'] as const;
 export function useInviteInfo() {
   return useQuery({
     queryKey: [...INVITE_QUERY_KEY, 'info'],
-    queryFn: ({ signal }) => callApi('inviteInfo', undefined, { signal, failureMessage: translate('invite:errors.fetchInfo') }),
+    queryFn: ({ signal }) =>
+      callApi('inviteInfo', undefined, { signal, failureMessage: translate('invite:errors.fetchInfo') }),
   });
 }
 
@@ -18,7 +19,8 @@ export function useInviteInfo() {
 export function useRebateConfig() {
   return useQuery({
     queryKey: [...INVITE_QUERY_KEY, 'config'],
-    queryFn: ({ signal }) => callApi('inviteRebateConfig', undefined, { signal, failureMessage: translate('invite:errors.fetchConfig') }),
+    queryFn: ({ signal }) =>
+      callApi('inviteRebateConfig', undefined, { signal, failureMessage: translate('invite:errors.fetchConfig') }),
   });
 }
 
@@ -27,7 +29,8 @@ export function useInviteRecords(query: { page: number; page_size: number }) {
   return useQuery(
     queryOptions({
       queryKey: [...INVITE_QUERY_KEY, 'records', query],
-      queryFn: ({ signal }) => callApi('inviteRecords', query, { signal, failureMessage: translate('invite:errors.fetchRecords') }),
+      queryFn: ({ signal }) =>
+        callApi('inviteRecords', query, { signal, failureMessage: translate('invite:errors.fetchRecords') }),
       placeholderData: keepPreviousData,
     }),
   );

@@ -46,13 +46,19 @@ export function InviteLinkCard(props: { info: TInviteInfo; config: TRebateConfig
                 </CopyButton>
               </Flex>
             </div>
-            {info.inviter_name && <Typography.Text type="secondary">{t('invitedBy', { name: info.inviter_name })}</Typography.Text>}
+            {info.inviter_name && (
+              <Typography.Text type="secondary">{t('invitedBy', { name: info.inviter_name })}</Typography.Text>
+            )}
             <Row gutter={16}>
               <Col span={12} md={6}>
                 <Statistic title={t('stats.invited')} value={info.invited_count} />
               </Col>
               <Col span={12} md={6}>
-                <Statistic title={t('stats.totalRebate')} value={formatYuan(info.total_rebate)} data-testid="total-rebate" />
+                <Statistic
+                  title={t('stats.totalRebate')}
+                  value={formatYuan(info.total_rebate)}
+                  data-testid="total-rebate"
+                />
               </Col>
               <Col span={12} md={6}>
                 <Statistic title={t('stats.pendingRebate')} value={formatYuan(info.pending_rebate)} />
@@ -63,7 +69,11 @@ export function InviteLinkCard(props: { info: TInviteInfo; config: TRebateConfig
             </Row>
             {config && (
               <Typography.Paragraph style={{ margin: 0 }} data-testid="rebate-rules">
-                {t('rules', { rate: config.rate, min: formatYuan(config.min_charge), max: formatYuan(config.max_rebate) })}
+                {t('rules', {
+                  rate: config.rate,
+                  min: formatYuan(config.min_charge),
+                  max: formatYuan(config.max_rebate),
+                })}
               </Typography.Paragraph>
             )}
           </Flex>
@@ -71,7 +81,15 @@ export function InviteLinkCard(props: { info: TInviteInfo; config: TRebateConfig
         <Col xs={24} lg={8}>
           <Flex vertical align="center" gap={8}>
             <div ref={qrBox} data-testid="invite-qr">
-              <QRCode value={info.invite_link} aria-label={t('qrLabel')} type="canvas" size={180} bgColor="#ffffff" color="#000000" errorLevel="M" />
+              <QRCode
+                value={info.invite_link}
+                aria-label={t('qrLabel')}
+                type="canvas"
+                size={180}
+                bgColor="#ffffff"
+                color="#000000"
+                errorLevel="M"
+              />
             </div>
             <Button icon={<DownloadOutlined />} onClick={download}>
               {t('qrDownload')}

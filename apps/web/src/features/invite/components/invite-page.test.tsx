@@ -12,7 +12,12 @@ import { inviteRoutes } from '../routes';
 // The share page leads to /register, another feature's screen: a stand-in here.
 const withRegister: TAppRoute[] = [
   ...inviteRoutes,
-  { path: '/register', access: 'public', titleKey: 'auth:register.title', load: async () => ({ default: () => <div>register page</div> }) },
+  {
+    path: '/register',
+    access: 'public',
+    titleKey: 'auth:register.title',
+    load: async () => ({ default: () => <div>register page</div> }),
+  },
 ];
 
 const INFO: TInviteInfo = {
@@ -46,19 +51,33 @@ beforeAll(async () => {
 
 beforeEach(() => {
   copied.length = 0;
-  Object.defineProperty(navigator, 'clipboard', { value: { writeText: (text: string) => Promise.resolve(void copied.push(text)) }, configurable: true });
+  Object.defineProperty(navigator, 'clipboard', {
+    value: { writeText: (text: string) => Promise.resolve(void copied.push(text)) },
+    configurable: true,
+  });
   api.on('userInfo', () => makeUser({ user_id: 1, email: 'ann@example.com' }));
   api.on('inviteInfo', () => INFO);
-  api.on('inviteRebateConfig', () => ({ version: 1, rate: 5, min_charge: 10, max_rebate: 100, effective_at: '2026-11-01T00:00:00.000Z' }));
+  api.on('inviteRebateConfig', () => ({
+    version: 1,
+    rate: 5,
+    min_charge: 10,
+    max_rebate: 100,
+    effective_at: '2026-11-01T00:00:00.000Z',
+  }));
   api.on('inviteRecords', () => ({
-    records: [{ invitee: 'be***@example.com', register_time: '2026-11-20T08:00:00.000Z', rebate_count: 1, total_rebate: 5 }],
+    records: [
+      { invitee: 'be***@example.com', register_time: '2026-11-20T08:00:00.000Z', rebate_count: 1, total_rebate: 5 },
+    ],
     total: 1,
     page: 1,
     page_size: 10,
   }));
   api.on('inviteRebateRecords', (req) => {
     const status = req.query.get('status');
-    const records = status === 'pending' ? [] : [PAID, { ...PAID, id: 1, status: 'failed' as const, reason: 'recharge_reversed' as const }];
+    const records =
+      status === 'pending'
+        ? []
+        : [PAID, { ...PAID, id: 1, status: 'failed' as const, reason: 'recharge_reversed' as const }];
     return { records, total: records.length, page: 1, page_size: 10 };
   });
 });
@@ -73,7 +92,9 @@ describe('/invite', () => {
     expect(screen.getByText('You were invited by zoe')).toBeTruthy();
     expect(screen.getByText('¥15.50')).toBeTruthy();
     expect(screen.getAllByText('¥5.00').length).toBeGreaterThan(0);
-    expect((await screen.findByTestId('rebate-rules')).textContent).toContain('at least ¥10.00, you get 5% of the top-up amount');
+    expect((await screen.findByTestId('rebate-rules')).textContent).toContain(
+      'at least ¥10.00, you get 5% of the top-up amount',
+    );
     expect(screen.getByTestId('rebate-rules').textContent).toContain('at most ¥100.00 per top-up');
     // The side menu holds the screen.
     expect(screen.getAllByText('Invite & rebate').length).toBeGreaterThan(0);
@@ -123,7 +144,9 @@ describe('/invite/:invite_code (public)', { timeout: 60_000 }, () => {
     expect(screen.getByText('195')).toBeTruthy();
     expect(screen.getByText('99.9%')).toBeTruthy();
     fireEvent.click(screen.getByText('Register with this invitation'));
-    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/register?invite=ANN12345'));
+    await waitFor(() =>
+      expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/register?invite=ANN12345'),
+    );
     expect(api.requestsTo('inviteShare')[0]!.headers.authorization).toBeUndefined();
   });
 
@@ -136,7 +159,12 @@ describe('/invite/:invite_code (public)', { timeout: 60_000 }, () => {
 
   it('an invalid code: the message and a register-directly button, or that a valid code is needed', async () => {
     clearToken();
-    const invalid = { ...VALID, is_valid: false, inviter_name: null, message: 'Invalid invitation code: it does not exist or has expired' };
+    const invalid = {
+      ...VALID,
+      is_valid: false,
+      inviter_name: null,
+      message: 'Invalid invitation code: it does not exist or has expired',
+    };
     api.on('inviteShare', () => invalid);
     const { router, unmount } = renderAt('/invite/NOPE', { featureRoutes: withRegister });
     expect(await screen.findByText('Invalid invitation code: it does not exist or has expired')).toBeTruthy();

@@ -17,7 +17,11 @@ export function RebateRecordsTable() {
     { title: t('columns.invitee'), dataIndex: 'invitee' },
     { title: t('columns.chargeAmount'), dataIndex: 'charge_amount', render: (value: number) => formatYuan(value) },
     { title: t('columns.rebateAmount'), dataIndex: 'rebate_amount', render: (value: number) => formatYuan(value) },
-    { title: t('columns.status'), dataIndex: 'status', render: (_, r) => <RebateStatusTag status={r.status} reason={r.reason} /> },
+    {
+      title: t('columns.status'),
+      dataIndex: 'status',
+      render: (_, r) => <RebateStatusTag status={r.status} reason={r.reason} />,
+    },
     {
       title: t('columns.processedTime'),
       dataIndex: 'processed_time',

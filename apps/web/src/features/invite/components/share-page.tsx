@@ -17,10 +17,18 @@ function Claims(props: { claims: TInviteShare['claims'] }) {
         <Statistic title={t('share.claims.ips')} value={props.claims.residential_ips} prefix={<GlobalOutlined />} />
       </Col>
       <Col span={8}>
-        <Statistic title={t('share.claims.countries')} value={props.claims.countries} prefix={<ThunderboltOutlined />} />
+        <Statistic
+          title={t('share.claims.countries')}
+          value={props.claims.countries}
+          prefix={<ThunderboltOutlined />}
+        />
       </Col>
       <Col span={8}>
-        <Statistic title={t('share.claims.uptime')} value={props.claims.uptime} prefix={<SafetyCertificateOutlined />} />
+        <Statistic
+          title={t('share.claims.uptime')}
+          value={props.claims.uptime}
+          prefix={<SafetyCertificateOutlined />}
+        />
       </Col>
     </Row>
   );
@@ -60,7 +68,11 @@ export default function SharePage() {
       <Card style={{ width: '100%', maxWidth: 640, marginTop: 48 }}>
         {!data ? (
           share.isError ? (
-            <Result status="error" title={t('errors.fetchShare')} extra={<Button onClick={() => void share.refetch()}>{t('retry')}</Button>} />
+            <Result
+              status="error"
+              title={t('errors.fetchShare')}
+              extra={<Button onClick={() => void share.refetch()}>{t('retry')}</Button>}
+            />
           ) : (
             <Skeleton active />
           )

@@ -17,7 +17,9 @@ export type TIpListParams = { list: TIpList; page: number; pageSize: number };
 export function getIpList(params: TIpListParams, signal?: AbortSignal) {
   const query = { page: params.page, page_size: params.pageSize };
   const options = { signal, failureMessage: translate(`ip-lists:fetchFailed.${params.list}`) };
-  return params.list === 'whitelist' ? callApi('userWhitelist', query, options) : callApi('userBlacklist', query, options);
+  return params.list === 'whitelist'
+    ? callApi('userWhitelist', query, options)
+    : callApi('userBlacklist', query, options);
 }
 
 /** Query options of a page of one list. */

@@ -20,9 +20,13 @@ describe('IP list add form', { timeout: 60_000 }, () => {
     typeIp('1.2.3.4; 010.0.0.1');
     expect(await screen.findByText('Invalid IP Format: 010.0.0.1')).toBeTruthy();
     typeIp('1.2.3.4; 10.0.0.0/33');
-    expect(await screen.findByText('Invalid IP Format: 10.0.0.0/33 (the prefix length is 0-32 for IPv4 and 0-128 for IPv6)')).toBeTruthy();
+    expect(
+      await screen.findByText('Invalid IP Format: 10.0.0.0/33 (the prefix length is 0-32 for IPv4 and 0-128 for IPv6)'),
+    ).toBeTruthy();
     typeIp('10.0.0.5-10.0.0.1');
-    expect(await screen.findByText('Invalid IP Format: 10.0.0.5-10.0.0.1 (a range must not start after its end)')).toBeTruthy();
+    expect(
+      await screen.findByText('Invalid IP Format: 10.0.0.5-10.0.0.1 (a range must not start after its end)'),
+    ).toBeTruthy();
     typeIp('1.2.3.4; ::ffff:1.2.3.4');
     expect(await screen.findByText('1.2.3.4 is entered more than once')).toBeTruthy();
     typeIp('1.2.3.4; 10.0.0.7/24;');
@@ -59,7 +63,17 @@ describe('IP list add form', { timeout: 60_000 }, () => {
     api.on('userWhitelistAdd', (req) =>
       req.form.get('ip') === '9.9.9.9'
         ? fail(409, 4102, 'IP already exists in whitelist: 9.9.9.9', { error: 'IP_DUPLICATE' })
-        : { records: [{ id: 1, ip: '8.8.8.8', kind: 'single' as const, remark: req.form.get('remark') ?? '', created_at: '2026-01-01T00:00:00.000Z' }] },
+        : {
+            records: [
+              {
+                id: 1,
+                ip: '8.8.8.8',
+                kind: 'single' as const,
+                remark: req.form.get('remark') ?? '',
+                created_at: '2026-01-01T00:00:00.000Z',
+              },
+            ],
+          },
     );
     renderForm();
     typeIp('8.8.8.8');
@@ -72,7 +86,9 @@ describe('IP list add form', { timeout: 60_000 }, () => {
 
     typeIp('9.9.9.9');
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
-    expect(await screen.findByText('IP already exists in whitelist: 9.9.9.9', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(
+      await screen.findByText('IP already exists in whitelist: 9.9.9.9', { selector: '.ant-form-item-explain-error' }),
+    ).toBeTruthy();
     // Told once: under the field, not as a toast too.
     expect(shownMessages('error')).toEqual([]);
     expect(screen.getAllByText('IP already exists in whitelist: 9.9.9.9')).toHaveLength(1);

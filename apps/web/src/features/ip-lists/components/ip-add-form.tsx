@@ -11,7 +11,11 @@ type TValues = { ip: string; remark?: string };
 
 /** Server refusals that concern the IP field: shown under it as well as toasted. */
 /** Refusals about the addresses typed: shown under the field. */
-const IP_FIELD_BY_CODE = { [ERRORS.IP_FORMAT_INVALID.code]: 'ip', [ERRORS.IP_DUPLICATE.code]: 'ip', [ERRORS.IP_LIST_FULL.code]: 'ip' };
+const IP_FIELD_BY_CODE = {
+  [ERRORS.IP_FORMAT_INVALID.code]: 'ip',
+  [ERRORS.IP_DUPLICATE.code]: 'ip',
+  [ERRORS.IP_LIST_FULL.code]: 'ip',
+};
 /** Preview at most this many normalised entries under the field. */
 const PREVIEW_LIMIT = 20;
 
@@ -62,7 +66,12 @@ export function IpAddForm({ list, existingCount }: { list: TIpList; existingCoun
   return (
     <Form<TValues> form={form} name={`${list}-add`} layout="vertical" requiredMark={false} onFinish={handleFinish}>
       <Form.Item name="ip" label={t('add.ipLabel')} rules={[ipRule]}>
-        <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} placeholder={t('add.ipPlaceholder')} spellCheck={false} style={{ fontFamily: 'monospace' }} />
+        <Input.TextArea
+          autoSize={{ minRows: 2, maxRows: 8 }}
+          placeholder={t('add.ipPlaceholder')}
+          spellCheck={false}
+          style={{ fontFamily: 'monospace' }}
+        />
       </Form.Item>
       {previewRanges.length > 0 && (
         <Flex gap={4} wrap align="center" style={{ marginTop: -12, marginBottom: 16 }} data-testid={`${list}-preview`}>
@@ -73,7 +82,11 @@ export function IpAddForm({ list, existingCount }: { list: TIpList; existingCoun
           {previewRanges.length > PREVIEW_LIMIT && <Typography.Text type="secondary">…</Typography.Text>}
         </Flex>
       )}
-      <Form.Item name="remark" label={t('add.remarkLabel')} rules={[zodRule(ROUTES.userWhitelistAdd.input.shape.remark)]}>
+      <Form.Item
+        name="remark"
+        label={t('add.remarkLabel')}
+        rules={[zodRule(ROUTES.userWhitelistAdd.input.shape.remark)]}
+      >
         <Input placeholder={t('add.remarkPlaceholder')} maxLength={120} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>

@@ -93,7 +93,9 @@ export function IpListPanel({ list }: { list: TIpList }) {
       <Card
         size="small"
         title={t('add.title', { listName })}
-        extra={<Typography.Text type="secondary">{t('usage', { count: total, max: IP_LIST_MAX_ENTRIES })}</Typography.Text>}
+        extra={
+          <Typography.Text type="secondary">{t('usage', { count: total, max: IP_LIST_MAX_ENTRIES })}</Typography.Text>
+        }
       >
         <IpAddForm list={list} existingCount={total} />
       </Card>

@@ -12,11 +12,19 @@ export type TIpFieldProblem =
  * nothing): the first malformed entry, then a range given twice, then the
  * per-list cap given how many entries the list holds already.
  */
-export function checkIpField(value: string | undefined, existingCount = 0): { ranges: TIpRange[]; problem: TIpFieldProblem | null } {
+export function checkIpField(
+  value: string | undefined,
+  existingCount = 0,
+): { ranges: TIpRange[]; problem: TIpFieldProblem | null } {
   const { ranges, errors } = parseIpEntries(value ?? '');
-  if (ranges.length === 0 && errors.every((e) => e.reason === 'empty')) return { ranges, problem: { kind: 'required' } };
+  if (ranges.length === 0 && errors.every((e) => e.reason === 'empty'))
+    return { ranges, problem: { kind: 'required' } };
   const [error] = errors.filter((e) => e.reason !== 'empty');
-  if (error) return { ranges, problem: { kind: error.reason as 'format' | 'prefix' | 'order' | 'family', entry: error.input.trim() } };
+  if (error)
+    return {
+      ranges,
+      problem: { kind: error.reason as 'format' | 'prefix' | 'order' | 'family', entry: error.input.trim() },
+    };
   const [duplicate] = findDuplicateRanges(ranges);
   if (duplicate) return { ranges, problem: { kind: 'duplicate', entry: duplicate.text } };
   if (existingCount + ranges.length > IP_LIST_MAX_ENTRIES) {

@@ -8,7 +8,12 @@ export function getMyIp(signal?: AbortSignal) {
 
 /** Query options of the caller's address; it rarely changes during a visit. */
 export function myIpQueryOptions() {
-  return queryOptions({ queryKey: ['ip-quality', 'my-ip'], queryFn: ({ signal }) => getMyIp(signal), staleTime: 5 * 60_000, retry: false });
+  return queryOptions({
+    queryKey: ['ip-quality', 'my-ip'],
+    queryFn: ({ signal }) => getMyIp(signal),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
 }
 
 /** The caller's address. */

@@ -32,8 +32,16 @@ const GOOGLE: TIpQuality = {
   risk_level: 'high',
   reasons: [
     { code: 'hosting_network', points: 40, text: { zh: '托管/数据中心网络', en: 'Hosting / data-center network' } },
-    { code: 'in_your_blacklist', points: 30, text: { zh: '该地址在您的 IP 黑名单中', en: 'The address is in your IP blacklist' } },
-    { code: 'proxy_lists_not_checked', points: 0, text: { zh: '未检查 TOR/公开代理列表', en: 'TOR and public proxy lists were not checked' } },
+    {
+      code: 'in_your_blacklist',
+      points: 30,
+      text: { zh: '该地址在您的 IP 黑名单中', en: 'The address is in your IP blacklist' },
+    },
+    {
+      code: 'proxy_lists_not_checked',
+      points: 0,
+      text: { zh: '未检查 TOR/公开代理列表', en: 'TOR and public proxy lists were not checked' },
+    },
   ],
   note: null,
   data: {
@@ -103,7 +111,9 @@ describe('IP quality page', () => {
     renderPage();
     fireEvent.change(ipField(), { target: { value: ' 8.8.8.8 ' } });
     fireEvent.click(screen.getByRole('button', { name: /Check$/ }));
-    expect((await screen.findByTestId('ip-location')).textContent).toContain('United States of America · California · Mountain View');
+    expect((await screen.findByTestId('ip-location')).textContent).toContain(
+      'United States of America · California · Mountain View',
+    );
     expect(screen.getByTestId('ip-network').textContent).toBe('AS15169 · Google LLC');
     expect(screen.getByText('Hosting / data center')).toBeTruthy();
     expect(screen.getByText('matched: 8.8.8.0/24')).toBeTruthy();
@@ -121,12 +131,18 @@ describe('IP quality page', () => {
   });
 
   it('says "IP check failed" with the reason when the check fails', async () => {
-    api.on('ipQuality', () => fail(503, 4201, 'The IP data is not available right now, please try again later', { error: 'IP_DATA_UNAVAILABLE' }));
+    api.on('ipQuality', () =>
+      fail(503, 4201, 'The IP data is not available right now, please try again later', {
+        error: 'IP_DATA_UNAVAILABLE',
+      }),
+    );
     renderPage();
     fireEvent.change(ipField(), { target: { value: '8.8.4.4' } });
     fireEvent.click(screen.getByRole('button', { name: /Check$/ }));
     expect(await screen.findByText('IP check failed')).toBeTruthy();
     expect(screen.getByText('The IP data is not available right now, please try again later')).toBeTruthy();
-    expect(shownMessages()).toContain('IP check failed: The IP data is not available right now, please try again later');
+    expect(shownMessages()).toContain(
+      'IP check failed: The IP data is not available right now, please try again later',
+    );
   });
 });

@@ -50,9 +50,26 @@ export default function IpQualityPage() {
     <Flex vertical gap={16}>
       <Card title={t('heading')}>
         <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>
-        <Form<TValues> form={form} name="ip-quality" layout={isPhone ? 'vertical' : 'inline'} requiredMark={false} onFinish={(values) => runCheck(values.ip)}>
-          <Form.Item name="ip" label={t('form.label')} rules={[zodRule(ROUTES.ipQuality.input.shape.ip)]} style={{ minWidth: 'min(340px, 100%)' }}>
-            <Input placeholder={t('form.placeholder')} allowClear spellCheck={false} autoComplete="off" style={{ fontFamily: 'monospace' }} />
+        <Form<TValues>
+          form={form}
+          name="ip-quality"
+          layout={isPhone ? 'vertical' : 'inline'}
+          requiredMark={false}
+          onFinish={(values) => runCheck(values.ip)}
+        >
+          <Form.Item
+            name="ip"
+            label={t('form.label')}
+            rules={[zodRule(ROUTES.ipQuality.input.shape.ip)]}
+            style={{ minWidth: 'min(340px, 100%)' }}
+          >
+            <Input
+              placeholder={t('form.placeholder')}
+              allowClear
+              spellCheck={false}
+              autoComplete="off"
+              style={{ fontFamily: 'monospace' }}
+            />
           </Form.Item>
           <Form.Item>
             <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={check.isPending}>

@@ -8,7 +8,13 @@ import { getLanguage } from '../../../lib/i18n';
 const RiskGauge = lazy(() => import('./risk-gauge'));
 
 const LEVEL_COLORS = { low: 'success', medium: 'warning', high: 'error' } as const;
-const KIND_COLORS = { hosting: 'volcano', isp: 'green', mobile: 'blue', education: 'purple', unknown: 'default' } as const;
+const KIND_COLORS = {
+  hosting: 'volcano',
+  isp: 'green',
+  mobile: 'blue',
+  education: 'purple',
+  unknown: 'default',
+} as const;
 
 type TReason = TIpQuality['reasons'][number];
 
@@ -23,7 +29,8 @@ function ruleKey(rule: string | null): 'asn' | 'name' | 'none' {
 export function IpQualityResult({ result }: { result: TIpQuality }) {
   const { t } = useTranslation('ip-quality');
   const lang = getLanguage();
-  const yesNo = (value: boolean, color: string) => (value ? <Tag color={color}>{t('details.yes')}</Tag> : <Tag>{t('details.no')}</Tag>);
+  const yesNo = (value: boolean, color: string) =>
+    value ? <Tag color={color}>{t('details.yes')}</Tag> : <Tag>{t('details.no')}</Tag>;
 
   const location = result.location;
   const details = [
@@ -39,7 +46,11 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
         </Flex>
       ),
     },
-    { key: 'scope', label: t('details.scope'), children: <Tag color={result.is_public ? 'blue' : 'default'}>{t(`scope.${result.scope}`)}</Tag> },
+    {
+      key: 'scope',
+      label: t('details.scope'),
+      children: <Tag color={result.is_public ? 'blue' : 'default'}>{t(`scope.${result.scope}`)}</Tag>,
+    },
     {
       key: 'location',
       label: t('details.location'),
@@ -76,7 +87,9 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
       children: result.network_kind ? (
         <Flex gap={8} wrap align="center">
           <Tag color={KIND_COLORS[result.network_kind]}>{t(`kind.${result.network_kind}`)}</Tag>
-          <Typography.Text type="secondary">{t(`details.kindRule.${ruleKey(result.network_kind_rule)}`)}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t(`details.kindRule.${ruleKey(result.network_kind_rule)}`)}
+          </Typography.Text>
         </Flex>
       ) : (
         <Typography.Text type="secondary">—</Typography.Text>
@@ -90,7 +103,9 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
         <Flex gap={8} wrap align="center">
           {yesNo(result.is_blacklisted, 'red')}
           {result.is_blacklisted && (
-            <Typography.Text type="secondary">{t('details.matchedEntries', { entries: result.blacklist_entries.join('; ') })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('details.matchedEntries', { entries: result.blacklist_entries.join('; ') })}
+            </Typography.Text>
           )}
         </Flex>
       ),
@@ -103,9 +118,19 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
       key: 'points',
       title: t('reasons.points'),
       width: 110,
-      render: (_: unknown, r: TReason) => (r.points > 0 ? <Typography.Text type="danger">{`+${r.points}`}</Typography.Text> : <Tag>{t('reasons.note')}</Tag>),
+      render: (_: unknown, r: TReason) =>
+        r.points > 0 ? (
+          <Typography.Text type="danger">{`+${r.points}`}</Typography.Text>
+        ) : (
+          <Tag>{t('reasons.note')}</Tag>
+        ),
     },
-    { key: 'code', title: t('reasons.code'), width: 220, render: (_: unknown, r: TReason) => <Typography.Text code>{r.code}</Typography.Text> },
+    {
+      key: 'code',
+      title: t('reasons.code'),
+      width: 220,
+      render: (_: unknown, r: TReason) => <Typography.Text code>{r.code}</Typography.Text>,
+    },
   ];
 
   return (
@@ -149,7 +174,13 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
           {result.data.sources.map((s) => (
             <li key={s.package}>
               <Typography.Text type="secondary">
-                {t('data.source', { name: s.name, pkg: s.package, version: s.version, date: s.date, license: s.license })}
+                {t('data.source', {
+                  name: s.name,
+                  pkg: s.package,
+                  version: s.version,
+                  date: s.date,
+                  license: s.license,
+                })}
               </Typography.Text>
             </li>
           ))}
@@ -157,7 +188,9 @@ export function IpQualityResult({ result }: { result: TIpQuality }) {
             <Typography.Text type="secondary">{t('data.rules', { date: result.data.rules_date })}</Typography.Text>
           </li>
           <li>
-            <Typography.Text type="secondary">{t('data.checkedAt', { time: formatDateTimeSeconds(result.data.checked_at) })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('data.checkedAt', { time: formatDateTimeSeconds(result.data.checked_at) })}
+            </Typography.Text>
           </li>
         </ul>
       </Card>

@@ -53,7 +53,14 @@ export default function RiskGauge({ score, label }: { score: number; label: stri
             splitLine: { distance: -14, length: 14, lineStyle: { color: token.colorBgContainer, width: 2 } },
             axisLabel: { color: token.colorTextSecondary, distance: 20, fontSize: 11 },
             title: { offsetCenter: [0, '72%'], color: token.colorTextSecondary, fontSize: 13 },
-            detail: { valueAnimation: true, offsetCenter: [0, '42%'], fontSize: 30, fontWeight: 600, color: 'inherit', formatter: '{value}' },
+            detail: {
+              valueAnimation: true,
+              offsetCenter: [0, '42%'],
+              fontSize: 30,
+              fontWeight: 600,
+              color: 'inherit',
+              formatter: '{value}',
+            },
             data: [{ value: score, name: label }],
           },
         ],
@@ -62,5 +69,7 @@ export default function RiskGauge({ score, label }: { score: number; label: stri
     );
   }, [score, label, token.colorBgContainer, token.colorTextSecondary]);
 
-  return <div ref={container} role="img" aria-label={`${label}: ${score}/100`} style={{ height: 240, width: '100%' }} />;
+  return (
+    <div ref={container} role="img" aria-label={`${label}: ${score}/100`} style={{ height: 240, width: '100%' }} />
+  );
 }

@@ -10,8 +10,22 @@ let store: TNotification[] = [];
 // Two unread notifications on a server that lists and marks them.
 beforeEach(() => {
   store = [
-    { notification_id: 2, kind: 'system', title: 'Trial credit received', content: '15 yuan added', is_read: false, created_at: '2026-01-02T03:04:05.000Z' },
-    { notification_id: 1, kind: 'system', title: 'Welcome', content: 'Your account is ready', is_read: false, created_at: '2026-01-01T03:04:05.000Z' },
+    {
+      notification_id: 2,
+      kind: 'system',
+      title: 'Trial credit received',
+      content: '15 yuan added',
+      is_read: false,
+      created_at: '2026-01-02T03:04:05.000Z',
+    },
+    {
+      notification_id: 1,
+      kind: 'system',
+      title: 'Welcome',
+      content: 'Your account is ready',
+      is_read: false,
+      created_at: '2026-01-01T03:04:05.000Z',
+    },
   ];
   api.on('userNotificationList', (req) => {
     const onlyUnread = req.query.get('unread') === 'true';

@@ -60,7 +60,10 @@ export default function NotificationsPage() {
         }
         description={
           <>
-            <Typography.Paragraph style={{ marginBottom: 4, whiteSpace: 'pre-line' }} type={item.is_read ? 'secondary' : undefined}>
+            <Typography.Paragraph
+              style={{ marginBottom: 4, whiteSpace: 'pre-line' }}
+              type={item.is_read ? 'secondary' : undefined}
+            >
               {item.content}
             </Typography.Paragraph>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -81,7 +84,12 @@ export default function NotificationsPage() {
         </Flex>
       }
       extra={
-        <Button type="link" disabled={unread === 0} loading={markAsRead.isPending && markAsRead.variables === 'all'} onClick={() => handleMark('all')}>
+        <Button
+          type="link"
+          disabled={unread === 0}
+          loading={markAsRead.isPending && markAsRead.variables === 'all'}
+          onClick={() => handleMark('all')}
+        >
           {t('markAllRead')}
         </Button>
       }
@@ -103,7 +111,11 @@ export default function NotificationsPage() {
         dataSource={list.data?.records ?? []}
         renderItem={renderItem}
         locale={{ emptyText: <Empty description={isUnreadOnly ? t('emptyUnread') : t('empty')} /> }}
-        pagination={(list.data?.total ?? 0) > paging.pageSize ? paging.pagination(list.data?.total, { showSizeChanger: false, showTotal: undefined }) : false}
+        pagination={
+          (list.data?.total ?? 0) > paging.pageSize
+            ? paging.pagination(list.data?.total, { showSizeChanger: false, showTotal: undefined })
+            : false
+        }
       />
     </Card>
   );

@@ -12,7 +12,12 @@ export function getChargeOptions(signal?: AbortSignal) {
 
 /** Query options of the recharge options. */
 export function chargeOptionsQueryOptions() {
-  return queryOptions({ queryKey: CHARGE_OPTIONS_QUERY_KEY, queryFn: ({ signal }) => getChargeOptions(signal), staleTime: 60_000, retry: false });
+  return queryOptions({
+    queryKey: CHARGE_OPTIONS_QUERY_KEY,
+    queryFn: ({ signal }) => getChargeOptions(signal),
+    staleTime: 60_000,
+    retry: false,
+  });
 }
 
 /** The recharge options. */

@@ -6,7 +6,8 @@ import { ORDER_POLL_MS, orderOfCharge, orderPollInterval } from './pay-order';
 describe('orderPollInterval', () => {
   it('polls a pending order and stops once it has ended', () => {
     expect(orderPollInterval(makeOrder({ status: 'pending' }))).toBe(ORDER_POLL_MS);
-    for (const status of PAYMENT_STATUSES.filter((s) => s !== 'pending')) expect(orderPollInterval(makeOrder({ status })), status).toBe(false);
+    for (const status of PAYMENT_STATUSES.filter((s) => s !== 'pending'))
+      expect(orderPollInterval(makeOrder({ status })), status).toBe(false);
     expect(orderPollInterval(undefined)).toBe(false);
   });
 });

@@ -13,7 +13,11 @@ export type TChargeRequest = { method: TPayMethod; amountFen: number; mode?: TPa
 
 /** Starts a recharge (POST /pay/charge/{method}/{amount}): the order and how to pay it; failures say "the payment could not be started". */
 export function startCharge(request: TChargeRequest) {
-  const input = { method: request.method, amount: amountText(request.amountFen), ...(request.mode ? { mode: request.mode } : {}) };
+  const input = {
+    method: request.method,
+    amount: amountText(request.amountFen),
+    ...(request.mode ? { mode: request.mode } : {}),
+  };
   return callApi('payCharge', input, { failureMessage: translate('payments:errors.payFailed') });
 }
 

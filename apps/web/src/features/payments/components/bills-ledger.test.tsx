@@ -77,7 +77,12 @@ async function typeRange(start: string, end: string) {
 
 beforeEach(() => {
   api.on('payOptionList', () => OPTIONS);
-  api.on('payRecordList', (req) => ({ records: [PAID, PENDING], total: 25, page: Number(req.query.get('page') ?? 1), page_size: 10 }));
+  api.on('payRecordList', (req) => ({
+    records: [PAID, PENDING],
+    total: 25,
+    page: Number(req.query.get('page') ?? 1),
+    page_size: 10,
+  }));
   api.on('payOrder', (req) => (req.params.order_id === PENDING.order_id ? PENDING : PAID));
 });
 
@@ -87,7 +92,18 @@ describe('bills', () => {
     await openTab('Bills');
     const row = await rowOf('R2001');
     const headers = [...document.querySelectorAll('.ant-table-thead th')].map((th) => th.textContent);
-    expect(headers).toEqual(['Order ID', 'Status', 'Date', 'Description', 'Created', 'Price', 'Value', 'Gift', 'Fee', 'Actions']);
+    expect(headers).toEqual([
+      'Order ID',
+      'Status',
+      'Date',
+      'Description',
+      'Created',
+      'Price',
+      'Value',
+      'Gift',
+      'Fee',
+      'Actions',
+    ]);
     const cells = [...row.querySelectorAll('td')].map((td) => td.textContent);
     expect(cells.slice(0, 9)).toEqual([
       'R2001',
@@ -116,7 +132,9 @@ describe('bills', () => {
     await openTab('Bills');
     await rowOf('R2001');
     await choose('Status', 'Paid');
-    await waitFor(() => expect(api.requestsTo('payRecordList').some((r) => r.query.get('status') === 'success')).toBe(true));
+    await waitFor(() =>
+      expect(api.requestsTo('payRecordList').some((r) => r.query.get('status') === 'success')).toBe(true),
+    );
 
     await typeRange('2026-03-01', '2026-03-31');
     const withDates = await waitFor(() => {
@@ -145,12 +163,16 @@ describe('bills', () => {
     URL.createObjectURL = () => 'blob:bills';
     URL.revokeObjectURL = () => undefined;
     try {
-      api.on('payRecordExport', () => raw('order_id,status\nR2001,success\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } }));
+      api.on('payRecordExport', () =>
+        raw('order_id,status\nR2001,success\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } }),
+      );
       renderPage();
       await openTab('Bills');
       await rowOf('R2001');
       await choose('Status', 'Pending payment');
-      await waitFor(() => expect(api.requestsTo('payRecordList').some((r) => r.query.get('status') === 'pending')).toBe(true));
+      await waitFor(() =>
+        expect(api.requestsTo('payRecordList').some((r) => r.query.get('status') === 'pending')).toBe(true),
+      );
       fireEvent.click(screen.getByText('Export CSV'));
       await waitFor(() => expect(api.requestsTo('payRecordExport')).toHaveLength(1));
       expect(Object.fromEntries(api.requestsTo('payRecordExport')[0].query)).toEqual({ status: 'pending' });
@@ -203,8 +225,23 @@ describe('bills', () => {
 
 describe('transactions', () => {
   const LINES = [
-    makeLedgerLine({ id: 3, reason: 'supply', amount: -10, frozen_amount: 10, balance_after: 107.5, frozen_after: 10, reference: 'supply #4' }),
-    makeLedgerLine({ id: 2, reason: 'purchase', amount: -2.5, balance_after: 117.5, reference: null, created_at: '2026-03-01T03:00:00.000Z' }),
+    makeLedgerLine({
+      id: 3,
+      reason: 'supply',
+      amount: -10,
+      frozen_amount: 10,
+      balance_after: 107.5,
+      frozen_after: 10,
+      reference: 'supply #4',
+    }),
+    makeLedgerLine({
+      id: 2,
+      reason: 'purchase',
+      amount: -2.5,
+      balance_after: 117.5,
+      reference: null,
+      created_at: '2026-03-01T03:00:00.000Z',
+    }),
     makeLedgerLine({ id: 1, reason: 'recharge', amount: 105, balance_after: 120, reference: 'R1001' }),
   ];
 
@@ -224,7 +261,14 @@ describe('transactions', () => {
       'R1001',
     ]);
     expect(cells(await rowOf('2')).slice(1)).toEqual(['Purchase', '-¥2.50', '¥117.50', '-', '¥0.00', '-']);
-    expect(cells(await rowOf('3')).slice(1)).toEqual(['Supply request', '-¥10.00', '¥107.50', '+¥10.00', '¥10.00', 'supply #4']);
+    expect(cells(await rowOf('3')).slice(1)).toEqual([
+      'Supply request',
+      '-¥10.00',
+      '¥107.50',
+      '+¥10.00',
+      '¥10.00',
+      'supply #4',
+    ]);
     const headers = [...document.querySelectorAll('.ant-table-thead th')].map((th) => th.textContent);
     expect(headers).toEqual(['Time', 'Type', 'Amount', 'Balance after', 'Frozen change', 'Frozen after', 'Reference']);
   });
@@ -235,7 +279,9 @@ describe('transactions', () => {
     await openTab('Transactions');
     await rowOf('1');
     await choose('Type', 'Purchase');
-    await waitFor(() => expect(api.requestsTo('payLedgerList').some((r) => r.query.get('reason') === 'purchase')).toBe(true));
+    await waitFor(() =>
+      expect(api.requestsTo('payLedgerList').some((r) => r.query.get('reason') === 'purchase')).toBe(true),
+    );
     await typeRange('2026-02-01', '2026-02-28');
     const dated = await waitFor(() => {
       const found = api.requestsTo('payLedgerList').find((r) => r.query.has('from'));

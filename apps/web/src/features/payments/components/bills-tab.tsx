@@ -50,7 +50,12 @@ export function BillsTab() {
       fixed: 'right',
       render: (_, order) => (
         <Flex gap={4}>
-          <Button size="small" type="link" onClick={() => setDetail(order)} aria-label={t('bills.detailsOf', { id: order.order_id })}>
+          <Button
+            size="small"
+            type="link"
+            onClick={() => setDetail(order)}
+            aria-label={t('bills.detailsOf', { id: order.order_id })}
+          >
             {t('bills.details')}
           </Button>
           {order.status === 'pending' && <CancelOrderButton orderId={order.order_id} size="small" type="link" />}

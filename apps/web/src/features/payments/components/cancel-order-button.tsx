@@ -25,7 +25,14 @@ export function CancelOrderButton(props: { orderId: string; size?: 'small' | 'mi
     });
 
   return (
-    <Button danger size={props.size} type={props.type} loading={cancel.isPending} onClick={handleClick} data-testid={`cancel-order-${props.orderId}`}>
+    <Button
+      danger
+      size={props.size}
+      type={props.type}
+      loading={cancel.isPending}
+      onClick={handleClick}
+      data-testid={`cancel-order-${props.orderId}`}
+    >
       {t('order.cancel')}
     </Button>
   );

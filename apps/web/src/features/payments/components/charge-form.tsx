@@ -52,13 +52,18 @@ function OptionCard(props: { option: TChargeOption; isSelected: boolean; onSelec
       onKeyDown={handleKey}
       data-testid={`charge-option-${option.id}`}
       styles={{ body: { padding: 12, textAlign: 'center' } }}
-      style={{ borderColor: isSelected ? token.colorPrimary : undefined, boxShadow: isSelected ? `0 0 0 1px ${token.colorPrimary}` : undefined }}
+      style={{
+        borderColor: isSelected ? token.colorPrimary : undefined,
+        boxShadow: isSelected ? `0 0 0 1px ${token.colorPrimary}` : undefined,
+      }}
     >
       <Typography.Text strong style={{ fontSize: 20, color: isSelected ? token.colorPrimaryText : undefined }}>
         {formatYuan(option.amount)}
       </Typography.Text>
       <div style={{ minHeight: 22 }}>
-        {option.gift > 0 && <Typography.Text type="success">{t('form.gift', { gift: formatYuan(option.gift) })}</Typography.Text>}
+        {option.gift > 0 && (
+          <Typography.Text type="success">{t('form.gift', { gift: formatYuan(option.gift) })}</Typography.Text>
+        )}
       </div>
     </Card>
   );
@@ -85,7 +90,10 @@ export function ChargeForm(props: { options: TChargeOptions; onStarted: (charge:
   const isCustom = option === undefined && custom.trim() !== '';
   const customCheck = isCustom ? checkCustomAmount(custom, options, lang) : undefined;
   const amountFen = option ? yuanToFen(option.amount) : customCheck?.fen;
-  const quote = useMemo(() => (amountFen === undefined ? null : quoteCharge(amountFen, options.record)), [amountFen, options.record]);
+  const quote = useMemo(
+    () => (amountFen === undefined ? null : quoteCharge(amountFen, options.record)),
+    [amountFen, options.record],
+  );
 
   // The first method the server offers until one is picked (and again if the picked one goes away).
   const methods = options.methods;
@@ -125,7 +133,12 @@ export function ChargeForm(props: { options: TChargeOptions; onStarted: (charge:
           ))}
         </Row>
       </Form.Item>
-      <Form.Item label={t('form.custom')} htmlFor="charge-custom-amount" validateStatus={customError ? 'error' : undefined} help={customError}>
+      <Form.Item
+        label={t('form.custom')}
+        htmlFor="charge-custom-amount"
+        validateStatus={customError ? 'error' : undefined}
+        help={customError}
+      >
         <Input
           id="charge-custom-amount"
           prefix="¥"
@@ -182,8 +195,16 @@ export function ChargeForm(props: { options: TChargeOptions; onStarted: (charge:
         data-testid="charge-summary"
         styles={{ label: { width: 200 } }}
         items={[
-          { key: 'amount', label: t('summary.amount'), children: <span data-testid="charge-amount">{quote ? formatFen(quote.amountFen) : '-'}</span> },
-          { key: 'gift', label: t('summary.gift'), children: <span data-testid="charge-gift">{quote ? formatFen(quote.giftFen) : '-'}</span> },
+          {
+            key: 'amount',
+            label: t('summary.amount'),
+            children: <span data-testid="charge-amount">{quote ? formatFen(quote.amountFen) : '-'}</span>,
+          },
+          {
+            key: 'gift',
+            label: t('summary.gift'),
+            children: <span data-testid="charge-gift">{quote ? formatFen(quote.giftFen) : '-'}</span>,
+          },
           {
             key: 'fee',
             label: t('summary.fee', { percent: RECHARGE_FEE_PERCENT, fixed: formatFen(RECHARGE_FEE_FIXED_FEN) }),
@@ -209,7 +230,13 @@ export function ChargeForm(props: { options: TChargeOptions; onStarted: (charge:
           },
         ]}
       />
-      <Alert style={{ margin: '16px 0' }} type="warning" showIcon title={t('summary.nonRefundable')} data-testid="non-refundable" />
+      <Alert
+        style={{ margin: '16px 0' }}
+        type="warning"
+        showIcon
+        title={t('summary.nonRefundable')}
+        data-testid="non-refundable"
+      />
       <Flex gap={12} align="center">
         <Button
           type="primary"

@@ -37,9 +37,22 @@ export function FilterBar<T extends string>(props: {
 
   return (
     <Flex justify="space-between" gap={8} wrap>
-      <Form form={form} name={props.name} layout={isPhone ? 'vertical' : 'inline'} onFinish={apply} style={{ rowGap: 8 }} aria-label={props.ariaLabel}>
+      <Form
+        form={form}
+        name={props.name}
+        layout={isPhone ? 'vertical' : 'inline'}
+        onFinish={apply}
+        style={{ rowGap: 8 }}
+        aria-label={props.ariaLabel}
+      >
         <Form.Item name="choice" label={props.choiceLabel}>
-          <Select allowClear placeholder={t('bills.all')} style={{ width: 150 }} options={props.choices} onChange={apply} />
+          <Select
+            allowClear
+            placeholder={t('bills.all')}
+            style={{ width: 150 }}
+            options={props.choices}
+            onChange={apply}
+          />
         </Form.Item>
         <Form.Item name="dates" label={t('bills.dates')}>
           <DatePicker.RangePicker onChange={apply} style={{ width: 240 }} />

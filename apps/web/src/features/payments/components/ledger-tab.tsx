@@ -29,10 +29,30 @@ export function LedgerTab() {
   const columns: TableColumnsType<TLedgerLine> = [
     { key: 'time', title: t('ledger.time'), render: (_, line) => formatDateTimeSeconds(line.created_at) },
     { key: 'reason', title: t('ledger.reason'), render: (_, line) => t(`common:ledgerReasons.${line.reason}`) },
-    { key: 'amount', title: t('ledger.amount'), align: 'right', render: (_, line) => <SignedAmount yuan={line.amount} /> },
-    { key: 'balance', title: t('ledger.balanceAfter'), align: 'right', render: (_, line) => formatYuan(line.balance_after) },
-    { key: 'frozen', title: t('ledger.frozenAmount'), align: 'right', render: (_, line) => <SignedAmount yuan={line.frozen_amount} /> },
-    { key: 'frozenAfter', title: t('ledger.frozenAfter'), align: 'right', render: (_, line) => formatYuan(line.frozen_after) },
+    {
+      key: 'amount',
+      title: t('ledger.amount'),
+      align: 'right',
+      render: (_, line) => <SignedAmount yuan={line.amount} />,
+    },
+    {
+      key: 'balance',
+      title: t('ledger.balanceAfter'),
+      align: 'right',
+      render: (_, line) => formatYuan(line.balance_after),
+    },
+    {
+      key: 'frozen',
+      title: t('ledger.frozenAmount'),
+      align: 'right',
+      render: (_, line) => <SignedAmount yuan={line.frozen_amount} />,
+    },
+    {
+      key: 'frozenAfter',
+      title: t('ledger.frozenAfter'),
+      align: 'right',
+      render: (_, line) => formatYuan(line.frozen_after),
+    },
     { key: 'reference', title: t('ledger.reference'), render: (_, line) => line.reference ?? '-' },
   ];
 

@@ -41,7 +41,11 @@ export function OrderDetailDrawer(props: { order: TPayOrder | null; onClose: () 
             { key: 'date', label: t('fields.date'), children: order.date },
             { key: 'created', label: t('fields.createdAt'), children: formatDateTimeSeconds(order.created_at) },
             { key: 'expires', label: t('fields.expiresAt'), children: formatDateTimeSeconds(order.expires_at) },
-            { key: 'paid', label: t('fields.paidAt'), children: order.paid_at ? formatDateTimeSeconds(order.paid_at) : '-' },
+            {
+              key: 'paid',
+              label: t('fields.paidAt'),
+              children: order.paid_at ? formatDateTimeSeconds(order.paid_at) : '-',
+            },
             { key: 'amount', label: t('fields.amount'), children: formatYuan(order.amount) },
             { key: 'fee', label: t('fields.fee'), children: formatYuan(order.fee) },
             { key: 'price', label: t('fields.price'), children: formatYuan(order.price) },
@@ -51,10 +55,26 @@ export function OrderDetailDrawer(props: { order: TPayOrder | null; onClose: () 
             { key: 'late', label: t('fields.paidLate'), children: yesNo(order.is_paid_late) },
             ...(order.crypto
               ? [
-                  { key: 'usdt-amount', label: t('usdt.amount'), children: <Typography.Text copyable>{order.crypto.amount}</Typography.Text> },
-                  { key: 'usdt-network', label: t('usdt.network'), children: t(`usdt.networks.${order.crypto.network}`) },
-                  { key: 'usdt-address', label: t('usdt.address'), children: <Typography.Text copyable>{order.crypto.address}</Typography.Text> },
-                  { key: 'usdt-rate', label: t('usdt.rate'), children: t('usdt.rateValue', { rate: order.crypto.rate }) },
+                  {
+                    key: 'usdt-amount',
+                    label: t('usdt.amount'),
+                    children: <Typography.Text copyable>{order.crypto.amount}</Typography.Text>,
+                  },
+                  {
+                    key: 'usdt-network',
+                    label: t('usdt.network'),
+                    children: t(`usdt.networks.${order.crypto.network}`),
+                  },
+                  {
+                    key: 'usdt-address',
+                    label: t('usdt.address'),
+                    children: <Typography.Text copyable>{order.crypto.address}</Typography.Text>,
+                  },
+                  {
+                    key: 'usdt-rate',
+                    label: t('usdt.rate'),
+                    children: t('usdt.rateValue', { rate: order.crypto.rate }),
+                  },
                 ]
               : []),
           ]}

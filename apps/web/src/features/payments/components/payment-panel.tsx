@@ -34,14 +34,22 @@ export function PaymentPanel(props: { charge: TChargeResult; onAgain: () => void
       column={{ xs: 1, sm: 2 }}
       bordered
       items={[
-        { key: 'id', label: t('fields.orderId'), children: <Typography.Text copyable>{order.order_id}</Typography.Text> },
+        {
+          key: 'id',
+          label: t('fields.orderId'),
+          children: <Typography.Text copyable>{order.order_id}</Typography.Text>,
+        },
         {
           key: 'status',
           label: t('fields.status'),
           children: <OrderStatusTags order={order} />,
         },
         { key: 'method', label: t('order.method'), children: methodName },
-        { key: 'price', label: t('order.price'), children: <Typography.Text strong>{formatYuan(order.price)}</Typography.Text> },
+        {
+          key: 'price',
+          label: t('order.price'),
+          children: <Typography.Text strong>{formatYuan(order.price)}</Typography.Text>,
+        },
         { key: 'value', label: t('order.value'), children: formatYuan(order.value) },
       ]}
     />
@@ -88,7 +96,13 @@ export function PaymentPanel(props: { charge: TChargeResult; onAgain: () => void
             showIcon
             title={t('order.redirectHint')}
             action={
-              <Button href={charge.pay_url} target="_blank" rel="noopener noreferrer" icon={<ExportOutlined />} data-testid="pay-page-link">
+              <Button
+                href={charge.pay_url}
+                target="_blank"
+                rel="noopener noreferrer"
+                icon={<ExportOutlined />}
+                data-testid="pay-page-link"
+              >
                 {t('order.openPage')}
               </Button>
             }
@@ -98,7 +112,9 @@ export function PaymentPanel(props: { charge: TChargeResult; onAgain: () => void
       <Flex vertical align="center" gap={8}>
         <Spin />
         <Typography.Text>{t('order.waiting')}</Typography.Text>
-        <Typography.Text type="secondary">{t('order.expiresAt', { time: formatDateTimeSeconds(order.expires_at) })}</Typography.Text>
+        <Typography.Text type="secondary">
+          {t('order.expiresAt', { time: formatDateTimeSeconds(order.expires_at) })}
+        </Typography.Text>
         {live.isError && <Typography.Text type="warning">{t('order.pollFailed')}</Typography.Text>}
       </Flex>
       <Flex gap={8} justify="center">

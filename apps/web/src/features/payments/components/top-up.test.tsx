@@ -136,7 +136,11 @@ describe('top up: methods and the sandbox', { timeout: 60_000 }, () => {
 
     cleanup();
     queryClient.clear();
-    api.on('payOptionList', () => ({ ...OPTIONS, methods: [{ method: 'wechat' as const, modes: ['qr' as const] }], sandbox: false }));
+    api.on('payOptionList', () => ({
+      ...OPTIONS,
+      methods: [{ method: 'wechat' as const, modes: ['qr' as const] }],
+      sandbox: false,
+    }));
     renderPage();
     expect(await screen.findByText('WeChat Pay')).toBeTruthy();
     expect(screen.queryByText('Alipay')).toBeNull();
@@ -211,7 +215,15 @@ describe('top up: paying', () => {
   });
 
   it('shows the QR code of an Alipay QR payment and opens no window', async () => {
-    api.on('payCharge', () => makeCharge({ method: 'alipay', is_sandbox: false, mode: 'qr', pay_url: null, qr_code: 'https://qr.alipay.com/bax08431' }));
+    api.on('payCharge', () =>
+      makeCharge({
+        method: 'alipay',
+        is_sandbox: false,
+        mode: 'qr',
+        pay_url: null,
+        qr_code: 'https://qr.alipay.com/bax08431',
+      }),
+    );
     renderPage();
     fireEvent.click(await screen.findByTestId('charge-option-2'));
     fireEvent.click(screen.getByText('Scan a QR code'));
@@ -227,10 +239,27 @@ describe('top up: paying', () => {
 
   it('shows the exact amount, network, address and countdown of a USDT order, and opens no window', async () => {
     const expiresAt = new Date(Date.now() + 30 * 60_000).toISOString();
-    const crypto = { network: 'trc20' as const, token: 'USDT' as const, amount: '14.23', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', rate: '7.20' };
-    api.on('payOptionList', () => ({ ...OPTIONS, methods: [...OPTIONS.methods, { method: 'usdt_trc20' as const, modes: ['qr' as const] }] }));
+    const crypto = {
+      network: 'trc20' as const,
+      token: 'USDT' as const,
+      amount: '14.23',
+      address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+      rate: '7.20',
+    };
+    api.on('payOptionList', () => ({
+      ...OPTIONS,
+      methods: [...OPTIONS.methods, { method: 'usdt_trc20' as const, modes: ['qr' as const] }],
+    }));
     api.on('payCharge', () =>
-      makeCharge({ method: 'usdt_trc20', is_sandbox: false, mode: 'qr', pay_url: null, qr_code: crypto.address, crypto, expires_at: expiresAt }),
+      makeCharge({
+        method: 'usdt_trc20',
+        is_sandbox: false,
+        mode: 'qr',
+        pay_url: null,
+        qr_code: crypto.address,
+        crypto,
+        expires_at: expiresAt,
+      }),
     );
     renderPage();
     fireEvent.click(await screen.findByTestId('charge-option-2'));
@@ -275,11 +304,17 @@ describe('top up: paying', () => {
   });
 
   it('says why a payment could not be started and stays on the form', async () => {
-    api.on('payCharge', () => fail(400, 5001, 'This payment method is not available', { error: 'PAY_METHOD_UNAVAILABLE' }));
+    api.on('payCharge', () =>
+      fail(400, 5001, 'This payment method is not available', { error: 'PAY_METHOD_UNAVAILABLE' }),
+    );
     renderPage();
     fireEvent.click(await screen.findByTestId('charge-option-2'));
     fireEvent.click(screen.getByTestId('charge-submit'));
-    await waitFor(() => expect(shownMessages('error')).toContain('The payment could not be started: This payment method is not available'));
+    await waitFor(() =>
+      expect(shownMessages('error')).toContain(
+        'The payment could not be started: This payment method is not available',
+      ),
+    );
     expect(screen.queryByTestId('payment-panel')).toBeNull();
     expect(screen.getByTestId('charge-submit')).toBeTruthy();
     expect(openedWindows).toEqual([]);

@@ -14,7 +14,12 @@ export function UsdtPayment(props: { crypto: TCryptoPayment; expiresAt: string }
   const network = t(`usdt.networks.${crypto.network}`);
   return (
     <Flex vertical gap={16} data-testid="usdt-payment">
-      <Alert type="warning" showIcon title={t('usdt.exactly', { amount: crypto.amount, network })} description={t('usdt.exactlyText')} />
+      <Alert
+        type="warning"
+        showIcon
+        title={t('usdt.exactly', { amount: crypto.amount, network })}
+        description={t('usdt.exactlyText')}
+      />
       <Flex gap={24} wrap align="center">
         <div data-testid="usdt-qr-code">
           <QRCode value={crypto.address} type="svg" size={180} bgColor="#ffffff" color="#000000" errorLevel="M" />
@@ -30,7 +35,12 @@ export function UsdtPayment(props: { crypto: TCryptoPayment; expiresAt: string }
               key: 'amount',
               label: t('usdt.amount'),
               children: (
-                <Typography.Text strong copyable={{ text: crypto.amount }} style={{ fontSize: 20 }} data-testid="usdt-amount">
+                <Typography.Text
+                  strong
+                  copyable={{ text: crypto.amount }}
+                  style={{ fontSize: 20 }}
+                  data-testid="usdt-amount"
+                >
                   {crypto.amount} USDT
                 </Typography.Text>
               ),
@@ -59,7 +69,12 @@ export function UsdtPayment(props: { crypto: TCryptoPayment; expiresAt: string }
               label: t('usdt.timeLeft'),
               children: (
                 <span data-testid="usdt-countdown">
-                  <Statistic.Timer type="countdown" value={Date.parse(props.expiresAt)} format="HH:mm:ss" styles={{ content: { fontSize: 18 } }} />
+                  <Statistic.Timer
+                    type="countdown"
+                    value={Date.parse(props.expiresAt)}
+                    format="HH:mm:ss"
+                    styles={{ content: { fontSize: 18 } }}
+                  />
                 </span>
               ),
             },

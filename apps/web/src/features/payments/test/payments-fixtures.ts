@@ -44,7 +44,13 @@ export function makeOrder(overrides: Partial<TPayOrder> = {}): TPayOrder {
 
 /** A charge answer: the order and how to pay it (the sandbox's page unless told). */
 export function makeCharge(overrides: Partial<TChargeResult> = {}): TChargeResult {
-  return { ...makeOrder(), mode: 'redirect', pay_url: 'http://127.0.0.1/pay/sandbox/R1001', qr_code: null, ...overrides };
+  return {
+    ...makeOrder(),
+    mode: 'redirect',
+    pay_url: 'http://127.0.0.1/pay/sandbox/R1001',
+    qr_code: null,
+    ...overrides,
+  };
 }
 
 /** A line of the statement, with overrides. */

@@ -1,4 +1,11 @@
-import { parseYuanAmount, rechargeFeeFen, validationMessage, yuanToFen, type TChargeOption, type TLang } from '@proxy/contract';
+import {
+  parseYuanAmount,
+  rechargeFeeFen,
+  validationMessage,
+  yuanToFen,
+  type TChargeOption,
+  type TLang,
+} from '@proxy/contract';
 
 /** The canonical text of an amount as the charge call takes it: "100", "100.50". */
 export function amountText(fen: number): string {
@@ -32,11 +39,16 @@ export function quoteCharge(amountFen: number, options: readonly TChargeOption[]
 export type TAmountBounds = { min_amount: number; max_amount: number };
 
 /** A custom amount as typed: its fen, or the catalogue's message (amountFormat, amountRange) in the interface language. */
-export function checkCustomAmount(text: string, bounds: TAmountBounds, lang: TLang): { fen: number; error?: undefined } | { fen?: undefined; error: string } {
+export function checkCustomAmount(
+  text: string,
+  bounds: TAmountBounds,
+  lang: TLang,
+): { fen: number; error?: undefined } | { fen?: undefined; error: string } {
   const fen = parseYuanAmount(text.trim());
   if (fen === null) return { error: validationMessage('amountFormat', lang) };
   const minFen = yuanToFen(bounds.min_amount);
   const maxFen = yuanToFen(bounds.max_amount);
-  if (fen < minFen || fen > maxFen) return { error: validationMessage('amountRange', lang, { min: amountText(minFen), max: amountText(maxFen) }) };
+  if (fen < minFen || fen > maxFen)
+    return { error: validationMessage('amountRange', lang, { min: amountText(minFen), max: amountText(maxFen) }) };
   return { fen };
 }

@@ -16,15 +16,23 @@ const INFO: TPluginInfo = {
 
 beforeEach(() => {
   api.on('pluginInfo', () => INFO);
-  for (const list of ['tokenListIspStatic', 'tokenListIspDynamic', 'tokenListIdcStatic'] as const) api.on(list, () => pageOf([]));
+  for (const list of ['tokenListIspStatic', 'tokenListIspDynamic', 'tokenListIdcStatic'] as const)
+    api.on(list, () => pageOf([]));
   api.on('tokenListIspStatic', () =>
-    pageOf([makeToken({ token_id: 1, username: 'uhttp' }), makeToken({ token_id: 2, username: 'usocks', network: 'SOCKS5' })]),
+    pageOf([
+      makeToken({ token_id: 1, username: 'uhttp' }),
+      makeToken({ token_id: 2, username: 'usocks', network: 'SOCKS5' }),
+    ]),
   );
   Object.assign(globalThis, {
     chrome: {
       runtime: {
         sendMessage: (_id: string, message: { type: string }, callback: (value: unknown) => void) =>
-          queueMicrotask(() => callback(message.type === 'hello' ? { ok: true, type: 'hello', version: '0.9.0', active_token_id: 1 } : undefined)),
+          queueMicrotask(() =>
+            callback(
+              message.type === 'hello' ? { ok: true, type: 'hello', version: '0.9.0', active_token_id: 1 } : undefined,
+            ),
+          ),
       },
     },
   });

@@ -50,7 +50,9 @@ export default function PluginPage() {
         {latest && latest !== hello.version ? (
           <Typography.Text type="warning">{t('status.outdated', { version: hello.version, latest })}</Typography.Text>
         ) : null}
-        <Typography.Text type="secondary">{hello.active_token_id ? t('status.active', { id: hello.active_token_id }) : t('status.inactive')}</Typography.Text>
+        <Typography.Text type="secondary">
+          {hello.active_token_id ? t('status.active', { id: hello.active_token_id }) : t('status.inactive')}
+        </Typography.Text>
       </Flex>
     );
   };
@@ -83,13 +85,21 @@ export default function PluginPage() {
               <Skeleton active paragraph={{ rows: 2 }} />
             ) : info.data?.available ? (
               <Flex vertical gap={8}>
-                <Button type="primary" icon={<DownloadOutlined />} href={downloadUrl} download={info.data.file_name} style={{ width: 'fit-content' }}>
+                <Button
+                  type="primary"
+                  icon={<DownloadOutlined />}
+                  href={downloadUrl}
+                  download={info.data.file_name}
+                  style={{ width: 'fit-content' }}
+                >
                   {t('download.button')}
                 </Button>
                 <Typography.Text type="secondary">
                   {t('download.meta', { version: info.data.version, size: formatFileSize(info.data.size ?? 0) })}
                 </Typography.Text>
-                <Typography.Text type="secondary">{t('download.forThisConsole', { origin: window.location.origin })}</Typography.Text>
+                <Typography.Text type="secondary">
+                  {t('download.forThisConsole', { origin: window.location.origin })}
+                </Typography.Text>
               </Flex>
             ) : (
               <Alert type="warning" showIcon title={t('download.unavailable')} />
@@ -100,7 +110,12 @@ export default function PluginPage() {
           <Card
             title={t('status.title')}
             extra={
-              <Button size="small" onClick={() => void installed.refetch()} disabled={!info.data?.extension_id} loading={installed.isFetching}>
+              <Button
+                size="small"
+                onClick={() => void installed.refetch()}
+                disabled={!info.data?.extension_id}
+                loading={installed.isFetching}
+              >
                 {t('status.recheck')}
               </Button>
             }
@@ -113,7 +128,9 @@ export default function PluginPage() {
 
       <Card title={t('use.title')}>
         <Flex vertical gap={12}>
-          {proxies.data && proxies.data.length === 0 ? <Typography.Text type="secondary">{t('use.none')}</Typography.Text> : null}
+          {proxies.data && proxies.data.length === 0 ? (
+            <Typography.Text type="secondary">{t('use.none')}</Typography.Text>
+          ) : null}
           <Flex gap={8} wrap>
             <Select
               aria-label={t('use.label')}
@@ -155,7 +172,13 @@ export default function PluginPage() {
           size="small"
           column={1}
           style={{ marginTop: 8 }}
-          items={[{ key: 'id', label: 'ID', children: <Typography.Text code>{info.data?.extension_id ?? '-'}</Typography.Text> }]}
+          items={[
+            {
+              key: 'id',
+              label: 'ID',
+              children: <Typography.Text code>{info.data?.extension_id ?? '-'}</Typography.Text>,
+            },
+          ]}
         />
       </Card>
     </Flex>

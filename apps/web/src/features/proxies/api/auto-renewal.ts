@@ -19,7 +19,8 @@ export function useLatestAutoRenewal(tokenId: number | null) {
 export function useUndoAutoRenewal() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (tokenId: number) => callApi('tokenAutoRenewUndo', { token_id: tokenId }, { failureMessage: translate('proxies:undo.failed') }),
+    mutationFn: (tokenId: number) =>
+      callApi('tokenAutoRenewUndo', { token_id: tokenId }, { failureMessage: translate('proxies:undo.failed') }),
     onSettled: (_data, _error, tokenId) => {
       void queryClient.invalidateQueries({ queryKey: keyOf(tokenId) });
       void refreshTokenLists();

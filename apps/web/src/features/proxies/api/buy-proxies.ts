@@ -6,7 +6,9 @@ import { callApi } from '../../../lib/api-client';
 import type { TBilling, TScreenConfig } from '../utils/screens';
 
 /** A purchase as the form sends it. */
-export type TBuyRequest = { billing: 'traffic'; body: Omit<TBuyTrafficBody, 'category'> } | { billing: 'ip'; body: Omit<TBuyIpBody, 'category'> };
+export type TBuyRequest =
+  | { billing: 'traffic'; body: Omit<TBuyTrafficBody, 'category'> }
+  | { billing: 'ip'; body: Omit<TBuyIpBody, 'category'> };
 
 /**
  * Buys proxies (POST /token/{static|variable}/{traffic|ip}) with the screen's
@@ -23,7 +25,8 @@ export function buyProxies(screen: TScreenConfig, request: TBuyRequest, idempote
 /** Mutation of the purchase form; lists and the balance reload after a purchase. */
 export function useBuyProxies(screen: TScreenConfig) {
   return useMutation({
-    mutationFn: ({ request, idempotencyKey }: { request: TBuyRequest; idempotencyKey: string }) => buyProxies(screen, request, idempotencyKey),
+    mutationFn: ({ request, idempotencyKey }: { request: TBuyRequest; idempotencyKey: string }) =>
+      buyProxies(screen, request, idempotencyKey),
     // Not awaited: the answer shows at once while list and balance reload.
     onSuccess: () => {
       void refreshTokenLists();

@@ -25,7 +25,9 @@ export function buildExportQuery(request: TExportRequest): Record<string, string
 
 /** Downloads the export file (a blob) as proxies-<list>.<format>; failures say "export failed". */
 export async function exportTokens(request: TExportRequest): Promise<void> {
-  const blob = await callApi('tokenExport', buildExportQuery(request) as never, { failureMessage: translate('proxies:export.failed') });
+  const blob = await callApi('tokenExport', buildExportQuery(request) as never, {
+    failureMessage: translate('proxies:export.failed'),
+  });
   downloadBlob(blob as Blob, `proxies-${request.list.replace('/', '-')}.${request.format}`);
 }
 

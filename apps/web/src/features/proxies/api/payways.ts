@@ -9,7 +9,12 @@ export function getPayways(signal?: AbortSignal) {
 
 /** Query options of the payment options (fresh each time the dialog opens: they carry the balance). */
 export function paywaysQueryOptions() {
-  return queryOptions({ queryKey: ['proxies', 'payways'], queryFn: ({ signal }) => getPayways(signal), staleTime: 0, retry: false });
+  return queryOptions({
+    queryKey: ['proxies', 'payways'],
+    queryFn: ({ signal }) => getPayways(signal),
+    staleTime: 0,
+    retry: false,
+  });
 }
 
 /** The payment options of the renew dialog, loaded while it is open. */

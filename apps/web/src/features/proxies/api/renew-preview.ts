@@ -17,7 +17,11 @@ export function useRenewPreview(screen: TScreenConfig, tokenIds: number[], days:
   return useQuery({
     queryKey: ['proxies', 'renew-preview', screen.renewRoute, tokenIds, days],
     queryFn: ({ signal }) =>
-      callApi(previewRoute(screen), { token_ids: tokenIds, days: days ?? 1 }, { signal, failureMessage: translate('proxies:renew.previewFailed') }),
+      callApi(
+        previewRoute(screen),
+        { token_ids: tokenIds, days: days ?? 1 },
+        { signal, failureMessage: translate('proxies:renew.previewFailed') },
+      ),
     enabled: tokenIds.length > 0 && days !== null,
     placeholderData: keepPreviousData,
     staleTime: 0,

@@ -14,13 +14,17 @@ export type TRenewRequest = { tokenIds: number[]; days: number; payway: 'balance
  */
 export function renewTokens(screen: TScreenConfig, request: TRenewRequest, idempotencyKey: string) {
   const body = { token_ids: request.tokenIds, days: request.days, payway: request.payway };
-  return callApi(screen.renewRoute, body, { failureMessage: translate('proxies:renew.failed'), headers: { 'Idempotency-Key': idempotencyKey } });
+  return callApi(screen.renewRoute, body, {
+    failureMessage: translate('proxies:renew.failed'),
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
 }
 
 /** Mutation of the renew dialog; lists and the balance reload afterwards. */
 export function useRenewTokens(screen: TScreenConfig) {
   return useMutation({
-    mutationFn: ({ request, idempotencyKey }: { request: TRenewRequest; idempotencyKey: string }) => renewTokens(screen, request, idempotencyKey),
+    mutationFn: ({ request, idempotencyKey }: { request: TRenewRequest; idempotencyKey: string }) =>
+      renewTokens(screen, request, idempotencyKey),
     // Not awaited: the answer shows at once while list and balance reload.
     onSettled: () => {
       void refreshTokenLists();

@@ -17,7 +17,10 @@ export function AutoRenewUndo(props: { token: TProxyToken }) {
   const undo = useUndoAutoRenewal();
   const renewal = latest.data;
   if (!renewal) return null;
-  const summary = t('undo.summary', { at: formatDateTimeSeconds(renewal.renewed_at), amount: formatYuan(renewal.amount) });
+  const summary = t('undo.summary', {
+    at: formatDateTimeSeconds(renewal.renewed_at),
+    amount: formatYuan(renewal.amount),
+  });
   if (renewal.undo_refusal !== null) {
     return (
       <Typography.Text type="secondary" data-testid="auto-renew-undo">
@@ -27,7 +30,10 @@ export function AutoRenewUndo(props: { token: TProxyToken }) {
   }
   const handleUndo = () =>
     undo.mutate(renewal.token_id, {
-      onSuccess: (result) => showSuccess(t('undo.success', { amount: formatYuan(result.refunded), expires: formatDateTimeSeconds(result.expires_at) })),
+      onSuccess: (result) =>
+        showSuccess(
+          t('undo.success', { amount: formatYuan(result.refunded), expires: formatDateTimeSeconds(result.expires_at) }),
+        ),
     });
   return (
     <Alert
@@ -37,8 +43,17 @@ export function AutoRenewUndo(props: { token: TProxyToken }) {
       title={summary}
       description={
         <Flex vertical gap={8} align="flex-start">
-          <span>{t('undo.hint', { until: formatDateTimeSeconds(renewal.undo_until), expires: formatDateTimeSeconds(renewal.previous_expires_at) })}</span>
-          <Popconfirm title={t('undo.confirm', { amount: formatYuan(renewal.amount) })} onConfirm={handleUndo} okText={t('undo.button')}>
+          <span>
+            {t('undo.hint', {
+              until: formatDateTimeSeconds(renewal.undo_until),
+              expires: formatDateTimeSeconds(renewal.previous_expires_at),
+            })}
+          </span>
+          <Popconfirm
+            title={t('undo.confirm', { amount: formatYuan(renewal.amount) })}
+            onConfirm={handleUndo}
+            okText={t('undo.button')}
+          >
             <Button icon={<UndoOutlined />} loading={undo.isPending}>
               {t('undo.button')}
             </Button>

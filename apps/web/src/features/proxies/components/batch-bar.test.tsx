@@ -14,7 +14,9 @@ describe('batch bar', { timeout: 60_000 }, () => {
     await screen.findByText('user1');
     fireEvent.click(screen.getByText('Batch delete'));
     fireEvent.click(screen.getByText('Batch restore'));
-    await waitFor(() => expect(shownMessages('warning')).toEqual(['Please select at least one item', 'Please select at least one item']));
+    await waitFor(() =>
+      expect(shownMessages('warning')).toEqual(['Please select at least one item', 'Please select at least one item']),
+    );
     expect([...api.requestsTo('tokenBatchDelete'), ...api.requestsTo('tokenBatchRestore')]).toHaveLength(0);
   });
 

@@ -74,7 +74,11 @@ export function BatchBar(props: {
     if (!requireSelection()) return;
     const tokens = ipTokens();
     if (tokens.length === 0) showWarning(t('batch.ipOnly'));
-    else autoRenew.mutate({ tokenIds: tokens.map((x) => x.token_id), isOn }, { onSuccess: (result) => finish(result, 'autoRenew') });
+    else
+      autoRenew.mutate(
+        { tokenIds: tokens.map((x) => x.token_id), isOn },
+        { onSuccess: (result) => finish(result, 'autoRenew') },
+      );
   };
 
   const handleRenew = () => {
@@ -95,10 +99,17 @@ export function BatchBar(props: {
       </Button>
       {props.hasIpProducts && (
         <>
-          <Button icon={<SyncOutlined />} loading={autoRenew.isPending && autoRenew.variables?.isOn === true} onClick={() => handleAutoRenew(true)}>
+          <Button
+            icon={<SyncOutlined />}
+            loading={autoRenew.isPending && autoRenew.variables?.isOn === true}
+            onClick={() => handleAutoRenew(true)}
+          >
             {t('batch.autoRenewOn')}
           </Button>
-          <Button loading={autoRenew.isPending && autoRenew.variables?.isOn === false} onClick={() => handleAutoRenew(false)}>
+          <Button
+            loading={autoRenew.isPending && autoRenew.variables?.isOn === false}
+            onClick={() => handleAutoRenew(false)}
+          >
             {t('batch.autoRenewOff')}
           </Button>
           <Button icon={<FieldTimeOutlined />} onClick={handleRenew}>

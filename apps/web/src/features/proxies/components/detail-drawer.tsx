@@ -30,7 +30,12 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
 
   const percent = token ? usagePercent(token.usage) : null;
   return (
-    <Drawer open={token !== null} onClose={props.onClose} title={token ? t('detail.title', { id: token.token_id }) : ''} size={560}>
+    <Drawer
+      open={token !== null}
+      onClose={props.onClose}
+      title={token ? t('detail.title', { id: token.token_id }) : ''}
+      size={560}
+    >
       {token && (
         <Flex vertical gap={16}>
           <Descriptions
@@ -62,7 +67,10 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
                     formatBytesTrimmed(token.usage.used_bytes)
                   ) : (
                     <div>
-                      {t('usage.ofLimit', { used: formatBytesTrimmed(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
+                      {t('usage.ofLimit', {
+                        used: formatBytesTrimmed(token.usage.used_bytes),
+                        limit: formatAllowance(token.usage.limit_bytes),
+                      })}
                       <Progress percent={percent ?? 0} size="small" />
                     </div>
                   ),
@@ -71,7 +79,11 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
                 key: 'usageLog',
                 label: t('detail.usageLog'),
                 children: (
-                  <Link to={`/proxy/usage-log/${token.token_id}`} onClick={props.onClose} data-testid="detail-usage-log">
+                  <Link
+                    to={`/proxy/usage-log/${token.token_id}`}
+                    onClick={props.onClose}
+                    data-testid="detail-usage-log"
+                  >
                     <UnorderedListOutlined /> {t('detail.usageLogLink')}
                   </Link>
                 ),
@@ -80,20 +92,42 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
               { key: 'expires', label: t('fields.expiresAt'), children: formatDateTimeSeconds(token.expires_at) },
               { key: 'status', label: t('fields.status'), children: <StatusTag status={token.status} /> },
               ...(token.type === 'ip'
-                ? [{ key: 'autoRenew', label: t('fields.autoRenew'), children: token.auto_renew ? t('detail.on') : t('detail.off') }]
+                ? [
+                    {
+                      key: 'autoRenew',
+                      label: t('fields.autoRenew'),
+                      children: token.auto_renew ? t('detail.on') : t('detail.off'),
+                    },
+                  ]
                 : []),
               { key: 'host', label: t('fields.host'), children: <CopyText text={token.host} /> },
               { key: 'port', label: t('fields.port'), children: <CopyText text={String(token.port)} /> },
               { key: 'username', label: t('fields.username'), children: <CopyText text={token.username} /> },
-              { key: 'password', label: t('fields.password'), children: <SecretText secret={token.password} label={token.username} /> },
-              { key: 'url', label: t('fields.proxyUrl'), children: <CopyText text={token.proxy_url} testId="detail-proxy-url" /> },
+              {
+                key: 'password',
+                label: t('fields.password'),
+                children: <SecretText secret={token.password} label={token.username} />,
+              },
+              {
+                key: 'url',
+                label: t('fields.proxyUrl'),
+                children: <CopyText text={token.proxy_url} testId="detail-proxy-url" />,
+              },
             ]}
           />
           {token.type === 'ip' && <AutoRenewUndo token={token} />}
           <Flex vertical align="center" gap={8}>
             <Typography.Text strong>{t('detail.qrTitle')}</Typography.Text>
             <div ref={qrBox} data-testid="qr-code">
-              <QRCode value={token.proxy_url} aria-label={t('detail.qrTitle')} type="canvas" size={180} bgColor="#ffffff" color="#000000" errorLevel="M" />
+              <QRCode
+                value={token.proxy_url}
+                aria-label={t('detail.qrTitle')}
+                type="canvas"
+                size={180}
+                bgColor="#ffffff"
+                color="#000000"
+                errorLevel="M"
+              />
             </div>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {t('detail.qrHint')}

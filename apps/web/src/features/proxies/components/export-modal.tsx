@@ -45,7 +45,13 @@ export function ExportModal(props: {
 
   const handleOk = () =>
     exporter.mutate(
-      { list: props.list, tokenIds: props.tokenIds, filters: props.filters, format, line: choice === 'url' ? url.line : choice },
+      {
+        list: props.list,
+        tokenIds: props.tokenIds,
+        filters: props.filters,
+        format,
+        line: choice === 'url' ? url.line : choice,
+      },
       {
         onSuccess: () => {
           showSuccess(t('export.success'));
@@ -67,7 +73,11 @@ export function ExportModal(props: {
         type="info"
         showIcon
         style={{ marginBottom: 16 }}
-        title={props.tokenIds.length > 0 ? t('export.scopeSelected', { count: props.tokenIds.length }) : t('export.scopeFilter')}
+        title={
+          props.tokenIds.length > 0
+            ? t('export.scopeSelected', { count: props.tokenIds.length })
+            : t('export.scopeFilter')
+        }
       />
       <Form layout="vertical">
         <Form.Item label={t('export.format')}>

@@ -60,7 +60,10 @@ export function ListFilters(props: { category: TProxyCategory; onChange: (filter
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={t('filters.all')}
           style={{ width: 150 }}
-          options={(countries.data ?? []).map((c) => ({ value: c.id, label: (lang === 'zh' ? c.name_zh : c.name_en) || c.id.toUpperCase() }))}
+          options={(countries.data ?? []).map((c) => ({
+            value: c.id,
+            label: (lang === 'zh' ? c.name_zh : c.name_en) || c.id.toUpperCase(),
+          }))}
           onChange={apply}
         />
       </Form.Item>

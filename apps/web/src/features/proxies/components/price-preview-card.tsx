@@ -32,12 +32,19 @@ export function PricePreviewCard(props: {
             children: preview ? formatFen(preview.unitFen) : '-',
           },
           { key: 'quantity', label: t('buy.quantity'), children: props.quantity ?? '-' },
-          ...(preview?.totalGb !== undefined ? [{ key: 'gb', label: t('price.totalGb'), children: `${preview.totalGb} GB` }] : []),
+          ...(preview?.totalGb !== undefined
+            ? [{ key: 'gb', label: t('price.totalGb'), children: `${preview.totalGb} GB` }]
+            : []),
           {
             key: 'total',
             label: t('price.total'),
             children: (
-              <Typography.Text strong type={isShort ? 'danger' : undefined} style={{ fontSize: 18 }} data-testid="price-total">
+              <Typography.Text
+                strong
+                type={isShort ? 'danger' : undefined}
+                style={{ fontSize: 18 }}
+                data-testid="price-total"
+              >
                 {preview ? formatFen(preview.totalFen) : props.isLoadingPrices ? t('price.loading') : '-'}
               </Typography.Text>
             ),
@@ -55,7 +62,9 @@ export function PricePreviewCard(props: {
         ]}
       />
       <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0', fontSize: 12 }}>
-        {props.billing === 'traffic' ? t('price.noteTraffic', { days: TRAFFIC_VALID_DAYS }) : t('price.noteIp', { days: IP_MONTH_DAYS })}
+        {props.billing === 'traffic'
+          ? t('price.noteTraffic', { days: TRAFFIC_VALID_DAYS })
+          : t('price.noteIp', { days: IP_MONTH_DAYS })}
       </Typography.Paragraph>
       {isShort && (
         <Alert

@@ -53,7 +53,10 @@ export function UsageCell({ token }: { token: TProxyToken }) {
   return (
     <div>
       <Typography.Text style={{ fontSize: 12 }}>
-        {t('usage.ofLimit', { used: formatBytesTrimmed(token.usage.used_bytes), limit: formatAllowance(token.usage.limit_bytes) })}
+        {t('usage.ofLimit', {
+          used: formatBytesTrimmed(token.usage.used_bytes),
+          limit: formatAllowance(token.usage.limit_bytes),
+        })}
       </Typography.Text>
       <Progress percent={percent} size="small" status={percent >= 100 ? 'exception' : 'normal'} showInfo={false} />
     </div>
@@ -68,7 +71,8 @@ export function AutoRenewCell({ screen, token }: { screen: TScreenConfig; token:
 
   const handleChange = (isOn: boolean) =>
     autoRenew.mutateAsync({ tokenIds: [token.token_id], isOn }).then(
-      (result) => (result.success > 0 ? showSuccess(t(isOn ? 'autoRenew.on' : 'autoRenew.off')) : showError(t('autoRenew.failed'))),
+      (result) =>
+        result.success > 0 ? showSuccess(t(isOn ? 'autoRenew.on' : 'autoRenew.off')) : showError(t('autoRenew.failed')),
       () => undefined, // the request layer has shown why
     );
 

@@ -23,18 +23,28 @@ type TListTab = 'all' | 'traffic' | 'ip';
 const DEFAULT_PAGE_SIZE = 10;
 
 /** The list prices of the screen's products, from the catalogue. */
-function priceTags(key: TScreenKey, catalogue: TPriceCatalogue | undefined, t: (key: string, options?: Record<string, unknown>) => string): string[] {
+function priceTags(
+  key: TScreenKey,
+  catalogue: TPriceCatalogue | undefined,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string[] {
   if (!catalogue) return [];
   switch (key) {
     case 'static':
       return [
-        t('prices.trafficFrom', { price: formatFen(catalogue.residential_traffic_tier2_fen), max: formatFen(catalogue.residential_traffic_tier0_fen) }),
+        t('prices.trafficFrom', {
+          price: formatFen(catalogue.residential_traffic_tier2_fen),
+          max: formatFen(catalogue.residential_traffic_tier0_fen),
+        }),
         t('prices.perDay', { price: formatFen(catalogue.static_ip_day_fen) }),
         t('prices.perMonth', { price: formatFen(catalogue.static_ip_month_fen), days: IP_MONTH_DAYS }),
       ];
     case 'dynamic':
       return [
-        t('prices.trafficFrom', { price: formatFen(catalogue.residential_traffic_tier2_fen), max: formatFen(catalogue.residential_traffic_tier0_fen) }),
+        t('prices.trafficFrom', {
+          price: formatFen(catalogue.residential_traffic_tier2_fen),
+          max: formatFen(catalogue.residential_traffic_tier0_fen),
+        }),
         t('prices.perDay', { price: formatFen(catalogue.dynamic_ip_day_fen) }),
       ];
     case 'idc':
@@ -67,9 +77,16 @@ export function ProxyScreen(props: { screenKey: TScreenKey }) {
   const columns = useColumnChoice(screen.key);
 
   const list: TProxyList = screen.lists[tab] ?? screen.lists.all;
-  const query = useTokenList(list, { ...toListQuery(filters), page: paging.page, page_size: paging.pageSize }, { failureMessage: t('errors.fetchList') });
+  const query = useTokenList(
+    list,
+    { ...toListQuery(filters), page: paging.page, page_size: paging.pageSize },
+    { failureMessage: t('errors.fetchList') },
+  );
   const tabs = useMemo(
-    () => (['all', 'traffic', 'ip'] as const).filter((key) => screen.lists[key] !== undefined).map((key) => ({ value: key, label: t(`listTabs.${key}`) })),
+    () =>
+      (['all', 'traffic', 'ip'] as const)
+        .filter((key) => screen.lists[key] !== undefined)
+        .map((key) => ({ value: key, label: t(`listTabs.${key}`) })),
     [screen, t],
   );
   const hasIpProducts = list !== screen.lists.traffic;

@@ -10,7 +10,9 @@ beforeEach(() => answerProxyScreen());
 const CONTENT_WIDTH_1440 = 1440 - 232 - 2 * 16 - 2 * 24;
 
 function headers(): string[] {
-  return [...document.querySelectorAll('.ant-table-thead th')].map((th) => th.textContent?.trim() ?? '').filter(Boolean);
+  return [...document.querySelectorAll('.ant-table-thead th')]
+    .map((th) => th.textContent?.trim() ?? '')
+    .filter(Boolean);
 }
 
 async function openChooser() {
@@ -22,7 +24,17 @@ describe('proxy list columns', () => {
   it('shows expiry, status, auto-renew and the credentials by default, in widths that fit a 1440 px screen', async () => {
     renderStatic();
     await screen.findByText('user1');
-    expect(headers()).toEqual(['Remark', 'Type', 'Protocol', 'Area', 'Expires', 'Status', 'Auto-renew', 'Credentials', 'Actions']);
+    expect(headers()).toEqual([
+      'Remark',
+      'Type',
+      'Protocol',
+      'Area',
+      'Expires',
+      'Status',
+      'Auto-renew',
+      'Credentials',
+      'Actions',
+    ]);
     // The credentials cell holds host:port, the username and the hidden password of its row.
     const credentials = screen.getByTestId('credentials-1');
     expect(within(credentials).getByText('127.0.0.1:7777')).toBeTruthy();
@@ -30,7 +42,9 @@ describe('proxy list columns', () => {
     expect(within(credentials).getByLabelText('Show password user1')).toBeTruthy();
     expect(within(credentials).queryByText('secret-pass-1')).toBeNull();
     // The table's columns (row selection included) add up to no more than the content area.
-    const widths = [...document.querySelectorAll<HTMLTableColElement>('.ant-table colgroup col')].map((col) => parseFloat(col.style.width) || 0);
+    const widths = [...document.querySelectorAll<HTMLTableColElement>('.ant-table colgroup col')].map(
+      (col) => parseFloat(col.style.width) || 0,
+    );
     expect(widths.length).toBeGreaterThan(0);
     expect(widths.reduce((sum, width) => sum + width, 0)).toBeLessThanOrEqual(CONTENT_WIDTH_1440);
   });
@@ -44,7 +58,19 @@ describe('proxy list columns', () => {
     expect((within(chooser).getByLabelText('Actions') as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(within(chooser).getByLabelText('Area'));
     fireEvent.click(within(chooser).getByLabelText('Created'));
-    await waitFor(() => expect(headers()).toEqual(['Remark', 'Type', 'Protocol', 'Created', 'Expires', 'Status', 'Auto-renew', 'Credentials', 'Actions']));
+    await waitFor(() =>
+      expect(headers()).toEqual([
+        'Remark',
+        'Type',
+        'Protocol',
+        'Created',
+        'Expires',
+        'Status',
+        'Auto-renew',
+        'Credentials',
+        'Actions',
+      ]),
+    );
     expect(readValue<string[]>('local', hiddenColumnsStorageName('static'))).toEqual(['area', 'usage']);
     // Another screen keeps its own choice.
     expect(readValue('local', hiddenColumnsStorageName('dynamic'))).toBeNull();
@@ -53,6 +79,16 @@ describe('proxy list columns', () => {
     first.unmount();
     renderStatic();
     await screen.findByText('user1');
-    expect(headers()).toEqual(['Remark', 'Type', 'Protocol', 'Created', 'Expires', 'Status', 'Auto-renew', 'Credentials', 'Actions']);
+    expect(headers()).toEqual([
+      'Remark',
+      'Type',
+      'Protocol',
+      'Created',
+      'Expires',
+      'Status',
+      'Auto-renew',
+      'Credentials',
+      'Actions',
+    ]);
   });
 });

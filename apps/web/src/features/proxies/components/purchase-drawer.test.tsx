@@ -80,7 +80,9 @@ describe('purchase form', () => {
     renderStatic();
     const drawer = await openPurchase();
     expect(await within(drawer).findByTestId('insufficient-balance')).toBeTruthy();
-    expect(within(drawer).getByText('Insufficient balance: this purchase costs ¥2.50 and your balance is ¥1.00.')).toBeTruthy();
+    expect(
+      within(drawer).getByText('Insufficient balance: this purchase costs ¥2.50 and your balance is ¥1.00.'),
+    ).toBeTruthy();
     expect(within(drawer).getByTestId('buy-submit').hasAttribute('disabled')).toBe(true);
   });
 
@@ -98,7 +100,10 @@ describe('purchase form', () => {
   });
 
   it('says which areas have stock now and links to a supply request for the others', async () => {
-    api.on('tokenAreaCountries', () => [makeArea('us', 'United States', '美国', 3), makeArea('jp', 'Japan', '日本', 0)]);
+    api.on('tokenAreaCountries', () => [
+      makeArea('us', 'United States', '美国', 3),
+      makeArea('jp', 'Japan', '日本', 0),
+    ]);
     const { router } = renderStatic();
     const drawer = await openPurchase();
     const notice = await within(drawer).findByTestId('stock-notice');
@@ -128,7 +133,14 @@ describe('purchase form', () => {
       attempts += 1;
       if (attempts === 1) return fail(500, 500, 'Server error');
       return {
-        tokens: [makeToken({ token_id: 9, username: 'newuser', password: 'newpass', proxy_url: 'http://newuser:newpass@127.0.0.1:7777' })],
+        tokens: [
+          makeToken({
+            token_id: 9,
+            username: 'newuser',
+            password: 'newpass',
+            proxy_url: 'http://newuser:newpass@127.0.0.1:7777',
+          }),
+        ],
         cost: 2.5,
         balance: 12.5,
         order_id: 1,
@@ -148,7 +160,14 @@ describe('purchase form', () => {
     const key = first.headers['idempotency-key'];
     expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(second.headers['idempotency-key']).toBe(key);
-    expect(second.json).toEqual({ category: 'isp', network: 'HTTP', country_id: 'us', quantity: 1, days: 1, auto_renew: false });
+    expect(second.json).toEqual({
+      category: 'isp',
+      network: 'HTTP',
+      country_id: 'us',
+      quantity: 1,
+      days: 1,
+      auto_renew: false,
+    });
     await waitFor(() => expect(api.requestsTo('tokenListIspStatic').length).toBeGreaterThan(listLoads));
     await waitFor(() => expect(api.requestsTo('userInfo').length).toBeGreaterThan(infoLoads));
     // A new submission gets a new key.
@@ -160,7 +179,12 @@ describe('purchase form', () => {
   });
 
   it('says "balance refresh failed" when the balance cannot be reloaded after a purchase', async () => {
-    api.on('tokenCreateStaticIp', () => ({ tokens: [makeToken({ token_id: 9 })], cost: 2.5, balance: 12.5, order_id: 1 }));
+    api.on('tokenCreateStaticIp', () => ({
+      tokens: [makeToken({ token_id: 9 })],
+      cost: 2.5,
+      balance: 12.5,
+      order_id: 1,
+    }));
     renderStatic();
     const drawer = await openPurchase();
     await waitFor(() => expect(within(drawer).getByTestId('price-balance').textContent).toBe('¥15.00'));

@@ -45,7 +45,13 @@ export function PurchaseDrawer(props: { screen: TScreenConfig; isOpen: boolean; 
         ) : (
           <Flex justify="end" gap={8}>
             <Button onClick={handleClose}>{t('buy.cancel')}</Button>
-            <Button type="primary" loading={purchase.isBuying} disabled={quote.isShort} onClick={() => form.submit()} data-testid="buy-submit">
+            <Button
+              type="primary"
+              loading={purchase.isBuying}
+              disabled={quote.isShort}
+              onClick={() => form.submit()}
+              data-testid="buy-submit"
+            >
               {quote.preview ? t('buy.submitWithPrice', { total: formatFen(quote.preview.totalFen) }) : t('buy.submit')}
             </Button>
           </Flex>

@@ -40,7 +40,12 @@ export function PurchaseForm(props: {
   const isTraffic = quote.billing === 'traffic';
 
   return (
-    <Form<TPurchaseValues> form={props.form} layout="vertical" initialValues={INITIAL_PURCHASE} onFinish={props.onFinish}>
+    <Form<TPurchaseValues>
+      form={props.form}
+      layout="vertical"
+      initialValues={INITIAL_PURCHASE}
+      onFinish={props.onFinish}
+    >
       <Form.Item label={t('buy.product')}>
         <Flex align="center" gap={8} wrap>
           <Typography.Text strong>{t(`screens.${screen.key}.product`)}</Typography.Text>
@@ -100,12 +105,22 @@ export function PurchaseForm(props: {
         ) : (
           <>
             <Col xs={24} sm={8}>
-              <Form.Item name="days" label={t('buy.days')} rules={[zodRule(zProxyDays)]} extra={t('buy.daysHint', { max: PROXY_DAYS_MAX })}>
+              <Form.Item
+                name="days"
+                label={t('buy.days')}
+                rules={[zodRule(zProxyDays)]}
+                extra={t('buy.daysHint', { max: PROXY_DAYS_MAX })}
+              >
                 <InputNumber suffix={t('buy.daysUnit')} style={{ width: '100%' }} />
               </Form.Item>
             </Col>
             <Col xs={24} sm={8}>
-              <Form.Item name="auto_renew" label={t('buy.autoRenew')} valuePropName="checked" tooltip={t('buy.autoRenewHelp')}>
+              <Form.Item
+                name="auto_renew"
+                label={t('buy.autoRenew')}
+                valuePropName="checked"
+                tooltip={t('buy.autoRenewHelp')}
+              >
                 <Switch />
               </Form.Item>
             </Col>
@@ -115,7 +130,9 @@ export function PurchaseForm(props: {
       <Form.Item name="remark" label={t('buy.remark')}>
         <Input maxLength={PROXY_REMARK_MAX} showCount placeholder={t('buy.remarkPlaceholder')} />
       </Form.Item>
-      {quote.hasCatalogueFailed && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('price.catalogueFailed')} />}
+      {quote.hasCatalogueFailed && (
+        <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('price.catalogueFailed')} />
+      )}
       <PricePreviewCard
         preview={quote.preview}
         billing={quote.billing}

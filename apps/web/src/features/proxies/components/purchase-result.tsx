@@ -30,7 +30,11 @@ export function PurchaseResult(props: { result: TBuyResult }) {
               { key: 'username', label: t('fields.username'), children: <CopyText text={token.username} /> },
               { key: 'password', label: t('fields.password'), children: <CopyText text={token.password} /> },
               { key: 'url', label: t('fields.proxyUrl'), children: <CopyText text={token.proxy_url} /> },
-              { key: 'expiry', label: t('fields.expiresAt'), children: <Typography.Text>{formatDateTimeSeconds(token.expires_at)}</Typography.Text> },
+              {
+                key: 'expiry',
+                label: t('fields.expiresAt'),
+                children: <Typography.Text>{formatDateTimeSeconds(token.expires_at)}</Typography.Text>,
+              },
             ]}
           />
         </Card>

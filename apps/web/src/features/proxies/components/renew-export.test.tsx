@@ -9,7 +9,11 @@ import { CATALOGUE, TOKENS, answerProxyScreen, clickRowMenu, renderStatic, selec
 beforeEach(() => answerProxyScreen());
 
 // The static list with three IP proxies (1, 3, 4) besides the traffic one.
-const TOKENS3 = [...TOKENS, makeToken({ token_id: 3, username: 'user3' }), makeToken({ token_id: 4, username: 'user4' })];
+const TOKENS3 = [
+  ...TOKENS,
+  makeToken({ token_id: 3, username: 'user3' }),
+  makeToken({ token_id: 4, username: 'user4' }),
+];
 
 describe('renew', () => {
   async function openRenew() {
@@ -29,9 +33,17 @@ describe('renew', () => {
     // The period chosen sets the days and the total.
     fireEvent.click(within(dialog).getByText(`7 d · ${formatFen(priceIpFen('static', 7, CATALOGUE))}`));
     await waitFor(() => expect((within(dialog).getByLabelText('Days to add') as HTMLInputElement).value).toBe('7'));
-    await waitFor(() => expect(within(dialog).getByTestId('renew-preview-total').textContent).toBe(formatFen(priceIpFen('static', 7, CATALOGUE))));
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('renew-preview-total').textContent).toBe(
+        formatFen(priceIpFen('static', 7, CATALOGUE)),
+      ),
+    );
     fireEvent.click(within(dialog).getByText(`1 d · ${formatFen(priceIpFen('static', 1, CATALOGUE))}`));
-    await waitFor(() => expect(within(dialog).getByTestId('renew-preview-total').textContent).toBe(formatFen(priceIpFen('static', 1, CATALOGUE))));
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('renew-preview-total').textContent).toBe(
+        formatFen(priceIpFen('static', 1, CATALOGUE)),
+      ),
+    );
     fireEvent.click(within(dialog).getByTestId('renew-submit'));
     await waitFor(() => expect(api.requestsTo('tokenIpRenew')).toHaveLength(1));
     expect(api.requestsTo('tokenIpRenew')[0].json).toEqual({ token_ids: [1], days: 1, payway: 'balance' });
@@ -42,7 +54,9 @@ describe('renew', () => {
     const dialog = await openRenew();
     // ¥15.00 covers 1 day (¥2.50) and 7 days (¥17.50 does not): 1 day, and no "insufficient" at once.
     for (const days of [1, 7, 30, 90, 180, 365]) {
-      expect(await within(dialog).findByText(`${days} d · ${formatFen(priceIpFen('static', days, CATALOGUE))}`)).toBeTruthy();
+      expect(
+        await within(dialog).findByText(`${days} d · ${formatFen(priceIpFen('static', days, CATALOGUE))}`),
+      ).toBeTruthy();
     }
     await waitFor(() => expect((within(dialog).getByLabelText('Days to add') as HTMLInputElement).value).toBe('1'));
     fireEvent.click(within(dialog).getByText('Balance (available ¥15.00)'));
@@ -82,7 +96,11 @@ describe('renew', () => {
     const dialog = await openRenew();
     fireEvent.click(await within(dialog).findByText('Balance (available ¥15.00)'));
     fireEvent.click(within(dialog).getByTestId('renew-submit'));
-    await waitFor(() => expect(shownMessages('error')).toEqual(['Renewal failed, please try again later: Network error, please check your connection']));
+    await waitFor(() =>
+      expect(shownMessages('error')).toEqual([
+        'Renewal failed, please try again later: Network error, please check your connection',
+      ]),
+    );
     // The dialog stays open; the same renewal again.
     fireEvent.click(within(dialog).getByTestId('renew-submit'));
     await waitFor(() => expect(shownMessages('success')).toContain('Renewed 1/1 for ¥2.50'));
@@ -137,14 +155,20 @@ describe('renew', () => {
     const dialog = await findModalWith('Renew the selected proxies (3)');
     const table = await within(dialog).findByRole('region', { name: 'Price of each proxy' });
     await waitFor(() => expect(within(dialog).getByTestId('renew-preview-total').textContent).toBe('¥7.50'));
-    const rows = [...table.querySelectorAll('tbody tr[data-row-key]')].map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent));
+    const rows = [...table.querySelectorAll('tbody tr[data-row-key]')].map((row) =>
+      [...row.querySelectorAll('td')].map((td) => td.textContent),
+    );
     expect(rows).toEqual([
       ['user1', expect.any(String), '¥2.50', 'Covered'],
       ['user3', expect.any(String), '¥2.50', 'Covered'],
       ['user4', expect.any(String), '¥2.50', 'Not covered'],
     ]);
     expect(within(dialog).getByText('Total (3)')).toBeTruthy();
-    expect(within(dialog).getByText('Your balance of ¥5.00 covers the first 2 of 3 proxies (¥5.00); top up or select fewer proxies to renew.')).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        'Your balance of ¥5.00 covers the first 2 of 3 proxies (¥5.00); top up or select fewer proxies to renew.',
+      ),
+    ).toBeTruthy();
     expect(api.requestsTo('tokenIpRenewPreview').at(-1)!.json).toEqual({ token_ids: [1, 3, 4], days: 1 });
     expect(api.requestsTo('tokenIpRenew')).toHaveLength(0);
   });
@@ -165,7 +189,9 @@ describe('export', () => {
     // jsdom has no object URLs; the download itself is the browser's business.
     URL.createObjectURL = () => 'blob:export';
     URL.revokeObjectURL = () => undefined;
-    api.on('tokenExport', () => raw('127.0.0.1:7777:user1:secret-pass-1\n', { headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+    api.on('tokenExport', () =>
+      raw('127.0.0.1:7777:user1:secret-pass-1\n', { headers: { 'content-type': 'text/plain; charset=utf-8' } }),
+    );
   });
   afterAll(() => {
     URL.createObjectURL = savedCreate;
@@ -184,10 +210,17 @@ describe('export', () => {
     await screen.findByText('user1');
     fireEvent.change(screen.getByPlaceholderText('Remark or username'), { target: { value: 'office' } });
     fireEvent.click(screen.getByText('Search'));
-    await waitFor(() => expect(api.requestsTo('tokenListIspStatic').some((r) => r.query.get('keyword') === 'office')).toBe(true));
+    await waitFor(() =>
+      expect(api.requestsTo('tokenListIspStatic').some((r) => r.query.get('keyword') === 'office')).toBe(true),
+    );
     await runExport([]);
     await waitFor(() => expect(api.requestsTo('tokenExport')).toHaveLength(1));
-    expect(Object.fromEntries(api.requestsTo('tokenExport')[0].query)).toEqual({ format: 'txt', line: 'hpup', list: 'isp/static', keyword: 'office' });
+    expect(Object.fromEntries(api.requestsTo('tokenExport')[0].query)).toEqual({
+      format: 'txt',
+      line: 'hpup',
+      list: 'isp/static',
+      keyword: 'office',
+    });
     await waitFor(() => expect(shownMessages('success')).toContain('Export downloaded'));
   });
 
@@ -196,7 +229,11 @@ describe('export', () => {
     await selectRows(1, 2);
     await runExport(['CSV', 'user:pass@host:port']);
     await waitFor(() => expect(api.requestsTo('tokenExport')).toHaveLength(1));
-    expect(Object.fromEntries(api.requestsTo('tokenExport')[0].query)).toEqual({ format: 'csv', line: 'upahp', token_ids: '1,2' });
+    expect(Object.fromEntries(api.requestsTo('tokenExport')[0].query)).toEqual({
+      format: 'csv',
+      line: 'upahp',
+      token_ids: '1,2',
+    });
   });
 
   it("offers the proxy URL only in the selected proxies' own protocol", async () => {
@@ -225,7 +262,11 @@ describe('export', () => {
     fireEvent.click(within(dialog).getByText('socks5://user:pass@host:port'));
     fireEvent.click(within(dialog).getAllByText('Export').at(-1)!);
     await waitFor(() => expect(api.requestsTo('tokenExport')).toHaveLength(2));
-    expect(Object.fromEntries(api.requestsTo('tokenExport')[1].query)).toEqual({ format: 'txt', line: 'socks5', token_ids: '3' });
+    expect(Object.fromEntries(api.requestsTo('tokenExport')[1].query)).toEqual({
+      format: 'txt',
+      line: 'socks5',
+      token_ids: '3',
+    });
   });
 
   it("offers the URL in each proxy's own protocol for a mix of protocols", async () => {

@@ -1,7 +1,15 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { Alert, Descriptions, Form, InputNumber, Modal, Radio, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatFen, formatYuan, PROXY_DAYS_MAX, priceIpFen, ZRenewBody, zProxyDays, type TProxyToken } from '@proxy/contract';
+import {
+  formatFen,
+  formatYuan,
+  PROXY_DAYS_MAX,
+  priceIpFen,
+  ZRenewBody,
+  zProxyDays,
+  type TProxyToken,
+} from '@proxy/contract';
 import { usePriceCatalogue } from '../../../entities/pricing/price-catalogue';
 import { zodRule } from '../../../lib/form-rules';
 import { getLanguage } from '../../../lib/i18n';
@@ -50,14 +58,17 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
     hasDefault.current = false;
     pending.current = null;
   }, [isOpen, form]);
-  const balanceFen = payways.data?.length ? yuanNumberToFen((payways.data.find((p) => p.id === 'balance') ?? payways.data[0]).balance) : null;
+  const balanceFen = payways.data?.length
+    ? yuanNumberToFen((payways.data.find((p) => p.id === 'balance') ?? payways.data[0]).balance)
+    : null;
   useEffect(() => {
     if (!isOpen || hasDefault.current || !costFen || balanceFen === null) return;
     hasDefault.current = true;
     form.setFieldsValue({ days: defaultRenewDays(RENEW_PERIODS, costFen, balanceFen) });
   }, [isOpen, costFen, balanceFen, form]);
 
-  const validDays = typeof days === 'number' && Number.isSafeInteger(days) && days >= 1 && days <= PROXY_DAYS_MAX ? days : null;
+  const validDays =
+    typeof days === 'number' && Number.isSafeInteger(days) && days >= 1 && days <= PROXY_DAYS_MAX ? days : null;
   const totalFen = useMemo(() => (validDays === null || !costFen ? null : costFen(validDays)), [validDays, costFen]);
   const tokenIds = useMemo(() => props.tokens.map((x) => x.token_id), [props.tokens]);
   const preview = useRenewPreview(props.screen, isOpen ? tokenIds : [], validDays);
@@ -76,7 +87,10 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
       { request, idempotencyKey: pending.current.key },
       {
         onSuccess: (result) => {
-          if (result.success > 0) showSuccess(t('renew.success', { success: result.success, total: result.total, cost: formatYuan(result.cost) }));
+          if (result.success > 0)
+            showSuccess(
+              t('renew.success', { success: result.success, total: result.total, cost: formatYuan(result.cost) }),
+            );
           if (result.failed > 0) showWarning(t('renew.partlyFailed', { failed: result.failed, total: result.total }));
           props.onClose();
         },
@@ -87,14 +101,23 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
   return (
     <Modal
       open={isOpen}
-      title={props.tokens.length === 1 ? t('renew.title', { name: props.tokens[0].username }) : t('renew.titleMany', { count: props.tokens.length })}
+      title={
+        props.tokens.length === 1
+          ? t('renew.title', { name: props.tokens[0].username })
+          : t('renew.titleMany', { count: props.tokens.length })
+      }
       okText={t('renew.submit')}
       onOk={() => form.submit()}
       okButtonProps={{ loading: renew.isPending, disabled: isShort, 'data-testid': 'renew-submit' }}
       onCancel={props.onClose}
       destroyOnHidden
     >
-      <Form<TRenewValues> form={form} layout="vertical" initialValues={{ days: RENEW_PERIODS[0] }} onFinish={handleFinish}>
+      <Form<TRenewValues>
+        form={form}
+        layout="vertical"
+        initialValues={{ days: RENEW_PERIODS[0] }}
+        onFinish={handleFinish}
+      >
         <Form.Item label={t('renew.periods')}>
           <Radio.Group
             optionType="button"
@@ -103,12 +126,19 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
             data-testid="renew-periods"
             options={RENEW_PERIODS.map((n) => ({
               value: n,
-              label: costFen ? t('renew.periodOption', { days: n, cost: formatFen(costFen(n)) }) : t('renew.periodDays', { days: n }),
+              label: costFen
+                ? t('renew.periodOption', { days: n, cost: formatFen(costFen(n)) })
+                : t('renew.periodDays', { days: n }),
             }))}
           />
         </Form.Item>
         {/* Any whole number of days in bounds may be typed; a value out of them is refused with the reason, never changed. */}
-        <Form.Item name="days" label={t('renew.days')} rules={[zodRule(zProxyDays)]} extra={t('buy.daysHint', { max: PROXY_DAYS_MAX })}>
+        <Form.Item
+          name="days"
+          label={t('renew.days')}
+          rules={[zodRule(zProxyDays)]}
+          extra={t('buy.daysHint', { max: PROXY_DAYS_MAX })}
+        >
           <InputNumber suffix={t('buy.daysUnit')} style={{ width: 200 }} />
         </Form.Item>
         <Form.Item label={t('renew.payway')} required>
@@ -121,13 +151,21 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
               <Radio.Group
                 options={(payways.data ?? []).map((p) => ({
                   value: p.id,
-                  label: t('renew.paywayOption', { name: lang === 'zh' ? p.name_zh : p.name_en, balance: formatYuan(p.balance) }),
+                  label: t('renew.paywayOption', {
+                    name: lang === 'zh' ? p.name_zh : p.name_en,
+                    balance: formatYuan(p.balance),
+                  }),
                 }))}
               />
             </Form.Item>
           )}
         </Form.Item>
-        <Descriptions size="small" column={1} bordered items={[{ key: 'count', label: t('renew.count'), children: props.tokens.length }]} />
+        <Descriptions
+          size="small"
+          column={1}
+          bordered
+          items={[{ key: 'count', label: t('renew.count'), children: props.tokens.length }]}
+        />
         {/* The server prices each proxy as the renewal will, and says which the balance covers in renewal order. */}
         <div style={{ marginTop: 12 }}>
           {validDays === null ? (
@@ -140,7 +178,15 @@ export function RenewModal(props: { screen: TScreenConfig; tokens: TProxyToken[]
             <Spin size="small" />
           )}
         </div>
-        {isShort && <Alert style={{ marginTop: 12 }} type="error" showIcon title={t('renew.insufficient')} action={<TopUpLink onFollow={props.onClose} />} />}
+        {isShort && (
+          <Alert
+            style={{ marginTop: 12 }}
+            type="error"
+            showIcon
+            title={t('renew.insufficient')}
+            action={<TopUpLink onFollow={props.onClose} />}
+          />
+        )}
       </Form>
     </Modal>
   );

@@ -24,8 +24,17 @@ export function RenewPreviewTable(props: { preview: TRenewPreview }) {
         dataSource={preview.items}
         columns={[
           { title: t('fields.username'), key: 'proxy', render: (_, i) => i.username || `#${i.token_id}` },
-          { title: t('renew.newExpiry'), key: 'expiry', render: (_, i) => (i.new_expires_at ? formatDateTimeSeconds(i.new_expires_at) : '-') },
-          { title: t('price.total'), key: 'price', align: 'right', render: (_, i) => (i.is_renewable ? formatYuan(i.price) : '-') },
+          {
+            title: t('renew.newExpiry'),
+            key: 'expiry',
+            render: (_, i) => (i.new_expires_at ? formatDateTimeSeconds(i.new_expires_at) : '-'),
+          },
+          {
+            title: t('price.total'),
+            key: 'price',
+            align: 'right',
+            render: (_, i) => (i.is_renewable ? formatYuan(i.price) : '-'),
+          },
           {
             title: t('renew.coverage'),
             key: 'covered',

@@ -31,7 +31,12 @@ describe('row actions', { timeout: 60_000 }, () => {
       exit_ip: null,
       country: null,
       status_code: 403,
-      error: { reason: 'token-disabled', message: 'This proxy is disabled', message_zh: '该代理已禁用', message_en: 'This proxy is disabled' },
+      error: {
+        reason: 'token-disabled',
+        message: 'This proxy is disabled',
+        message_zh: '该代理已禁用',
+        message_en: 'This proxy is disabled',
+      },
     }));
     renderStatic();
     fireEvent.click((await screen.findAllByText('Test'))[0]);
@@ -99,7 +104,9 @@ describe('row actions', { timeout: 60_000 }, () => {
     renderStatic();
     fireEvent.click((await screen.findAllByText('Details'))[0]);
     const drawer = (await screen.findByText('Proxy #1')).closest('.ant-drawer') as HTMLElement;
-    expect(within(drawer).getByTestId('detail-proxy-url').textContent).toBe('http://user1:secret-pass-1@127.0.0.1:7777');
+    expect(within(drawer).getByTestId('detail-proxy-url').textContent).toBe(
+      'http://user1:secret-pass-1@127.0.0.1:7777',
+    );
     expect(within(drawer).queryByText('secret-pass-1')).toBeNull(); // masked until revealed
     fireEvent.click(within(drawer).getByLabelText('Show password user1'));
     expect(within(drawer).getByText('secret-pass-1')).toBeTruthy();

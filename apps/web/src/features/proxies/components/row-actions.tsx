@@ -41,7 +41,9 @@ export function RowActions(props: { token: TProxyToken } & TRowHandlers) {
 
   const handleToggle = () => {
     const status = token.status === 'disabled' ? 'enabled' : 'disabled';
-    return settle(setStatus.mutateAsync({ id: token.token_id, status }), () => showSuccess(t(status === 'enabled' ? 'row.enabled' : 'row.disabled')));
+    return settle(setStatus.mutateAsync({ id: token.token_id, status }), () =>
+      showSuccess(t(status === 'enabled' ? 'row.enabled' : 'row.disabled')),
+    );
   };
 
   const handleReset = () =>
@@ -59,13 +61,21 @@ export function RowActions(props: { token: TProxyToken } & TRowHandlers) {
       onOk: () => settle(remove.mutateAsync(token.token_id), () => showSuccess(t('row.deleted'))),
     });
 
-  const handleRestore = () => settle(restore.mutateAsync([token.token_id]), (result) => showBatchResult(result, 'restore', t));
+  const handleRestore = () =>
+    settle(restore.mutateAsync([token.token_id]), (result) => showBatchResult(result, 'restore', t));
 
   const canToggle = token.status === 'enabled' || token.status === 'disabled';
   const items: MenuProps['items'] = [
-    { key: 'toggle', label: token.status === 'disabled' ? t('row.enable') : t('row.disable'), disabled: !canToggle, onClick: handleToggle },
+    {
+      key: 'toggle',
+      label: token.status === 'disabled' ? t('row.enable') : t('row.disable'),
+      disabled: !canToggle,
+      onClick: handleToggle,
+    },
     { key: 'reset', label: t('row.resetPassword'), onClick: handleReset },
-    ...(token.type === 'ip' && token.status !== 'invalid' ? [{ key: 'renew', label: t('row.renew'), onClick: () => props.onRenew(token) }] : []),
+    ...(token.type === 'ip' && token.status !== 'invalid'
+      ? [{ key: 'renew', label: t('row.renew'), onClick: () => props.onRenew(token) }]
+      : []),
     { key: 'plugin', label: t('row.pluginSetting'), onClick: () => props.onPluginSetting(token) },
     { type: 'divider' as const },
     { key: 'delete', label: t('row.delete'), danger: true, onClick: handleDelete },

@@ -26,7 +26,9 @@ export function StockNotice(props: { category: TProxyCategory; onLeave: () => vo
   if (!countries.data) return null;
 
   const inStock = countries.data.filter((area) => area.available > 0);
-  const named = inStock.slice(0, NAMED_AREAS_MAX).map((area) => t('stock.area', { name: areaName(area), count: area.available }));
+  const named = inStock
+    .slice(0, NAMED_AREAS_MAX)
+    .map((area) => t('stock.area', { name: areaName(area), count: area.available }));
   const more = inStock.length - named.length;
   const link = (
     <Link to={SUPPLY_REQUEST_PATH} onClick={props.onLeave} data-testid="supply-request-link">
@@ -41,7 +43,11 @@ export function StockNotice(props: { category: TProxyCategory; onLeave: () => vo
       style={{ marginBottom: 16 }}
       data-testid="stock-notice"
       title={
-        inStock.length > 0 ? t('stock.now', { areas: named.join(t('stock.separator')) + (more > 0 ? t('stock.more', { count: more }) : '') }) : t('stock.none')
+        inStock.length > 0
+          ? t('stock.now', {
+              areas: named.join(t('stock.separator')) + (more > 0 ? t('stock.more', { count: more }) : ''),
+            })
+          : t('stock.none')
       }
       description={
         <span>

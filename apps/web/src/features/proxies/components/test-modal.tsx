@@ -41,7 +41,9 @@ export function TestModal(props: { token: TProxyToken | null; onClose: () => voi
     }
     if (!data) return null;
     if (!data.ok) {
-      const message = data.error ? (lang === 'zh' ? data.error.message_zh : data.error.message_en) || data.error.message : '';
+      const message = data.error
+        ? (lang === 'zh' ? data.error.message_zh : data.error.message_en) || data.error.message
+        : '';
       return (
         <Alert
           type="error"
@@ -51,13 +53,17 @@ export function TestModal(props: { token: TProxyToken | null; onClose: () => voi
           description={
             <>
               <div>{message}</div>
-              {data.status_code !== null && <Typography.Text type="secondary">{t('test.statusCode', { code: data.status_code })}</Typography.Text>}
+              {data.status_code !== null && (
+                <Typography.Text type="secondary">{t('test.statusCode', { code: data.status_code })}</Typography.Text>
+              )}
             </>
           }
         />
       );
     }
-    const country = data.country ? (lang === 'zh' ? data.country.name_zh : data.country.name_en) || data.country.code.toUpperCase() : t('test.unknownCountry');
+    const country = data.country
+      ? (lang === 'zh' ? data.country.name_zh : data.country.name_en) || data.country.code.toUpperCase()
+      : t('test.unknownCountry');
     return (
       <div data-testid="test-result">
         <Alert type="success" showIcon title={t('test.ok')} style={{ marginBottom: 12 }} />
@@ -66,7 +72,11 @@ export function TestModal(props: { token: TProxyToken | null; onClose: () => voi
           column={1}
           bordered
           items={[
-            { key: 'latency', label: t('test.latency'), children: data.latency_ms === null ? '-' : t('test.ms', { ms: data.latency_ms }) },
+            {
+              key: 'latency',
+              label: t('test.latency'),
+              children: data.latency_ms === null ? '-' : t('test.ms', { ms: data.latency_ms }),
+            },
             { key: 'exit', label: t('test.exitIp'), children: data.exit_ip ?? '-' },
             { key: 'country', label: t('test.country'), children: country },
             { key: 'status', label: t('test.httpStatus'), children: data.status_code ?? '-' },
@@ -82,7 +92,11 @@ export function TestModal(props: { token: TProxyToken | null; onClose: () => voi
       title={props.token ? t('test.title', { name: props.token.username }) : ''}
       onCancel={props.onClose}
       footer={[
-        <Button key="again" disabled={test.isPending || tokenId === undefined} onClick={() => tokenId !== undefined && mutate(tokenId)}>
+        <Button
+          key="again"
+          disabled={test.isPending || tokenId === undefined}
+          onClick={() => tokenId !== undefined && mutate(tokenId)}
+        >
           {t('test.again')}
         </Button>,
         <Button key="close" type="primary" onClick={props.onClose}>

@@ -14,7 +14,10 @@ export const CATALOGUE: TPriceCatalogue = {
 };
 
 /** The static list's rows: an IP proxy (1) and a traffic proxy (2). */
-export const TOKENS = [makeToken({ token_id: 1 }), makeToken({ token_id: 2, type: 'traffic', usage: { used_bytes: 0, limit_bytes: 1024 ** 3 } })];
+export const TOKENS = [
+  makeToken({ token_id: 1 }),
+  makeToken({ token_id: 2, type: 'traffic', usage: { used_bytes: 0, limit_bytes: 1024 ** 3 } }),
+];
 
 /** Answers the calls every proxy screen makes: user (with this balance in yuan), prices, areas, the static list and payment options. */
 export function answerProxyScreen(balance = 15) {
@@ -24,7 +27,9 @@ export function answerProxyScreen(balance = 15) {
   api.on('tokenAreaCountries', () => [makeArea('us', 'United States', '美国', 3)]);
   api.on('tokenAreaStates', () => []);
   api.on('tokenListIspStatic', () => pageOf(TOKENS));
-  api.on('tokenPaywayList', () => [{ id: 'balance' as const, name: 'Balance', name_zh: '余额支付', name_en: 'Balance', balance }]);
+  api.on('tokenPaywayList', () => [
+    { id: 'balance' as const, name: 'Balance', name_zh: '余额支付', name_en: 'Balance', balance },
+  ]);
   api.on('tokenIpRenewPreview', (request) => previewOf(request.json as { token_ids: number[]; days: number }, balance));
   api.on('tokenAutoRenewal', () => null);
 }
@@ -61,7 +66,14 @@ export function previewOf(body: { token_ids: number[]; days: number }, balance: 
         is_covered: isCovered,
       };
     });
-  return { days: body.days, items, total: totalFen / 100, balance, covered_count: coveredCount, covered_total: coveredFen / 100 };
+  return {
+    days: body.days,
+    items,
+    total: totalFen / 100,
+    balance,
+    covered_count: coveredCount,
+    covered_total: coveredFen / 100,
+  };
 }
 
 /** Renders the static residential screen. */

@@ -13,7 +13,9 @@ export function formatAllowance(bytes: number): string {
 
 /** The area as "Country / State / City", skipping the parts that are "any". */
 export function formatArea(area: TProxyToken['area']): string {
-  return [area.country_name || area.country.toUpperCase(), area.state_name || area.state, area.city_name || area.city].filter(Boolean).join(' / ');
+  return [area.country_name || area.country.toUpperCase(), area.state_name || area.state, area.city_name || area.city]
+    .filter(Boolean)
+    .join(' / ');
 }
 
 /** A password hidden but for its length (at most 12 dots). */

@@ -36,7 +36,11 @@ function isWhole(value: number | null | undefined, min: number): value is number
  * priced on the whole purchase (GB x quantity, so the tier is the purchase's),
  * IP products per token times the quantity.
  */
-export function previewPrice(kind: TPriceKind, input: TPriceInput, catalogue?: Partial<TPriceCatalogue>): TPricePreview {
+export function previewPrice(
+  kind: TPriceKind,
+  input: TPriceInput,
+  catalogue?: Partial<TPriceCatalogue>,
+): TPricePreview {
   // Out of the purchase bounds there is no price: the form refuses the value.
   if (!isWhole(input.quantity, 1) || input.quantity > PROXY_QUANTITY_MAX) return null;
   const quantity = input.quantity;
@@ -47,7 +51,11 @@ export function previewPrice(kind: TPriceKind, input: TPriceInput, catalogue?: P
     const tenths = Math.round(gb * 10);
     if (Math.abs(gb * 10 - tenths) > 1e-9) return null;
     const totalGb = (tenths * quantity) / 10;
-    return { totalFen: priceTrafficFen(kind, totalGb, catalogue), unitFen: trafficFenPerGb(kind, totalGb, catalogue), totalGb };
+    return {
+      totalFen: priceTrafficFen(kind, totalGb, catalogue),
+      unitFen: trafficFenPerGb(kind, totalGb, catalogue),
+      totalGb,
+    };
   }
   if (!isWhole(input.days, 1) || input.days > PROXY_DAYS_MAX) return null;
   const unitFen = priceIpFen(kind, input.days, catalogue);

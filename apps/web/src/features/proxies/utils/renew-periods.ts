@@ -12,7 +12,11 @@ export const RENEW_DAYS_USUAL = 30;
  * cannot), or the shortest of all when the balance covers none (the dialog then says the balance
  * is short and offers a top-up).
  */
-export function defaultRenewDays(periods: readonly number[], costFen: (days: number) => number, balanceFen: number): number {
+export function defaultRenewDays(
+  periods: readonly number[],
+  costFen: (days: number) => number,
+  balanceFen: number,
+): number {
   const sorted = [...periods].sort((a, b) => a - b);
   const covered = sorted.filter((days) => days <= RENEW_DAYS_USUAL && costFen(days) <= balanceFen);
   return covered.at(-1) ?? sorted[0];

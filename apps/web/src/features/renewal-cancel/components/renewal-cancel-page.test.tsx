@@ -5,7 +5,12 @@ import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { renewalCancelRoutes } from '../routes';
 
-const info = { proxy: 'user1', amount: 6, charge_at: '2026-06-03T23:00:00.000Z', expires_at: '2026-06-04T00:00:00.000Z' };
+const info = {
+  proxy: 'user1',
+  amount: 6,
+  charge_at: '2026-06-03T23:00:00.000Z',
+  expires_at: '2026-06-04T00:00:00.000Z',
+};
 
 function renderPage(query: string) {
   return renderAt(`/renewal/cancel${query}`, { featureRoutes: renewalCancelRoutes });

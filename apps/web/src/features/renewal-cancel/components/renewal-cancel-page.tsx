@@ -36,14 +36,19 @@ export default function RenewalCancelPage() {
       <Result
         status="success"
         title={t('done.title')}
-        subTitle={t('done.detail', { proxy: cancel.data.proxy, expires: formatDateTimeMinutes(cancel.data.expires_at) })}
+        subTitle={t('done.detail', {
+          proxy: cancel.data.proxy,
+          expires: formatDateTimeMinutes(cancel.data.expires_at),
+        })}
         extra={toConsole}
         data-testid="renewal-cancel-done"
       />
     );
   else if (info.isPending) body = <Skeleton active />;
-  else if (info.isError) body = <Result status="warning" title={messageOf(info.error, t('fetchFailed'))} extra={toConsole} />;
-  else if (info.data.state !== 'pending') body = <Result status="info" title={info.data.state === 'used' ? t('used') : t('expired')} extra={toConsole} />;
+  else if (info.isError)
+    body = <Result status="warning" title={messageOf(info.error, t('fetchFailed'))} extra={toConsole} />;
+  else if (info.data.state !== 'pending')
+    body = <Result status="info" title={info.data.state === 'used' ? t('used') : t('expired')} extra={toConsole} />;
   else
     body = (
       <Flex vertical gap={16}>
@@ -58,8 +63,16 @@ export default function RenewalCancelPage() {
             { key: 'expires', label: t('expiresAt'), children: formatDateTimeMinutes(info.data.expires_at) },
           ]}
         />
-        {cancel.isError && <Result status="error" title={messageOf(cancel.error, t('failed'))} style={{ padding: 8 }} />}
-        <Button type="primary" danger loading={cancel.isPending} onClick={() => cancel.mutate(token)} data-testid="renewal-cancel-confirm">
+        {cancel.isError && (
+          <Result status="error" title={messageOf(cancel.error, t('failed'))} style={{ padding: 8 }} />
+        )}
+        <Button
+          type="primary"
+          danger
+          loading={cancel.isPending}
+          onClick={() => cancel.mutate(token)}
+          data-testid="renewal-cancel-confirm"
+        >
           {t('confirm')}
         </Button>
       </Flex>

@@ -12,7 +12,12 @@ beforeEach(() => {
   api.on('siteTerms', (req): TSiteTerms =>
     req.headers.lang === 'zh'
       ? { lang: 'zh', markdown: '# 服务条款\n\n- **充值不可退款。**\n', source: 'default', updated_at: null }
-      : { lang: 'en', markdown: '# Terms of Service\n\n- **Recharges are non-refundable.**\n', source: 'custom', updated_at: '2026-03-01T08:00:00.000Z' },
+      : {
+          lang: 'en',
+          markdown: '# Terms of Service\n\n- **Recharges are non-refundable.**\n',
+          source: 'custom',
+          updated_at: '2026-03-01T08:00:00.000Z',
+        },
   );
 });
 

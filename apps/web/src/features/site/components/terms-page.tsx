@@ -33,7 +33,9 @@ export default function TermsPage() {
         <div className="terms-text" data-testid="terms-text" dangerouslySetInnerHTML={{ __html: html }} />
       </Typography>
       {data.updated_at ? (
-        <Typography.Text type="secondary">{t('updatedAt', { date: formatLongDate(data.updated_at, resolveLang(i18n.language)) })}</Typography.Text>
+        <Typography.Text type="secondary">
+          {t('updatedAt', { date: formatLongDate(data.updated_at, resolveLang(i18n.language)) })}
+        </Typography.Text>
       ) : null}
     </Card>
   );

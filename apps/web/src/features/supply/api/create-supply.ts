@@ -15,7 +15,8 @@ export function createSupply(body: TSupplyCreateRequest, idempotencyKey: string)
 /** Mutation of the form; the history and the balance reload after it. */
 export function useCreateSupply() {
   return useMutation({
-    mutationFn: ({ body, idempotencyKey }: { body: TSupplyCreateRequest; idempotencyKey: string }) => createSupply(body, idempotencyKey),
+    mutationFn: ({ body, idempotencyKey }: { body: TSupplyCreateRequest; idempotencyKey: string }) =>
+      createSupply(body, idempotencyKey),
     onSuccess: () => {
       void refreshSupply();
       void refreshBalance();

@@ -4,7 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { formatFen } from '@proxy/contract';
 
 /** The live fee of the form, the available balance and what is left of it after freezing; a top-up link when it is short. */
-export function FeeCard(props: { feeFen: number | null; availableFen: number | undefined; frozenFen: number | undefined; isShort: boolean }) {
+export function FeeCard(props: {
+  feeFen: number | null;
+  availableFen: number | undefined;
+  frozenFen: number | undefined;
+  isShort: boolean;
+}) {
   const { t } = useTranslation('supply');
   const { feeFen, availableFen, frozenFen } = props;
   const after = feeFen !== null && availableFen !== undefined ? availableFen - feeFen : undefined;

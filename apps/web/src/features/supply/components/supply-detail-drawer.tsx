@@ -11,7 +11,12 @@ export function SupplyDetailDrawer(props: { id: number | null; onClose: () => vo
   const { data, isPending } = useSupplyDetail(props.id);
   const none = t('detail.none');
   return (
-    <Drawer open={props.id !== null} onClose={props.onClose} title={props.id === null ? '' : t('detail.title', { id: props.id })} size={520}>
+    <Drawer
+      open={props.id !== null}
+      onClose={props.onClose}
+      title={props.id === null ? '' : t('detail.title', { id: props.id })}
+      size={520}
+    >
       {isPending || !data ? (
         <Skeleton active />
       ) : (
@@ -23,7 +28,9 @@ export function SupplyDetailDrawer(props: { id: number | null; onClose: () => vo
           <Descriptions.Item label={t('detail.type')}>{t(`form.types.${data.type}`)}</Descriptions.Item>
           <Descriptions.Item label={t('detail.product')}>{t(`form.products.${data.product}`)}</Descriptions.Item>
           <Descriptions.Item label={t('detail.network')}>{data.network}</Descriptions.Item>
-          <Descriptions.Item label={t('detail.amount')}>{t(`amount.${data.type}`, { amount: data.amount })}</Descriptions.Item>
+          <Descriptions.Item label={t('detail.amount')}>
+            {t(`amount.${data.type}`, { amount: data.amount })}
+          </Descriptions.Item>
           {data.days !== null ? <Descriptions.Item label={t('detail.days')}>{data.days}</Descriptions.Item> : null}
           <Descriptions.Item label={t('detail.region')}>{`${data.region_name} (${data.region})`}</Descriptions.Item>
           <Descriptions.Item label={t('detail.waitDays')}>{data.wait_days}</Descriptions.Item>
@@ -31,9 +38,15 @@ export function SupplyDetailDrawer(props: { id: number | null; onClose: () => vo
           <Descriptions.Item label={t('detail.cost')}>{formatYuan(data.cost)}</Descriptions.Item>
           <Descriptions.Item label={t('detail.remark')}>{data.remark || none}</Descriptions.Item>
           <Descriptions.Item label={t('detail.contactEmail')}>{data.contact_email}</Descriptions.Item>
-          {data.fail_reason ? <Descriptions.Item label={t('detail.failReason')}>{data.fail_reason}</Descriptions.Item> : null}
-          <Descriptions.Item label={t('detail.submitTime')}>{formatDateTimeSeconds(data.submit_time)}</Descriptions.Item>
-          <Descriptions.Item label={t('detail.completedTime')}>{data.completed_time ? formatDateTimeSeconds(data.completed_time) : none}</Descriptions.Item>
+          {data.fail_reason ? (
+            <Descriptions.Item label={t('detail.failReason')}>{data.fail_reason}</Descriptions.Item>
+          ) : null}
+          <Descriptions.Item label={t('detail.submitTime')}>
+            {formatDateTimeSeconds(data.submit_time)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('detail.completedTime')}>
+            {data.completed_time ? formatDateTimeSeconds(data.completed_time) : none}
+          </Descriptions.Item>
           <Descriptions.Item label={t('detail.workOrder')}>{data.work_order_id ?? none}</Descriptions.Item>
         </Descriptions>
       )}

@@ -58,7 +58,18 @@ const INITIAL: TSupplyValues = {
   agree_terms: false,
 };
 
-const FIELDS = ['type', 'product', 'network', 'amount', 'days', 'region', 'wait_days', 'remark', 'contact_email', 'agree_terms'] as const;
+const FIELDS = [
+  'type',
+  'product',
+  'network',
+  'amount',
+  'days',
+  'region',
+  'wait_days',
+  'remark',
+  'contact_email',
+  'agree_terms',
+] as const;
 const shape = ZSupplyCreateBody.shape;
 
 function toBody(values: TSupplyValues): TSupplyCreateRequest {
@@ -107,11 +118,16 @@ export function SupplyForm() {
     const stock = new Map((countries.data ?? []).map((c) => [c.id, c.available]));
     const codes = [
       ...SUPPLY_REGIONS,
-      ...(countries.data ?? []).map((c) => c.id).filter((id) => id !== 'gb' && !(SUPPLY_REGIONS as readonly string[]).includes(id)),
+      ...(countries.data ?? [])
+        .map((c) => c.id)
+        .filter((id) => id !== 'gb' && !(SUPPLY_REGIONS as readonly string[]).includes(id)),
     ];
     return codes.map((code) => {
       const available = stock.get(code === 'uk' ? 'gb' : code) ?? 0;
-      return { value: code, label: `${regionName(code, lang)} (${code}) · ${t('form.regionStock', { count: available })}` };
+      return {
+        value: code,
+        label: `${regionName(code, lang)} (${code}) · ${t('form.regionStock', { count: available })}`,
+      };
     });
   }, [countries.data, lang, t]);
 
@@ -161,7 +177,11 @@ export function SupplyForm() {
             <Row gutter={12}>
               <Col xs={24} sm={12}>
                 <Form.Item name="type" label={t('form.type')}>
-                  <Radio.Group optionType="button" buttonStyle="solid" options={SUPPLY_TYPES.map((v) => ({ value: v, label: t(`form.types.${v}`) }))} />
+                  <Radio.Group
+                    optionType="button"
+                    buttonStyle="solid"
+                    options={SUPPLY_TYPES.map((v) => ({ value: v, label: t(`form.types.${v}`) }))}
+                  />
                 </Form.Item>
               </Col>
               <Col xs={24} sm={12}>
@@ -178,7 +198,13 @@ export function SupplyForm() {
               </Col>
               <Col xs={24} sm={12}>
                 <Form.Item name="region" label={t('form.region')} rules={[zodRule(shape.region)]}>
-                  <Select showSearch optionFilterProp="label" placeholder={t('form.regionPlaceholder')} options={regionOptions} data-testid="supply-region" />
+                  <Select
+                    showSearch
+                    optionFilterProp="label"
+                    placeholder={t('form.regionPlaceholder')}
+                    options={regionOptions}
+                    data-testid="supply-region"
+                  />
                 </Form.Item>
               </Col>
             </Row>
@@ -191,27 +217,53 @@ export function SupplyForm() {
                   dependencies={['type']}
                   rules={[amountRule]}
                 >
-                  <InputNumber precision={0} suffix={type === 'traffic' ? 'GB' : undefined} style={{ width: '100%' }} data-testid="supply-amount" />
+                  <InputNumber
+                    precision={0}
+                    suffix={type === 'traffic' ? 'GB' : undefined}
+                    style={{ width: '100%' }}
+                    data-testid="supply-amount"
+                  />
                 </Form.Item>
               </Col>
               {type === 'ip' ? (
                 <Col xs={24} sm={8}>
                   <Form.Item name="days" label={t('form.days')}>
-                    <InputNumber min={1} max={PROXY_DAYS_MAX} precision={0} suffix={t('form.daysUnit')} style={{ width: '100%' }} />
+                    <InputNumber
+                      min={1}
+                      max={PROXY_DAYS_MAX}
+                      precision={0}
+                      suffix={t('form.daysUnit')}
+                      style={{ width: '100%' }}
+                    />
                   </Form.Item>
                 </Col>
               ) : null}
               <Col xs={24} sm={type === 'ip' ? 8 : 12}>
-                <Form.Item name="wait_days" label={t('form.waitDays')} extra={t('form.waitDaysHint')} rules={[zodRule(shape.wait_days)]}>
+                <Form.Item
+                  name="wait_days"
+                  label={t('form.waitDays')}
+                  extra={t('form.waitDaysHint')}
+                  rules={[zodRule(shape.wait_days)]}
+                >
                   <InputNumber precision={0} suffix={t('form.daysUnit')} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
             </Row>
-            <Form.Item name="contact_email" label={t('form.contactEmail')} extra={t('form.contactEmailHint')} rules={[zodRule(shape.contact_email)]}>
+            <Form.Item
+              name="contact_email"
+              label={t('form.contactEmail')}
+              extra={t('form.contactEmailHint')}
+              rules={[zodRule(shape.contact_email)]}
+            >
               <Input type="email" autoComplete="email" />
             </Form.Item>
             <Form.Item name="remark" label={t('form.remark')} rules={[zodRule(shape.remark)]}>
-              <Input.TextArea maxLength={SUPPLY_REMARK_MAX} showCount rows={2} placeholder={t('form.remarkPlaceholder')} />
+              <Input.TextArea
+                maxLength={SUPPLY_REMARK_MAX}
+                showCount
+                rows={2}
+                placeholder={t('form.remarkPlaceholder')}
+              />
             </Form.Item>
             <Form.Item name="agree_terms" valuePropName="checked" rules={[zodRule(shape.agree_terms)]}>
               <Checkbox data-testid="supply-agree">{t('terms.agree')}</Checkbox>

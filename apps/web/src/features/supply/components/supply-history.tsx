@@ -37,12 +37,28 @@ export function SupplyHistory() {
 
   const columns: TableColumnsType<TSupplyRequest> = [
     { title: t('history.columns.id'), dataIndex: 'request_id', width: 100 },
-    { title: t('history.columns.type'), dataIndex: 'type', render: (_, row) => `${t(`form.products.${row.product}`)} · ${t(`form.types.${row.type}`)}` },
-    { title: t('history.columns.amount'), dataIndex: 'amount', render: (_, row) => t(`amount.${row.type}`, { amount: row.amount }) },
-    { title: t('history.columns.region'), dataIndex: 'region', render: (_, row) => `${row.region_name} (${row.region})` },
+    {
+      title: t('history.columns.type'),
+      dataIndex: 'type',
+      render: (_, row) => `${t(`form.products.${row.product}`)} · ${t(`form.types.${row.type}`)}`,
+    },
+    {
+      title: t('history.columns.amount'),
+      dataIndex: 'amount',
+      render: (_, row) => t(`amount.${row.type}`, { amount: row.amount }),
+    },
+    {
+      title: t('history.columns.region'),
+      dataIndex: 'region',
+      render: (_, row) => `${row.region_name} (${row.region})`,
+    },
     { title: t('history.columns.waitDays'), dataIndex: 'wait_days', width: 100 },
     { title: t('history.columns.cost'), dataIndex: 'cost', render: (value: number) => formatYuan(value) },
-    { title: t('history.columns.status'), dataIndex: 'status', render: (value: TSupplyStatus) => <SupplyStatusTag status={value} /> },
+    {
+      title: t('history.columns.status'),
+      dataIndex: 'status',
+      render: (value: TSupplyStatus) => <SupplyStatusTag status={value} />,
+    },
     { title: t('history.columns.submitTime'), dataIndex: 'submit_time', render: formatDateTimeMinutes },
     {
       title: t('history.columns.completedTime'),
@@ -59,7 +75,13 @@ export function SupplyHistory() {
             {t('history.detail')}
           </Button>
           {row.status === 'pending' ? (
-            <Button size="small" type="link" danger onClick={() => askRevoke(row)} data-testid={`supply-revoke-${row.request_id}`}>
+            <Button
+              size="small"
+              type="link"
+              danger
+              onClick={() => askRevoke(row)}
+              data-testid={`supply-revoke-${row.request_id}`}
+            >
               {t('history.revoke')}
             </Button>
           ) : null}
@@ -81,7 +103,10 @@ export function SupplyHistory() {
               setStatus(value || undefined);
               paging.toFirstPage();
             }}
-            options={[{ value: '', label: t('history.allStatuses') }, ...SUPPLY_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))]}
+            options={[
+              { value: '', label: t('history.allStatuses') },
+              ...SUPPLY_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) })),
+            ]}
             aria-label={t('history.columns.status')}
           />
           <Button icon={<ReloadOutlined />} loading={list.isFetching} onClick={() => void list.refetch()}>

@@ -28,7 +28,12 @@ const PENDING: TSupplyRequest = {
   fail_reason: null,
   work_order_id: null,
 };
-const DONE: TSupplyRequest = { ...PENDING, request_id: 40, status: 'success', completed_time: '2026-05-02T00:00:00.000Z' };
+const DONE: TSupplyRequest = {
+  ...PENDING,
+  request_id: 40,
+  status: 'success',
+  completed_time: '2026-05-02T00:00:00.000Z',
+};
 
 let records: TSupplyRequest[];
 
@@ -37,7 +42,10 @@ beforeEach(() => {
   api.on('userInfo', () => makeUser({ balance: 100, frozen_balance: 0 }));
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
   api.on('tokenPrices', () => DEFAULT_PRICE_CATALOGUE);
-  api.on('tokenAreaCountries', () => [makeArea('us', 'United States', '美国', 0), makeArea('it', 'Italy', '意大利', 4)]);
+  api.on('tokenAreaCountries', () => [
+    makeArea('us', 'United States', '美国', 0),
+    makeArea('it', 'Italy', '意大利', 4),
+  ]);
   api.on('supplyList', () => pageOf(records));
   api.on('supplyDetail', () => PENDING);
 });
@@ -70,7 +78,8 @@ async function chooseRegion(search: string, text: string) {
 /** Ticks the "I agree" box (its input: jsdom has no label activation). */
 function agree() {
   const box = screen.getByTestId('supply-agree');
-  const input = box.tagName === 'INPUT' ? box : (box.querySelector('input') ?? box.closest('label')!.querySelector('input')!);
+  const input =
+    box.tagName === 'INPUT' ? box : (box.querySelector('input') ?? box.closest('label')!.querySelector('input')!);
   fireEvent.click(input);
 }
 
@@ -133,8 +142,11 @@ describe('supply request screen', { timeout: 60_000 }, () => {
   });
 
   it('a short balance answer shows the reason and a top-up link', async () => {
-    const msg = 'Insufficient balance: this supply request freezes 80.00 yuan and 10.00 yuan is available; please top up first';
-    api.on('supplyCreate', () => fail(402, ERRORS.SUPPLY_INSUFFICIENT_BALANCE.code, msg, { error: 'SUPPLY_INSUFFICIENT_BALANCE' }));
+    const msg =
+      'Insufficient balance: this supply request freezes 80.00 yuan and 10.00 yuan is available; please top up first';
+    api.on('supplyCreate', () =>
+      fail(402, ERRORS.SUPPLY_INSUFFICIENT_BALANCE.code, msg, { error: 'SUPPLY_INSUFFICIENT_BALANCE' }),
+    );
     renderPage();
     await formReady();
     await chooseRegion('Italy', 'Italy (it) · 4 available now');
@@ -159,7 +171,9 @@ describe('supply request screen', { timeout: 60_000 }, () => {
     const dialog = await findModalWith('Revoke supply request #41?');
     fireEvent.click(within(dialog).getByText('OK'));
     await waitFor(() => expect(api.requestsTo('supplyRevoke')).toHaveLength(1));
-    await waitFor(() => expect(shownMessages('success')).toContain('Revoked; ¥80.00 is back in your available balance'));
+    await waitFor(() =>
+      expect(shownMessages('success')).toContain('Revoked; ¥80.00 is back in your available balance'),
+    );
     await within(history).findByText('Cancelled');
     expect(screen.queryByTestId('supply-revoke-41')).toBeNull();
   });

@@ -14,8 +14,20 @@ const page = (label: string) => () => Promise.resolve({ default: () => <p>{label
 const ROUTES: TAppRoute[] = [
   { path: '/login', access: 'public', titleKey: 'auth:login.title', isTabless: true, load: page('LOGIN') },
   { path: '/', access: 'protected', titleKey: 'dashboard:title', menu: { order: 1 }, load: page('HOME') },
-  { path: '/proxy/isp/static', access: 'protected', titleKey: 'proxies:title', menu: { order: 2, group: 'residential' }, load: page('STATIC') },
-  { path: '/proxy/idc/list', access: 'protected', titleKey: 'proxies:title', menu: { order: 2, group: 'datacenter' }, load: page('IDC') },
+  {
+    path: '/proxy/isp/static',
+    access: 'protected',
+    titleKey: 'proxies:title',
+    menu: { order: 2, group: 'residential' },
+    load: page('STATIC'),
+  },
+  {
+    path: '/proxy/idc/list',
+    access: 'protected',
+    titleKey: 'proxies:title',
+    menu: { order: 2, group: 'datacenter' },
+    load: page('IDC'),
+  },
   { path: '/charge', access: 'protected', titleKey: 'payments:title', menu: { order: 97 }, load: page('CHARGE') },
 ];
 
@@ -50,7 +62,9 @@ describe('the guided tour in the layout', () => {
     expect(tourButton('Previous')).toBeNull();
     expect(tourButton('Finish')).toBeNull();
     // The tooltip is about 320 px wide.
-    expect((document.querySelector('.guided-tour.ant-tour, .guided-tour .ant-tour') as HTMLElement | null)?.style.width).toBe('320px');
+    expect(
+      (document.querySelector('.guided-tour.ant-tour, .guided-tour .ant-tour') as HTMLElement | null)?.style.width,
+    ).toBe('320px');
 
     fireEvent.click(tourButton('Next')!);
     await screen.findByTestId('tour-step-menu');

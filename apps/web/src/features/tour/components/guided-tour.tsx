@@ -1,6 +1,13 @@
 import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { Space, Tour, type TourProps } from 'antd';
-import { AppstoreOutlined, CloudServerOutlined, FlagOutlined, HomeOutlined, LayoutOutlined, WalletOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  CloudServerOutlined,
+  FlagOutlined,
+  HomeOutlined,
+  LayoutOutlined,
+  WalletOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { isUserGuideCompleted, markUserGuideCompleted, useUserGuideRequests } from '../../../lib/user-guide';
@@ -61,7 +68,11 @@ function findTarget(target: TTourTarget): HTMLElement | null {
   const value = tourTargetAttribute(target);
   if (!value) return null;
   // Compared as text: menu keys are paths, not selector-safe.
-  return [...document.querySelectorAll<HTMLElement>(`[${TOUR_TARGET_ATTRIBUTE}]`)].find((el) => el.getAttribute(TOUR_TARGET_ATTRIBUTE) === value) ?? null;
+  return (
+    [...document.querySelectorAll<HTMLElement>(`[${TOUR_TARGET_ATTRIBUTE}]`)].find(
+      (el) => el.getAttribute(TOUR_TARGET_ATTRIBUTE) === value,
+    ) ?? null
+  );
 }
 
 /**

@@ -12,7 +12,8 @@ import {
   type TTourState,
 } from './tour-machine';
 
-const run = (...actions: TTourAction['type'][]): TTourState => actions.reduce((state, type) => tourReducer(state, { type } as TTourAction), INITIAL_TOUR_STATE);
+const run = (...actions: TTourAction['type'][]): TTourState =>
+  actions.reduce((state, type) => tourReducer(state, { type } as TTourAction), INITIAL_TOUR_STATE);
 
 describe('the tour state machine (spec section 4)', () => {
   it('is hidden, then visible at step 0', () => {
@@ -69,7 +70,8 @@ describe('the tour steps and rules (spec sections 2 and 9)', () => {
   });
 
   it('is never shown on paths containing login or register', () => {
-    for (const path of ['/login', '/register', '/oauth/login/github', '/user/register/done']) expect(isTourAllowedOn(path), path).toBe(false);
+    for (const path of ['/login', '/register', '/oauth/login/github', '/user/register/done'])
+      expect(isTourAllowedOn(path), path).toBe(false);
     for (const path of ['/', '/charge', '/proxy/isp/static']) expect(isTourAllowedOn(path), path).toBe(true);
   });
 

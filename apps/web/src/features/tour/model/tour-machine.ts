@@ -6,7 +6,12 @@
  */
 
 /** What a step highlights: a part of the layout, a menu group, a menu entry, or nothing (centred). */
-export type TTourTarget = { kind: 'sidebar' } | { kind: 'menu' } | { kind: 'group'; group: string } | { kind: 'item'; path: string } | { kind: 'center' };
+export type TTourTarget =
+  | { kind: 'sidebar' }
+  | { kind: 'menu' }
+  | { kind: 'group'; group: string }
+  | { kind: 'item'; path: string }
+  | { kind: 'center' };
 
 /** One step: its translation key (title and description under `steps.<id>`) and its target. */
 export type TTourStep = { id: string; target: TTourTarget };
@@ -34,7 +39,8 @@ export type TTourState = {
   isCompleted: boolean;
 };
 
-export type TTourAction = { type: 'start' } | { type: 'next' } | { type: 'prev' } | { type: 'finish' } | { type: 'close' };
+export type TTourAction =
+  { type: 'start' } | { type: 'next' } | { type: 'prev' } | { type: 'finish' } | { type: 'close' };
 
 /** Hidden, not yet completed. */
 export const INITIAL_TOUR_STATE: TTourState = { isOpen: false, step: 0, isCompleted: false };

@@ -14,7 +14,13 @@ export function toUsageLogQuery(tokenId: number, filters: TUsageLogFilters): Rec
 }
 
 /** One page of a proxy's connections with the totals over the filters. */
-export function getUsageLog(tokenId: number, filters: TUsageLogFilters, page: number, pageSize: number, signal?: AbortSignal) {
+export function getUsageLog(
+  tokenId: number,
+  filters: TUsageLogFilters,
+  page: number,
+  pageSize: number,
+  signal?: AbortSignal,
+) {
   return callApi('tokenUsageLog', { ...toUsageLogQuery(tokenId, filters), page, page_size: pageSize } as never, {
     signal,
     // The page shows a failure in place (a proxy not found, a bad window).
@@ -37,11 +43,16 @@ export function useUsageLog(tokenId: number, filters: TUsageLogFilters, page: nu
 
 /** Downloads the connections matching the filters as usage-log-<id>.csv. */
 export async function exportUsageLog(tokenId: number, filters: TUsageLogFilters): Promise<void> {
-  const blob = await callApi('tokenUsageLogExport', toUsageLogQuery(tokenId, filters) as never, { failureMessage: translate('usage-log:export.failed') });
+  const blob = await callApi('tokenUsageLogExport', toUsageLogQuery(tokenId, filters) as never, {
+    failureMessage: translate('usage-log:export.failed'),
+  });
   downloadBlob(blob as Blob, `usage-log-${tokenId}.csv`);
 }
 
 /** Mutation of the export button. */
 export function useExportUsageLog() {
-  return useMutation({ mutationFn: ({ tokenId, filters }: { tokenId: number; filters: TUsageLogFilters }) => exportUsageLog(tokenId, filters) });
+  return useMutation({
+    mutationFn: ({ tokenId, filters }: { tokenId: number; filters: TUsageLogFilters }) =>
+      exportUsageLog(tokenId, filters),
+  });
 }

@@ -21,7 +21,14 @@ const ENTRY: TUsageLogEntry = {
   outcome: 'closed',
   reason: null,
 };
-const REFUSED: TUsageLogEntry = { ...ENTRY, id: 2, outcome: 'refused', reason: 'token-expired', bytes_up: 0, bytes_down: 0 };
+const REFUSED: TUsageLogEntry = {
+  ...ENTRY,
+  id: 2,
+  outcome: 'refused',
+  reason: 'token-expired',
+  bytes_up: 0,
+  bytes_down: 0,
+};
 
 beforeEach(() => {
   api.on('userInfo', () => makeUser({ user_id: 1 }));

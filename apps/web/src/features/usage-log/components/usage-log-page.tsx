@@ -1,10 +1,32 @@
 import { useState } from 'react';
-import { Alert, Button, Card, DatePicker, Flex, Form, Input, Result, Select, Statistic, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  DatePicker,
+  Flex,
+  Form,
+  Input,
+  Result,
+  Select,
+  Statistic,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
 import { DownloadOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { TOKEN_TEST_REASONS, USAGE_LOG_OUTCOMES, type TTokenTestReason, type TUsageLogEntry, type TUsageLogOutcome } from '@proxy/contract';
+import {
+  TOKEN_TEST_REASONS,
+  USAGE_LOG_OUTCOMES,
+  type TTokenTestReason,
+  type TUsageLogEntry,
+  type TUsageLogOutcome,
+} from '@proxy/contract';
 import { ApiError } from '../../../lib/api-client';
 import { formatBytes, formatDateTimeSeconds } from '../../../lib/format';
 import { getLanguage } from '../../../lib/i18n';
@@ -30,7 +52,12 @@ export default function UsageLogPage() {
   const apply = () => {
     const values = form.getFieldsValue();
     const [from, to] = values.range ?? [];
-    setFilters({ from: from?.toISOString(), to: to?.toISOString(), target: values.target?.trim() || undefined, outcome: values.outcome });
+    setFilters({
+      from: from?.toISOString(),
+      to: to?.toISOString(),
+      target: values.target?.trim() || undefined,
+      outcome: values.outcome,
+    });
     paging.toFirstPage();
   };
   const reset = () => {
@@ -39,17 +66,40 @@ export default function UsageLogPage() {
   };
 
   const isNotFound = log.error instanceof ApiError && log.error.status === 404;
-  if (!Number.isSafeInteger(tokenId) || tokenId <= 0 || isNotFound) return <Result status="404" title={t('notFound')} />;
+  if (!Number.isSafeInteger(tokenId) || tokenId <= 0 || isNotFound)
+    return <Result status="404" title={t('notFound')} />;
 
   const reasonText = (reason: string) => TOKEN_TEST_REASONS[reason as TTokenTestReason]?.[lang] ?? reason;
   const columns: TableColumnsType<TUsageLogEntry> = [
     { title: t('columns.started'), dataIndex: 'started_at', width: 170, render: formatDateTimeSeconds },
     { title: t('columns.ended'), dataIndex: 'ended_at', width: 170, render: formatDateTimeSeconds },
-    { title: t('columns.protocol'), dataIndex: 'protocol', width: 100, render: (p: TUsageLogEntry['protocol']) => t(`protocol.${p}`) },
+    {
+      title: t('columns.protocol'),
+      dataIndex: 'protocol',
+      width: 100,
+      render: (p: TUsageLogEntry['protocol']) => t(`protocol.${p}`),
+    },
     { title: t('columns.source'), dataIndex: 'source_ip', width: 150 },
-    { title: t('columns.target'), key: 'target', ellipsis: true, render: (_, r) => `${r.target_host}:${r.target_port}` },
-    { title: t('columns.up'), dataIndex: 'bytes_up', width: 120, align: 'right', render: (n: number) => <span data-testid="bytes-up">{n}</span> },
-    { title: t('columns.down'), dataIndex: 'bytes_down', width: 120, align: 'right', render: (n: number) => <span data-testid="bytes-down">{n}</span> },
+    {
+      title: t('columns.target'),
+      key: 'target',
+      ellipsis: true,
+      render: (_, r) => `${r.target_host}:${r.target_port}`,
+    },
+    {
+      title: t('columns.up'),
+      dataIndex: 'bytes_up',
+      width: 120,
+      align: 'right',
+      render: (n: number) => <span data-testid="bytes-up">{n}</span>,
+    },
+    {
+      title: t('columns.down'),
+      dataIndex: 'bytes_down',
+      width: 120,
+      align: 'right',
+      render: (n: number) => <span data-testid="bytes-down">{n}</span>,
+    },
     {
       title: t('columns.outcome'),
       key: 'outcome',
@@ -94,7 +144,9 @@ export default function UsageLogPage() {
         <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
           {t('intro')}
         </Typography.Paragraph>
-        {log.data && !log.data.enabled && <Alert type="info" showIcon title={t('off')} action={<Link to="/user-center">{t('offLink')}</Link>} />}
+        {log.data && !log.data.enabled && (
+          <Alert type="info" showIcon title={t('off')} action={<Link to="/user-center">{t('offLink')}</Link>} />
+        )}
         <Form form={form} layout="inline" onFinish={apply} style={{ rowGap: 8 }} aria-label={t('title')}>
           <Form.Item name="range" label={t('filters.range')}>
             <DatePicker.RangePicker showTime style={{ width: 360 }} />

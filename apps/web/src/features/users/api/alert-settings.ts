@@ -14,7 +14,14 @@ export function getAlertSettings(signal?: AbortSignal) {
 
 /** The alert settings of the user centre's card. */
 export function useAlertSettings() {
-  return useQuery(queryOptions({ queryKey: ALERT_SETTINGS_QUERY_KEY, queryFn: ({ signal }) => getAlertSettings(signal), staleTime: 0, retry: false }));
+  return useQuery(
+    queryOptions({
+      queryKey: ALERT_SETTINGS_QUERY_KEY,
+      queryFn: ({ signal }) => getAlertSettings(signal),
+      staleTime: 0,
+      retry: false,
+    }),
+  );
 }
 
 /** Saves the alert settings (PUT /user/alerts/settings); alert e-mails then go out in the console's language. */

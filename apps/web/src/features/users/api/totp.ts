@@ -11,7 +11,8 @@ export const TOTP_STATUS_QUERY_KEY = ['users', 'totp'] as const;
 export function totpStatusQueryOptions() {
   return queryOptions({
     queryKey: TOTP_STATUS_QUERY_KEY,
-    queryFn: ({ signal }) => callApi('userTotpStatus', undefined, { signal, failureMessage: translate('users:totp.loadFailed') }),
+    queryFn: ({ signal }) =>
+      callApi('userTotpStatus', undefined, { signal, failureMessage: translate('users:totp.loadFailed') }),
     staleTime: 0,
     retry: false,
   });
@@ -31,12 +32,18 @@ export function useTotpSetup() {
 
 /** Confirms enrolment with a current code; answers the recovery codes. */
 export function useTotpEnable() {
-  return useMutation({ mutationFn: (input: TRouteRequest<'userTotpEnable'>) => callApi('userTotpEnable', input), onSuccess: refreshStatus });
+  return useMutation({
+    mutationFn: (input: TRouteRequest<'userTotpEnable'>) => callApi('userTotpEnable', input),
+    onSuccess: refreshStatus,
+  });
 }
 
 /** Turns two-factor off with a current code or a recovery code. */
 export function useTotpDisable() {
-  return useMutation({ mutationFn: (input: TRouteRequest<'userTotpDisable'>) => callApi('userTotpDisable', input), onSuccess: refreshStatus });
+  return useMutation({
+    mutationFn: (input: TRouteRequest<'userTotpDisable'>) => callApi('userTotpDisable', input),
+    onSuccess: refreshStatus,
+  });
 }
 
 /** New recovery codes with a current code. */

@@ -14,7 +14,14 @@ export function getUsageLogSettings(signal?: AbortSignal) {
 
 /** The setting of the user centre's usage log card. */
 export function useUsageLogSettings() {
-  return useQuery(queryOptions({ queryKey: USAGE_LOG_SETTINGS_QUERY_KEY, queryFn: ({ signal }) => getUsageLogSettings(signal), staleTime: 0, retry: false }));
+  return useQuery(
+    queryOptions({
+      queryKey: USAGE_LOG_SETTINGS_QUERY_KEY,
+      queryFn: ({ signal }) => getUsageLogSettings(signal),
+      staleTime: 0,
+      retry: false,
+    }),
+  );
 }
 
 /** Saves the setting (PUT /user/usage-log/settings): the gateways apply it at once. */

@@ -12,7 +12,12 @@ export function getUserSessions(signal?: AbortSignal) {
 
 /** Query options of the session list: reloaded whenever the card is shown. */
 export function userSessionsQueryOptions() {
-  return queryOptions({ queryKey: USER_SESSIONS_QUERY_KEY, queryFn: ({ signal }) => getUserSessions(signal), staleTime: 0, retry: false });
+  return queryOptions({
+    queryKey: USER_SESSIONS_QUERY_KEY,
+    queryFn: ({ signal }) => getUserSessions(signal),
+    staleTime: 0,
+    retry: false,
+  });
 }
 
 /** The session list of the user centre. */

@@ -39,7 +39,9 @@ describe('alert settings card', { timeout: 120_000 }, () => {
     renderAt('/', <AlertSettingsCard />);
     const alerts = await card();
     // The third channel, webhooks, is chosen per endpoint: the card links there.
-    expect(within(alerts).getByRole('link', { name: 'Set up webhooks' }).getAttribute('href')).toBe('/developer/webhooks');
+    expect(within(alerts).getByRole('link', { name: 'Set up webhooks' }).getAttribute('href')).toBe(
+      '/developer/webhooks',
+    );
     const fifty = within(alerts).getByLabelText('50 %') as HTMLInputElement;
     expect(fifty.checked).toBe(false);
     expect((within(alerts).getByLabelText('80 %') as HTMLInputElement).checked).toBe(true);
@@ -68,14 +70,23 @@ describe('alert settings card', { timeout: 120_000 }, () => {
     api.on('userAlertSettingsPut', () =>
       fail(400, 400, 'Invalid request parameters', {
         error: 'BAD_REQUEST',
-        issues: [{ path: 'balance_low_yuan', message: 'The balance alert threshold must be 0.01 to 1000000 yuan with at most two decimals' }],
+        issues: [
+          {
+            path: 'balance_low_yuan',
+            message: 'The balance alert threshold must be 0.01 to 1000000 yuan with at most two decimals',
+          },
+        ],
       }),
     );
     stored = { ...stored, balance_low_yuan: 5 };
     renderAt('/', <AlertSettingsCard />);
     const alerts = await card();
     fireEvent.click(within(alerts).getByText('Save').closest('button')!);
-    expect(await within(alerts).findByText('The balance alert threshold must be 0.01 to 1000000 yuan with at most two decimals')).toBeTruthy();
+    expect(
+      await within(alerts).findByText(
+        'The balance alert threshold must be 0.01 to 1000000 yuan with at most two decimals',
+      ),
+    ).toBeTruthy();
   });
 
   it('is translated into Chinese', async () => {

@@ -49,9 +49,20 @@ function AlertSettingsForm({ settings }: { settings: TAlertSettings }) {
         <Form.Item
           name="balance_low_yuan"
           label={t('balance.label')}
-          rules={isBalanceOn ? [{ required: true, message: t('balance.label') }, zodRule(ZAlertSettings.shape.balance_low_yuan)] : []}
+          rules={
+            isBalanceOn
+              ? [{ required: true, message: t('balance.label') }, zodRule(ZAlertSettings.shape.balance_low_yuan)]
+              : []
+          }
         >
-          <InputNumber min={0.01} max={1_000_000} step={1} precision={2} disabled={!isBalanceOn} style={{ width: 180 }} />
+          <InputNumber
+            min={0.01}
+            max={1_000_000}
+            step={1}
+            precision={2}
+            disabled={!isBalanceOn}
+            style={{ width: 180 }}
+          />
         </Form.Item>
       </Flex>
       <Table
@@ -62,8 +73,18 @@ function AlertSettingsForm({ settings }: { settings: TAlertSettings }) {
         dataSource={ALERT_KINDS.map((kind) => ({ kind }))}
         columns={[
           { title: t('channels.kind'), dataIndex: 'kind', render: (kind: TAlertKind) => t(`kind.${kind}`) },
-          { title: t('channels.console'), key: 'console', width: 120, render: (_, { kind }) => channelSwitch(kind, 'console') },
-          { title: t('channels.email'), key: 'email', width: 120, render: (_, { kind }) => channelSwitch(kind, 'email') },
+          {
+            title: t('channels.console'),
+            key: 'console',
+            width: 120,
+            render: (_, { kind }) => channelSwitch(kind, 'console'),
+          },
+          {
+            title: t('channels.email'),
+            key: 'email',
+            width: 120,
+            render: (_, { kind }) => channelSwitch(kind, 'email'),
+          },
         ]}
       />
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>

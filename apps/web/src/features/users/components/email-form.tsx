@@ -32,7 +32,14 @@ export function EmailForm({ currentEmail }: { currentEmail: string }) {
   };
 
   return (
-    <Form<TValues> form={form} name="change_email" layout="vertical" requiredMark={false} onFinish={handleFinish} style={{ maxWidth: 480 }}>
+    <Form<TValues>
+      form={form}
+      name="change_email"
+      layout="vertical"
+      requiredMark={false}
+      onFinish={handleFinish}
+      style={{ maxWidth: 480 }}
+    >
       <Typography.Paragraph type="secondary">{t('email.current', { email: currentEmail })}</Typography.Paragraph>
       <Form.Item htmlFor="change_email_email" label={t('email.label')}>
         <Space.Compact block>
@@ -43,7 +50,12 @@ export function EmailForm({ currentEmail }: { currentEmail: string }) {
         </Space.Compact>
       </Form.Item>
       <Form.Item name="code" label={t('email.code')} rules={[zodRule(fields.code)]}>
-        <Input placeholder={t('email.codePlaceholder')} maxLength={6} inputMode="numeric" autoComplete="one-time-code" />
+        <Input
+          placeholder={t('email.codePlaceholder')}
+          maxLength={6}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+        />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>
         {t('email.submit')}

@@ -37,7 +37,12 @@ export function PasswordForm() {
       <Form.Item name="password" label={t('password.new')} rules={[zodRule(fields.password)]}>
         <Input.Password autoComplete="new-password" placeholder={t('password.newPlaceholder')} />
       </Form.Item>
-      <Form.Item name="confirm_password" label={t('password.confirm')} dependencies={['password']} rules={getConfirmPasswordRules(form)}>
+      <Form.Item
+        name="confirm_password"
+        label={t('password.confirm')}
+        dependencies={['password']}
+        rules={getConfirmPasswordRules(form)}
+      >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>

@@ -30,7 +30,11 @@ export function ProfileCard({ user }: { user: TUserInfo }) {
           {
             key: 'invite',
             label: t('profile.inviteCode'),
-            children: <Typography.Text copyable={{ tooltips: [t('common:copy.copy'), t('common:copy.copied')] }}>{user.invite_code}</Typography.Text>,
+            children: (
+              <Typography.Text copyable={{ tooltips: [t('common:copy.copy'), t('common:copy.copied')] }}>
+                {user.invite_code}
+              </Typography.Text>
+            ),
           },
           { key: 'frozen', label: t('profile.frozen'), children: formatYuan(user.frozen_balance) },
           { key: 'created', label: t('profile.createdAt'), children: formatDateTimeMinutes(user.created_at) },

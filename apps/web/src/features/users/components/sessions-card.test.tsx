@@ -10,7 +10,8 @@ import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { usersRoutes } from '../routes';
 
-const CHROME_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const CHROME_ON_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const SAFARI_ON_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 
@@ -43,7 +44,11 @@ beforeEach(() => {
   api.on('userInfo', () => makeUser());
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
   api.on('userTotpStatus', () => ({ enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: false }));
-  api.on('userAlertSettingsGet', () => ({ usage_thresholds: [80, 100], balance_low_yuan: null, channels: structuredClone(DEFAULT_ALERT_CHANNELS) }));
+  api.on('userAlertSettingsGet', () => ({
+    usage_thresholds: [80, 100],
+    balance_low_yuan: null,
+    channels: structuredClone(DEFAULT_ALERT_CHANNELS),
+  }));
   api.on('userSessions', () => sessions);
   api.on('userSessionEnd', (req) => {
     const id = Number(req.params.id);
@@ -62,14 +67,21 @@ function renderUsersPage() {
   return renderAt('/user-center', {
     featureRoutes: [
       ...usersRoutes,
-      { path: '/login', access: 'public', titleKey: 'common:actions.signIn', isTabless: true, load: async () => ({ default: () => <div>sign-in page</div> }) },
+      {
+        path: '/login',
+        access: 'public',
+        titleKey: 'common:actions.signIn',
+        isTabless: true,
+        load: async () => ({ default: () => <div>sign-in page</div> }),
+      },
     ],
   });
 }
 
 const row = (id: number) => screen.getByTestId(`session-${id}`);
 // Role queries over the whole antd layout are slow in jsdom: the card's button by its text.
-const signOutEverywhereButton = () => screen.getByText('Sign out everywhere', { selector: '.ant-card-extra button span' }).closest('button')!;
+const signOutEverywhereButton = () =>
+  screen.getByText('Sign out everywhere', { selector: '.ant-card-extra button span' }).closest('button')!;
 
 describe('sessions card', { timeout: 60_000 }, () => {
   it('lists each session with its device, address, method and times, and marks this device', async () => {
@@ -101,7 +113,9 @@ describe('sessions card', { timeout: 60_000 }, () => {
     await screen.findByTestId('session-12');
     const loads = api.requestsTo('userSessions').length;
     fireEvent.click(within(row(12)).getByRole('button', { name: /End the session/ }));
-    const popover = (await screen.findByText('End this session? That device will be signed out.')).closest('.ant-popover') as HTMLElement;
+    const popover = (await screen.findByText('End this session? That device will be signed out.')).closest(
+      '.ant-popover',
+    ) as HTMLElement;
     expect(api.requestsTo('userSessionEnd')).toHaveLength(0); // nothing ended before the confirmation
     fireEvent.click(within(popover).getByRole('button', { name: 'End session' }));
 

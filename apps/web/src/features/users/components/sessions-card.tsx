@@ -57,7 +57,12 @@ function SessionRow({ session }: { session: TSessionInfo }) {
           okButtonProps={{ danger: true }}
           onConfirm={handleEnd}
         >
-          <Button size="small" danger loading={endSession.isPending} aria-label={t('sessions.endLabel', { device: deviceName })}>
+          <Button
+            size="small"
+            danger
+            loading={endSession.isPending}
+            aria-label={t('sessions.endLabel', { device: deviceName })}
+          >
             {t('sessions.end')}
           </Button>
         </Popconfirm>

@@ -17,7 +17,10 @@ beforeEach(() => {
   saveSession('token', { remember: true });
   status = { enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: true };
   api.on('userTotpStatus', () => status);
-  api.on('userTotpSetup', () => ({ secret: SECRET, otpauth_url: `otpauth://totp/example:alice%40example.com?secret=${SECRET}&issuer=example` }));
+  api.on('userTotpSetup', () => ({
+    secret: SECRET,
+    otpauth_url: `otpauth://totp/example:alice%40example.com?secret=${SECRET}&issuer=example`,
+  }));
   api.on('userTotpEnable', (req) => {
     if ((req.json as { code: string }).code !== '123456')
       return fail(400, 1051, 'The authentication code or recovery code is incorrect', { error: 'TOTP_INVALID_CODE' });

@@ -22,7 +22,10 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         <code style={{ whiteSpace: 'pre', display: 'inline-block' }}>{text}</code>
       </Typography.Paragraph>
       <Flex gap={8}>
-        <Button icon={<DownloadOutlined />} onClick={() => downloadBlob(new Blob([`${text}\n`], { type: 'text/plain' }), 'recovery-codes.txt')}>
+        <Button
+          icon={<DownloadOutlined />}
+          onClick={() => downloadBlob(new Blob([`${text}\n`], { type: 'text/plain' }), 'recovery-codes.txt')}
+        >
           {t('totp.download')}
         </Button>
         <Button type="primary" onClick={onDone}>
@@ -112,7 +115,9 @@ export function TwoFactorCard() {
       <Flex vertical gap={12}>
         <Flex gap={8} align="center">
           <Tag color="success">{t('totp.on')}</Tag>
-          <Typography.Text type="secondary">{t('totp.codesLeft', { count: status.data.recovery_codes_left })}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t('totp.codesLeft', { count: status.data.recovery_codes_left })}
+          </Typography.Text>
         </Flex>
         {mode === 'idle' ? (
           <Flex gap={8}>
@@ -152,7 +157,14 @@ export function TwoFactorCard() {
     body = (
       <Flex vertical gap={12}>
         <Typography.Text>{t('totp.scan')}</Typography.Text>
-        <QRCode value={pendingSetup.otpauth_url} type="svg" size={180} bgColor="#ffffff" color="#000000" errorLevel="M" />
+        <QRCode
+          value={pendingSetup.otpauth_url}
+          type="svg"
+          size={180}
+          bgColor="#ffffff"
+          color="#000000"
+          errorLevel="M"
+        />
         <Typography.Text>
           {t('totp.secretLabel')}{' '}
           <Typography.Text code copyable data-testid="totp-secret">
@@ -176,7 +188,11 @@ export function TwoFactorCard() {
     body = (
       <Flex vertical gap={12} align="flex-start">
         <Tag>{t('totp.off')}</Tag>
-        <Button type="primary" loading={setup.isPending} onClick={() => void setup.mutateAsync().then(setPendingSetup, () => undefined)}>
+        <Button
+          type="primary"
+          loading={setup.isPending}
+          onClick={() => void setup.mutateAsync().then(setPendingSetup, () => undefined)}
+        >
           {t('totp.start')}
         </Button>
       </Flex>

@@ -1,6 +1,11 @@
 import { Button, Card, Flex, Form, InputNumber, Result, Skeleton, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { USAGE_LOG_RETENTION_MAX, USAGE_LOG_RETENTION_MIN, ZUsageLogSettingsBody, type TUsageLogSettings } from '@proxy/contract';
+import {
+  USAGE_LOG_RETENTION_MAX,
+  USAGE_LOG_RETENTION_MIN,
+  ZUsageLogSettingsBody,
+  type TUsageLogSettings,
+} from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
@@ -21,11 +26,23 @@ function UsageLogForm({ settings }: { settings: TUsageLogSettings }) {
   };
 
   return (
-    <Form<TUsageLogSettings> form={form} layout="inline" requiredMark={false} initialValues={settings} onFinish={handleFinish} style={{ rowGap: 8 }}>
+    <Form<TUsageLogSettings>
+      form={form}
+      layout="inline"
+      requiredMark={false}
+      initialValues={settings}
+      onFinish={handleFinish}
+      style={{ rowGap: 8 }}
+    >
       <Form.Item name="enabled" valuePropName="checked" label={t('enabled')}>
         <Switch data-testid="usage-log-enabled" />
       </Form.Item>
-      <Form.Item name="retention_days" label={t('retention')} extra={t('retentionHelp')} rules={[zodRule(ZUsageLogSettingsBody.shape.retention_days)]}>
+      <Form.Item
+        name="retention_days"
+        label={t('retention')}
+        extra={t('retentionHelp')}
+        rules={[zodRule(ZUsageLogSettingsBody.shape.retention_days)]}
+      >
         <InputNumber min={USAGE_LOG_RETENTION_MIN} max={USAGE_LOG_RETENTION_MAX} precision={0} style={{ width: 120 }} />
       </Form.Item>
       <Form.Item>

@@ -32,7 +32,11 @@ export function UsernameForm({ currentName }: { currentName: string }) {
       onFinish={handleFinish}
       style={{ maxWidth: 480 }}
     >
-      <Form.Item name="username" label={t('username.label')} rules={[zodRule(ROUTES.userUpdateProfile.input.shape.username)]}>
+      <Form.Item
+        name="username"
+        label={t('username.label')}
+        rules={[zodRule(ROUTES.userUpdateProfile.input.shape.username)]}
+      >
         <Input placeholder={t('username.placeholder')} autoComplete="username" />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={mutation.isPending}>

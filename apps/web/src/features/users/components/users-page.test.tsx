@@ -22,18 +22,26 @@ beforeEach(() => {
   api.on('userInfo', () => user);
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
   api.on('userTotpStatus', () => ({ enabled: false, enabled_at: null, recovery_codes_left: 0, admin_required: false }));
-  api.on('userAlertSettingsGet', () => ({ usage_thresholds: [80, 100], balance_low_yuan: null, channels: structuredClone(DEFAULT_ALERT_CHANNELS) }));
+  api.on('userAlertSettingsGet', () => ({
+    usage_thresholds: [80, 100],
+    balance_low_yuan: null,
+    channels: structuredClone(DEFAULT_ALERT_CHANNELS),
+  }));
   api.on('userSessions', () => []);
   api.on('userUsageLogSettings', () => ({ enabled: false, retention_days: 7 }));
   api.on('userUpdateProfile', (req) => {
     const { username } = req.json as { username: string };
-    return username === 'taken' ? fail(409, 1003, 'This username is already taken', { error: 'USERNAME_TAKEN' }) : { ...user, name: username };
+    return username === 'taken'
+      ? fail(409, 1003, 'This username is already taken', { error: 'USERNAME_TAKEN' })
+      : { ...user, name: username };
   });
   api.on('userCode', () => ({ resend_after: 60 }));
   api.on('userChangePassword', (req) => {
     const { current_password: current, password } = req.json as { current_password: string; password: string };
-    if (current !== 'old password') return fail(400, 1008, 'The current password is incorrect', { error: 'PASSWORD_INCORRECT' });
-    if (password === current) return fail(400, 1043, 'The new password must differ from the current one', { error: 'PASSWORD_UNCHANGED' });
+    if (current !== 'old password')
+      return fail(400, 1008, 'The current password is incorrect', { error: 'PASSWORD_INCORRECT' });
+    if (password === current)
+      return fail(400, 1043, 'The new password must differ from the current one', { error: 'PASSWORD_UNCHANGED' });
     return { token: 'token-after-password-change', expires_in: 216000, is_new_user: false };
   });
 });
@@ -88,7 +96,9 @@ describe('user center', () => {
     await screen.findByText('alice@example.com');
     type('New username', 'taken');
     fireEvent.click(screen.getByRole('button', { name: 'Change username' }));
-    expect(await screen.findByText('This username is already taken', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(
+      await screen.findByText('This username is already taken', { selector: '.ant-form-item-explain-error' }),
+    ).toBeTruthy();
     expect(screen.getAllByText('This username is already taken')).toHaveLength(1); // under the field only, no toast
     expect(shownMessages('error')).toEqual([]);
   });
@@ -103,7 +113,9 @@ describe('user center', () => {
     expect(await screen.findByText('The two passwords you entered are inconsistent')).toBeTruthy();
     type('Confirm new password', 'new password 1');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(await screen.findByText('The current password is incorrect', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(
+      await screen.findByText('The current password is incorrect', { selector: '.ant-form-item-explain-error' }),
+    ).toBeTruthy();
     expect(screen.getAllByText('The current password is incorrect')).toHaveLength(1);
     expect(getAccessToken()).toBe('token-before');
     // The current password again as the new one: refused once, under the new password.
@@ -111,7 +123,11 @@ describe('user center', () => {
     type('New password', 'old password');
     type('Confirm new password', 'old password');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(await screen.findByText('The new password must differ from the current one', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(
+      await screen.findByText('The new password must differ from the current one', {
+        selector: '.ant-form-item-explain-error',
+      }),
+    ).toBeTruthy();
     expect(screen.getAllByText('The new password must differ from the current one')).toHaveLength(1);
     expect(shownMessages('error')).toEqual([]);
     expect(getAccessToken()).toBe('token-before');

@@ -36,7 +36,11 @@ export default function UsersPage() {
             <Card title={t('settings.title')}>
               <Tabs
                 items={[
-                  { key: 'username', label: t('username.tab'), children: <UsernameForm key={user.name} currentName={user.name} /> },
+                  {
+                    key: 'username',
+                    label: t('username.tab'),
+                    children: <UsernameForm key={user.name} currentName={user.name} />,
+                  },
                   { key: 'email', label: t('email.tab'), children: <EmailForm currentEmail={user.email} /> },
                   { key: 'password', label: t('password.tab'), children: <PasswordForm /> },
                 ]}

@@ -27,7 +27,10 @@ describe('describeUserAgent', () => {
       'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.144 Mobile Safari/537.36',
       { browser: 'Chrome 120', os: 'Android 14', isMobile: true },
     ],
-    ['Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0', { browser: 'Firefox 121', os: 'Ubuntu', isMobile: false }],
+    [
+      'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0',
+      { browser: 'Firefox 121', os: 'Ubuntu', isMobile: false },
+    ],
     [
       'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
       { browser: 'Headless Chrome 131', os: 'Linux', isMobile: false },

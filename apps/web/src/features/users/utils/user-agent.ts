@@ -28,7 +28,14 @@ const BROWSERS: [name: string, pattern: RegExp][] = [
   ['Safari', /\bVersion\/(\d+)(?:\.\d+)*(?: Mobile\/\S+)? Safari\//],
 ];
 
-const WINDOWS_VERSIONS: Record<string, string> = { '10.0': '10', '6.3': '8.1', '6.2': '8', '6.1': '7', '6.0': 'Vista', '5.1': 'XP' };
+const WINDOWS_VERSIONS: Record<string, string> = {
+  '10.0': '10',
+  '6.3': '8.1',
+  '6.2': '8',
+  '6.1': '7',
+  '6.0': 'Vista',
+  '5.1': 'XP',
+};
 
 function readOs(ua: string): string {
   const ios = /\b(iPhone|iPad|iPod)\b.*?\bOS (\d+)(?:_(\d+))?/.exec(ua);

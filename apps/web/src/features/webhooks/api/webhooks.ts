@@ -14,7 +14,14 @@ export function getWebhooks(signal?: AbortSignal) {
 
 /** The endpoint list of the page. */
 export function useWebhooks() {
-  return useQuery(queryOptions({ queryKey: WEBHOOKS_QUERY_KEY, queryFn: ({ signal }) => getWebhooks(signal), staleTime: 0, retry: false }));
+  return useQuery(
+    queryOptions({
+      queryKey: WEBHOOKS_QUERY_KEY,
+      queryFn: ({ signal }) => getWebhooks(signal),
+      staleTime: 0,
+      retry: false,
+    }),
+  );
 }
 
 const reload = () => queryClient.invalidateQueries({ queryKey: WEBHOOKS_QUERY_KEY });

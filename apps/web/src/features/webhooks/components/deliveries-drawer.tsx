@@ -6,10 +6,20 @@ import { showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
 import { DELIVERIES_PAGE_SIZE, useResendDelivery, useWebhookDeliveries } from '../api/deliveries';
 
-const STATUS_COLOURS: Record<TWebhookDeliveryStatus, string> = { pending: 'processing', succeeded: 'success', failed: 'error' };
+const STATUS_COLOURS: Record<TWebhookDeliveryStatus, string> = {
+  pending: 'processing',
+  succeeded: 'success',
+  failed: 'error',
+};
 
 /** An endpoint's delivery log: status, attempts, response code, latency, the answer's start; "Resend" per row. */
-export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndpoint | undefined; onClose: () => void }) {
+export function DeliveriesDrawer({
+  endpoint,
+  onClose,
+}: {
+  endpoint: TWebhookEndpoint | undefined;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('webhooks', { keyPrefix: 'deliveries' });
   const { t: tEvents } = useTranslation('webhooks', { keyPrefix: 'events' });
   const paging = usePaging(DELIVERIES_PAGE_SIZE);
@@ -47,10 +57,19 @@ export function DeliveriesDrawer({ endpoint, onClose }: { endpoint: TWebhookEndp
               </>
             ),
           },
-          { title: t('status'), dataIndex: 'status', render: (s: TWebhookDeliveryStatus) => <Tag color={STATUS_COLOURS[s]}>{t(`statuses.${s}`)}</Tag> },
+          {
+            title: t('status'),
+            dataIndex: 'status',
+            render: (s: TWebhookDeliveryStatus) => <Tag color={STATUS_COLOURS[s]}>{t(`statuses.${s}`)}</Tag>,
+          },
           { title: t('attempts'), dataIndex: 'attempts', width: 90 },
           { title: t('code'), dataIndex: 'response_code', width: 90, render: (c: number | null) => c ?? '-' },
-          { title: t('latency'), dataIndex: 'latency_ms', width: 90, render: (ms: number | null) => (ms === null ? '-' : formatMilliseconds(ms)) },
+          {
+            title: t('latency'),
+            dataIndex: 'latency_ms',
+            width: 90,
+            render: (ms: number | null) => (ms === null ? '-' : formatMilliseconds(ms)),
+          },
           {
             title: t('excerpt'),
             dataIndex: 'response_excerpt',

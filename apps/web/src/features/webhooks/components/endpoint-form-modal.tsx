@@ -1,6 +1,11 @@
 import { Checkbox, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { WEBHOOK_EVENT_TYPES, ZWebhookCreateBody, type TWebhookCreateBody, type TWebhookEndpoint } from '@proxy/contract';
+import {
+  WEBHOOK_EVENT_TYPES,
+  ZWebhookCreateBody,
+  type TWebhookCreateBody,
+  type TWebhookEndpoint,
+} from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { markServerIssues } from '../../../lib/server-issues';
 
@@ -50,16 +55,26 @@ export function EndpointFormModal({
         layout="vertical"
         requiredMark={false}
         preserve={false}
-        initialValues={endpoint ? { url: endpoint.url, description: endpoint.description, events: endpoint.events } : { url: '', description: '', events: [] }}
+        initialValues={
+          endpoint
+            ? { url: endpoint.url, description: endpoint.description, events: endpoint.events }
+            : { url: '', description: '', events: [] }
+        }
       >
         <Form.Item name="url" label={t('form.url')} rules={[zodRule(ZWebhookCreateBody.shape.url)]}>
           <Input placeholder={t('form.urlPlaceholder')} autoComplete="off" />
         </Form.Item>
-        <Form.Item name="description" label={t('form.description')} rules={[zodRule(ZWebhookCreateBody.shape.description)]}>
+        <Form.Item
+          name="description"
+          label={t('form.description')}
+          rules={[zodRule(ZWebhookCreateBody.shape.description)]}
+        >
           <Input maxLength={100} />
         </Form.Item>
         <Form.Item name="events" label={t('form.events')} rules={[zodRule(ZWebhookCreateBody.shape.events)]}>
-          <Checkbox.Group style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: 8 }}>
+          <Checkbox.Group
+            style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: 8 }}
+          >
             {WEBHOOK_EVENT_TYPES.map((type) => (
               <Checkbox key={type} value={type}>
                 {t(`events.${type}`)}

@@ -59,7 +59,11 @@ describe('webhooks page', { timeout: 120_000 }, () => {
     fireEvent.change(within(dialog).getByLabelText('URL'), { target: { value: 'https://hooks.example.com/in' } });
     fireEvent.click(within(dialog).getByText('Save').closest('button')!);
     await waitFor(() => expect(api.requestsTo('webhookCreate')).toHaveLength(1));
-    expect(api.requestsTo('webhookCreate')[0].json).toEqual({ url: 'https://hooks.example.com/in', description: '', events: ['usage.threshold'] });
+    expect(api.requestsTo('webhookCreate')[0].json).toEqual({
+      url: 'https://hooks.example.com/in',
+      description: '',
+      events: ['usage.threshold'],
+    });
     const secret = (await screen.findByTestId('webhook-secret')) as HTMLInputElement;
     expect(secret.value).toBe('whsec_0123456789abcdef0123456789abcdef0123456789abcdef');
     fireEvent.click(screen.getByText('I have saved it').closest('button')!);

@@ -6,7 +6,14 @@ import { Link } from 'react-router';
 import { WEBHOOK_ENDPOINTS_MAX, type TWebhookCreateBody, type TWebhookEndpoint } from '@proxy/contract';
 import { formatDateTimeSeconds } from '../../../lib/format';
 import { confirmAction, showError, showSuccess } from '../../../lib/message';
-import { useCreateWebhook, useDeleteWebhook, useRotateWebhookSecret, useTestWebhook, useUpdateWebhook, useWebhooks } from '../api/webhooks';
+import {
+  useCreateWebhook,
+  useDeleteWebhook,
+  useRotateWebhookSecret,
+  useTestWebhook,
+  useUpdateWebhook,
+  useWebhooks,
+} from '../api/webhooks';
 import { DeliveriesDrawer } from './deliveries-drawer';
 import { EndpointFormModal } from './endpoint-form-modal';
 import { SecretModal } from './secret-modal';
@@ -38,8 +45,14 @@ export default function WebhooksPage() {
 
   const handleTest = async (endpoint: TWebhookEndpoint) => {
     const delivery = await test.mutateAsync(endpoint.id);
-    if (delivery.status === 'succeeded') showSuccess(t('tested.succeeded', { code: delivery.response_code, ms: delivery.latency_ms }));
-    else showError(t('tested.failed', { reason: delivery.response_code ? `HTTP ${delivery.response_code}` : delivery.response_excerpt }));
+    if (delivery.status === 'succeeded')
+      showSuccess(t('tested.succeeded', { code: delivery.response_code, ms: delivery.latency_ms }));
+    else
+      showError(
+        t('tested.failed', {
+          reason: delivery.response_code ? `HTTP ${delivery.response_code}` : delivery.response_excerpt,
+        }),
+      );
   };
 
   if (isError) return <Result status="error" title={t('loadFailed')} />;
@@ -81,7 +94,11 @@ export default function WebhooksPage() {
                   {e.disabled_reason === 'failing' ? (
                     <Tag color="error">{t('status.disabledFailing')}</Tag>
                   ) : (
-                    e.failing_since && <Tag color="warning">{t('status.failing', { since: formatDateTimeSeconds(e.failing_since) })}</Tag>
+                    e.failing_since && (
+                      <Tag color="warning">
+                        {t('status.failing', { since: formatDateTimeSeconds(e.failing_since) })}
+                      </Tag>
+                    )
                   )}
                 </>
               ),
@@ -117,7 +134,11 @@ export default function WebhooksPage() {
               key: 'actions',
               render: (_, e) => (
                 <Space wrap size={4}>
-                  <Button size="small" loading={test.isPending && test.variables === e.id} onClick={() => void handleTest(e)}>
+                  <Button
+                    size="small"
+                    loading={test.isPending && test.variables === e.id}
+                    onClick={() => void handleTest(e)}
+                  >
                     {t('actions.test')}
                   </Button>
                   <Button size="small" onClick={() => setLogOf(e)}>

@@ -30,7 +30,11 @@ export function isUploading(files: TPickedImage[] | undefined): boolean {
  * of at most 5 MB each, at most 4, uploaded as soon as they are picked.
  * The server checks each image's content again.
  */
-export function AttachmentPicker(props: { value?: TPickedImage[]; onChange?: (files: TPickedImage[]) => void; id?: string }) {
+export function AttachmentPicker(props: {
+  value?: TPickedImage[];
+  onChange?: (files: TPickedImage[]) => void;
+  id?: string;
+}) {
   const { t } = useTranslation('work-orders');
   const files = props.value ?? [];
 

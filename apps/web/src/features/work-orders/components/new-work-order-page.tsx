@@ -1,7 +1,13 @@
 import { Button, Card, Flex, Form, Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ROUTES, WORK_ORDER_CATEGORIES, WORK_ORDER_CONTENT_MAX, WORK_ORDER_SUBJECT_MAX, type TWorkOrderCategory } from '@proxy/contract';
+import {
+  ROUTES,
+  WORK_ORDER_CATEGORIES,
+  WORK_ORDER_CONTENT_MAX,
+  WORK_ORDER_SUBJECT_MAX,
+  type TWorkOrderCategory,
+} from '@proxy/contract';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
@@ -49,7 +55,13 @@ export default function NewWorkOrderPage() {
 
   return (
     <Card title={t('create.title')}>
-      <Form<TValues> form={form} layout="vertical" onFinish={handleFinish} style={{ maxWidth: 720 }} initialValues={{ attachments: [] }}>
+      <Form<TValues>
+        form={form}
+        layout="vertical"
+        onFinish={handleFinish}
+        style={{ maxWidth: 720 }}
+        initialValues={{ attachments: [] }}
+      >
         <Form.Item name="category" label={t('create.category')} rules={[zodRule(FIELDS.category)]}>
           <Select
             placeholder={t('create.categoryPlaceholder')}
@@ -60,7 +72,12 @@ export default function NewWorkOrderPage() {
           <Input placeholder={t('create.subjectPlaceholder')} maxLength={WORK_ORDER_SUBJECT_MAX} showCount />
         </Form.Item>
         <Form.Item name="content" label={t('create.content')} rules={[zodRule(FIELDS.content)]}>
-          <Input.TextArea placeholder={t('create.contentPlaceholder')} rows={6} maxLength={WORK_ORDER_CONTENT_MAX} showCount />
+          <Input.TextArea
+            placeholder={t('create.contentPlaceholder')}
+            rows={6}
+            maxLength={WORK_ORDER_CONTENT_MAX}
+            showCount
+          />
         </Form.Item>
         <Flex gap={16} wrap>
           <Form.Item name="token_id" label={t('create.tokenId')} tooltip={t('create.tokenIdHelp')}>

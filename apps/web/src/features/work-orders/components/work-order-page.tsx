@@ -89,16 +89,26 @@ export default function WorkOrderPage() {
         }
       >
         <Descriptions size="small" column={{ xs: 1, sm: 2, md: 4 }}>
-          <Descriptions.Item label={t('columns.category')}>{tc(`workOrder.category.${data.category}`)}</Descriptions.Item>
+          <Descriptions.Item label={t('columns.category')}>
+            {tc(`workOrder.category.${data.category}`)}
+          </Descriptions.Item>
           <Descriptions.Item label={t('detail.created')}>{formatDateTimeMinutes(data.created_at)}</Descriptions.Item>
           {data.token_id !== null && <Descriptions.Item label={t('create.tokenId')}>{data.token_id}</Descriptions.Item>}
-          {data.supply_request_id !== null && <Descriptions.Item label={t('create.supplyRequestId')}>{data.supply_request_id}</Descriptions.Item>}
+          {data.supply_request_id !== null && (
+            <Descriptions.Item label={t('create.supplyRequestId')}>{data.supply_request_id}</Descriptions.Item>
+          )}
         </Descriptions>
       </Card>
       <Card title={t('detail.conversation')}>
         <WorkOrderConversation messages={data.messages} viewer="customer" />
       </Card>
-      <Card>{isActive ? <ReplyForm id={data.id} /> : <Typography.Text type="secondary">{t(`detail.ended.${data.status}`)}</Typography.Text>}</Card>
+      <Card>
+        {isActive ? (
+          <ReplyForm id={data.id} />
+        ) : (
+          <Typography.Text type="secondary">{t(`detail.ended.${data.status}`)}</Typography.Text>
+        )}
+      </Card>
     </Flex>
   );
 }

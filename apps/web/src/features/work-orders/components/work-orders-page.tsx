@@ -19,7 +19,11 @@ export default function WorkOrdersPage() {
   const navigate = useNavigate();
   const paging = usePaging();
   const [status, setStatus] = useState<TWorkOrderStatus | 'all'>('all');
-  const list = useWorkOrderList({ page: paging.page, pageSize: paging.pageSize, status: status === 'all' ? undefined : status });
+  const list = useWorkOrderList({
+    page: paging.page,
+    pageSize: paging.pageSize,
+    status: status === 'all' ? undefined : status,
+  });
 
   const columns: TableColumnsType<TWorkOrder> = [
     { title: t('columns.id'), dataIndex: 'id', width: 80, render: (id: number) => `#${id}` },
@@ -29,8 +33,18 @@ export default function WorkOrdersPage() {
       ellipsis: true,
       render: (subject: string, order) => <Link to={`/work-orders/${order.id}`}>{subject}</Link>,
     },
-    { title: t('columns.category'), dataIndex: 'category', width: 130, render: (category: string) => tc(`workOrder.category.${category}`) },
-    { title: t('columns.status'), dataIndex: 'status', width: 110, render: (value: TWorkOrderStatus) => <WorkOrderStatusTag status={value} /> },
+    {
+      title: t('columns.category'),
+      dataIndex: 'category',
+      width: 130,
+      render: (category: string) => tc(`workOrder.category.${category}`),
+    },
+    {
+      title: t('columns.status'),
+      dataIndex: 'status',
+      width: 110,
+      render: (value: TWorkOrderStatus) => <WorkOrderStatusTag status={value} />,
+    },
     { title: t('columns.updated'), dataIndex: 'updated_at', width: 170, render: formatDateTimeMinutes },
     {
       title: t('columns.actions'),
@@ -41,7 +55,9 @@ export default function WorkOrdersPage() {
           <Button size="small" onClick={() => navigate(`/work-orders/${order.id}`)}>
             {t('view')}
           </Button>
-          {(order.status === 'open' || order.status === 'answered') && <CancelWorkOrderButton id={order.id} size="small" />}
+          {(order.status === 'open' || order.status === 'answered') && (
+            <CancelWorkOrderButton id={order.id} size="small" />
+          )}
         </Flex>
       ),
     },
@@ -52,7 +68,12 @@ export default function WorkOrdersPage() {
       title={t('title')}
       extra={
         <Flex gap={8}>
-          <Button icon={<ReloadOutlined />} loading={list.isFetching} onClick={() => void list.refetch()} aria-label={isPhone ? t('refresh') : undefined}>
+          <Button
+            icon={<ReloadOutlined />}
+            loading={list.isFetching}
+            onClick={() => void list.refetch()}
+            aria-label={isPhone ? t('refresh') : undefined}
+          >
             {isPhone ? null : t('refresh')}
           </Button>
           <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/work-orders/new')}>
@@ -69,7 +90,10 @@ export default function WorkOrdersPage() {
             setStatus(value as TWorkOrderStatus | 'all');
             paging.toFirstPage();
           }}
-          options={[{ label: t('filter.all'), value: 'all' }, ...WORK_ORDER_STATUSES.map((s) => ({ label: tc(`workOrder.status.${s}`), value: s }))]}
+          options={[
+            { label: t('filter.all'), value: 'all' },
+            ...WORK_ORDER_STATUSES.map((s) => ({ label: tc(`workOrder.status.${s}`), value: s })),
+          ]}
         />
       </div>
       <Table<TWorkOrder>
@@ -80,9 +104,18 @@ export default function WorkOrdersPage() {
         loading={list.isFetching}
         scroll={{ x: 800 }}
         locale={{
-          emptyText: <Empty description={<Typography.Text type="secondary">{status === 'all' ? t('empty') : t('emptyFiltered')}</Typography.Text>} />,
+          emptyText: (
+            <Empty
+              description={
+                <Typography.Text type="secondary">{status === 'all' ? t('empty') : t('emptyFiltered')}</Typography.Text>
+              }
+            />
+          ),
         }}
-        pagination={paging.pagination(list.data?.total, { showSizeChanger: false, showTotal: (total) => t('total', { count: total }) })}
+        pagination={paging.pagination(list.data?.total, {
+          showSizeChanger: false,
+          showTotal: (total) => t('total', { count: total }),
+        })}
       />
     </Card>
   );

@@ -33,7 +33,13 @@ const DETAIL: TWorkOrderDetail = {
       attachments: [{ attachment_id: 5, filename: 'receipt.png', content_type: 'image/png', size: 70 }],
       created_at: '2026-06-20T10:00:00.000Z',
     },
-    { message_id: 2, author: 'operator', content: 'Sure, which company name?', attachments: [], created_at: '2026-06-20T11:00:00.000Z' },
+    {
+      message_id: 2,
+      author: 'operator',
+      content: 'Sure, which company name?',
+      attachments: [],
+      created_at: '2026-06-20T11:00:00.000Z',
+    },
   ],
 };
 
@@ -91,7 +97,9 @@ describe('work orders (customer)', { timeout: 60_000 }, () => {
     const openRow = (await screen.findByText('Proxy does not connect')).closest('tr')!;
     fireEvent.click(within(openRow).getByRole('button', { name: 'Cancel order' }));
     const confirm = await screen.findByText('Cancel this work order? It cannot be reopened.');
-    fireEvent.click(within(confirm.closest('.ant-popover')! as HTMLElement).getByRole('button', { name: 'Cancel order' }));
+    fireEvent.click(
+      within(confirm.closest('.ant-popover')! as HTMLElement).getByRole('button', { name: 'Cancel order' }),
+    );
     await waitFor(() => expect(shownMessages('success')).toContain('Work order cancelled'));
     expect(api.requestsTo('workOrderCancel')[0].params.id).toBe('12');
   });
@@ -112,25 +120,39 @@ describe('work orders (customer)', { timeout: 60_000 }, () => {
   });
 
   it('refuses a GIF before any upload and uploads a PNG as multipart', async () => {
-    api.on('workOrderAttachmentUpload', () => ({ attachment_id: 31, filename: 'error.png', content_type: 'image/png' as const, size: 4 }));
+    api.on('workOrderAttachmentUpload', () => ({
+      attachment_id: 31,
+      filename: 'error.png',
+      content_type: 'image/png' as const,
+      size: 4,
+    }));
     const { container } = renderScreens('/work-orders/new');
     await screen.findByRole('button', { name: 'Submit' });
     // (The picker replaces its file input after each pick.)
     const input = () => container.querySelector('input[type="file"]') as HTMLInputElement;
     pickFiles(input(), [new File(['GIF89a'], 'anim.gif', { type: 'image/gif' })]);
-    await waitFor(() => expect(shownMessages('error')).toContain('anim.gif: Only PNG, JPEG or WebP images are accepted'));
+    await waitFor(() =>
+      expect(shownMessages('error')).toContain('anim.gif: Only PNG, JPEG or WebP images are accepted'),
+    );
     const big = new File([new Uint8Array(WORK_ORDER_ATTACHMENT_MAX_BYTES + 1)], 'huge.png', { type: 'image/png' });
     pickFiles(input(), [big]);
     await waitFor(() => expect(shownMessages('error')).toContain('huge.png: An image must be at most 5 MB'));
     expect(api.requestsTo('workOrderAttachmentUpload')).toHaveLength(0);
     pickFiles(input(), [new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'error.png', { type: 'image/png' })]);
     await waitFor(() => expect(api.requestsTo('workOrderAttachmentUpload')).toHaveLength(1));
-    expect(String(api.requestsTo('workOrderAttachmentUpload')[0].headers['content-type'])).toContain('multipart/form-data');
+    expect(String(api.requestsTo('workOrderAttachmentUpload')[0].headers['content-type'])).toContain(
+      'multipart/form-data',
+    );
     expect(await screen.findByText('error.png')).toBeTruthy();
   });
 
   it('opens a work order with an uploaded image and shows its conversation', async () => {
-    api.on('workOrderAttachmentUpload', () => ({ attachment_id: 31, filename: 'error.png', content_type: 'image/png' as const, size: 4 }));
+    api.on('workOrderAttachmentUpload', () => ({
+      attachment_id: 31,
+      filename: 'error.png',
+      content_type: 'image/png' as const,
+      size: 4,
+    }));
     api.on('workOrderCreate', (req) => {
       const body = req.json as { subject: string };
       return { ...DETAIL, id: 11, subject: body.subject, status: 'open' as const };
@@ -140,7 +162,9 @@ describe('work orders (customer)', { timeout: 60_000 }, () => {
 
     fireEvent.mouseDown(screen.getByRole('combobox'));
     fireEvent.click(await screen.findByText('Billing', { selector: '.ant-select-item-option-content' }));
-    fireEvent.change(screen.getByPlaceholderText('A short summary of the problem'), { target: { value: 'Invoice needed' } });
+    fireEvent.change(screen.getByPlaceholderText('A short summary of the problem'), {
+      target: { value: 'Invoice needed' },
+    });
     fireEvent.change(screen.getByPlaceholderText('What happened, what you expected, and any error message'), {
       target: { value: 'Please send an invoice.' },
     });
@@ -189,7 +213,9 @@ describe('work orders (customer)', { timeout: 60_000 }, () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
     expect(await screen.findByText('Please describe your question')).toBeTruthy();
-    fireEvent.change(screen.getByPlaceholderText('Add details or answer the support team'), { target: { value: 'ACME Ltd.' } });
+    fireEvent.change(screen.getByPlaceholderText('Add details or answer the support team'), {
+      target: { value: 'ACME Ltd.' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
     await waitFor(() => expect(api.requestsTo('workOrderReply')).toHaveLength(1));
     expect(api.requestsTo('workOrderReply')[0].json).toEqual({ id: 11, content: 'ACME Ltd.', attachment_ids: [] });

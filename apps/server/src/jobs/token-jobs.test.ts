@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exitNodes, ledgerEntries, notifications, openDb, proxyTokens } from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../test/helpers';
 import { readGatewayVersion } from '../features/gateway/gateway-state.repository';
@@ -153,19 +153,30 @@ describe('token lifecycle jobs', () => {
   });
 
   it('runs jobs periodically until stopped', async () => {
-    let runs = 0;
-    const runner = createJobRunner({
-      jobs: [{ name: 'count', runOnce: async () => ++runs }],
-      intervalMs: 100,
-      log: console,
-    });
-    runner.start();
-    await expect.poll(() => runs).toBeGreaterThanOrEqual(2);
-    await runner.stop();
-    const seen = runs;
-    // Stopped: no run in the next few intervals (a busy machine can only make this check weaker, never fail it).
-    await new Promise((r) => setTimeout(r, 300));
-    expect(runs).toBe(seen);
+    // Timers moved by hand: each pass is due at a known time, and "no pass after stop" is a fact, not a wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let runs = 0;
+      const runner = createJobRunner({
+        jobs: [{ name: 'count', runOnce: async () => ++runs }],
+        intervalMs: 100,
+        log: console,
+      });
+      runner.start();
+      await vi.advanceTimersByTimeAsync(99);
+      expect(runs).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(runs).toBe(1);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(runs).toBe(3);
+      await runner.stop();
+      // Stopped: nothing left scheduled, and ten intervals later no further pass.
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(runs).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.skipIf(!isPostgres)(

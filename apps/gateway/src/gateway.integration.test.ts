@@ -9,12 +9,12 @@ import { startGateway, type TGateway } from './index';
 import {
   bump,
   createTestDatabase,
+  describeOnPostgres,
   fetchViaProxy,
   insertExit,
   insertIpEntry,
   insertToken,
   insertUser,
-  isPostgres,
   listen,
   startEcho,
   startOrigin,
@@ -595,7 +595,7 @@ describe('two gateways, no shared state', () => {
   });
 });
 
-describe.skipIf(!isPostgres)('two gateways on one PostgreSQL (needs PostgreSQL)', () => {
+describeOnPostgres('two gateways on one PostgreSQL', () => {
   it('share the traffic allowance through leases: the total stays within the limit plus one lease each', async () => {
     const second = await startGateway({
       db: handle.db,

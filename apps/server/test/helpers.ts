@@ -10,7 +10,14 @@ import type { TClock } from '../src/lib/clock';
 import type { TMail, TMailer } from '../src/lib/mailer';
 import type { TDeps } from '../src/lib/deps';
 
-export { createTestDatabase, isPostgres } from '@proxy/db/testing';
+export {
+  createTestDatabase,
+  describeOnPglite,
+  describeOnPostgres,
+  isPostgres,
+  itOnPglite,
+  itOnPostgres,
+} from '@proxy/db/testing';
 
 /** Test configuration: cheap argon2, generous rate limits, a temporary data folder. */
 export function createTestConfig(overrides: Record<string, string> = {}): TServerConfig {

@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ const users: Record<string, { password: string; tokenId: number; refusal?: TRefu
 };
 const liveRefusal = new Map<number, TRefusal>();
 const metered = new Map<number, number>();
+// Told after each metered sample (waitForMeter waits on it).
+const onMetered = new EventEmitter();
 
 const authorizer: TAuthorizer = {
   authorize({ username, password, protocol }) {
@@ -52,7 +55,13 @@ function rawClient() {
   let received = Buffer.alloc(0);
   let sent = 0;
   socket.on('data', (d) => (received = Buffer.concat([received, d])));
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) =>
+    socket.on('close', () => {
+      isClosed = true;
+      resolve();
+    }),
+  );
   socket.on('error', () => {});
   return {
     socket,
@@ -63,9 +72,24 @@ function rawClient() {
     },
     received: () => received,
     sent: () => sent,
-    /** Waits until the predicate holds; no deadline of its own (the test's timeout bounds it, so a busy machine is only slower). */
-    async waitFor(predicate: (buf: Buffer) => boolean) {
-      while (!predicate(received)) await new Promise((r) => setTimeout(r, 5));
+    /**
+     * Waits until what was received satisfies the predicate, checked on each chunk (an error if the
+     * socket closes first); no deadline of its own: the test's timeout bounds it.
+     */
+    waitFor(predicate: (buf: Buffer) => boolean): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!predicate(received) && !isClosed) return;
+          socket.off('data', check);
+          socket.off('close', check);
+          if (predicate(received)) resolve();
+          else reject(new Error(`closed after ${received.length} bytes: ${received}`));
+        };
+        // After the buffer's own listener (registered first), so `received` has the chunk.
+        socket.on('data', check);
+        socket.on('close', check);
+        check();
+      });
     },
   };
 }
@@ -74,7 +98,7 @@ const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toStri
 
 /** The token's metered bytes once they reach `expected` (more would fail the caller's exact check). */
 async function waitForMeter(tokenId: number, expected: number) {
-  while ((metered.get(tokenId) ?? 0) < expected) await new Promise((r) => setTimeout(r, 20));
+  while ((metered.get(tokenId) ?? 0) < expected) await once(onMetered, 'sample');
   return metered.get(tokenId) ?? 0;
 }
 
@@ -94,7 +118,12 @@ beforeAll(async () => {
   echoPort = await listen(echo);
   gateway = createGatewayServer({
     authorizer,
-    meter: { record: (id, n) => metered.set(id, (metered.get(id) ?? 0) + n) },
+    meter: {
+      record(id, n) {
+        metered.set(id, (metered.get(id) ?? 0) + n);
+        onMetered.emit('sample');
+      },
+    },
     policy: { allowPrivateTargets: true, echoUrls: [] },
     sampleIntervalMs: 50,
   });
@@ -198,20 +227,17 @@ describe('malformed and limited HTTP requests', () => {
     expect(second.received().toString().toLowerCase()).toContain('x-proxy-reason: too-many-connections');
     first.socket.destroy();
     await first.closed;
-    // The slot frees once the gateway has seen the first connection close.
-    let status = '';
-    for (let i = 0; i < 50 && !status.startsWith('HTTP/1.1 200'); i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      const next = rawClient();
-      next.write(
-        `CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`,
-      );
-      await next.waitFor((b) => b.includes('\r\n\r\n'));
-      status = next.received().toString();
-      next.socket.destroy();
-      await next.closed;
-    }
-    expect(status).toMatch(/^HTTP\/1\.1 200/);
+    // The slot frees once the gateway has seen the first connection close (the refused second one is closed too).
+    await second.closed;
+    await expect.poll(() => gateway.connectionCount()).toBe(0);
+    const next = rawClient();
+    next.write(
+      `CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic('single', 'x')}\r\n\r\n`,
+    );
+    await next.waitFor((b) => b.includes('\r\n\r\n'));
+    expect(next.received().toString()).toMatch(/^HTTP\/1\.1 200/);
+    next.socket.destroy();
+    await next.closed;
   });
 });
 

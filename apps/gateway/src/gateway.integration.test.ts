@@ -9,12 +9,12 @@ import { startGateway, type TGateway } from './index';
 import {
   bump,
   createTestDatabase,
+  describeOnPostgres,
   fetchViaProxy,
   insertExit,
   insertIpEntry,
   insertToken,
   insertUser,
-  isPostgres,
   listen,
   startEcho,
   startOrigin,
@@ -323,8 +323,10 @@ describe('gateway with the database', () => {
       network: 'SOCKS5',
     });
     await bump(handle.db);
-    await until(() => gateway.store.authorizer.findRefusal(socksToken, '127.0.0.1') === null);
-    await new Promise((r) => setTimeout(r, 300));
+    // A sync puts tokens in the copy as they are read and the exits once all is read: wait for the whole
+    // version (the token and its new exit), not the token alone.
+    await gateway.store.refresh();
+    expect(gateway.store.authorizer.findRefusal(socksToken, '127.0.0.1')).toBeNull();
     const s = net.connect(gateway.port, '127.0.0.1');
     let got = Buffer.alloc(0);
     s.on('data', (d) => (got = Buffer.concat([got, d])));
@@ -468,8 +470,12 @@ describe('gateway with the database', () => {
       expiresAt: new Date(clock + 86_400_000),
     });
     await bump(handle.db);
-    await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
-    await new Promise((r) => setTimeout(r, 200));
+    // Settled before counting: the copy has the token (its sync done), earlier tests' connections are closed,
+    // and their usage is written.
+    await gateway.store.refresh();
+    expect(gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1')).toBeNull();
+    await until(() => gateway.connectionCount() === 0);
+    await gateway.store.flush();
     const baseline = fdCount();
     const auth = `Proxy-Authorization: Basic ${Buffer.from('ufiles:secret').toString('base64')}\r\n`;
     for (let batch = 0; batch < 20; batch++) {
@@ -589,7 +595,7 @@ describe('two gateways, no shared state', () => {
   });
 });
 
-describe.skipIf(!isPostgres)('two gateways on one PostgreSQL (needs PostgreSQL)', () => {
+describeOnPostgres('two gateways on one PostgreSQL', () => {
   it('share the traffic allowance through leases: the total stays within the limit plus one lease each', async () => {
     const second = await startGateway({
       db: handle.db,

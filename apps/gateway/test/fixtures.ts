@@ -2,7 +2,14 @@ import http from 'node:http';
 import net from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { exitNodes, ipListEntries, proxyTokens, users, type TDb } from '@proxy/db';
-export { createTestDatabase, isPostgres } from '@proxy/db/testing';
+export {
+  createTestDatabase,
+  describeOnPglite,
+  describeOnPostgres,
+  isPostgres,
+  itOnPglite,
+  itOnPostgres,
+} from '@proxy/db/testing';
 
 let seq = 0;
 

@@ -1,7 +1,14 @@
 import type net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TDbHandle } from '@proxy/db';
-import { createTestDatabase, insertExit, insertToken, insertUser, isPostgres, startEcho } from '@proxy/gateway/testing';
+import {
+  createTestDatabase,
+  describeOnPostgres,
+  insertExit,
+  insertToken,
+  insertUser,
+  startEcho,
+} from '@proxy/gateway/testing';
 import { freePort } from '../test/api-with-gateway';
 import { openTunnel, startGatewayProcess, type TGatewayProcess } from '../test/standalone-gateway';
 
@@ -11,7 +18,7 @@ const LIMIT = 3;
 // a token's simultaneous connections are counted once for both (the primary
 // keeps the count). Counted per worker, the round-robin spread of four
 // connections would let the fourth through.
-describe.skipIf(!isPostgres)('a clustered standalone gateway (needs PostgreSQL)', () => {
+describeOnPostgres('a clustered standalone gateway', () => {
   let db: TDbHandle & { url?: string };
   let echo: Awaited<ReturnType<typeof startEcho>>;
   let port: number;

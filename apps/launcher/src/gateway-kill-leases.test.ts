@@ -1,9 +1,16 @@
 import os from 'node:os';
 import type net from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TDbHandle } from '@proxy/db';
-import { createTestDatabase, insertExit, insertToken, insertUser, isPostgres, startEcho } from '@proxy/gateway/testing';
+import {
+  createTestDatabase,
+  describeOnPostgres,
+  insertExit,
+  insertToken,
+  insertUser,
+  startEcho,
+} from '@proxy/gateway/testing';
 import { freePort } from '../test/api-with-gateway';
 import { openTunnel, startGatewayProcess, type TGatewayProcess } from '../test/standalone-gateway';
 
@@ -16,7 +23,7 @@ const WAIT = { timeout: 30_000, interval: 100 };
 // token's allowance: traffic_leased_bytes falls back to the bytes used plus
 // the leases live gateways hold. At most the killed one's usage since its last
 // flush is lost; nothing is counted that the client did not move.
-describe.skipIf(!isPostgres)('a gateway killed mid-traffic does not strand the allowance (needs PostgreSQL)', () => {
+describeOnPostgres('a gateway killed mid-traffic does not strand the allowance', () => {
   let db: TDbHandle & { url?: string };
   let echo: Awaited<ReturnType<typeof startEcho>>;
   let doomed: TGatewayProcess;

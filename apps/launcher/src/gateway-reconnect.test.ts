@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { proxyTokens, type TDbHandle } from '@proxy/db';
 import {
   bump,
   createTestDatabase,
+  describeOnPostgres,
   insertExit,
   insertToken,
   insertUser,
-  isPostgres,
   startEcho,
 } from '@proxy/gateway/testing';
 import { freePort } from '../test/api-with-gateway';
@@ -20,7 +20,7 @@ const GATEWAY_APPLICATION_NAME = 'proxy-gateway-under-fault';
 // connections is dropped (as a restart of the server drops them): it keeps
 // serving from its in-memory copy, does not crash, reconnects by itself, and
 // a change made afterwards reaches it again.
-describe.skipIf(!isPostgres)('a standalone gateway whose database connections drop (needs PostgreSQL)', () => {
+describeOnPostgres('a standalone gateway whose database connections drop', () => {
   let db: TDbHandle & { url?: string };
   let echo: Awaited<ReturnType<typeof startEcho>>;
   let port: number;

@@ -1,8 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDb, proxyTokens, type TDbHandle } from '@proxy/db';
 import { startGateway, type TGateway } from '@proxy/gateway';
-import { createTestDatabase, insertExit, insertToken, insertUser, isPostgres, startEcho } from '@proxy/gateway/testing';
+import {
+  createTestDatabase,
+  describeOnPostgres,
+  insertExit,
+  insertToken,
+  insertUser,
+  startEcho,
+} from '@proxy/gateway/testing';
 import { startPgCutter } from '../test/pg-cutter';
 import { openTunnel } from '../test/standalone-gateway';
 
@@ -10,7 +17,7 @@ import { openTunnel } from '../test/standalone-gateway';
 // commit went through but the gateway never heard so. It keeps the batch and
 // sends the same batch (same id) again; the database has its id and skips it,
 // so the counters equal the bytes the client moved, exactly once.
-describe.skipIf(!isPostgres)('usage batches written once when a flush is cut at its commit (needs PostgreSQL)', () => {
+describeOnPostgres('usage batches written once when a flush is cut at its commit', () => {
   let db: TDbHandle & { url?: string };
   let cutter: Awaited<ReturnType<typeof startPgCutter>>;
   let gatewayDb: TDbHandle;

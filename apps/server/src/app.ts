@@ -33,6 +33,8 @@ export type TAppOptions = {
   logger?: boolean | object;
   /** See TDeps.gatewayApplied (the launcher passes the embedded gateway's). */
   gatewayApplied?: () => Promise<void>;
+  /** The handlers by route group (default: every feature's); tests leave a group out to see its routes answer 501. */
+  handlers?: (deps: TDeps) => THandlers;
 };
 
 /** A build file named by its content (`assets/<name>-<hash>.<ext>`, maybe precompressed): it never changes. */
@@ -131,7 +133,7 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     if (req.url.startsWith(`${API_PREFIX}/`)) reply.header('cache-control', 'no-store');
   });
 
-  const handlers: THandlers = createFeatureHandlers(deps);
+  const handlers: THandlers = (options.handlers ?? createFeatureHandlers)(deps);
   await app.register(async (api) => {
     registerRoutes(api, deps, handlers);
   });

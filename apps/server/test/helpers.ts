@@ -5,12 +5,19 @@ import type { TDbHandle } from '@proxy/db';
 import { createTestDatabase } from '@proxy/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { loadServerConfig, type TServerConfig } from '../src/config/env';
-import { buildApp } from '../src/app';
+import { buildApp, type TAppOptions } from '../src/app';
 import type { TClock } from '../src/lib/clock';
 import type { TMail, TMailer } from '../src/lib/mailer';
 import type { TDeps } from '../src/lib/deps';
 
-export { createTestDatabase, isPostgres } from '@proxy/db/testing';
+export {
+  createTestDatabase,
+  describeOnPglite,
+  describeOnPostgres,
+  isPostgres,
+  itOnPglite,
+  itOnPostgres,
+} from '@proxy/db/testing';
 
 /** Test configuration: cheap argon2, generous rate limits, a temporary data folder. */
 export function createTestConfig(overrides: Record<string, string> = {}): TServerConfig {
@@ -73,6 +80,8 @@ export async function createTestApp(
     mailer?: TMailer;
     /** A database of the caller's (migrated): the app runs on it and leaves it open on close. */
     database?: TDbHandle;
+    /** The handlers by route group (default: every feature's), e.g. with one group left out. */
+    handlers?: TAppOptions['handlers'];
   } = {},
 ): Promise<TTestApp> {
   const db = options.database ?? (await createTestDatabase());
@@ -83,6 +92,7 @@ export async function createTestApp(
     clock: options.clock,
     mailer,
     logger: false,
+    handlers: options.handlers,
   });
   await app.ready();
   return {

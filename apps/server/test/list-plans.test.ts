@@ -12,10 +12,10 @@
  * real repository functions through a logging Drizzle over the same pool, so
  * a list added later is checked by adding one line to CASES.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { schema, type TDb, type TDbHandle } from '@proxy/db';
-import { createTestDatabase, isPostgres } from './helpers';
+import { createTestDatabase, describeOnPostgres } from './helpers';
 import { listTokensMatching, listTokensPage } from '../src/features/proxies/proxies.repository';
 import { listIpListPage } from '../src/features/ip-lists/ip-lists.repository';
 import { listNotificationsPage } from '../src/features/notifications/notifications.repository';
@@ -169,86 +169,85 @@ function findOtherUsersReads(plan: TPlanNode): string[] {
   return found;
 }
 
-describe.skipIf(!isPostgres)('list plans on a table of many users (PostgreSQL)', () => {
-  let handle: TDbHandle;
-  let ids: TIds;
+describeOnPostgres(
+  "list plans on a table of many users (PGlite's planner statistics and costs differ from the server's)",
+  () => {
+    let handle: TDbHandle;
+    let ids: TIds;
 
-  beforeAll(async () => {
-    handle = await createTestDatabase();
-    ids = { userId: 0, now: new Date() };
-    const pool = handle.pool!;
-    const q = (text: string) => pool.query(text);
-    const { rows } = await pool.query<{ id: string }>(
-      `INSERT INTO users (username, email, api_key, invite_code)
+    beforeAll(async () => {
+      handle = await createTestDatabase();
+      ids = { userId: 0, now: new Date() };
+      const pool = handle.pool!;
+      const q = (text: string) => pool.query(text);
+      const { rows } = await pool.query<{ id: string }>(
+        `INSERT INTO users (username, email, api_key, invite_code)
        SELECT 'plan-' || g, 'plan-' || g || '@example.com', 'plan-key-' || g, 'PLAN' || g FROM generate_series(0, 3) g ORDER BY g
        RETURNING id`,
-    );
-    const [userId, ...otherIds] = rows.map((r) => Number(r.id));
-    ids.userId = userId;
-    // The user's rows first (lowest ids), then many of three other customers, interleaved as time would interleave
-    // them (so no column follows the table's physical order): a walk down the primary key passes all of these.
-    for (const [tag, u, n, spread] of [
-      ['u', String(userId), USER_ROWS, 50],
-      ['o', `(ARRAY[${otherIds.join(',')}]::bigint[])[1 + g % 3]`, OTHER_ROWS, 150],
-    ] as const) {
-      const g = `FROM generate_series(1, ${n}) g`;
-      await q(`INSERT INTO users (username, email, api_key, invite_code, invited_by)
+      );
+      const [userId, ...otherIds] = rows.map((r) => Number(r.id));
+      ids.userId = userId;
+      // The user's rows first (lowest ids), then many of three other customers, interleaved as time would interleave
+      // them (so no column follows the table's physical order): a walk down the primary key passes all of these.
+      for (const [tag, u, n, spread] of [
+        ['u', String(userId), USER_ROWS, 50],
+        ['o', `(ARRAY[${otherIds.join(',')}]::bigint[])[1 + g % 3]`, OTHER_ROWS, 150],
+      ] as const) {
+        const g = `FROM generate_series(1, ${n}) g`;
+        await q(`INSERT INTO users (username, email, api_key, invite_code, invited_by)
         SELECT 'inv-${tag}-' || g, 'inv-${tag}-' || g || '@example.com', 'inv-key-${tag}-' || g, 'INV${tag}X' || g, ${u} ${g}`);
-      await q(`INSERT INTO proxy_tokens (user_id, product, category, billing, network, country, username, password, status, deleted_at, expires_at, remark)
+        await q(`INSERT INTO proxy_tokens (user_id, product, category, billing, network, country, username, password, status, deleted_at, expires_at, remark)
         SELECT ${u}, (ARRAY['static','dynamic'])[1 + g % 2], (ARRAY['isp','isp','isp','idc'])[1 + g % 4], (ARRAY['traffic','ip'])[1 + (g / 2) % 2],
           'HTTP', 'us', 'tok-${tag}-' || g, 'pw', (ARRAY['enabled','disabled','expired'])[1 + g % 3],
           CASE WHEN g % 10 = 0 THEN now() END, now() + interval '30 days', 'r' || g ${g}`);
-      await q(`INSERT INTO ip_list_entries (user_id, list, entry, kind, family, start_hex, end_hex)
+        await q(`INSERT INTO ip_list_entries (user_id, list, entry, kind, family, start_hex, end_hex)
         SELECT ${u}, (ARRAY['whitelist','blacklist'])[1 + g % 2], 'e' || g, 'single', 4, lpad(to_hex(g), 32, '0'), lpad(to_hex(g), 32, '0') ${g}`);
-      await q(`INSERT INTO notifications (user_id, kind, title_zh, title_en, content_zh, content_en, read_at, created_at)
+        await q(`INSERT INTO notifications (user_id, kind, title_zh, title_en, content_zh, content_en, read_at, created_at)
         SELECT ${u}, 'system', 't', 't', 'c', 'c', CASE WHEN g % 3 = 0 THEN NULL ELSE now() END, now() - g * interval '1 minute' ${g}`);
-      await q(`INSERT INTO pay_orders (id, user_id, method, mode, status, amount_fen, fee_fen, price_fen, value_fen, expires_at, created_at)
+        await q(`INSERT INTO pay_orders (id, user_id, method, mode, status, amount_fen, fee_fen, price_fen, value_fen, expires_at, created_at)
         SELECT 'P${tag}X' || g, ${u}, 'sandbox', 'redirect', (ARRAY['pending','success','timeout'])[1 + g % 3], 100, 0, 100, 100, now(), now() - g * interval '1 minute' ${g}`);
-      await q(`INSERT INTO ledger_entries (user_id, kind, reason, available_delta, frozen_delta, available_after, frozen_after, created_at)
+        await q(`INSERT INTO ledger_entries (user_id, kind, reason, available_delta, frozen_delta, available_after, frozen_after, created_at)
         SELECT ${u}, 'debit', (ARRAY['purchase','renew','recharge'])[1 + g % 3], -1, 0, 0, 0, now() - g * interval '1 minute' ${g}`);
-      await q(`INSERT INTO rebates (order_id, inviter_id, invitee_id, charge_fen, rebate_fen, rule_version, status, due_at)
+        await q(`INSERT INTO rebates (order_id, inviter_id, invitee_id, charge_fen, rebate_fen, rule_version, status, due_at)
         SELECT 'R${tag}X' || g, ${u}, ${u}, 100, 10, 1, (ARRAY['pending','success'])[1 + g % 2], now() ${g}`);
-      await q(`INSERT INTO work_orders (user_id, category, subject, status, supply_request_id)
+        await q(`INSERT INTO work_orders (user_id, category, subject, status, supply_request_id)
         SELECT ${u}, 'other', 's', (ARRAY['open','answered','closed'])[1 + g % 3], CASE WHEN g % 5 = 0 THEN g END ${g}`);
-      await q(`INSERT INTO supply_requests (user_id, type, product, network, amount, region, wait_days, cost_fen, contact_email, status, deadline_at)
+        await q(`INSERT INTO supply_requests (user_id, type, product, network, amount, region, wait_days, cost_fen, contact_email, status, deadline_at)
         SELECT ${u}, 'ip', 'static', 'HTTP', 1, 'us', 3, 100, 'a@example.com', (ARRAY['pending','success','cancelled'])[1 + g % 3], now() ${g}`);
-      await q(`INSERT INTO token_usage (token_id, user_id, bucket, bytes)
+        await q(`INSERT INTO token_usage (token_id, user_id, bucket, bytes)
         SELECT ${tag === 'u' ? 1_000_000 : 2_000_000} + g % ${spread}, ${u}, date_trunc('hour', now()) - (g / ${spread}) * interval '1 hour', 1000 ${g}`);
-      await q(`INSERT INTO user_sessions (user_id, method, ended_at, last_used_at)
+        await q(`INSERT INTO user_sessions (user_id, method, ended_at, last_used_at)
         SELECT ${u}, 'password', CASE WHEN g % 2 = 0 THEN now() END, now() - g * interval '1 minute' ${g}`);
-      await q(`INSERT INTO spider_records (user_id, token_id, params, line_count, content)
+        await q(`INSERT INTO spider_records (user_id, token_id, params, line_count, content)
         SELECT ${u}, (SELECT min(id) FROM proxy_tokens WHERE user_id = ${userId}), '{}', 1, '' ${g}`);
-    }
-    await q('ANALYZE');
-  });
+      }
+      await q('ANALYZE');
+    });
 
-  afterAll(async () => {
-    await handle?.close();
-  });
+    afterAll(async () => {
+      await handle?.close();
+    });
 
-  it.each(CASES)('%s reads only the rows of its user', async (_name, call) => {
-    const captured: TCaptured[] = [];
-    const db = drizzle(handle.pool!, {
-      schema,
-      logger: { logQuery: (sql, params) => captured.push({ sql, params }) },
-    }) as unknown as TDb;
-    await call(db, ids);
-    const selects = captured.filter((c) => /^\s*(select|with)\b/i.test(c.sql));
-    expect(selects.length).toBeGreaterThan(0);
-    const problems: string[] = [];
-    for (const query of selects) {
-      const { rows } = await handle.pool!.query<{ 'QUERY PLAN': [{ Plan: TPlanNode }] }>(
-        `EXPLAIN (FORMAT JSON) ${query.sql}`,
-        query.params,
-      );
-      const plan = rows[0]['QUERY PLAN'][0].Plan;
-      const reads = findOtherUsersReads(plan);
-      if (reads.length > 0) problems.push(`${query.sql}\n  ${reads.join('\n  ')}`);
-    }
-    expect(problems.join('\n\n')).toBe('');
-  });
-});
-
-describe.skipIf(isPostgres)('list plans (PGlite)', () => {
-  it.skip('skipped: needs PostgreSQL (PGlite planner statistics and costs differ from the production server)', () => {});
-});
+    it.each(CASES)('%s reads only the rows of its user', async (_name, call) => {
+      const captured: TCaptured[] = [];
+      const db = drizzle(handle.pool!, {
+        schema,
+        logger: { logQuery: (sql, params) => captured.push({ sql, params }) },
+      }) as unknown as TDb;
+      await call(db, ids);
+      const selects = captured.filter((c) => /^\s*(select|with)\b/i.test(c.sql));
+      expect(selects.length).toBeGreaterThan(0);
+      const problems: string[] = [];
+      for (const query of selects) {
+        const { rows } = await handle.pool!.query<{ 'QUERY PLAN': [{ Plan: TPlanNode }] }>(
+          `EXPLAIN (FORMAT JSON) ${query.sql}`,
+          query.params,
+        );
+        const plan = rows[0]['QUERY PLAN'][0].Plan;
+        const reads = findOtherUsersReads(plan);
+        if (reads.length > 0) problems.push(`${query.sql}\n  ${reads.join('\n  ')}`);
+      }
+      expect(problems.join('\n\n')).toBe('');
+    });
+  },
+);

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exitNodes, ledgerEntries, notifications, openDb, proxyTokens } from '@proxy/db';
-import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../test/helpers';
+import { createFakeClock, createMemoryMailer, createTestApp, itOnPostgres } from '../../test/helpers';
 import { readGatewayVersion } from '../features/gateway/gateway-state.repository';
 import { importInventory } from '../features/inventory/inventory.service';
 import { addTokenUsage } from '../features/proxies/proxies.repository';
@@ -153,56 +153,64 @@ describe('token lifecycle jobs', () => {
   });
 
   it('runs jobs periodically until stopped', async () => {
-    let runs = 0;
-    const runner = createJobRunner({
-      jobs: [{ name: 'count', runOnce: async () => ++runs }],
-      intervalMs: 100,
-      log: console,
-    });
-    runner.start();
-    await expect.poll(() => runs).toBeGreaterThanOrEqual(2);
-    await runner.stop();
-    const seen = runs;
-    // Stopped: no run in the next few intervals (a busy machine can only make this check weaker, never fail it).
-    await new Promise((r) => setTimeout(r, 300));
-    expect(runs).toBe(seen);
+    // Timers moved by hand: each pass is due at a known time, and "no pass after stop" is a fact, not a wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let runs = 0;
+      const runner = createJobRunner({
+        jobs: [{ name: 'count', runOnce: async () => ++runs }],
+        intervalMs: 100,
+        log: console,
+      });
+      runner.start();
+      await vi.advanceTimersByTimeAsync(99);
+      expect(runs).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(runs).toBe(1);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(runs).toBe(3);
+      await runner.stop();
+      // Stopped: nothing left scheduled, and ten intervals later no further pass.
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(runs).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
-  it.skipIf(!isPostgres)(
-    'two server instances auto-renewing at once never debit a token twice (needs PostgreSQL)',
-    async () => {
-      clock.set(new Date('2026-08-01T00:00:00Z'));
-      await expireEarlierTokens();
-      const start = clock.now().getTime();
-      const lee = await createUser(t.app, mailer, 'lee');
-      await creditFen(t.deps, lee.userId, 100_000);
-      const bought = await buyOk(t.app, lee.token, '/token/static/ip', { ...ipBody, quantity: 30, auto_renew: true });
-      const ids = bought.tokens.map((x) => x.token_id);
-      const before = await balanceFen(t.deps, lee.userId);
-      const url = (t.db as { url?: string }).url;
-      const second = await openDb({ url, poolSize: 10 });
-      try {
-        clock.set(new Date(start + DAY - 5 * MINUTE));
-        const jobs = [
-          createAutoRenewJob(t.deps),
-          createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
-          createAutoRenewJob(t.deps),
-          createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
-        ];
-        const counts = await Promise.all(jobs.map((j) => j.runOnce()));
-        expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
-        expect(counts.filter((c) => c > 0).length).toBeGreaterThan(1);
-        expect(await Promise.all(jobs.map((j) => j.runOnce()))).toEqual([0, 0, 0, 0]);
-        expect(await balanceFen(t.deps, lee.userId)).toBe(before - 30 * 200);
-        const entries = await t.db.db
-          .select()
-          .from(ledgerEntries)
-          .where(and(eq(ledgerEntries.userId, lee.userId), eq(ledgerEntries.reason, 'auto_renew')));
-        expect(entries).toHaveLength(30);
-        for (const id of ids) expect((await tokenRow(id)).expiresAt.getTime()).toBe(start + 2 * DAY);
-      } finally {
-        await second.close();
-      }
-    },
-  );
+  itOnPostgres('two server instances auto-renewing at once never debit a token twice', async () => {
+    clock.set(new Date('2026-08-01T00:00:00Z'));
+    await expireEarlierTokens();
+    const start = clock.now().getTime();
+    const lee = await createUser(t.app, mailer, 'lee');
+    await creditFen(t.deps, lee.userId, 100_000);
+    const bought = await buyOk(t.app, lee.token, '/token/static/ip', { ...ipBody, quantity: 30, auto_renew: true });
+    const ids = bought.tokens.map((x) => x.token_id);
+    const before = await balanceFen(t.deps, lee.userId);
+    const url = (t.db as { url?: string }).url;
+    const second = await openDb({ url, poolSize: 10 });
+    try {
+      clock.set(new Date(start + DAY - 5 * MINUTE));
+      const jobs = [
+        createAutoRenewJob(t.deps),
+        createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
+        createAutoRenewJob(t.deps),
+        createAutoRenewJob({ db: second.db, clock, gatewayApplied: async () => {} }),
+      ];
+      const counts = await Promise.all(jobs.map((j) => j.runOnce()));
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
+      expect(counts.filter((c) => c > 0).length).toBeGreaterThan(1);
+      expect(await Promise.all(jobs.map((j) => j.runOnce()))).toEqual([0, 0, 0, 0]);
+      expect(await balanceFen(t.deps, lee.userId)).toBe(before - 30 * 200);
+      const entries = await t.db.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.userId, lee.userId), eq(ledgerEntries.reason, 'auto_renew')));
+      expect(entries).toHaveLength(30);
+      for (const id of ids) expect((await tokenRow(id)).expiresAt.getTime()).toBe(start + 2 * DAY);
+    } finally {
+      await second.close();
+    }
+  });
 });

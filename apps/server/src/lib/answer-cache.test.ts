@@ -2,7 +2,14 @@ import { sql } from 'drizzle-orm';
 import { ROUTES, type TRouteDef } from '@proxy/contract';
 import { openDb, type TDbHandle } from '@proxy/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../test/helpers';
+import {
+  createFakeClock,
+  createMemoryMailer,
+  createTestApp,
+  describeOnPglite,
+  describeOnPostgres,
+  itOnPostgres,
+} from '../../test/helpers';
 import { signIn } from '../features/proxies/proxies-test-kit';
 import {
   buyOk,
@@ -172,7 +179,7 @@ describe('answers kept in memory per account (lib/answer-cache.ts)', () => {
     await run(sql`UPDATE users SET status = 'active' WHERE id = ${ben.userId}`);
   });
 
-  it.runIf(isPostgres)(
+  itOnPostgres(
     'takes nothing from memory while its connection is lost, and nothing older once it is back',
     async () => {
       await signIn(t.app, ann);
@@ -194,7 +201,7 @@ describe('answers kept in memory per account (lib/answer-cache.ts)', () => {
   );
 });
 
-describe.runIf(!isPostgres)('the routes whose answers are kept', () => {
+describeOnPglite('the routes whose answers are kept', () => {
   const mailer = createMemoryMailer();
   let t: Awaited<ReturnType<typeof createTestApp>>;
   let dan: TTestUser;
@@ -258,7 +265,7 @@ describe.runIf(!isPostgres)('the routes whose answers are kept', () => {
   });
 });
 
-describe.runIf(isPostgres)('answers kept by two API instances on one PostgreSQL database', () => {
+describeOnPostgres('answers kept by two API instances on one PostgreSQL database', () => {
   const mailer = createMemoryMailer();
   let a: Awaited<ReturnType<typeof createTestApp>>;
   let b: Awaited<ReturnType<typeof createTestApp>>;

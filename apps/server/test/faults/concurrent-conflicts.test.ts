@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { proxyTokens } from '@proxy/db';
-import { createMemoryMailer, createTestApp, createTestDatabase, isPostgres, type TTestApp } from '../helpers';
+import { createMemoryMailer, createTestApp, createTestDatabase, describeOnPostgres, type TTestApp } from '../helpers';
 import { findLedgerViolations } from '../ledger-invariants';
 import {
   balanceFen,
@@ -19,7 +19,7 @@ import {
 // opposite orders, while two operators adjust both customers' balances in
 // opposite orders. Every call either goes through or answers the clear 409
 // DATABASE_CONFLICT (nothing changed); none answers a 5xx, and the money adds up.
-describe.skipIf(!isPostgres)(
+describeOnPostgres(
   'money calls locking rows in opposite orders at once (needs PostgreSQL: real row locks and deadlock detection)',
   () => {
     const mailer = createMemoryMailer();

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rechargeFeeFen } from '@proxy/contract';
 import type { TDbHandle } from '@proxy/db';
-import { createMemoryMailer, createTestApp, createTestDatabase, isPostgres, type TTestApp } from '../helpers';
+import { createMemoryMailer, createTestApp, createTestDatabase, describeOnPostgres, type TTestApp } from '../helpers';
 import { findLedgerViolations } from '../ledger-invariants';
 import { callApiProcess, createApiSupervisor, selectRows, TEST_JWT_SECRET, type TApiProcess } from '../fault-harness';
 import { receiveNotification } from '../../src/features/payments/payments-settle.service';
@@ -23,7 +23,7 @@ import {
 // through once; a supply request and a top-up settlement answer a clear
 // error, write nothing, and the client's retry or the provider's resend
 // completes them once.
-describe.skipIf(!isPostgres)(
+describeOnPostgres(
   'money operations under serialization failures and deadlocks (needs PostgreSQL: the API runs as a second process)',
   () => {
     const mailer = createMemoryMailer();

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TDbHandle } from '@proxy/db';
-import { createMemoryMailer, createTestApp, createTestDatabase, isPostgres, type TTestApp } from '../helpers';
+import { createMemoryMailer, createTestApp, createTestDatabase, describeOnPostgres, type TTestApp } from '../helpers';
 import { findLedgerViolations } from '../ledger-invariants';
 import {
   API_APPLICATION_NAME,
@@ -21,7 +21,7 @@ const CLIENTS = 6;
 // the API sees it; the shared server itself is left alone). It must not
 // crash; each answer is a success or 503 DATABASE_UNAVAILABLE in the envelope,
 // never another 5xx nor a dropped connection; and it serves again by itself.
-describe.skipIf(!isPostgres)(
+describeOnPostgres(
   'the API while its database connections drop under load (needs PostgreSQL: the API runs as a second process)',
   () => {
     const mailer = createMemoryMailer();

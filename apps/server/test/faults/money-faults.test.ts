@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rechargeFeeFen } from '@proxy/contract';
 import type { TDbHandle } from '@proxy/db';
-import { createMemoryMailer, createTestApp, createTestDatabase, isPostgres, type TTestApp } from '../helpers';
+import { createMemoryMailer, createTestApp, createTestDatabase, describeOnPostgres, type TTestApp } from '../helpers';
 import { findLedgerViolations } from '../ledger-invariants';
 import {
   API_APPLICATION_NAME,
@@ -20,7 +20,7 @@ import { balanceFen, createUser, request, type TTestUser } from '../../src/featu
 // asked again: the operation completes exactly once and the invariants hold.
 // One database for the file; the users are made through an in-process app on
 // the same database (the child accepts its sign-ins: same JWT secret).
-describe.skipIf(!isPostgres)(
+describeOnPostgres(
   'money operations survive crashes and lost connections (needs PostgreSQL: the API runs as a second process)',
   () => {
     const mailer = createMemoryMailer();

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { USDT_METHODS } from '@proxy/contract';
 import type { TDbHandle } from '@proxy/db';
-import { createMemoryMailer, createTestApp, createTestDatabase, isPostgres, type TTestApp } from '../helpers';
+import { createMemoryMailer, createTestApp, createTestDatabase, describeOnPostgres, type TTestApp } from '../helpers';
 import { findLedgerViolations } from '../ledger-invariants';
 import { callApiProcess, createApiSupervisor, cutCall, selectRows, TEST_JWT_SECRET } from '../fault-harness';
 import { startFakeTron, type TFakeChain } from '../payments/fake-chains';
@@ -23,7 +23,7 @@ import {
 // adjusts a balance; then started again: nothing half-written, the invariants
 // hold, and the retry (the same call, the watcher's next pass, the same
 // request id) completes the operation exactly once.
-describe.skipIf(!isPostgres)(
+describeOnPostgres(
   'supply fees, reversals and adjustments survive crashes (needs PostgreSQL: the API runs as a second process)',
   () => {
     const mailer = createMemoryMailer();
@@ -224,74 +224,71 @@ describe.skipIf(!isPostgres)(
 );
 
 // USDT and the sandbox are never on together: the USDT crash has a database, a fake chain and an API child of its own.
-describe.skipIf(!isPostgres)(
-  'USDT top-ups survive crashes (needs PostgreSQL: the API runs as a second process)',
-  () => {
-    const mailer = createMemoryMailer();
-    const jobs = { JOBS_ENABLED: 'true', JOBS_INTERVAL_MS: '100' };
-    let handle: TDbHandle & { url?: string };
-    let t: TTestApp;
-    let chain: TFakeChain;
-    let apis: ReturnType<typeof createApiSupervisor>;
-    let cat: TTestUser;
+describeOnPostgres('USDT top-ups survive crashes (needs PostgreSQL: the API runs as a second process)', () => {
+  const mailer = createMemoryMailer();
+  const jobs = { JOBS_ENABLED: 'true', JOBS_INTERVAL_MS: '100' };
+  let handle: TDbHandle & { url?: string };
+  let t: TTestApp;
+  let chain: TFakeChain;
+  let apis: ReturnType<typeof createApiSupervisor>;
+  let cat: TTestUser;
 
-    const rows = <T>(query: SQL) => selectRows<T>(handle.db, query);
-    const countOf = async (query: SQL) => Number((await rows<{ n: number }>(query))[0]!.n);
+  const rows = <T>(query: SQL) => selectRows<T>(handle.db, query);
+  const countOf = async (query: SQL) => Number((await rows<{ n: number }>(query))[0]!.n);
 
-    beforeAll(async () => {
-      handle = await createTestDatabase({ poolSize: 4 });
-      chain = await startFakeTron();
-      const usdt = { ...chain.env, USDT_CNY_RATE: '7.20' };
-      apis = createApiSupervisor(handle.url!, { DIRECT_EXIT_COUNTRY: 'us', ...usdt, USDT_POLL_INTERVAL_S: '1' });
-      await apis.with('usdt.credited', jobs);
-      t = await createTestApp({ database: handle, mailer, config: { JWT_SECRET: TEST_JWT_SECRET, ...usdt } });
-      cat = await createUser(t.app, mailer, 'cat');
-    });
-    afterAll(async () => {
-      await apis?.close();
-      await t?.close();
-      await chain?.close();
-      await handle?.close();
-    });
+  beforeAll(async () => {
+    handle = await createTestDatabase({ poolSize: 4 });
+    chain = await startFakeTron();
+    const usdt = { ...chain.env, USDT_CNY_RATE: '7.20' };
+    apis = createApiSupervisor(handle.url!, { DIRECT_EXIT_COUNTRY: 'us', ...usdt, USDT_POLL_INTERVAL_S: '1' });
+    await apis.with('usdt.credited', jobs);
+    t = await createTestApp({ database: handle, mailer, config: { JWT_SECRET: TEST_JWT_SECRET, ...usdt } });
+    cat = await createUser(t.app, mailer, 'cat');
+  });
+  afterAll(async () => {
+    await apis?.close();
+    await t?.close();
+    await chain?.close();
+    await handle?.close();
+  });
 
-    it("a matched USDT transfer killed mid-credit is neither recorded nor credited; the restarted watcher's pass credits it once", async () => {
-      let api = await apis.with('usdt.credited', jobs);
-      // The watcher's first pass sets its cursor at the chain's head: transfers before it are not ours to see.
-      await expect
-        .poll(() => countOf(sql`SELECT count(*)::int AS n FROM usdt_watch_cursors WHERE network = 'trc20'`))
-        .toBe(1);
-      const charged = await request(t.app, 'POST', `/pay/charge/${USDT_METHODS.trc20}/20`, { token: cat.token });
-      expect(charged.json().code, charged.body).toBe(0);
-      const order = charged.json().data as { order_id: string; value: number; crypto: { amount: string } };
-      const [whole, fraction = ''] = order.crypto.amount.split('.');
-      const before = await balanceFen(t.deps, cat.userId);
-      const txHash = chain.send({ amount: BigInt(whole!) * 1_000_000n + BigInt(fraction.padEnd(6, '0')) });
-      chain.finalize();
-      const state = async () => {
-        const [row] = await rows<{ status: string }>(sql`SELECT status FROM pay_orders WHERE id = ${order.order_id}`);
-        const transfers = await rows<{ status: string }>(
-          sql`SELECT status FROM usdt_transfers WHERE order_id = ${order.order_id} OR tx_hash = ${txHash}`,
-        );
-        const credits = await countOf(
-          sql`SELECT count(*)::int AS n FROM ledger_entries WHERE reason = 'recharge' AND reference = ${order.order_id}`,
-        );
-        return { order: row!.status, transfers: transfers.map((r) => r.status), credits };
-      };
-      await api.waitForFaultPoint('usdt.credited');
-      await api.kill();
-      expect(await state()).toEqual({ order: 'pending', transfers: [], credits: 0 });
-      expect(await balanceFen(t.deps, cat.userId)).toBe(before);
-      expect(await findLedgerViolations(handle.db)).toEqual([]);
+  it("a matched USDT transfer killed mid-credit is neither recorded nor credited; the restarted watcher's pass credits it once", async () => {
+    let api = await apis.with('usdt.credited', jobs);
+    // The watcher's first pass sets its cursor at the chain's head: transfers before it are not ours to see.
+    await expect
+      .poll(() => countOf(sql`SELECT count(*)::int AS n FROM usdt_watch_cursors WHERE network = 'trc20'`))
+      .toBe(1);
+    const charged = await request(t.app, 'POST', `/pay/charge/${USDT_METHODS.trc20}/20`, { token: cat.token });
+    expect(charged.json().code, charged.body).toBe(0);
+    const order = charged.json().data as { order_id: string; value: number; crypto: { amount: string } };
+    const [whole, fraction = ''] = order.crypto.amount.split('.');
+    const before = await balanceFen(t.deps, cat.userId);
+    const txHash = chain.send({ amount: BigInt(whole!) * 1_000_000n + BigInt(fraction.padEnd(6, '0')) });
+    chain.finalize();
+    const state = async () => {
+      const [row] = await rows<{ status: string }>(sql`SELECT status FROM pay_orders WHERE id = ${order.order_id}`);
+      const transfers = await rows<{ status: string }>(
+        sql`SELECT status FROM usdt_transfers WHERE order_id = ${order.order_id} OR tx_hash = ${txHash}`,
+      );
+      const credits = await countOf(
+        sql`SELECT count(*)::int AS n FROM ledger_entries WHERE reason = 'recharge' AND reference = ${order.order_id}`,
+      );
+      return { order: row!.status, transfers: transfers.map((r) => r.status), credits };
+    };
+    await api.waitForFaultPoint('usdt.credited');
+    await api.kill();
+    expect(await state()).toEqual({ order: 'pending', transfers: [], credits: 0 });
+    expect(await balanceFen(t.deps, cat.userId)).toBe(before);
+    expect(await findLedgerViolations(handle.db)).toEqual([]);
 
-      api = await apis.with('', jobs);
-      await expect.poll(state).toEqual({ order: 'success', transfers: ['credited'], credits: 1 });
-      expect(await balanceFen(t.deps, cat.userId)).toBe(before + order.value * 100);
-      // Later passes read the chain again and move nothing.
-      chain.requests.length = 0;
-      chain.finalize();
-      await expect.poll(() => chain.requests.length).toBeGreaterThan(1);
-      expect(await state()).toEqual({ order: 'success', transfers: ['credited'], credits: 1 });
-      expect(await findLedgerViolations(handle.db)).toEqual([]);
-    });
-  },
-);
+    api = await apis.with('', jobs);
+    await expect.poll(state).toEqual({ order: 'success', transfers: ['credited'], credits: 1 });
+    expect(await balanceFen(t.deps, cat.userId)).toBe(before + order.value * 100);
+    // Later passes read the chain again and move nothing.
+    chain.requests.length = 0;
+    chain.finalize();
+    await expect.poll(() => chain.requests.length).toBeGreaterThan(1);
+    expect(await state()).toEqual({ order: 'success', transfers: ['credited'], credits: 1 });
+    expect(await findLedgerViolations(handle.db)).toEqual([]);
+  });
+});

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rechargeFeeFen } from '@proxy/contract';
 import type { TDbHandle } from '@proxy/db';
-import { createMemoryMailer, createTestApp, createTestDatabase, isPostgres, type TTestApp } from '../helpers';
+import { createMemoryMailer, createTestApp, createTestDatabase, describeOnPostgres, type TTestApp } from '../helpers';
 import { findLedgerViolations } from '../ledger-invariants';
 import { callApiProcess, createApiSupervisor, cutCall, selectRows, TEST_JWT_SECRET } from '../fault-harness';
 import { registerUser } from '../../src/features/auth/auth-test-kit';
@@ -22,7 +22,7 @@ import {
 // half-written, the client's retry (or the job's next pass) does it once, and
 // the invariants hold. Users and their money are made in-process on the same
 // database (see money-faults.test.ts).
-describe.skipIf(!isPostgres)(
+describeOnPostgres(
   'renewals, supply requests and the money jobs survive crashes (needs PostgreSQL: the API runs as a second process)',
   () => {
     const mailer = createMemoryMailer();

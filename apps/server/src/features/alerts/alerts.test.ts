@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEvents, notifications, openDb, proxyTokens } from '@proxy/db';
-import { createFakeClock, createTestApp, isPostgres, type TTestApp } from '../../../test/helpers';
+import { createFakeClock, createTestApp, itOnPostgres, type TTestApp } from '../../../test/helpers';
 import { startSmtpSink, smtpTeeMailer } from '../../../test/smtp-sink';
 import { addTokenUsage } from '../proxies/proxies.repository';
 import { buyOk, createUser, creditFen, request, seedProxyStartup, type TTestUser } from '../proxies/proxies-test-kit';
@@ -270,33 +270,30 @@ describe('alerts', () => {
     expect(await events(kay.userId, 'proxy_expiring')).toEqual([]);
   });
 
-  it.skipIf(!isPostgres)(
-    'two instances running the alert jobs at once write each alert once (needs PostgreSQL)',
-    async () => {
-      const lou = await createUser(t.app, mailer, 'lou');
-      await creditFen(t.deps, lou.userId, 100_000);
-      await save(lou, { ...(await settingsOf(lou)), usage_thresholds: [50, 80, 100] });
-      const ids = (
-        await buyOk(t.app, lou.token, '/token/variable/traffic', {
-          network: 'HTTP',
-          country_id: 'us',
-          quantity: 20,
-          traffic_gb: 0.1,
-        })
-      ).tokens.map((x) => x.token_id);
-      for (const id of ids) await addTokenUsage(t.db.db, id, LIMIT);
-      const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 10 });
-      try {
-        const otherDeps = { ...t.deps, db: second.db };
-        await Promise.all([runAlerts(), runAlerts(otherDeps), runAlerts(), runAlerts(otherDeps)]);
-        const usage = await events(lou.userId, 'usage_threshold');
-        expect(usage).toHaveLength(60);
-        expect(new Set(usage.map((e) => `${e.subjectId}:${e.period}`)).size).toBe(60);
-        expect(await notes(lou.userId, 'usage_threshold')).toHaveLength(60);
-        expect(mailer.sent.filter((m) => m.to === lou.email && m.subject.includes('alert'))).toHaveLength(60);
-      } finally {
-        await second.close();
-      }
-    },
-  );
+  itOnPostgres('two instances running the alert jobs at once write each alert once', async () => {
+    const lou = await createUser(t.app, mailer, 'lou');
+    await creditFen(t.deps, lou.userId, 100_000);
+    await save(lou, { ...(await settingsOf(lou)), usage_thresholds: [50, 80, 100] });
+    const ids = (
+      await buyOk(t.app, lou.token, '/token/variable/traffic', {
+        network: 'HTTP',
+        country_id: 'us',
+        quantity: 20,
+        traffic_gb: 0.1,
+      })
+    ).tokens.map((x) => x.token_id);
+    for (const id of ids) await addTokenUsage(t.db.db, id, LIMIT);
+    const second = await openDb({ url: (t.db as { url?: string }).url, poolSize: 10 });
+    try {
+      const otherDeps = { ...t.deps, db: second.db };
+      await Promise.all([runAlerts(), runAlerts(otherDeps), runAlerts(), runAlerts(otherDeps)]);
+      const usage = await events(lou.userId, 'usage_threshold');
+      expect(usage).toHaveLength(60);
+      expect(new Set(usage.map((e) => `${e.subjectId}:${e.period}`)).size).toBe(60);
+      expect(await notes(lou.userId, 'usage_threshold')).toHaveLength(60);
+      expect(mailer.sent.filter((m) => m.to === lou.email && m.subject.includes('alert'))).toHaveLength(60);
+    } finally {
+      await second.close();
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_RESEND_MS } from '@proxy/contract';
 import { ledgerEntries, notifications, userSessions, users } from '@proxy/db';
-import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
+import { createFakeClock, createMemoryMailer, createTestApp, itOnPostgres } from '../../../test/helpers';
 import { setUserStatus } from '../users/users.service';
 import { callApi, codeSentTo, postForm, registerUser } from './auth-test-kit';
 import { isAppError } from '../../lib/app-error';
@@ -700,8 +700,7 @@ describe('sign-in timing', () => {
 });
 
 describe('concurrent first sign-ins', () => {
-  const name = `grant the trial credit once: 10 parallel first logins leave 15 yuan${isPostgres ? '' : ' (skipped: needs PostgreSQL)'}`;
-  it.skipIf(!isPostgres)(name, async () => {
+  itOnPostgres('grant the trial credit once: 10 parallel first logins leave 15 yuan', async () => {
     const t = await createTestApp();
     try {
       await createAccount(t.deps, {

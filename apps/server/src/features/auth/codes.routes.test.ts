@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_RESEND_MS, CODE_TTL_MS } from '@proxy/contract';
 import { emailCodes, users } from '@proxy/db';
-import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
+import { createFakeClock, createMemoryMailer, createTestApp, itOnPostgres } from '../../../test/helpers';
 import { createMailer } from '../../lib/mailer';
 import { codeSentTo, postForm, registerUser } from './auth-test-kit';
 
@@ -265,8 +265,7 @@ describe('verification codes when mail cannot be sent', () => {
 });
 
 describe('verification codes under concurrency', () => {
-  const suffix = isPostgres ? '' : ' (skipped: needs PostgreSQL)';
-  it.skipIf(!isPostgres)(`parallel requests for one address send one code${suffix}`, async () => {
+  itOnPostgres('parallel requests for one address send one code', async () => {
     const mailer = createMemoryMailer();
     const t = await createTestApp({ mailer });
     try {
@@ -283,7 +282,7 @@ describe('verification codes under concurrency', () => {
     }
   });
 
-  it.skipIf(!isPostgres)(`parallel registrations with one code create one account${suffix}`, async () => {
+  itOnPostgres('parallel registrations with one code create one account', async () => {
     const mailer = createMemoryMailer();
     const t = await createTestApp({ mailer });
     try {

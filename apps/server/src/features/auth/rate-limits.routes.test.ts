@@ -7,7 +7,7 @@ import {
   createTestApp,
   createTestConfig,
   createTestDatabase,
-  isPostgres,
+  itOnPostgres,
 } from '../../../test/helpers';
 import { RATE_LIMIT_TABLE } from '../../lib/rate-limiter';
 import { callApi, postForm } from './auth-test-kit';
@@ -173,8 +173,7 @@ describe('the limit window (RATE_LIMIT_AUTH_WINDOW_S)', () => {
 });
 
 describe('several API instances on one PostgreSQL database', () => {
-  const suffix = isPostgres ? '' : ' (skipped: needs PostgreSQL)';
-  it.skipIf(!isPostgres)(`after one instance answers 429 the other refuses too${suffix}`, async () => {
+  itOnPostgres('after one instance answers 429 the other refuses too', async () => {
     const database = await createTestDatabase();
     const second = await openDb({ url: database.url, poolSize: 5 });
     const settings = { RATE_LIMIT_AUTH_MAX: '3', RATE_LIMIT_AUTH_WINDOW_S: '600' };

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitNodes } from '@proxy/db';
-import { createMemoryMailer, createTestApp, createTestConfig, isPostgres } from '../../../test/helpers';
+import { createMemoryMailer, createTestApp, createTestConfig, itOnPglite } from '../../../test/helpers';
 import { readGatewayVersion } from '../gateway/gateway-state.repository';
 import { createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
 import { parseInventoryCsv } from './inventory-csv';
@@ -200,7 +200,7 @@ describe('inventory import and areas', () => {
     expect((await request(t.app, 'GET', '/token/list/area/countries')).statusCode).toBe(401);
   });
 
-  it.skipIf(isPostgres)(
+  itOnPglite(
     'imports a file with the CLI and reports bad lines with their numbers (its own embedded database: PGlite run only)',
     async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'inventory-cli-'));

@@ -5,7 +5,7 @@ import {
   createFakeClock,
   createMemoryMailer,
   createTestApp,
-  isPostgres,
+  itOnPostgres,
   type TMemoryMailer,
   type TTestApp,
 } from '../../../test/helpers';
@@ -411,8 +411,8 @@ describe('invite and rebate', () => {
     expect(maskEmail('b@example.com')).toBe('b***@example.com');
   });
 
-  it.skipIf(!isPostgres)(
-    'a notification replayed concurrently creates one rebate, and two payout runners pay it once (needs PostgreSQL)',
+  itOnPostgres(
+    'a notification replayed concurrently creates one rebate, and two payout runners pay it once',
     async () => {
       const url = (t.db as { url?: string }).url;
       const second = await openDb({ url, poolSize: 10 });

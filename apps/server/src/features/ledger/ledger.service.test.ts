@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { TRIAL_CREDIT_FEN } from '@proxy/contract';
 import { ledgerEntries, users, type TDbHandle } from '@proxy/db';
-import { createFakeClock, createTestDatabase, isPostgres } from '../../../test/helpers';
+import { createFakeClock, createTestDatabase, itOnPostgres } from '../../../test/helpers';
 import { isAppError } from '../../lib/app-error';
 import type { TErrorName } from '@proxy/contract';
 import { findBalance, sumEntryDeltas } from './ledger.repository';
@@ -310,52 +310,46 @@ describe('balance ledger', () => {
   });
 
   describe('under concurrency', () => {
-    it.skipIf(!isPostgres)(
-      '100 concurrent debits of 1 yuan against 10 yuan: exactly 10 succeed (needs PostgreSQL)',
-      async () => {
-        const userId = await insertUser(handle.db);
-        await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
-        const results = await Promise.allSettled(
-          Array.from({ length: 100 }, (_, i) =>
-            ledger.debit({ userId, amountFen: 100, reason: 'purchase', reference: `order-${i}` }),
-          ),
-        );
-        const succeeded = results.filter((r) => r.status === 'fulfilled');
-        const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-        expect(succeeded).toHaveLength(10);
-        expect(failed).toHaveLength(90);
-        for (const f of failed) expect(isAppError(f.reason, 'INSUFFICIENT_BALANCE'), String(f.reason)).toBe(true);
-        const state = await expectConsistent(handle.db, userId, { availableFen: 0, frozenFen: 0 });
-        expect(state.entryCount).toBe(11);
-      },
-    );
+    itOnPostgres('100 concurrent debits of 1 yuan against 10 yuan: exactly 10 succeed', async () => {
+      const userId = await insertUser(handle.db);
+      await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
+      const results = await Promise.allSettled(
+        Array.from({ length: 100 }, (_, i) =>
+          ledger.debit({ userId, amountFen: 100, reason: 'purchase', reference: `order-${i}` }),
+        ),
+      );
+      const succeeded = results.filter((r) => r.status === 'fulfilled');
+      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(succeeded).toHaveLength(10);
+      expect(failed).toHaveLength(90);
+      for (const f of failed) expect(isAppError(f.reason, 'INSUFFICIENT_BALANCE'), String(f.reason)).toBe(true);
+      const state = await expectConsistent(handle.db, userId, { availableFen: 0, frozenFen: 0 });
+      expect(state.entryCount).toBe(11);
+    });
 
-    it.skipIf(!isPostgres)(
-      '20 concurrent calls with the same idempotency key move money once (needs PostgreSQL)',
-      async () => {
-        const userId = await insertUser(handle.db);
-        await ledger.credit({ userId, amountFen: 5000, reason: 'recharge' });
-        const results = await Promise.all(
-          Array.from({ length: 20 }, () =>
-            ledger.debit({ userId, amountFen: 300, reason: 'purchase', idempotencyKey: 'order-77' }),
-          ),
-        );
-        expect(results.filter((r) => !r.isReplay)).toHaveLength(1);
-        expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
-        await expectConsistent(handle.db, userId, { availableFen: 4700, frozenFen: 0 });
-        // Same on an account that has no balance row yet (the row is created by exactly one of them).
-        const fresh = await insertUser(handle.db);
-        const credits = await Promise.all(
-          Array.from({ length: 20 }, () =>
-            ledger.credit({ userId: fresh, amountFen: 900, reason: 'recharge', idempotencyKey: 'pay-1' }),
-          ),
-        );
-        expect(credits.filter((r) => !r.isReplay)).toHaveLength(1);
-        await expectConsistent(handle.db, fresh, { availableFen: 900, frozenFen: 0 });
-      },
-    );
+    itOnPostgres('20 concurrent calls with the same idempotency key move money once', async () => {
+      const userId = await insertUser(handle.db);
+      await ledger.credit({ userId, amountFen: 5000, reason: 'recharge' });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          ledger.debit({ userId, amountFen: 300, reason: 'purchase', idempotencyKey: 'order-77' }),
+        ),
+      );
+      expect(results.filter((r) => !r.isReplay)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
+      await expectConsistent(handle.db, userId, { availableFen: 4700, frozenFen: 0 });
+      // Same on an account that has no balance row yet (the row is created by exactly one of them).
+      const fresh = await insertUser(handle.db);
+      const credits = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          ledger.credit({ userId: fresh, amountFen: 900, reason: 'recharge', idempotencyKey: 'pay-1' }),
+        ),
+      );
+      expect(credits.filter((r) => !r.isReplay)).toHaveLength(1);
+      await expectConsistent(handle.db, fresh, { availableFen: 900, frozenFen: 0 });
+    });
 
-    it.skipIf(!isPostgres)('concurrent first credits on a new account all land (needs PostgreSQL)', async () => {
+    itOnPostgres('concurrent first credits on a new account all land', async () => {
       const userId = await insertUser(handle.db);
       await Promise.all(
         Array.from({ length: 25 }, (_, i) => ledger.credit({ userId, amountFen: 10 + i, reason: 'rebate' })),
@@ -364,36 +358,32 @@ describe('balance ledger', () => {
       expect(state.entryCount).toBe(25);
     });
 
-    it.skipIf(!isPostgres)(
-      'concurrent release and consume of one request settle it exactly once (needs PostgreSQL)',
-      async () => {
-        const userId = await insertUser(handle.db);
-        await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
-        await ledger.freeze({ userId, amountFen: 700, reason: 'supply' });
-        const results = await Promise.allSettled(
-          Array.from({ length: 20 }, (_, i) =>
-            (i % 2 ? ledger.release : ledger.consume)({
-              userId,
-              amountFen: 700,
-              reason: 'supply',
-              idempotencyKey: 'supply-3:settle',
-            }),
-          ),
-        );
-        const moved = results.filter((r) => r.status === 'fulfilled' && !r.value.isReplay);
-        expect(moved).toHaveLength(1);
-        for (const r of results) {
-          if (r.status === 'rejected')
-            expect(isAppError(r.reason, 'IDEMPOTENCY_CONFLICT'), String(r.reason)).toBe(true);
-        }
-        const state = await expectConsistent(handle.db, userId);
-        expect(state.frozenFen).toBe(0);
-        expect([300, 1000]).toContain(state.availableFen);
-        expect(state.entryCount).toBe(3);
-      },
-    );
+    itOnPostgres('concurrent release and consume of one request settle it exactly once', async () => {
+      const userId = await insertUser(handle.db);
+      await ledger.credit({ userId, amountFen: 1000, reason: 'recharge' });
+      await ledger.freeze({ userId, amountFen: 700, reason: 'supply' });
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? ledger.release : ledger.consume)({
+            userId,
+            amountFen: 700,
+            reason: 'supply',
+            idempotencyKey: 'supply-3:settle',
+          }),
+        ),
+      );
+      const moved = results.filter((r) => r.status === 'fulfilled' && !r.value.isReplay);
+      expect(moved).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'rejected') expect(isAppError(r.reason, 'IDEMPOTENCY_CONFLICT'), String(r.reason)).toBe(true);
+      }
+      const state = await expectConsistent(handle.db, userId);
+      expect(state.frozenFen).toBe(0);
+      expect([300, 1000]).toContain(state.availableFen);
+      expect(state.entryCount).toBe(3);
+    });
 
-    it.skipIf(!isPostgres)('10 concurrent trial grants credit 15 yuan once (needs PostgreSQL)', async () => {
+    itOnPostgres('10 concurrent trial grants credit 15 yuan once', async () => {
       const userId = await insertUser(handle.db);
       const results = await Promise.all(Array.from({ length: 10 }, () => ledger.grantTrialCredit(userId)));
       expect(results.filter((r) => r.isGranted)).toHaveLength(1);

@@ -6,7 +6,7 @@ import {
   createFakeClock,
   createMemoryMailer,
   createTestApp,
-  isPostgres,
+  describeOnPostgres,
   type TMemoryMailer,
   type TTestApp,
 } from '../../../test/helpers';
@@ -256,7 +256,7 @@ describe('top-up with the sandbox provider', () => {
   });
 });
 
-describe.skipIf(!isPostgres)('top-up settlement on PostgreSQL with two API instances', () => {
+describeOnPostgres('top-up settlement on PostgreSQL with two API instances', () => {
   it('credits one order once when both instances settle its notifications concurrently', async () => {
     const mailer = createMemoryMailer();
     const t = await createTestApp({ mailer, config: { PAY_SANDBOX: 'true' } });

@@ -5,7 +5,7 @@ import {
   createFakeClock,
   createMemoryMailer,
   createTestApp,
-  isPostgres,
+  itOnPostgres,
   type TMemoryMailer,
   type TTestApp,
 } from '../../../test/helpers';
@@ -155,16 +155,13 @@ describe('reversing a recharge', () => {
     ).toBe(403);
   });
 
-  it.skipIf(!isPostgres)(
-    'two operators reversing one recharge at once reverse it once (needs PostgreSQL)',
-    async () => {
-      const kid = await invitee();
-      const before = await balanceFen(t.deps, kid.userId);
-      const orderId = await topUp(kid, '50');
-      const answers = await Promise.all(Array.from({ length: 6 }, () => reverse(orderId)));
-      expect(answers.filter((a) => a.json().code === 0)).toHaveLength(1);
-      expect(await balanceFen(t.deps, kid.userId)).toBe(before);
-      await expectLedgerBalanced(kid.userId);
-    },
-  );
+  itOnPostgres('two operators reversing one recharge at once reverse it once', async () => {
+    const kid = await invitee();
+    const before = await balanceFen(t.deps, kid.userId);
+    const orderId = await topUp(kid, '50');
+    const answers = await Promise.all(Array.from({ length: 6 }, () => reverse(orderId)));
+    expect(answers.filter((a) => a.json().code === 0)).toHaveLength(1);
+    expect(await balanceFen(t.deps, kid.userId)).toBe(before);
+    await expectLedgerBalanced(kid.userId);
+  });
 });

@@ -9,7 +9,8 @@ import {
   createMemoryMailer,
   createTestApp,
   createTestConfig,
-  isPostgres,
+  describeOnPostgres,
+  itOnPostgres,
   type TMemoryMailer,
   type TTestApp,
 } from '../../../test/helpers';
@@ -326,7 +327,7 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     expect((await request(t.app, 'GET', '/admin/payments/orders', { token: ben.token })).statusCode).toBe(403);
   });
 
-  it.skipIf(!isPostgres)('two operators assigning one transfer at once credit it once (needs PostgreSQL)', async () => {
+  itOnPostgres('two operators assigning one transfer at once credit it once', async () => {
     const tx = chain.send({ amount: 4_440_000n });
     chain.finalize();
     await watch();
@@ -511,7 +512,7 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
   });
 });
 
-describe.skipIf(!isPostgres)('USDT on PostgreSQL with two API instances', () => {
+describeOnPostgres('USDT on PostgreSQL with two API instances', () => {
   it.each(CHAINS)(
     'gives concurrent orders distinct amounts and credits each transfer once when both watchers run at once ($network)',
     async ({ network, start }) => {

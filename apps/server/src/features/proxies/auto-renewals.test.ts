@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEvents, ledgerEntries, notifications, openDb, proxyTokens, renewalNotices } from '@proxy/db';
-import { createFakeClock, createMemoryMailer, createTestApp, isPostgres, type TTestApp } from '../../../test/helpers';
+import { createFakeClock, createMemoryMailer, createTestApp, itOnPostgres, type TTestApp } from '../../../test/helpers';
 import { findLedgerViolations } from '../../../test/ledger-invariants';
 import { createAutoRenewJob, createExpiryJob } from '../../jobs/token-jobs';
 import { createAlertJobs } from '../alerts/alerts.jobs';
@@ -265,7 +265,7 @@ describe('auto-renewal notices, cancel links and undo', () => {
     expect((await tokenRow(late.id)).expiresAt.getTime()).toBe(late.expiry + DAY);
   });
 
-  it.skipIf(!isPostgres)('8 concurrent undo requests refund once (needs PostgreSQL)', async () => {
+  itOnPostgres('8 concurrent undo requests refund once', async () => {
     await freshStart('2026-08-01T00:00:00Z');
     const { user, id, expiry } = await autoRenewed('hal');
     const charged = await balanceFen(t.deps, user.userId);
@@ -284,8 +284,8 @@ describe('auto-renewal notices, cancel links and undo', () => {
     expect(await findLedgerViolations(t.db.db)).toEqual([]);
   });
 
-  it.skipIf(!isPostgres)(
-    'two instances running the notice job at once write one notice, one alert and one e-mail per renewal (needs PostgreSQL)',
+  itOnPostgres(
+    'two instances running the notice job at once write one notice, one alert and one e-mail per renewal',
     async () => {
       await freshStart('2026-08-10T00:00:00Z');
       const kim = await createUser(t.app, mailer, 'kim');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { exitNodes, proxyTokens } from '@proxy/db';
 import { PROXY_QUANTITY_MAX, PROXY_TRAFFIC_MAX_GB } from '@proxy/contract';
-import { createFakeClock, createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
+import { createFakeClock, createMemoryMailer, createTestApp, itOnPostgres } from '../../../test/helpers';
 import { readGatewayVersion } from '../gateway/gateway-state.repository';
 import { importInventory } from '../inventory/inventory.service';
 import {
@@ -218,36 +218,33 @@ describe('buying proxies', () => {
     );
   });
 
-  it.skipIf(!isPostgres)(
-    'concurrent purchases never claim the same upstream node, and a repeated key debits once (needs PostgreSQL)',
-    async () => {
-      await importInventory(t.deps, '10.5.0.1:3128,it,,\n10.5.0.2:3128,it,,\n10.5.0.3:3128,it,,\n', 'residential');
-      const buyers = await Promise.all(
-        ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((name) => createUser(t.app, mailer, name)),
-      );
-      const body = { ...ipBody, country_id: 'it' };
-      const answers = await Promise.all(
-        buyers.map((b) => request(t.app, 'POST', '/token/static/ip', { token: b.token, body })),
-      );
-      const codes = answers.map((a) => a.json().code).sort();
-      expect(codes).toEqual([0, 0, 0, 3001, 3001, 3001]);
-      const nodes = await t.db.db.select().from(exitNodes).where(eq(exitNodes.country, 'it'));
-      const holders = nodes.map((n) => n.holderTokenId);
-      expect(new Set(holders).size).toBe(3);
-      expect(holders).not.toContain(null);
-      for (const [i, b] of buyers.entries()) {
-        expect(await balanceFen(t.deps, b.userId)).toBe(answers[i].json().code === 0 ? 1300 : 1500);
-      }
-      const headers = { 'idempotency-key': 'same-twice' };
-      const twins = await Promise.all(
-        [0, 1, 2].map(() =>
-          request(t.app, 'POST', '/token/static/ip', { token: buyers[0].token, body: ipBody, headers }),
-        ),
-      );
-      expect(new Set(twins.map((r) => r.json().data.tokens[0].token_id)).size).toBe(1);
-      expect(await balanceFen(t.deps, buyers[0].userId)).toBe(answers[0].json().code === 0 ? 1100 : 1300);
-    },
-  );
+  itOnPostgres('concurrent purchases never claim the same upstream node, and a repeated key debits once', async () => {
+    await importInventory(t.deps, '10.5.0.1:3128,it,,\n10.5.0.2:3128,it,,\n10.5.0.3:3128,it,,\n', 'residential');
+    const buyers = await Promise.all(
+      ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((name) => createUser(t.app, mailer, name)),
+    );
+    const body = { ...ipBody, country_id: 'it' };
+    const answers = await Promise.all(
+      buyers.map((b) => request(t.app, 'POST', '/token/static/ip', { token: b.token, body })),
+    );
+    const codes = answers.map((a) => a.json().code).sort();
+    expect(codes).toEqual([0, 0, 0, 3001, 3001, 3001]);
+    const nodes = await t.db.db.select().from(exitNodes).where(eq(exitNodes.country, 'it'));
+    const holders = nodes.map((n) => n.holderTokenId);
+    expect(new Set(holders).size).toBe(3);
+    expect(holders).not.toContain(null);
+    for (const [i, b] of buyers.entries()) {
+      expect(await balanceFen(t.deps, b.userId)).toBe(answers[i].json().code === 0 ? 1300 : 1500);
+    }
+    const headers = { 'idempotency-key': 'same-twice' };
+    const twins = await Promise.all(
+      [0, 1, 2].map(() =>
+        request(t.app, 'POST', '/token/static/ip', { token: buyers[0].token, body: ipBody, headers }),
+      ),
+    );
+    expect(new Set(twins.map((r) => r.json().data.tokens[0].token_id)).size).toBe(1);
+    expect(await balanceFen(t.deps, buyers[0].userId)).toBe(answers[0].json().code === 0 ? 1100 : 1300);
+  });
 
   it('answers the price catalogue', async () => {
     const res = await request(t.app, 'GET', '/token/prices', { token: alice.token });

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, proxyOrders, proxyTokens } from '@proxy/db';
-import { createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
+import { createMemoryMailer, createTestApp, itOnPostgres } from '../../../test/helpers';
 import { findLedgerViolations } from '../../../test/ledger-invariants';
 import {
   balanceFen,
@@ -135,7 +135,7 @@ describe('renewals with an Idempotency-Key', () => {
     expect(long.json().data.issues).toEqual([expect.objectContaining({ path: 'Idempotency-Key' })]);
   });
 
-  it.skipIf(!isPostgres)('the same key sent 8 times at once renews and debits once (needs PostgreSQL)', async () => {
+  itOnPostgres('the same key sent 8 times at once renews and debits once', async () => {
     const cy = await createUser(t.app, mailer, 'cy');
     await creditFen(t.deps, cy.userId, 10_000);
     const ids = [

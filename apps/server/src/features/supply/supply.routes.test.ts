@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { VALIDATION_MESSAGES, ERRORS, type TLang, type TValidationKey } from '@proxy/contract';
 import { notifications, proxyTokens, supplyRequests } from '@proxy/db';
-import { createFakeClock, createTestApp, isPostgres, type TMemoryMailer, type TTestApp } from '../../../test/helpers';
+import {
+  createFakeClock,
+  createTestApp,
+  describeOnPostgres,
+  type TMemoryMailer,
+  type TTestApp,
+} from '../../../test/helpers';
 import { smtpTeeMailer, startSmtpSink } from '../../../test/smtp-sink';
 import { importInventory } from '../inventory/inventory.service';
 import { createLedgerService } from '../ledger/ledger.service';
@@ -427,8 +433,8 @@ describe('supply requests', () => {
   });
 });
 
-describe.skipIf(!isPostgres)('supply requests on PostgreSQL with two API instances', () => {
-  it('a revoke racing a take-and-complete resolves to exactly one, a key repeated concurrently submits once; the money moves once (needs PostgreSQL)', async () => {
+describeOnPostgres('supply requests on PostgreSQL with two API instances', () => {
+  it('a revoke racing a take-and-complete resolves to exactly one, a key repeated concurrently submits once; the money moves once', async () => {
     const { buildApp } = await import('../../app');
     const { createMemoryMailer, createTestConfig } = await import('../../../test/helpers');
     const { openDb } = await import('@proxy/db');

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries } from '@proxy/db';
-import { createMemoryMailer, createTestApp, isPostgres } from '../../../test/helpers';
+import { createMemoryMailer, createTestApp, itOnPostgres } from '../../../test/helpers';
 import { balanceFen, createAdmin, createUser, creditFen, request, type TTestUser } from '../proxies/proxies-test-kit';
 
 describe('operators: accounts, balances and roles', () => {
@@ -203,8 +203,8 @@ describe('operators: accounts, balances and roles', () => {
     expect((await asOperator('PUT', `/admin/users/${eric.userId}/admin`, { is_admin: 'yes' })).statusCode).toBe(400);
   });
 
-  it.skipIf(!isPostgres)(
-    'concurrent retries of one adjustment move the money once; concurrent debits never overdraw (needs PostgreSQL)',
+  itOnPostgres(
+    'concurrent retries of one adjustment move the money once; concurrent debits never overdraw',
     async () => {
       const frank = await createUser(t.app, mailer, 'frank');
       await creditFen(t.deps, frank.userId, 1000);

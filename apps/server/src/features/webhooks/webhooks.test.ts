@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { openDb, webhookEndpoints } from '@proxy/db';
 import { createSecretBox, SecretBoxError } from '../../lib/secret-box';
 import { createTestDatabase } from '@proxy/db/testing';
-import { createFakeClock, createMemoryMailer, createTestApp, isPostgres, type TTestApp } from '../../../test/helpers';
+import { createFakeClock, createMemoryMailer, createTestApp, itOnPostgres, type TTestApp } from '../../../test/helpers';
 import { addTokenUsage } from '../proxies/proxies.repository';
 import {
   buyOk,
@@ -275,8 +275,8 @@ describe('webhooks', () => {
     answers = () => 200;
   });
 
-  it.skipIf(!isPostgres)(
-    'two server instances draining the queue at once send each event once, in order per subject (needs PostgreSQL)',
+  itOnPostgres(
+    'two server instances draining the queue at once send each event once, in order per subject',
     async () => {
       const ned = await createUser(t.app, mailer, 'ned');
       await create(ned, ['supply.changed']);

@@ -685,14 +685,16 @@ describe('sign-in timing', () => {
       // Warm-up: the first unknown-account attempt computes the dummy hash.
       await cpuOfLogin('nobody@example.com');
       await cpuOfLogin('timed@example.com');
-      let known = 0;
-      let unknown = 0;
-      for (let i = 0; i < 5; i += 1) {
-        known += await cpuOfLogin('timed@example.com');
-        unknown += await cpuOfLogin(`nobody${i}@example.com`);
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        known.push(await cpuOfLogin('timed@example.com'));
+        unknown.push(await cpuOfLogin(`nobody${i}@example.com`));
       }
-      // Without the dummy verification an unknown account costs a small fraction of a wrong password.
-      expect(unknown).toBeGreaterThan(known * 0.5);
+      // Other work in the process (a busy machine's slower I/O, a collection) only adds to a sample, so the
+      // cheapest of each is the sign-in's own cost. Without the dummy verification an unknown account's
+      // cheapest costs a small fraction (a fifth, measured) of a wrong password's.
+      expect(Math.min(...unknown)).toBeGreaterThan(Math.min(...known) * 0.5);
     } finally {
       await t.close();
     }

@@ -662,6 +662,51 @@ describe('credentials the copy does not know', () => {
   });
 });
 
+describe('names PostgreSQL text cannot hold', () => {
+  // One request through HTTP forward with raw bytes as the username; answers the status and X-Proxy-Reason.
+  function rawForward(username: Buffer, password: string): Promise<{ status: number; reason: string | undefined }> {
+    const auth = Buffer.concat([username, Buffer.from(`:${password}`)]).toString('base64');
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(gateway.port, '127.0.0.1');
+      let got = Buffer.alloc(0);
+      socket.on('error', reject);
+      socket.on('data', (d) => {
+        got = Buffer.concat([got, d]);
+        const end = got.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = got.toString('latin1', 0, end);
+        socket.destroy();
+        resolve({
+          status: Number(head.split(' ')[1]),
+          reason: /^x-proxy-reason: (.*)$/im.exec(head)?.[1],
+        });
+      });
+      socket.write(
+        `GET http://127.0.0.1:${origin.port}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`,
+      );
+    });
+  }
+
+  it('refuses a flood of NUL and invalid UTF-8 names without failing the look-up of brand-new proxies asked among them', async () => {
+    // Bought a moment ago: not in the copy (no version bump), so each is found by a look-up, amid the flood.
+    const fresh = ['unulfresh1', 'unulfresh2', 'unulfresh3', 'unulfresh4', 'unulfresh5'];
+    for (const username of fresh) await insertToken(handle.db, { userId, username, product: 'dynamic' });
+    const bad = (i: number) =>
+      i % 2 === 0
+        ? Buffer.from(`nul${i}\0x`)
+        : Buffer.concat([Buffer.from(`bad${i}`), Buffer.from([0xc3, 0x28, 0xff])]);
+    const flood: Promise<{ status: number; reason: string | undefined }>[] = [];
+    const good: Promise<{ status: number; reason: string | undefined }>[] = [];
+    for (let i = 0; i < 300; i++) {
+      flood.push(rawForward(bad(i), 'x'));
+      if (i % 60 === 30) good.push(rawForward(Buffer.from(fresh[good.length]), 'secret'));
+    }
+    const refused = await Promise.all(flood);
+    expect(refused.filter((a) => a.status === 407 && a.reason === 'bad-credentials')).toHaveLength(300);
+    expect((await Promise.all(good)).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+});
+
 describe('two gateways, no shared state', () => {
   it('put one sticky session on one exit, and move it to the same next exit at the same window', async () => {
     const upstreams = await Promise.all(

@@ -216,6 +216,19 @@ describe('SSRF battery at the guard (addresses off this machine are never dialle
     expect(guard.isAddressAllowed(address, 80)).toBe(false);
   });
 
+  it("refuses the host's own public address however it is written (IPv4-mapped, IPv4-compatible, hex)", () => {
+    const own = createTargetGuard({
+      allowPrivateTargets: false,
+      echoUrls: [],
+      ownAddresses: ['8.8.8.8', '2001:4860::8888'],
+    });
+    for (const address of ['8.8.8.8', '::ffff:8.8.8.8', '::ffff:808:808', '::808:808', '0:0:0:0:0:0:808:808'])
+      expect(own.isAddressAllowed(address, 80), address).toBe(false);
+    expect(own.isAddressAllowed('2001:4860:0:0:0:0:0:8888', 80)).toBe(false);
+    expect(() => own.check('::808:808', 80)).toThrow(GatewayRefusal);
+    expect(own.isAddressAllowed('8.8.4.4', 80)).toBe(true);
+  });
+
   it('knows the echo by its host and port as written, and does not let its address through the guard', () => {
     expect(guard.echoAt('127.0.0.1', 8080)).toEqual({ path: '/api/proxy/echo' });
     expect(guard.echoAt('127.0.0.1', 8081)).toBeUndefined();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addressScope,
+  canonicalAddress,
   createIpMatcher,
   findDuplicateRanges,
   IP_LIST_NAMES,
@@ -128,6 +129,22 @@ describe('address scope', () => {
     ['not-an-ip', null],
   ])('%s is %s', (ip, scope) => {
     expect(addressScope(ip)).toBe(scope);
+  });
+});
+
+describe('canonical address', () => {
+  it.each([
+    ['8.8.8.8', '8.8.8.8'],
+    ['::ffff:8.8.8.8', '8.8.8.8'],
+    ['::ffff:808:808', '8.8.8.8'],
+    ['::808:808', '8.8.8.8'],
+    ['0:0:0:0:0:0:7f00:1', '127.0.0.1'],
+    ['::1', '::1'],
+    ['0:0:0:0:0:0:0:0', '::'],
+    ['2001:DB8:0:0:0:0:0:1', '2001:db8::1'],
+    ['not-an-ip', null],
+  ])('%s is %s', (input, text) => {
+    expect(canonicalAddress(input)).toBe(text);
   });
 });
 

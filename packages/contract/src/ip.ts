@@ -229,6 +229,16 @@ function embeddedIpv4(addr: TAddr): ipaddr.IPv4 | null {
   return new ipaddr.IPv4([parts[6] >> 8, parts[6] & 0xff, parts[7] >> 8, parts[7] & 0xff]);
 }
 
+/**
+ * One text per address, to compare addresses however they were written: an
+ * address that embeds an IPv4 one (IPv4-mapped or IPv4-compatible) as that
+ * IPv4 address, IPv6 in RFC 5952 form; null when not an address.
+ */
+export function canonicalAddress(input: string): string | null {
+  const parsed = parseIpAddress(input);
+  return parsed ? (embeddedIpv4(parsed) ?? parsed).toString() : null;
+}
+
 /** What kind of address space an address belongs to. */
 export type TAddressScope = 'public' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'reserved';
 

@@ -25,7 +25,16 @@ export type TGrant = {
   targetRules?: TTargetRuleMatcher | null;
   /** Reports an exit that failed, so dynamic tokens move on. */
   onExitFailed?(exit: TExit): void;
+  /**
+   * The credentials the grant was given for (the token's username and
+   * password then): a live connection stops once the token no longer has
+   * them (a reset password), see findRefusal.
+   */
+  admittedAs?: TAdmittedAs;
 };
+
+/** The token's own username and password that a connection was admitted with. */
+export type TAdmittedAs = Pick<TTokenRow, 'username' | 'password'>;
 
 /** What a client presents. */
 export type TCredentials = { username: string; password: string; protocol: TProxyProtocol; sourceIp: string };
@@ -37,8 +46,12 @@ export type TCredentials = { username: string; password: string; protocol: TProx
 export type TAuthorizer = {
   /** Usually answers at once; may answer a promise when the credentials need one look in the database. */
   authorize(input: TCredentials): TGrant | TRefusal | Promise<TGrant | TRefusal>;
-  /** Why a live connection of this token must stop now (disable, delete, expiry, exhaustion, IP lists), or null. */
-  findRefusal(tokenId: number, sourceIp: string): TRefusal | null;
+  /**
+   * Why a live connection of this token must stop now (disable, delete,
+   * expiry, exhaustion, IP lists, and with `admittedAs` a changed password or
+   * username: bad-credentials), or null.
+   */
+  findRefusal(tokenId: number, sourceIp: string, admittedAs?: TAdmittedAs): TRefusal | null;
 };
 
 // Refusals a fresher row could lift (bought, reset, enabled, renewed, whitelisted a moment ago).
@@ -172,6 +185,8 @@ export function createAuthorizer(options: {
       targetRules: cache.targetRulesOf(token),
       onExitFailed:
         token.product === 'dynamic' ? (exit) => failedExits.set(exit.id, now() + options.exitPenaltyMs) : undefined,
+      // The row as it was (no copy per request): only its username and password are compared later.
+      admittedAs: token,
     };
   }
 
@@ -183,9 +198,13 @@ export function createAuthorizer(options: {
       if (!parsed) return first;
       return cache.lookUp(parsed.username).then((looked) => (looked ? decide(input) : first));
     },
-    findRefusal(tokenId, sourceIp) {
+    findRefusal(tokenId, sourceIp, admittedAs) {
       const token = cache.tokenById(tokenId);
-      return token ? refusalOf(token, sourceIp) : 'token-disabled';
+      if (!token) return 'token-disabled';
+      // Credentials changed since the connection was admitted (a reset): what the old ones opened ends.
+      if (admittedAs && (token.password !== admittedAs.password || token.username !== admittedAs.username))
+        return 'bad-credentials';
+      return refusalOf(token, sourceIp);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { TAuthorizer, TCredentials, TGrant } from './authorizer';
+import type { TAdmittedAs, TAuthorizer, TCredentials, TGrant } from './authorizer';
 import type { Connection } from './connection';
 import { createLocalLimiter, type TConnectionLimiter } from './connection-limits';
 import type { TMeter } from './meter';
@@ -33,6 +33,8 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
   const { authorizer, meter, idleTimeoutMs, usageLog } = options;
   const limiter = options.limiter ?? createLocalLimiter();
   const conns = new Set<Connection>();
+  // The credentials each bound connection was last admitted with: the sweep cuts it once its token's have changed.
+  const admittedAs = new WeakMap<Connection, TAdmittedAs>();
   let clock = performance.now();
 
   function sample(conn: Connection): void {
@@ -61,7 +63,7 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     for (const conn of conns) {
       if (conn.tokenId !== null) {
         sample(conn);
-        const refusal = authorizer.findRefusal(conn.tokenId, conn.sourceIp);
+        const refusal = authorizer.findRefusal(conn.tokenId, conn.sourceIp, admittedAs.get(conn));
         if (refusal) {
           conn.endReason = refusal;
           conn.isCut = true;
@@ -93,7 +95,10 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
         conn.logTokenId = usageLog.tokenOf(credentials) ?? conn.logTokenId;
       return then(result);
     }
-    if (conn.tokenId === result.tokenId) return then(result);
+    if (conn.tokenId === result.tokenId) {
+      remember(conn, result);
+      return then(result);
+    }
     const slot = limiter.acquire(result.tokenId, result.maxConnections);
     if (slot instanceof Promise) {
       slot.then(
@@ -115,7 +120,13 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     unbind(conn);
     conn.tokenId = grant.tokenId;
     conn.logTokenId = grant.tokenId;
+    remember(conn, grant);
     then(grant);
+  }
+
+  function remember(conn: Connection, grant: TGrant): void {
+    if (grant.admittedAs) admittedAs.set(conn, grant.admittedAs);
+    else admittedAs.delete(conn);
   }
 
   const timer = setInterval(sweep, options.sampleIntervalMs);

@@ -1,5 +1,6 @@
 // Past ~400 lines: the gateway's real-path cases share one database copy, API and gateway started once
 // (each test file starts its own).
+import http from 'node:http';
 import net from 'node:net';
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +51,93 @@ async function openTunnel(username: string, password: string, port: number) {
   const head = got.toString('latin1', 0, got.indexOf('\r\n\r\n'));
   got = got.subarray(got.indexOf('\r\n\r\n') + 4);
   return { socket, head, closed, received: () => got.length };
+}
+
+// One round trip through an open tunnel: the echo, or the tunnel's close (what a cut connection gives).
+function echoOnce(tunnel: Awaited<ReturnType<typeof openTunnel>>): Promise<'echoed' | 'closed'> {
+  if (tunnel.socket.destroyed) return Promise.resolve('closed');
+  const before = tunnel.received();
+  return new Promise((resolve) => {
+    const onData = () => {
+      if (tunnel.received() <= before) return;
+      tunnel.socket.off('data', onData);
+      resolve('echoed');
+    };
+    tunnel.socket.on('data', onData);
+    void tunnel.closed.then(() => resolve('closed'));
+    tunnel.socket.write('ping');
+  });
+}
+
+// An origin whose answer never ends: each push() sends one more chunk of the open response.
+async function startStream() {
+  const open = new Set<http.ServerResponse>();
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.write('first');
+    open.add(res);
+    res.on('close', () => open.delete(res));
+  });
+  const port = await listen(server);
+  return {
+    port,
+    push: () => {
+      for (const res of open) res.write('more');
+    },
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+// A forwarded GET whose answer streams: resolves at its first bytes; next() pushes one chunk and tells whether it came.
+function streamViaProxy(username: string, password: string, url: string) {
+  return new Promise<{ status: number; next(push: () => void): Promise<'data' | 'closed'> }>((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port: gateway.port,
+      path: url,
+      headers: {
+        host: new URL(url).host,
+        'proxy-authorization': `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
+      },
+      agent: false,
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let bytes = 0;
+      let isClosed = false;
+      const waiting = new Set<() => void>();
+      const wake = () => {
+        for (const w of waiting) w();
+      };
+      res.on('data', (d: Buffer) => {
+        bytes += d.length;
+        wake();
+      });
+      res.on('error', () => {});
+      res.on('close', () => {
+        isClosed = true;
+        wake();
+      });
+      const next = (push: () => void) =>
+        new Promise<'data' | 'closed'>((done) => {
+          const before = bytes;
+          const check = () => {
+            if (isClosed) done('closed');
+            else if (bytes > before) done('data');
+            else return;
+            waiting.delete(check);
+          };
+          waiting.add(check);
+          check();
+          push();
+        });
+      res.once('data', () => resolve({ status: res.statusCode ?? 0, next }));
+    });
+    req.end();
+  });
 }
 
 beforeAll(async () => {
@@ -179,6 +267,48 @@ describe('gateway with the database', () => {
       url: `http://127.0.0.1:${origin.port}/`,
     });
     expect(fresh.status).toBe(200);
+  });
+
+  // A reset ends what the old password opened, like a disable. No clock: a witness, a proxy disabled in the same
+  // change, is cut by the same pass of the sweep that must cut the reset one's connections (both rows arrive in one
+  // sync); once the witness is closed, the old tunnel and stream get a last chance to carry one more exchange.
+  it('cuts a tunnel and a stream opened with the old password at the sync that applies a reset; the new one works', async () => {
+    const tokenId = await insertToken(handle.db, { userId, username: 'urecut', product: 'dynamic' });
+    const witnessId = await insertToken(handle.db, { userId, username: 'uwitness', product: 'dynamic' });
+    await bump(handle.db);
+    await until(() =>
+      [tokenId, witnessId].every((id) => gateway.store.authorizer.findRefusal(id, '127.0.0.1') === null),
+    );
+    const stream = await startStream();
+    const tunnel = await openTunnel('urecut', 'secret', echo.port);
+    expect(tunnel.head).toMatch(/^HTTP\/1\.1 200/);
+    const download = await streamViaProxy('urecut', 'secret', `http://127.0.0.1:${stream.port}/endless`);
+    expect(download.status).toBe(200);
+    const witness = await openTunnel('uwitness', 'secret', echo.port);
+    expect(witness.head).toMatch(/^HTTP\/1\.1 200/);
+    expect(await echoOnce(tunnel)).toBe('echoed');
+    expect(await download.next(stream.push)).toBe('data');
+
+    const versionBefore = gateway.store.appliedVersion();
+    await handle.db.transaction(async (tx) => {
+      await tx.update(proxyTokens).set({ password: 'fresh' }).where(eq(proxyTokens.id, tokenId));
+      await tx.update(proxyTokens).set({ status: 'disabled' }).where(eq(proxyTokens.id, witnessId));
+      await tx.execute(sql`UPDATE gateway_state SET version = version + 1 WHERE id = 1`);
+    });
+    await witness.closed;
+    expect(gateway.store.appliedVersion()).toBeGreaterThan(versionBefore);
+    expect(await echoOnce(tunnel), 'the tunnel opened with the old password').toBe('closed');
+    expect(await download.next(stream.push), 'the stream opened with the old password').toBe('closed');
+
+    const url = `http://127.0.0.1:${origin.port}/`;
+    const old = await fetchViaProxy({ proxyPort: gateway.port, username: 'urecut', password: 'secret', url });
+    expect(old.headers['x-proxy-reason']).toBe('bad-credentials');
+    const fresh = await fetchViaProxy({ proxyPort: gateway.port, username: 'urecut', password: 'fresh', url });
+    expect(fresh.status).toBe(200);
+    const freshTunnel = await openTunnel('urecut', 'fresh', echo.port);
+    expect(await echoOnce(freshTunnel)).toBe('echoed');
+    freshTunnel.socket.destroy();
+    stream.close();
   });
 
   it("enforces the owner's IP lists: blacklist refuses, a whitelist without the source refuses", async () => {
@@ -529,6 +659,54 @@ describe('credentials the copy does not know', () => {
     // One query at a time, rounds at least 10 ms apart, at most 500 names each: never one query per name.
     expect(lookups).toBeLessThanOrEqual(Math.ceil(elapsed / 10) + 2);
     expect(lookups).toBeLessThan(1000);
+  });
+});
+
+describe('names PostgreSQL text cannot hold', () => {
+  // One request through HTTP forward with raw bytes as the username; answers the status and X-Proxy-Reason.
+  function rawForward(username: Buffer, password: string): Promise<{ status: number; reason: string | undefined }> {
+    const auth = Buffer.concat([username, Buffer.from(`:${password}`)]).toString('base64');
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(gateway.port, '127.0.0.1');
+      let got = Buffer.alloc(0);
+      socket.on('error', reject);
+      socket.on('data', (d) => {
+        got = Buffer.concat([got, d]);
+        const end = got.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = got.toString('latin1', 0, end);
+        socket.destroy();
+        resolve({
+          status: Number(head.split(' ')[1]),
+          reason: /^x-proxy-reason: (.*)$/im.exec(head)?.[1],
+        });
+      });
+      socket.write(
+        `GET http://127.0.0.1:${origin.port}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`,
+      );
+    });
+  }
+
+  it('refuses a flood of NUL and invalid UTF-8 names without failing the look-up of brand-new proxies asked among them', async () => {
+    // Bought a moment ago: not in the copy (no version bump), so each is found by a look-up, amid the flood.
+    const fresh = ['unulfresh1', 'unulfresh2', 'unulfresh3', 'unulfresh4', 'unulfresh5'];
+    for (const username of fresh) await insertToken(handle.db, { userId, username, product: 'dynamic' });
+    const bad = (i: number) =>
+      i % 2 === 0
+        ? Buffer.from(`nul${i}\0x`)
+        : Buffer.concat([Buffer.from(`bad${i}`), Buffer.from([0xc3, 0x28, 0xff])]);
+    const lookupsBefore = gateway.store.stats().lookups;
+    const flood: Promise<{ status: number; reason: string | undefined }>[] = [];
+    const good: Promise<{ status: number; reason: string | undefined }>[] = [];
+    for (let i = 0; i < 300; i++) {
+      flood.push(rawForward(bad(i), 'x'));
+      if (i % 60 === 30) good.push(rawForward(Buffer.from(fresh[good.length]), 'secret'));
+    }
+    const refused = await Promise.all(flood);
+    expect(refused.filter((a) => a.status === 407 && a.reason === 'bad-credentials')).toHaveLength(300);
+    expect((await Promise.all(good)).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    // The flood's names were refused without a look: a query at most for each brand-new name.
+    expect(gateway.store.stats().lookups - lookupsBefore).toBeLessThanOrEqual(fresh.length);
   });
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAuthorizer } from './authorizer';
 import { createGatewayServer, type TGatewayServer } from './gateway-server';
 import { GatewayRefusal } from './refusals';
-import { buildConnectRequest, buildUserPass } from './socks5';
+import { buildConnectRequest, buildUserPass, SOCKS_REPLY } from './socks5';
 import { compileTargetRules } from '@proxy/contract';
 import { createTargetGuard } from './target-policy';
 
@@ -132,6 +132,48 @@ describe('SSRF battery through the gateway', () => {
     expect(reached, `${host} reached the origin`).toBe(0);
   });
 
+  // These must be refused by the guard itself (403 target-refused, SOCKS5 0x02), never dialled: a dial of
+  // ::7f00:1 that fails here (no route) would answer 502 / 0x04, and on a host that routes ::/96 would reach 127.0.0.1.
+  it.each(['[::7f00:1]', '[::127.0.0.1]', '[0:0:0:0:0:0:7f00:1]'])(
+    'refuses the IPv4-compatible %s as the loopback it embeds, before any dial, on every protocol',
+    async (host) => {
+      const forward = await exchange(
+        (s) =>
+          s.write(
+            `GET http://${host}:${originPort}/ HTTP/1.1\r\nHost: ${host}:${originPort}\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+          ),
+        (b) => b.includes('\r\n\r\n'),
+      );
+      expect(forward.toString()).toMatch(/^HTTP\/1\.1 403 .*x-proxy-reason: target-refused/is);
+      const connect = await exchange(
+        (s) =>
+          s.write(
+            `CONNECT ${host}:${originPort} HTTP/1.1\r\nHost: ${host}:${originPort}\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+          ),
+        (b) => b.includes('\r\n\r\n'),
+      );
+      expect(connect.toString()).toMatch(/^HTTP\/1\.1 403 .*x-proxy-reason: target-refused/is);
+      expect(reached, `${host} reached the origin`).toBe(0);
+    },
+  );
+
+  it('refuses a SOCKS5 CONNECT to ::7f00:1 (address type IPv6) with "not allowed", before any dial', async () => {
+    const request = buildConnectRequest('::7f00:1', originPort);
+    expect(request[3]).toBe(0x04);
+    const socks = await exchange(
+      (s) => {
+        s.write(Buffer.from([5, 1, 2]));
+        s.once('data', () => {
+          s.write(buildUserPass('u', 'p'));
+          s.once('data', () => s.write(request));
+        });
+      },
+      (b) => b.length >= 2 + 2 + 10,
+    );
+    expect(socks[2 + 2 + 1]).toBe(SOCKS_REPLY.notAllowed);
+    expect(reached).toBe(0);
+  });
+
   it('still relays to a public name when asked (the battery is not refusing everything)', () => {
     const guard = createTargetGuard({ allowPrivateTargets: false, echoUrls: [] });
     expect(() => guard.check('93.184.216.34', 443)).not.toThrow();
@@ -163,9 +205,28 @@ describe('SSRF battery at the guard (addresses off this machine are never dialle
     ['::ffff:169.254.169.254'],
     ['::ffff:192.168.0.1'],
     ['64:ff9b::10.0.0.1'],
+    ['::7f00:1'],
+    ['::127.0.0.1'],
+    ['0:0:0:0:0:0:7f00:1'],
+    ['::a00:1'],
+    ['::a9fe:a9fe'],
+    ['::ffff:a9fe:a9fe'],
   ])('refuses %s', (address) => {
     expect(() => guard.check(address, 80)).toThrow(GatewayRefusal);
     expect(guard.isAddressAllowed(address, 80)).toBe(false);
+  });
+
+  it("refuses the host's own public address however it is written (IPv4-mapped, IPv4-compatible, hex)", () => {
+    const own = createTargetGuard({
+      allowPrivateTargets: false,
+      echoUrls: [],
+      ownAddresses: ['8.8.8.8', '2001:4860::8888'],
+    });
+    for (const address of ['8.8.8.8', '::ffff:8.8.8.8', '::ffff:808:808', '::808:808', '0:0:0:0:0:0:808:808'])
+      expect(own.isAddressAllowed(address, 80), address).toBe(false);
+    expect(own.isAddressAllowed('2001:4860:0:0:0:0:0:8888', 80)).toBe(false);
+    expect(() => own.check('::808:808', 80)).toThrow(GatewayRefusal);
+    expect(own.isAddressAllowed('8.8.4.4', 80)).toBe(true);
   });
 
   it('knows the echo by its host and port as written, and does not let its address through the guard', () => {

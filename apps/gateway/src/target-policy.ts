@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import os from 'node:os';
-import { addressScope, type TTargetRuleMatcher } from '@proxy/contract';
+import { addressScope, canonicalAddress, type TTargetRuleMatcher } from '@proxy/contract';
 import { GatewayRefusal } from './refusals';
 
 /** Which destinations a direct exit may dial (ARCHITECTURE.md, Proxies). */
@@ -14,14 +14,19 @@ export type TTargetPolicy = {
    * GET of the echo's path. Anything else there is target-refused.
    */
   echoUrls: string[];
+  /** Tests only: the host's own addresses (default: those of its network interfaces). */
+  ownAddresses?: string[];
 };
 
 /** The one request a client may make on an echo's listener. */
 export type TEchoTarget = { path: string };
 
-function ownAddresses(): Set<string> {
+// The host's own addresses, each in its canonical text (an IPv4 address however an IPv6 one embeds it).
+function ownAddresses(listed?: string[]): Set<string> {
   const set = new Set<string>();
-  for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) set.add(a.address);
+  const addresses =
+    listed ?? Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address));
+  for (const address of addresses) set.add(canonicalAddress(address) ?? address);
   return set;
 }
 
@@ -31,7 +36,7 @@ function hostKey(host: string, port: number): string {
 
 /** Checks literal addresses and resolved names against the policy. */
 export function createTargetGuard(policy: TTargetPolicy) {
-  const own = ownAddresses();
+  const own = ownAddresses(policy.ownAddresses);
   const echoes = new Map<string, TEchoTarget>();
   for (const text of policy.echoUrls) {
     const url = new URL(text);
@@ -43,7 +48,7 @@ export function createTargetGuard(policy: TTargetPolicy) {
   function isAddressAllowed(address: string, port: number): boolean {
     void port;
     if (policy.allowPrivateTargets) return true;
-    return addressScope(address) === 'public' && !own.has(address);
+    return addressScope(address) === 'public' && !own.has(canonicalAddress(address) ?? address);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addressScope,
+  canonicalAddress,
   createIpMatcher,
   findDuplicateRanges,
   IP_LIST_NAMES,
@@ -97,6 +98,20 @@ describe('address scope', () => {
     ['127.0.0.1', 'loopback'],
     ['::1', 'loopback'],
     ['::ffff:127.0.0.1', 'loopback'],
+    // IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) addresses are what the IPv4 address they embed is.
+    ['::ffff:7f00:1', 'loopback'],
+    ['0:0:0:0:0:ffff:a00:1', 'private'],
+    ['::ffff:a9fe:a9fe', 'link-local'],
+    ['::7f00:1', 'loopback'],
+    ['0:0:0:0:0:0:7f00:1', 'loopback'],
+    ['::127.0.0.1', 'loopback'],
+    ['::a00:1', 'private'],
+    ['::c0a8:101', 'private'],
+    ['::6440:1', 'private'],
+    ['::a9fe:a9fe', 'link-local'],
+    ['::2', 'unspecified'],
+    ['::e000:1', 'multicast'],
+    ['::808:808', 'public'],
     ['10.1.2.3', 'private'],
     ['172.16.0.1', 'private'],
     ['192.168.1.1', 'private'],
@@ -114,6 +129,22 @@ describe('address scope', () => {
     ['not-an-ip', null],
   ])('%s is %s', (ip, scope) => {
     expect(addressScope(ip)).toBe(scope);
+  });
+});
+
+describe('canonical address', () => {
+  it.each([
+    ['8.8.8.8', '8.8.8.8'],
+    ['::ffff:8.8.8.8', '8.8.8.8'],
+    ['::ffff:808:808', '8.8.8.8'],
+    ['::808:808', '8.8.8.8'],
+    ['0:0:0:0:0:0:7f00:1', '127.0.0.1'],
+    ['::1', '::1'],
+    ['0:0:0:0:0:0:0:0', '::'],
+    ['2001:DB8:0:0:0:0:0:1', '2001:db8::1'],
+    ['not-an-ip', null],
+  ])('%s is %s', (input, text) => {
+    expect(canonicalAddress(input)).toBe(text);
   });
 });
 

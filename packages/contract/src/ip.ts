@@ -214,16 +214,44 @@ export function createIpMatcher(ranges: Pick<TIpRange, 'family' | 'start' | 'end
   };
 }
 
+/**
+ * The IPv4 address an IPv4-compatible IPv6 address (::/96, deprecated by RFC
+ * 4291 but still routed by some hosts, e.g. "::7f00:1" or "::127.0.0.1")
+ * embeds; null for any other address, and for "::" and "::1", which are
+ * IPv6's own unspecified and loopback addresses. (IPv4-mapped addresses,
+ * ::ffff:0:0/96, are turned into IPv4 by parseIpAddress already.)
+ */
+function embeddedIpv4(addr: TAddr): ipaddr.IPv4 | null {
+  if (addr.kind() !== 'ipv6') return null;
+  const parts = (addr as ipaddr.IPv6).parts;
+  if (parts.slice(0, 6).some((part) => part !== 0)) return null;
+  if (parts[6] === 0 && parts[7] <= 1) return null;
+  return new ipaddr.IPv4([parts[6] >> 8, parts[6] & 0xff, parts[7] >> 8, parts[7] & 0xff]);
+}
+
+/**
+ * One text per address, to compare addresses however they were written: an
+ * address that embeds an IPv4 one (IPv4-mapped or IPv4-compatible) as that
+ * IPv4 address, IPv6 in RFC 5952 form; null when not an address.
+ */
+export function canonicalAddress(input: string): string | null {
+  const parsed = parseIpAddress(input);
+  return parsed ? (embeddedIpv4(parsed) ?? parsed).toString() : null;
+}
+
 /** What kind of address space an address belongs to. */
 export type TAddressScope = 'public' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'reserved';
 
 /**
  * Scope of an address (null when not an address). Only "public" addresses may
- * be dialled on a user's behalf (gateway targets, proxy test, IP check).
+ * be dialled on a user's behalf (gateway targets, proxy test, IP check,
+ * webhooks). An IPv6 address that embeds an IPv4 one (IPv4-mapped
+ * ::ffff:0:0/96, IPv4-compatible ::/96) has the scope of the IPv4 address.
  */
 export function addressScope(input: string): TAddressScope | null {
-  const addr = parseIpAddress(input);
-  if (!addr) return null;
+  const parsed = parseIpAddress(input);
+  if (!parsed) return null;
+  const addr = embeddedIpv4(parsed) ?? parsed;
   const range = addr.range();
   switch (range) {
     case 'unicast':

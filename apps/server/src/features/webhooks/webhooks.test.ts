@@ -454,6 +454,59 @@ describe('webhooks without the test setting', () => {
   });
 });
 
+describe('webhooks to IPv4 addresses written as IPv6', () => {
+  let receiver: THttpsReceiver;
+  let t: TTestApp;
+  const mailer = createMemoryMailer();
+  beforeAll(async () => {
+    receiver = await startHttpsReceiver();
+    t = await createTestApp({ mailer, config: { WEBHOOK_EXTRA_CA: receiver.ca } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  // IPv4-compatible (::/96) and IPv4-mapped (::ffff:0:0/96) addresses are what the IPv4 address they embed is.
+  it('refuses [::7f00:1], [::127.0.0.1] and their kin when saved and when about to be dialled, and dials none', async () => {
+    const ann = await createUser(t.app, mailer, 'ann');
+    const urls = [
+      'https://[::7f00:1]/',
+      `https://[::127.0.0.1]:${receiver.port}/hooks`,
+      `https://[::7f00:1]:${receiver.port}/hooks`,
+      `https://[0:0:0:0:0:0:7f00:1]:${receiver.port}/hooks`,
+      `https://[::ffff:7f00:1]:${receiver.port}/hooks`,
+      'https://[::a9fe:a9fe]/latest',
+      'https://[::a00:1]/x',
+      'http://[::7f00:1]/',
+      `http://[::127.0.0.1]:${receiver.port}/`,
+    ];
+    for (const url of urls) {
+      const res = await request(t.app, 'POST', '/user/webhooks', {
+        token: ann.token,
+        body: { url, events: ['balance.low'] },
+        lang: 'en',
+      });
+      expect(res.statusCode, url).toBe(400);
+      // http:// is refused for its scheme; every https:// one for its address.
+      if (url.startsWith('http:')) expect(res.json().msg, url).toContain('https://');
+      else
+        expect(res.json().msg, url).toBe(
+          'A webhook must point to a public HTTPS address, not a loopback, private or link-local one',
+        );
+    }
+    expect((await request(t.app, 'GET', '/user/webhooks', { token: ann.token })).json().data.records).toEqual([]);
+    // An endpoint saved before (or a sender asked directly) is refused at the dial as well.
+    const sender = senderOf(t.deps.config);
+    for (const url of urls.filter((u) => u.startsWith('https:'))) {
+      const sent = await sender.send({ url, secret: 's', eventId: 'e', timestamp: 1, body: '{}' });
+      expect(sent.ok, url).toBe(false);
+      expect(sent.excerpt, url).toMatch(/^address refused: \S+ is (loopback|link-local|private)$/);
+    }
+    expect(receiver.received).toHaveLength(0);
+  });
+});
+
 describe('webhooks across a restart', () => {
   it('redelivers an attempt cut short by a stopped server, after its lease, with the same event id', async () => {
     const clock = createFakeClock(new Date('2026-06-01T00:00:00Z'));

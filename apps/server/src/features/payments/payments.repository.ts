@@ -86,6 +86,19 @@ export async function lockOrder(tx: TTx, id: string): Promise<TPayOrderRow | und
   return row;
 }
 
+/** The order of `method` a provider transaction paid, if any (pay_orders_provider_tx_key: at most one). */
+export async function findOrderPaidBy(
+  db: TDbOrTx,
+  method: TPayMethod,
+  providerTxId: string,
+): Promise<TPayOrderRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(payOrders)
+    .where(and(eq(payOrders.method, method), eq(payOrders.providerTxId, providerTxId)));
+  return row;
+}
+
 export async function updateOrder(tx: TDbOrTx, id: string, patch: Partial<TNewPayOrder>): Promise<TPayOrderRow> {
   const [row] = await tx.update(payOrders).set(patch).where(eq(payOrders.id, id)).returning();
   return row;

@@ -343,6 +343,20 @@ export const ERRORS = {
     zh: '该金额的 USDT 订单过多，请稍后再试或更换金额',
     en: 'Too many open USDT orders of this amount; try again in a while or choose another amount',
   },
+  /** The account already has the most unpaid USDT orders of the network whose amounts are held (USDT_MAX_UNPAID_PER_ACCOUNT). */
+  PAY_USDT_OPEN_LIMIT: {
+    code: 5009,
+    status: 409,
+    zh: '您在该网络上已有 {max} 笔未支付的 USDT 订单（已取消或已超时的订单在其迟到付款窗口结束前仍计入）；请先支付其中一笔，或使用其他支付方式',
+    en: 'You have {max} unpaid USDT orders on this network (a cancelled or expired one counts until its window for late payments ends); pay one of them, or use another payment method',
+  },
+  /** "I have paid" applies to a pending or expired order only. */
+  PAY_ORDER_NOT_CHECKABLE: {
+    code: 5010,
+    status: 409,
+    zh: '只有待支付或已超时的订单可以查询支付结果',
+    en: 'Only a pending or expired order can be checked for a payment',
+  },
   /** Only a successful recharge that has not been reversed yet can be reversed. */
   ORDER_NOT_REVERSIBLE: {
     code: 5006,

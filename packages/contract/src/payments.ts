@@ -227,6 +227,24 @@ export const ZLedgerQuery = ZPageQuery.extend({
 /** Parsed statement filters. */
 export type TLedgerQuery = z.output<typeof ZLedgerQuery>;
 
+/** What asking the provider about an order ("I have paid") found. */
+export const PAY_CHECK_RESULTS = ['credited', 'already_paid', 'not_found', 'referred'] as const;
+
+/**
+ * The answer of "I have paid": the order as it is now, and what the check found:
+ * credited (a payment was found and credited now), already_paid (the order was
+ * paid before), not_found (the provider knows no payment yet), referred (a
+ * payment was found that cannot be credited automatically: a work order for the
+ * operator carries the evidence, `work_order_id`).
+ */
+export const ZPayCheckResult = z.object({
+  order: ZPayOrder,
+  result: z.enum(PAY_CHECK_RESULTS),
+  work_order_id: z.number().int().nullable(),
+});
+/** Parsed answer of "I have paid". */
+export type TPayCheckResult = z.infer<typeof ZPayCheckResult>;
+
 /** Top-up, bills and the statement. */
 export const PAY_ROUTES = {
   payOptionList: defineRoute({
@@ -283,6 +301,16 @@ export const PAY_ROUTES = {
     tag: 'pay',
     input: ZPayOrderParam,
     output: ZPayOrder,
+  }),
+  payCheck: defineRoute({
+    method: 'POST',
+    path: '/pay/check/:order_id',
+    auth: 'user',
+    summary:
+      '"I have paid": asks the provider about a pending or expired recharge order (Alipay and WeChat Pay: their order query; USDT: the chain, for a transfer of the exact amount to our address) and credits a payment found, once, as a notification would. A payment that cannot be credited automatically opens a work order for the operator. At most 5 checks per order and 20 per account in 10 minutes',
+    tag: 'pay',
+    input: ZPayOrderParam,
+    output: ZPayCheckResult,
   }),
   payLedgerList: defineRoute({
     method: 'GET',

@@ -113,6 +113,7 @@ export type TRouteName =
   | 'payRecordExport'
   | 'payOrder'
   | 'payCancel'
+  | 'payCheck'
   | 'payLedgerList'
   | 'workOrderList'
   | 'workOrderCreate'

@@ -128,6 +128,7 @@ export const ROUTE_TABLE: Record<TRouteName, TRouteCallDef> = {
   payRecordExport: { method: 'GET', path: '/pay/record/export', auth: 'user', body: 'none', isBlob: true },
   payOrder: { method: 'GET', path: '/pay/order/:order_id', auth: 'user', body: 'none' },
   payCancel: { method: 'POST', path: '/pay/cancel/:order_id', auth: 'user', body: 'json' },
+  payCheck: { method: 'POST', path: '/pay/check/:order_id', auth: 'user', body: 'json' },
   payLedgerList: { method: 'GET', path: '/pay/ledger/list', auth: 'user', body: 'none' },
   workOrderList: { method: 'GET', path: '/user/work/order/list', auth: 'user', body: 'none' },
   workOrderCreate: { method: 'POST', path: '/user/work/order', auth: 'user', body: 'json' },

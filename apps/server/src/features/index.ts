@@ -29,9 +29,35 @@ import { createDownloadHandlers } from './downloads/downloads.routes';
 import { createSupplyHandlers } from './supply/supply.routes';
 import { createSupplyAdminHandlers } from './supply/supply-admin.routes';
 import { createWorkOrderAdminHandlers, createWorkOrderHandlers } from './work-orders/work-orders.routes';
+import { createWorkOrder, listWorkOrders } from './work-orders/work-orders.service';
+import type { TReferToOperator } from './payments/payments-check.service';
 import { createInventoryAdminHandlers } from './inventory/inventory-admin.routes';
 import { createOverviewAdminHandlers } from './overview/overview.routes';
 import { createWebhookHandlers } from './webhooks/webhooks.routes';
+
+/**
+ * "I have paid" found a payment it cannot credit: the customer's work order
+ * about the order (category billing) carries the evidence to the operator,
+ * one per order while it is open. Payments sit below work orders, so the
+ * call is handed to them here, in their transaction (which queues the order's
+ * referrals).
+ */
+function referPaymentsToOperator(deps: TDeps): TReferToOperator {
+  return async (tx, user, referral) => {
+    const inTx = { db: tx as unknown as TDeps['db'], clock: deps.clock };
+    for (const status of ['open', 'answered'] as const) {
+      const open = await listWorkOrders(inTx, user.id, { page: 1, page_size: 100, status });
+      const same = open.records.find((w) => w.category === 'billing' && w.subject.includes(referral.orderId));
+      if (same) return same.id;
+    }
+    const created = await createWorkOrder(inTx, user, {
+      category: 'billing',
+      subject: referral.subject,
+      content: referral.content,
+    });
+    return created.id;
+  };
+}
 
 /**
  * Every feature's handlers, by route group (packages/contract/src/routes.ts):
@@ -61,7 +87,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'customer-api': createCustomerApiHandlers(deps),
     'users-admin': createUserAdminHandlers(deps),
     audit: createAuditHandlers(deps),
-    payments: createPaymentHandlers(deps),
+    payments: createPaymentHandlers(deps, { referToOperator: referPaymentsToOperator(deps) }),
     'payments-admin': createPaymentAdminHandlers(deps),
     plugin: createPluginHandlers(deps),
     invite: createInviteHandlers(deps),

@@ -5,7 +5,7 @@ import { tronAddressFromHex, tronAddressToHex } from '../../src/features/payment
 
 /**
  * Local fakes of the two chains USDT is paid on, at their network edge only:
- * a TronGrid-style API (TRC-20 listing of an account, the solidified chain's
+ * a TronGrid-style API (TRC-20 listing of an account between two block times, the solidified chain's
  * transaction info and head) and an Ethereum JSON-RPC endpoint (blocks by
  * number or tag, eth_getLogs). Both keep one model: blocks of transactions
  * whose Transfer logs move tokens; blocks become final when a test says so,
@@ -152,8 +152,14 @@ export async function startFakeTron(now: () => number = Date.now): Promise<TFake
     const contract = fake.sloppy ? null : query.get('contract_address');
     const onlyTo = query.get('only_to') === 'true' && !fake.sloppy;
     const minTimestamp = Number(query.get('min_timestamp') ?? 0);
+    const maxTimestamp = Number(query.get('max_timestamp') ?? Number.MAX_SAFE_INTEGER);
     const items = model.blocks
-      .filter((b) => (!onlyConfirmed || b.number <= model.final) && b.time >= minTimestamp)
+      .filter(
+        (b) =>
+          (!onlyConfirmed || b.number <= model.final) &&
+          b.time >= minTimestamp &&
+          (fake.sloppy || b.time <= maxTimestamp),
+      )
       .flatMap((b) =>
         b.txs.flatMap((tx) =>
           tx.logs

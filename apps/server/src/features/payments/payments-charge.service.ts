@@ -29,7 +29,13 @@ import {
 } from './payments.repository';
 import type { TPayProvider } from './providers';
 import { usdtProviderOf, type TUsdtSettings } from './providers/usdt';
-import { findHeldAmounts, holdAmount, releaseAmount } from './usdt.repository';
+import {
+  countUnpaidHolding,
+  findHeldAmounts,
+  holdAmount,
+  lockAccountUsdtOrders,
+  releaseAmount,
+} from './usdt.repository';
 import { usdtBaseUnits, usdtCandidateUnits } from './usdt/usdt-amount';
 
 /** Top-up: the recharge options customers see, and a charge (the pending order, then the payment at the provider). */
@@ -42,15 +48,23 @@ function newOrderId(now: Date): string {
   return `R${stamp}${randomBytes(4).toString('hex').toUpperCase()}`;
 }
 
+/**
+ * Unpaid USDT orders an account may have per network while their amounts are
+ * held: pending ones, and cancelled or timed-out ones until their window for
+ * late transfers ends (their amount stays theirs, so a late payment still
+ * finds its order). One account cannot hold more of an amount's 999 offsets.
+ */
+export const USDT_MAX_UNPAID_PER_ACCOUNT = 3;
+
 /** Clock skew allowed between our order times and block times. */
 export const USDT_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Picks the USDT amount of a new order: the price at the frozen rate plus an
- * offset of 0.01-0.99 that no other order of the network holds, and holds it
+ * offset below 1 USDT (usdt-amount.ts) that no other order of the network holds, and holds it
  * (in the order's transaction) until the order's window for late transfers
  * is over, paid or not: a second transfer of a paid order's amount must not
- * pay someone else's new order. PAY_AMOUNT_BUSY when all 99 are held.
+ * pay someone else's new order. PAY_AMOUNT_BUSY when all are held.
  */
 async function holdUsdtAmount(
   tx: TTx,
@@ -147,6 +161,9 @@ export async function startCharge(
   };
   const order = usdt
     ? await deps.db.transaction(async (tx) => {
+        await lockAccountUsdtOrders(tx, userId, usdt.network);
+        if ((await countUnpaidHolding(tx, userId, provider.method, now)) >= USDT_MAX_UNPAID_PER_ACCOUNT)
+          throw new AppError('PAY_USDT_OPEN_LIMIT', { max: USDT_MAX_UNPAID_PER_ACCOUNT });
         const heldUntil = new Date(expiresAt.getTime() + usdt.lateMatchMin * 60_000 + USDT_CLOCK_SKEW_MS);
         const units = await holdUsdtAmount(tx, usdt, newOrder.priceFen, newOrder.id, heldUntil, now);
         return insertOrder(tx, {

@@ -1,6 +1,7 @@
 import { PAY_METHODS, formatFen, formatUsdtUnits, type TPayMethod } from '@proxy/contract';
 import type { TTx } from '@proxy/db';
 import type { TDeps } from '../../lib/deps';
+import { uniqueViolationOf } from '../../lib/database-errors';
 import { faultPoint } from '../../lib/fault-points';
 import { createPendingRebate } from '../invite/invite.service';
 import { createLedgerService } from '../ledger/ledger.service';
@@ -11,6 +12,7 @@ import {
   addTotalRecharge,
   endPendingOrder,
   findOrderCustomer,
+  findOrderPaidBy,
   listStalePending,
   lockOrder,
   logNotification,
@@ -40,6 +42,10 @@ export type TSettlement = 'credited' | 'replay' | 'failed';
 
 /** A settlement and the order it touched (the e-mail after the commit needs it). */
 export type TSettled = { result: TSettlement; order: TPayOrderRow; balanceFen?: number };
+
+function reusedTransaction(providerTxId: string, paidOrderId: string): NotificationRefusal {
+  return new NotificationRefusal(`transaction ${providerTxId} already paid order ${paidOrderId}`);
+}
 
 /**
  * Applies a genuine payment to its order inside the caller's transaction,
@@ -74,6 +80,9 @@ export async function settleInTransaction(
       throw new NotificationRefusal(`order already paid by transaction ${order.providerTxId}`);
     return { result: 'replay', order };
   }
+  // One provider transaction pays one order: a transaction reused for another order is refused, nothing moves.
+  const paidBefore = await findOrderPaidBy(tx, method, paid.providerTxId);
+  if (paidBefore) throw reusedTransaction(paid.providerTxId, paidBefore.id);
   const credit = await createLedgerService(deps).credit(
     {
       userId: order.userId,
@@ -132,7 +141,15 @@ export async function settlePayment(
   method: TPayMethod,
   paid: TVerifiedNotification,
 ): Promise<TSettlement> {
-  const settled = await deps.db.transaction((tx) => settleInTransaction(deps, tx, method, paid));
+  let settled: TSettled;
+  try {
+    settled = await deps.db.transaction((tx) => settleInTransaction(deps, tx, method, paid));
+  } catch (error) {
+    // Two orders settled by one transaction at once: the second commit meets the first's key and rolls back.
+    if (uniqueViolationOf(error) !== 'pay_orders_provider_tx_key') throw error;
+    const paidBefore = await findOrderPaidBy(deps.db, method, paid.providerTxId);
+    throw reusedTransaction(paid.providerTxId, paidBefore?.id ?? 'another order');
+  }
   await announceSettlement(deps, settled);
   return settled.result;
 }

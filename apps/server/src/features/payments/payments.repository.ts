@@ -1,5 +1,5 @@
 import { and, getTableColumns, asc, count, desc, eq, gte, lt, lte, max, sql } from 'drizzle-orm';
-import { chargeOptions, payNotifications, payOrders, users, type TDbOrTx, type TTx } from '@proxy/db';
+import { chargeOptions, payNotifications, payOrders, rateLimits, users, type TDbOrTx, type TTx } from '@proxy/db';
 import type { TPayMethod, TPaymentStatus } from '@proxy/contract';
 import { countInPage, totalOfPage } from '../../lib/user-rows.repository';
 
@@ -83,6 +83,19 @@ export async function findOrder(db: TDbOrTx, id: string): Promise<TPayOrderRow |
 /** Any order, locked for the rest of the transaction (settlement). */
 export async function lockOrder(tx: TTx, id: string): Promise<TPayOrderRow | undefined> {
   const [row] = await tx.select().from(payOrders).where(eq(payOrders.id, id)).for('update');
+  return row;
+}
+
+/** The order of `method` a provider transaction paid, if any (pay_orders_provider_tx_key: at most one). */
+export async function findOrderPaidBy(
+  db: TDbOrTx,
+  method: TPayMethod,
+  providerTxId: string,
+): Promise<TPayOrderRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(payOrders)
+    .where(and(eq(payOrders.method, method), eq(payOrders.providerTxId, providerTxId)));
   return row;
 }
 
@@ -199,4 +212,36 @@ export async function findOrderCustomer(
 /** Logs a notification and what came of it. */
 export async function logNotification(db: TDbOrTx, row: typeof payNotifications.$inferInsert): Promise<void> {
   await db.insert(payNotifications).values(row);
+}
+
+/**
+ * Counts one attempt on `key` in a fixed window of `windowMs` from its first
+ * attempt, in the shared rate_limits table (the sign-in limits' layout, so
+ * every API instance counts together and the limiter's sweeper clears it).
+ * Answers the attempts in the window, this one included, and when it ends.
+ */
+export async function countAttempt(
+  db: TDbOrTx,
+  key: string,
+  windowMs: number,
+  now: Date,
+): Promise<{ points: number; expire: number }> {
+  const nowMs = now.getTime();
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key, points: 1, expire: nowMs + windowMs })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        points: sql`CASE WHEN ${rateLimits.expire} IS NULL OR ${rateLimits.expire} <= ${nowMs} THEN 1 ELSE ${rateLimits.points} + 1 END`,
+        expire: sql`CASE WHEN ${rateLimits.expire} IS NULL OR ${rateLimits.expire} <= ${nowMs} THEN excluded.expire ELSE ${rateLimits.expire} END`,
+      },
+    })
+    .returning({ points: rateLimits.points, expire: rateLimits.expire });
+  return { points: row.points, expire: row.expire ?? nowMs + windowMs };
+}
+
+/** Queues the referrals of one order to the operator one at a time (a payment found is referred once). */
+export async function lockOrderReferral(tx: TTx, orderId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`pay-referral:${orderId}`}))`);
 }

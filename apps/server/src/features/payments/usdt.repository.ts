@@ -82,6 +82,28 @@ export async function holdAmount(
   return taken.length > 0;
 }
 
+/** Queues the account's new USDT orders of the network one at a time (their count is checked under it). */
+export async function lockAccountUsdtOrders(tx: TTx, userId: number, network: TUsdtNetwork): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`usdt-orders:${network}:${userId}`}))`);
+}
+
+/** The account's unpaid orders of `method` whose USDT amount is still held at `now` (pending, or ended within the late window). */
+export async function countUnpaidHolding(tx: TDbOrTx, userId: number, method: TPayMethod, now: Date): Promise<number> {
+  const [row] = await tx
+    .select({ total: count() })
+    .from(payOrders)
+    .innerJoin(usdtAmountHolds, eq(usdtAmountHolds.orderId, payOrders.id))
+    .where(
+      and(
+        eq(payOrders.userId, userId),
+        eq(payOrders.method, method),
+        ne(payOrders.status, 'success'),
+        gte(usdtAmountHolds.heldUntil, now),
+      ),
+    );
+  return Number(row?.total ?? 0);
+}
+
 /** Frees the amount of an order that is gone (its payment could not be started). */
 export async function releaseAmount(db: TDbOrTx, orderId: string): Promise<void> {
   await db

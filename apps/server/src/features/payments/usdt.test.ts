@@ -2,7 +2,16 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDT_METHODS, type TPayOrder } from '@proxy/contract';
-import { ledgerEntries, openDb, payNotifications, payOrders, users, usdtTransfers, usdtWatchCursors } from '@proxy/db';
+import {
+  ledgerEntries,
+  openDb,
+  payNotifications,
+  payOrders,
+  users,
+  usdtAmountHolds,
+  usdtTransfers,
+  usdtWatchCursors,
+} from '@proxy/db';
 import { buildApp } from '../../app';
 import {
   createFakeClock,
@@ -22,6 +31,7 @@ import { reconcileStaleOrders } from './payments-settle.service';
 import { createPayProviders } from './providers';
 import { usdtProviderOf, type TUsdtProvider } from './providers/usdt';
 import { watchUsdtTransfers } from './usdt-watcher.service';
+import { usdtBaseUnits, usdtCandidateUnits } from './usdt/usdt-amount';
 
 /** "14.23" USDT -> 14230000n units. */
 function usdtUnits(text: string): bigint {
@@ -455,30 +465,91 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     expect(credits).toHaveLength(1);
   });
 
-  it('gives open orders distinct amounts, answers 409 in the caller language when all 99 are held, and frees them once their window is over', async () => {
-    const orders = [];
-    for (let i = 0; i < 99; i++) orders.push(await charge(ben, '77'));
-    const amounts = new Set(orders.map((o) => o.crypto!.amount));
-    expect(amounts.size).toBe(99);
-    const busy = await request(t.app, 'POST', `/pay/charge/${method}/77`, { token: ben.token });
+  it('gives orders distinct amounts, whole hundredths first and thousandths once those are held, answers 409 in the caller language when all 999 are held, and frees them once their window is over', async () => {
+    const eve = await createUser(t.app, mailer, `eve-${network}`);
+    // 77 yuan + 1.77 fee at 7.20: 10.94 USDT, plus the offset.
+    const base = usdtBaseUnits(7877, provider.usdt.rateMicro);
+    const candidates = usdtCandidateUnits(base);
+    expect(candidates).toHaveLength(999);
+    expect(new Set(candidates).size).toBe(999);
+    expect(candidates.every((u) => u > base && u < base + 1_000_000n)).toBe(true);
+    const hold = (amounts: bigint[]) =>
+      t.db.db
+        .insert(usdtAmountHolds)
+        .values(
+          amounts.map((u) => ({
+            network,
+            amountUnits: Number(u),
+            orderId: 'held-elsewhere',
+            heldUntil: new Date(clock.now().getTime() + 60 * 60_000),
+          })),
+        )
+        .onConflictDoNothing();
+    const first = await charge(eve, '77');
+    expect(first.crypto!.amount).toMatch(/^\d+\.\d{2}$/);
+    expect(units(first) > base && units(first) < base + 1_000_000n).toBe(true);
+    await hold(candidates.filter((u) => u % 10_000n === 0n));
+    const second = await charge(eve, '77');
+    expect(second.crypto!.amount).toMatch(/^1[01]\.\d{3}$/);
+    expect(units(second) > base && units(second) < base + 1_000_000n).toBe(true);
+    await hold(candidates);
+    const busy = await request(t.app, 'POST', `/pay/charge/${method}/77`, { token: eve.token });
     expect([busy.statusCode, busy.json().code, busy.json().msg]).toEqual([
       409,
       5004,
       'Too many open USDT orders of this amount; try again in a while or choose another amount',
     ]);
-    const zh = await request(t.app, 'POST', `/pay/charge/${method}/77`, { token: ben.token, lang: 'zh' });
+    const zh = await request(t.app, 'POST', `/pay/charge/${method}/77`, { token: eve.token, lang: 'zh' });
     expect(zh.json().msg).toBe('该金额的 USDT 订单过多，请稍后再试或更换金额');
-    const count = (await t.db.db.select().from(payOrders).where(eq(payOrders.userId, ben.userId))).length;
-    // A paid order keeps its amount: a second transfer of it must not pay someone else's new order.
-    chain.send({ amount: units(orders[42]) });
+    // Past the holds' time (and eve's orders' window for late transfers), every amount is free again.
+    clock.advance((30 + t.deps.config.USDT_LATE_MATCH_MIN + 6) * 60_000);
+    const next = await charge(eve, '77');
+    expect(candidates).toContain(units(next));
+  });
+
+  it('lets one customer hold at most 3 unpaid orders of a network, cancelled ones counted while they hold their amount, so others can still pay any amount; a late payment after a cancellation still pays its order once', async () => {
+    const cy = await createUser(t.app, mailer, `cy-${network}`);
+    const dee = await createUser(t.app, mailer, `dee-${network}`);
+    const accepted: TPayOrder[] = [];
+    let refused: Awaited<ReturnType<typeof request>> | undefined;
+    for (let i = 0; i < 99 && !refused; i++) {
+      const res = await request(t.app, 'POST', `/pay/charge/${method}/20`, { token: cy.token });
+      if (res.json().code !== 0) {
+        refused = res;
+        break;
+      }
+      accepted.push(res.json().data);
+      await request(t.app, 'POST', `/pay/cancel/${res.json().data.order_id}`, { token: cy.token });
+    }
+    expect(accepted).toHaveLength(3);
+    expect([refused!.statusCode, refused!.json().data.error, refused!.json().msg]).toEqual([
+      409,
+      'PAY_USDT_OPEN_LIMIT',
+      'You have 3 unpaid USDT orders on this network (a cancelled or expired one counts until its window for late payments ends); pay one of them, or use another payment method',
+    ]);
+    const zh = await request(t.app, 'POST', `/pay/charge/${method}/20.01`, { token: cy.token, lang: 'zh' });
+    expect(zh.json().msg).toBe(
+      '您在该网络上已有 3 笔未支付的 USDT 订单（已取消或已超时的订单在其迟到付款窗口结束前仍计入）；请先支付其中一笔，或使用其他支付方式',
+    );
+    // Another customer pays either amount, for the yuan amount asked.
+    for (const amount of ['20', '20.01']) {
+      const res = await request(t.app, 'POST', `/pay/charge/${method}/${amount}`, { token: dee.token });
+      expect(res.json().code, res.body).toBe(0);
+      expect([res.json().data.amount, res.json().data.value]).toEqual([Number(amount), Number(amount)]);
+      expect(accepted.map((o) => o.crypto!.amount)).not.toContain(res.json().data.crypto.amount);
+    }
+    // The first cancelled order is paid late: its own order is credited, once.
+    const before = await balanceFen(t.deps, cy.userId);
+    chain.send({ amount: units(accepted[0]) });
     chain.finalize();
     expect(await watch()).toBe(1);
-    expect((await request(t.app, 'POST', `/pay/charge/${method}/77`, { token: ben.token })).statusCode).toBe(409);
-    expect((await t.db.db.select().from(payOrders).where(eq(payOrders.userId, ben.userId))).length).toBe(count);
-    // Past the orders' time and their window for late transfers, every amount is free again.
-    clock.advance((30 + t.deps.config.USDT_LATE_MATCH_MIN + 6) * 60_000);
-    const next = await charge(ben, '77');
-    expect(amounts.has(next.crypto!.amount)).toBe(true);
+    expect(await orderRow(accepted[0].order_id)).toMatchObject({ status: 'success', isPaidLate: true });
+    chain.finalize();
+    expect(await watch()).toBe(0);
+    expect(await balanceFen(t.deps, cy.userId)).toBe(before + 2000);
+    // A paid order no longer counts: one more order may be made.
+    expect((await request(t.app, 'POST', `/pay/charge/${method}/20`, { token: cy.token })).json().code).toBe(0);
+    expect((await request(t.app, 'POST', `/pay/charge/${method}/20`, { token: cy.token })).statusCode).toBe(409);
   });
 
   it('refuses a notification posted for a USDT method, and logs it', async () => {
@@ -514,7 +585,7 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
 
 describeOnPostgres('USDT on PostgreSQL with two API instances', () => {
   it.each(CHAINS)(
-    'gives concurrent orders distinct amounts and credits each transfer once when both watchers run at once ($network)',
+    'lets one account make at most 3 orders under 20 parallel charges, gives concurrent orders distinct amounts and credits each transfer once when both watchers run at once ($network)',
     async ({ network, start }) => {
       const method = USDT_METHODS[network];
       const chain = await start();
@@ -527,11 +598,26 @@ describeOnPostgres('USDT on PostgreSQL with two API instances', () => {
       try {
         await seedChargeOptions(first.deps);
         const cy = await createUser(first.app, mailer, 'cy');
-        const answers = await Promise.all(
-          Array.from({ length: 30 }, (_, i) =>
+        // One account's parallel orders through both instances: at most 3.
+        const racing = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
             request(i % 2 ? second.app : first.app, 'POST', `/pay/charge/${method}/100`, { token: cy.token }),
           ),
         );
+        expect(racing.filter((a) => a.json().code === 0)).toHaveLength(3);
+        expect(racing.filter((a) => a.json().data?.error === 'PAY_USDT_OPEN_LIMIT')).toHaveLength(17);
+        // Ten accounts at once: 30 orders, distinct amounts.
+        const others = await Promise.all(Array.from({ length: 9 }, (_, i) => createUser(first.app, mailer, `cy${i}`)));
+        const answers = [
+          ...racing.filter((a) => a.json().code === 0),
+          ...(await Promise.all(
+            Array.from({ length: 27 }, (_, i) =>
+              request(i % 2 ? second.app : first.app, 'POST', `/pay/charge/${method}/100`, {
+                token: others[i % 9].token,
+              }),
+            ),
+          )),
+        ];
         const orders: TPayOrder[] = answers.map((a) => {
           expect(a.json().code, a.body).toBe(0);
           return a.json().data;
@@ -539,7 +625,10 @@ describeOnPostgres('USDT on PostgreSQL with two API instances', () => {
         expect(new Set(orders.map((o) => o.crypto!.amount)).size).toBe(30);
 
         const paid = orders.slice(0, 10);
-        const before = await balanceFen(first.deps, cy.userId);
+        const everyone = [cy, ...others];
+        const totalBalance = async () =>
+          (await Promise.all(everyone.map((u) => balanceFen(first.deps, u.userId)))).reduce((a, b) => a + b, 0);
+        const before = await totalBalance();
         for (const order of paid) chain.send({ amount: usdtUnits(order.crypto!.amount) });
         chain.finalize();
         const instances = [first.deps, second.deps].map((deps) => ({
@@ -550,12 +639,9 @@ describeOnPostgres('USDT on PostgreSQL with two API instances', () => {
           Array.from({ length: 8 }, (_, i) => watchUsdtTransfers(instances[i % 2].deps, instances[i % 2].provider)),
         );
         expect(counts.reduce((a, b) => a + b, 0)).toBe(10);
-        expect(await balanceFen(first.deps, cy.userId)).toBe(before + 10 * 10_000);
+        expect(await totalBalance()).toBe(before + 10 * 10_000);
         expect(await first.db.db.select().from(usdtTransfers)).toHaveLength(10);
-        const credits = await first.db.db
-          .select()
-          .from(ledgerEntries)
-          .where(and(eq(ledgerEntries.userId, cy.userId), eq(ledgerEntries.reason, 'recharge')));
+        const credits = await first.db.db.select().from(ledgerEntries).where(eq(ledgerEntries.reason, 'recharge'));
         expect(credits).toHaveLength(10);
         const statuses = await Promise.all(
           orders.map(

@@ -6,6 +6,7 @@ import {
   createFakeClock,
   createMemoryMailer,
   createTestApp,
+  itOnPostgres,
   type TMemoryMailer,
   type TTestApp,
 } from '../../../../test/helpers';
@@ -125,6 +126,42 @@ describe('top-up with Alipay', () => {
     expect(await statusOf(order.order_id)).toBe('pending');
     const logged = await t.db.db.select().from(payNotifications).where(eq(payNotifications.result, 'refused'));
     expect(logged.map((l) => l.reason)).toEqual(expect.arrayContaining(cases.map(([, reason]) => reason)));
+  });
+
+  it('refuses a genuine notification whose transaction already paid another order, as Alipay expects a refusal: nothing changes', async () => {
+    const first = (await request(t.app, 'POST', '/pay/charge/alipay/20', { token: ann.token })).json().data;
+    const second = (await request(t.app, 'POST', '/pay/charge/alipay/20', { token: ann.token })).json().data;
+    const tradeNo = '2026112222001400REUSED01';
+    expect((await post(fake.notification(paidParams(first.order_id, '21.20', { trade_no: tradeNo })))).body).toBe(
+      'success',
+    );
+    const before = await balanceFen(t.deps, ann.userId);
+    const reused = await post(fake.notification(paidParams(second.order_id, '21.20', { trade_no: tradeNo })));
+    expect([reused.statusCode, reused.body]).toEqual([400, 'fail']);
+    expect(await balanceFen(t.deps, ann.userId)).toBe(before);
+    expect(await statusOf(second.order_id)).toBe('pending');
+    const logged = await t.db.db.select().from(payNotifications).where(eq(payNotifications.orderId, second.order_id));
+    expect(logged.map((l) => [l.result, l.reason])).toEqual([
+      ['refused', `transaction ${tradeNo} already paid order ${first.order_id}`],
+    ]);
+  });
+
+  itOnPostgres('credits one order when notifications of two orders naming one transaction race', async () => {
+    const ben = await createUser(t.app, mailer, 'ben-race');
+    const orders = [
+      (await request(t.app, 'POST', '/pay/charge/alipay/30', { token: ann.token })).json().data,
+      (await request(t.app, 'POST', '/pay/charge/alipay/30', { token: ben.token })).json().data,
+    ];
+    const before = (await balanceFen(t.deps, ann.userId)) + (await balanceFen(t.deps, ben.userId));
+    const tradeNo = '2026112222001400RACE0001';
+    const bodies = orders.map((o) => fake.notification(paidParams(o.order_id, '31.30', { trade_no: tradeNo })));
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(bodies[i % 2])));
+    expect(answers.every((a) => [200, 400].includes(a.statusCode))).toBe(true);
+    const statuses = await Promise.all(orders.map((o) => statusOf(o.order_id)));
+    expect(statuses.filter((s) => s === 'success')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 'pending')).toHaveLength(1);
+    const after = (await balanceFen(t.deps, ann.userId)) + (await balanceFen(t.deps, ben.userId));
+    expect(after - before).toBe(3000);
   });
 
   it('acknowledges WAIT_BUYER_PAY without changing anything, and fails the order on TRADE_CLOSED', async () => {

@@ -31,6 +31,11 @@ export type TUsdtChain = {
    * need not fetch them again.
    */
   scan(position: number | null, isKnown: (txHash: string) => Promise<boolean>): AsyncGenerator<TChainBatch>;
+  /**
+   * Final transfers whose block time is within [since, until] ("I have paid"
+   * looks for one order's payment), at most about a day of them.
+   */
+  findTransfers(since: Date, until: Date): Promise<TChainTransfer[]>;
 };
 
 /** keccak256("Transfer(address,address,uint256)"): topic 0 of an ERC-20 (and TRC-20) Transfer event. */

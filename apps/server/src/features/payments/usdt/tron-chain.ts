@@ -49,6 +49,7 @@ export function createTronChain(settings: TTronChainSettings): TUsdtChain {
   async function list(
     from: number,
     fingerprint: string | undefined,
+    until?: number,
   ): Promise<{ items: TListed[]; fingerprint?: string }> {
     const query = new URLSearchParams({
       only_confirmed: 'true',
@@ -58,6 +59,7 @@ export function createTronChain(settings: TTronChainSettings): TUsdtChain {
       order_by: 'block_timestamp,asc',
       limit: String(PAGE_SIZE),
     });
+    if (until !== undefined) query.set('max_timestamp', String(until));
     if (fingerprint) query.set('fingerprint', fingerprint);
     const answer = asRecord(
       await fetchJson(`${base}/v1/accounts/${settings.address}/transactions/trc20?${query}`, { headers }),
@@ -125,6 +127,23 @@ export function createTronChain(settings: TTronChainSettings): TUsdtChain {
 
   return {
     network: 'trc20',
+    async findTransfers(since, until) {
+      const head = await solidHead();
+      const found: TChainTransfer[] = [];
+      const seen = new Set<string>();
+      let fingerprint: string | undefined;
+      for (let page = 0; page < PAGES_PER_PASS; page++) {
+        const listed = await list(since.getTime(), fingerprint, until.getTime());
+        for (const item of listed.items) {
+          if (seen.has(item.txHash) || item.blockTime < since.getTime() || item.blockTime > until.getTime()) continue;
+          seen.add(item.txHash);
+          found.push(...((await finalTransfers(item.txHash, head)) ?? []));
+        }
+        if (!listed.fingerprint) break;
+        fingerprint = listed.fingerprint;
+      }
+      return found;
+    },
     async *scan(position, isKnown) {
       const head = await solidHead();
       const from = position ?? head.timestamp - TRON_FIRST_LOOKBACK_MS;

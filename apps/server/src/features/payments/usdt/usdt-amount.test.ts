@@ -35,11 +35,13 @@ describe("an order's USDT base amount (the price at the rate, rounded up to 0.01
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => usdtBaseUnits(bad, 7_200_000n)).toThrow(RangeError);
   });
 
-  it('offers the 99 amounts base + 0.01 .. base + 0.99, each once', () => {
+  it('offers the 999 amounts base + 0.001 .. base + 0.999, each once, the 99 whole hundredths first', () => {
     const candidates = usdtCandidateUnits(14_170_000n);
     expect(candidates).toHaveLength(USDT_OFFSET_COUNT);
-    expect([...candidates].sort((a, b) => (a < b ? -1 : 1))).toEqual(
+    const sorted = (list: bigint[]) => [...list].sort((a, b) => (a < b ? -1 : 1));
+    expect(sorted(candidates.slice(0, 99))).toEqual(
       Array.from({ length: 99 }, (_, i) => 14_170_000n + BigInt(i + 1) * 10_000n),
     );
+    expect(sorted(candidates)).toEqual(Array.from({ length: 999 }, (_, i) => 14_170_000n + BigInt(i + 1) * 1_000n));
   });
 });

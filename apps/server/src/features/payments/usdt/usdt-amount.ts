@@ -1,14 +1,20 @@
 /**
  * USDT amounts of orders, in integer units of 10^-6 USDT. An order's amount
  * is its yuan price at the order's rate, rounded up to the hundredth of a
- * USDT, plus an offset of 0.01-0.99 USDT chosen so that no two open orders of
- * a network share an amount: the transfer's amount says which order it pays.
+ * USDT, plus an offset below 1 USDT chosen so that no two open orders of a
+ * network share an amount: the transfer's amount says which order it pays.
+ * The offsets are whole hundredths (0.01-0.99) first, what every wallet and
+ * exchange can send; only when all 99 are held, thousandths (0.001-0.999, 900
+ * more). 999 in all, and an account holds at most USDT_MAX_UNPAID_PER_ACCOUNT
+ * of them per network, so exhausting one amount takes 333 accounts.
  */
 
 /** Units in 0.01 USDT, the step of the offsets. */
 export const USDT_UNITS_PER_CENT = 10_000n;
-/** Offsets 0.01 .. 0.99 USDT. */
-export const USDT_OFFSET_COUNT = 99;
+/** Units in 0.001 USDT, the step of the second band of offsets. */
+export const USDT_UNITS_PER_MILLI = 1_000n;
+/** Offsets 0.01 .. 0.99 USDT, then the 900 other thousandths of 0.001 .. 0.999. */
+export const USDT_OFFSET_COUNT = 999;
 
 const MICRO = 1_000_000n;
 
@@ -30,12 +36,23 @@ export function usdtBaseUnits(priceFen: number, rateMicro: bigint): bigint {
   return cents * USDT_UNITS_PER_CENT;
 }
 
-/** The amounts an order of base `base` may take, base + 0.01 .. base + 0.99 USDT, in a random order. */
-export function usdtCandidateUnits(base: bigint, random: () => number = Math.random): bigint[] {
-  const offsets = Array.from({ length: USDT_OFFSET_COUNT }, (_, i) => BigInt(i + 1));
-  for (let i = offsets.length - 1; i > 0; i--) {
+function shuffled<T>(items: T[], random: () => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [offsets[i], offsets[j]] = [offsets[j], offsets[i]];
+    [items[i], items[j]] = [items[j], items[i]];
   }
-  return offsets.map((k) => base + k * USDT_UNITS_PER_CENT);
+  return items;
+}
+
+/**
+ * The amounts an order of base `base` may take, in the order to try them:
+ * base + 0.01 .. base + 0.99 USDT in a random order, then the other
+ * thousandths base + 0.001 .. base + 0.999 in a random order.
+ */
+export function usdtCandidateUnits(base: bigint, random: () => number = Math.random): bigint[] {
+  const cents = Array.from({ length: 99 }, (_, i) => BigInt(i + 1) * USDT_UNITS_PER_CENT);
+  const millis = Array.from({ length: 999 }, (_, i) => BigInt(i + 1))
+    .filter((k) => k % 10n !== 0n)
+    .map((k) => k * USDT_UNITS_PER_MILLI);
+  return [...shuffled(cents, random), ...shuffled(millis, random)].map((offset) => base + offset);
 }

@@ -8,6 +8,7 @@ import { showSuccess } from '../../../lib/message';
 import { useExportPayRecords } from '../api/export-records';
 import { usePayRecords, type TBillFilters } from '../api/pay-records';
 import { CancelOrderButton } from './cancel-order-button';
+import { CheckPaymentButton } from './check-payment-button';
 import { FilterBar, type TFilterBarValues } from './filter-bar';
 import { OrderDetailDrawer } from './order-detail-drawer';
 import { OrderStatusTags } from './payment-status-tag';
@@ -58,6 +59,9 @@ export function BillsTab() {
           >
             {t('bills.details')}
           </Button>
+          {(order.status === 'pending' || order.status === 'timeout') && (
+            <CheckPaymentButton orderId={order.order_id} size="small" type="link" />
+          )}
           {order.status === 'pending' && <CancelOrderButton orderId={order.order_id} size="small" type="link" />}
         </Flex>
       ),

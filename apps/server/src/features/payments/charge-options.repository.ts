@@ -94,18 +94,16 @@ export async function insertNextOptionSet(
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('charge-options'))`);
   const [latest] = await tx.select({ version: max(chargeOptions.version) }).from(chargeOptions);
   const version = (latest?.version ?? 0) + 1;
-  await tx
-    .insert(chargeOptions)
-    .values(
-      options.map((o, i) => ({
-        version,
-        amountFen: o.amountFen,
-        giftFen: o.giftFen,
-        sort: i,
-        effectiveAt: meta.effectiveAt,
-        createdBy: meta.createdBy,
-      })),
-    );
+  await tx.insert(chargeOptions).values(
+    options.map((o, i) => ({
+      version,
+      amountFen: o.amountFen,
+      giftFen: o.giftFen,
+      sort: i,
+      effectiveAt: meta.effectiveAt,
+      createdBy: meta.createdBy,
+    })),
+  );
   return version;
 }
 

@@ -87,15 +87,13 @@ describe('database export and import', () => {
     await t.db.db.insert(usageLogEntries).values(logRow(inThreeDays, 1));
     await createUsageLogPartitionsJob(t.deps).runOnce();
     await t.db.db.insert(usageLogEntries).values([logRow(inThreeDays, 2), logRow('2099-01-01', 3)]);
-    await t.db.db
-      .insert(workOrderAttachments)
-      .values({
-        userId: ann.userId,
-        filename: 'a.png',
-        contentType: 'image/png',
-        sizeBytes: 4,
-        data: Buffer.from([0x89, 0x50, 0x00, 0xff]),
-      });
+    await t.db.db.insert(workOrderAttachments).values({
+      userId: ann.userId,
+      filename: 'a.png',
+      contentType: 'image/png',
+      sizeBytes: 4,
+      data: Buffer.from([0x89, 0x50, 0x00, 0xff]),
+    });
   });
   afterAll(async () => {
     await t?.close();

@@ -15,7 +15,7 @@ import { clockWatchedByAnswers, createAnswerCache } from './lib/answer-cache';
 import { createPayProviders } from './features/payments/providers';
 import { registerPaymentCallbacks } from './features/payments/payment-callbacks';
 import type { TDeps } from './lib/deps';
-import { answerClientError, installErrorHandler } from './lib/error-handler';
+import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
 import { createJwt } from './lib/jwt';
 import { createMailer, type TMailer } from './lib/mailer';
 import { createLoggerOptions } from './lib/logger';
@@ -56,6 +56,8 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,
+    // The router's own refusals (a path parameter over 100 characters, a malformed URL) in the envelope.
+    frameworkErrors: answerFrameworkError,
   });
   // Services read the time through this clock: an answer that read it is not kept in memory (lib/answer-cache.ts).
   const clock = clockWatchedByAnswers(options.clock ?? systemClock);

@@ -90,6 +90,7 @@ export const VALIDATION_MESSAGES = {
   invalidType: { zh: '类型不正确', en: 'Wrong type' },
   invalidFormat: { zh: '格式不正确', en: 'Wrong format' },
   controlChars: { zh: '不能包含控制字符', en: 'Must not contain control characters' },
+  tooDeep: { zh: '请求内容嵌套过深（最多 32 层）', en: 'The request is nested too deeply (at most 32 levels)' },
   pageRange: { zh: '页码须为不小于 1 的整数', en: 'The page must be a whole number from 1' },
   pageSizeRange: { zh: '每页条数为 1-200', en: 'The page size must be 1-200' },
   dateInvalid: { zh: '请输入有效的 ISO 8601 日期或时间', en: 'Please enter a valid ISO 8601 date or time' },

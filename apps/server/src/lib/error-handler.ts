@@ -33,13 +33,11 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
     if (isTransactionConflict(error)) return answerTransactionConflict(req, reply, error);
     const status = error.statusCode ?? 500;
     if (status === 429) {
-      return reply
-        .status(429)
-        .send({
-          code: ERRORS.RATE_LIMITED.code,
-          msg: errorMessage('RATE_LIMITED', lang),
-          data: { error: 'RATE_LIMITED' },
-        });
+      return reply.status(429).send({
+        code: ERRORS.RATE_LIMITED.code,
+        msg: errorMessage('RATE_LIMITED', lang),
+        data: { error: 'RATE_LIMITED' },
+      });
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: unparsable body, too large, bad content type.
@@ -53,13 +51,11 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
           .status(404)
           .send({ code: ERRORS.NOT_FOUND.code, msg: errorMessage('NOT_FOUND', lang), data: { error: 'NOT_FOUND' } });
       }
-      return reply
-        .status(status)
-        .send({
-          code: ERRORS.BAD_REQUEST.code,
-          msg: errorMessage('BAD_REQUEST', lang),
-          data: { error: 'BAD_REQUEST' },
-        });
+      return reply.status(status).send({
+        code: ERRORS.BAD_REQUEST.code,
+        msg: errorMessage('BAD_REQUEST', lang),
+        data: { error: 'BAD_REQUEST' },
+      });
     }
     req.log.error({ err: error }, 'unexpected error');
     return reply
@@ -86,26 +82,36 @@ export function installErrorHandler(app: FastifyInstance, options: { spaFallback
 export function answerTransactionConflict(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   req.log.warn({ err: error }, 'transaction conflict (serialization failure or deadlock) answered');
   const def = ERRORS.DATABASE_CONFLICT;
-  return reply
-    .status(def.status)
-    .send({
-      code: def.code,
-      msg: errorMessage('DATABASE_CONFLICT', requestLang(req)),
-      data: { error: 'DATABASE_CONFLICT' },
-    });
+  return reply.status(def.status).send({
+    code: def.code,
+    msg: errorMessage('DATABASE_CONFLICT', requestLang(req)),
+    data: { error: 'DATABASE_CONFLICT' },
+  });
 }
 
 /** Answers a request whose database connection was lost: 503 DATABASE_UNAVAILABLE in the envelope (logged as a warning). */
 export function answerDatabaseLost(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   req.log.warn({ err: error }, 'database connection lost during the request');
   const def = ERRORS.DATABASE_UNAVAILABLE;
+  return reply.status(def.status).send({
+    code: def.code,
+    msg: errorMessage('DATABASE_UNAVAILABLE', requestLang(req)),
+    data: { error: 'DATABASE_UNAVAILABLE' },
+  });
+}
+
+/**
+ * Answers what Fastify's router refuses before a route is found: a path
+ * parameter longer than it takes (414 URI_TOO_LONG), a malformed URL (400),
+ * in the envelope, in the caller's language, never kept by a cache.
+ */
+export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const name = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URI_TOO_LONG' : 'BAD_REQUEST';
+  const def = ERRORS[name];
   return reply
     .status(def.status)
-    .send({
-      code: def.code,
-      msg: errorMessage('DATABASE_UNAVAILABLE', requestLang(req)),
-      data: { error: 'DATABASE_UNAVAILABLE' },
-    });
+    .header('cache-control', 'no-store')
+    .send({ code: def.code, msg: errorMessage(name, requestLang(req)), data: { error: name } });
 }
 
 /**

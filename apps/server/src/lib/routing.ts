@@ -131,18 +131,31 @@ function audit(
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
+/** How deep input may nest (objects and arrays); deeper input is refused before anything walks it. */
+export const MAX_INPUT_DEPTH = 32;
+
 /**
- * Where text input is refused: the path of the first string (at any depth) that
- * holds a control character, so no route ever passes one to the database.
+ * What no route takes, found in one walk without recursion (so no depth of
+ * input can overflow the stack): input nested deeper than MAX_INPUT_DEPTH,
+ * or a string (at any depth) that holds a control character, so no route
+ * ever passes one to the database. Answers the path and the message key.
  */
-export function findControlCharacters(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return CONTROL_CHARACTERS.test(value) ? path : undefined;
-  // An uploaded file's bytes are no text.
-  if (value instanceof Uint8Array) return undefined;
-  if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const found = findControlCharacters(child, path ? `${path}.${key}` : key);
-      if (found !== undefined) return found;
+export function findRefusedInput(value: unknown): { path: string; message: 'tooDeep' | 'controlChars' } | undefined {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item.value === 'string') {
+      if (CONTROL_CHARACTERS.test(item.value)) return { path: item.path, message: 'controlChars' };
+      continue;
+    }
+    // An uploaded file's bytes are no text.
+    if (!item.value || typeof item.value !== 'object' || item.value instanceof Uint8Array) continue;
+    if (item.depth >= MAX_INPUT_DEPTH) return { path: item.path, message: 'tooDeep' };
+    const entries = Object.entries(item.value);
+    // Pushed last first, so the first field is looked at first.
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const [key, child] = entries[i];
+      stack.push({ value: child, path: item.path ? `${item.path}.${key}` : key, depth: item.depth + 1 });
     }
   }
   return undefined;
@@ -257,9 +270,8 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
         if (def.body !== 'multipart' && req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
         const raw = collectInput(req, def.body === 'multipart' ? await readMultipart(req, def) : undefined);
         const run = async () => {
-          const withControl = findControlCharacters(raw);
-          if (withControl !== undefined)
-            throw new AppError('BAD_REQUEST', undefined, [{ path: withControl, message: 'controlChars' }]);
+          const refused = findRefusedInput(raw);
+          if (refused) throw new AppError('BAD_REQUEST', undefined, [refused]);
           const parsed = def.input.safeParse(raw);
           if (!parsed.success) throw new AppError('BAD_REQUEST', undefined, parsed.error.issues.map(toIssue));
           return handler({ input: parsed.data as never, user: user as never, lang, ip: req.ip, req, reply });

@@ -153,8 +153,8 @@ export const VALIDATION_MESSAGES = {
   supplyWaitDaysRange: { zh: '等待天数为 1-30 的整数', en: 'Wait days must be a whole number from 1 to 30' },
   supplyRegionRequired: { zh: '请选择地区', en: 'Please select a region' },
   supplyRegionInvalid: {
-    zh: '地区须为两位国家代码，如 us、uk、jp',
-    en: 'The region must be a two-letter country code such as us, uk or jp',
+    zh: '地区须为真实国家的两位代码（ISO 3166-1），如 us、uk、jp',
+    en: 'The region must be the two-letter code of a real country (ISO 3166-1), such as us, uk or jp',
   },
   supplyContactEmailRequired: { zh: '请输入联系邮箱', en: 'Please enter a contact e-mail' },
   supplyTermsRequired: { zh: '请阅读并同意补货条款', en: 'Please read and agree to the supply terms' },

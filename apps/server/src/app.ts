@@ -22,6 +22,7 @@ import { createLoggerOptions } from './lib/logger';
 import { createAuthLimiter } from './lib/rate-limiter';
 import { registerRoutes, type THandlers } from './lib/routing';
 import { createFeatureHandlers } from './features';
+import { auditedDatabase } from './features/audit/audit.service';
 
 /** What buildApp needs; tests pass their own database, clock and mailer. */
 export type TAppOptions = {
@@ -68,7 +69,8 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
   app.addHook('onClose', () => answerCache.close());
   const deps: TDeps = {
     config,
-    db: options.database.db,
+    // An operator call's audit entry is written in the transaction that makes its change (features/audit).
+    db: auditedDatabase(options.database.db),
     dbKind: options.database.kind,
     clock,
     jwt: createJwt(config.jwtSecret, () => clock.now()),

@@ -15,13 +15,14 @@ import { clockWatchedByAnswers, createAnswerCache } from './lib/answer-cache';
 import { createPayProviders } from './features/payments/providers';
 import { registerPaymentCallbacks } from './features/payments/payment-callbacks';
 import type { TDeps } from './lib/deps';
-import { answerClientError, installErrorHandler } from './lib/error-handler';
+import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
 import { createJwt } from './lib/jwt';
 import { createMailer, type TMailer } from './lib/mailer';
 import { createLoggerOptions } from './lib/logger';
 import { createAuthLimiter } from './lib/rate-limiter';
 import { registerRoutes, type THandlers } from './lib/routing';
 import { createFeatureHandlers } from './features';
+import { auditedDatabase } from './features/audit/audit.service';
 
 /** What buildApp needs; tests pass their own database, clock and mailer. */
 export type TAppOptions = {
@@ -56,6 +57,8 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,
+    // The router's own refusals (a path parameter over 100 characters, a malformed URL) in the envelope.
+    frameworkErrors: answerFrameworkError,
   });
   // Services read the time through this clock: an answer that read it is not kept in memory (lib/answer-cache.ts).
   const clock = clockWatchedByAnswers(options.clock ?? systemClock);
@@ -66,7 +69,8 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
   app.addHook('onClose', () => answerCache.close());
   const deps: TDeps = {
     config,
-    db: options.database.db,
+    // An operator call's audit entry is written in the transaction that makes its change (features/audit).
+    db: auditedDatabase(options.database.db),
     dbKind: options.database.kind,
     clock,
     jwt: createJwt(config.jwtSecret, () => clock.now()),

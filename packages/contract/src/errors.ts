@@ -44,6 +44,8 @@ export const ERRORS = {
     zh: '不支持的请求内容类型，请使用 JSON 或表单',
     en: 'Unsupported content type; send JSON or a form',
   },
+  /** A path parameter longer than the router takes (a 400-digit id). */
+  URI_TOO_LONG: { code: 414, status: 414, zh: '请求地址过长', en: 'The request URL is too long' },
   /** The request line or headers (for example a very long query string) are too large. */
   HEADERS_TOO_LARGE: {
     code: 431,

@@ -90,6 +90,7 @@ export const VALIDATION_MESSAGES = {
   invalidType: { zh: '类型不正确', en: 'Wrong type' },
   invalidFormat: { zh: '格式不正确', en: 'Wrong format' },
   controlChars: { zh: '不能包含控制字符', en: 'Must not contain control characters' },
+  tooDeep: { zh: '请求内容嵌套过深（最多 32 层）', en: 'The request is nested too deeply (at most 32 levels)' },
   pageRange: { zh: '页码须为不小于 1 的整数', en: 'The page must be a whole number from 1' },
   pageSizeRange: { zh: '每页条数为 1-200', en: 'The page size must be 1-200' },
   dateInvalid: { zh: '请输入有效的 ISO 8601 日期或时间', en: 'Please enter a valid ISO 8601 date or time' },
@@ -152,8 +153,8 @@ export const VALIDATION_MESSAGES = {
   supplyWaitDaysRange: { zh: '等待天数为 1-30 的整数', en: 'Wait days must be a whole number from 1 to 30' },
   supplyRegionRequired: { zh: '请选择地区', en: 'Please select a region' },
   supplyRegionInvalid: {
-    zh: '地区须为两位国家代码，如 us、uk、jp',
-    en: 'The region must be a two-letter country code such as us, uk or jp',
+    zh: '地区须为真实国家的两位代码（ISO 3166-1），如 us、uk、jp',
+    en: 'The region must be the two-letter code of a real country (ISO 3166-1), such as us, uk or jp',
   },
   supplyContactEmailRequired: { zh: '请输入联系邮箱', en: 'Please enter a contact e-mail' },
   supplyTermsRequired: { zh: '请阅读并同意补货条款', en: 'Please read and agree to the supply terms' },

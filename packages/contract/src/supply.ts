@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIsoCountryCode } from './areas';
 import { ZPageQuery, zPage } from './envelope';
 import { priceIpFen, priceTrafficFen, type TPriceCatalogue, type TPriceKind } from './pricing-rules';
 import { PROXY_NETWORKS, zProxyDays } from './proxies-tokens';
@@ -30,7 +31,7 @@ export type TSupplyStatus = (typeof SUPPLY_STATUSES)[number];
 /** States in which the fee is still frozen. */
 export const SUPPLY_OPEN_STATUSES = ['pending', 'processing'] as const satisfies readonly TSupplyStatus[];
 
-/** Regions the form offers (spec section 3); any other country the inventory knows is accepted too. */
+/** Regions the form offers first (spec section 3); any other ISO 3166-1 country is accepted too. */
 export const SUPPLY_REGIONS = ['cn', 'us', 'uk', 'jp', 'kr', 'de'] as const;
 /** The spec says "uk"; the inventory stores ISO 3166-1 codes, where it is "gb". */
 const REGION_ALIASES: Record<string, string> = { uk: 'gb' };
@@ -39,6 +40,11 @@ const REGION_ALIASES: Record<string, string> = { uk: 'gb' };
 export function supplyRegionCode(region: string): string {
   const code = region.trim().toLowerCase();
   return REGION_ALIASES[code] ?? code;
+}
+
+/** A region as customers and operators see it: the spec's "uk" for the United Kingdom, else the ISO code. */
+export function supplyRegionShown(code: string): string {
+  return code === 'gb' ? 'uk' : code;
 }
 
 /** Supply limits (spec section 9). */
@@ -75,14 +81,14 @@ export function supplyFeeFen(quote: TSupplyQuote, catalogue?: Partial<TPriceCata
   return priceIpFen(quote.product, quote.days ?? SUPPLY_IP_DAYS_DEFAULT, catalogue) * quote.amount;
 }
 
-/** Region: a two-letter country code, "uk" taken as "gb". */
+/** Region: an ISO 3166-1 alpha-2 country ("uk", the spec's spelling, taken as "gb"); "zz" or "xx" is refused. */
 export const zSupplyRegion = z
   .string({ error: 'supplyRegionRequired' })
   .trim()
   .toLowerCase()
   .min(1, { error: 'supplyRegionRequired' })
-  .regex(/^[a-z]{2}$/, { error: 'supplyRegionInvalid' })
-  .transform(supplyRegionCode);
+  .transform(supplyRegionCode)
+  .refine(isIsoCountryCode, { error: 'supplyRegionInvalid' });
 
 /** Body of POST /token/supply (spec section 5 rules, messages in both languages). */
 export const ZSupplyCreateBody = z

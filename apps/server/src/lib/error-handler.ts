@@ -101,6 +101,20 @@ export function answerDatabaseLost(req: FastifyRequest, reply: FastifyReply, err
 }
 
 /**
+ * Answers what Fastify's router refuses before a route is found: a path
+ * parameter longer than it takes (414 URI_TOO_LONG), a malformed URL (400),
+ * in the envelope, in the caller's language, never kept by a cache.
+ */
+export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const name = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URI_TOO_LONG' : 'BAD_REQUEST';
+  const def = ERRORS[name];
+  return reply
+    .status(def.status)
+    .header('cache-control', 'no-store')
+    .send({ code: def.code, msg: errorMessage(name, requestLang(req)), data: { error: name } });
+}
+
+/**
  * Answers what Node's HTTP parser refuses before a request exists (headers or
  * query string too large, malformed request line) with the envelope too. The
  * headers were not read, so the message carries both languages.

@@ -159,6 +159,50 @@ describe('request pipeline', () => {
     }
   });
 
+  it("refuses JSON nested deeper than the bound with 400 in the caller's language, at any depth, on every JSON route", async () => {
+    const nested = (depth: number) =>
+      `{"token_id":${tokenId},"remark":"x","note":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    for (const depth of [65, 1_000, 8_000]) {
+      for (const lang of ['zh', 'en'] as const) {
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: `/api/token/remark/${tokenId}`,
+          headers: { authorization: `Bearer ${ann.token}`, 'content-type': 'application/json', lang },
+          payload: nested(depth),
+        });
+        expect(res.statusCode, `depth ${depth}: ${res.body.slice(0, 200)}`).toBe(400);
+        expect(res.json().msg).toBe(
+          lang === 'zh' ? '请求内容嵌套过深（最多 32 层）' : 'The request is nested too deeply (at most 32 levels)',
+        );
+      }
+    }
+    // Within the bound the input reaches the schema, which drops the unknown field.
+    const shallow = await t.app.inject({
+      method: 'PUT',
+      url: `/api/token/remark/${tokenId}`,
+      headers: { authorization: `Bearer ${ann.token}`, 'content-type': 'application/json' },
+      payload: nested(30),
+    });
+    expect(shallow.json().code, shallow.body).toBe(0);
+  });
+
+  it('answers a path parameter too long for the router (414) in the envelope', async () => {
+    for (const lang of ['zh', 'en'] as const) {
+      const res = await request(t.app, 'PUT', `/token/remark/${'9'.repeat(400)}`, {
+        token: ann.token,
+        body: { remark: 'x' },
+        lang,
+      });
+      expect(res.statusCode).toBe(414);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual({
+        code: 414,
+        msg: lang === 'zh' ? '请求地址过长' : 'The request URL is too long',
+        data: { error: 'URI_TOO_LONG' },
+      });
+    }
+  });
+
   it("answers the framework's own refusals in the envelope: 404, 413, 415 and 431", async () => {
     const notFound = await request(t.app, 'GET', '/no/such/call', { lang: 'en' });
     expect(notFound.statusCode).toBe(404);

@@ -20,7 +20,7 @@ import { AppError } from './app-error';
 import { runForAnswer } from './answer-cache';
 import type { TDeps } from './deps';
 import { findUserByApiKey, type TUserRow } from '../features/accounts/accounts.repository';
-import { recordAdminCall } from '../features/audit/audit.service';
+import { recordAdminCall, runAudited, type TAdminCall } from '../features/audit/audit.service';
 import { resumeSession } from '../features/auth/sessions.service';
 import { requireAdminTwoFactor } from '../features/system/system-settings.service';
 
@@ -106,43 +106,35 @@ export async function authenticate(
   return user;
 }
 
-// The audit entry of an operator call (features/audit).
-function audit(
-  deps: TDeps,
-  route: string,
-  def: TRouteDef,
-  req: FastifyRequest,
-  operator: TUserRow,
-  input: Record<string, unknown>,
-  errorName?: string,
-) {
-  return recordAdminCall(deps, {
-    operatorId: operator.id,
-    route,
-    method: def.method,
-    path: req.url.split('?')[0],
-    input,
-    errorName,
-    ip: req.ip,
-  });
-}
-
 // Control characters other than tab, line feed and carriage return (NUL first of all).
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
+/** How deep input may nest (objects and arrays); deeper input is refused before anything walks it. */
+export const MAX_INPUT_DEPTH = 32;
+
 /**
- * Where text input is refused: the path of the first string (at any depth) that
- * holds a control character, so no route ever passes one to the database.
+ * What no route takes, found in one walk without recursion (so no depth of
+ * input can overflow the stack): input nested deeper than MAX_INPUT_DEPTH,
+ * or a string (at any depth) that holds a control character, so no route
+ * ever passes one to the database. Answers the path and the message key.
  */
-export function findControlCharacters(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return CONTROL_CHARACTERS.test(value) ? path : undefined;
-  // An uploaded file's bytes are no text.
-  if (value instanceof Uint8Array) return undefined;
-  if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const found = findControlCharacters(child, path ? `${path}.${key}` : key);
-      if (found !== undefined) return found;
+export function findRefusedInput(value: unknown): { path: string; message: 'tooDeep' | 'controlChars' } | undefined {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item.value === 'string') {
+      if (CONTROL_CHARACTERS.test(item.value)) return { path: item.path, message: 'controlChars' };
+      continue;
+    }
+    // An uploaded file's bytes are no text.
+    if (!item.value || typeof item.value !== 'object' || item.value instanceof Uint8Array) continue;
+    if (item.depth >= MAX_INPUT_DEPTH) return { path: item.path, message: 'tooDeep' };
+    const entries = Object.entries(item.value);
+    // Pushed last first, so the first field is looked at first.
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const [key, child] = entries[i];
+      stack.push({ value: child, path: item.path ? `${item.path}.${key}` : key, depth: item.depth + 1 });
     }
   }
   return undefined;
@@ -256,28 +248,44 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
         // Only multipart routes read multipart bodies (files); the others refuse them as before.
         if (def.body !== 'multipart' && req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
         const raw = collectInput(req, def.body === 'multipart' ? await readMultipart(req, def) : undefined);
+        // Every operator call that changes data leaves an audit entry, whatever its outcome: a success's in the
+        // transaction that makes its change, from the parsed input (features/audit, runAudited).
+        const isAudited = def.auth === 'admin' && def.method !== 'GET';
+        const call: (TAdminCall & { effects: Record<string, string> }) | undefined = isAudited
+          ? {
+              operatorId: user!.id,
+              route: name,
+              method: def.method,
+              path: req.url.split('?')[0],
+              input: raw,
+              effects: {},
+              ip: req.ip,
+            }
+          : undefined;
         const run = async () => {
-          const withControl = findControlCharacters(raw);
-          if (withControl !== undefined)
-            throw new AppError('BAD_REQUEST', undefined, [{ path: withControl, message: 'controlChars' }]);
+          const refused = findRefusedInput(raw);
+          if (refused) throw new AppError('BAD_REQUEST', undefined, [refused]);
           const parsed = def.input.safeParse(raw);
           if (!parsed.success) throw new AppError('BAD_REQUEST', undefined, parsed.error.issues.map(toIssue));
+          if (call) call.input = parsed.data as Record<string, unknown>;
           return handler({ input: parsed.data as never, user: user as never, lang, ip: req.ip, req, reply });
         };
-        // Every operator call that changes data leaves an audit entry, whatever its outcome.
-        const isAudited = def.auth === 'admin' && def.method !== 'GET';
         let result: Awaited<ReturnType<typeof run>>;
         const ticket = cacheKey && isCacheReady ? deps.answerCache.begin(user!.id) : undefined;
         let validUntil = 0;
         try {
           if (cacheKey) ({ result, validUntil } = await runForAnswer(run));
+          else if (call) result = await runAudited(deps, call, run);
           else result = await run();
         } catch (error) {
-          if (isAudited)
-            await audit(deps, name, def, req, user!, raw, error instanceof AppError ? error.errorName : 'INTERNAL');
+          // A refusal's entry, in its own transaction after the rollback (with what the call did outside the database).
+          if (call)
+            await recordAdminCall(deps, {
+              ...call,
+              errorName: error instanceof AppError ? error.errorName : 'INTERNAL',
+            });
           throw error;
         }
-        if (isAudited) await audit(deps, name, def, req, user!, raw);
         if (cacheKey && !(result instanceof RawReply)) {
           // Kept, unless the account changed while it was computed or the answer read the clock.
           const body = Buffer.from(

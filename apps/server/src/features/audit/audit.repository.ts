@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, sql, type SQL } from 'drizzle-orm';
 import { auditEntries, users, type TDbOrTx } from '@proxy/db';
 
 /** What a new audit entry needs. */
@@ -41,4 +41,12 @@ export async function listAuditPage(
     .innerJoin(users, eq(users.id, auditEntries.operatorId))
     .where(where);
   return { rows: rows.map((r) => ({ ...r.entry, operatorEmail: r.operatorEmail })), total: Number(total) };
+}
+
+/** True when the transaction has written anything yet (PostgreSQL gives a transaction its id on its first write). */
+export async function hasTransactionWritten(tx: TDbOrTx): Promise<boolean> {
+  const result = (await tx.execute(sql`SELECT txid_current_if_assigned() IS NOT NULL AS written`)) as unknown as {
+    rows: { written: boolean }[];
+  };
+  return result.rows[0]?.written === true;
 }

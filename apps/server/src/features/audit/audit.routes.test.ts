@@ -60,7 +60,8 @@ describe('operator area: admin routes and their audit', () => {
         method: 'PUT',
         path: `/api/admin/users/${customer.userId}/status`,
         target_id: String(customer.userId),
-        input: { id: String(customer.userId), status: 'disabled' },
+        // The parsed input: the path id as a number.
+        input: { id: customer.userId, status: 'disabled' },
         result: 'ok',
         error_code: null,
       }),
@@ -79,18 +80,26 @@ describe('operator area: admin routes and their audit', () => {
     expect(self.json().code).toBe(1015);
     const bad = await request(t.app, 'PUT', '/admin/users/999999/status', {
       token: operator.token,
-      body: { status: 'gone' },
+      body: { status: 'gone', password: 'hunter23' },
     });
     expect(bad.statusCode).toBe(400);
     const list = await request(t.app, 'GET', '/admin/audit/list?page_size=2', { token: operator.token });
     const [newest, older] = list.json().data.records;
-    expect(newest).toMatchObject({ target_id: '999999', result: 'error', error_code: 'BAD_REQUEST' });
+    // Refused before parsing: the input as sent, secrets replaced.
+    expect(newest).toMatchObject({
+      target_id: '999999',
+      result: 'error',
+      error_code: 'BAD_REQUEST',
+      input: { status: 'gone', password: '[redacted]' },
+    });
     expect(older).toMatchObject({
       target_id: String(operator.userId),
       result: 'error',
       error_code: 'SELF_ACTION_REFUSED',
-      input: { status: 'disabled', password: '[redacted]', api_key: '[redacted]' },
+      // Parsed: fields the route does not take are not kept, secrets among them.
+      input: { id: operator.userId, status: 'disabled' },
     });
+    expect(JSON.stringify(older.input)).not.toMatch(/hunter22|pk_x/);
   });
 
   it('audits a call refused for control characters, storing them as U+FFFD (the database cannot hold NUL)', async () => {

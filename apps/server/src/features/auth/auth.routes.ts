@@ -46,8 +46,8 @@ export function createAuthHandlers(deps: TDeps): THandlersOf<'auth'> {
     async userTotpSetup({ user }) {
       return startTotpSetup(deps, user);
     },
-    async userTotpEnable({ input, user, reply }) {
-      return withRetryAfter(reply, () => enableTotp(deps, user, input.code));
+    async userTotpEnable({ input, user, req, reply }) {
+      return withRetryAfter(reply, () => enableTotp(deps, user, input.code, requireSessionId(req)));
     },
     async userTotpDisable({ input, user, reply }) {
       await withRetryAfter(reply, () => disableTotp(deps, user, input.code));

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, ne, sql } from 'drizzle-orm';
 import { userSessions, users, type TDbOrTx } from '@proxy/db';
 import type { TSignInMethod } from '@proxy/contract';
 
@@ -100,6 +100,19 @@ export async function endAllUserSessions(db: TDbOrTx, userId: number, at: Date):
     .update(userSessions)
     .set({ endedAt: at })
     .where(and(eq(userSessions.userId, userId), isNull(userSessions.endedAt)));
+}
+
+/** Ends every live session of a user but one (the one that turned two-factor on). */
+export async function endOtherUserSessions(
+  db: TDbOrTx,
+  userId: number,
+  keptSessionId: number,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(userSessions)
+    .set({ endedAt: at })
+    .where(and(eq(userSessions.userId, userId), isNull(userSessions.endedAt), ne(userSessions.id, keptSessionId)));
 }
 
 /** True when the user has had a session from this address (a known address of the account). */

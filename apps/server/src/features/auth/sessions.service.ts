@@ -187,7 +187,8 @@ export async function listSessions(deps: TDeps, userId: number, currentSessionId
 
 /** POST /user/sessions/end/:id: ends one of the user's sessions; SESSION_NOT_FOUND (404) for another user's, an unknown or an ended one. */
 export async function endSession(deps: TDeps, userId: number, sessionId: number): Promise<void> {
-  const isEnded = await endUserSession(deps.db, userId, sessionId, deps.clock.now());
+  // In a transaction: an operator's call (users-admin) has its audit entry written in it (features/audit).
+  const isEnded = await deps.db.transaction((tx) => endUserSession(tx, userId, sessionId, deps.clock.now()));
   if (!isEnded) throw new AppError('SESSION_NOT_FOUND');
 }
 

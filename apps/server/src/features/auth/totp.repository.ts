@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { userRecoveryCodes, userTotp, type TDbOrTx } from '@proxy/db';
 
 /** A user's two-factor row (enrolment started, or on when enabledAt is set). */
@@ -53,6 +53,31 @@ export async function claimTotpStep(db: TDbOrTx, userId: number, step: number): 
     .where(and(eq(userTotp.userId, userId), or(isNull(userTotp.lastUsedStep), lt(userTotp.lastUsedStep, step))))
     .returning({ userId: userTotp.userId });
   return rows.length > 0;
+}
+
+/**
+ * The two-factor row of a sign-in challenge, locked until the transaction
+ * ends, only while its last accepted step is still `step` (-1 for none), the
+ * step when the challenge was issued: two finishes of one challenge wait for
+ * each other here, and the second finds the step moved (or a recovery code
+ * spent) by the first. Undefined when the step has moved.
+ */
+export async function lockTotpAtStep(tx: TDbOrTx, userId: number, step: number): Promise<TTotpRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(userTotp)
+    .where(and(eq(userTotp.userId, userId), sql`coalesce(${userTotp.lastUsedStep}, -1) = ${step}`))
+    .for('update');
+  return row;
+}
+
+/** Recovery codes of the user already used. */
+export async function countUsedRecoveryCodes(db: TDbOrTx, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(userRecoveryCodes)
+    .where(and(eq(userRecoveryCodes.userId, userId), isNotNull(userRecoveryCodes.usedAt)));
+  return Number(row?.n ?? 0);
 }
 
 /** Turns two-factor on (enrolment confirmed). */

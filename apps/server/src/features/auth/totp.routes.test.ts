@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_RESEND_MS } from '@proxy/contract';
 import { userRecoveryCodes, userSessions, userTotp } from '@proxy/db';
 import { createSecretBox } from '../../lib/secret-box';
-import { createFakeClock, createMemoryMailer, createTestApp } from '../../../test/helpers';
+import { createFakeClock, createMemoryMailer, createTestApp, itOnPostgres } from '../../../test/helpers';
 import { startLocalOAuthProviders, type TLocalOAuthProviders } from '../../../test/oauth-providers';
 import { createAdmin, createUser, type TTestUser } from '../proxies/proxies-test-kit';
 import { callApi, codeSentTo, postForm } from './auth-test-kit';
@@ -311,6 +311,70 @@ describe('two-factor sign-in (TOTP)', () => {
       expect(session.method).toBe(provider);
     }
   });
+
+  it('enabling two-factor ends every other session of the account; the one that enabled it goes on', async () => {
+    const user = await createUser(t.app, mailer, 'others');
+    const older = (await passwordLogin(user.email)).json().data.token as string;
+    expect((await callApi(t.app, 'GET', '/user/info', { token: older })).json().code).toBe(0);
+    await enrol(user);
+    for (const [method, path] of [
+      ['GET', '/user/info'],
+      ['GET', '/user/refresh_token'],
+    ] as const) {
+      const res = await callApi(t.app, method, path, { token: older });
+      expect(res.json().code, `${path} with a session opened before`).toBe(-401);
+    }
+    expect((await callApi(t.app, 'GET', '/user/info', { token: user.token })).json().code).toBe(0);
+    expect((await callApi(t.app, 'GET', '/user/refresh_token', { token: user.token })).json().code).toBe(0);
+  });
+
+  /** Live sessions of an account. */
+  async function liveSessions(userId: number): Promise<number> {
+    const rows = await t.deps.db.select().from(userSessions).where(eq(userSessions.userId, userId));
+    return rows.filter((r) => r.endedAt === null).length;
+  }
+
+  it("a challenge is spent by its first success: the next step's code, or a recovery code, on it again is refused", async () => {
+    const user = await createUser(t.app, mailer, 'once');
+    const { secret, recovery } = await enrol(user);
+    const before = await liveSessions(user.userId);
+    const { challenge } = (await passwordLogin(user.email)).json().data as { challenge: string };
+    expect((await loginTotp(challenge, await codeAt(secret))).json().code).toBe(0);
+    for (const code of [await codeAt(secret, 30), recovery[0]]) {
+      for (const lang of ['en', 'zh'] as const) {
+        const again = await loginTotp(challenge, code, lang);
+        expect(again.json().data.error, again.body).toBe('TOTP_CHALLENGE_EXPIRED');
+      }
+    }
+    expect(await liveSessions(user.userId)).toBe(before + 1);
+    // The recovery code was not spent by the refused call: it signs in once on a new challenge.
+    nextStep();
+    const fresh = (await passwordLogin(user.email)).json().data.challenge as string;
+    expect((await loginTotp(fresh, recovery[0])).json().code).toBe(0);
+    expect((await loginTotp(fresh, await codeAt(secret))).json().data.error).toBe('TOTP_CHALLENGE_EXPIRED');
+    expect(await liveSessions(user.userId)).toBe(before + 2);
+  });
+
+  itOnPostgres(
+    "two concurrent finishes of one challenge (this and the next step's code) start one session",
+    async () => {
+      const user = await createUser(t.app, mailer, 'race');
+      const { secret } = await enrol(user);
+      for (let round = 0; round < 5; round += 1) {
+        nextStep();
+        const before = await liveSessions(user.userId);
+        const { challenge } = (await passwordLogin(user.email)).json().data as { challenge: string };
+        const answers = await Promise.all([
+          loginTotp(challenge, await codeAt(secret)),
+          loginTotp(challenge, await codeAt(secret, 30)),
+        ]);
+        expect(answers.map((a) => a.json().code).filter((code) => code === 0)).toHaveLength(1);
+        expect(await liveSessions(user.userId)).toBe(before + 1);
+        // The next round's codes are two steps on.
+        nextStep();
+      }
+    },
+  );
 
   it('a password change answers the new session without asking for a code', async () => {
     const user = await createUser(t.app, mailer, 'changer');

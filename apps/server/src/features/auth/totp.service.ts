@@ -18,15 +18,17 @@ import { accountKeyOf } from '../../lib/rate-limiter';
 import { secretBoxOf } from '../../lib/secret-box';
 import { readSetting } from '../../lib/system-settings.repository';
 import { findUserById, type TUserRow } from '../accounts/accounts.repository';
-import { hasSessionFromAddress } from './sessions.repository';
+import { endOtherUserSessions, hasSessionFromAddress } from './sessions.repository';
 import type { TSignInOrigin } from './sessions.service';
 import {
   claimTotpStep,
   countUnusedRecoveryCodes,
+  countUsedRecoveryCodes,
   deleteTotp,
   findTotp,
   markTotpEnabled,
   replaceRecoveryCodes,
+  lockTotpAtStep,
   resealTotpSecret,
   upsertPendingTotp,
   useRecoveryCode,
@@ -39,6 +41,8 @@ import {
  * code) and single-use recovery codes stored as hashes.
  */
 
+/** The last accepted step of an account that has accepted none (in a challenge and in SQL's coalesce). */
+const NO_STEP = -1;
 /** TOTP time step in seconds (authenticator apps' default). */
 const PERIOD_S = 30;
 /** Clock drift accepted: the codes of the previous and next step are valid too. */
@@ -170,15 +174,31 @@ export async function startTotpSetup(deps: TDeps, user: TUserRow): Promise<TTotp
   return { secret, otpauth_url: generateURI({ issuer: issuerOf(deps), label: user.email, secret, period: PERIOD_S }) };
 }
 
-/** POST /user/totp/enable: confirms enrolment with a current code; answers the recovery codes (shown once). */
-export async function enableTotp(deps: TDeps, user: TUserRow, code: string): Promise<TTotpRecoveryCodes> {
+/**
+ * POST /user/totp/enable: confirms enrolment with a current code; answers the
+ * recovery codes (shown once). Every other session of the account ends (as a
+ * password change ends them): a session opened before two-factor was on never
+ * passed it. The session that turned it on goes on.
+ */
+export async function enableTotp(
+  deps: TDeps,
+  user: TUserRow,
+  code: string,
+  currentSessionId: number,
+): Promise<TTotpRecoveryCodes> {
   await deps.authLimiter.hit(`totp:acct:${user.id}`);
   const row = await findTotp(deps.db, user.id);
   if (!row) throw new AppError('TOTP_SETUP_REQUIRED');
   if (row.enabledAt) throw new AppError('TOTP_ALREADY_ENABLED');
   if (!(await acceptTotpCode(deps, row, code))) throw new AppError('TOTP_INVALID_CODE');
-  await markTotpEnabled(deps.db, user.id, deps.clock.now());
-  return issueRecoveryCodes(deps, user.id);
+  const codes = Array.from({ length: TOTP_RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    await markTotpEnabled(tx, user.id, now);
+    await replaceRecoveryCodes(tx, user.id, codes.map(hashRecoveryCode), now);
+    await endOtherUserSessions(tx, user.id, currentSessionId, now);
+  });
+  return { recovery_codes: codes };
 }
 
 /** POST /user/totp/disable: with a current code or a recovery code; removes the secret and the recovery codes. */
@@ -204,7 +224,11 @@ export async function regenerateRecoveryCodes(deps: TDeps, user: TUserRow, code:
  */
 export async function issueTotpChallenge(deps: TDeps, user: TUserRow, method: TSignInMethod): Promise<TTotpChallenge> {
   const iat = epochSeconds(deps);
-  const challenge = await new SignJWT({ ver: user.tokenVersion, mth: method })
+  // The account's last accepted step now,
+  // and the recovery codes used: the challenge's first success moves one of them, which spends the challenge.
+  const step = (await findTotp(deps.db, user.id))?.lastUsedStep ?? NO_STEP;
+  const used = await countUsedRecoveryCodes(deps.db, user.id);
+  const challenge = await new SignJWT({ ver: user.tokenVersion, mth: method, stp: step, rcu: used })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(user.id))
     .setIssuer(CHALLENGE_ISSUER)
@@ -218,7 +242,9 @@ export async function issueTotpChallenge(deps: TDeps, user: TUserRow, method: TS
 async function readChallenge(
   deps: TDeps,
   challenge: string,
-): Promise<{ userId: number; tokenVersion: number; method: TSignInMethod } | undefined> {
+): Promise<
+  { userId: number; tokenVersion: number; method: TSignInMethod; step: number; usedRecoveryCodes: number } | undefined
+> {
   try {
     const { payload } = await jwtVerify(challenge, challengeKey(deps), {
       issuer: CHALLENGE_ISSUER,
@@ -229,8 +255,11 @@ async function readChallenge(
     });
     const userId = Number(payload.sub);
     const method = SIGN_IN_METHODS.find((m) => m === payload.mth);
+    const { stp: step, rcu: usedRecoveryCodes } = payload;
     if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.ver !== 'number' || !method) return undefined;
-    return { userId, tokenVersion: payload.ver, method };
+    if (typeof step !== 'number' || !Number.isSafeInteger(step)) return undefined;
+    if (typeof usedRecoveryCodes !== 'number' || !Number.isSafeInteger(usedRecoveryCodes)) return undefined;
+    return { userId, tokenVersion: payload.ver, method, step, usedRecoveryCodes };
   } catch {
     return undefined;
   }
@@ -260,7 +289,48 @@ export async function finishTotpSignIn(
   });
   const row = await findTotp(deps.db, user.id);
   if (!row?.enabledAt) throw new AppError('TOTP_CHALLENGE_EXPIRED');
-  if (!(await acceptCodeOrRecovery(deps, row, input.code))) throw new AppError('TOTP_INVALID_CODE');
+  await spendChallenge(deps, row, claims, input.code);
   await attempt.succeed();
   return startSession(user, { ...origin, method: claims.method });
+}
+
+/**
+ * Checks the code of a sign-in challenge and spends the challenge, in one
+ * transaction that locks the account's two-factor row while the account is
+ * as the challenge saw it (same last accepted step, same recovery codes
+ * used): a current code moves the step, a recovery code is marked used. So a
+ * challenge succeeds once, also between parallel requests: the second finds
+ * the account moved on, TOTP_CHALLENGE_EXPIRED. A wrong code is
+ * TOTP_INVALID_CODE and leaves the challenge usable.
+ */
+async function spendChallenge(
+  deps: TDeps,
+  row: TTotpRow,
+  challenge: { step: number; usedRecoveryCodes: number },
+  code: string,
+): Promise<void> {
+  const isTotp = /^\d{6}$/.test(code);
+  // Read (and sealed, if it was stored plain) before the row is locked.
+  const secret = isTotp ? await totpSecretOf(deps, row) : '';
+  await deps.db.transaction(async (tx) => {
+    const locked = await lockTotpAtStep(tx, row.userId, challenge.step);
+    if (!locked?.enabledAt || (await countUsedRecoveryCodes(tx, row.userId)) !== challenge.usedRecoveryCodes)
+      throw new AppError('TOTP_CHALLENGE_EXPIRED');
+    if (!isTotp) {
+      if (!(await useRecoveryCode(tx, row.userId, hashRecoveryCode(code), deps.clock.now())))
+        throw new AppError('TOTP_INVALID_CODE');
+      return;
+    }
+    const epoch = epochSeconds(deps);
+    const result = await verify({
+      secret,
+      token: code,
+      epoch,
+      period: PERIOD_S,
+      epochTolerance: EPOCH_TOLERANCE_S,
+      afterTimeStep: locked.lastUsedStep ?? undefined,
+    });
+    if (!result.valid || !(await claimTotpStep(tx, row.userId, Math.floor(epoch / PERIOD_S) + result.delta)))
+      throw new AppError('TOTP_INVALID_CODE');
+  });
 }

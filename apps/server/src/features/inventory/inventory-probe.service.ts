@@ -4,6 +4,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { SocksClient } from 'socks';
 import { parseIpAddress } from '@proxy/contract';
+import { noteAuditEffect } from '../audit/audit.service';
 import type { TDeps } from '../../lib/deps';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import {
@@ -232,6 +233,8 @@ export async function probeNode(deps: TProbeDeps, node: TExitNodeRow): Promise<b
     if (outcome.ok) break;
     failed += 1;
   }
+  // An operator's "probe now": the dial's outcome goes into the audit entry written with the result below.
+  noteAuditEffect('probe', outcome.ok ? 'up' : `down: ${outcome.error}`);
   return deps.db.transaction(async (tx) => {
     // The row as it is now (an operator may have edited it meanwhile): an edited endpoint was not what we probed.
     const current = await lockExitNode(tx, node.id);

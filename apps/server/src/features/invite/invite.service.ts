@@ -357,7 +357,6 @@ export async function updateRebateConfig(
   operatorId: number,
   input: TRebateConfigInput,
 ): Promise<TRebateConfigVersion> {
-  await currentRules(deps);
   const rules = {
     rateBp: Math.round(input.rate * 100),
     minChargeFen: yuanToFen(input.min_charge),
@@ -367,7 +366,11 @@ export async function updateRebateConfig(
   };
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const row = await insertNextRules(deps.db, rules);
+      // One transaction (the first rules, if none yet, and the next): the audit entry is written in it (features/audit).
+      const row = await deps.db.transaction(async (tx) => {
+        await currentRules(deps, tx);
+        return insertNextRules(tx, rules);
+      });
       return {
         ...toConfig(row),
         created_by: (await findAccount(deps.db, operatorId))?.email ?? null,

@@ -94,17 +94,20 @@ export async function sendOperatorMessage(
   if (input.user_id !== undefined) {
     if (!(await findUserById(deps.db, input.user_id)))
       throw new AppError('BAD_REQUEST', undefined, [{ path: 'user_id', message: 'userNotFound' }]);
-    await writeNotification(deps, input.user_id, 'operator_message', undefined, params);
+    // In a transaction: the operator call's audit entry is written in it (features/audit).
+    await deps.db.transaction((tx) => writeNotification(deps, input.user_id!, 'operator_message', tx, params));
     return { sent: 1 };
   }
   const text = NOTIFICATION_TEXTS.operator_message;
-  const sent = await insertNotificationForActiveUsers(deps.db, {
-    kind: 'operator_message',
-    titleZh: interpolate(text.zh.title, params),
-    titleEn: interpolate(text.en.title, params),
-    contentZh: interpolate(text.zh.content, params),
-    contentEn: interpolate(text.en.content, params),
-    createdAt: deps.clock.now(),
-  });
+  const sent = await deps.db.transaction((tx) =>
+    insertNotificationForActiveUsers(tx, {
+      kind: 'operator_message',
+      titleZh: interpolate(text.zh.title, params),
+      titleEn: interpolate(text.en.title, params),
+      contentZh: interpolate(text.zh.content, params),
+      contentEn: interpolate(text.en.content, params),
+      createdAt: deps.clock.now(),
+    }),
+  );
   return { sent };
 }

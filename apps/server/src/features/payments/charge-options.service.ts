@@ -158,6 +158,9 @@ export async function setPayMethod(
   isEnabled: boolean,
 ): Promise<TPayMethodState> {
   if (isEnabled && !deps.payProviders.has(method)) throw new AppError('PAY_METHOD_NOT_CONFIGURED');
-  await upsertMethodSetting(deps.db, { method, isEnabled, updatedBy: operatorId, updatedAt: deps.clock.now() });
+  // In a transaction: the operator call's audit entry is written in it (features/audit).
+  await deps.db.transaction((tx) =>
+    upsertMethodSetting(tx, { method, isEnabled, updatedBy: operatorId, updatedAt: deps.clock.now() }),
+  );
   return methodState(deps, method, isEnabled);
 }

@@ -7,6 +7,7 @@ import {
   type TReconcileOrderResult,
   type TReverseOrderResult,
 } from '@proxy/contract';
+import { noteAuditEffect } from '../audit/audit.service';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { faultPoint } from '../../lib/fault-points';
@@ -99,8 +100,11 @@ export async function reconcileOrder(deps: TDeps, orderId: string, lang: TLang):
     state = await provider.query(order.id);
   } catch (error) {
     deps.log.warn({ err: error, orderId: order.id }, 'payment provider query failed');
+    noteAuditEffect('provider', 'unreachable');
     throw new AppError('PAY_PROVIDER_FAILED');
   }
+  // What the provider answered goes into the audit entry, written in the transaction that settles or closes the order.
+  noteAuditEffect('provider', state.state);
   let result: TReconcileOrderResult['result'] = 'unchanged';
   if (state.state === 'paid') {
     try {
@@ -117,7 +121,8 @@ export async function reconcileOrder(deps: TDeps, orderId: string, lang: TLang):
       throw new AppError('ORDER_RECONCILE_REFUSED', { reason: error.reason.slice(0, 200) });
     }
   } else if (state.state === 'closed') {
-    result = (await endPendingOrder(deps.db, order.id, 'failure')) ? 'closed' : 'settled';
+    const isClosed = await deps.db.transaction((tx) => endPendingOrder(tx, order.id, 'failure'));
+    result = isClosed ? 'closed' : 'settled';
   }
   const after = (await findOrder(deps.db, order.id)) ?? order;
   return { order: await toAdminOrder(deps, after, lang), provider_state: state.state, result };

@@ -158,9 +158,12 @@ export async function createPriceVersions(
 ): Promise<{ versions: TPriceVersion[] }> {
   const now = deps.clock.now();
   const effectiveAt = resolveEffectiveAt(now, input.effective_at);
-  const rows: TPriceVersionRow[] = await insertPriceVersions(
-    deps.db,
-    input.prices.map((p) => ({ key: p.item, amountFen: p.amount_fen, effectiveAt, createdBy: operator.id })),
+  // In a transaction: the operator call's audit entry is written in it (features/audit).
+  const rows: TPriceVersionRow[] = await deps.db.transaction((tx) =>
+    insertPriceVersions(
+      tx,
+      input.prices.map((p) => ({ key: p.item, amountFen: p.amount_fen, effectiveAt, createdBy: operator.id })),
+    ),
   );
   const status: TVersionStatus = effectiveAt.getTime() > now.getTime() ? 'scheduled' : 'current';
   return { versions: rows.map((r) => toVersion({ ...r, createdByEmail: operator.email }, status)) };

@@ -72,12 +72,15 @@ export async function publishNotice(
   operatorId: number,
   input: { title_zh: string; title_en: string; content_zh: string; content_en: string },
 ): Promise<TSiteNoticeRow> {
-  return insertNotice(deps.db, {
-    titleZh: input.title_zh,
-    titleEn: input.title_en,
-    contentZh: input.content_zh,
-    contentEn: input.content_en,
-    publishedBy: operatorId,
-    publishedAt: deps.clock.now(),
-  });
+  // In a transaction: the operator call's audit entry is written in it (features/audit).
+  return deps.db.transaction((tx) =>
+    insertNotice(tx, {
+      titleZh: input.title_zh,
+      titleEn: input.title_en,
+      contentZh: input.content_zh,
+      contentEn: input.content_en,
+      publishedBy: operatorId,
+      publishedAt: deps.clock.now(),
+    }),
+  );
 }

@@ -128,6 +128,8 @@ describe('supply requests', () => {
       ['no region', { region: undefined }, 'region', 'supplyRegionRequired'],
       ['an empty region', { region: '' }, 'region', 'supplyRegionRequired'],
       ['a region that is no country code', { region: 'usa' }, 'region', 'supplyRegionInvalid'],
+      ['a region that is no country (zz)', { region: 'zz' }, 'region', 'supplyRegionInvalid'],
+      ['a region that is no country (xx)', { region: 'xx' }, 'region', 'supplyRegionInvalid'],
       ['no contact e-mail', { contact_email: undefined }, 'contact_email', 'supplyContactEmailRequired'],
       ['an empty contact e-mail', { contact_email: ' ' }, 'contact_email', 'supplyContactEmailRequired'],
       ['an invalid contact e-mail', { contact_email: 'not-an-email' }, 'contact_email', 'emailInvalid'],
@@ -170,7 +172,7 @@ describe('supply requests', () => {
       const uk = (await request(t.app, 'GET', '/token/supply/list', { token: bob2.token }))
         .json()
         .data.records.find((r: { wait_days: number }) => r.wait_days === 30);
-      expect(uk).toMatchObject({ region: 'gb', region_name: 'United Kingdom' });
+      expect(uk).toMatchObject({ region: 'uk', region_name: 'United Kingdom' });
       await expectLedgerConsistent(bob2);
       expect((await balances(bob2)).frozenFen).toBe(0);
     });

@@ -4,6 +4,7 @@ import {
   formatFen,
   priceIpFen,
   supplyFeeFen,
+  supplyRegionShown,
   type TLang,
   type TPage,
   type TSupplyAdminRequest,
@@ -66,7 +67,7 @@ export function toSupplyRequest(row: TSupplyRow, lang: TLang, workOrderId: numbe
     network: row.network,
     amount: row.amount,
     days: row.days,
-    region: row.region,
+    region: supplyRegionShown(row.region),
     region_name: countryName(row.region)[lang],
     wait_days: row.waitDays,
     cost: fenToYuan(row.costFen),
@@ -453,7 +454,11 @@ export async function completeSupply(deps: TSupplyDeps, id: number, lang: TLang)
         if (!isAppError(error, 'NO_STOCK')) throw error;
         const available = (await availableByCountry(tx, exitKindOf(purchase.body.category))).get(row.region) ?? 0;
         const needed = purchase.product === 'static' && purchase.billing === 'ip' ? purchase.body.quantity : 1;
-        throw new AppError('SUPPLY_NO_STOCK', { region: row.region.toUpperCase(), needed, available });
+        throw new AppError('SUPPLY_NO_STOCK', {
+          region: supplyRegionShown(row.region).toUpperCase(),
+          needed,
+          available,
+        });
       }
       const next = await updateSupply(tx, id, { status: 'success', orderId, completedAt: now });
       await notifyTransition(deps, tx, next);

@@ -22,7 +22,8 @@ export async function updateSystemSettings(
 ): Promise<TSystemSettings> {
   if (input.admin_totp_required && !(await hasTotpEnabled(deps, operator.id)))
     throw new AppError('TOTP_REQUIRED_FOR_ADMIN');
-  await writeSetting(deps.db, ADMIN_TOTP_REQUIRED, input.admin_totp_required, deps.clock.now());
+  // In a transaction: an operator change's audit entry is written in it (features/audit).
+  await deps.db.transaction((tx) => writeSetting(tx, ADMIN_TOTP_REQUIRED, input.admin_totp_required, deps.clock.now()));
   return getSystemSettings(deps);
 }
 

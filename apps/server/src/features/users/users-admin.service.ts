@@ -121,7 +121,7 @@ export async function setOperatorRole(
 ): Promise<{ user_id: number; is_admin: boolean }> {
   if (userId === operatorId) throw new AppError('SELF_ACTION_REFUSED');
   if (!(await findUserById(deps.db, userId))) throw new AppError('NOT_FOUND');
-  await updateIsAdmin(deps.db, userId, isAdmin);
+  await deps.db.transaction((tx) => updateIsAdmin(tx, userId, isAdmin));
   return { user_id: userId, is_admin: isAdmin };
 }
 

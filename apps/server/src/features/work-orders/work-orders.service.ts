@@ -292,8 +292,11 @@ export async function replyAsOperator(
 /** An operator closes an open or answered work order. */
 export async function closeWorkOrder(deps: Pick<TDeps, 'db' | 'clock'>, id: number): Promise<TAdminWorkOrder> {
   const now = deps.clock.now();
-  const row = await moveActiveWorkOrder(deps.db, id, { status: 'closed', updatedAt: now, endedAt: now });
-  if (!row) return refuseMove(deps.db, id);
+  // In a transaction: the operator call's audit entry is written in it (features/audit).
+  const row = await deps.db.transaction(async (tx) => {
+    const moved = await moveActiveWorkOrder(tx, id, { status: 'closed', updatedAt: now, endedAt: now });
+    return moved ?? refuseMove(tx, id);
+  });
   const withCustomer = await findWorkOrderWithCustomer(deps.db, row.id);
   return toAdminWorkOrder(withCustomer!);
 }

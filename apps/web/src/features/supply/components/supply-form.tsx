@@ -11,6 +11,7 @@ import {
   SUPPLY_REGIONS,
   SUPPLY_REMARK_MAX,
   SUPPLY_TYPES,
+  ISO_COUNTRY_CODES,
   ZSupplyCreateBody,
   formatYuan,
   supplyFeeFen,
@@ -116,12 +117,13 @@ export function SupplyForm() {
 
   const regionOptions = useMemo(() => {
     const stock = new Map((countries.data ?? []).map((c) => [c.id, c.available]));
-    const codes = [
-      ...SUPPLY_REGIONS,
-      ...(countries.data ?? [])
-        .map((c) => c.id)
-        .filter((id) => id !== 'gb' && !(SUPPLY_REGIONS as readonly string[]).includes(id)),
-    ];
+    // The spec's six first, then every other country by name ("gb" is offered as the spec's "uk").
+    const first = new Set<string>([...SUPPLY_REGIONS, 'gb']);
+    const others = ISO_COUNTRY_CODES.filter((code) => !first.has(code))
+      .map((code) => ({ code, name: regionName(code, lang) }))
+      .sort((a, b) => a.name.localeCompare(b.name, lang === 'zh' ? 'zh-CN' : 'en'))
+      .map((c) => c.code);
+    const codes = [...SUPPLY_REGIONS, ...others];
     return codes.map((code) => {
       const available = stock.get(code === 'uk' ? 'gb' : code) ?? 0;
       return {

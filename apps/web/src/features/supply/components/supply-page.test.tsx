@@ -116,6 +116,32 @@ describe('supply request screen', { timeout: 60_000 }, () => {
     expect(api.requestsTo('supplyCreate')).toHaveLength(0);
   });
 
+  it("offers the spec's six regions first, then every other country (uk for the United Kingdom), with or without stock", async () => {
+    renderPage();
+    await formReady();
+    await waitFor(() => expect(api.requestsTo('tokenAreaCountries')).toHaveLength(1));
+    const input = screen.getByLabelText('Region');
+    fireEvent.mouseDown(input);
+    const shown = async () =>
+      [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.getAttribute('title') ?? o.textContent);
+    await waitFor(async () => expect((await shown()).length).toBeGreaterThanOrEqual(6));
+    expect((await shown()).slice(0, 6).map((label) => /\((\w+)\)/.exec(label!)![1])).toEqual([
+      'cn',
+      'us',
+      'uk',
+      'jp',
+      'kr',
+      'de',
+    ]);
+    // A country no exit is in, and the stocked one, are offered too; "gb" only as "uk".
+    fireEvent.change(input, { target: { value: 'France' } });
+    expect(await screen.findByText('France (fr) · 0 available now')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'Ital' } });
+    expect(await screen.findByText('Italy (it) · 4 available now')).toBeTruthy();
+    fireEvent.change(input, { target: { value: '(gb)' } });
+    await waitFor(async () => expect(await shown()).toEqual([]));
+  });
+
   it('submits the request with an Idempotency-Key and says what was frozen', async () => {
     api.on('supplyCreate', () => ({ ...PENDING, request_id: 42, balance: 20, frozen_balance: 80 }));
     renderPage();

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { TDb } from '@proxy/db';
-import { claimLease, heartbeat, releaseLeases } from './leases.repository';
+import { claimLease, heartbeat, releaseLeases, returnLease } from './leases.repository';
 import type { TTokenRow } from './tokens.repository';
 
 /** A claim that failed (the database unreachable) is tried again after this long, not at once. */
 const CLAIM_RETRY_MS = 1000;
+/**
+ * A token spending its lease fast claims larger slices (doubling while each lasts under a second, up to this many
+ * leases), so that a claim stays rare at any speed; what a process holds unspent is given back once the token
+ * carries nothing for a heartbeat, so it is not stranded there.
+ */
+const MAX_SLICE_LEASES = 16;
+const FAST_CLAIM_MS = 1000;
 
 /**
  * What this gateway process holds of one traffic token's allowance. The data
@@ -22,17 +29,33 @@ export class Purse {
   /** The last claim was refused: everything the allowance has is handed out (until a renewal or a returned lease). */
   isExhausted = false;
   isClaiming = false;
+  /**
+   * The last claim got less than it asked: nothing is free now, so no claim until this lease is spent (then one, which
+   * finds anything given back meanwhile, or ends in exhaustion). Claims refused one after another would cost the
+   * database a transaction per chunk.
+   */
+  isDry = false;
+  /** Bytes the next claim asks for, and when the last one was granted (performance.now()). */
+  slice: number;
+  grantedAt = -Infinity;
+  /** `carried` at the last heartbeat: unchanged, the token is idle here and its unspent lease goes back. */
+  carriedAtBeat = 0;
   /** Bytes taken by the data path, and bytes metered: metered bytes past those taken are taken at the sample. */
   carried = 0;
   metered = 0;
   private waiters: (() => void)[] = [];
 
+  /** A claim starts when `left` falls below this (half a slice): the next lease is usually in hand in time. */
+  low: number;
+
   constructor(
     readonly tokenId: number,
-    /** A claim starts when `left` falls below this (half a lease): the next lease is usually in hand in time. */
-    private readonly low: number,
+    slice: number,
     private readonly claim: (purse: Purse) => void,
-  ) {}
+  ) {
+    this.slice = slice;
+    this.low = slice / 2;
+  }
 
   /** Takes up to `n` bytes: answers how many may pass now (`n`, or fewer when the lease is spent). */
   take(n: number): number {
@@ -40,7 +63,7 @@ export class Purse {
     if (left >= n) {
       this.left = left - n;
       this.carried += n;
-      if (left - n < this.low) this.claim(this);
+      if (left - n < this.low && !this.isDry) this.claim(this);
       return n;
     }
     const granted = left > 0 ? left : 0;
@@ -98,10 +121,19 @@ export function createLeases(options: {
   function claim(purse: Purse): void {
     if (purse.isClaiming) return;
     purse.isClaiming = true;
-    claimLease(db, instanceId, purse.tokenId, leaseBytes).then(
+    const asked = purse.slice;
+    claimLease(db, instanceId, purse.tokenId, asked).then(
       (granted) => {
         purse.isClaiming = false;
+        purse.isDry = granted < asked;
         if (granted > 0) {
+          const now = performance.now();
+          purse.slice =
+            now - purse.grantedAt < FAST_CLAIM_MS
+              ? Math.min(purse.slice * 2, MAX_SLICE_LEASES * leaseBytes)
+              : leaseBytes;
+          purse.low = purse.slice / 2;
+          purse.grantedAt = now;
           purse.left += granted;
           purse.isExhausted = false;
         } else if (purse.left <= 0) {
@@ -123,7 +155,7 @@ export function createLeases(options: {
     if (token.trafficLimitBytes === null) return null;
     let purse = purses.get(token.id);
     if (!purse) {
-      purse = new Purse(token.id, leaseBytes / 2, claim);
+      purse = new Purse(token.id, leaseBytes, claim);
       purses.set(token.id, purse);
     }
     return purse;
@@ -135,6 +167,22 @@ export function createLeases(options: {
     // Swept as stale while alive (cut off longer than the expiry): what it held was returned, claim anew.
     if (!known) for (const purse of purses.values()) purse.left = Math.min(0, purse.left);
     await releaseLeases(db, { staleAfterMs: expiryMs });
+    // Unspent leases of tokens that carried nothing since the last beat go back (taken from the purse first).
+    for (const purse of purses.values()) {
+      const isIdle = purse.carried === purse.carriedAtBeat;
+      purse.carriedAtBeat = purse.carried;
+      if (!isIdle || purse.left <= 0 || purse.isClaiming) continue;
+      const bytes = purse.left;
+      purse.left = 0;
+      purse.slice = leaseBytes;
+      purse.low = leaseBytes / 2;
+      try {
+        await returnLease(db, instanceId, purse.tokenId, bytes);
+      } catch (err) {
+        purse.left += bytes;
+        throw err;
+      }
+    }
   }
 
   return {
@@ -168,7 +216,7 @@ export function createLeases(options: {
     /** Claims more before the lease runs low (a traffic token about to carry bytes). */
     prepare(token: TTokenRow): void {
       const purse = purseOf(token);
-      if (purse && purse.left < leaseBytes / 2) claim(purse);
+      if (purse && (purse.left <= 0 || (purse.left < purse.low && !purse.isDry))) claim(purse);
     },
     /** Metered bytes: what the data path did not take from the purse first (heads, early bytes) is taken now. */
     metered(token: TTokenRow, bytes: number): void {
@@ -178,7 +226,7 @@ export function createLeases(options: {
       if (purse.metered > purse.carried) {
         purse.left -= purse.metered - purse.carried;
         purse.carried = purse.metered;
-        if (purse.left < leaseBytes / 2) claim(purse);
+        if (purse.left <= 0 || (purse.left < purse.low && !purse.isDry)) claim(purse);
       }
     },
     /** A changed row (renewal, new limit) may lift exhaustion. */
@@ -188,7 +236,10 @@ export function createLeases(options: {
         Math.max(row.trafficLeasedBytes, row.trafficUsedBytes) < row.trafficLimitBytes
       ) {
         const purse = purses.get(row.id);
-        if (purse) purse.isExhausted = false;
+        if (purse) {
+          purse.isExhausted = false;
+          purse.isDry = false;
+        }
       }
     },
     /** Stops beating and gives back every unspent lease (clean stop, after the last flush). */

@@ -71,7 +71,11 @@ describeOnPglite('a traffic allowance on the embedded database', () => {
 
     const results = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => fetchVia(vias[i % vias.length])));
     const received = results.reduce((sum, r) => sum + r.bytes, 0);
-    for (const r of results) expect(r.head).toContain('HTTP/1.1 200 ');
+    // Each connection carried traffic, or came after the allowance was all handed out and was refused at once.
+    for (const r of results) {
+      if (!r.head.includes('HTTP/1.1 200 ')) expect(r.bytes).toBeLessThan(1024);
+    }
+    expect(results.filter((r) => r.head.includes('HTTP/1.1 200 ')).length).toBeGreaterThan(0);
     expect(received).toBeLessThanOrEqual(ALLOWANCE + LEASE);
 
     for (const via of vias) {

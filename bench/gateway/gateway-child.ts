@@ -3,7 +3,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { exitNodes, migrateDb, openDb, proxyTokens, tokenUsage, usageLogSettings, users } from '@proxy/db';
 import { startGateway } from '@proxy/gateway';
 import { serveParent } from './ipc';
-import { BENCH_PASSWORD, BENCH_TOKENS } from './jobs';
+import { BENCH_PASSWORD, BENCH_TOKENS, CAP_BYTES, CAP_LEASE_BYTES } from './jobs';
 
 /**
  * The full gateway under test, in its own process: PGlite made from the committed
@@ -28,7 +28,8 @@ const [exit] = await db
   .returning({ id: exitNodes.id });
 const tokenIds: Record<string, number> = {};
 for (const [key, t] of Object.entries(BENCH_TOKENS)) {
-  const isMeter = key.startsWith('meter') || key.startsWith('soak');
+  const isMeter = key.startsWith('meter') || key.startsWith('soak') || key.startsWith('traffic');
+  const isCapped = key.startsWith('cap');
   const [row] = await db
     .insert(proxyTokens)
     .values({
@@ -36,8 +37,8 @@ for (const [key, t] of Object.entries(BENCH_TOKENS)) {
       product: 'static',
       category: 'isp',
       // Metering and soak tokens are traffic tokens, so the lease path is exercised too.
-      billing: isMeter ? 'traffic' : 'ip',
-      trafficLimitBytes: isMeter ? 100 * 1024 ** 3 : null,
+      billing: isMeter || isCapped ? 'traffic' : 'ip',
+      trafficLimitBytes: isCapped ? CAP_BYTES : isMeter ? 1000 * 1024 ** 3 : null,
       network: t.network,
       country: 'us',
       username: t.username,
@@ -57,6 +58,7 @@ const gateway = await startGateway({
   policy: { allowPrivateTargets: true, echoUrls: [] },
   // The idle-tunnel scenario holds thousands of connections of one token.
   maxConnectionsPerToken: 100_000,
+  leaseBytes: CAP_LEASE_BYTES,
   onError: (error, where) => console.error(`gateway ${where}:`, error),
 });
 

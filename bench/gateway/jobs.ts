@@ -16,7 +16,18 @@ export const BENCH_TOKENS = {
   soakSocks: { username: 'soaksocks', network: 'SOCKS5' },
   soakAbortHttp: { username: 'soakaborthttp', network: 'HTTP' },
   soakAbortSocks: { username: 'soakabortsocks', network: 'SOCKS5' },
+  // Traffic tokens with an allowance far beyond the run (bulk through the lease path), and ones with a small allowance
+  // spent at full speed (the overshoot past it).
+  trafficHttp: { username: 'traffichttp', network: 'HTTP' },
+  trafficSocks: { username: 'trafficsocks', network: 'SOCKS5' },
+  capConnect: { username: 'capconnect', network: 'HTTP' },
+  capHttp: { username: 'caphttp', network: 'HTTP' },
+  capSocks: { username: 'capsocks', network: 'SOCKS5' },
 } as const;
+
+/** The allowance of the overshoot scenario's tokens, and the gateway's lease (GATEWAY_LEASE_BYTES, its default). */
+export const CAP_BYTES = 1024 ** 3;
+export const CAP_LEASE_BYTES = 8 * 1024 ** 2;
 
 /** The password of every benchmark token. */
 export const BENCH_PASSWORD = 'bench-Secret-1';
@@ -40,7 +51,8 @@ export type TJob =
   | { type: 'tunnels'; path: TPath; targetPort: number; clients: number; durationMs: number; warmupMs: number }
   | { type: 'idleOpen'; path: TPath; targetPort: number; count: number }
   | { type: 'idleClose' }
-  | { type: 'meter'; path: TPath; targetPort: number };
+  | { type: 'meter'; path: TPath; targetPort: number }
+  | { type: 'overshoot'; path: TPath; targetPort: number; connections: number };
 
 /** Result of a bulk transfer. */
 export type TBulkResult = { bytes: number; seconds: number };
@@ -60,6 +72,9 @@ export type TRateResult = {
 
 /** Result of opening idle tunnels. */
 export type TIdleResult = { opened: number; errors: number; firstError?: string };
+
+/** An endless download on `connections` connections until the proxy closes them all: the bytes the client got. */
+export type TOvershootResult = { bytes: number; seconds: number; refused: number; firstError?: string };
 
 /** Bytes that crossed the client socket after the proxy handshake, both directions. */
 export type TMeterResult = { clientBytes: number; connections: number; requests: number };

@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { serveParent, type TRequest } from './ipc';
-import type { TBulkResult, TIdleResult, TJob, TMeterResult, TPath, TRateResult } from './jobs';
+import type { TBulkResult, TIdleResult, TJob, TMeterResult, TOvershootResult, TPath, TRateResult } from './jobs';
 
 /**
  * The load generator, in a process of its own (never the proxy's): bulk
@@ -429,6 +429,44 @@ async function runMeter(job: Extract<TJob, { type: 'meter' }>): Promise<TMeterRe
   return { clientBytes, connections, requests };
 }
 
+// Endless downloads on `connections` connections at once (the source origin asked for more than any allowance, or the
+// http origin's endless body) until the proxy closes every one: all the bytes the clients received after the handshake.
+async function runOvershoot(job: Extract<TJob, { type: 'overshoot' }>): Promise<TOvershootResult> {
+  const t0 = performance.now();
+  let bytes = 0;
+  let refused = 0;
+  let firstError: string | undefined;
+  async function one(): Promise<void> {
+    let socket: net.Socket;
+    let handshakeRead = 0;
+    try {
+      if (job.path.mode === 'forward') {
+        socket = await connectSocket(job.path.port);
+        const auth = job.path.auth ? `Proxy-Authorization: ${basic(job.path.auth)}\r\n` : '';
+        socket.write(
+          `GET http://${HOST}:${job.targetPort}/endless HTTP/1.1\r\nHost: ${HOST}:${job.targetPort}\r\n${auth}\r\n`,
+        );
+      } else {
+        const tunnel = await openTunnel(job.path, job.targetPort);
+        socket = tunnel.socket;
+        const early = tunnel.reader.detach();
+        handshakeRead = tunnel.handshakeRead - early.length;
+        socket.write(`${Number.MAX_SAFE_INTEGER}\n`);
+      }
+    } catch (err) {
+      refused++;
+      firstError ??= (err as Error).message;
+      return;
+    }
+    socket.on('error', () => {});
+    socket.resume();
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    bytes += socket.bytesRead - handshakeRead;
+  }
+  await Promise.all(Array.from({ length: job.connections }, () => one()));
+  return { bytes, seconds: (performance.now() - t0) / 1000, refused, firstError };
+}
+
 serveParent(
   {},
   {
@@ -447,6 +485,8 @@ serveParent(
           return closeIdle();
         case 'meter':
           return runMeter(job);
+        case 'overshoot':
+          return runOvershoot(job);
       }
     },
   },

@@ -5,7 +5,8 @@ import { serveParent } from './ipc';
  * The local origins every path of the benchmark reaches, in a process of their own:
  * - source: reads a decimal byte count and a newline, writes that many bytes, closes;
  * - http: a minimal HTTP/1.1 server (keep-alive, Content-Length bodies read and
- *   ignored): `/bytes/N` answers N bytes, anything else a 64-byte body;
+ *   ignored): `/bytes/N` answers N bytes, `/endless` an endless body (until the
+ *   client closes), anything else a 64-byte body;
  * - echo: writes back what it reads;
  * - hold: accepts connections and keeps them open, silent (idle tunnels).
  * Kept minimal so that the origin costs little CPU next to the proxy under test.
@@ -76,6 +77,17 @@ function onHttpConnection(socket: net.Socket): void {
       const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
       bodyLeft = length ? Number(length[1]) : 0;
       const bytes = /^[A-Z]+ \S*\/bytes\/(\d+)/.exec(head);
+      if (/^[A-Z]+ \S*\/endless /.test(head)) {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n');
+        const pour = () => {
+          while (!socket.destroyed && socket.write(CHUNK)) {
+            // as fast as the reader takes it
+          }
+        };
+        socket.on('drain', pour);
+        pour();
+        return;
+      }
       if (bytes) {
         const n = Number(bytes[1]);
         response = Buffer.concat([

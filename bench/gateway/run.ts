@@ -6,10 +6,13 @@ import { readCpuSeconds, readMemoryKb, startNodeChild, type TNodeChild } from '.
 import {
   BENCH_PASSWORD,
   BENCH_TOKENS,
+  CAP_BYTES,
+  CAP_LEASE_BYTES,
   type TBulkResult,
   type TIdleResult,
   type TJob,
   type TMeterResult,
+  type TOvershootResult,
   type TPath,
   type TRateResult,
 } from './jobs';
@@ -31,7 +34,7 @@ function option(name: string): number | undefined {
 }
 const GiB = 1024 ** 3;
 const only = argv.includes('--only') ? new Set(argv[argv.indexOf('--only') + 1].split(',')) : null;
-const isWanted = (scenario: 'bulk' | 'keepalive' | 'many' | 'tunnels' | 'idle' | 'meter') =>
+const isWanted = (scenario: 'bulk' | 'keepalive' | 'many' | 'tunnels' | 'idle' | 'meter' | 'overshoot') =>
   !only || only.has(scenario);
 // Profiling the gateway child: a CPU profile written when it stops, a heap snapshot with the idle tunnels open.
 const profileDir = argv.includes('--profile') ? argv[argv.indexOf('--profile') + 1] : null;
@@ -149,6 +152,21 @@ async function main(): Promise<void> {
     proxy: 'gateway',
     canGc: true,
   };
+  // The same through traffic tokens (an allowance far beyond the run): every chunk is taken from the token's lease.
+  const gwConnectTraffic: TSubject = {
+    label: 'gateway CONNECT, traffic token',
+    pid: gateway.pid,
+    path: { mode: 'connect', port: gatewayPort, auth: auth('trafficHttp') },
+    proxy: 'gateway',
+    canGc: true,
+  };
+  const gwSocksTraffic: TSubject = {
+    label: 'gateway SOCKS5, traffic token',
+    pid: gateway.pid,
+    path: { mode: 'socks5', port: gatewayPort, auth: auth('trafficSocks') },
+    proxy: 'gateway',
+    canGc: true,
+  };
   const gwForward: TSubject = {
     label: 'gateway HTTP forward',
     pid: gateway.pid,
@@ -177,6 +195,8 @@ async function main(): Promise<void> {
     viaRelay(relayPorts.source),
     gwConnect,
     gwSocks,
+    gwConnectTraffic,
+    gwSocksTraffic,
     ...anchorSubject(squid, 'connect'),
     ...anchorSubject(tinyproxy, 'connect'),
     ...anchorSubject(dante, 'socks5'),
@@ -422,6 +442,31 @@ async function main(): Promise<void> {
     log('metering checked');
   }
 
+  // --- 6. overshoot: a small allowance spent at full speed ------------------
+  const overshootCases = [
+    { label: 'CONNECT', key: 'capConnect' as const, mode: 'connect' as const, target: originPorts.source },
+    { label: 'SOCKS5', key: 'capSocks' as const, mode: 'socks5' as const, target: originPorts.source },
+    { label: 'HTTP forward', key: 'capHttp' as const, mode: 'forward' as const, target: originPorts.http },
+  ];
+  const overshootRows: { label: string; result: TOvershootResult; cpu: number }[] = [];
+  if (isWanted('overshoot')) {
+    for (const c of overshootCases) {
+      const cpu0 = cpuOf(gwConnect);
+      const result = await run<TOvershootResult>({
+        type: 'overshoot',
+        path: { mode: c.mode, port: gatewayPort, auth: auth(c.key) },
+        targetPort: c.target,
+        connections: 10,
+      });
+      const cpu = cpuOf(gwConnect) - cpu0;
+      overshootRows.push({ label: c.label, result, cpu });
+      log(
+        `overshoot ${c.label}: ${result.bytes} bytes for an allowance of ${CAP_BYTES}, ${(result.bytes / 1e6 / result.seconds).toFixed(0)} MB/s, ${cpu.toFixed(2)} CPU s`,
+      );
+      await sleep(300);
+    }
+  }
+
   // --- report -------------------------------------------------------------
   const ratio = (a: number, b: number) =>
     Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)} x` : 'n/a';
@@ -617,6 +662,49 @@ async function main(): Promise<void> {
     );
     for (const m of meterRows)
       targets.push([`metering exact, ${m.label}`, `${m.used} of ${m.sent} bytes`, mark(m.isExact)]);
+  }
+
+  if (overshootRows.length) {
+    const bound = CAP_LEASE_BYTES;
+    lines.push(
+      `Overshoot: a traffic allowance of ${CAP_BYTES / 1024 ** 2} MiB spent at full speed by 10 connections downloading an endless body; ` +
+        `bound: gateway processes (1) x lease (${CAP_LEASE_BYTES / 1024 ** 2} MiB)`,
+      '',
+    );
+    lines.push(
+      formatTable(
+        [
+          'protocol',
+          'client bytes',
+          'overshoot MiB',
+          'bound MiB',
+          'MB/s',
+          'proxy CPU s/GiB',
+          'refused',
+          'within bound',
+        ],
+        overshootRows.map(({ label, result, cpu }) => {
+          const over = result.bytes - CAP_BYTES;
+          return [
+            label,
+            result.bytes,
+            fixed(over / 1024 ** 2, 2),
+            fixed(bound / 1024 ** 2, 0),
+            fixed(result.bytes / 1e6 / result.seconds, 0),
+            fixed(cpu / (result.bytes / GiB), 2),
+            result.refused ? `${result.refused} (${result.firstError})` : '0',
+            over <= bound ? 'yes' : 'NO',
+          ] as TCell[];
+        }),
+      ),
+      '',
+    );
+    for (const { label, result } of overshootRows)
+      targets.push([
+        `overshoot past the allowance, ${label}: <= 1 process x lease`,
+        `${fixed((result.bytes - CAP_BYTES) / 1024 ** 2, 2)} MiB`,
+        mark(result.bytes - CAP_BYTES <= bound),
+      ]);
   }
 
   lines.push('Targets (issue 11)', '');

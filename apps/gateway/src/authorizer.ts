@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { findTokenStateRefusal, parseProxyUsername, type TTargetRuleMatcher } from '@proxy/contract';
 import type { TExit } from './egress';
 import type { TExitNodeRow } from './exit-nodes.repository';
-import type { TLeases } from './leases';
+import type { Purse, TLeases } from './leases';
 import type { TRefusal } from './refusals';
 import { rankExits } from './rotation';
 import type { TStateCache } from './state-cache';
@@ -23,6 +23,8 @@ export type TGrant = {
    * account list; absent when neither is set): checked before every dial.
    */
   targetRules?: TTargetRuleMatcher | null;
+  /** A traffic token's purse, which the data path takes from (set by the gateway's state; absent: no traffic cap). */
+  purse?: Purse | null;
   /** Reports an exit that failed, so dynamic tokens move on. */
   onExitFailed?(exit: TExit): void;
   /**

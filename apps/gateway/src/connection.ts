@@ -1,5 +1,6 @@
 import type net from 'node:net';
 import type { TTarget } from './egress';
+import type { Purse } from './leases';
 import type { TRefusal } from './refusals';
 
 /**
@@ -13,6 +14,8 @@ export class Connection {
   tokenId: number | null = null;
   /** Bytes (read + written) of the client socket already metered or excluded (handshakes, refused requests). */
   counted = 0;
+  /** The traffic token's purse (null: no traffic cap): the relays take from it before they pass bytes on. */
+  purse: Purse | null = null;
   /** The destination side, destroyed with the client. */
   peer: net.Socket | null = null;
   /** A socket being dialled for this client: destroyed at the deadline. */
@@ -75,6 +78,13 @@ export class Connection {
     this.dialing?.destroy();
     this.peer?.destroy();
     this.socket.destroy();
+  }
+
+  /** Cuts the connection while it carries traffic (exhaustion, expiry, disabling). */
+  cut(reason: TRefusal): void {
+    this.endReason = reason;
+    this.isCut = true;
+    this.destroy();
   }
 
   /** The deadline passed: a dial in progress fails as timed out, anything else closes. */

@@ -1,5 +1,6 @@
 import type { TDb } from '@proxy/db';
-import { createAuthorizer } from './authorizer';
+import { createAuthorizer, type TAuthorizer, type TGrant } from './authorizer';
+import type { TRefusal } from './refusals';
 import { createLeases } from './leases';
 import { createMeter } from './meter';
 import { createStateCache, type TStateCacheOptions } from './state-cache';
@@ -39,13 +40,30 @@ export function createGatewayState(options: TGatewayStateOptions) {
     onError,
   });
   const cache = createStateCache({ ...options, onError, onToken: (row) => leases.onToken(row) });
-  const authorizer = createAuthorizer({
+  const tokenAuthorizer = createAuthorizer({
     cache,
     leases,
     now,
     maxConnectionsPerToken: options.maxConnectionsPerToken ?? 200,
     exitPenaltyMs: options.exitPenaltyMs ?? 60_000,
   });
+  // A traffic token's grant carries its purse. Without a lease in hand, the answer waits for the claim: a token whose
+  // allowance is all handed out is refused before its connection carries a byte.
+  const withPurse = (result: TGrant | TRefusal): TGrant | TRefusal | Promise<TGrant | TRefusal> => {
+    if (typeof result === 'string') return result;
+    const token = cache.tokenById(result.tokenId);
+    const purse = token ? leases.purseOf(token) : null;
+    result.purse = purse;
+    if (purse === null || purse.left > 0) return result;
+    return new Promise((resolve) => purse.wait(() => resolve(purse.isExhausted ? 'token-exhausted' : result)));
+  };
+  const authorizer: TAuthorizer = {
+    authorize(input) {
+      const result = tokenAuthorizer.authorize(input);
+      return result instanceof Promise ? result.then(withPurse) : withPurse(result);
+    },
+    findRefusal: (tokenId, sourceIp) => tokenAuthorizer.findRefusal(tokenId, sourceIp),
+  };
   const { meter, flush: flushUsage, pendingTokens } = createMeter({ db: options.db, cache, leases, now });
   const usageLog = createUsageLog({ db: options.db, cache });
   // Metered bytes and the usage log's rows, each its own batch: one failing does not hold the other back.

@@ -98,6 +98,7 @@ export function openConnectTunnel(
   };
   ctx.registry.admit(conn, credentials, (grant) => {
     if (typeof grant === 'string') return refuse(ctx, conn, grant);
+    conn.purse = grant.purse ?? null;
     const echo = ctx.guard.echoAt(target.host, target.port);
     if (echo) return startEchoTunnel(ctx, conn, grant, target, echo, early, () => accept(conn, handshakeRead));
     dialFor(ctx, conn, grant, target).then(

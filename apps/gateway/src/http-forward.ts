@@ -7,6 +7,7 @@ import type { Connection } from './connection';
 import type { TExit } from './egress';
 import { dialFor, type TGatewayContext } from './gateway-context';
 import { openConnectTunnel } from './http-connect';
+import type { Purse } from './leases';
 import {
   ChunkedBody,
   LengthBody,
@@ -78,6 +79,10 @@ class HttpForwarder {
   private lastAuth: { header: string; grant: TGrant; at: number } | null = null;
   private isPumping = false;
   private isDone = false;
+  // A traffic token's bytes the purse could not give yet (reading paused until the next claim is settled), each way.
+  private clientHeld: Buffer | null = null;
+  private isClientEndHeld = false;
+  private upHeld: Buffer | null = null;
 
   constructor(
     private readonly ctx: TGatewayContext,
@@ -94,12 +99,47 @@ class HttpForwarder {
 
   // --- the client side ---------------------------------------------------------
   private readonly onClientData = (chunk: Buffer): void => {
+    const purse = this.conn.purse;
+    if (purse !== null) {
+      if (this.clientHeld !== null) return this.holdClient(chunk, purse);
+      const n = purse.take(chunk.length);
+      if (n < chunk.length) {
+        this.holdClient(chunk.subarray(n), purse);
+        if (n === 0) return;
+        chunk = chunk.subarray(0, n);
+      }
+    }
     this.buf = this.buf ? Buffer.concat([this.buf, chunk]) : chunk;
     if (this.buf.length > BUFFER_LIMIT && this.ex?.phase !== 'body') this.conn.socket.pause();
     this.pump();
   };
 
+  private holdClient(rest: Buffer, purse: Purse): void {
+    const held = this.clientHeld;
+    this.clientHeld = held ? Buffer.concat([held, rest]) : rest;
+    this.conn.socket.pause();
+    if (!held) purse.wait(() => this.releaseClient(purse));
+  }
+
+  private releaseClient(purse: Purse): void {
+    const held = this.clientHeld;
+    this.clientHeld = null;
+    if (this.isDone || !held) return;
+    if (purse.isExhausted) return this.stopExhausted();
+    this.onClientData(held);
+    if (this.clientHeld !== null) return;
+    if (this.isClientEndHeld) {
+      this.isClientEndHeld = false;
+      this.onClientEnd();
+    }
+    this.pump();
+  }
+
   private readonly onClientEnd = (): void => {
+    if (this.clientHeld !== null) {
+      this.isClientEndHeld = true;
+      return;
+    }
     const ex = this.ex;
     // A request cut short: nothing to answer.
     if (ex && ex.phase === 'body') return this.conn.destroy();
@@ -126,6 +166,7 @@ class HttpForwarder {
     const socket = this.conn.socket;
     if (
       socket.isPaused() &&
+      this.clientHeld === null &&
       (this.buf?.length ?? 0) <= BUFFER_LIMIT &&
       (!this.upstream || !this.upstream.writableNeedDrain)
     )
@@ -265,6 +306,7 @@ class HttpForwarder {
     }
     ex.grant = grant;
     ex.exit = exit;
+    this.conn.purse = grant.purse ?? null;
     const lines = head.hasHost ? head.lines : [`Host: ${authority}`, ...head.lines];
     ex.outHead = Buffer.from(
       `${head.method} ${path} HTTP/1.${head.minor}\r\n${lines.length ? `${lines.join('\r\n')}\r\n` : ''}\r\n`,
@@ -334,6 +376,7 @@ class HttpForwarder {
     this.upstream = null;
     this.upstreamKey = '';
     this.upBuf = null;
+    this.upHeld = null;
     this.conn.peer = null;
     upstream.destroy();
   }
@@ -341,6 +384,47 @@ class HttpForwarder {
   private readonly onUpstreamDrain = (): void => this.pump();
 
   private readonly onUpstreamData = (chunk: Buffer): void => {
+    const purse = this.conn.purse;
+    if (purse !== null) {
+      if (this.upHeld !== null) return this.holdUpstream(chunk, purse);
+      const n = purse.take(chunk.length);
+      if (n < chunk.length) {
+        this.holdUpstream(chunk.subarray(n), purse);
+        if (n === 0) return;
+        chunk = chunk.subarray(0, n);
+      }
+    }
+    this.passUpstream(chunk);
+  };
+
+  private holdUpstream(rest: Buffer, purse: Purse): void {
+    const upstream = this.upstream!;
+    const held = this.upHeld;
+    this.upHeld = held ? Buffer.concat([held, rest]) : rest;
+    upstream.pause();
+    if (!held) purse.wait(() => this.releaseUpstream(upstream, purse));
+  }
+
+  // The claim is settled: the held answer goes on (as far as the purse gives), or the exchange stops.
+  private releaseUpstream(upstream: net.Socket, purse: Purse): void {
+    const held = this.upHeld;
+    this.upHeld = null;
+    if (this.isDone || this.upstream !== upstream || !held) return;
+    if (purse.isExhausted) return this.stopExhausted();
+    this.onUpstreamData(held);
+    if (this.upHeld !== null || this.upstream !== upstream) return;
+    // A close that came while bytes were held is handled now.
+    if (upstream.destroyed) this.onUpstreamClose(upstream);
+    else if (!this.conn.socket.writableNeedDrain) upstream.resume();
+  }
+
+  /** The token's allowance is all handed out: refused while the answer has not begun, else cut. */
+  private stopExhausted(): void {
+    if (this.ex && !this.ex.isAnswering) this.refuse('token-exhausted');
+    else this.conn.cut('token-exhausted');
+  }
+
+  private passUpstream(chunk: Buffer): void {
     const ex = this.ex;
     // Bytes nobody asked for: the origin's connection is not usable any more.
     if (!ex || (ex.phase !== 'body' && ex.phase !== 'response') || ex.responseBody?.isDone) return this.dropUpstream();
@@ -391,7 +475,7 @@ class HttpForwarder {
       if (n >= 0) this.afterBody(ex, data, end + 4 + n);
       return;
     }
-  };
+  }
 
   // Writes data[writeFrom .. bodyFrom + body bytes) to the client; answers the body bytes, or -1 (connection closed).
   private passBody(ex: TExchange, data: Buffer, writeFrom: number, bodyFrom: number): number {
@@ -432,7 +516,7 @@ class HttpForwarder {
   }
 
   private onUpstreamClose(upstream: net.Socket): void {
-    if (upstream !== this.upstream) return;
+    if (upstream !== this.upstream || this.upHeld !== null) return;
     this.upstream = null;
     this.upstreamKey = '';
     this.conn.peer = null;

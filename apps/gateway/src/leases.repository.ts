@@ -1,40 +1,51 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import { gatewayInstances, gatewayLeases, proxyTokens, type TDb } from '@proxy/db';
+import { eq, sql } from 'drizzle-orm';
+import { gatewayInstances, proxyTokens, type TDb } from '@proxy/db';
 import { USAGE_BATCH_RETENTION_MS } from './meter.repository';
 
 /**
  * Claims up to `slice` bytes of a traffic token's allowance for this gateway
  * (recorded as its lease). Answers the bytes granted (0 when the allowance is all handed out).
+ *
+ * Granted against what no gateway holds: the limit minus the bytes leased (every lease handed out, written
+ * as used or not) or used, whichever is more (bytes a gateway carried past its lease count too). One
+ * statement, the token row locked: the data path claims every half lease, so a claim must be cheap.
  */
 export async function claimLease(db: TDb, instanceId: string, tokenId: number, slice: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({
-        limit: proxyTokens.trafficLimitBytes,
-        leased: proxyTokens.trafficLeasedBytes,
-        used: proxyTokens.trafficUsedBytes,
-      })
-      .from(proxyTokens)
-      .where(and(eq(proxyTokens.id, tokenId), isNotNull(proxyTokens.trafficLimitBytes)))
-      .for('update');
-    if (!row || row.limit === null) return 0;
-    // Leases never exceed the limit; bytes already used (e.g. by a gateway that overshot) count too.
-    const floor = Math.max(row.leased, row.used);
-    const granted = Math.max(0, Math.min(slice, row.limit - floor));
-    if (granted === 0) return 0;
-    await tx
-      .update(proxyTokens)
-      .set({ trafficLeasedBytes: floor + granted })
-      .where(eq(proxyTokens.id, tokenId));
-    await tx
-      .insert(gatewayLeases)
-      .values({ instanceId, tokenId, bytes: granted })
-      .onConflictDoUpdate({
-        target: [gatewayLeases.instanceId, gatewayLeases.tokenId],
-        set: { bytes: sql`${gatewayLeases.bytes} + excluded.bytes` },
-      });
-    return granted;
-  });
+  const result = await db.execute(sql`
+    WITH token AS (
+      SELECT id, traffic_limit_bytes - GREATEST(traffic_leased_bytes, traffic_used_bytes) AS free,
+             GREATEST(traffic_leased_bytes, traffic_used_bytes) AS floor
+      FROM proxy_tokens WHERE id = ${tokenId} AND traffic_limit_bytes IS NOT NULL FOR UPDATE
+    ), claimed AS (
+      UPDATE proxy_tokens p SET traffic_leased_bytes = token.floor + LEAST(${slice}::bigint, token.free)
+      FROM token WHERE p.id = token.id AND token.free > 0
+      RETURNING LEAST(${slice}::bigint, token.free) AS granted
+    ), held AS (
+      INSERT INTO gateway_leases (instance_id, token_id, bytes)
+      SELECT ${instanceId}::uuid, ${tokenId}, granted FROM claimed
+      ON CONFLICT (instance_id, token_id) DO UPDATE SET bytes = gateway_leases.bytes + excluded.bytes
+    )
+    SELECT granted FROM claimed`);
+  const [row] = rowsOf<{ granted: string | number }>(result);
+  return row ? Number(row.granted) : 0;
+}
+
+/**
+ * Gives back `bytes` of this gateway's lease of a token that carried nothing lately (unspent, so other
+ * gateways may claim it). Answers nothing; the lease row and the token's leased bytes drop together.
+ */
+export async function returnLease(db: TDb, instanceId: string, tokenId: number, bytes: number): Promise<void> {
+  // The token row first, then the lease row: the order every writer locks them in.
+  await db.execute(sql`
+    WITH token AS (
+      UPDATE proxy_tokens p
+      SET traffic_leased_bytes = GREATEST(p.traffic_used_bytes, p.traffic_leased_bytes - ${bytes}::bigint)
+      WHERE p.id = ${tokenId}
+        AND EXISTS (SELECT 1 FROM gateway_leases l WHERE l.instance_id = ${instanceId}::uuid AND l.token_id = ${tokenId})
+      RETURNING p.id
+    )
+    UPDATE gateway_leases SET bytes = GREATEST(0, bytes - ${bytes}::bigint)
+    WHERE instance_id = ${instanceId}::uuid AND token_id IN (SELECT id FROM token)`);
 }
 
 /** Records a running gateway (or its heartbeat). Answers false when it had no row (new, or swept as stale: its leases are gone). */

@@ -1,13 +1,101 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { TDb } from '@proxy/db';
-import { claimLease, heartbeat, releaseLeases } from './leases.repository';
+import { claimLease, heartbeat, releaseLeases, returnLease } from './leases.repository';
 import type { TTokenRow } from './tokens.repository';
 
+/** A claim that failed (the database unreachable) is tried again after this long, not at once. */
+const CLAIM_RETRY_MS = 1000;
 /**
- * Traffic allowance claimed in leases: a gateway claims a slice of a traffic
- * token's allowance before spending it, so the overshoot of all gateways
- * together stays bounded by one lease each plus one sampling interval.
+ * A token spending its lease fast claims larger slices (doubling while each lasts under a second, up to this many
+ * leases), so that a claim stays rare at any speed; what a process holds unspent is given back once the token
+ * carries nothing for a heartbeat, so it is not stranded there.
+ */
+const MAX_SLICE_LEASES = 16;
+const FAST_CLAIM_MS = 1000;
+
+/**
+ * What this gateway process holds of one traffic token's allowance. The data
+ * path takes from it before it passes bytes on (tunnel.ts, http-forward.ts):
+ * what it may not take waits, its source paused, until the next claim is
+ * settled; a refused claim ends the token's connections. So a process never
+ * carries more than it claimed (plus what it metered without passing through
+ * the purse, such as a request head read before the token was known, taken
+ * from the purse at the next sample).
+ */
+export class Purse {
+  /** Bytes this process may still carry for the token: its leases minus what it carried. */
+  left = 0;
+  /** The last claim was refused: everything the allowance has is handed out (until a renewal or a returned lease). */
+  isExhausted = false;
+  isClaiming = false;
+  /**
+   * The last claim got less than it asked: nothing is free now, so no claim until this lease is spent (then one, which
+   * finds anything given back meanwhile, or ends in exhaustion). Claims refused one after another would cost the
+   * database a transaction per chunk.
+   */
+  isDry = false;
+  /** Bytes the next claim asks for, and when the last one was granted (performance.now()). */
+  slice: number;
+  grantedAt = -Infinity;
+  /** `carried` at the last heartbeat: unchanged, the token is idle here and its unspent lease goes back. */
+  carriedAtBeat = 0;
+  /** Bytes taken by the data path, and bytes metered: metered bytes past those taken are taken at the sample. */
+  carried = 0;
+  metered = 0;
+  private waiters: (() => void)[] = [];
+
+  /** A claim starts when `left` falls below this (half a slice): the next lease is usually in hand in time. */
+  low: number;
+
+  constructor(
+    readonly tokenId: number,
+    slice: number,
+    private readonly claim: (purse: Purse) => void,
+  ) {
+    this.slice = slice;
+    this.low = slice / 2;
+  }
+
+  /** Takes up to `n` bytes: answers how many may pass now (`n`, or fewer when the lease is spent). */
+  take(n: number): number {
+    const left = this.left;
+    if (left >= n) {
+      this.left = left - n;
+      this.carried += n;
+      if (left - n < this.low && !this.isDry) this.claim(this);
+      return n;
+    }
+    const granted = left > 0 ? left : 0;
+    this.left = left - granted;
+    this.carried += granted;
+    this.claim(this);
+    return granted;
+  }
+
+  /** Calls `then` once the claim under way (or one started now) is settled: take again, or stop when `isExhausted`. */
+  wait(then: () => void): void {
+    this.waiters.push(then);
+    this.claim(this);
+  }
+
+  /** A claim was settled: every waiter is told. */
+  settle(): void {
+    const waiters = this.waiters;
+    if (waiters.length === 0) return;
+    this.waiters = [];
+    for (const then of waiters) then();
+  }
+}
+
+/**
+ * Traffic allowance claimed in leases: a gateway process claims a slice of a
+ * traffic token's allowance before it carries bytes of it, and carries no
+ * more than it holds. A claim is granted against the allowance no gateway
+ * holds (the database's limit minus what is leased, bytes leased but not yet
+ * written as used included), so all gateways together carry at most the
+ * allowance plus what each metered without taking it first (bounded by one
+ * lease each; see README, "Traffic allowance").
  *
  * Each gateway process is an instance with a heartbeat; what it holds of each
  * token is recorded per instance (claimed minus written as used). A gateway
@@ -25,38 +113,76 @@ export function createLeases(options: {
   const expiryMs = options.expiryMs ?? 30_000;
   const instanceId = randomUUID();
   const label = `${os.hostname()}:${process.pid}`;
-  const lease = new Map<number, number>();
-  const claiming = new Set<number>();
-  const exhausted = new Set<number>();
+  // One purse per traffic token seen, kept for the process's life: connections hold it.
+  const purses = new Map<number, Purse>();
   let beatTimer: NodeJS.Timeout | undefined;
   let beating: Promise<void> | null = null;
 
-  function topUp(token: TTokenRow): void {
-    if (claiming.has(token.id)) return;
-    claiming.add(token.id);
-    claimLease(db, instanceId, token.id, leaseBytes).then(
+  function claim(purse: Purse): void {
+    if (purse.isClaiming) return;
+    purse.isClaiming = true;
+    const asked = purse.slice;
+    claimLease(db, instanceId, purse.tokenId, asked).then(
       (granted) => {
-        claiming.delete(token.id);
+        purse.isClaiming = false;
+        purse.isDry = granted < asked;
         if (granted > 0) {
-          lease.set(token.id, (lease.get(token.id) ?? 0) + granted);
-          exhausted.delete(token.id);
-        } else if ((lease.get(token.id) ?? 0) <= 0) {
-          exhausted.add(token.id);
+          const now = performance.now();
+          purse.slice =
+            now - purse.grantedAt < FAST_CLAIM_MS
+              ? Math.min(purse.slice * 2, MAX_SLICE_LEASES * leaseBytes)
+              : leaseBytes;
+          purse.low = purse.slice / 2;
+          purse.grantedAt = now;
+          purse.left += granted;
+          purse.isExhausted = false;
+        } else if (purse.left <= 0) {
+          purse.isExhausted = true;
         }
+        purse.settle();
       },
       (err: unknown) => {
-        claiming.delete(token.id);
         options.onError(err, 'lease');
+        setTimeout(() => {
+          purse.isClaiming = false;
+          purse.settle();
+        }, CLAIM_RETRY_MS).unref();
       },
     );
+  }
+
+  function purseOf(token: TTokenRow): Purse | null {
+    if (token.trafficLimitBytes === null) return null;
+    let purse = purses.get(token.id);
+    if (!purse) {
+      purse = new Purse(token.id, leaseBytes, claim);
+      purses.set(token.id, purse);
+    }
+    return purse;
   }
 
   /** Beats, then returns the leases of gateways whose heartbeat is stale. */
   async function beat(): Promise<void> {
     const known = await heartbeat(db, instanceId, label);
     // Swept as stale while alive (cut off longer than the expiry): what it held was returned, claim anew.
-    if (!known) lease.clear();
+    if (!known) for (const purse of purses.values()) purse.left = Math.min(0, purse.left);
     await releaseLeases(db, { staleAfterMs: expiryMs });
+    // Unspent leases of tokens that carried nothing since the last beat go back (taken from the purse first).
+    for (const purse of purses.values()) {
+      const isIdle = purse.carried === purse.carriedAtBeat;
+      purse.carriedAtBeat = purse.carried;
+      if (!isIdle || purse.left <= 0 || purse.isClaiming) continue;
+      const bytes = purse.left;
+      purse.left = 0;
+      purse.slice = leaseBytes;
+      purse.low = leaseBytes / 2;
+      try {
+        await returnLease(db, instanceId, purse.tokenId, bytes);
+      } catch (err) {
+        purse.left += bytes;
+        throw err;
+      }
+    }
   }
 
   return {
@@ -75,39 +201,53 @@ export function createLeases(options: {
       );
       beatTimer.unref();
     },
-    /** Allowance this gateway may still spend: with a lease in hand, the lease; without, what no gateway has claimed. */
+    /** The purse of a traffic token (null: a token without a traffic cap). */
+    purseOf,
+    /** Allowance this gateway may still spend: with a lease in hand, what is left of it; without, what no gateway has claimed. */
     allowanceLeft(token: TTokenRow): number {
       if (token.trafficLimitBytes === null) return Infinity;
-      if (exhausted.has(token.id)) return 0;
-      if (lease.get(token.id)) return Infinity;
+      const purse = purses.get(token.id);
+      if (purse) {
+        if (purse.isExhausted) return 0;
+        if (purse.left > 0) return purse.left;
+      }
       return token.trafficLimitBytes - Math.max(token.trafficLeasedBytes, token.trafficUsedBytes);
     },
     /** Claims more before the lease runs low (a traffic token about to carry bytes). */
     prepare(token: TTokenRow): void {
-      if (token.trafficLimitBytes !== null && (lease.get(token.id) ?? 0) < leaseBytes / 2) topUp(token);
+      const purse = purseOf(token);
+      if (purse && (purse.left <= 0 || (purse.left < purse.low && !purse.isDry))) claim(purse);
     },
-    /** Spends metered bytes from the token's lease. */
-    spend(token: TTokenRow, bytes: number): void {
-      if (token.trafficLimitBytes === null) return;
-      const left = (lease.get(token.id) ?? 0) - bytes;
-      lease.set(token.id, left);
-      if (left < leaseBytes / 2) topUp(token);
-      if (left <= 0 && !claiming.has(token.id)) exhausted.add(token.id);
+    /** Metered bytes: what the data path did not take from the purse first (heads, early bytes) is taken now. */
+    metered(token: TTokenRow, bytes: number): void {
+      const purse = purseOf(token);
+      if (!purse) return;
+      purse.metered += bytes;
+      if (purse.metered > purse.carried) {
+        purse.left -= purse.metered - purse.carried;
+        purse.carried = purse.metered;
+        if (purse.left <= 0 || (purse.left < purse.low && !purse.isDry)) claim(purse);
+      }
     },
     /** A changed row (renewal, new limit) may lift exhaustion. */
     onToken(row: TTokenRow): void {
       if (
         row.trafficLimitBytes !== null &&
         Math.max(row.trafficLeasedBytes, row.trafficUsedBytes) < row.trafficLimitBytes
-      )
-        exhausted.delete(row.id);
+      ) {
+        const purse = purses.get(row.id);
+        if (purse) {
+          purse.isExhausted = false;
+          purse.isDry = false;
+        }
+      }
     },
     /** Stops beating and gives back every unspent lease (clean stop, after the last flush). */
     async returnAll(): Promise<void> {
       clearInterval(beatTimer);
       await beating;
       await releaseLeases(db, { staleAfterMs: expiryMs, instanceId });
-      lease.clear();
+      for (const purse of purses.values()) purse.left = Math.min(0, purse.left);
     },
   };
 }

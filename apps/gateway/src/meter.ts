@@ -8,9 +8,10 @@ import type { TStateCache } from './state-cache';
 export type TMeter = { record(tokenId: number, bytes: number): void };
 
 /**
- * Metered bytes per token, spent from the token's lease at once and written
- * in batches: `token_usage` hourly buckets and `proxy_tokens.traffic_used_bytes`
- * in one short transaction per flush.
+ * Metered bytes per token, told to the token's lease at once (what the data
+ * path did not take from it first is taken now) and written in batches:
+ * `token_usage` hourly buckets and `proxy_tokens.traffic_used_bytes` in one
+ * short transaction per flush.
  *
  * Each flush is a batch with its own id. A flush that fails keeps its batch
  * and the next flush sends that same batch (same id, same rows) before any new
@@ -62,7 +63,7 @@ export function createMeter(options: { db: TDb; cache: TStateCache; leases: TLea
     record(tokenId, bytes) {
       pending.set(tokenId, (pending.get(tokenId) ?? 0) + bytes);
       const token = cache.tokenById(tokenId);
-      if (token) leases.spend(token, bytes);
+      if (token) leases.metered(token, bytes);
     },
   };
   return {

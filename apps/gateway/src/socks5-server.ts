@@ -115,6 +115,7 @@ function openSocksTunnel(
 ): void {
   const socket = conn.socket;
   socket.pause();
+  conn.purse = grant.purse ?? null;
   const accept = () => {
     socket.write(SUCCEEDED);
     // Metering starts after the handshake: greeting, authentication, request and replies are not counted.

@@ -3,22 +3,56 @@ import type { TGrant } from './authorizer';
 import type { Connection } from './connection';
 import type { TTarget } from './egress';
 import { dialFor, type TGatewayContext } from './gateway-context';
+import type { Purse } from './leases';
 import { httpRefusal, type GatewayRefusal } from './refusals';
 import type { TEchoTarget } from './target-policy';
 
 const kPeer = Symbol('peer');
-type TJoined = net.Socket & { [kPeer]?: net.Socket };
+const kConn = Symbol('connection');
+const kHeld = Symbol('held');
+type TJoined = net.Socket & { [kPeer]?: net.Socket; [kConn]?: Connection; [kHeld]?: Buffer };
 
 // The tunnel's relay, one set of functions for every tunnel (no closures per connection): bytes go to
-// the other side, reading pauses while the other side's buffer is full, an end is passed on.
+// the other side, reading pauses while the other side's buffer is full, an end is passed on. A traffic
+// token's bytes are taken from its purse first; what the purse cannot give now is held, reading paused,
+// until the next lease is claimed (or, refused, the connection is cut).
 function relayData(this: TJoined, chunk: Buffer): void {
+  const purse = this[kConn]!.purse;
+  if (purse !== null) {
+    if (this[kHeld] !== undefined) return hold(this, chunk, purse);
+    const n = purse.take(chunk.length);
+    if (n < chunk.length) {
+      if (n > 0) this[kPeer]!.write(chunk.subarray(0, n));
+      return hold(this, chunk.subarray(n), purse);
+    }
+  }
   if (!this[kPeer]!.write(chunk)) this.pause();
+}
+function hold(socket: TJoined, rest: Buffer, purse: Purse): void {
+  const held = socket[kHeld];
+  socket[kHeld] = held ? Buffer.concat([held, rest]) : rest;
+  socket.pause();
+  if (!held) purse.wait(() => release(socket, purse));
+}
+// The claim is settled: the held bytes go on (as far as the purse gives), or the connection is cut.
+function release(socket: TJoined, purse: Purse): void {
+  const held = socket[kHeld]!;
+  socket[kHeld] = undefined;
+  const peer = socket[kPeer]!;
+  if (peer.destroyed) return;
+  if (purse.isExhausted) return socket[kConn]!.cut('token-exhausted');
+  relayData.call(socket, held);
+  if (socket[kHeld] !== undefined) return;
+  // An end or a close that came while bytes were held is passed on now.
+  if (socket.destroyed) peer.destroySoon();
+  else if (socket.readableEnded) peer.end();
+  else if (!peer.writableNeedDrain) socket.resume();
 }
 function resumePeer(this: TJoined): void {
   this[kPeer]!.resume();
 }
 function endPeer(this: TJoined): void {
-  this[kPeer]!.end();
+  if (this[kHeld] === undefined) this[kPeer]!.end();
 }
 function dropData(): void {}
 function onTunnelError(this: TJoined): void {
@@ -26,7 +60,7 @@ function onTunnelError(this: TJoined): void {
 }
 // The other side ends once what it still has to write is out.
 function onTunnelClose(this: TJoined): void {
-  this[kPeer]?.destroySoon();
+  if (this[kHeld] === undefined) this[kPeer]?.destroySoon();
 }
 
 /**
@@ -41,6 +75,8 @@ export function joinTunnel(conn: Connection, upstream: net.Socket, early: Buffer
   conn.deadline = Infinity;
   client[kPeer] = target;
   target[kPeer] = client;
+  client[kConn] = conn;
+  target[kConn] = conn;
   target.on('error', onTunnelError);
   client.on('error', onTunnelError);
   target.once('close', onTunnelClose);

@@ -8,6 +8,8 @@ export type TRouteName =
   | 'adminSystemSettings'
   | 'adminSystemSettingsUpdate'
   | 'userLogin'
+  | 'userLoginLink'
+  | 'userLoginLinkFinish'
   | 'userRegister'
   | 'userLoginTotp'
   | 'userTotpStatus'

@@ -17,6 +17,8 @@ export const ROUTE_TABLE: Record<TRouteName, TRouteCallDef> = {
   adminSystemSettings: { method: 'GET', path: '/admin/system/settings', auth: 'admin', body: 'none' },
   adminSystemSettingsUpdate: { method: 'PUT', path: '/admin/system/settings', auth: 'admin', body: 'json' },
   userLogin: { method: 'POST', path: '/user/login', auth: 'none', body: 'form' },
+  userLoginLink: { method: 'POST', path: '/user/login/link', auth: 'none', body: 'form' },
+  userLoginLinkFinish: { method: 'POST', path: '/user/login/link/finish', auth: 'none', body: 'form' },
   userRegister: { method: 'POST', path: '/user/register', auth: 'none', body: 'form' },
   userLoginTotp: { method: 'POST', path: '/user/login/totp', auth: 'none', body: 'form' },
   userTotpStatus: { method: 'GET', path: '/user/totp', auth: 'user', body: 'none' },

@@ -131,6 +131,7 @@ export type TRouteName =
   | 'supplyList'
   | 'supplyDetail'
   | 'supplyRevoke'
+  | 'supplyContactConfirm'
   | 'webhookList'
   | 'webhookCreate'
   | 'webhookUpdate'

@@ -240,6 +240,16 @@ export const SUPPLY_ROUTES = {
     input: zIdParam,
     output: ZSupplyRequest,
   }),
+  supplyContactConfirm: defineRoute({
+    method: 'GET',
+    path: '/token/supply/contact/confirm',
+    auth: 'none',
+    summary:
+      "Confirm a supply request's contact address with the token of the link mailed to it; until confirmed, a request's e-mails go to the account's own address",
+    tag: 'supply',
+    input: z.object({ token: z.string().trim().min(1).max(128) }),
+    output: z.object({ email: z.string() }),
+  }),
 } as const satisfies Record<string, TRouteDef>;
 
 /** A supply request as operators see it: the customer and the region's free exits for the product. */

@@ -152,7 +152,7 @@ export const ROUTE_TABLE: Record<TRouteName, TRouteCallDef> = {
   supplyList: { method: 'GET', path: '/token/supply/list', auth: 'user', body: 'none' },
   supplyDetail: { method: 'GET', path: '/token/supply/:id', auth: 'user', body: 'none' },
   supplyRevoke: { method: 'POST', path: '/token/supply/revoke/:id', auth: 'user', body: 'json' },
-  supplyContactConfirm: { method: 'GET', path: '/token/supply/contact/confirm', auth: 'none', body: 'none' },
+  supplyContactConfirm: { method: 'POST', path: '/token/supply/contact/confirm', auth: 'none', body: 'json' },
   webhookList: { method: 'GET', path: '/user/webhooks', auth: 'user', body: 'none' },
   webhookCreate: { method: 'POST', path: '/user/webhooks', auth: 'user', body: 'json' },
   webhookUpdate: { method: 'PUT', path: '/user/webhooks/:id', auth: 'user', body: 'json' },

@@ -241,11 +241,11 @@ export const SUPPLY_ROUTES = {
     output: ZSupplyRequest,
   }),
   supplyContactConfirm: defineRoute({
-    method: 'GET',
+    method: 'POST',
     path: '/token/supply/contact/confirm',
     auth: 'none',
     summary:
-      "Confirm a supply request's contact address with the token of the link mailed to it; until confirmed, a request's e-mails go to the account's own address",
+      "Confirm a supply request's contact address with the token of the link mailed to it (the public page /supply/contact/confirm asks for a click first); until confirmed, a request's e-mails go to the account's own address",
     tag: 'supply',
     input: z.object({ token: z.string().trim().min(1).max(128) }),
     output: z.object({ email: z.string() }),

@@ -147,12 +147,12 @@ async function askContactConfirmation(deps: TSupplyDeps, row: TSupplyRow): Promi
     resendBefore: new Date(now.getTime() - DAY_MS),
   });
   if (!isClaimed) return;
-  const href = `${deps.config.publicUrl.replace(/\/$/, '')}/api/token/supply/contact/confirm?token=${token}`;
+  const href = `${deps.config.publicUrl.replace(/\/$/, '')}/supply/contact/confirm?token=${token}`;
   const username = own.split('@')[0];
   await sendMailQuietly(deps, contact, renderSupplyContactMail({ username, href, days: CONTACT_TOKEN_DAYS }));
 }
 
-/** GET /token/supply/contact/confirm: the contact address of the mailed token now gets its requests' e-mails. */
+/** POST /token/supply/contact/confirm: the contact address of the mailed token now gets its requests' e-mails. */
 export async function confirmContact(deps: Pick<TDeps, 'db' | 'clock'>, token: string): Promise<{ email: string }> {
   const now = deps.clock.now();
   const email = await confirmSupplyContact(

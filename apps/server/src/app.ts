@@ -86,6 +86,7 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     authLimiter: await createAuthLimiter({
       max: config.RATE_LIMIT_AUTH_MAX,
       windowS: config.RATE_LIMIT_AUTH_WINDOW_S,
+      supply: { max: config.SUPPLY_SUBMIT_MAX, windowS: config.SUPPLY_SUBMIT_WINDOW_S },
       pool: options.database.kind === 'postgres' ? options.database.pool : undefined,
     }),
     log: app.log,

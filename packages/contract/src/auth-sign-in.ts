@@ -31,6 +31,46 @@ export type TTotpChallenge = {
 export type TSignInResult = TSession | TTotpChallenge;
 
 /** True when a sign-in answer asks for the two-factor code. */
-export function isTotpChallenge(result: TSignInResult): result is TTotpChallenge {
+export function isTotpChallenge(result: TSignInResult | TProofChallenge): result is TTotpChallenge {
   return 'totp_required' in result && result.totp_required === true;
+}
+
+/**
+ * Parsed answer of a password sign-in past its account's budget of failures
+ * (ZProofChallenge in auth.ts): no password was checked; send the sign-in
+ * again with `proof` (this challenge) and a `nonce` such that
+ * SHA-256(`${challenge}:${nonce}`) starts with `bits` zero bits.
+ */
+export type TProofChallenge = {
+  proof_required: true;
+  challenge: string;
+  bits: number;
+  /** Seconds the challenge stays valid. */
+  expires_in: number;
+};
+
+/** Parsed answer of POST /user/login: a session, the two-factor step or a proof of work to bring. */
+export type TLoginResult = TSignInResult | TProofChallenge;
+
+/** True when a sign-in answer asks for a proof of work. */
+export function isProofChallenge(result: TLoginResult): result is TProofChallenge {
+  return 'proof_required' in result && result.proof_required === true;
+}
+
+/** What a proof of work hashes: the challenge and the nonce. */
+export function proofInput(challenge: string, nonce: string): string {
+  return `${challenge}:${nonce}`;
+}
+
+/** Leading zero bits of a digest (a proof of work of `bits` needs at least that many). */
+export function leadingZeroBits(digest: Uint8Array): number {
+  let bits = 0;
+  for (const byte of digest) {
+    if (byte === 0) {
+      bits += 8;
+      continue;
+    }
+    return bits + Math.clz32(byte) - 24;
+  }
+  return bits;
 }

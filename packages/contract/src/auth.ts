@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type TRouteDef } from './route-def';
-import { OAUTH_PROVIDERS, type TSession, type TTotpChallenge } from './auth-sign-in';
+import { OAUTH_PROVIDERS, type TProofChallenge, type TSession, type TTotpChallenge } from './auth-sign-in';
 import {
   zCode,
   zEmail,
@@ -23,11 +23,18 @@ export const CODE_PURPOSES = ['register', 'reset', 'change_email'] as const;
 export type TCodePurpose = (typeof CODE_PURPOSES)[number];
 
 // The sign-in providers, the sign-in answers' types and isTotpChallenge are schema-free (the sign-in pages read them from the light entry).
-export { OAUTH_PROVIDERS, isTotpChallenge } from './auth-sign-in';
-export type { TOAuthProvider, TSession, TSignInResult, TTotpChallenge } from './auth-sign-in';
+export { OAUTH_PROVIDERS, isProofChallenge, isTotpChallenge, leadingZeroBits, proofInput } from './auth-sign-in';
+export type {
+  TLoginResult,
+  TOAuthProvider,
+  TProofChallenge,
+  TSession,
+  TSignInResult,
+  TTotpChallenge,
+} from './auth-sign-in';
 
 /** How a session was created (shown in the user centre's session list). */
-export const SIGN_IN_METHODS = ['password', 'register', 'github', 'google'] as const;
+export const SIGN_IN_METHODS = ['password', 'register', 'github', 'google', 'email_link'] as const;
 /** A sign-in method. */
 export type TSignInMethod = (typeof SIGN_IN_METHODS)[number];
 
@@ -75,6 +82,21 @@ export const ZTotpChallenge = z.object({
 
 /** Answer of a sign-in call: the session, or the two-factor step. */
 export const ZSignInResult = z.union([ZSession, ZTotpChallenge]);
+
+/**
+ * Answer of a password sign-in past the account's budget of failures: the
+ * password was not checked; sign in again with `proof` and `nonce` such that
+ * SHA-256(`${challenge}:${nonce}`) starts with `bits` zero bits.
+ */
+export const ZProofChallenge = z.object({
+  proof_required: z.literal(true),
+  challenge: z.string(),
+  bits: z.number().int(),
+  expires_in: z.number().int(),
+}) satisfies z.ZodType<TProofChallenge>;
+
+/** Answer of POST /user/login: the session, the two-factor step or a proof of work to bring. */
+export const ZLoginResult = z.union([ZSession, ZTotpChallenge, ZProofChallenge]);
 
 /** Two-factor state of the signed-in user (user centre). */
 export const ZTotpStatus = z.object({
@@ -148,6 +170,19 @@ export const ZLoginForm = z.object({
   email: z.string({ error: 'loginRequired' }).trim().min(1, { error: 'loginRequired' }).max(254, { error: 'tooLong' }),
   password: z.string({ error: 'loginRequired' }).min(1, { error: 'loginRequired' }).max(128, { error: 'passwordMax' }),
   remember: zFormBool,
+  /** A proof-of-work challenge of an earlier answer (proof_required) and its nonce. */
+  proof: z.string().trim().max(512).optional(),
+  nonce: z.string().trim().max(64).optional(),
+});
+
+/** POST /user/login/link: the account (e-mail or username) to e-mail a one-time sign-in link to. */
+export const ZLoginLinkForm = z.object({
+  email: z.string({ error: 'loginRequired' }).trim().min(1, { error: 'loginRequired' }).max(254, { error: 'tooLong' }),
+});
+
+/** POST /user/login/link/finish: the token of an e-mailed sign-in link. */
+export const ZLoginLinkFinishForm = z.object({
+  token: z.string({ error: 'loginRequired' }).trim().min(1, { error: 'loginRequired' }).max(128, { error: 'tooLong' }),
 });
 
 const zOAuthVerify = z
@@ -171,6 +206,26 @@ export const AUTH_ROUTES = {
     summary: 'Sign in with e-mail (or username) and password',
     tag: 'auth',
     input: ZLoginForm,
+    output: ZLoginResult,
+  }),
+  userLoginLink: defineRoute({
+    method: 'POST',
+    path: '/user/login/link',
+    auth: 'none',
+    body: 'form',
+    summary:
+      "E-mail a one-time sign-in link (valid 15 minutes) to the account's address; the same answer whether or not the account exists",
+    tag: 'auth',
+    input: ZLoginLinkForm,
+  }),
+  userLoginLinkFinish: defineRoute({
+    method: 'POST',
+    path: '/user/login/link/finish',
+    auth: 'none',
+    body: 'form',
+    summary: 'Sign in with the token of an e-mailed sign-in link (once); two-factor still applies',
+    tag: 'auth',
+    input: ZLoginLinkFinishForm,
     output: ZSignInResult,
   }),
   userRegister: defineRoute({

@@ -104,6 +104,13 @@ export const ERRORS = {
     zh: '不能对自己的账号执行此操作',
     en: 'You cannot do this to your own account',
   },
+  /** A sign-in link that is wrong, used or expired. */
+  SIGN_IN_LINK_INVALID: {
+    code: 1061,
+    status: 400,
+    zh: '登录链接无效、已使用或已过期，请重新获取',
+    en: 'This sign-in link is wrong, used or expired; ask for a new one',
+  },
   /** The account is disabled. */
   ACCOUNT_DISABLED: { code: 1006, status: 403, zh: '账号已被禁用', en: 'This account is disabled' },
   /** The invite code does not exist. */
@@ -424,6 +431,13 @@ export const ERRORS = {
     en: 'This supply request is not being processed; take it first',
   },
   /** Fail: the supply request has already ended. */
+  /** A contact address confirmation link that is wrong or expired. */
+  SUPPLY_CONTACT_LINK_INVALID: {
+    code: 6111,
+    status: 400,
+    zh: '联系邮箱确认链接无效或已过期',
+    en: 'This contact address confirmation link is wrong or has expired',
+  },
   SUPPLY_ENDED: { code: 6104, status: 409, zh: '该补货申请已结束', en: 'This supply request has already ended' },
   /** Complete by IP: the region lacks free exits; says what is missing. */
   SUPPLY_NO_STOCK: {

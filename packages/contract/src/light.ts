@@ -14,4 +14,4 @@ export type { TRouteCallDef } from './route-table-source';
 export type { TRouteName, TRouteInput, TRouteOutput, TRouteRequest } from './routes';
 
 /** Sign-in providers and the sign-in answer's two-factor test (the sign-in pages use them). */
-export { OAUTH_PROVIDERS, isTotpChallenge } from './auth-sign-in';
+export { OAUTH_PROVIDERS, isProofChallenge, isTotpChallenge, leadingZeroBits, proofInput } from './auth-sign-in';

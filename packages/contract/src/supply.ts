@@ -246,6 +246,16 @@ export const SUPPLY_ROUTES = {
     input: zIdParam,
     output: ZSupplyRequest,
   }),
+  supplyContactConfirm: defineRoute({
+    method: 'POST',
+    path: '/token/supply/contact/confirm',
+    auth: 'none',
+    summary:
+      "Confirm a supply request's contact address with the token of the link mailed to it (the public page /supply/contact/confirm asks for a click first); until confirmed, a request's e-mails go to the account's own address",
+    tag: 'supply',
+    input: z.object({ token: z.string().trim().min(1).max(128) }),
+    output: z.object({ email: z.string() }),
+  }),
 } as const satisfies Record<string, TRouteDef>;
 
 /** A supply request as operators see it: the customer and the region's free exits for the product. */

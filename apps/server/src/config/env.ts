@@ -64,6 +64,17 @@ export const ZServerEnv = z.object({
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().min(1).default(10),
   /** Length of a rate-limit window in seconds (the Retry-After of a 429 is at most this). */
   RATE_LIMIT_AUTH_WINDOW_S: z.coerce.number().int().min(1).default(60),
+  /**
+   * Password sign-in budget per account across every address: RATE_LIMIT_AUTH_MAX failures in a
+   * window of this many seconds; past it a sign-in brings a proof of work (never a refusal of the
+   * right password), and the owner gets one alert e-mail per window.
+   */
+  SIGN_IN_ACCOUNT_WINDOW_S: z.coerce.number().int().min(1).default(3600),
+  /** Zero bits of the proof of work past the budget (one more per doubling of the failures, at most 6 more). */
+  SIGN_IN_PROOF_BITS: z.coerce.number().int().min(1).max(30).default(16),
+  /** Supply requests an account may submit per SUPPLY_SUBMIT_WINDOW_S seconds (all instances together on PostgreSQL). */
+  SUPPLY_SUBMIT_MAX: z.coerce.number().int().min(1).default(5),
+  SUPPLY_SUBMIT_WINDOW_S: z.coerce.number().int().min(1).default(3600),
   /** argon2id memory cost in KiB and time cost (production: 19456 and 2; tests may lower them). */
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(8).default(19456),
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),

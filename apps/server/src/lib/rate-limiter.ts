@@ -17,6 +17,8 @@ export type TAuthLimiterOptions = {
   /** Attempts (or failures, on sign-in) allowed per key and window. */
   max: number;
   windowS: number;
+  /** Supply requests per account and window (SUPPLY_SUBMIT_MAX, SUPPLY_SUBMIT_WINDOW_S). */
+  supply?: { max: number; windowS: number };
   /** PostgreSQL: counters in the shared table, so every API instance sees the same counts. Unset: in process memory (PGlite, one process). */
   pool?: TPgPool;
 };
@@ -37,7 +39,11 @@ function retryAfterSeconds(msBeforeNext: number): number {
   return Math.max(1, Math.ceil(msBeforeNext / 1000));
 }
 
-function createStoreLimiter(keyPrefix: string, options: TAuthLimiterOptions, isSweeper: boolean): RateLimiterAbstract {
+function createStoreLimiter(
+  keyPrefix: string,
+  options: Pick<TAuthLimiterOptions, 'max' | 'windowS' | 'pool'>,
+  isSweeper: boolean,
+): RateLimiterAbstract {
   const memory = () => new RateLimiterMemory({ keyPrefix, points: options.max, duration: options.windowS });
   const { pool } = options;
   if (!pool) return memory();
@@ -73,6 +79,8 @@ async function consumeAll(limiter: RateLimiterAbstract, keys: string[]): Promise
 export type TSignInAttempt = {
   /** The password was right: the held points are given back. */
   succeed(): Promise<void>;
+  /** No password was checked (a proof of work was asked for first): every held point is given back. */
+  cancel(): Promise<void>;
 };
 
 /**
@@ -82,17 +90,26 @@ export type TSignInAttempt = {
  *
  * - `hit`: attempts per key and window (codes, registration, reset, OAuth,
  *   password change): every call counts.
- * - `beginSignIn` / `recordSignIn`: password sign-in, after rate-limiter-flexible's
- *   login endpoint protection: failures count per address, per
+ * - `beginSignIn` / `recordSignIn`: sign-in steps, after rate-limiter-flexible's
+ *   login endpoint protection: failures count per address and per
  *   account+address (consecutive: any successful sign-in of the account from
- *   the address clears them) and per account; the per-account count is not
- *   applied from an address the account already signed in from (known
- *   address), so failures elsewhere cannot lock the owner out.
+ *   the address clears them). The password step counts nothing per account
+ *   across addresses here: that budget (auth's sign-in guard, in the
+ *   database) asks a proof of work instead of refusing, so failures elsewhere
+ *   never lock the owner out. The two-factor step (reached only with the
+ *   password) says whether the address is known (`isKnownAddress`): from an
+ *   unknown one its failures also count per account.
+ * - `hitSupply`: supply requests per account (SUPPLY_SUBMIT_MAX per SUPPLY_SUBMIT_WINDOW_S).
  */
 export async function createAuthLimiter(options: TAuthLimiterOptions) {
   // The first limiter creates the shared table; the second finds it.
   const attempts = createStoreLimiter('auth', options, true);
   const failures = createStoreLimiter('signin-fail', options, false);
+  const supply = createStoreLimiter(
+    'supply',
+    { ...(options.supply ?? { max: options.max, windowS: options.windowS }), pool: options.pool },
+    false,
+  );
   return {
     /** Counts one attempt on every key (e.g. "code:ip:1.2.3.4"); RATE_LIMITED (with the seconds to wait) when any is over the limit. */
     async hit(...keys: (string | undefined | null)[]): Promise<void> {
@@ -106,16 +123,26 @@ export async function createAuthLimiter(options: TAuthLimiterOptions) {
      * Holds one failure point per key before the password is checked (so
      * parallel guesses cannot all slip under the limit); RATE_LIMITED when
      * any key is already over it. `account` is the account's stable key
-     * (its user id, or the name tried when no account has it).
+     * (its user id, or the name tried when no account has it);
+     * `isKnownAddress: false` counts the account across addresses too.
      */
-    async beginSignIn(input: { ip: string; account: string; isKnownAddress: boolean }): Promise<TSignInAttempt> {
-      const shared = [`ip:${input.ip}`, ...(input.isKnownAddress ? [] : [`acct:${input.account}`])];
-      await consumeAll(failures, [...shared, `acct-ip:${input.account}:${input.ip}`]);
+    async beginSignIn(input: { ip: string; account: string; isKnownAddress?: boolean }): Promise<TSignInAttempt> {
+      const shared = [`ip:${input.ip}`, ...(input.isKnownAddress === false ? [`acct:${input.account}`] : [])];
+      const held = [...shared, `acct-ip:${input.account}:${input.ip}`];
+      await consumeAll(failures, held);
       return {
         async succeed() {
           await Promise.all(shared.map((key) => failures.reward(storeKey(key), 1)));
         },
+        async cancel() {
+          await Promise.all(held.map((key) => failures.reward(storeKey(key), 1)));
+        },
       };
+    },
+
+    /** Counts one supply request of the account; RATE_LIMITED (with the seconds to wait) past SUPPLY_SUBMIT_MAX. */
+    async hitSupply(userId: number): Promise<void> {
+      await consumeAll(supply, [`acct:${accountKeyOf(userId)}`]);
     },
 
     /** A session started for the account from the address (any sign-in method): its consecutive failures there are forgotten. */

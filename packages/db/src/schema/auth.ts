@@ -115,3 +115,44 @@ export const userRecoveryCodes = pgTable(
   },
   (t) => [uniqueIndex('user_recovery_codes_user_hash_key').on(t.userId, t.codeHash)],
 );
+
+/**
+ * Failed password sign-ins per account across every address (the account's
+ * key: "u<id>", or a hash of the name tried when no account has it), in a
+ * window that starts with the first failure. Past the budget a sign-in must
+ * bring a proof of work (before its password is checked); alerted_at is the
+ * one alert e-mail of the window's burst.
+ */
+export const signInGuards = pgTable('sign_in_guards', {
+  accountKey: text('account_key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  alertedAt: timestamp('alerted_at', { withTimezone: true }),
+});
+
+/** Proofs of work already spent on a sign-in (each challenge counts once); kept until the challenge expires. */
+export const signInProofs = pgTable(
+  'sign_in_proofs',
+  {
+    challengeId: text('challenge_id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sign_in_proofs_expires_idx').on(t.expiresAt)],
+);
+
+/** One-time sign-in links e-mailed to an account's owner (SHA-256 of the token); used_at set when spent. */
+export const signInLinks = pgTable(
+  'sign_in_links',
+  {
+    id: id(),
+    userId: userRef().references(() => users.id),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sign_in_links_token_key').on(t.tokenHash),
+    index('sign_in_links_user_idx').on(t.userId, t.createdAt),
+  ],
+);

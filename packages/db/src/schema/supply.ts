@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { PROXY_NETWORKS, SUPPLY_PRODUCTS, SUPPLY_STATUSES, SUPPLY_TYPES } from '@proxy/contract';
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, userRef, fen, createdAt } from './columns';
 
 /**
@@ -46,4 +46,23 @@ export const supplyRequests = pgTable(
     index('supply_requests_open_idx').on(t.status, t.deadlineAt),
     check('supply_requests_values', sql`${t.amount} > 0 AND ${t.costFen} > 0 AND ${t.waitDays} BETWEEN 1 AND 30`),
   ],
+);
+
+/**
+ * Contact addresses of supply requests other than the account's own: a
+ * request's e-mails go to one only once it is confirmed (confirmed_at, by the
+ * link mailed to it, token_hash the SHA-256 of that link's token); until then
+ * they go to the account's address. sent_at: the last confirmation e-mail.
+ */
+export const supplyContactEmails = pgTable(
+  'supply_contact_emails',
+  {
+    userId: userRef(),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.email] }), uniqueIndex('supply_contact_emails_token_key').on(t.tokenHash)],
 );

@@ -2,6 +2,7 @@ import type { TDeps } from '../../lib/deps';
 import { withRetryAfter } from '../../lib/rate-limiter';
 import type { THandlersOf } from '../../lib/routing';
 import { login, register, requestCode, resetPassword } from './auth.service';
+import { finishSignInLink, requestSignInLink } from './sign-in-link.service';
 import {
   createSession,
   endSession,
@@ -32,6 +33,13 @@ export function createAuthHandlers(deps: TDeps): THandlersOf<'auth'> {
     },
     async userLogin({ input, ip, lang, req, reply }) {
       return withRetryAfter(reply, () => login(deps, input, { ip, lang, userAgent: userAgentOf(req) }));
+    },
+    async userLoginLink({ input, ip, lang, req, reply }) {
+      await withRetryAfter(reply, () => requestSignInLink(deps, input, { ip, lang, userAgent: userAgentOf(req) }));
+      return null;
+    },
+    async userLoginLinkFinish({ input, ip, lang, req, reply }) {
+      return withRetryAfter(reply, () => finishSignInLink(deps, input, { ip, lang, userAgent: userAgentOf(req) }));
     },
     async userLoginTotp({ input, ip, lang, req, reply }) {
       return withRetryAfter(reply, () =>

@@ -1,5 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { USERNAME_MAX, USERNAME_MIN, type TCodePurpose, type TLang, type TSignInResult } from '@proxy/contract';
+import {
+  USERNAME_MAX,
+  USERNAME_MIN,
+  type TCodePurpose,
+  type TLang,
+  type TLoginResult,
+  type TSignInResult,
+} from '@proxy/contract';
 import type { TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
@@ -15,6 +22,7 @@ import { checkCode, consumeCheckedCode, refuseCheckedCode, sendCode } from './co
 import { argon2ParamsOf, hashPassword, verifyDummyPassword, verifyPassword } from './password';
 import { endAllUserSessions, hasSessionFromAddress } from './sessions.repository';
 import { createSession, type TSignInOrigin } from './sessions.service';
+import { guardKeyOf, guardSignIn } from './sign-in-guard.service';
 import { hasTotpEnabled, issueTotpChallenge } from './totp.service';
 
 /** Where a request comes from: the rate limiter's address key, the device a session records and the answer language. */
@@ -191,38 +199,56 @@ export async function register(
 }
 
 /**
+ * The account a sign-in names: an e-mail (it has an "@", which usernames
+ * cannot) or a username. No account has a control character in its name (and
+ * PostgreSQL text cannot hold NUL): such a name is an unknown account.
+ */
+export async function findAccountByLoginName(deps: Pick<TDeps, 'db'>, name: string): Promise<TUserRow | undefined> {
+  const account = name.trim();
+  if (CONTROL_CHARACTER.test(account)) return undefined;
+  return account.includes('@') ? findUserByEmail(deps.db, account) : findUserByUsername(deps.db, account);
+}
+
+/**
  * POST /user/login with an e-mail or a username. Unknown account, account
  * without a password and wrong password all answer INVALID_CREDENTIALS after
  * one argon2 verification (no account enumeration, similar timing).
- * Failures are limited per address, per account+address and per account;
- * the account is resolved first, so its e-mail and its username share one
- * count, and an address the account signed in from before is spared the
- * per-account count (others' failures cannot lock the owner out).
+ * Failures are limited per address and per account+address (429); across
+ * addresses, each account has a budget of failures past which a sign-in
+ * brings a proof of work before its password is checked (guardSignIn), so
+ * nobody's failures can refuse the owner's right password. The account is
+ * resolved first, so its e-mail and its username share one count.
  */
 export async function login(
   deps: TDeps,
-  input: { email: string; password: string },
+  input: { email: string; password: string; proof?: string; nonce?: string },
   meta: TRequestMeta,
-): Promise<TSignInResult> {
+): Promise<TLoginResult> {
   const account = input.email.trim();
-  // Usernames cannot contain "@", so an "@" means an e-mail. No account has a control character
-  // in its name (and PostgreSQL text cannot hold NUL): such a name is an unknown account.
-  const user = CONTROL_CHARACTER.test(account)
-    ? undefined
-    : account.includes('@')
-      ? await findUserByEmail(deps.db, account)
-      : await findUserByUsername(deps.db, account);
+  const user = await findAccountByLoginName(deps, account);
   const attempt = await deps.authLimiter.beginSignIn({
     ip: meta.ip,
     account: user ? accountKeyOf(user.id) : `name:${account.toLowerCase()}`,
-    isKnownAddress: user ? await hasSessionFromAddress(deps.db, user.id, meta.ip) : false,
   });
-  if (!user || !user.passwordHash) {
-    await verifyDummyPassword(input.password, argon2ParamsOf(deps.config));
+  const guarded = await guardSignIn(deps, {
+    accountKey: guardKeyOf(user, account),
+    user,
+    isKnownAddress: user ? await hasSessionFromAddress(deps.db, user.id, meta.ip) : false,
+    proof: { challenge: input.proof, nonce: input.nonce },
+  });
+  if ('proof_required' in guarded) {
+    await attempt.cancel();
+    return guarded;
+  }
+  const isMatch =
+    user && user.passwordHash
+      ? await verifyPassword(user.passwordHash, input.password)
+      : await verifyDummyPassword(input.password, argon2ParamsOf(deps.config));
+  if (!user || !isMatch) {
+    await guarded.fail();
     throw new AppError('INVALID_CREDENTIALS');
   }
-  if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('INVALID_CREDENTIALS');
-  await attempt.succeed();
+  await Promise.all([attempt.succeed(), guarded.succeed()]);
   if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
   return signIn(deps, user, { method: 'password', ...meta });
 }

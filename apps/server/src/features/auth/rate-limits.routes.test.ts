@@ -106,23 +106,23 @@ describe('sign-in limits (RATE_LIMIT_AUTH_MAX 3)', () => {
     const names = ['kim@example.com', 'KIM', 'Kim@Example.com'];
     for (const [i, name] of names.entries())
       expect((await login(t, name, 'guess-guess', `10.11.0.${i + 1}`)).json().code).toBe(1001);
-    // From fresh addresses, by either name, even with the right password.
-    expectLimited(await login(t, 'kim', 'guess-guess', '10.11.0.9'), 600);
-    expectLimited(await login(t, 'kim@example.com', 'kim-password', '10.11.0.10'), 600);
+    // From fresh addresses, by either name, even with the right password: a proof of work first.
+    expect((await login(t, 'kim', 'guess-guess', '10.11.0.9')).json().data.proof_required).toBe(true);
+    expect((await login(t, 'kim@example.com', 'kim-password', '10.11.0.10')).json().data.proof_required).toBe(true);
   });
 
-  it("failures from other addresses do not stop the owner's right password at an address they signed in from", async () => {
+  it("failures from other addresses never refuse the owner's right password: a known address signs in, a new one brings a proof", async () => {
     await createPasswordAccount(t, 'owner', 'owner-password');
     expect((await login(t, 'owner', 'owner-password', '10.12.0.1')).json().code).toBe(0);
-    const answers: number[] = [];
-    for (let i = 0; i < 6; i += 1)
-      answers.push(
-        (await login(t, i % 2 ? 'owner' : 'owner@example.com', 'guess-guess', `10.66.0.${i + 1}`)).json().code,
-      );
-    expect(answers).toEqual([1001, 1001, 1001, 429, 429, 429]);
-    // The known address signs in; an address the account never used is still held back.
+    const answers: (number | string)[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const res = await login(t, i % 2 ? 'owner' : 'owner@example.com', 'guess-guess', `10.66.0.${i + 1}`);
+      answers.push(res.json().data?.proof_required ? 'proof' : res.json().code);
+    }
+    expect(answers).toEqual([1001, 1001, 1001, 'proof', 'proof', 'proof']);
     expect((await login(t, 'owner@example.com', 'owner-password', '10.12.0.1')).json().code).toBe(0);
-    expectLimited(await login(t, 'owner', 'owner-password', '10.12.0.2'), 600);
+    const fresh = await login(t, 'owner', 'owner-password', '10.12.0.2');
+    expect([fresh.statusCode, fresh.json().data.proof_required]).toEqual([200, true]);
   });
 
   it('failures at a known address are still limited per account and address', async () => {
@@ -141,19 +141,22 @@ describe('sign-in limits (RATE_LIMIT_AUTH_MAX 3)', () => {
     expect((await login(t, 'often', 'often-password', '10.14.0.1')).statusCode).toBe(429);
   });
 
-  it('parallel guesses cannot slip past the limit', async () => {
+  it('parallel guesses cannot slip past the budget', async () => {
     await createPasswordAccount(t, 'burst', 'burst-password');
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) => login(t, 'burst', 'guess-guess', `10.15.0.${i + 1}`)),
     );
-    const codes = results.map((r) => r.json().code as number).sort((x, y) => x - y);
-    expect(codes).toEqual([429, 429, 429, 429, 429, 1001, 1001, 1001]);
+    const answers = results.map((r) => (r.json().data?.proof_required ? 'proof' : r.json().code)).sort();
+    expect(answers).toEqual([1001, 1001, 1001, 'proof', 'proof', 'proof', 'proof', 'proof']);
   });
 });
 
 describe('the limit window (RATE_LIMIT_AUTH_WINDOW_S)', () => {
   it('a limited key is free again once its window has passed, not before', async () => {
-    const t = await createTestApp({ config: { RATE_LIMIT_AUTH_MAX: '2', RATE_LIMIT_AUTH_WINDOW_S: '120' } });
+    // The account's budget (its own window) passes with it, so only the per-address limit is seen here.
+    const t = await createTestApp({
+      config: { RATE_LIMIT_AUTH_MAX: '2', RATE_LIMIT_AUTH_WINDOW_S: '120', SIGN_IN_ACCOUNT_WINDOW_S: '120' },
+    });
     // The limiter library reads Date.now(): only Date is faked, timers and I/O stay real.
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
@@ -198,8 +201,14 @@ describe('several API instances on one PostgreSQL database', () => {
       expect((await login(a, 'shared', 'guess-guess', '10.17.0.1')).json().code).toBe(1001);
       expect((await login(b, 'shared', 'guess-guess', '10.17.0.2')).json().code).toBe(1001);
       expect((await login(a, 'shared', 'guess-guess', '10.17.0.3')).json().code).toBe(1001);
-      expectLimited(await login(a, 'shared', 'guess-guess', '10.17.0.4'), 600);
-      expectLimited(await login(b, 'shared@example.com', 'shared-password', '10.17.0.5'), 600);
+      // Past the account's budget, on either instance: a proof of work (never a refusal of the right password).
+      expect((await login(a, 'shared', 'guess-guess', '10.17.0.4')).json().data.proof_required).toBe(true);
+      expect((await login(b, 'shared@example.com', 'shared-password', '10.17.0.5')).json().data.proof_required).toBe(
+        true,
+      );
+      // Per address, failures on both instances add up.
+      for (let i = 0; i < 2; i += 1) await login(i % 2 ? b : a, `other${i}`, 'guess-guess', '10.17.0.1');
+      expectLimited(await login(b, 'other9', 'guess-guess', '10.17.0.1'), 600);
       // Attempt counts (codes) are shared as well.
       for (let i = 0; i < 3; i += 1)
         await postForm(

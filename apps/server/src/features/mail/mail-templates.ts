@@ -132,6 +132,57 @@ export function renderPasswordChangedMail(lang: TLang, options: { username: stri
   );
 }
 
+/**
+ * One alert per burst of failed sign-ins of an account from elsewhere, in both
+ * languages (the request that triggered it is someone else's): the password
+ * was not accepted; sign-ins now bring an extra check; a sign-in link or a
+ * password reset is always open to the owner.
+ */
+export function renderSignInAlertMail(options: {
+  username: string;
+  failures: number;
+  publicUrl: string;
+}): TMailContent {
+  const base = options.publicUrl.replace(/\/$/, '');
+  return compose(
+    `${PRODUCT_NAME} 登录失败提醒 / Failed sign-ins to your account`,
+    [
+      `${options.username}，您好！刚才有 ${options.failures} 次使用错误密码登录您账号的尝试，均未成功。在一段时间内，新的登录需要浏览器先完成一次额外校验（自动进行，几秒钟），您的正确密码仍可登录。`,
+      `如果不是您本人，建议修改为更强的密码：${base}/reset-password 。无法登录时，可在登录页选择“通过邮件发送登录链接”。`,
+      `Hello ${options.username}, there were ${options.failures} attempts to sign in to your account with a wrong password; none succeeded. For a while, new sign-ins need the browser to pass an extra check first (automatic, a few seconds); your right password still signs you in.`,
+      `If this was not you, consider a stronger password: ${base}/reset-password. If you cannot sign in, choose "E-mail me a sign-in link" on the sign-in page.`,
+    ],
+    { href: `${base}/login`, label: '登录 / Sign in' },
+  );
+}
+
+/** A one-time sign-in link the owner asked for on the sign-in page. */
+export function renderSignInLinkMail(
+  lang: TLang,
+  options: { username: string; href: string; minutes: number },
+): TMailContent {
+  if (lang === 'zh') {
+    return compose(
+      `${PRODUCT_NAME} 登录链接`,
+      [
+        `${options.username}，您好！点击下面的链接即可登录，无需密码（若已开启两步验证仍需输入验证码）。`,
+        `链接 ${options.minutes} 分钟内有效，仅可使用一次。请勿转发给他人。`,
+        '如果这不是您本人的操作，请忽略此邮件，您的账号不会有任何变化。',
+      ],
+      { href: options.href, label: '登录' },
+    );
+  }
+  return compose(
+    `${PRODUCT_NAME}: your sign-in link`,
+    [
+      `Hello ${options.username}, open the link below to sign in without your password (two-factor, when on, still asks for its code).`,
+      `It is valid for ${options.minutes} minutes and works once. Never forward it.`,
+      'If you did not ask for it, ignore this e-mail: nothing changes on your account.',
+    ],
+    { href: options.href, label: 'Sign in' },
+  );
+}
+
 /** Notice of a credited recharge, in both languages (it is sent by a notification, outside any request). */
 export function renderRechargeMail(options: {
   username: string;

@@ -69,3 +69,19 @@ export function renderSupplyMail(row: TSupplyRow, publicUrl: string): TMailConte
     { href: `${publicUrl.replace(/\/$/, '')}/proxy/isp/supply-request`, label: '查看补货申请 / View supply requests' },
   );
 }
+
+/**
+ * Asks a contact address named on a supply request to confirm it, in both
+ * languages: until it does, the request's e-mails go to the account's own
+ * address. Sent once per account and address (again after a day if unconfirmed).
+ */
+export function renderSupplyContactMail(options: { username: string; href: string; days: number }): TMailContent {
+  return compose(
+    `${PRODUCT_NAME}: 确认补货申请联系邮箱 / Confirm a supply request contact address`,
+    [
+      `${PRODUCT_NAME} 的用户 ${options.username} 将此邮箱填写为补货申请的联系邮箱。确认后，其补货申请的进度邮件会发送到这里；不确认则不会再收到。链接 ${options.days} 天内有效。`,
+      `A ${PRODUCT_NAME} user, ${options.username}, named this address as the contact of their supply requests. Confirm it to receive their progress e-mails here; if you do not, nothing more is sent here. The link is valid for ${options.days} days.`,
+    ],
+    { href: options.href, label: '确认 / Confirm' },
+  );
+}

@@ -1,6 +1,6 @@
-import { and, getTableColumns, asc, count, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, asc, count, eq, gt, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { SUPPLY_OPEN_STATUSES, type TSupplyStatus } from '@proxy/contract';
-import { supplyRequests, users, workOrders, type TDbOrTx } from '@proxy/db';
+import { supplyContactEmails, supplyRequests, users, workOrders, type TDbOrTx } from '@proxy/db';
 import { countInPage, newestOfUser, ofUser, totalOfPage } from '../../lib/user-rows.repository';
 
 /** A supply request row. */
@@ -125,4 +125,53 @@ export async function findWorkOrderIdsBySupply(db: TDbOrTx, supplyIds: number[])
     .where(inArray(workOrders.supplyRequestId, supplyIds))
     .orderBy(asc(workOrders.id));
   return new Map(rows.map((r) => [r.supplyRequestId!, r.id]));
+}
+
+/** A contact address of the account as recorded (confirmed or not), or undefined. */
+export async function findSupplyContact(
+  db: TDbOrTx,
+  userId: number,
+  email: string,
+): Promise<typeof supplyContactEmails.$inferSelect | undefined> {
+  const [row] = await db
+    .select()
+    .from(supplyContactEmails)
+    .where(and(eq(supplyContactEmails.userId, userId), eq(supplyContactEmails.email, email)));
+  return row;
+}
+
+/**
+ * Records an unconfirmed contact address with a new confirmation token, when
+ * the address is new to the account or its last confirmation mail is older
+ * than `resendBefore`; true when the caller should mail the confirmation.
+ */
+export async function claimSupplyContactMail(
+  db: TDbOrTx,
+  row: { userId: number; email: string; tokenHash: string; now: Date; resendBefore: Date },
+): Promise<boolean> {
+  const rows = await db
+    .insert(supplyContactEmails)
+    .values({ userId: row.userId, email: row.email, tokenHash: row.tokenHash, sentAt: row.now, createdAt: row.now })
+    .onConflictDoUpdate({
+      target: [supplyContactEmails.userId, supplyContactEmails.email],
+      set: { tokenHash: row.tokenHash, sentAt: row.now },
+      setWhere: and(isNull(supplyContactEmails.confirmedAt), lt(supplyContactEmails.sentAt, row.resendBefore)),
+    })
+    .returning({ email: supplyContactEmails.email });
+  return rows.length > 0;
+}
+
+/** Confirms the contact address of a token mailed since `sentAfter`; answers the address, or undefined. */
+export async function confirmSupplyContact(
+  db: TDbOrTx,
+  tokenHash: string,
+  now: Date,
+  sentAfter: Date,
+): Promise<string | undefined> {
+  const [row] = await db
+    .update(supplyContactEmails)
+    .set({ confirmedAt: sql`COALESCE(${supplyContactEmails.confirmedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(and(eq(supplyContactEmails.tokenHash, tokenHash), gt(supplyContactEmails.sentAt, sentAfter)))
+    .returning({ email: supplyContactEmails.email });
+  return row?.email;
 }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { VALIDATION_MESSAGES, ERRORS, type TLang, type TValidationKey } from '@proxy/contract';
-import { notifications, proxyTokens, supplyRequests } from '@proxy/db';
+import { notifications, proxyTokens, supplyContactEmails, supplyRequests } from '@proxy/db';
 import {
   createFakeClock,
   createTestApp,
@@ -80,12 +80,20 @@ describe('supply requests', () => {
   beforeAll(async () => {
     sink = await startSmtpSink();
     mailer = smtpTeeMailer(sink.url);
-    t = await createTestApp({ clock, mailer, config: { DIRECT_EXIT_COUNTRY: 'us' } });
+    t = await createTestApp({ clock, mailer, config: { DIRECT_EXIT_COUNTRY: 'us', SUPPLY_SUBMIT_MAX: '1000' } });
     await seedProxyStartup(t.deps);
     ann = await createUser(t.app, mailer, 'ann');
     bob = await createUser(t.app, mailer, 'bob');
     ops = await createAdmin(t.app, t.deps, mailer, 'ops');
     await creditFen(t.deps, ann.userId, 100_000);
+    // Ann's contact address confirmed its link before (supply-mail.routes.test.ts shows the confirmation).
+    await t.db.db.insert(supplyContactEmails).values({
+      userId: ann.userId,
+      email: trafficBody.contact_email,
+      tokenHash: 'confirmed-before',
+      sentAt: clock.now(),
+      confirmedAt: clock.now(),
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -441,10 +449,10 @@ describeOnPostgres('supply requests on PostgreSQL with two API instances', () =>
     const { createMemoryMailer, createTestConfig } = await import('../../../test/helpers');
     const { openDb } = await import('@proxy/db');
     const mailer = createMemoryMailer();
-    const t = await createTestApp({ mailer, config: { DIRECT_EXIT_COUNTRY: 'us' } });
+    const t = await createTestApp({ mailer, config: { DIRECT_EXIT_COUNTRY: 'us', SUPPLY_SUBMIT_MAX: '1000' } });
     const otherDb = await openDb({ url: (t.db as { url?: string }).url! });
     const second = await buildApp({
-      config: createTestConfig({ DIRECT_EXIT_COUNTRY: 'us' }),
+      config: createTestConfig({ DIRECT_EXIT_COUNTRY: 'us', SUPPLY_SUBMIT_MAX: '1000' }),
       database: otherDb,
       mailer,
       logger: false,

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import {
   SUPPLY_IP_DAYS_DEFAULT,
   fenToYuan,
@@ -30,6 +31,9 @@ import { allocatePurchase, type TPurchase } from '../proxies/proxies-purchase.se
 import { priceKindOf } from '../proxies/proxies.service';
 import { uniqueViolationOf } from '../../lib/database-errors';
 import {
+  claimSupplyContactMail,
+  confirmSupplyContact,
+  findSupplyContact,
   findSupplyByKey,
   findWorkOrderIdsBySupply,
   findUserEmail,
@@ -42,7 +46,7 @@ import {
   updateSupply,
   type TSupplyRow,
 } from './supply.repository';
-import { renderSupplyMail } from './supply-texts';
+import { renderSupplyContactMail, renderSupplyMail } from './supply-texts';
 import { emitWebhookEvent } from '../webhooks/webhooks.service';
 
 /**
@@ -104,9 +108,62 @@ async function notifyTransition(deps: Pick<TDeps, 'db' | 'clock'>, tx: TTx, row:
   });
 }
 
-// After the commit: the e-mail to the request's contact address (a failed send is logged).
-async function mailTransition(deps: Pick<TDeps, 'config' | 'mailer' | 'log'>, row: TSupplyRow): Promise<void> {
-  await sendMailQuietly(deps, row.contactEmail, renderSupplyMail(row, deps.config.publicUrl));
+const CONTACT_TOKEN_DAYS = 7;
+
+/**
+ * Where a request's e-mails go: its contact address once that address has
+ * confirmed it (or when it is the account's own address, proven at sign-up),
+ * else the account's own address. So nobody can mail a stranger by naming
+ * them on a request.
+ */
+async function recipientOf(deps: Pick<TDeps, 'db'>, row: TSupplyRow): Promise<string> {
+  const own = await findUserEmail(deps.db, row.userId);
+  const contact = row.contactEmail.trim().toLowerCase();
+  if (contact === own.toLowerCase()) return own;
+  const recorded = await findSupplyContact(deps.db, row.userId, contact);
+  return recorded?.confirmedAt ? row.contactEmail : own;
+}
+
+// After the commit: the e-mail of the state a request reached, once per request and state (each state is
+// reached once, on the locked row), to its confirmed contact address or the account's own (a failed send is logged).
+async function mailTransition(deps: Pick<TDeps, 'db' | 'config' | 'mailer' | 'log'>, row: TSupplyRow): Promise<void> {
+  await sendMailQuietly(deps, await recipientOf(deps, row), renderSupplyMail(row, deps.config.publicUrl));
+}
+
+// After a submit naming a contact address that is not the account's own and not confirmed: one confirmation
+// e-mail to it per account and address (again after a day while unconfirmed).
+async function askContactConfirmation(deps: TSupplyDeps, row: TSupplyRow): Promise<void> {
+  const own = await findUserEmail(deps.db, row.userId);
+  const contact = row.contactEmail.trim().toLowerCase();
+  if (contact === own.toLowerCase()) return;
+  const recorded = await findSupplyContact(deps.db, row.userId, contact);
+  if (recorded?.confirmedAt) return;
+  const token = randomBytes(32).toString('base64url');
+  const now = deps.clock.now();
+  const isClaimed = await claimSupplyContactMail(deps.db, {
+    userId: row.userId,
+    email: contact,
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    now,
+    resendBefore: new Date(now.getTime() - DAY_MS),
+  });
+  if (!isClaimed) return;
+  const href = `${deps.config.publicUrl.replace(/\/$/, '')}/supply/contact/confirm?token=${token}`;
+  const username = own.split('@')[0];
+  await sendMailQuietly(deps, contact, renderSupplyContactMail({ username, href, days: CONTACT_TOKEN_DAYS }));
+}
+
+/** POST /token/supply/contact/confirm: the contact address of the mailed token now gets its requests' e-mails. */
+export async function confirmContact(deps: Pick<TDeps, 'db' | 'clock'>, token: string): Promise<{ email: string }> {
+  const now = deps.clock.now();
+  const email = await confirmSupplyContact(
+    deps.db,
+    createHash('sha256').update(token).digest('hex'),
+    now,
+    new Date(now.getTime() - CONTACT_TOKEN_DAYS * DAY_MS),
+  );
+  if (!email) throw new AppError('SUPPLY_CONTACT_LINK_INVALID');
+  return { email };
 }
 
 // The same request as the one a key was first used with.
@@ -146,12 +203,13 @@ async function replayCreate(
  * written. The same Idempotency-Key answers the first request again.
  */
 export async function createSupply(
-  deps: TSupplyDeps,
+  deps: TSupplyDeps & Pick<TDeps, 'authLimiter'>,
   userId: number,
   body: TSupplyCreateBody,
   idempotencyKey: string | undefined,
   lang: TLang,
 ): Promise<TSupplyCreateResult> {
+  await deps.authLimiter.hitSupply(userId);
   const ledger = createLedgerService(deps);
   let created: { row: TSupplyRow; availableFen: number; frozenFen: number } | TSupplyRow;
   try {
@@ -197,6 +255,7 @@ export async function createSupply(
     throw error;
   }
   if (!('row' in created)) return replayCreate(deps, userId, created, body, lang);
+  await askContactConfirmation(deps, created.row);
   await mailTransition(deps, created.row);
   return {
     ...toSupplyRequest(created.row, lang),

@@ -11,6 +11,14 @@ export const authRoutes: TAppRoute[] = [
     isLight: true,
   },
   {
+    path: '/login/link',
+    load: () => import('./components/login-link-page'),
+    access: 'public',
+    titleKey: 'auth:link.title',
+    isTabless: true,
+    isLight: true,
+  },
+  {
     path: '/register',
     load: () => import('./components/register-page'),
     access: 'public',

@@ -55,7 +55,7 @@ function renderLogin(path = '/login') {
 function fillAndSubmit(account: string, password: string) {
   fireEvent.change(screen.getByLabelText(/E-mail or username|邮箱或用户名/), { target: { value: account } });
   fireEvent.change(screen.getByLabelText(/^(Password|密码)$/), { target: { value: password } });
-  fireEvent.click(screen.getByRole('button', { name: /Sign in|登\s?录/ }));
+  fireEvent.click(screen.getByRole('button', { name: /^(Sign in|登\s?录)$/ }));
 }
 
 describe('login page', () => {
@@ -70,7 +70,7 @@ describe('login page', () => {
   it('says "请输入用户名和密码" when fields are missing (zh)', async () => {
     act(() => setLanguage('zh'));
     renderLogin();
-    fireEvent.click(screen.getByRole('button', { name: /登\s?录/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^登\s?录$/ }));
     await waitFor(() => expect(screen.getAllByText('请输入用户名和密码')).toHaveLength(2));
   });
 
@@ -150,5 +150,43 @@ describe('login page', () => {
     expect(getAccessToken()).toBeNull();
     postFromPopup({ access_token: 'g-token' });
     expect(await screen.findByText('home page')).toBeTruthy();
+  });
+});
+
+describe('login page: an account under attack', () => {
+  it('brings the proof of work the server asks for, then signs in', async () => {
+    const { createHash } = await import('node:crypto');
+    const { leadingZeroBits, proofInput } = await import('@proxy/contract/light');
+    act(() => setLanguage('en'));
+    api.on('userLogin', (req) => {
+      const proof = req.form.get('proof');
+      const nonce = req.form.get('nonce');
+      if (!proof || !nonce) return { proof_required: true as const, challenge: 'ch-1', bits: 8, expires_in: 300 };
+      const digest = createHash('sha256').update(proofInput(proof, nonce)).digest();
+      return proof === 'ch-1' && leadingZeroBits(digest) >= 8 && req.form.get('password') === 'correct horse'
+        ? { token: 'session-token-1', expires_in: 216000, is_new_user: false }
+        : fail(401, 1001, 'Incorrect account or password', { error: 'INVALID_CREDENTIALS' });
+    });
+    renderLogin();
+    fillAndSubmit('me@example.com', 'correct horse');
+    expect(await screen.findByText('home page')).toBeTruthy();
+    expect(getAccessToken()).toBe('session-token-1');
+    expect(api.requestsTo('userLogin').map((r) => r.form.get('proof') ?? null)).toEqual([null, 'ch-1']);
+  });
+
+  it('e-mails a sign-in link for the account typed in, in either language', async () => {
+    api.on('userLoginLink', () => null);
+    act(() => setLanguage('zh'));
+    renderLogin();
+    fireEvent.change(screen.getByLabelText('邮箱或用户名'), { target: { value: 'me@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: '通过邮件发送登录链接' }));
+    expect(await screen.findByText('如果该账号存在，登录链接已发送到其邮箱（15 分钟内有效）。')).toBeTruthy();
+    expect(api.requestsTo('userLoginLink').map((r) => r.form.get('email'))).toEqual(['me@example.com']);
+    cleanup();
+    act(() => setLanguage('en'));
+    renderLogin();
+    fireEvent.click(screen.getByRole('button', { name: 'E-mail me a sign-in link' }));
+    expect(await screen.findAllByText('Please enter your username and password')).not.toHaveLength(0);
+    expect(api.requestsTo('userLoginLink')).toHaveLength(1);
   });
 });

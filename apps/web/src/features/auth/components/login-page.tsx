@@ -1,12 +1,14 @@
 import { Suspense, lazy, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import type { TSession, TSignInResult, TTotpChallenge } from '@proxy/contract';
-import { isTotpChallenge } from '@proxy/contract/light';
+import type { TLoginResult, TSession, TSignInResult, TTotpChallenge } from '@proxy/contract';
+import { isProofChallenge, isTotpChallenge } from '@proxy/contract/light';
 import { showSuccess } from '../../../lib/message';
 import { useLogin } from '../api/login';
+import { requestSignInLink } from '../api/login-link';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
 import { getSafeRedirect } from '../utils/redirect';
+import { solveProof } from '../utils/proof-of-work';
 import { markServerIssues } from '../../../lib/server-issues';
 import { AuthLayout } from './auth-layout';
 import { OAuthButtons } from './oauth-buttons';
@@ -57,15 +59,41 @@ export default function LoginPage() {
     [redirect, inviteCode],
   );
 
-  const handleFinish = async (values: Record<string, string>) => {
+  // Set while the browser works out the proof an account under attack asks for (its password is not checked before).
+  const [isProving, setIsProving] = useState(false);
+
+  // "E-mail me a sign-in link": the way in past any throttle (the answer never says whether the account exists).
+  const [linkState, setLinkState] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const handleSendLink = async () => {
+    if (!(await form.validateFields(['email']))) return;
+    setLinkState('sending');
     try {
-      const session = await loginMutation.mutateAsync({
-        email: values.email,
-        password: values.password,
-        remember: isRemembered,
-      });
-      completeSignIn(session, isRemembered);
+      await requestSignInLink({ email: form.getValue('email') });
+      setLinkState('sent');
     } catch (error) {
+      setLinkState('idle');
+      markServerIssues(form, error, LOGIN_FIELDS);
+    }
+  };
+
+  const handleFinish = async (values: Record<string, string>) => {
+    const credentials = { email: values.email, password: values.password, remember: isRemembered };
+    try {
+      let result: TLoginResult = await loginMutation.mutateAsync(credentials);
+      // The work asked may rise while others keep guessing: each answer names the work it wants.
+      for (let round = 0; isProofChallenge(result) && round < 3; round += 1) {
+        setIsProving(true);
+        const nonce = await solveProof(result.challenge, result.bits);
+        result = await loginMutation.mutateAsync({ ...credentials, proof: result.challenge, nonce });
+      }
+      setIsProving(false);
+      if (isProofChallenge(result)) {
+        form.setFields([{ name: 'password', errors: [t('login.proofFailed')] }]);
+        return;
+      }
+      completeSignIn(result, isRemembered);
+    } catch (error) {
+      setIsProving(false);
       markServerIssues(form, error, LOGIN_FIELDS);
     }
   };
@@ -111,10 +139,25 @@ export default function LoginPage() {
           <Link to="/reset-password">{t('login.forgot')}</Link>
         </div>
         <div className="auth-submit">
-          <AuthButton type="submit" variant="primary" isBlock isLoading={loginMutation.isPending}>
+          <AuthButton type="submit" variant="primary" isBlock isLoading={loginMutation.isPending || isProving}>
             {t('login.submit')}
           </AuthButton>
         </div>
+        <div className="auth-stack">
+          <AuthButton variant="link" isLoading={linkState === 'sending'} onClick={() => void handleSendLink()}>
+            {t('login.sendLink')}
+          </AuthButton>
+          {linkState === 'sent' ? (
+            <p className="auth-extra" role="status">
+              {t('login.linkSent')}
+            </p>
+          ) : null}
+        </div>
+        {isProving ? (
+          <p className="auth-extra" role="status">
+            {t('login.proving')}
+          </p>
+        ) : null}
       </form>
       <OAuthButtons
         onSession={(session, context) => completeSignIn(session, context.isRemembered)}

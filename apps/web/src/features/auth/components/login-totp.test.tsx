@@ -34,7 +34,7 @@ function renderLogin() {
 async function passPassword() {
   fireEvent.change(screen.getByLabelText(/E-mail or username|邮箱或用户名/), { target: { value: 'alice' } });
   fireEvent.change(screen.getByLabelText(/^(Password|密码)$/), { target: { value: 'correct horse' } });
-  fireEvent.click(screen.getByRole('button', { name: /Sign in|登\s?录/ }));
+  fireEvent.click(screen.getByRole('button', { name: /^(Sign in|登\s?录)$/ }));
   return screen.findByLabelText(/Authentication code|动态验证码/);
 }
 

@@ -3,8 +3,12 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import checkFile from 'eslint-plugin-check-file';
 import tseslint from 'typescript-eslint';
 import layout from './scripts/eslint-boundaries.mjs';
+
+// A kebab-case word: lower-case letters and digits, joined by single hyphens.
+const KEBAB_CASE = '+([a-z0-9])*(-+([a-z0-9]))';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/migrations/**', 'coverage/**', '.tsbuild/**'] },
@@ -36,6 +40,24 @@ export default tseslint.config(
       'import-x/resolver-next': [createTypeScriptImportResolver()],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // Names (CODE_STYLE.md): files and folders are kebab-case, a file's role a dotted part before the extension
+    // (proxies.routes.ts, cold-load.repository.test.ts, vite.config.ts); React components too (trend-chart.tsx).
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*': `${KEBAB_CASE}*(.${KEBAB_CASE})` },
+        { errorMessage: 'File name "{{ target }}" is not kebab-case (CODE_STYLE.md, "Names"): use e.g. user-menu.tsx' },
+      ],
+      'check-file/folder-naming-convention': [
+        'error',
+        { '**/': KEBAB_CASE },
+        { errorMessage: 'Folder "{{ target }}" is not kebab-case (CODE_STYLE.md, "Names")' },
+      ],
+    },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],

@@ -60,6 +60,37 @@ export default tseslint.config(
     },
   },
   {
+    // Promises are awaited or handled (CODE_STYLE.md, "Async"). Type-aware: every .ts/.tsx file is read with the
+    // TypeScript project that includes it (the workspaces' tsconfig.json files); the few in none are read with the base
+    // options (allowDefaultProject), and a new file in no project fails to parse, so none goes unchecked. The .js/.mjs
+    // tooling (scripts/*.mjs, build.mjs, this file) is in no TypeScript project and is not type-checked.
+    // An event prop (onClick, onFinish...) takes a function that returns nothing (checksVoidReturn, attributes
+    // included): the handler is written `() => void save()` and save settles its own failures.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['vitest.config.ts', 'scripts/*.test.ts', 'packages/contract/scripts/*.ts'],
+          defaultProject: 'tsconfig.base.json',
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          // React Router's navigate answers a promise (in a data router) that settles when the navigation is done; a
+          // failed load shows in the route's error element, and it rejects only for a target off this origin, which the
+          // console never builds (a redirect from the URL passes getSafeRedirect). So a navigation may float, as it did
+          // in React Router 6 (react-router issue 12348).
+          allowForKnownSafeCalls: [{ from: 'package', package: 'react-router', name: 'NavigateFunction' }],
+        },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

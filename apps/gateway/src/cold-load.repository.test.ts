@@ -149,6 +149,17 @@ describe('gateway repository: the cold load page reader', () => {
     });
   });
 
+  it('fails a page whose rows the decoder refuses, and the database serves the next query', async () => {
+    const refusing = createTokenLineDecoder(
+      (t) => t,
+      () => {
+        throw new Error('row refused');
+      },
+    );
+    await expect(readTokensAfter(handle.db, '0', 3, refusing)).rejects.toThrow('row refused');
+    expect(await loadTokensAfter(handle.db, '0', 1)).toHaveLength(1);
+  });
+
   it('decodes lines split anywhere across chunks', async () => {
     const line = (id: number, name: string) =>
       Buffer.from(

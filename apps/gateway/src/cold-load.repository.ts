@@ -201,8 +201,9 @@ async function copyOut(db: TDbOrTx, select: string, decoder: TTokenLineDecoder):
     return;
   }
   const query = new CopyOut(`COPY (${select}) TO STDOUT`, (chunk) => decoder.push(chunk));
-  client.query(query);
-  await query.done;
+  // A pool answers a promise of its own, settled by the query's callback (rejected as the query fails, or when no
+  // connection could be had, where `done` never settles); a transaction's client answers the query itself.
+  await Promise.all([client.query(query), query.done]);
 }
 
 /**

@@ -46,7 +46,7 @@ export function TabsBar() {
       size="small"
       aria-label={t('tabs.label')}
       activeKey={activeKey}
-      onChange={(key) => navigate(tabs.find((tab) => tab.key === key)?.path ?? key)}
+      onChange={(key) => void navigate(tabs.find((tab) => tab.key === key)?.path ?? key)}
       onEdit={(key, action) => {
         if (action === 'remove' && typeof key === 'string') closeTab(key, 'this');
       }}

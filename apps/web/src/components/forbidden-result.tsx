@@ -12,7 +12,7 @@ export function ForbiddenResult() {
       title={t('forbidden.title')}
       subTitle={t('forbidden.subtitle')}
       extra={
-        <Button type="primary" onClick={() => navigate('/')}>
+        <Button type="primary" onClick={() => void navigate('/')}>
           {t('actions.backHome')}
         </Button>
       }

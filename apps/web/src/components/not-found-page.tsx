@@ -12,7 +12,7 @@ export default function NotFoundPage() {
       </p>
       <h1>{t('notFound.title')}</h1>
       <p>{t('notFound.subtitle')}</p>
-      <button type="button" className="plain-primary-button" onClick={() => navigate('/')}>
+      <button type="button" className="plain-primary-button" onClick={() => void navigate('/')}>
         {t('actions.backHome')}
       </button>
     </main>

@@ -28,7 +28,12 @@ export function SendCodeButton({ form, type, emailField = 'email' }: TSendCodeBu
   };
 
   return (
-    <Button onClick={handleClick} loading={sender.isSending} disabled={sender.isWaiting} style={{ minWidth: 120 }}>
+    <Button
+      onClick={() => void handleClick()}
+      loading={sender.isSending}
+      disabled={sender.isWaiting}
+      style={{ minWidth: 120 }}
+    >
       {sender.label}
     </Button>
   );

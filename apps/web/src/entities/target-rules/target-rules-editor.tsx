@@ -136,6 +136,7 @@ export function TargetRulesEditor(props: {
         {props.list && (
           <Popconfirm
             title={t('targetRules.removeConfirm')}
+            // eslint-disable-next-line @typescript-eslint/no-misused-promises -- antd's Popconfirm awaits it (OK spins until it settles), though typed void; it settles its own failures
             onConfirm={() => save(null)}
             okText={t('targetRules.remove')}
             cancelText={t('actions.cancel')}

@@ -73,7 +73,7 @@ function FailDialog(props: { request: TSupplyAdminRequest | null; onClose: () =>
       onCancel={props.onClose}
       destroyOnHidden
     >
-      <Form form={form} layout="vertical" onFinish={submit}>
+      <Form form={form} layout="vertical" onFinish={(values) => void submit(values)}>
         <Form.Item name="reason" label={t('fail.reason')} rules={[zodRule(ZSupplyFailBody.shape.reason)]}>
           <Input.TextArea rows={3} maxLength={SUPPLY_REASON_MAX} showCount data-testid="supply-fail-reason" />
         </Form.Item>

@@ -60,7 +60,7 @@ export default function QueuePage() {
       key: 'actions',
       width: 100,
       render: (_, order) => (
-        <Button size="small" type="primary" ghost onClick={() => navigate(`/admin/work-orders/${order.id}`)}>
+        <Button size="small" type="primary" ghost onClick={() => void navigate(`/admin/work-orders/${order.id}`)}>
           {t('open')}
         </Button>
       ),

@@ -26,12 +26,22 @@ export function OAuthButtons({ onSession, getContext }: TOAuthButtonsProps) {
       </div>
       <div className="auth-stack">
         {hasGitHub && (
-          <AuthButton isBlock icon="github" isLoading={oauth.pending === 'github'} onClick={oauth.startGitHub}>
+          <AuthButton
+            isBlock
+            icon="github"
+            isLoading={oauth.pending === 'github'}
+            onClick={() => void oauth.startGitHub()}
+          >
             {t('login.github')}
           </AuthButton>
         )}
         {hasGoogle && (
-          <AuthButton isBlock icon="google" isLoading={oauth.pending === 'google'} onClick={oauth.startGoogle}>
+          <AuthButton
+            isBlock
+            icon="google"
+            isLoading={oauth.pending === 'google'}
+            onClick={() => void oauth.startGoogle()}
+          >
             {t('login.google')}
           </AuthButton>
         )}

@@ -112,7 +112,7 @@ export default function OAuthCallbackPage() {
                 saveSession(session.token, { remember: totpStep.isRemembered });
                 navigate(totpStep.redirect, { replace: true });
               }}
-              onCancel={() => navigate('/login', { replace: true })}
+              onCancel={() => void navigate('/login', { replace: true })}
             />
           </Suspense>
         </div>
@@ -125,7 +125,7 @@ export default function OAuthCallbackPage() {
         <div className="auth-result auth-result-error">
           <Icon name="closeCircle" />
           <h1>{t('oauth.failed')}</h1>
-          <AuthButton variant="primary" onClick={() => navigate('/login', { replace: true })}>
+          <AuthButton variant="primary" onClick={() => void navigate('/login', { replace: true })}>
             {t('oauth.backToLogin')}
           </AuthButton>
         </div>

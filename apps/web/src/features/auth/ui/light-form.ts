@@ -101,12 +101,14 @@ export function useLightForm(options: {
     setErrors((e) => ({ ...e, ...Object.fromEntries(fields.map((f) => [f.name, f.errors[0]])) }));
   }, []);
 
-  /** A submit handler: checks every field, then calls `onFinish` with the values. */
+  /**
+   * A submit handler: checks every field, then calls `onFinish` with the values. The browser drops what a handler
+   * returns, so `onFinish` settles its own failures (the pages mark the fields the server refused).
+   */
   const onSubmit = useCallback(
-    (onFinish: (values: Record<string, string>) => unknown) => async (event: FormEvent) => {
+    (onFinish: (values: Record<string, string>) => unknown) => (event: FormEvent) => {
       event.preventDefault();
-      const valid = await validateFields();
-      if (valid) await onFinish(valid);
+      void validateFields().then((valid) => valid && onFinish(valid));
     },
     [validateFields],
   );

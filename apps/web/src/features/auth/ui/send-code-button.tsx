@@ -26,7 +26,7 @@ export function SendCodeButton({
   };
 
   return (
-    <AuthButton onClick={handleClick} isLoading={sender.isSending} disabled={sender.isWaiting}>
+    <AuthButton onClick={() => void handleClick()} isLoading={sender.isSending} disabled={sender.isWaiting}>
       {sender.label}
     </AuthButton>
   );

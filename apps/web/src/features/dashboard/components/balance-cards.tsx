@@ -43,7 +43,7 @@ export function BalanceCards() {
                     type="text"
                     size="small"
                     icon={<ReloadOutlined spin={isFetching} />}
-                    onClick={handleRefresh}
+                    onClick={() => void handleRefresh()}
                     aria-label={t('balance.refresh')}
                   />
                 </Tooltip>

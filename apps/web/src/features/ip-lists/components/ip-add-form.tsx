@@ -64,7 +64,13 @@ export function IpAddForm({ list, existingCount }: { list: TIpList; existingCoun
   };
 
   return (
-    <Form<TValues> form={form} name={`${list}-add`} layout="vertical" requiredMark={false} onFinish={handleFinish}>
+    <Form<TValues>
+      form={form}
+      name={`${list}-add`}
+      layout="vertical"
+      requiredMark={false}
+      onFinish={(values) => void handleFinish(values)}
+    >
       <Form.Item name="ip" label={t('add.ipLabel')} rules={[ipRule]}>
         <Input.TextArea
           autoSize={{ minRows: 2, maxRows: 8 }}

@@ -55,7 +55,7 @@ export default function IpQualityPage() {
           name="ip-quality"
           layout={isPhone ? 'vertical' : 'inline'}
           requiredMark={false}
-          onFinish={(values) => runCheck(values.ip)}
+          onFinish={(values) => void runCheck(values.ip)}
         >
           <Form.Item
             name="ip"

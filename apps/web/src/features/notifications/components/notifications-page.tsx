@@ -39,7 +39,7 @@ export default function NotificationsPage() {
                 size="small"
                 icon={<CheckOutlined />}
                 loading={markAsRead.isPending && markAsRead.variables === item.notification_id}
-                onClick={() => handleMark(item.notification_id)}
+                onClick={() => void handleMark(item.notification_id)}
               >
                 {t('markRead')}
               </Button>,
@@ -88,7 +88,7 @@ export default function NotificationsPage() {
           type="link"
           disabled={unread === 0}
           loading={markAsRead.isPending && markAsRead.variables === 'all'}
-          onClick={() => handleMark('all')}
+          onClick={() => void handleMark('all')}
         >
           {t('markAllRead')}
         </Button>

@@ -70,7 +70,7 @@ export function RowActions(props: { token: TProxyToken } & TRowHandlers) {
       key: 'toggle',
       label: token.status === 'disabled' ? t('row.enable') : t('row.disable'),
       disabled: !canToggle,
-      onClick: handleToggle,
+      onClick: () => void handleToggle(),
     },
     { key: 'reset', label: t('row.resetPassword'), onClick: handleReset },
     ...(token.type === 'ip' && token.status !== 'invalid'
@@ -87,7 +87,7 @@ export function RowActions(props: { token: TProxyToken } & TRowHandlers) {
         {t('row.detail')}
       </Button>
       {isDeleted ? (
-        <Button type="link" size="small" loading={restore.isPending} onClick={handleRestore}>
+        <Button type="link" size="small" loading={restore.isPending} onClick={() => void handleRestore()}>
           {t('row.restore')}
         </Button>
       ) : (

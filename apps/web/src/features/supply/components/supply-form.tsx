@@ -173,7 +173,7 @@ export function SupplyForm() {
             form={form}
             layout="vertical"
             initialValues={{ ...INITIAL, contact_email: email }}
-            onFinish={handleFinish}
+            onFinish={(values) => void handleFinish(values)}
             data-testid="supply-form"
           >
             <Row gutter={12}>

@@ -37,7 +37,7 @@ function AlertSettingsForm({ settings }: { settings: TAlertSettings }) {
       layout="vertical"
       requiredMark={false}
       initialValues={{ ...settings, is_balance_on: settings.balance_low_yuan !== null }}
-      onFinish={handleFinish}
+      onFinish={(values) => void handleFinish(values)}
     >
       <Form.Item name="usage_thresholds" label={t('usage.label')} extra={t('usage.help')}>
         <Checkbox.Group options={USAGE_THRESHOLDS.map((n) => ({ label: `${n} %`, value: n }))} />

@@ -37,7 +37,7 @@ export function EmailForm({ currentEmail }: { currentEmail: string }) {
       name="change_email"
       layout="vertical"
       requiredMark={false}
-      onFinish={handleFinish}
+      onFinish={(values) => void handleFinish(values)}
       style={{ maxWidth: 480 }}
     >
       <Typography.Paragraph type="secondary">{t('email.current', { email: currentEmail })}</Typography.Paragraph>

@@ -30,7 +30,13 @@ export function PasswordForm() {
   };
 
   return (
-    <Form<TValues> form={form} layout="vertical" requiredMark={false} onFinish={handleFinish} style={{ maxWidth: 480 }}>
+    <Form<TValues>
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      onFinish={(values) => void handleFinish(values)}
+      style={{ maxWidth: 480 }}
+    >
       <Form.Item name="current_password" label={t('password.current')} rules={[zodRule(fields.current_password)]}>
         <Input.Password autoComplete="current-password" />
       </Form.Item>

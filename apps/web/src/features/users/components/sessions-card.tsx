@@ -55,6 +55,7 @@ function SessionRow({ session }: { session: TSessionInfo }) {
           okText={t('sessions.endOk')}
           cancelText={t('common:actions.cancel')}
           okButtonProps={{ danger: true }}
+          // eslint-disable-next-line @typescript-eslint/no-misused-promises -- antd's Popconfirm awaits it (OK spins until it settles), though typed void; it settles its own failures
           onConfirm={handleEnd}
         >
           <Button

@@ -62,7 +62,12 @@ function CodeForm({
     }
   };
   return (
-    <Form<TCodeValues> form={form} layout="vertical" requiredMark={false} onFinish={handleFinish}>
+    <Form<TCodeValues>
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      onFinish={(values) => void handleFinish(values)}
+    >
       <Form.Item
         name="code"
         label={allowRecovery ? t('totp.codeOrRecovery') : t('totp.code')}

@@ -31,7 +31,7 @@ function UsageLogForm({ settings }: { settings: TUsageLogSettings }) {
       layout="inline"
       requiredMark={false}
       initialValues={settings}
-      onFinish={handleFinish}
+      onFinish={(values) => void handleFinish(values)}
       style={{ rowGap: 8 }}
     >
       <Form.Item name="enabled" valuePropName="checked" label={t('enabled')}>

@@ -29,7 +29,7 @@ export function UsernameForm({ currentName }: { currentName: string }) {
       layout="vertical"
       requiredMark={false}
       initialValues={{ username: currentName }}
-      onFinish={handleFinish}
+      onFinish={(values) => void handleFinish(values)}
       style={{ maxWidth: 480 }}
     >
       <Form.Item

@@ -99,10 +99,12 @@ export function DeliveriesDrawer({
             render: (_, d) => (
               <Button
                 size="small"
-                onClick={async () => {
-                  await resend.mutateAsync(d.id);
-                  showSuccess(t('resent'));
-                }}
+                onClick={() =>
+                  void resend.mutateAsync(d.id).then(
+                    () => showSuccess(t('resent')),
+                    () => undefined, // the request layer has shown why
+                  )
+                }
               >
                 {t('resend')}
               </Button>

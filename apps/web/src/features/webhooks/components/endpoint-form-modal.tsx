@@ -46,7 +46,7 @@ export function EndpointFormModal({
       okText={t('form.save')}
       cancelText={t('form.cancel')}
       confirmLoading={isSaving}
-      onOk={handleOk}
+      onOk={() => void handleOk()}
       onCancel={onClose}
       destroyOnHidden
     >

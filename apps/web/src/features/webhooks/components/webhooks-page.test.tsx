@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TWebhookDelivery, TWebhookEndpoint } from '@proxy/contract';
 import { writeRecord } from '../../../lib/storage';
 import { makeUser } from '../../../test/fixtures';
+import { fail } from '../../../test/api-stub';
 import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { webhooksRoutes } from '../routes';
@@ -74,5 +75,34 @@ describe('webhooks page', { timeout: 120_000 }, () => {
     expect(screen.getByText('Delivered')).toBeTruthy();
     fireEvent.click(screen.getByText('Resend').closest('button')!);
     await waitFor(() => expect(api.requestsTo('webhookResend')).toHaveLength(1));
+  });
+
+  it('tells a failed switch, test or resend once, through the request layer', async () => {
+    endpoints = [
+      {
+        id: 1,
+        url: 'https://hooks.example.com/in',
+        description: '',
+        events: ['usage.threshold'],
+        is_enabled: true,
+        disabled_reason: null,
+        failing_since: null,
+        created_at: '2026-05-01T00:00:00.000Z',
+      },
+    ];
+    api.on('webhookUpdate', () => fail(503, 503, 'Switch refused'));
+    api.on('webhookTest', () => fail(503, 503, 'Test refused'));
+    api.on('webhookResend', () => fail(503, 503, 'Resend refused'));
+    renderAt('/developer/webhooks', { featureRoutes: webhooksRoutes });
+
+    fireEvent.click(await screen.findByRole('switch', { name: 'On: https://hooks.example.com/in' }));
+    expect(await screen.findByText('Switch refused')).toBeTruthy();
+    fireEvent.click(screen.getByText('Send test').closest('button')!);
+    expect(await screen.findByText('Test refused')).toBeTruthy();
+    fireEvent.click(screen.getByText('Deliveries').closest('button')!);
+    fireEvent.click((await screen.findByText('Resend')).closest('button')!);
+    expect(await screen.findByText('Resend refused')).toBeTruthy();
+    expect(api.requestsTo('webhookUpdate')[0].json).toEqual({ id: 1, is_enabled: false });
+    expect(screen.queryByText('Saved')).toBeNull();
   });
 });

@@ -3,7 +3,12 @@ import { Button, Card, Flex, Result, Skeleton, Space, Switch, Table, Tag, Typogr
 import { IntroAlert } from '../../../components/intro-alert';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { WEBHOOK_ENDPOINTS_MAX, type TWebhookCreateBody, type TWebhookEndpoint } from '@proxy/contract';
+import {
+  WEBHOOK_ENDPOINTS_MAX,
+  type TWebhookCreateBody,
+  type TWebhookDelivery,
+  type TWebhookEndpoint,
+} from '@proxy/contract';
 import { formatDateTimeSeconds } from '../../../lib/format';
 import { confirmAction, showError, showSuccess } from '../../../lib/message';
 import {
@@ -44,7 +49,12 @@ export default function WebhooksPage() {
   };
 
   const handleTest = async (endpoint: TWebhookEndpoint) => {
-    const delivery = await test.mutateAsync(endpoint.id);
+    let delivery: TWebhookDelivery;
+    try {
+      delivery = await test.mutateAsync(endpoint.id);
+    } catch {
+      return; // the request layer has shown why
+    }
     if (delivery.status === 'succeeded')
       showSuccess(t('tested.succeeded', { code: delivery.response_code, ms: delivery.latency_ms }));
     else
@@ -122,10 +132,12 @@ export default function WebhooksPage() {
                 <Switch
                   checked={isOn}
                   aria-label={`${t('columns.enabled')}: ${e.url}`}
-                  onChange={async (checked) => {
-                    await update.mutateAsync({ id: e.id, is_enabled: checked });
-                    showSuccess(t('toggled'));
-                  }}
+                  onChange={(checked) =>
+                    void update.mutateAsync({ id: e.id, is_enabled: checked }).then(
+                      () => showSuccess(t('toggled')),
+                      () => undefined, // the request layer has shown why; the list reloads either way
+                    )
+                  }
                 />
               ),
             },

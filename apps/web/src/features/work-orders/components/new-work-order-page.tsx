@@ -58,7 +58,7 @@ export default function NewWorkOrderPage() {
       <Form<TValues>
         form={form}
         layout="vertical"
-        onFinish={handleFinish}
+        onFinish={(values) => void handleFinish(values)}
         style={{ maxWidth: 720 }}
         initialValues={{ attachments: [] }}
       >
@@ -94,7 +94,7 @@ export default function NewWorkOrderPage() {
           <Button type="primary" htmlType="submit" loading={create.isPending} disabled={isUploading(attachments)}>
             {t('create.submit')}
           </Button>
-          <Button onClick={() => navigate('/work-orders')}>{t('create.back')}</Button>
+          <Button onClick={() => void navigate('/work-orders')}>{t('create.back')}</Button>
         </Flex>
       </Form>
     </Card>

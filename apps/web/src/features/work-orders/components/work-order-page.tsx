@@ -34,7 +34,12 @@ function ReplyForm({ id }: { id: number }) {
   };
 
   return (
-    <Form<TReplyValues> form={form} layout="vertical" onFinish={handleFinish} initialValues={{ attachments: [] }}>
+    <Form<TReplyValues>
+      form={form}
+      layout="vertical"
+      onFinish={(values) => void handleFinish(values)}
+      initialValues={{ attachments: [] }}
+    >
       <Form.Item name="content" label={t('reply.label')} rules={[zodRule(ROUTES.workOrderReply.input.shape.content)]}>
         <Input.TextArea rows={4} maxLength={WORK_ORDER_CONTENT_MAX} placeholder={t('reply.placeholder')} />
       </Form.Item>
@@ -56,7 +61,7 @@ export default function WorkOrderPage() {
   const id = Number(useParams().id);
   const order = useWorkOrder(id);
   const back = (
-    <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/work-orders')}>
+    <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate('/work-orders')}>
       {t('detail.back')}
     </Button>
   );

@@ -52,7 +52,7 @@ export default function WorkOrdersPage() {
       width: 180,
       render: (_, order) => (
         <Flex gap={8}>
-          <Button size="small" onClick={() => navigate(`/work-orders/${order.id}`)}>
+          <Button size="small" onClick={() => void navigate(`/work-orders/${order.id}`)}>
             {t('view')}
           </Button>
           {(order.status === 'open' || order.status === 'answered') && (
@@ -76,7 +76,7 @@ export default function WorkOrdersPage() {
           >
             {isPhone ? null : t('refresh')}
           </Button>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/work-orders/new')}>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate('/work-orders/new')}>
             {t('new')}
           </Button>
         </Flex>

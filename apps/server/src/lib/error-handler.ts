@@ -105,10 +105,10 @@ export function answerDatabaseLost(req: FastifyRequest, reply: FastifyReply, err
  * parameter longer than it takes (414 URI_TOO_LONG), a malformed URL (400),
  * in the envelope, in the caller's language, never kept by a cache.
  */
-export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function answerFrameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const name = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URI_TOO_LONG' : 'BAD_REQUEST';
   const def = ERRORS[name];
-  return reply
+  void reply
     .status(def.status)
     .header('cache-control', 'no-store')
     .send({ code: def.code, msg: errorMessage(name, requestLang(req)), data: { error: name } });

@@ -56,9 +56,9 @@ export default function LoginLinkPage() {
               step={totpStep}
               onSession={(session: TSession) => {
                 saveSession(session.token, { remember: false });
-                navigate('/', { replace: true });
+                void navigate('/', { replace: true });
               }}
-              onCancel={() => navigate('/login', { replace: true })}
+              onCancel={() => void navigate('/login', { replace: true })}
             />
           </Suspense>
         </div>
@@ -66,7 +66,7 @@ export default function LoginLinkPage() {
         <div className="auth-result auth-result-error">
           <Icon name="closeCircle" />
           <h1>{t('link.failed')}</h1>
-          <AuthButton variant="primary" onClick={() => navigate('/login', { replace: true })}>
+          <AuthButton variant="primary" onClick={() => void navigate('/login', { replace: true })}>
             {t('oauth.backToLogin')}
           </AuthButton>
         </div>

@@ -17,5 +17,6 @@ export const supplyRoutes: TAppRoute[] = [
     access: 'public',
     titleKey: 'supply:contactConfirm.title',
     isTabless: true,
+    isLight: true,
   },
 ];

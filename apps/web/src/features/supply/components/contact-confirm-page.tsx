@@ -1,8 +1,5 @@
-import { Button, Card, Flex, Result, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { LanguageSwitch } from '../../../components/language-switch';
-import { ThemeSwitch } from '../../../components/theme-switch';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useConfirmContact } from '../api/confirm-contact';
 
@@ -10,61 +7,50 @@ import { useConfirmContact } from '../api/confirm-contact';
  * /supply/contact/confirm?token=…, public: the page a contact address's
  * confirmation e-mail links to. Confirming takes a click (a mail scanner
  * opening the link confirms nothing); from then on the supply requests that
- * name this address e-mail it.
+ * name this address e-mail it. Plain elements (global.css), like the other
+ * pages a visitor opens from an e-mail, so it loads no antd.
  */
 export default function ContactConfirmPage() {
   const { t } = useTranslation('supply');
-  const { token: design } = theme.useToken();
+  const navigate = useNavigate();
   const token = useSearchParams()[0].get('token')?.trim() ?? '';
   const confirm = useConfirmContact();
   const toConsole = (
-    <Link to="/">
-      <Button>{t('contactConfirm.toConsole')}</Button>
-    </Link>
+    <button type="button" className="plain-primary-button" onClick={() => void navigate('/')}>
+      {t('contactConfirm.toConsole')}
+    </button>
   );
 
-  let body;
-  if (token === '') body = <Result status="warning" title={t('contactConfirm.invalid')} extra={toConsole} />;
-  else if (confirm.isSuccess)
-    body = (
-      <Result
-        status="success"
-        title={t('contactConfirm.done', { email: confirm.data.email })}
-        extra={toConsole}
-        data-testid="contact-confirm-done"
-      />
+  if (token === '')
+    return (
+      <main className="plain-result">
+        <h1>{t('contactConfirm.invalid')}</h1>
+        {toConsole}
+      </main>
     );
-  else
-    body = (
-      <Flex vertical gap={16}>
-        <p>{t('contactConfirm.detail')}</p>
-        {confirm.isError && (
-          <Result
-            status="error"
-            title={confirm.error instanceof ApiError ? confirm.error.msg : t('contactConfirm.invalid')}
-            style={{ padding: 8 }}
-          />
-        )}
-        <Button
-          type="primary"
-          loading={confirm.isPending}
-          onClick={() => confirm.mutate(token)}
-          data-testid="contact-confirm"
-        >
-          {t('contactConfirm.confirm')}
-        </Button>
-      </Flex>
+  if (confirm.isSuccess)
+    return (
+      <main className="plain-result" data-testid="contact-confirm-done">
+        <h1>{t('contactConfirm.done', { email: confirm.data.email })}</h1>
+        {toConsole}
+      </main>
     );
-
   return (
-    <Flex vertical align="center" style={{ minHeight: '100vh', background: design.colorBgLayout, padding: 24 }}>
-      <Flex justify="flex-end" gap={8} style={{ width: '100%', maxWidth: 560 }}>
-        <LanguageSwitch />
-        <ThemeSwitch />
-      </Flex>
-      <Card title={t('contactConfirm.title')} style={{ width: '100%', maxWidth: 560, marginTop: 48 }}>
-        {body}
-      </Card>
-    </Flex>
+    <main className="plain-result">
+      <h1>{t('contactConfirm.title')}</h1>
+      <p>{t('contactConfirm.detail')}</p>
+      {confirm.isError && (
+        <p role="alert">{confirm.error instanceof ApiError ? confirm.error.msg : t('contactConfirm.invalid')}</p>
+      )}
+      <button
+        type="button"
+        className="plain-primary-button"
+        disabled={confirm.isPending}
+        onClick={() => confirm.mutate(token)}
+        data-testid="contact-confirm"
+      >
+        {t('contactConfirm.confirm')}
+      </button>
+    </main>
   );
 }

@@ -62,7 +62,7 @@ export function createGatewayState(options: TGatewayStateOptions) {
       const result = tokenAuthorizer.authorize(input);
       return result instanceof Promise ? result.then(withPurse) : withPurse(result);
     },
-    findRefusal: (tokenId, sourceIp) => tokenAuthorizer.findRefusal(tokenId, sourceIp),
+    findRefusal: (tokenId, sourceIp, admittedAs) => tokenAuthorizer.findRefusal(tokenId, sourceIp, admittedAs),
   };
   const { meter, flush: flushUsage, pendingTokens } = createMeter({ db: options.db, cache, leases, now });
   const usageLog = createUsageLog({ db: options.db, cache });

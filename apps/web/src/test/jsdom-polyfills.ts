@@ -1,3 +1,5 @@
+import { transferableAbortController } from 'node:util';
+
 // What antd needs from a browser that jsdom lacks or does noisily; imported
 // before anything that loads antd.
 
@@ -95,3 +97,27 @@ if (typeof URL.createObjectURL !== 'function') {
   URL.createObjectURL = () => `blob:jsdom/${(made += 1)}`;
 }
 if (typeof URL.revokeObjectURL !== 'function') URL.revokeObjectURL = () => undefined;
+
+// The tests' fetch and Request are Node's, their AbortController jsdom's: Node 24 refuses a signal that is not its
+// own ("Expected signal to be an instance of AbortSignal"), where Node 20 took it. The console aborts requests (a
+// query no longer wanted) and React Router makes a Request per navigation: hand Node a signal of its own that aborts
+// when the caller's does, so aborting behaves as in a browser.
+if (typeof window !== 'undefined') {
+  const NodeAbortSignal = transferableAbortController().signal.constructor as typeof AbortSignal;
+  const nodeSignalOf = (signal: AbortSignal | null | undefined) => {
+    if (!signal || signal instanceof NodeAbortSignal) return signal;
+    const controller = transferableAbortController();
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    return controller.signal;
+  };
+  const nodeFetch = globalThis.fetch.bind(globalThis);
+  globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) =>
+    nodeFetch(input, init?.signal ? { ...init, signal: nodeSignalOf(init.signal) } : init);
+  const NodeRequest = globalThis.Request;
+  globalThis.Request = class extends NodeRequest {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      super(input, init?.signal ? { ...init, signal: nodeSignalOf(init.signal) } : init);
+    }
+  };
+}

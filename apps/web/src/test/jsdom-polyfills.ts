@@ -103,7 +103,7 @@ if (typeof URL.revokeObjectURL !== 'function') URL.revokeObjectURL = () => undef
 // query no longer wanted) and React Router makes a Request per navigation: hand Node a signal of its own that aborts
 // when the caller's does, so aborting behaves as in a browser.
 if (typeof window !== 'undefined') {
-  const NodeAbortSignal = transferableAbortController().signal.constructor as typeof AbortSignal;
+  const NodeAbortSignal = transferableAbortController().signal.constructor as abstract new () => object;
   const nodeSignalOf = (signal: AbortSignal | null | undefined) => {
     if (!signal || signal instanceof NodeAbortSignal) return signal;
     const controller = transferableAbortController();

@@ -6,7 +6,7 @@ import { launchBrowser, newPage } from '../support/browser';
 import { dismissNotice } from '../support/console';
 import { startSharedOAuthProviders } from '../support/oauth';
 
-// A new user's first visit, as the README starts it: the built console on the
+// A new user's first visit, as README.md ("First run") starts it: the built console on the
 // embedded database, in Chromium, with local GitHub and Google providers.
 let server: TAppServer;
 let providers: TLocalOAuthProviders;

@@ -95,7 +95,7 @@ export class Purse {
  * holds (the database's limit minus what is leased, bytes leased but not yet
  * written as used included), so all gateways together carry at most the
  * allowance plus what each metered without taking it first (bounded by one
- * lease each; see README, "Traffic allowance").
+ * lease each; see docs/gateway.md, "Traffic allowance").
  *
  * Each gateway process is an instance with a heartbeat; what it holds of each
  * token is recorded per instance (claimed minus written as used). A gateway

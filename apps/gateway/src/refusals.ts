@@ -3,7 +3,7 @@ import { SOCKS_REPLY } from './socks5';
 /**
  * Every way the gateway refuses a client, with what an HTTP client sees
  * (status and the `X-Proxy-Reason` header) and what a SOCKS5 client sees
- * (reply code). Documented in the README's gateway section.
+ * (reply code). Documented in docs/gateway.md, "Refusals".
  */
 export const REFUSALS = {
   /** No Proxy-Authorization / no SOCKS5 username-password method offered. */

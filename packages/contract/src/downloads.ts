@@ -14,7 +14,7 @@ export const zDownloadFileName = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, { error: 'downloadFileName' });
 
 /**
- * DATA_DIR/downloads/manifest.json, written by the operator (README.md,
+ * DATA_DIR/downloads/manifest.json, written by the operator (docs/operator-guide.md,
  * "Software downloads"): the releases newest first, each with its files.
  */
 export const ZSoftwareManifest = z.object({

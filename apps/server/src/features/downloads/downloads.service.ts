@@ -14,7 +14,7 @@ import {
 import type { TDeps } from '../../lib/deps';
 import { AppError } from '../../lib/app-error';
 
-/** The operator's manifest in DATA_DIR/downloads (format in README.md, "Software downloads"). */
+/** The operator's manifest in DATA_DIR/downloads (format in docs/operator-guide.md, "Software downloads"). */
 export const MANIFEST_FILE = 'manifest.json';
 /** How long a download link works (long enough to resume a large download). */
 export const DOWNLOAD_LINK_TTL_S = 3600;

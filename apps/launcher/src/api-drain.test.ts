@@ -58,7 +58,8 @@ describe('the API stopped with SIGTERM', () => {
     await new Promise((resolve) => socket.once('connect', resolve));
     let answer = '';
     socket.on('data', (d: Buffer) => (answer += d.toString()));
-    const ended = new Promise((resolve) => socket.once('end', resolve));
+    socket.on('error', () => {});
+    const ended = new Promise((resolve) => socket.once('close', resolve));
     // The head and half the body: the request is in flight.
     socket.write(
       `POST /api/user/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n` +

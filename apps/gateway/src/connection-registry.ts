@@ -33,6 +33,9 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
   const { authorizer, meter, idleTimeoutMs, usageLog } = options;
   const limiter = options.limiter ?? createLocalLimiter();
   const conns = new Set<Connection>();
+  // Draining (a clean stop): no new connections come; who waits to hear that the last open one has closed.
+  let isDraining = false;
+  let onEmpty: (() => void) | null = null;
   // The credentials each bound connection was last admitted with: the sweep cuts it once its token's have changed.
   const admittedAs = new WeakMap<Connection, TAdmittedAs>();
   let clock = performance.now();
@@ -143,6 +146,7 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
       unbind(conn);
       conns.delete(conn);
       if (usageLog && conn.logTokenId !== null) usageLog.closed(conn);
+      if (conns.size === 0) onEmpty?.();
     },
     sample,
     /** Gives the slot back now, metering nothing more (a refused request's bytes are not the customer's); `reason`: the refusal, for the usage log. */
@@ -177,6 +181,23 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     /** Meters every open connection now. */
     sampleAll(): void {
       for (const conn of conns) sample(conn);
+    },
+    /** True once draining began: an HTTP forward answer then closes its connection (`Connection: close`). */
+    isDraining: () => isDraining,
+    /**
+     * The listener has stopped: tells every open connection (HTTP forward closes one waiting between requests
+     * at once, and any other after the answer in progress); resolves once none is open. Tunnels run on.
+     */
+    drain(): Promise<void> {
+      isDraining = true;
+      for (const conn of conns) conn.onDrain?.();
+      if (conns.size === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        onEmpty = () => {
+          onEmpty = null;
+          resolve();
+        };
+      });
     },
     /** Stops the sweep, meters and closes every connection. */
     closeAll(): void {

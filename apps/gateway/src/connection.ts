@@ -50,6 +50,8 @@ export class Connection {
   endReason: TRefusal | null = null;
   /** Cut while carrying traffic (exhaustion, expiry, disabling), not refused at a request. */
   isCut = false;
+  /** Told when the gateway starts draining (set by a protocol whose connection can end early: HTTP forward). */
+  onDrain: (() => void) | null = null;
 
   constructor(
     readonly socket: net.Socket,

@@ -13,6 +13,8 @@ export type TGatewayOptions = {
   connectTimeoutMs?: number;
   /** How often live connections are re-checked and their bytes sampled. */
   sampleIntervalMs?: number;
+  /** At a clean stop, how long open connections may run on after the listener closed (default 0: closed at once). */
+  drainMs?: number;
   /** Simultaneous connections per token, when counted outside this process (a cluster's workers). */
   limiter?: TConnectionLimiter;
 } & Omit<TGatewayStateOptions, 'db'>;

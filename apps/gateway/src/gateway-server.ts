@@ -85,12 +85,24 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     connectionCount: () => registry.count(),
     /** Meters every open connection now (before a flush at shutdown). */
     sampleAll: () => registry.sampleAll(),
-    /** Stops listening and closes every connection, metering what they used. */
-    async close(): Promise<void> {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        registry.closeAll();
-      });
+    /**
+     * Stops listening at once; open connections (tunnels, a forwarded answer in progress) run on until they end or
+     * `drainMs` has passed, then the rest are closed. Every connection's bytes are metered.
+     */
+    async close(drainMs = 0): Promise<void> {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      if (drainMs > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          registry.drain(),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, drainMs);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      registry.closeAll();
+      await closed;
     },
   };
 }

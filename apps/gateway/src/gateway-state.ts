@@ -6,6 +6,10 @@ import { createMeter } from './meter';
 import { createStateCache, type TStateCacheOptions } from './state-cache';
 import { createUsageLog } from './usage-log';
 
+// A clean stop tries its last flush this many times, this far apart, before it gives up (and the process exits 1).
+const STOP_FLUSH_ATTEMPTS = 5;
+const STOP_FLUSH_RETRY_MS = 1000;
+
 /** Settings of the gateway's state. */
 export type TGatewayStateOptions = {
   db: TDb;
@@ -105,7 +109,17 @@ export function createGatewayState(options: TGatewayStateOptions) {
       clearInterval(flushTimer);
       await cache.stop();
       await flushing;
-      await flush();
+      // The last usage must not be lost to a moment's database trouble: a failed flush is tried again a few times.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await flush();
+          break;
+        } catch (error) {
+          if (attempt >= STOP_FLUSH_ATTEMPTS) throw error;
+          onError(error, 'flush');
+          await new Promise((resolve) => setTimeout(resolve, STOP_FLUSH_RETRY_MS));
+        }
+      }
       await leases.returnAll();
     },
     /** For tests and diagnostics. */

@@ -94,6 +94,7 @@ class HttpForwarder {
     socket.on('data', this.onClientData);
     socket.on('end', this.onClientEnd);
     socket.once('close', this.onClientClose);
+    this.conn.onDrain = this.onDrain;
     this.onClientData(first);
   }
 
@@ -145,6 +146,12 @@ class HttpForwarder {
     if (ex && ex.phase === 'body') return this.conn.destroy();
     if (ex) ex.isLast = true;
     else this.finish();
+  };
+
+  // The gateway is stopping: a connection waiting between requests closes now; one with a request in progress
+  // closes after its answer, which says so (`Connection: close`).
+  private readonly onDrain = (): void => {
+    if (this.ex === null && this.buf === null && this.clientHeld === null && !this.isDone) this.finish();
   };
 
   private readonly onClientClose = (): void => {
@@ -353,7 +360,7 @@ class HttpForwarder {
     // The origin's connection is kept only when both sides are done and it said it stays open.
     if (ex.phase !== 'response' || !ex.response || ex.response.isClosing || ex.responseBody instanceof UntilCloseBody)
       this.dropUpstream();
-    if (ex.isLast || ex.phase !== 'response') return this.finish();
+    if (ex.isLast || ex.phase !== 'response' || this.ctx.registry.isDraining()) return this.finish();
     this.pump();
   }
 
@@ -457,7 +464,7 @@ class HttpForwarder {
       }
       ex.response = response;
       ex.responseBody = this.responseBodyOf(ex, response);
-      if (ex.responseBody instanceof UntilCloseBody) ex.isLast = true;
+      if (ex.responseBody instanceof UntilCloseBody || this.ctx.registry.isDraining()) ex.isLast = true;
       const needsKeepAlive = !ex.isLast && ex.head.minor === 0;
       if (response.lines === null && !ex.isLast && !needsKeepAlive) {
         // Unchanged: the head goes out together with the body bytes that came with it.

@@ -17,6 +17,10 @@ export type TGateway = {
   store: TGatewayState;
   /** Open client connections. */
   connectionCount(): number;
+  /**
+   * A clean stop: stops accepting, lets open connections run until they end or the drain deadline
+   * (`drainMs`) passes, closes the rest, writes every metered byte and gives back unspent leases.
+   */
   close(): Promise<void>;
 };
 
@@ -49,7 +53,7 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
     connectionCount: engine.connectionCount,
     async close() {
       // Close connections first (their last bytes are sampled), then write usage: nothing is lost on a clean stop.
-      await engine.close();
+      await engine.close(options.drainMs ?? 0);
       await store.stop();
     },
   };

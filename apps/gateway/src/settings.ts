@@ -27,6 +27,11 @@ export const ZGatewaySettings = z.object({
   GATEWAY_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   /** Simultaneous connections per proxy token. */
   GATEWAY_MAX_CONNECTIONS_PER_TOKEN: z.coerce.number().int().min(1).default(200),
+  /**
+   * At a clean stop (SIGTERM, a worker replaced by a rolling restart), open tunnels run on at most this many seconds
+   * after the gateway stopped accepting; then they are closed, their bytes written and the leases given back.
+   */
+  GATEWAY_DRAIN_S: z.coerce.number().int().min(0).max(3600).default(30),
   /** Idle connections are closed after this many seconds. */
   GATEWAY_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).default(120),
   /** Traffic allowance claimed per lease, in bytes (bounds overshoot per gateway). */
@@ -74,6 +79,7 @@ export function gatewayOptionsOf(
     },
     maxConnectionsPerToken: settings.GATEWAY_MAX_CONNECTIONS_PER_TOKEN,
     idleTimeoutMs: settings.GATEWAY_IDLE_TIMEOUT_S * 1000,
+    drainMs: settings.GATEWAY_DRAIN_S * 1000,
     leaseBytes: settings.GATEWAY_LEASE_BYTES,
     leaseExpiryMs: settings.GATEWAY_LEASE_EXPIRY_S * 1000,
     onError: run.onError,

@@ -17,11 +17,30 @@ try {
   process.exit(1);
 }
 
+// SIGTERM (systemd's stop) and SIGINT (Ctrl-C) drain, then exit 0 (1 if the stop failed). A later SIGTERM changes
+// nothing: a clustered gateway's workers may get one from systemd and one from their primary. A second Ctrl-C exits
+// at once, without draining.
 let isStopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (isStopping) return;
-    isStopping = true;
-    void running.close().then(() => process.exit(0));
+function stop(signal: NodeJS.Signals): void {
+  if (isStopping) {
+    if (signal === 'SIGINT') process.exit(130);
+    return;
+  }
+  isStopping = true;
+  running.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error('stop failed:', error);
+      process.exit(1);
+    },
+  );
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+// SIGHUP (systemd's reload): a clustered gateway replaces its workers one at a time. The API keeps the default.
+const { reload } = running;
+if (reload) {
+  process.on('SIGHUP', () => {
+    if (!isStopping) void reload.call(running);
   });
 }

@@ -11,6 +11,7 @@ import {
   serveWorkerLimits,
   startGateway,
   type TGateway,
+  type TGatewaySettings,
 } from '@proxy/gateway';
 import { loadServerConfig, startApi, type TApi, type TServerConfig } from '@proxy/server';
 
@@ -22,8 +23,13 @@ export const ZLaunchSettings = z.object({
   DATABASE_URL: zSettingText,
 });
 
-/** Something started by a run mode. */
-export type TRunning = { close(): Promise<void> };
+/** Something started by a run mode; main.ts turns signals into these calls. */
+export type TRunning = {
+  /** SIGTERM, SIGINT: a clean stop (drains, writes what is pending, gives back what it holds); then the process exits 0. */
+  close(): Promise<void>;
+  /** SIGHUP, where a run mode handles it: a clustered gateway replaces its workers one at a time. */
+  reload?(): Promise<void>;
+};
 
 function parseLaunchSettings(env: NodeJS.ProcessEnv) {
   const parsed = ZLaunchSettings.safeParse(env);
@@ -96,10 +102,18 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
   return {
     async close() {
       await api.close();
-      await gateway?.close();
+      if (gateway) {
+        api.app.log.info(drainingText('gateway', gateway.connectionCount(), gatewaySettings.GATEWAY_DRAIN_S));
+        await gateway.close();
+      }
       await database.close();
     },
   };
+}
+
+// What a draining gateway says (the tests wait for it).
+function drainingText(who: string, open: number, drainS: number): string {
+  return `${who} draining: stopped accepting; ${open} open connections run on for at most ${drainS} s`;
 }
 
 /**
@@ -119,7 +133,7 @@ export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<
     );
   const workers = settings.GATEWAY_WORKERS ?? os.availableParallelism();
   if (workers > 1 && cluster.isPrimary)
-    return runGatewayPrimary(workers, `${settings.GATEWAY_HOST ?? '0.0.0.0'}:${settings.GATEWAY_PORT}`);
+    return runGatewayPrimary(workers, `${settings.GATEWAY_HOST ?? '0.0.0.0'}:${settings.GATEWAY_PORT}`, settings);
   const database = await openDb({ url: launch.DATABASE_URL, poolSize: 4 });
   const gateway = await startGateway({
     ...gatewayOptionsOf(settings, {
@@ -131,18 +145,37 @@ export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<
   });
   if (cluster.isWorker) process.send?.({ kind: 'gateway.ready', port: gateway.port });
   else console.log(`gateway listening on ${settings.GATEWAY_HOST ?? '0.0.0.0'}:${gateway.port}`);
+  const who = cluster.isWorker ? `gateway worker ${process.pid}` : 'gateway';
   return {
     async close() {
+      console.log(drainingText(who, gateway.connectionCount(), settings.GATEWAY_DRAIN_S));
       await gateway.close();
       await database.close();
+      console.log(`${who} stopped: usage written, leases returned`);
+    },
+    // A worker leaves SIGHUP to its primary (a terminal's hangup reaches the whole group); one process cannot swap itself.
+    async reload() {
+      if (cluster.isPrimary)
+        console.log(
+          'SIGHUP ignored: a rolling restart needs GATEWAY_WORKERS of 2 or more; restart the process instead',
+        );
     },
   };
 }
 
-// The primary of a clustered gateway.
-async function runGatewayPrimary(count: number, address: string): Promise<TRunning> {
+// A draining worker past its deadline by this much (its last flush, its leases) is killed: a rolling restart never hangs.
+const WORKER_STOP_MARGIN_MS = 15_000;
+
+/**
+ * The primary of a clustered gateway: forks the workers, replaces one that dies, keeps the per-token connection
+ * counts (serveWorkerLimits), and on SIGHUP (reload) replaces its workers one at a time on the same port.
+ */
+async function runGatewayPrimary(count: number, address: string, settings: TGatewaySettings): Promise<TRunning> {
   const limits = serveWorkerLimits();
+  // Workers that are ready and not being replaced; a worker that dies while in this set is replaced.
+  const serving = new Set<Worker>();
   let isClosing = false;
+  let restart: Promise<void> | null = null;
   const fork = () =>
     new Promise<Worker>((resolve, reject) => {
       const worker = cluster.fork();
@@ -152,29 +185,67 @@ async function runGatewayPrimary(count: number, address: string): Promise<TRunni
       worker.on('message', (message: { kind?: string }) => {
         if (message?.kind !== 'gateway.ready') return;
         worker.off('exit', onExit);
+        serving.add(worker);
         // A worker that dies later is replaced (its connection slots were given back).
         worker.once('exit', (code) => {
-          if (isClosing) return;
+          if (isClosing || !serving.delete(worker)) return;
           console.error(`gateway worker ${worker.process.pid} exited (${code}); starting another`);
           setTimeout(() => void fork().catch((error: unknown) => console.error(error)), 1000).unref();
         });
         resolve(worker);
       });
     });
+  // Drains a worker (SIGTERM: it stops accepting, its tunnels run until they end or GATEWAY_DRAIN_S, it writes its
+  // usage and returns its leases) and resolves once it has exited. Its connection slots stay counted until then.
+  const retire = (worker: Worker) =>
+    new Promise<void>((resolve) => {
+      serving.delete(worker);
+      if (worker.isDead()) return resolve();
+      const kill = setTimeout(
+        () => worker.process.kill('SIGKILL'),
+        settings.GATEWAY_DRAIN_S * 1000 + WORKER_STOP_MARGIN_MS,
+      );
+      worker.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      worker.process.kill('SIGTERM');
+    });
+  // One at a time: the new worker listens (the port stays open through the old ones) before an old one drains.
+  async function rollingRestart(): Promise<void> {
+    const old = [...serving];
+    console.log(`gateway rolling restart: replacing ${old.length} workers one at a time`);
+    for (const [i, worker] of old.entries()) {
+      if (isClosing) return;
+      const fresh = await fork();
+      console.log(`gateway worker ${fresh.process.pid} ready; draining worker ${worker.process.pid}`);
+      await retire(worker);
+      console.log(`gateway worker ${worker.process.pid} exited (${i + 1} of ${old.length} replaced)`);
+    }
+    console.log('gateway rolling restart done');
+  }
+
   await Promise.all(Array.from({ length: count }, fork));
   console.log(`gateway listening on ${address} (${count} workers)`);
   return {
+    reload() {
+      if (isClosing) return Promise.resolve();
+      if (restart) {
+        console.log('gateway rolling restart already under way');
+        return restart;
+      }
+      restart = rollingRestart()
+        .catch((error: unknown) =>
+          console.error('gateway rolling restart stopped; the workers not replaced serve on:', error),
+        )
+        .finally(() => (restart = null));
+      return restart;
+    },
     async close() {
       isClosing = true;
-      const exits = Object.values(cluster.workers ?? {}).map(
-        (worker) =>
-          new Promise<void>((resolve) => {
-            if (!worker || worker.isDead()) return resolve();
-            worker.once('exit', () => resolve());
-            worker.process.kill('SIGTERM');
-          }),
-      );
-      await Promise.all(exits);
+      console.log(`gateway draining: ${Object.keys(cluster.workers ?? {}).length} workers stop accepting`);
+      await Promise.all(Object.values(cluster.workers ?? {}).map((worker) => worker && retire(worker)));
+      console.log('gateway stopped');
     },
   };
 }

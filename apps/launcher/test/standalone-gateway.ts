@@ -1,50 +1,19 @@
-import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+import { startLauncher, type TLaunched } from './launched-process';
 
 /** A standalone gateway child (`npm run start:gateway`); stop() ends it with SIGTERM, kill() with SIGKILL. */
-export type TGatewayProcess = {
-  pid: number;
-  exitCode(): number | null;
-  output(): string;
-  stop(): Promise<void>;
-  kill(): Promise<void>;
-};
+export type TGatewayProcess = TLaunched;
 
 /** Starts `apps/launcher/src/main.ts gateway` with `env`; resolves once its output holds `readyText`. */
-export async function startGatewayProcess(
+export function startGatewayProcess(
   env: Record<string, string | undefined>,
   readyText: string,
 ): Promise<TGatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', 'gateway'], {
-    cwd: ROOT,
-    env: { ...process.env, GATEWAY_HOST: '127.0.0.1', GATEWAY_ALLOW_PRIVATE_TARGETS: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes(readyText)) resolve();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('exit', (code) => reject(new Error(`gateway exited (${code}):\n${output}`)));
-  });
-  const end = async (signal: NodeJS.Signals) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill(signal);
-    await exited;
-  };
-  return {
-    pid: child.pid!,
-    exitCode: () => child.exitCode,
-    output: () => output,
-    stop: () => end('SIGTERM'),
-    kill: () => end('SIGKILL'),
-  };
+  return startLauncher(
+    'gateway',
+    { ...process.env, GATEWAY_HOST: '127.0.0.1', GATEWAY_ALLOW_PRIVATE_TARGETS: 'true', ...env },
+    readyText,
+  );
 }
 
 /** Opens a CONNECT tunnel through the gateway on `port` as `credentials` (user:password); resolves the status, and the socket. */

@@ -9,7 +9,15 @@ import { createInventoryProbeRunner } from './features/inventory/inventory-probe
 import { createWebhookRunner } from './features/webhooks/webhooks.jobs';
 
 /** A running API: the HTTP server, its dependencies and its jobs. */
-export type TApi = { app: FastifyInstance; deps: TDeps; close(): Promise<void> };
+export type TApi = {
+  app: FastifyInstance;
+  deps: TDeps;
+  /**
+   * A clean stop: stops accepting connections at once; the requests in flight and the job pass in progress get
+   * SHUTDOWN_GRACE_S to finish, then the connections still open are closed and the pass is abandoned.
+   */
+  close(): Promise<void>;
+};
 
 /**
  * Starts the API on a migrated database: start-up tasks (operator, prices,
@@ -23,6 +31,13 @@ export async function startApi(options: {
 }): Promise<TApi> {
   const { config, database } = options;
   const { app, deps } = await buildApp({ config, database, gatewayApplied: options.gatewayApplied });
+  let isDraining = false;
+  // While draining, every answer closes its connection: a kept-alive client would otherwise hold the stop open
+  // until its keep-alive timeout, and its next request goes to another instance.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (isDraining) reply.header('connection', 'close');
+    done(null, payload);
+  });
   await runStartupTasks(deps);
   await app.listen({ host: config.HOST, port: config.PORT });
   app.log.info(`console and API on ${config.publicUrl} (database: ${database.kind}, mail: ${deps.mailer.describe})`);
@@ -38,10 +53,30 @@ export async function startApi(options: {
     app,
     deps,
     async close() {
-      await jobs.stop();
-      await probe.stop();
-      await webhooks.stop();
+      isDraining = true;
+      // Stop listening now (idle kept-alive connections close with it); the callback comes once every connection
+      // has ended. Fastify's close() below then finds the listener closed and runs its onClose hooks.
+      const connectionsEnded = new Promise<void>((resolve) => app.server.close(() => resolve()));
+      const jobsStopped = Promise.all([jobs.stop(), probe.stop(), webhooks.stop()]);
+      const graceMs = config.SHUTDOWN_GRACE_S * 1000;
+      app.log.info(`draining: no new connections; requests in flight and jobs have ${config.SHUTDOWN_GRACE_S} s`);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'over'>((resolve) => {
+        timer = setTimeout(() => resolve('over'), graceMs);
+      });
+      const [connections, jobPass] = await Promise.all([
+        Promise.race([connectionsEnded, graceOver]),
+        Promise.race([jobsStopped, graceOver]),
+      ]);
+      clearTimeout(timer);
+      if (connections === 'over') {
+        app.log.warn('grace period over: closing the connections still open');
+        app.server.closeAllConnections();
+      }
+      // An abandoned pass is safe: each row is its own transaction, rolled back if the database goes first.
+      if (jobPass === 'over') app.log.warn('grace period over: the job pass in progress is abandoned');
       await app.close();
+      app.log.info('stopped');
     },
   };
 }

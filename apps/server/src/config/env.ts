@@ -114,6 +114,11 @@ export const ZServerEnv = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
+  /**
+   * At a clean stop (SIGTERM): seconds the requests in flight and the job pass in progress have to finish after the
+   * API stopped accepting connections; then the connections still open are closed and the pass is abandoned.
+   */
+  SHUTDOWN_GRACE_S: z.coerce.number().int().min(0).max(3600).default(30),
   /** Pause between two runs of each lifecycle job, in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   /** Hours an invitee's recharge waits before its rebate is paid to the inviter (0: at the next job pass). */

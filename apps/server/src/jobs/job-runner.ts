@@ -1,12 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 
-/** A periodic job: runOnce does one pass and answers how many rows it processed. */
-export type TJob = { name: string; runOnce(): Promise<number> };
+/**
+ * A periodic job: runOnce does one pass and answers how many rows it processed. `stopping` is aborted when the
+ * runner stops: a pass of many rows ends after the row in progress (each row is its own transaction).
+ */
+export type TJob = { name: string; runOnce(stopping?: AbortSignal): Promise<number> };
 
 /** Starts and stops periodic jobs. */
 export type TJobRunner = {
   start(): void;
-  /** Stops scheduling and waits for the pass in progress. */
+  /** Stops scheduling; the pass in progress ends after the row in progress and starts no further job. Resolves once it has. */
   stop(): Promise<void>;
   /** Runs every job once now, in order (tests and start-up). */
   runAllOnce(): Promise<Record<string, number>>;
@@ -24,12 +27,14 @@ export function createJobRunner(options: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let isStopped = true;
+  let stopping = new AbortController();
 
-  async function runAllOnce(): Promise<Record<string, number>> {
+  async function runAllOnce(signal?: AbortSignal): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
     for (const job of options.jobs) {
+      if (signal?.aborted) break;
       try {
-        counts[job.name] = await job.runOnce();
+        counts[job.name] = await job.runOnce(signal);
       } catch (error) {
         options.log.error({ err: error, job: job.name }, 'job pass failed');
         counts[job.name] = 0;
@@ -41,7 +46,7 @@ export function createJobRunner(options: {
   function schedule(): void {
     if (isStopped) return;
     timer = setTimeout(() => {
-      running = runAllOnce().finally(() => {
+      running = runAllOnce(stopping.signal).finally(() => {
         running = undefined;
         schedule();
       });
@@ -53,20 +58,22 @@ export function createJobRunner(options: {
     start() {
       if (!isStopped) return;
       isStopped = false;
+      if (stopping.signal.aborted) stopping = new AbortController();
       schedule();
     },
     async stop() {
       isStopped = true;
+      stopping.abort();
       if (timer) clearTimeout(timer);
       await running;
     },
-    runAllOnce,
+    runAllOnce: () => runAllOnce(),
   };
 }
 
-/** Runs `step` until it reports no more rows or `max` rows were processed; one row per call. */
-export async function drain(step: () => Promise<boolean>, max: number): Promise<number> {
+/** Runs `step` until it reports no more rows, `max` rows were processed or the runner stops; one row per call. */
+export async function drain(step: () => Promise<boolean>, max: number, stopping?: AbortSignal): Promise<number> {
   let processed = 0;
-  while (processed < max && (await step())) processed += 1;
+  while (processed < max && !stopping?.aborted && (await step())) processed += 1;
   return processed;
 }

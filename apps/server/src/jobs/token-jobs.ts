@@ -14,17 +14,17 @@ const ROWS_PER_PASS = 200;
 
 /** Auto-renew: IP tokens with auto-renew on, within an hour of expiry. */
 export function createAutoRenewJob(deps: Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>): TJob {
-  return { name: 'auto-renew', runOnce: () => drain(() => autoRenewNextToken(deps), ROWS_PER_PASS) };
+  return { name: 'auto-renew', runOnce: (stopping) => drain(() => autoRenewNextToken(deps), ROWS_PER_PASS, stopping) };
 }
 
 /** Expiry: live tokens past expires_at become expired; static IPs release their upstream node. */
 export function createExpiryJob(deps: Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>): TJob {
-  return { name: 'expiry', runOnce: () => drain(() => expireNextToken(deps), ROWS_PER_PASS) };
+  return { name: 'expiry', runOnce: (stopping) => drain(() => expireNextToken(deps), ROWS_PER_PASS, stopping) };
 }
 
 /** Exhaustion: traffic tokens whose usage reached the allowance become invalid. */
 export function createExhaustionJob(deps: Pick<TDeps, 'db' | 'clock' | 'gatewayApplied'>): TJob {
-  return { name: 'exhaustion', runOnce: () => drain(() => exhaustNextToken(deps), ROWS_PER_PASS) };
+  return { name: 'exhaustion', runOnce: (stopping) => drain(() => exhaustNextToken(deps), ROWS_PER_PASS, stopping) };
 }
 
 /** Recharge orders past their time: asked about at their provider, then settled or timed out. */
@@ -63,14 +63,17 @@ export function createUsdtWatcherJobs(
 
 /** Rebate payout: due pending rebates of invitees' recharges are paid to their inviters through the ledger. */
 export function createRebatePayoutJob(deps: Pick<TDeps, 'db' | 'clock'>): TJob {
-  return { name: 'rebate-payout', runOnce: () => drain(() => payNextRebate(deps), ROWS_PER_PASS) };
+  return { name: 'rebate-payout', runOnce: (stopping) => drain(() => payNextRebate(deps), ROWS_PER_PASS, stopping) };
 }
 
 /** Supply requests open past their wait days: the fee is released and the request refunded. */
 export function createSupplyRefundJob(
   deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer'>,
 ): TJob {
-  return { name: 'supply-refund', runOnce: () => drain(() => refundNextOverdueSupply(deps), ROWS_PER_PASS) };
+  return {
+    name: 'supply-refund',
+    runOnce: (stopping) => drain(() => refundNextOverdueSupply(deps), ROWS_PER_PASS, stopping),
+  };
 }
 
 /** The server's lifecycle jobs (auto-renew runs before expiry so a renewable token never lapses; USDT watchers settle before stale orders time out). */

@@ -18,11 +18,17 @@ const ROWS_PER_PASS = 200;
  */
 export function createAlertJobs(deps: Pick<TDeps, 'db' | 'clock' | 'mailer' | 'log' | 'config'>): TJob[] {
   return [
-    { name: 'alert-usage', runOnce: () => drain(() => alertNextUsage(deps), ROWS_PER_PASS) },
-    { name: 'alert-expiry', runOnce: () => drain(() => alertNextExpiry(deps), ROWS_PER_PASS) },
-    { name: 'alert-auto-renew-notice', runOnce: () => drain(() => alertNextAutoRenewNotice(deps), ROWS_PER_PASS) },
-    { name: 'alert-auto-renew', runOnce: () => drain(() => alertNextAutoRenewShortfall(deps), ROWS_PER_PASS) },
-    { name: 'alert-balance', runOnce: () => drain(() => alertNextBalance(deps), ROWS_PER_PASS) },
-    { name: 'alert-mail', runOnce: () => drain(() => mailNextAlert(deps), ROWS_PER_PASS) },
+    { name: 'alert-usage', runOnce: (stopping) => drain(() => alertNextUsage(deps), ROWS_PER_PASS, stopping) },
+    { name: 'alert-expiry', runOnce: (stopping) => drain(() => alertNextExpiry(deps), ROWS_PER_PASS, stopping) },
+    {
+      name: 'alert-auto-renew-notice',
+      runOnce: (stopping) => drain(() => alertNextAutoRenewNotice(deps), ROWS_PER_PASS, stopping),
+    },
+    {
+      name: 'alert-auto-renew',
+      runOnce: (stopping) => drain(() => alertNextAutoRenewShortfall(deps), ROWS_PER_PASS, stopping),
+    },
+    { name: 'alert-balance', runOnce: (stopping) => drain(() => alertNextBalance(deps), ROWS_PER_PASS, stopping) },
+    { name: 'alert-mail', runOnce: (stopping) => drain(() => mailNextAlert(deps), ROWS_PER_PASS, stopping) },
   ];
 }

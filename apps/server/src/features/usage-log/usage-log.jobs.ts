@@ -28,10 +28,10 @@ export function createUsageLogPartitionsJob(deps: Pick<TDeps, 'db' | 'clock'>): 
 export function createUsageLogRetentionJob(deps: Pick<TDeps, 'db' | 'clock'>): TJob {
   return {
     name: 'usage-log-retention',
-    runOnce: async () =>
-      (await drain(() => dropNextExpiredUsageLogPartition(deps), STEPS_PER_PASS)) +
-      (await drain(() => deleteNextExpiredUsageLogRows(deps), STEPS_PER_PASS)) +
-      (await drain(() => trimNextShortenedUsageLog(deps), STEPS_PER_PASS)) +
+    runOnce: async (stopping) =>
+      (await drain(() => dropNextExpiredUsageLogPartition(deps), STEPS_PER_PASS, stopping)) +
+      (await drain(() => deleteNextExpiredUsageLogRows(deps), STEPS_PER_PASS, stopping)) +
+      (await drain(() => trimNextShortenedUsageLog(deps), STEPS_PER_PASS, stopping)) +
       (await endFinishedUsageLogTrims(deps)),
   };
 }

@@ -29,6 +29,8 @@ export type TAppServer = {
   gatewayPort: number;
   /** Everything the server printed. */
   output(): string;
+  /** Every e-mail to the address in DATA_DIR/outbox (RFC 822 text), oldest first. */
+  mails(to: string): string[];
   /** Text of the newest e-mail to the address in DATA_DIR/outbox. */
   latestMail(to: string): string | undefined;
   /** The 6-digit code in the newest e-mail to the address. */
@@ -48,20 +50,21 @@ declare module 'vitest' {
 }
 
 /** The e-mails of the server's outbox (DATA_DIR/outbox, one .eml file each), read as the tests need them. */
-export function outboxReader(dataDir: string): Pick<TAppServer, 'latestMail' | 'latestCode'> {
+export function outboxReader(dataDir: string): Pick<TAppServer, 'mails' | 'latestMail' | 'latestCode'> {
   const outbox = path.join(dataDir, 'outbox');
-  const latestMail = (to: string) => {
+  const mails = (to: string) => {
     let files: string[] = [];
     try {
       files = readdirSync(outbox).filter((f) => f.endsWith('.eml') && f.includes(to.replace(/[^a-zA-Z0-9@._-]/g, '_')));
     } catch {
-      return undefined;
+      return [];
     }
-    files.sort();
-    const last = files.at(-1);
-    return last ? readFileSync(path.join(outbox, last), 'utf8') : undefined;
+    // Named <time>-<address>-<random>.eml: by name is oldest first.
+    return files.sort().map((file) => readFileSync(path.join(outbox, file), 'utf8'));
   };
+  const latestMail = (to: string) => mails(to).at(-1);
   return {
+    mails,
     latestMail,
     latestCode: (to) =>
       /\b(\d{6})\b/.exec(

@@ -34,3 +34,13 @@ export async function dismissNotice(page: Page): Promise<void> {
   await dialog.getByRole('button').last().click();
   await dialog.waitFor({ state: 'hidden' });
 }
+
+/** Stores the console's language as its switch does (lib/i18n.ts) and loads the page again in it. */
+export async function useLanguage(page: Page, lang: 'zh' | 'en'): Promise<void> {
+  await page.evaluate(
+    (value) => window.localStorage.setItem('PROXYHUB_LANG', JSON.stringify({ value, time: Date.now(), expire: null })),
+    lang,
+  );
+  await page.reload();
+  await page.waitForFunction((expected) => document.documentElement.lang === expected, lang === 'zh' ? 'zh-CN' : 'en');
+}

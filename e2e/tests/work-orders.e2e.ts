@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { registerUser, sharedServer, type TAppServer, operatorAccount } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
+import { mailText } from '../support/mail';
 
 // A real 1x1 PNG: the server checks an image by its bytes, the browser must be able to show it.
 const PNG = Buffer.from(
@@ -21,20 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The readable text of an e-mail file: base64 and quoted-printable bodies decoded. */
-function mailText(raw: string): string {
-  const body = raw
-    .split(/\r?\n\r?\n/)
-    .slice(1)
-    .join('\n\n');
-  const unbased = body.replace(/(?:^[A-Za-z0-9+/=]{20,}\r?\n?)+/gm, (block) =>
-    Buffer.from(block.replace(/\s+/g, ''), 'base64').toString('utf8'),
-  );
-  return unbased
-    .replace(/=\r?\n/g, '')
-    .replace(/(?:=[0-9A-F]{2})+/g, (hex) => Buffer.from(hex.replace(/=/g, ''), 'hex').toString('utf8'));
-}
 
 /** The customer's unread notifications, as the header bell counts them. */
 async function unreadCount(token: string): Promise<number> {

@@ -21,5 +21,6 @@ export {
 export { importInventory } from '../src/features/inventory/inventory.service';
 export { insertExitNodes } from '../src/features/inventory/inventory.repository';
 export { startFakeEthereum, startFakeTron, type TFakeChain } from './payments/fake-chains';
+export { startFakeAlipay, type TFakeAlipay } from './payments/fake-alipay';
 export { bumpGatewayVersion, readGatewayVersion } from '../src/features/gateway/gateway-state.repository';
 export { startLocalUpstream, type TLocalUpstream } from '../src/features/inventory/inventory-probe-test-kit';

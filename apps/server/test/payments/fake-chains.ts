@@ -49,6 +49,11 @@ export type TFakeChain = {
   sloppy: boolean;
   /** Answer every call with HTTP 503 (an outage). */
   failing: boolean;
+  /**
+   * Cut the connection of this many next calls before any answer (counts down): a reset, what a client meets
+   * when it sends a call on a kept-alive connection the API has just closed as idle.
+   */
+  cutConnections: number;
   /** Calls received: method or path, and parameters. */
   requests: { call: string; params: unknown }[];
   close(): Promise<void>;
@@ -102,17 +107,24 @@ function createModel(now: () => number) {
   };
 }
 
+type TFaultState = { failing: boolean; cuts: number };
+
 async function serve(
   handler: (method: string, url: URL, body: unknown) => unknown,
-  isFailing: () => boolean,
+  faults: TFaultState,
 ): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
+    if (faults.cuts > 0) {
+      faults.cuts -= 1;
+      req.socket.destroy();
+      return;
+    }
     let text = '';
     req.on('data', (d) => (text += d));
     req.on('end', () => {
       let status = 200;
       let answer: unknown;
-      if (isFailing()) {
+      if (faults.failing) {
         res.writeHead(503, { 'content-type': 'text/plain' });
         res.end('service unavailable');
         return;
@@ -145,7 +157,7 @@ export async function startFakeTron(now: () => number = Date.now): Promise<TFake
   const address = tronAddress();
   const usdt = tronAddress();
   const requests: TFakeChain['requests'] = [];
-  const fake = { sloppy: false, failing: false };
+  const fake = { sloppy: false, failing: false, cuts: 0 };
 
   function listing(account: string, query: URLSearchParams) {
     const onlyConfirmed = query.get('only_confirmed') === 'true' && !fake.sloppy;
@@ -191,38 +203,35 @@ export async function startFakeTron(now: () => number = Date.now): Promise<TFake
     };
   }
 
-  const server = await serve(
-    (method, url, body) => {
-      const account = /^\/v1\/accounts\/([^/]+)\/transactions\/trc20$/.exec(url.pathname);
-      requests.push({
-        call: account ? 'trc20-listing' : url.pathname,
-        params: account ? Object.fromEntries(url.searchParams) : body,
-      });
-      if (account && method === 'GET') return listing(account[1], url.searchParams);
-      if (url.pathname === '/walletsolidity/getnowblock') {
-        const head = model.blocks[model.final];
-        return { blockID: head.hash, block_header: { raw_data: { number: head.number, timestamp: head.time } } };
-      }
-      if (url.pathname === '/walletsolidity/gettransactioninfobyid') {
-        const found = model.findTx(String((body as { value?: string })?.value ?? ''));
-        if (!found || found.block.number > model.final) return {};
-        return {
-          id: found.tx.hash,
-          blockNumber: found.block.number,
-          blockTimeStamp: found.block.time,
-          contract_address: tronAddressToHex(found.tx.logs[0]?.contract ?? usdt),
-          receipt: { result: found.tx.isSuccess ? 'SUCCESS' : 'REVERT', energy_usage_total: 14650 },
-          log: found.tx.logs.map((l) => ({
-            address: tronAddressToHex(l.contract),
-            topics: [TRANSFER_TOPIC, hex32(tronAddressToHex(l.from)!), hex32(tronAddressToHex(l.to)!)],
-            data: hex32(l.amount),
-          })),
-        };
-      }
-      throw new Error(`no such API: ${method} ${url.pathname}`);
-    },
-    () => fake.failing,
-  );
+  const server = await serve((method, url, body) => {
+    const account = /^\/v1\/accounts\/([^/]+)\/transactions\/trc20$/.exec(url.pathname);
+    requests.push({
+      call: account ? 'trc20-listing' : url.pathname,
+      params: account ? Object.fromEntries(url.searchParams) : body,
+    });
+    if (account && method === 'GET') return listing(account[1], url.searchParams);
+    if (url.pathname === '/walletsolidity/getnowblock') {
+      const head = model.blocks[model.final];
+      return { blockID: head.hash, block_header: { raw_data: { number: head.number, timestamp: head.time } } };
+    }
+    if (url.pathname === '/walletsolidity/gettransactioninfobyid') {
+      const found = model.findTx(String((body as { value?: string })?.value ?? ''));
+      if (!found || found.block.number > model.final) return {};
+      return {
+        id: found.tx.hash,
+        blockNumber: found.block.number,
+        blockTimeStamp: found.block.time,
+        contract_address: tronAddressToHex(found.tx.logs[0]?.contract ?? usdt),
+        receipt: { result: found.tx.isSuccess ? 'SUCCESS' : 'REVERT', energy_usage_total: 14650 },
+        log: found.tx.logs.map((l) => ({
+          address: tronAddressToHex(l.contract),
+          topics: [TRANSFER_TOPIC, hex32(tronAddressToHex(l.from)!), hex32(tronAddressToHex(l.to)!)],
+          data: hex32(l.amount),
+        })),
+      };
+    }
+    throw new Error(`no such API: ${method} ${url.pathname}`);
+  }, fake);
 
   return {
     network: 'trc20',
@@ -253,6 +262,12 @@ export async function startFakeTron(now: () => number = Date.now): Promise<TFake
     set failing(value: boolean) {
       fake.failing = value;
     },
+    get cutConnections() {
+      return fake.cuts;
+    },
+    set cutConnections(value: number) {
+      fake.cuts = value;
+    },
     requests,
     close: server.close,
   };
@@ -267,7 +282,7 @@ export async function startFakeEthereum(now: () => number = Date.now): Promise<T
   const address = ethAddress();
   const usdt = ethAddress();
   const requests: TFakeChain['requests'] = [];
-  const fake = { sloppy: false, failing: false };
+  const fake = { sloppy: false, failing: false, cuts: 0 };
 
   const header = (b: TBlock) => ({
     number: quantity(b.number),
@@ -323,27 +338,24 @@ export async function startFakeEthereum(now: () => number = Date.now): Promise<T
     return logs;
   }
 
-  const server = await serve(
-    (_method, _url, body) => {
-      const call = body as { id: number; method: string; params: unknown[] };
-      requests.push({ call: call.method, params: call.params });
-      let result: unknown;
-      if (call.method === 'eth_getBlockByNumber') {
-        const block = blockByTag(String(call.params[0]));
-        result = block ? header(block) : null;
-      } else if (call.method === 'eth_getLogs') result = getLogs(call.params[0] as Parameters<typeof getLogs>[0]);
-      else if (call.method === 'eth_blockNumber') result = quantity(model.head().number);
-      else if (call.method === 'eth_chainId') result = '0xaa36a7';
-      else
-        return {
-          jsonrpc: '2.0',
-          id: call.id,
-          error: { code: -32601, message: `the method ${call.method} does not exist` },
-        };
-      return { jsonrpc: '2.0', id: call.id, result };
-    },
-    () => fake.failing,
-  );
+  const server = await serve((_method, _url, body) => {
+    const call = body as { id: number; method: string; params: unknown[] };
+    requests.push({ call: call.method, params: call.params });
+    let result: unknown;
+    if (call.method === 'eth_getBlockByNumber') {
+      const block = blockByTag(String(call.params[0]));
+      result = block ? header(block) : null;
+    } else if (call.method === 'eth_getLogs') result = getLogs(call.params[0] as Parameters<typeof getLogs>[0]);
+    else if (call.method === 'eth_blockNumber') result = quantity(model.head().number);
+    else if (call.method === 'eth_chainId') result = '0xaa36a7';
+    else
+      return {
+        jsonrpc: '2.0',
+        id: call.id,
+        error: { code: -32601, message: `the method ${call.method} does not exist` },
+      };
+    return { jsonrpc: '2.0', id: call.id, result };
+  }, fake);
 
   return {
     network: 'erc20',
@@ -373,6 +385,12 @@ export async function startFakeEthereum(now: () => number = Date.now): Promise<T
     },
     set failing(value: boolean) {
       fake.failing = value;
+    },
+    get cutConnections() {
+      return fake.cuts;
+    },
+    set cutConnections(value: number) {
+      fake.cuts = value;
     },
     requests,
     close: server.close,

@@ -68,7 +68,7 @@ const resources = collectResources(
 export type TLocaleScope = 'public' | 'all';
 
 /** Features whose screens are public; their texts come in a chunk of their own (lib/feature-locales-public-<lang>.ts). */
-export const PUBLIC_NAMESPACES = ['auth', 'invite', 'renewal-cancel'] as const;
+export const PUBLIC_NAMESPACES = ['auth', 'invite', 'renewal-cancel', 'supply-contact'] as const;
 
 type TLocaleModule = () => Promise<{ featureLocales: Record<string, TJsonModule> }>;
 const FEATURE_LOCALES: Record<TLocaleScope, Record<TLang, TLocaleModule>> = {

@@ -5,6 +5,11 @@ export function orderDescription(amountFen: number, lang: TLang): string {
   return lang === 'zh' ? `余额充值 ${formatFen(amountFen)}` : `Balance top-up ${formatFen(amountFen)}`;
 }
 
+/** Subject of the work order "I have paid" opens for a payment it found but cannot credit (the customer's work orders). */
+export function paymentCheckSubject(orderId: string, lang: TLang): string {
+  return lang === 'zh' ? `充值订单 ${orderId} 的付款需人工核对` : `Payment of recharge order ${orderId} to be checked`;
+}
+
 /** Column titles of the bills export. */
 export const BILLS_CSV_HEADER: Record<TLang, string[]> = {
   zh: [

@@ -3,6 +3,7 @@ import type { TTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import type { TUserRow } from '../accounts/accounts.repository';
+import { paymentCheckSubject } from './payment-texts';
 import { USDT_CLOCK_SKEW_MS } from './payments-charge.service';
 import { toPayOrder } from './payments-orders.service';
 import { settlePayment } from './payments-settle.service';
@@ -48,11 +49,6 @@ export type TReferToOperator = (
 
 type TFound = { result: TPayCheckResult['result']; workOrderId?: number };
 
-const SUBJECTS: Record<TLang, (orderId: string) => string> = {
-  zh: (orderId) => `充值订单 ${orderId} 的付款需人工核对`,
-  en: (orderId) => `Payment of recharge order ${orderId} to be checked`,
-};
-
 async function limitChecks(deps: Pick<TDeps, 'db' | 'clock'>, userId: number, orderId: string): Promise<void> {
   const now = deps.clock.now();
   const perOrder = await countAttempt(deps.db, `pay-check:order:${orderId}`, CHECK_WINDOW_MS, now);
@@ -83,7 +79,7 @@ async function refer(
   ].join('\n');
   const workOrderId = await deps.db.transaction(async (tx) => {
     await lockOrderReferral(tx, order.id);
-    return referToOperator(tx, user, { orderId: order.id, subject: SUBJECTS[lang](order.id), content });
+    return referToOperator(tx, user, { orderId: order.id, subject: paymentCheckSubject(order.id, lang), content });
   });
   return { result: 'referred', workOrderId };
 }

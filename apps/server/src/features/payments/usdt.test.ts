@@ -388,6 +388,36 @@ describe.each(CHAINS)('top-up with USDT on $network', ({ network, start }) => {
     expect(await balanceFen(t.deps, ann.userId)).toBe(before + 1000);
   });
 
+  // fetch keeps connections alive and an API closes idle ones: a call sent on one just closed meets a reset (under
+  // load this failed passes and "I have paid" with "chain API unreachable: TypeError").
+  it('goes on through connections the chain API cuts, crediting once; when every attempt is cut, the pass stops and changes nothing', async () => {
+    const order = await charge(ann, '10');
+    const before = await balanceFen(t.deps, ann.userId);
+    const cursorOf = async () =>
+      (await t.db.db.select().from(usdtWatchCursors).where(eq(usdtWatchCursors.network, network)))[0].position;
+    const cursor = await cursorOf();
+    chain.send({ amount: units(order) });
+    chain.finalize();
+    chain.cutConnections = 1_000;
+    try {
+      await expect(watch()).rejects.toThrow('chain API unreachable: TypeError');
+    } finally {
+      chain.cutConnections = 0;
+    }
+    expect(await cursorOf()).toBe(cursor);
+    expect(await balanceFen(t.deps, ann.userId)).toBe(before);
+
+    chain.cutConnections = 2;
+    expect(await watch()).toBe(1);
+    expect(chain.cutConnections).toBe(0);
+    expect(await balanceFen(t.deps, ann.userId)).toBe(before + 1000);
+    expect((await orderRow(order.order_id)).status).toBe('success');
+    chain.cutConnections = 2;
+    chain.finalize();
+    expect(await watch()).toBe(0);
+    expect(await balanceFen(t.deps, ann.userId)).toBe(before + 1000);
+  });
+
   it('keeps a second transfer of a paid order for the operator', async () => {
     const order = await charge(ben, '10');
     chain.send({ amount: units(order) });

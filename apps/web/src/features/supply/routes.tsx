@@ -10,13 +10,4 @@ export const supplyRoutes: TAppRoute[] = [
     titleKey: 'supply:title',
     menu: { order: 2, group: 'residential', icon: <InboxOutlined /> },
   },
-  {
-    // The link of a contact address's confirmation e-mail (no sign-in).
-    path: '/supply/contact/confirm',
-    load: () => import('./components/contact-confirm-page'),
-    access: 'public',
-    titleKey: 'supply:contactConfirm.title',
-    isTabless: true,
-    isLight: true,
-  },
 ];

@@ -1,7 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
+import { refreshNotifications } from '../../../entities/notifications/notification-list';
+import { refreshBalance } from '../../../entities/users/user-info';
 import { callApi } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
 import { translate } from '../../../lib/i18n';
+import { refreshLedger } from './ledger';
 import { payOrderQueryKey, storePayOrder } from './pay-order';
 import { refreshPayRecords } from './pay-records';
 
@@ -10,7 +13,12 @@ export function checkPayOrder(orderId: string) {
   return callApi('payCheck', { order_id: orderId }, { failureMessage: translate('payments:check.failed') });
 }
 
-/** Mutation of the "I have paid" buttons: the order and the bills follow what the check found. */
+/**
+ * Mutation of the "I have paid" buttons: the order and the bills follow what
+ * the check found; an order found paid (by this check or by a notification
+ * meanwhile) also reloads the balance (header, dashboard), the statement and
+ * the notifications, as the order's own status poll does when it sees it end.
+ */
 export function useCheckPayOrder() {
   return useMutation({
     mutationFn: checkPayOrder,
@@ -18,6 +26,11 @@ export function useCheckPayOrder() {
       await queryClient.cancelQueries({ queryKey: payOrderQueryKey(checked.order.order_id) });
       storePayOrder(checked.order);
       void refreshPayRecords();
+      if (checked.order.status === 'success') {
+        void refreshBalance();
+        void refreshLedger();
+        void refreshNotifications();
+      }
     },
   });
 }

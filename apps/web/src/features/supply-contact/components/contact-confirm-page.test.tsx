@@ -4,10 +4,10 @@ import { setLanguage } from '../../../lib/i18n';
 import { fail } from '../../../test/api-stub';
 import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
-import { supplyRoutes } from '../routes';
+import { supplyContactRoutes } from '../routes';
 
 function renderPage(query: string) {
-  return renderAt(`/supply/contact/confirm${query}`, { featureRoutes: supplyRoutes });
+  return renderAt(`/supply/contact/confirm${query}`, { featureRoutes: supplyContactRoutes });
 }
 
 describe('the public contact address confirmation page', { timeout: 120_000 }, () => {

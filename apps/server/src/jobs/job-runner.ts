@@ -3,6 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 /** A periodic job: runOnce does one pass and answers how many rows it processed. */
 export type TJob = { name: string; runOnce(): Promise<number> };
 
+/** Told of every pass of every job (the metrics): its time, and its rows or its failure. */
+export type TJobObserver = {
+  passed(job: string, seconds: number, rows: number): void;
+  failed(job: string, seconds: number): void;
+};
+
 /** Starts and stops periodic jobs. */
 export type TJobRunner = {
   start(): void;
@@ -20,7 +26,9 @@ export function createJobRunner(options: {
   jobs: TJob[];
   intervalMs: number;
   log: Pick<FastifyBaseLogger, 'error'>;
+  observer?: TJobObserver;
 }): TJobRunner {
+  const { observer } = options;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let isStopped = true;
@@ -28,11 +36,14 @@ export function createJobRunner(options: {
   async function runAllOnce(): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
     for (const job of options.jobs) {
+      const startedAt = performance.now();
       try {
         counts[job.name] = await job.runOnce();
+        observer?.passed(job.name, (performance.now() - startedAt) / 1000, counts[job.name]);
       } catch (error) {
         options.log.error({ err: error, job: job.name }, 'job pass failed');
         counts[job.name] = 0;
+        observer?.failed(job.name, (performance.now() - startedAt) / 1000);
       }
     }
     return counts;

@@ -20,7 +20,14 @@ export async function startGatewayProcess(
 ): Promise<TGatewayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', 'gateway'], {
     cwd: ROOT,
-    env: { ...process.env, GATEWAY_HOST: '127.0.0.1', GATEWAY_ALLOW_PRIVATE_TARGETS: 'true', ...env },
+    env: {
+      ...process.env,
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_ALLOW_PRIVATE_TARGETS: 'true',
+      // Gateways run side by side in the tests: each its own metrics port (its output names it).
+      GATEWAY_METRICS_LISTEN: '127.0.0.1:0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -64,7 +64,8 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     // The router's own refusals (a path parameter over 100 characters, a malformed URL) in the envelope.
     frameworkErrors: answerFrameworkError,
   });
-  const metrics = createApiMetrics({ database: options.database });
+  const payProviders = createPayProviders(config);
+  const metrics = createApiMetrics({ database: options.database, providers: [...payProviders.keys()] });
   // Every answer is counted by its route's name (or the pattern of a route outside the table), never by its URL.
   app.addHook('onResponse', (req, reply, done) => {
     const route = (req.routeOptions.config as { routeName?: string }).routeName ?? req.routeOptions.url ?? 'unmatched';
@@ -103,7 +104,7 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     }),
     log: app.log,
     gatewayApplied: options.gatewayApplied ?? (async () => {}),
-    payProviders: createPayProviders(config),
+    payProviders,
     answerCache,
     metrics,
     gatewayHealth: options.gatewayHealth,

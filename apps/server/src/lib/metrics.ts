@@ -27,6 +27,9 @@ export type TPaymentOutcome = 'credited' | 'replay' | 'failed' | 'refused' | 'er
 /** What a webhook attempt came to: delivered, to be retried, given up, or not recorded (the sender threw). */
 export type TWebhookOutcome = 'succeeded' | 'retry' | 'failed' | 'error';
 
+const PAYMENT_OUTCOMES: readonly TPaymentOutcome[] = ['credited', 'replay', 'failed', 'refused', 'error'];
+const WEBHOOK_OUTCOMES: readonly TWebhookOutcome[] = ['succeeded', 'retry', 'failed', 'error'];
+
 /** The webhook queue as the database has it (every API instance's). */
 export type TWebhookBacklog = { pending: number; oldestDueSeconds: number };
 
@@ -55,8 +58,15 @@ function withTimeout<T>(work: Promise<T>): Promise<T> {
   });
 }
 
-/** Creates the API's registry and metrics; `database` gives the pool (PostgreSQL; PGlite has none). */
-export function createApiMetrics(options: { database: TDbHandle; defaultMetrics?: boolean }) {
+/**
+ * Creates the API's registry and metrics; `database` gives the pool (PostgreSQL; PGlite has none),
+ * `providers` the payment methods that are on (their series start at 0).
+ */
+export function createApiMetrics(options: {
+  database: TDbHandle;
+  providers?: readonly string[];
+  defaultMetrics?: boolean;
+}) {
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const sources: TSources = {};
@@ -161,12 +171,16 @@ export function createApiMetrics(options: { database: TDbHandle; defaultMetrics?
     labelNames: ['provider', 'outcome'],
     registers,
   });
+  for (const provider of options.providers ?? [])
+    for (const outcome of PAYMENT_OUTCOMES) notifications.inc({ provider, outcome }, 0);
   const deliveries = new Counter({
     name: 'proxy_api_webhook_deliveries_total',
     help: 'Webhook delivery attempts of this process, by outcome (succeeded, retry, failed: given up, error)',
     labelNames: ['outcome'],
     registers,
   });
+  // Every outcome from the start, at 0: a rate over a series that appears only with its first event misses it.
+  for (const outcome of WEBHOOK_OUTCOMES) deliveries.inc({ outcome }, 0);
   const backlogPending = new Gauge({
     name: 'proxy_api_webhook_backlog',
     help: 'Webhook deliveries waiting (pending) in the database, every instance together',

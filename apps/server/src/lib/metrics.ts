@@ -87,7 +87,10 @@ export function createApiMetrics(options: {
     registers,
   });
   // Label objects made once per route and status: a request allocates none.
-  const routeLabels = new Map<string, { route: string; byStatus: Map<number, { route: string; status: string }> }>();
+  const routeLabels = new Map<
+    string,
+    { labels: { route: string }; byStatus: Map<number, { route: string; status: string }> }
+  >();
 
   // --- database pool (PostgreSQL) ---------------------------------------------
   const pool = options.database.pool;
@@ -270,12 +273,12 @@ export function createApiMetrics(options: {
     registry,
     /** A request answered: its route (name or pattern), status and time. */
     request(route: string, status: number, seconds: number): void {
-      let labels = routeLabels.get(route);
-      if (!labels) routeLabels.set(route, (labels = { route, byStatus: new Map() }));
-      let byStatus = labels.byStatus.get(status);
-      if (!byStatus) labels.byStatus.set(status, (byStatus = { route, status: String(status) }));
+      let known = routeLabels.get(route);
+      if (!known) routeLabels.set(route, (known = { labels: { route }, byStatus: new Map() }));
+      let byStatus = known.byStatus.get(status);
+      if (!byStatus) known.byStatus.set(status, (byStatus = { route, status: String(status) }));
       requests.inc(byStatus);
-      duration.observe(labels, seconds);
+      duration.observe(known.labels, seconds);
     },
     jobs,
     paymentNotification(provider: string, outcome: TPaymentOutcome): void {

@@ -68,6 +68,7 @@ async function startAppServer(): Promise<{ url: string; stop: () => Promise<void
       HOST: '127.0.0.1',
       PORT: String(port),
       GATEWAY_PORT: String(await freePort()),
+      METRICS_LISTEN: '127.0.0.1:0',
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',

@@ -109,6 +109,8 @@ export async function startAppServer(
       HOST: '127.0.0.1',
       PORT: String(port),
       GATEWAY_PORT: String(gatewayPort),
+      // Suites run apps side by side: each its own metrics port.
+      METRICS_LISTEN: '127.0.0.1:0',
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       ARGON2_MEMORY_KIB: '4096',

@@ -1,6 +1,7 @@
 import type { TAdmittedAs, TAuthorizer, TCredentials, TGrant } from './authorizer';
 import type { Connection } from './connection';
 import { createLocalLimiter, type TConnectionLimiter } from './connection-limits';
+import { GatewayCounters } from './gateway-counters';
 import type { TMeter } from './meter';
 import type { TRefusal } from './refusals';
 import type { TUsageLogSink } from './usage-log';
@@ -20,6 +21,8 @@ export type TConnectionRegistryOptions = {
   idleTimeoutMs: number;
   /** Told of every closed connection of an identified token (the per-connection usage log). */
   usageLog?: TUsageLogSink;
+  /** Totals for the metrics: bytes metered, refusals and cuts. */
+  counters?: GatewayCounters;
 };
 
 /**
@@ -32,6 +35,7 @@ export type TConnectionRegistryOptions = {
 export function createConnectionRegistry(options: TConnectionRegistryOptions) {
   const { authorizer, meter, idleTimeoutMs, usageLog } = options;
   const limiter = options.limiter ?? createLocalLimiter();
+  const counters = options.counters ?? new GatewayCounters();
   const conns = new Set<Connection>();
   // Draining (a clean stop): no new connections come; who waits to hear that the last open one has closed.
   let isDraining = false;
@@ -49,6 +53,8 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
       meter.record(conn.tokenId, total - conn.counted);
       conn.bytesUp += up;
       conn.bytesDown += total - conn.counted - up;
+      counters.bytesUp += up;
+      counters.bytesDown += total - conn.counted - up;
     }
     conn.counted = total;
     conn.countedUp = read;
@@ -145,6 +151,8 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     remove(conn: Connection): void {
       unbind(conn);
       conns.delete(conn);
+      // One refusal or cut per connection: a refused client's connection is closed with its answer.
+      if (conn.endReason !== null) (conn.isCut ? counters.cuts : counters.refusals)[conn.endReason] += 1;
       if (usageLog && conn.logTokenId !== null) usageLog.closed(conn);
       if (conns.size === 0) onEmpty?.();
     },

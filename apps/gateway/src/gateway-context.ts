@@ -3,6 +3,7 @@ import type { TAuthorizer, TGrant } from './authorizer';
 import type { Connection } from './connection';
 import type { TConnectionRegistry } from './connection-registry';
 import { dialRefusal, dialThroughExit, type TTarget } from './egress';
+import type { GatewayCounters } from './gateway-counters';
 import { GatewayRefusal } from './refusals';
 import type { TTargetGuard } from './target-policy';
 
@@ -13,6 +14,8 @@ export type TGatewayContext = {
   guard: TTargetGuard;
   handshakeTimeoutMs: number;
   connectTimeoutMs: number;
+  /** Dial times and failures by egress kind (metrics). */
+  counters: GatewayCounters;
 };
 
 /**
@@ -31,8 +34,9 @@ export async function dialFor(
   try {
     for (const exit of grant.exits) {
       conn.deadline = ctx.registry.clock() + ctx.connectTimeoutMs;
+      const startedAt = performance.now();
       try {
-        return await dialThroughExit(
+        const socket = await dialThroughExit(
           exit,
           target,
           isEcho ? null : ctx.guard,
@@ -40,6 +44,8 @@ export async function dialFor(
           conn,
           grant.targetRules ?? null,
         );
+        ctx.counters.observeDial(exit.kind, (performance.now() - startedAt) / 1000);
+        return socket;
       } catch (err) {
         lastError = err;
         if (
@@ -48,6 +54,8 @@ export async function dialFor(
         )
           break;
         if (conn.socket.destroyed) break;
+        // A failure of the way out (refused, unreachable, timed out), not of the rules or of a client that left.
+        ctx.counters.dialFailures[exit.kind] += 1;
         grant.onExitFailed?.(exit);
       }
     }

@@ -1,5 +1,6 @@
 import type { TDb } from '@proxy/db';
 import type { TConnectionLimiter } from './connection-limits';
+import type { TPoolCounts } from './metrics';
 import type { TGatewayStateOptions } from './gateway-state';
 import type { TTargetPolicy } from './target-policy';
 
@@ -17,4 +18,8 @@ export type TGatewayOptions = {
   drainMs?: number;
   /** Simultaneous connections per token, when counted outside this process (a cluster's workers). */
   limiter?: TConnectionLimiter;
-} & Omit<TGatewayStateOptions, 'db'>;
+  /** The process's default metrics (CPU, memory) in the gateway's registry (default true; embedded: the API's have them). */
+  defaultMetrics?: boolean;
+  /** The gateway's own database pool, for its metrics (a standalone gateway on PostgreSQL). */
+  dbPool?: TPoolCounts;
+} & Omit<TGatewayStateOptions, 'db' | 'counters'>;

@@ -3,6 +3,7 @@ import type { TAuthorizer } from './authorizer';
 import { Connection } from './connection';
 import type { TConnectionLimiter } from './connection-limits';
 import { createConnectionRegistry } from './connection-registry';
+import { GatewayCounters } from './gateway-counters';
 import type { TGatewayContext } from './gateway-context';
 import { handleConnect } from './http-connect';
 import { handleHttpForward } from './http-forward';
@@ -28,6 +29,8 @@ export type TGatewayServerOptions = {
   limiter?: TConnectionLimiter;
   /** The per-connection usage log (none: nothing is logged). */
   usageLog?: TUsageLogSink;
+  /** Totals for the metrics (connections by protocol, bytes, refusals, dials). */
+  counters?: GatewayCounters;
 };
 
 const kConnection = Symbol('connection');
@@ -43,7 +46,9 @@ function onClientError(this: net.Socket): void {
  * else HTTP forward), and the module of that protocol takes it from there.
  */
 export function createGatewayServer(options: TGatewayServerOptions) {
+  const counters = options.counters ?? new GatewayCounters();
   const registry = createConnectionRegistry({
+    counters,
     authorizer: options.authorizer,
     meter: options.meter,
     limiter: options.limiter,
@@ -57,6 +62,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     guard: createTargetGuard(options.policy),
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 15_000,
     connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
+    counters,
   };
 
   function onClose(this: TClientSocket): void {
@@ -65,8 +71,15 @@ export function createGatewayServer(options: TGatewayServerOptions) {
 
   function onFirstData(this: TClientSocket, first: Buffer): void {
     const conn = this[kConnection];
-    if (first[0] === 0x05) return handleSocks5(ctx, conn, first);
-    if (first.length >= 8 && first.toString('latin1', 0, 8) === 'CONNECT ') return handleConnect(ctx, conn, first);
+    if (first[0] === 0x05) {
+      counters.accepted[2] += 1;
+      return handleSocks5(ctx, conn, first);
+    }
+    if (first.length >= 8 && first.toString('latin1', 0, 8) === 'CONNECT ') {
+      counters.accepted[1] += 1;
+      return handleConnect(ctx, conn, first);
+    }
+    counters.accepted[0] += 1;
     handleHttpForward(ctx, conn, first);
   }
 

@@ -1,5 +1,6 @@
 import type { TDb } from '@proxy/db';
 import { createAuthorizer, type TAuthorizer, type TGrant } from './authorizer';
+import { GatewayCounters } from './gateway-counters';
 import type { TRefusal } from './refusals';
 import { createLeases } from './leases';
 import { createMeter } from './meter';
@@ -25,6 +26,10 @@ export type TGatewayStateOptions = {
   leaseExpiryMs?: number;
   /** A failing upstream is skipped this long by dynamic tokens. */
   exitPenaltyMs?: number;
+  /** The copy is stale (not ready) when it was last known to match the database longer ago than this. */
+  staleAfterMs?: number;
+  /** Totals for the metrics (leases, overshoot, flushes). */
+  counters?: GatewayCounters;
 } & Pick<TStateCacheOptions, 'pollIntervalMs' | 'listen' | 'onError'>;
 
 /**
@@ -37,11 +42,14 @@ export type TGatewayStateOptions = {
 export function createGatewayState(options: TGatewayStateOptions) {
   const now = options.now ?? Date.now;
   const onError = options.onError ?? (() => {});
+  const counters = options.counters ?? new GatewayCounters();
+  const staleAfterMs = options.staleAfterMs ?? 30_000;
   const leases = createLeases({
     db: options.db,
     leaseBytes: options.leaseBytes ?? 8 * 1024 * 1024,
     expiryMs: options.leaseExpiryMs,
     onError,
+    counters,
   });
   const cache = createStateCache({ ...options, onError, onToken: (row) => leases.onToken(row) });
   const tokenAuthorizer = createAuthorizer({
@@ -91,7 +99,13 @@ export function createGatewayState(options: TGatewayStateOptions) {
       await cache.start();
       flushTimer = setInterval(() => {
         flushing ??= flush()
-          .catch((err) => onError(err, 'flush'))
+          .then(() => {
+            counters.flushes.ok += 1;
+          })
+          .catch((err) => {
+            counters.flushes.failed += 1;
+            onError(err, 'flush');
+          })
           .finally(() => (flushing = null));
       }, options.flushIntervalMs ?? 2000);
       flushTimer.unref();
@@ -102,6 +116,19 @@ export function createGatewayState(options: TGatewayStateOptions) {
     refresh: () => cache.refresh(),
     /** The version of the database this copy has applied. */
     appliedVersion: () => cache.appliedVersion(),
+    /** How long ago (seconds) the copy was last known to match the database (Infinity before the first load). */
+    stateAgeSeconds: () => cache.freshness().ageMs / 1000,
+    /** Whether the copy is loaded and fresh (readiness), and why not. */
+    health(): { isReady: boolean; reason?: string } {
+      const { isLoaded, ageMs } = cache.freshness();
+      if (!isLoaded) return { isReady: false, reason: 'state not loaded yet' };
+      if (ageMs > staleAfterMs)
+        return {
+          isReady: false,
+          reason: `state stale: last matched the database ${Math.round(ageMs / 1000)} s ago (bound ${staleAfterMs / 1000} s)`,
+        };
+      return { isReady: true };
+    },
     /** Writes pending usage now. */
     flush,
     /** Stops the timers, writes what is pending and gives back unspent leases. */

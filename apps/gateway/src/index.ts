@@ -1,7 +1,10 @@
 import type net from 'node:net';
+import { GatewayCounters } from './gateway-counters';
 import type { TGatewayOptions } from './gateway-options';
 import { createGatewayServer } from './gateway-server';
 import { createGatewayState, type TGatewayState } from './gateway-state';
+import { createGatewayMetrics, type TGatewayMetrics } from './metrics';
+import { checkGatewayReadiness, type TGatewayReadiness } from './readiness';
 
 export { REFUSALS, type TRefusal } from './refusals';
 export { createWorkerLimiter, serveWorkerLimits, type TConnectionLimiter } from './connection-limits';
@@ -9,6 +12,9 @@ export type { TTargetPolicy } from './target-policy';
 export { createStateCache, type TStateCache } from './state-cache';
 export { ZGatewaySettings, loadGatewaySettings, gatewayOptionsOf, type TGatewaySettings } from './settings';
 export type { TGatewayOptions } from './gateway-options';
+export type { TGatewayMetrics } from './metrics';
+export type { TGatewayReadiness } from './readiness';
+export { serveClusterWorker, startClusterMetrics, type TClusterMetrics } from './cluster-metrics';
 
 /** A running gateway. */
 export type TGateway = {
@@ -17,6 +23,10 @@ export type TGateway = {
   store: TGatewayState;
   /** Open client connections. */
   connectionCount(): number;
+  /** Its metrics (Prometheus text). */
+  metrics: TGatewayMetrics;
+  /** Readiness: the state loaded and fresh, the database reachable. */
+  readiness(): Promise<TGatewayReadiness>;
   /**
    * A clean stop: stops accepting, lets open connections run until they end or the drain deadline
    * (`drainMs`) passes, closes the rest, writes every metered byte and gives back unspent leases.
@@ -29,7 +39,8 @@ export type TGateway = {
  * listens for HTTP forward, CONNECT and SOCKS5 on one port, meters usage in batches.
  */
 export async function startGateway(options: TGatewayOptions): Promise<TGateway> {
-  const store = createGatewayState(options);
+  const counters = new GatewayCounters();
+  const store = createGatewayState({ ...options, counters });
   await store.start();
   const engine = createGatewayServer({
     authorizer: store.authorizer,
@@ -40,6 +51,14 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
     connectTimeoutMs: options.connectTimeoutMs,
     sampleIntervalMs: options.sampleIntervalMs,
     limiter: options.limiter,
+    counters,
+  });
+  const metrics = createGatewayMetrics({
+    counters,
+    state: store,
+    connectionCount: engine.connectionCount,
+    defaultMetrics: options.defaultMetrics ?? true,
+    pool: options.dbPool,
   });
   await new Promise<void>((resolve, reject) => {
     engine.server.once('error', reject);
@@ -51,6 +70,8 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
     port,
     store,
     connectionCount: engine.connectionCount,
+    metrics,
+    readiness: () => checkGatewayReadiness(options.db, store),
     async close() {
       // Close connections first (their last bytes are sampled), then write usage: nothing is lost on a clean stop.
       await engine.close(options.drainMs ?? 0);

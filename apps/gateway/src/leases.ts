@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { TDb } from '@proxy/db';
+import { GatewayCounters } from './gateway-counters';
 import { claimLease, heartbeat, releaseLeases, returnLease } from './leases.repository';
 import type { TTokenRow } from './tokens.repository';
 
@@ -108,8 +109,11 @@ export function createLeases(options: {
   leaseBytes: number;
   expiryMs?: number;
   onError: (error: unknown, where: string) => void;
+  /** Claims, returns and overshoot, for the metrics. */
+  counters?: GatewayCounters;
 }) {
   const { db, leaseBytes } = options;
+  const counters = options.counters ?? new GatewayCounters();
   const expiryMs = options.expiryMs ?? 30_000;
   const instanceId = randomUUID();
   const label = `${os.hostname()}:${process.pid}`;
@@ -126,6 +130,8 @@ export function createLeases(options: {
       (granted) => {
         purse.isClaiming = false;
         purse.isDry = granted < asked;
+        counters.leaseClaims[granted >= asked ? 'granted' : granted > 0 ? 'partial' : 'refused'] += 1;
+        counters.leaseClaimedBytes += granted;
         if (granted > 0) {
           const now = performance.now();
           purse.slice =
@@ -137,11 +143,14 @@ export function createLeases(options: {
           purse.left += granted;
           purse.isExhausted = false;
         } else if (purse.left <= 0) {
+          // What was metered past the last lease has no allowance behind it any more.
+          if (!purse.isExhausted) counters.overshootBytes -= purse.left;
           purse.isExhausted = true;
         }
         purse.settle();
       },
       (err: unknown) => {
+        counters.leaseClaims.error += 1;
         options.onError(err, 'lease');
         setTimeout(() => {
           purse.isClaiming = false;
@@ -178,6 +187,8 @@ export function createLeases(options: {
       purse.low = leaseBytes / 2;
       try {
         await returnLease(db, instanceId, purse.tokenId, bytes);
+        counters.leaseReturns.idle += 1;
+        counters.leaseReturnedBytes += bytes;
       } catch (err) {
         purse.left += bytes;
         throw err;
@@ -224,6 +235,8 @@ export function createLeases(options: {
       if (!purse) return;
       purse.metered += bytes;
       if (purse.metered > purse.carried) {
+        // Past the allowance: the token's last claim was refused, and these bytes were carried all the same.
+        if (purse.isExhausted) counters.overshootBytes += purse.metered - purse.carried;
         purse.left -= purse.metered - purse.carried;
         purse.carried = purse.metered;
         if (purse.left <= 0 || (purse.left < purse.low && !purse.isDry)) claim(purse);
@@ -247,7 +260,12 @@ export function createLeases(options: {
       clearInterval(beatTimer);
       await beating;
       await releaseLeases(db, { staleAfterMs: expiryMs, instanceId });
-      for (const purse of purses.values()) purse.left = Math.min(0, purse.left);
+      for (const purse of purses.values()) {
+        if (purse.left <= 0) continue;
+        counters.leaseReturns.stop += 1;
+        counters.leaseReturnedBytes += purse.left;
+        purse.left = 0;
+      }
     },
   };
 }

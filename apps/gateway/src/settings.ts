@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zSettingFlag, zSettingText } from '@proxy/contract';
+import { metricsListenProblems, zSettingFlag, zSettingListen, zSettingText } from '@proxy/contract';
 import { GATEWAY_CHANGES_CHANNEL, listenForNotifications, type TDbHandle } from '@proxy/db';
 import type { TGatewayOptions } from './gateway-options';
 
@@ -42,6 +42,16 @@ export const ZGatewaySettings = z.object({
     .default(8 * 1024 * 1024),
   /** A gateway silent this many seconds (killed, cut off) has its unspent leases returned by the others. */
   GATEWAY_LEASE_EXPIRY_S: z.coerce.number().int().min(1).default(30),
+  /**
+   * Where Prometheus scrapes a standalone gateway (GET /metrics, /health/live, /health/ready): host:port, or off.
+   * A clustered gateway's primary serves it for all its workers. Embedded, the API's METRICS_LISTEN has the
+   * gateway's metrics and this is not used. Off loopback, GATEWAY_METRICS_TOKEN is required.
+   */
+  GATEWAY_METRICS_LISTEN: zSettingListen('127.0.0.1:9465'),
+  /** Bearer token a scraper of GATEWAY_METRICS_LISTEN sends (Authorization: Bearer <token>), at least 16 characters. */
+  GATEWAY_METRICS_TOKEN: zSettingText,
+  /** The gateway is not ready when its copy of the state last matched the database longer ago than this (seconds). */
+  GATEWAY_STATE_STALE_S: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
 /** Parsed gateway settings. */
@@ -50,18 +60,28 @@ export type TGatewaySettings = z.output<typeof ZGatewaySettings>;
 /** Parses the gateway's settings; throws a readable list of what is wrong. */
 export function loadGatewaySettings(env: NodeJS.ProcessEnv = process.env): TGatewaySettings {
   const parsed = ZGatewaySettings.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(
-      `Invalid gateway configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
-    );
-  }
+  const problems = parsed.success
+    ? metricsListenProblems(parsed.data.GATEWAY_METRICS_LISTEN, parsed.data.GATEWAY_METRICS_TOKEN, {
+        listen: 'GATEWAY_METRICS_LISTEN',
+        token: 'GATEWAY_METRICS_TOKEN',
+      })
+    : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  if (!parsed.success || problems.length > 0)
+    throw new Error(`Invalid gateway configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return parsed.data;
 }
 
 /** Options of startGateway from the settings, plus what the run mode decides (database, bind address, the API's echo). */
 export function gatewayOptionsOf(
   settings: TGatewaySettings,
-  run: { database: TDbHandle; defaultHost: string; echoUrls?: string[]; onError?: TGatewayOptions['onError'] },
+  run: {
+    database: TDbHandle;
+    defaultHost: string;
+    echoUrls?: string[];
+    onError?: TGatewayOptions['onError'];
+    /** Embedded in the API process: the API's registry has the process's metrics and its database pool's. */
+    isEmbedded?: boolean;
+  },
 ): TGatewayOptions {
   return {
     db: run.database.db,
@@ -82,6 +102,9 @@ export function gatewayOptionsOf(
     drainMs: settings.GATEWAY_DRAIN_S * 1000,
     leaseBytes: settings.GATEWAY_LEASE_BYTES,
     leaseExpiryMs: settings.GATEWAY_LEASE_EXPIRY_S * 1000,
+    staleAfterMs: settings.GATEWAY_STATE_STALE_S * 1000,
+    defaultMetrics: !run.isEmbedded,
+    dbPool: run.isEmbedded ? undefined : run.database.pool,
     onError: run.onError,
   };
 }

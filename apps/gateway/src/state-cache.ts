@@ -116,6 +116,8 @@ export function createStateCache(options: TStateCacheOptions) {
   let usageLogUsers = new Set<number>();
   let version = -1;
   let lastChange: Date | null = null;
+  // When a sync last read the database through (performance.now()); -Infinity before the first: the copy's freshness.
+  let lastReadAt = -Infinity;
   // Order of reads: a sync does not overwrite a user's IP lists with what it read before a lookup of them.
   let readSeq = 0;
   const listsReadAt = new Map<number, number>();
@@ -135,8 +137,12 @@ export function createStateCache(options: TStateCacheOptions) {
 
   async function sync(force = false): Promise<void> {
     const seq = ++readSeq;
+    const startedAt = performance.now();
     const current = await readVersion(db);
-    if (!force && current === version) return;
+    if (!force && current === version) {
+      lastReadAt = startedAt;
+      return;
+    }
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
     const [nodes, entries, ruleRows, logUsers] = await Promise.all([
       loadExitNodes(db),
@@ -165,6 +171,7 @@ export function createStateCache(options: TStateCacheOptions) {
     listsByUser = lists;
     rulesByUser = rules;
     version = Math.max(version, current);
+    lastReadAt = startedAt;
   }
 
   // Every token (cold load, in pages by id) or those changed since a time.
@@ -274,6 +281,8 @@ export function createStateCache(options: TStateCacheOptions) {
     /** Resolves once a sync that began after this call has applied the database's version. */
     refresh: () => requestSync(),
     appliedVersion: () => version,
+    /** Whether the first load is done, and how long ago (ms) the copy was last known to match the database. */
+    freshness: () => ({ isLoaded: lastReadAt > -Infinity, ageMs: performance.now() - lastReadAt }),
     stats: () => ({ tokens: tokensById.size, nodes: nodesById.size, version, lookups: lookup.queries() }),
   };
 }

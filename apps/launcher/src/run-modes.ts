@@ -14,6 +14,7 @@ import {
   type TGatewaySettings,
 } from '@proxy/gateway';
 import { loadServerConfig, startApi, type TApi, type TServerConfig } from '@proxy/server';
+import { startApiMetrics, startGatewayMetrics, startPrimaryMetrics, withMetrics } from './run-metrics';
 
 /** Settings that choose what a run starts (the API's and the gateway's own settings live in their apps). */
 export const ZLaunchSettings = z.object({
@@ -87,6 +88,7 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
         defaultHost: config.HOST,
         echoUrls: echoUrlsFor(config),
         onError: (error, where) => reportGatewayError(error, where),
+        isEmbedded: true,
       }),
     );
   }
@@ -95,12 +97,15 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
     config,
     database,
     gatewayApplied: embedded ? () => embedded.store.refresh() : undefined,
+    gatewayHealth: embedded ? () => embedded.store.health() : undefined,
   });
   reportGatewayError = (error, where) => api.app.log.error({ err: error }, `gateway ${where} failed`);
   for (const { error, where } of earlyErrors) reportGatewayError(error, where);
   if (embedded) api.app.log.info(`gateway on ${config.HOST}:${embedded.port}`);
+  const metrics = await startApiMetrics(config, api, embedded);
   return {
     async close() {
+      await metrics?.close();
       await api.close();
       if (gateway) {
         api.app.log.info(drainingText('gateway', gateway.connectionCount(), gatewaySettings.GATEWAY_DRAIN_S));
@@ -132,8 +137,13 @@ export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<
       'Invalid configuration:\n  DATABASE_URL: a standalone gateway needs the PostgreSQL database of the API',
     );
   const workers = settings.GATEWAY_WORKERS ?? os.availableParallelism();
-  if (workers > 1 && cluster.isPrimary)
-    return runGatewayPrimary(workers, `${settings.GATEWAY_HOST ?? '0.0.0.0'}:${settings.GATEWAY_PORT}`, settings);
+  if (workers > 1 && cluster.isPrimary) {
+    const metrics = await startPrimaryMetrics(settings);
+    return withMetrics(
+      await runGatewayPrimary(workers, `${settings.GATEWAY_HOST ?? '0.0.0.0'}:${settings.GATEWAY_PORT}`, settings),
+      metrics,
+    );
+  }
   const database = await openDb({ url: launch.DATABASE_URL, poolSize: 4 });
   const gateway = await startGateway({
     ...gatewayOptionsOf(settings, {
@@ -143,6 +153,7 @@ export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<
     }),
     limiter: cluster.isWorker ? createWorkerLimiter() : undefined,
   });
+  const metrics = await startGatewayMetrics(settings, gateway);
   if (cluster.isWorker) process.send?.({ kind: 'gateway.ready', port: gateway.port });
   else console.log(`gateway listening on ${settings.GATEWAY_HOST ?? '0.0.0.0'}:${gateway.port}`);
   const who = cluster.isWorker ? `gateway worker ${process.pid}` : 'gateway';

@@ -11,7 +11,14 @@ export function startGatewayProcess(
 ): Promise<TGatewayProcess> {
   return startLauncher(
     'gateway',
-    { ...process.env, GATEWAY_HOST: '127.0.0.1', GATEWAY_ALLOW_PRIVATE_TARGETS: 'true', ...env },
+    {
+      ...process.env,
+      GATEWAY_HOST: '127.0.0.1',
+      GATEWAY_ALLOW_PRIVATE_TARGETS: 'true',
+      // Gateways run side by side in the tests: each its own metrics port (its output names it).
+      GATEWAY_METRICS_LISTEN: '127.0.0.1:0',
+      ...env,
+    },
     readyText,
   );
 }

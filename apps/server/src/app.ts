@@ -18,6 +18,8 @@ import type { TDeps } from './lib/deps';
 import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
 import { createJwt } from './lib/jwt';
 import { createMailer, type TMailer } from './lib/mailer';
+import { createApiMetrics } from './lib/metrics';
+import { readDeliveryBacklog } from './features/webhooks/webhooks.repository';
 import { createLoggerOptions } from './lib/logger';
 import { createAuthLimiter } from './lib/rate-limiter';
 import { registerRoutes, type THandlers } from './lib/routing';
@@ -34,6 +36,8 @@ export type TAppOptions = {
   logger?: boolean | object;
   /** See TDeps.gatewayApplied (the launcher passes the embedded gateway's). */
   gatewayApplied?: () => Promise<void>;
+  /** See TDeps.gatewayHealth (the launcher passes the embedded gateway's). */
+  gatewayHealth?: TDeps['gatewayHealth'];
   /** The handlers by route group (default: every feature's); tests leave a group out to see its routes answer 501. */
   handlers?: (deps: TDeps) => THandlers;
 };
@@ -60,11 +64,20 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     // The router's own refusals (a path parameter over 100 characters, a malformed URL) in the envelope.
     frameworkErrors: answerFrameworkError,
   });
+  const payProviders = createPayProviders(config);
+  const metrics = createApiMetrics({ database: options.database, providers: [...payProviders.keys()] });
+  // Every answer is counted by its route's name (or the pattern of a route outside the table), never by its URL.
+  app.addHook('onResponse', (req, reply, done) => {
+    const route = (req.routeOptions.config as { routeName?: string }).routeName ?? req.routeOptions.url ?? 'unmatched';
+    metrics.request(route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
   // Services read the time through this clock: an answer that read it is not kept in memory (lib/answer-cache.ts).
   const clock = clockWatchedByAnswers(options.clock ?? systemClock);
   const answerCache = await createAnswerCache(options.database, {
     maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024,
     clock,
+    onCatchUp: metrics.changeFeed.caughtUp,
   });
   app.addHook('onClose', () => answerCache.close());
   const deps: TDeps = {
@@ -91,9 +104,15 @@ export async function buildApp(options: TAppOptions): Promise<{ app: FastifyInst
     }),
     log: app.log,
     gatewayApplied: options.gatewayApplied ?? (async () => {}),
-    payProviders: createPayProviders(config),
+    payProviders,
     answerCache,
+    metrics,
+    gatewayHealth: options.gatewayHealth,
   };
+  metrics.attach({
+    answerCache: () => answerCache.stats(),
+    webhookBacklog: () => readDeliveryBacklog(deps.db, clock.now()),
+  });
 
   const webDist = path.resolve(config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
   const hasWeb = existsSync(path.join(webDist, 'index.html'));

@@ -3,6 +3,8 @@ import type { TDbHandle } from '@proxy/db';
 import type { TServerConfig } from './config/env';
 import { buildApp } from './app';
 import type { TDeps } from './lib/deps';
+import type { TReadiness } from '@proxy/contract';
+import { checkReadiness } from './features/system/health.service';
 import { runStartupTasks } from './features/startup';
 import { createServerJobRunner } from './jobs/token-jobs';
 import { createInventoryProbeRunner } from './features/inventory/inventory-probe.job';
@@ -12,6 +14,10 @@ import { createWebhookRunner } from './features/webhooks/webhooks.jobs';
 export type TApi = {
   app: FastifyInstance;
   deps: TDeps;
+  /** Its metrics, as the exposition text (the launcher serves them on METRICS_LISTEN). */
+  metrics: { text(): Promise<string>; contentType: string };
+  /** Its readiness (GET /api/health/ready). */
+  readiness(): Promise<TReadiness>;
   /**
    * A clean stop: stops accepting connections at once; the requests in flight and the job pass in progress get
    * SHUTDOWN_GRACE_S to finish, then the connections still open are closed and the pass is abandoned.
@@ -28,9 +34,15 @@ export async function startApi(options: {
   config: TServerConfig;
   database: TDbHandle;
   gatewayApplied?: () => Promise<void>;
+  gatewayHealth?: TDeps['gatewayHealth'];
 }): Promise<TApi> {
   const { config, database } = options;
-  const { app, deps } = await buildApp({ config, database, gatewayApplied: options.gatewayApplied });
+  const { app, deps } = await buildApp({
+    config,
+    database,
+    gatewayApplied: options.gatewayApplied,
+    gatewayHealth: options.gatewayHealth,
+  });
   let isDraining = false;
   // While draining, every answer closes its connection: a kept-alive client would otherwise hold the stop open
   // until its keep-alive timeout, and its next request goes to another instance.
@@ -52,6 +64,8 @@ export async function startApi(options: {
   return {
     app,
     deps,
+    metrics: { text: () => deps.metrics.text(), contentType: deps.metrics.contentType },
+    readiness: () => checkReadiness(deps),
     async close() {
       isDraining = true;
       // Stop listening now (idle kept-alive connections close with it); the callback comes once every connection

@@ -55,6 +55,8 @@ export async function startApiProcess(options: {
       ...process.env,
       HOST: '127.0.0.1',
       PORT: '0',
+      // Several API processes run at once: each its own metrics port.
+      METRICS_LISTEN: '127.0.0.1:0',
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'proxy-fault-')),
       DATABASE_URL: options.databaseUrl,
       GATEWAY_EMBEDDED: 'false',

@@ -55,6 +55,13 @@ export const ERRORS = {
   },
   /** Unexpected failure; details are in the server log only. */
   INTERNAL: { code: 500, status: 500, zh: '服务器异常', en: 'Server error' },
+  /** Readiness (GET /health/ready): a check failed; `data.reasons` says which and why. */
+  NOT_READY: {
+    code: 9001,
+    status: 503,
+    zh: '服务尚未就绪',
+    en: 'The service is not ready',
+  },
   /** The call exists in the route table but is not available in this version. */
   NOT_AVAILABLE: { code: 501, status: 501, zh: '该功能暂未开放', en: 'This feature is not available yet' },
   /** The database connection was lost in the middle of the request (restart, failover, terminated): its transaction was cut off (at the commit itself, it may have gone through: retry with the same Idempotency-Key). */

@@ -4,6 +4,8 @@
 /** Name of a route in the table: TRouteName of routes.ts, written out for the schema-free route table. */
 export type TRouteName =
   | 'health'
+  | 'healthLive'
+  | 'healthReady'
   | 'openapi'
   | 'adminSystemSettings'
   | 'adminSystemSettingsUpdate'

@@ -13,6 +13,8 @@ export { API_PREFIX, OK_CODE } from './api-constants';
  */
 export const ROUTE_TABLE: Record<TRouteName, TRouteCallDef> = {
   health: { method: 'GET', path: '/health', auth: 'none', body: 'none' },
+  healthLive: { method: 'GET', path: '/health/live', auth: 'none', body: 'none' },
+  healthReady: { method: 'GET', path: '/health/ready', auth: 'none', body: 'none' },
   openapi: { method: 'GET', path: '/openapi.json', auth: 'none', body: 'none', isBlob: true },
   adminSystemSettings: { method: 'GET', path: '/admin/system/settings', auth: 'admin', body: 'none' },
   adminSystemSettingsUpdate: { method: 'PUT', path: '/admin/system/settings', auth: 'admin', body: 'json' },

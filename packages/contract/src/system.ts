@@ -9,8 +9,25 @@ export const ZSystemSettings = z.object({
 /** Parsed system settings. */
 export type TSystemSettings = z.infer<typeof ZSystemSettings>;
 
+/** The outcome of one readiness check: ok, off (not part of this process), or why it fails. */
+export const ZReadinessCheck = z.object({ status: z.enum(['ok', 'off', 'failed']), reason: z.string().optional() });
+
+/** Readiness of the API process (GET /health/ready); the answer of a 503 carries it in `data` too. */
+export const ZReadiness = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.object({
+    database: ZReadinessCheck,
+    migrations: ZReadinessCheck,
+    change_feed: ZReadinessCheck,
+    gateway: ZReadinessCheck,
+  }),
+  /** One line per failed check (empty when ready). */
+  reasons: z.array(z.string()),
+});
+/** Readiness of the API process. */
+export type TReadiness = z.infer<typeof ZReadiness>;
+
 /** Calls of the service itself: health, the OpenAPI document and the operators' security settings. */
-/** Health check and the OpenAPI document. */
 export const SYSTEM_ROUTES = {
   health: defineRoute({
     method: 'GET',
@@ -19,6 +36,24 @@ export const SYSTEM_ROUTES = {
     summary: 'Liveness and database check',
     tag: 'service',
     output: z.object({ status: z.literal('ok'), database: z.string() }),
+  }),
+  healthLive: defineRoute({
+    method: 'GET',
+    path: '/health/live',
+    auth: 'none',
+    summary: 'Liveness: the process answers (no dependency is checked)',
+    tag: 'service',
+    output: z.object({ status: z.literal('live') }),
+  }),
+  healthReady: defineRoute({
+    method: 'GET',
+    path: '/health/ready',
+    auth: 'none',
+    summary:
+      'Readiness: database reachable, migrations at the expected version, change feed listening, the embedded ' +
+      "gateway's state loaded and fresh. 503 NOT_READY with the failed checks' reasons (data.reasons) otherwise",
+    tag: 'service',
+    output: ZReadiness,
   }),
   openapi: defineRoute({
     method: 'GET',

@@ -2,3 +2,4 @@ export * from './client';
 export * from './schema';
 export * as schema from './schema';
 export * from './dump';
+export * from './migration-state';

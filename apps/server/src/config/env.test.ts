@@ -96,3 +96,29 @@ describe('answer cache setting', () => {
       expect(() => loadServerConfig({ ...base, ANSWER_CACHE_MB: bad })).toThrow(/ANSWER_CACHE_MB/);
   });
 });
+
+describe('metrics settings', () => {
+  it('listens on loopback port 9464 by default, takes another address, port 0, or off', () => {
+    expect(loadServerConfig(base).METRICS_LISTEN).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadServerConfig({ ...base, METRICS_LISTEN: '[::1]:0' }).METRICS_LISTEN).toEqual({ host: '::1', port: 0 });
+    expect(loadServerConfig({ ...base, METRICS_LISTEN: 'localhost:9100' }).METRICS_LISTEN).toEqual({
+      host: 'localhost',
+      port: 9100,
+    });
+    expect(loadServerConfig({ ...base, METRICS_LISTEN: 'off' }).METRICS_LISTEN).toBeNull();
+    expect(() => loadServerConfig({ ...base, METRICS_LISTEN: '9464' })).toThrow(/METRICS_LISTEN: host:port/);
+    expect(() => loadServerConfig({ ...base, METRICS_LISTEN: '127.0.0.1:70000' })).toThrow(/METRICS_LISTEN/);
+  });
+
+  it('refuses an address off loopback without a token of at least 16 characters', () => {
+    expect(() => loadServerConfig({ ...base, METRICS_LISTEN: '0.0.0.0:9464' })).toThrow(
+      /METRICS_TOKEN: required when METRICS_LISTEN is not a loopback address \(0\.0\.0\.0\)/,
+    );
+    expect(() => loadServerConfig({ ...base, METRICS_LISTEN: '10.0.0.5:9464' })).toThrow(/METRICS_TOKEN: required/);
+    expect(() => loadServerConfig({ ...base, METRICS_LISTEN: '0.0.0.0:9464', METRICS_TOKEN: 'short' })).toThrow(
+      /METRICS_TOKEN: at least 16 characters/,
+    );
+    const exposed = loadServerConfig({ ...base, METRICS_LISTEN: '0.0.0.0:9464', METRICS_TOKEN: 'a'.repeat(32) });
+    expect([exposed.METRICS_LISTEN, exposed.METRICS_TOKEN]).toEqual([{ host: '0.0.0.0', port: 9464 }, 'a'.repeat(32)]);
+  });
+});

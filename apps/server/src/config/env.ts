@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { zSettingFlag, zSettingText } from '@proxy/contract';
+import { metricsListenProblems, zSettingFlag, zSettingListen, zSettingText } from '@proxy/contract';
 import { tronAddressToHex } from '../features/payments/usdt/tron-address';
 import { parseUsdtRate } from '../features/payments/usdt/usdt-amount';
 import { newDataKeyText, parseDataKey } from '../lib/secret-box';
@@ -82,6 +82,13 @@ export const ZServerEnv = z.object({
   OPERATOR_EMAIL: z.string().email().default('admin@proxyhub.local'),
   /** Log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Where Prometheus scrapes this process (GET /metrics, and /health/live, /health/ready): host:port, or off. Never
+   * the public port; with the embedded gateway, its metrics are here too. Off loopback, METRICS_TOKEN is required.
+   */
+  METRICS_LISTEN: zSettingListen('127.0.0.1:9464'),
+  /** Bearer token a scraper of METRICS_LISTEN sends (Authorization: Bearer <token>), at least 16 characters. */
+  METRICS_TOKEN: optionalText,
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   TRUST_PROXY: bool,
   /** Folder of the built console; unset means apps/web/dist. */
@@ -333,7 +340,10 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): TServerC
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  const problems = paymentProblems(c);
+  const problems = [
+    ...paymentProblems(c),
+    ...metricsListenProblems(c.METRICS_LISTEN, c.METRICS_TOKEN, { listen: 'METRICS_LISTEN', token: 'METRICS_TOKEN' }),
+  ];
   if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(
     /\/$/,

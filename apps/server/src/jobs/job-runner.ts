@@ -6,6 +6,12 @@ import type { FastifyBaseLogger } from 'fastify';
  */
 export type TJob = { name: string; runOnce(stopping?: AbortSignal): Promise<number> };
 
+/** Told of every pass of every job (the metrics): its time, and its rows or its failure. */
+export type TJobObserver = {
+  passed(job: string, seconds: number, rows: number): void;
+  failed(job: string, seconds: number): void;
+};
+
 /** Starts and stops periodic jobs. */
 export type TJobRunner = {
   start(): void;
@@ -23,7 +29,9 @@ export function createJobRunner(options: {
   jobs: TJob[];
   intervalMs: number;
   log: Pick<FastifyBaseLogger, 'error'>;
+  observer?: TJobObserver;
 }): TJobRunner {
+  const { observer } = options;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let isStopped = true;
@@ -33,11 +41,14 @@ export function createJobRunner(options: {
     const counts: Record<string, number> = {};
     for (const job of options.jobs) {
       if (signal?.aborted) break;
+      const startedAt = performance.now();
       try {
         counts[job.name] = await job.runOnce(signal);
+        observer?.passed(job.name, (performance.now() - startedAt) / 1000, counts[job.name]);
       } catch (error) {
         options.log.error({ err: error, job: job.name }, 'job pass failed');
         counts[job.name] = 0;
+        observer?.failed(job.name, (performance.now() - startedAt) / 1000);
       }
     }
     return counts;

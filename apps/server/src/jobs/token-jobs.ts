@@ -78,7 +78,8 @@ export function createSupplyRefundJob(
 
 /** The server's lifecycle jobs (auto-renew runs before expiry so a renewable token never lapses; USDT watchers settle before stale orders time out). */
 export function createServerJobRunner(
-  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer' | 'payProviders'>,
+  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log' | 'gatewayApplied' | 'mailer' | 'payProviders'> &
+    Partial<Pick<TDeps, 'metrics'>>,
 ): TJobRunner {
   return createJobRunner({
     jobs: [
@@ -95,5 +96,6 @@ export function createServerJobRunner(
     ],
     intervalMs: deps.config.JOBS_INTERVAL_MS,
     log: deps.log,
+    observer: deps.metrics?.jobs,
   });
 }

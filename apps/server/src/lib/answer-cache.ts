@@ -36,6 +36,24 @@ type TAccount = {
   bytes: number;
 };
 
+/** What the cache has done since it opened (read by the metrics when scraped). */
+export type TAnswerCacheStats = {
+  /** False with ANSWER_CACHE_MB=0: no cache, no change feed. */
+  isOn: boolean;
+  /** The change feed's listening connection is up. */
+  isLive: boolean;
+  answerHits: number;
+  answerMisses: number;
+  sessionHits: number;
+  sessionMisses: number;
+  /** Accounts dropped: by a notification of a change, by the feed lost or back, by the memory bound. */
+  dropsByChange: number;
+  dropsByFeed: number;
+  dropsByMemory: number;
+  bytes: number;
+  accounts: number;
+};
+
 /** A miss in progress: what it computes is kept only if its account did not change meanwhile. */
 export type TAnswerTicket = { userId: number; account: TAccount; generation: number };
 
@@ -55,6 +73,7 @@ export type TAnswerCache = {
   keepSession<TUser, TSession>(ticket: TAnswerTicket, sessionId: number, entry: TCachedSession<TUser, TSession>): void;
   /** Drops what is kept for an account (its notification). */
   forget(userId: number): void;
+  stats(): TAnswerCacheStats;
   close(): Promise<void>;
 };
 
@@ -104,13 +123,29 @@ const OFF: TAnswerCache = {
   keepAnswer: () => {},
   keepSession: () => {},
   forget: () => {},
+  stats: () => ({
+    isOn: false,
+    isLive: false,
+    answerHits: 0,
+    answerMisses: 0,
+    sessionHits: 0,
+    sessionMisses: 0,
+    dropsByChange: 0,
+    dropsByFeed: 0,
+    dropsByMemory: 0,
+    bytes: 0,
+    accounts: 0,
+  }),
   close: async () => {},
 };
 
-/** Opens the cache on the database's change feed; `maxBytes` 0 turns it off. */
+/**
+ * Opens the cache on the database's change feed; `maxBytes` 0 turns it off.
+ * `onCatchUp` is told how long each catch-up took (the feed's lag) and whether it succeeded.
+ */
 export async function createAnswerCache(
   database: TDbHandle,
-  options: { maxBytes: number; clock: TClock },
+  options: { maxBytes: number; clock: TClock; onCatchUp?: (seconds: number, isCaughtUp: boolean) => void },
 ): Promise<TAnswerCache> {
   if (options.maxBytes <= 0) return OFF;
   // Least recently used first (a Map keeps insertion order; a use moves the account to the end).
@@ -120,15 +155,27 @@ export async function createAnswerCache(
   // Queries of this process answered when the last catch-up started, and the catch-up in flight.
   let caughtUpTo = -1;
   let inFlight: { mark: number; done: Promise<boolean> } | undefined;
+  const counts = {
+    answerHits: 0,
+    answerMisses: 0,
+    sessionHits: 0,
+    sessionMisses: 0,
+    dropsByChange: 0,
+    dropsByFeed: 0,
+    dropsByMemory: 0,
+  };
 
   const dropAll = () => {
+    counts.dropsByFeed += accounts.size;
     for (const account of accounts.values()) account.generation += 1;
     accounts.clear();
     totalBytes = 0;
   };
-  const forget = (userId: number) => {
+  const forget = (userId: number, isForMemory = false) => {
     const account = accounts.get(userId);
     if (!account) return;
+    if (isForMemory) counts.dropsByMemory += 1;
+    else counts.dropsByChange += 1;
     account.generation += 1;
     totalBytes -= account.bytes;
     accounts.delete(userId);
@@ -144,7 +191,7 @@ export async function createAnswerCache(
   const trim = () => {
     for (const [userId] of accounts) {
       if (totalBytes <= options.maxBytes) return;
-      forget(userId);
+      forget(userId, true);
     }
   };
 
@@ -164,7 +211,9 @@ export async function createAnswerCache(
 
   const catchUp = (): Promise<boolean> => {
     const mark = database.settledQueries();
+    const startedAt = performance.now();
     const done = feed.catchUp().then((isCaughtUp) => {
+      options.onCatchUp?.((performance.now() - startedAt) / 1000, isCaughtUp);
       if (inFlight?.done === done) inFlight = undefined;
       if (isCaughtUp && isLive) caughtUpTo = Math.max(caughtUpTo, mark);
       return isCaughtUp && isLive;
@@ -186,10 +235,19 @@ export async function createAnswerCache(
     ready,
     answer: (userId, key) => {
       const kept = touch(userId)?.answers.get(key);
-      return kept && kept.validUntil > options.clock.now().getTime() ? kept.body : undefined;
+      if (kept && kept.validUntil > options.clock.now().getTime()) {
+        counts.answerHits += 1;
+        return kept.body;
+      }
+      counts.answerMisses += 1;
+      return undefined;
     },
-    session: <TUser, TSession>(userId: number, sessionId: number) =>
-      touch(userId)?.sessions.get(sessionId) as TCachedSession<TUser, TSession> | undefined,
+    session: <TUser, TSession>(userId: number, sessionId: number) => {
+      const kept = touch(userId)?.sessions.get(sessionId) as TCachedSession<TUser, TSession> | undefined;
+      if (kept) counts.sessionHits += 1;
+      else counts.sessionMisses += 1;
+      return kept;
+    },
     begin: (userId) => {
       if (!isLive) return undefined;
       let account = touch(userId);
@@ -218,7 +276,8 @@ export async function createAnswerCache(
       account.sessions.set(sessionId, entry);
       trim();
     },
-    forget,
+    forget: (userId) => forget(userId),
+    stats: () => ({ isOn: true, isLive, ...counts, bytes: totalBytes, accounts: accounts.size }),
     close: () => feed.close(),
   };
 }

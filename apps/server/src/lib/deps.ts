@@ -4,6 +4,7 @@ import type { TServerConfig } from '../config/env';
 import type { TAnswerCache } from './answer-cache';
 import type { TClock } from './clock';
 import type { TJwt } from './jwt';
+import type { TApiMetrics } from './metrics';
 import type { TMailer } from './mailer';
 import type { TAuthLimiter } from './rate-limiter';
 import type { TPayProviders } from '../features/payments/providers';
@@ -30,4 +31,11 @@ export type TDeps = {
   answerCache: TAnswerCache;
   /** Payment providers that are on (PAY_SANDBOX, ALIPAY_*, WECHAT_PAY_*). */
   payProviders: TPayProviders;
+  /** This process's metrics (lib/metrics.ts). */
+  metrics: TApiMetrics;
+  /** The embedded gateway's readiness (its state loaded and fresh); undefined when gateways run apart. */
+  gatewayHealth?: () => TGatewayHealth;
 };
+
+/** Whether a gateway's state is loaded and fresh, and why not. */
+export type TGatewayHealth = { isReady: boolean; reason?: string };

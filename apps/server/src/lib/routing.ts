@@ -234,6 +234,8 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
     app.route({
       method: def.method,
       url: API_PREFIX + def.path,
+      // The metrics count an answer by this name (lib/metrics.ts).
+      config: { routeName: name },
       handler: async (req, reply) => {
         const lang = requestLang(req);
         // Whether memory may answer (lib/answer-cache.ts): asked once, before any lookup.

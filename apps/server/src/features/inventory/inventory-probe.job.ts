@@ -8,10 +8,13 @@ export function createInventoryProbeJob(deps: Pick<TDeps, 'db' | 'config' | 'clo
 }
 
 /** Runs the probe every INVENTORY_PROBE_INTERVAL_S (the caller starts it only when that is above 0). */
-export function createInventoryProbeRunner(deps: Pick<TDeps, 'db' | 'config' | 'clock' | 'log'>): TJobRunner {
+export function createInventoryProbeRunner(
+  deps: Pick<TDeps, 'db' | 'config' | 'clock' | 'log'> & Partial<Pick<TDeps, 'metrics'>>,
+): TJobRunner {
   return createJobRunner({
     jobs: [createInventoryProbeJob(deps)],
     intervalMs: Math.max(1, deps.config.INVENTORY_PROBE_INTERVAL_S) * 1000,
     log: deps.log,
+    observer: deps.metrics?.jobs,
   });
 }

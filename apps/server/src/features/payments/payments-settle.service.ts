@@ -161,7 +161,7 @@ export async function settlePayment(
  * throw, so the provider resends later.
  */
 export async function receiveNotification(
-  deps: TSettleDeps,
+  deps: TSettleDeps & Partial<Pick<TDeps, 'metrics'>>,
   method: string,
   incoming: TIncomingNotification,
   ip: string,
@@ -175,9 +175,14 @@ export async function receiveNotification(
     orderId = paid.orderId;
     const result = await settlePayment(deps, provider.method, paid);
     await logNotification(deps.db, { method: provider.method, orderId, result, ip });
+    deps.metrics?.paymentNotification(provider.method, result);
     return provider.answers.ok;
   } catch (error) {
-    if (!(error instanceof NotificationRefusal)) throw error;
+    if (!(error instanceof NotificationRefusal)) {
+      deps.metrics?.paymentNotification(provider.method, 'error');
+      throw error;
+    }
+    deps.metrics?.paymentNotification(provider.method, 'refused');
     deps.log.warn({ method: provider.method, orderId, reason: error.reason, ip }, 'payment notification refused');
     await logNotification(deps.db, {
       method: provider.method,

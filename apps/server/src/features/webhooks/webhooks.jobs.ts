@@ -10,7 +10,7 @@ import type { TWebhookSender } from './webhooks.sender';
  * pass, here or on another instance, delivers them again with the same event id.
  */
 export function createWebhookRunner(
-  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log'>,
+  deps: Pick<TDeps, 'db' | 'clock' | 'config' | 'log'> & Partial<Pick<TDeps, 'metrics'>>,
   sender: TWebhookSender = senderOf(deps.config),
 ): TJobRunner {
   const stopping = new AbortController();
@@ -18,6 +18,7 @@ export function createWebhookRunner(
     jobs: [{ name: 'webhook-delivery', runOnce: () => deliverDueWebhooks(deps, sender, stopping.signal) }],
     intervalMs: deps.config.WEBHOOK_INTERVAL_MS,
     log: deps.log,
+    observer: deps.metrics?.jobs,
   });
   return {
     start: runner.start,

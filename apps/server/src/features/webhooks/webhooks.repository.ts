@@ -253,3 +253,24 @@ export async function setEndpointState(
 ): Promise<void> {
   await tx.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, id));
 }
+
+/**
+ * The queue of every instance (the metrics): deliveries pending for enabled
+ * endpoints, and how long the oldest due one has been due, in seconds (0: none due).
+ */
+export async function readDeliveryBacklog(
+  db: TDbOrTx,
+  now: Date,
+): Promise<{ pending: number; oldestDueSeconds: number }> {
+  const d = webhookDeliveries;
+  const dueAt = sql`coalesce(${d.nextAttemptAt}, ${d.createdAt})`;
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*)::int`,
+      oldestDueSeconds: sql<number>`coalesce(extract(epoch from (${now}::timestamptz - min(${dueAt}) filter (where ${dueAt} <= ${now}))), 0)::float8`,
+    })
+    .from(d)
+    .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.id, d.endpointId), eq(webhookEndpoints.isEnabled, true)))
+    .where(eq(d.status, 'pending'));
+  return { pending: Number(row?.pending ?? 0), oldestDueSeconds: Math.max(0, Number(row?.oldestDueSeconds ?? 0)) };
+}

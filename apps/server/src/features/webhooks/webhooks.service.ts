@@ -45,7 +45,7 @@ import {
 } from './webhooks.repository';
 import { createWebhookSender, literalHostRefusal, type TWebhookSender } from './webhooks.sender';
 
-type TWebhookDeps = Pick<TDeps, 'db' | 'clock' | 'config'>;
+type TWebhookDeps = Pick<TDeps, 'db' | 'clock' | 'config'> & Partial<Pick<TDeps, 'metrics'>>;
 
 /** An attempt holds its delivery this long; a server that dies mid-attempt leaves it to be redelivered after. */
 export const WEBHOOK_LEASE_MS = WEBHOOK_TIMEOUT_MS * 6;
@@ -334,7 +334,13 @@ async function attemptDelivery(
   signal?: AbortSignal,
 ): Promise<void> {
   const { delivery, endpoint } = claimed;
-  const secret = await endpointSecretOf(deps, endpoint);
+  let secret: string;
+  try {
+    secret = await endpointSecretOf(deps, endpoint);
+  } catch (error) {
+    deps.metrics?.webhookDelivery('error');
+    throw error;
+  }
   const result = await sender.send({
     url: endpoint.url,
     secret,
@@ -345,7 +351,7 @@ async function attemptDelivery(
   });
   if (result.isAborted) return;
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  const outcome = await deps.db.transaction(async (tx) => {
     const isGivenUp =
       !result.ok &&
       delivery.giveUpAt !== null &&
@@ -357,12 +363,13 @@ async function attemptDelivery(
       latencyMs: result.latencyMs,
       responseExcerpt: result.excerpt,
     });
-    if (!recorded) return;
+    if (!recorded) return null;
+    const outcome = result.ok ? 'succeeded' : isGivenUp ? 'failed' : 'retry';
     const locked = await lockEndpointById(tx, endpoint.id);
-    if (!locked) return;
+    if (!locked) return outcome;
     if (result.ok) {
       if (locked.failingSince) await setEndpointState(tx, locked.id, { failingSince: null });
-      return;
+      return outcome;
     }
     const since = locked.failingSince ?? now;
     if (!locked.failingSince) await setEndpointState(tx, locked.id, { failingSince: since });
@@ -370,7 +377,10 @@ async function attemptDelivery(
       await setEndpointState(tx, locked.id, { isEnabled: false, disabledReason: 'failing' });
       await writeNotification(deps, locked.userId, 'webhook_disabled', tx, { url: locked.url });
     }
+    return outcome;
   });
+  // Counted once committed; an attempt whose row was claimed again meanwhile (its lease ran out) is not recorded.
+  if (outcome) deps.metrics?.webhookDelivery(outcome);
 }
 
 /**

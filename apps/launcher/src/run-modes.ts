@@ -161,6 +161,8 @@ export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<
     async close() {
       console.log(drainingText(who, gateway.connectionCount(), settings.GATEWAY_DRAIN_S));
       await gateway.close();
+      // The probes answer while the gateway drains; closed before the database they read.
+      await metrics.close();
       await database.close();
       console.log(`${who} stopped: usage written, leases returned`);
     },

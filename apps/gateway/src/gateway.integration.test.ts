@@ -1,6 +1,5 @@
 // Past ~400 lines: the gateway's real-path cases share one database copy, API and gateway started once
 // (each test file starts its own).
-import http from 'node:http';
 import net from 'node:net';
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +25,7 @@ import {
 import { buildConnectRequest, buildUserPass } from './socks5';
 import { ROTATION_MAX_MS, ROTATION_MIN_MS, rotationWindow } from './rotation';
 import { viaProxy } from '../test/proxy-clients';
+import { echoOnce, openTunnel, startEndlessOrigin, streamViaProxy } from '../test/live-connections';
 
 // The real gateway against a real database, local origins and local upstream proxies.
 let handle: TDbHandle;
@@ -36,109 +36,6 @@ let echo: Awaited<ReturnType<typeof startEcho>>;
 let userId: number;
 
 const usedBytes = (tokenId: number) => usedBytesOf(handle.db, tokenId);
-
-// A raw CONNECT tunnel that counts the payload bytes both ways.
-async function openTunnel(username: string, password: string, port: number) {
-  const socket = net.connect(gateway.port, '127.0.0.1');
-  let got = Buffer.alloc(0);
-  socket.on('data', (d) => (got = Buffer.concat([got, d])));
-  socket.on('error', () => {});
-  const closed = new Promise<void>((r) => socket.on('close', () => r()));
-  socket.write(
-    `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic ${Buffer.from(`${username}:${password}`).toString('base64')}\r\n\r\n`,
-  );
-  await until(() => got.includes('\r\n\r\n'));
-  const head = got.toString('latin1', 0, got.indexOf('\r\n\r\n'));
-  got = got.subarray(got.indexOf('\r\n\r\n') + 4);
-  return { socket, head, closed, received: () => got.length };
-}
-
-// One round trip through an open tunnel: the echo, or the tunnel's close (what a cut connection gives).
-function echoOnce(tunnel: Awaited<ReturnType<typeof openTunnel>>): Promise<'echoed' | 'closed'> {
-  if (tunnel.socket.destroyed) return Promise.resolve('closed');
-  const before = tunnel.received();
-  return new Promise((resolve) => {
-    const onData = () => {
-      if (tunnel.received() <= before) return;
-      tunnel.socket.off('data', onData);
-      resolve('echoed');
-    };
-    tunnel.socket.on('data', onData);
-    void tunnel.closed.then(() => resolve('closed'));
-    tunnel.socket.write('ping');
-  });
-}
-
-// An origin whose answer never ends: each push() sends one more chunk of the open response.
-async function startStream() {
-  const open = new Set<http.ServerResponse>();
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/octet-stream' });
-    res.write('first');
-    open.add(res);
-    res.on('close', () => open.delete(res));
-  });
-  const port = await listen(server);
-  return {
-    port,
-    push: () => {
-      for (const res of open) res.write('more');
-    },
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
-// A forwarded GET whose answer streams: resolves at its first bytes; next() pushes one chunk and tells whether it came.
-function streamViaProxy(username: string, password: string, url: string) {
-  return new Promise<{ status: number; next(push: () => void): Promise<'data' | 'closed'> }>((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1',
-      port: gateway.port,
-      path: url,
-      headers: {
-        host: new URL(url).host,
-        'proxy-authorization': `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
-      },
-      agent: false,
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      let bytes = 0;
-      let isClosed = false;
-      const waiting = new Set<() => void>();
-      const wake = () => {
-        for (const w of waiting) w();
-      };
-      res.on('data', (d: Buffer) => {
-        bytes += d.length;
-        wake();
-      });
-      res.on('error', () => {});
-      res.on('close', () => {
-        isClosed = true;
-        wake();
-      });
-      const next = (push: () => void) =>
-        new Promise<'data' | 'closed'>((done) => {
-          const before = bytes;
-          const check = () => {
-            if (isClosed) done('closed');
-            else if (bytes > before) done('data');
-            else return;
-            waiting.delete(check);
-          };
-          waiting.add(check);
-          check();
-          push();
-        });
-      res.once('data', () => resolve({ status: res.statusCode ?? 0, next }));
-    });
-    req.end();
-  });
-}
 
 beforeAll(async () => {
   handle = await createTestDatabase();
@@ -181,7 +78,7 @@ describe('gateway with the database', () => {
     expect(plain.status).toBe(200);
     expect(plain.body).toContain('seen-from=127.0.0.1');
 
-    const t = await openTunnel('ustatic1', 'secret', echo.port);
+    const t = await openTunnel({ proxyPort: gateway.port, username: 'ustatic1', password: 'secret', port: echo.port });
     expect(t.head).toMatch(/^HTTP\/1\.1 200/);
     const payload = Buffer.alloc(200_000, 1);
     t.socket.write(payload);
@@ -220,7 +117,7 @@ describe('gateway with the database', () => {
     const tokenId = await insertToken(handle.db, { userId, username: 'ulive', exitNodeId: exitId, country: 'fr' });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
-    const t = await openTunnel('ulive', 'secret', echo.port);
+    const t = await openTunnel({ proxyPort: gateway.port, username: 'ulive', password: 'secret', port: echo.port });
     expect(t.head).toMatch(/200/);
     const versionBefore = gateway.store.appliedVersion();
     await handle.db.update(proxyTokens).set({ status: 'disabled' }).where(eq(proxyTokens.id, tokenId));
@@ -279,12 +176,27 @@ describe('gateway with the database', () => {
     await until(() =>
       [tokenId, witnessId].every((id) => gateway.store.authorizer.findRefusal(id, '127.0.0.1') === null),
     );
-    const stream = await startStream();
-    const tunnel = await openTunnel('urecut', 'secret', echo.port);
+    const stream = await startEndlessOrigin();
+    const tunnel = await openTunnel({
+      proxyPort: gateway.port,
+      username: 'urecut',
+      password: 'secret',
+      port: echo.port,
+    });
     expect(tunnel.head).toMatch(/^HTTP\/1\.1 200/);
-    const download = await streamViaProxy('urecut', 'secret', `http://127.0.0.1:${stream.port}/endless`);
+    const download = await streamViaProxy({
+      proxyPort: gateway.port,
+      username: 'urecut',
+      password: 'secret',
+      url: `http://127.0.0.1:${stream.port}/endless`,
+    });
     expect(download.status).toBe(200);
-    const witness = await openTunnel('uwitness', 'secret', echo.port);
+    const witness = await openTunnel({
+      proxyPort: gateway.port,
+      username: 'uwitness',
+      password: 'secret',
+      port: echo.port,
+    });
     expect(witness.head).toMatch(/^HTTP\/1\.1 200/);
     expect(await echoOnce(tunnel)).toBe('echoed');
     expect(await download.next(stream.push)).toBe('data');
@@ -305,7 +217,12 @@ describe('gateway with the database', () => {
     expect(old.headers['x-proxy-reason']).toBe('bad-credentials');
     const fresh = await fetchViaProxy({ proxyPort: gateway.port, username: 'urecut', password: 'fresh', url });
     expect(fresh.status).toBe(200);
-    const freshTunnel = await openTunnel('urecut', 'fresh', echo.port);
+    const freshTunnel = await openTunnel({
+      proxyPort: gateway.port,
+      username: 'urecut',
+      password: 'fresh',
+      port: echo.port,
+    });
     expect(await echoOnce(freshTunnel)).toBe('echoed');
     freshTunnel.socket.destroy();
     stream.close();
@@ -366,7 +283,7 @@ describe('gateway with the database', () => {
     });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.findRefusal(tokenId, '127.0.0.1') === null);
-    const t = await openTunnel('utraffic', 'secret', echo.port);
+    const t = await openTunnel({ proxyPort: gateway.port, username: 'utraffic', password: 'secret', port: echo.port });
     expect(t.head).toMatch(/200/);
     const chunk = Buffer.alloc(16 * 1024, 2);
     const writer = setInterval(() => {

@@ -10,6 +10,7 @@ import {
   insertToken,
   insertUser,
   isPostgres,
+  itOnPostgres,
   startEcho,
 } from '@proxy/gateway/testing';
 import { freePort } from '../test/api-with-gateway';
@@ -71,6 +72,7 @@ export function metricNamesOf(expr: string): string[] {
 
 describe('the API with its embedded gateway (npm start): one metrics listener for both', () => {
   let handle: (TDbHandle & { url?: string }) | undefined;
+  let cutter: Awaited<ReturnType<typeof startPgCutter>> | undefined;
   let running: TRunning;
   let echo: Awaited<ReturnType<typeof startEcho>>;
   let apiPort: number;
@@ -82,6 +84,8 @@ describe('the API with its embedded gateway (npm start): one metrics listener fo
     if (isPostgres) {
       handle = await createTestDatabase();
       await seedToken(handle.db, 'umetrics');
+      // Through a connection the last test cuts.
+      cutter = await startPgCutter(handle.url!);
     } else {
       // The embedded database the run opens (DATA_DIR/pg), made from the migrated template.
       const seeded = await openDb({
@@ -99,15 +103,20 @@ describe('the API with its embedded gateway (npm start): one metrics listener fo
       ...apiEnv(dataDir),
       PORT: String(apiPort),
       GATEWAY_PORT: String(gatewayPort),
-      DATABASE_URL: handle?.url ?? '',
+      DATABASE_URL: cutter?.url ?? '',
       GATEWAY_EMBEDDED: 'true',
+      GATEWAY_STATE_STALE_S: '2',
       METRICS_LISTEN: `127.0.0.1:${metricsPort}`,
       METRICS_TOKEN: TOKEN,
     });
   });
 
   afterAll(async () => {
-    await running?.close();
+    // Once the database is cut (PostgreSQL), the gateway's last usage cannot be written: its stop fails.
+    await running?.close().catch((error: unknown) => {
+      if (!cutter) throw error;
+    });
+    await cutter?.close();
     echo?.close();
     await handle?.close();
   });
@@ -166,6 +175,26 @@ describe('the API with its embedded gateway (npm start): one metrics listener fo
     expect(apiReady.status).toBe(200);
     expect(JSON.parse(apiReady.body).data.checks.gateway).toEqual({ status: 'ok' });
   });
+
+  itOnPostgres(
+    "is not ready once the database is gone: the database, its change feed, the gateway's stale copy",
+    async () => {
+      await cutter!.close();
+      await expect
+        .poll(async () => {
+          const res = await getText(`http://127.0.0.1:${apiPort}/api/health/ready`);
+          return [
+            res.status,
+            (JSON.parse(res.body) as { data: { reasons: string[] } }).data.reasons.map((r) => r.replace(/:.*/, '')),
+          ];
+        })
+        .toEqual([503, ['database', 'migrations', 'change_feed', 'gateway']]);
+      const res = JSON.parse((await getText(`http://127.0.0.1:${apiPort}/api/health/ready`)).body) as {
+        data: { reasons: string[] };
+      };
+      expect(res.data.reasons[3]).toMatch(/^gateway: state stale: last matched the database \d+ s ago \(bound 2 s\)$/);
+    },
+  );
 });
 
 describe('metrics settings', () => {

@@ -40,9 +40,7 @@ export default function ContactConfirmPage() {
     <main className="plain-result">
       <h1>{t('title')}</h1>
       <p>{t('detail')}</p>
-      {confirm.isError && (
-        <p role="alert">{confirm.error instanceof ApiError ? confirm.error.msg : t('invalid')}</p>
-      )}
+      {confirm.isError && <p role="alert">{confirm.error instanceof ApiError ? confirm.error.msg : t('invalid')}</p>}
       <button
         type="button"
         className="plain-primary-button"

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { EmbeddedDatabaseInUseError, migrateDb, openDb } from './index';
+import { describeOnPostgres } from './testing';
 
 describe('database client', () => {
   it('migrates and enforces the non-negative balance check', async () => {
@@ -72,6 +74,56 @@ describe('change tracking', () => {
       expect((state as unknown as { rows: { version: number }[] }).rows[0].version).toBe(0);
     } finally {
       await handle.close();
+    }
+  });
+});
+
+/** A TCP relay to PostgreSQL whose connections the test can cut at once. */
+async function startRelay(databaseUrl: string) {
+  const target = new URL(databaseUrl);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    /** Cuts every connection open now (new ones still pass). */
+    cut: () => sockets.forEach((socket) => socket.destroy()),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describeOnPostgres('the PostgreSQL pool when a connection dies', () => {
+  it('drops a client whose connection ends between its checkout and BEGIN, so the pool keeps its size and closes', async () => {
+    const relay = await startRelay(process.env.DATABASE_URL!);
+    const handle = await openDb({ url: relay.url, poolSize: 2 });
+    const pool = handle.pool!;
+    try {
+      // The connection dies right after the transaction got its client, before BEGIN has an answer.
+      pool.once('acquire', () => relay.cut());
+      await expect(handle.db.transaction(async (tx) => tx.execute(sql`SELECT 1`))).rejects.toThrow();
+      await expect.poll(() => ({ total: pool.totalCount, idle: pool.idleCount })).toEqual({ total: 0, idle: 0 });
+      // The pool works on, and a client released twice (the holder's own release after ours) changes nothing.
+      for (let i = 0; i < 3; i++) {
+        const rows = await handle.db.transaction(async (tx) => tx.execute(sql`SELECT 1 AS one`));
+        expect((rows as unknown as { rows: { one: number }[] }).rows).toEqual([{ one: 1 }]);
+      }
+      expect(pool.totalCount).toBeLessThanOrEqual(2);
+    } finally {
+      // A pool holding a lost client would wait for it for ever: its end is then left running (the test has failed).
+      const ending = handle.close();
+      if (pool.totalCount === pool.idleCount) await ending;
+      await relay.close();
     }
   });
 });

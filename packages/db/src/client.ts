@@ -61,7 +61,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export async function openDb(options: TDbOptions = {}): Promise<TDbHandle> {
   if (options.url) {
     let settled = 0;
-    const pool = new pg.Pool({
+    const pool = new GuardedPool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
       Client: countingClient(() => (settled += 1)),
@@ -88,6 +88,42 @@ export async function openDb(options: TDbOptions = {}): Promise<TDbHandle> {
     unlock();
     throw error;
   }
+}
+
+/**
+ * A pool that never loses a client whose connection ends while it is checked out. Drizzle's transaction() sends
+ * BEGIN before its try/finally: when the connection dies between the checkout and BEGIN (a failover, a restart of
+ * the server, a cut network), the client is never released, the pool counts it for ever (one connection fewer each
+ * time) and end() waits for it for ever. Here a checked-out client whose connection ends is released with an error
+ * (the pool drops it), and a second release (the holder's own, later) is a no-op.
+ */
+class GuardedPool extends pg.Pool {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override connect(callback?: any): any {
+    if (typeof callback === 'function') {
+      return super.connect((error, client, done) => {
+        if (error || !client) return callback(error, client, done);
+        const guarded = guardRelease(client);
+        callback(undefined, guarded, guarded.release);
+      });
+    }
+    return super.connect().then(guardRelease);
+  }
+}
+
+function guardRelease(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release;
+  let isReleased = false;
+  const onEnd = () => guarded(new Error('the connection ended while the client was checked out'));
+  const guarded = (error?: Error | boolean) => {
+    if (isReleased) return;
+    isReleased = true;
+    client.off('end', onEnd);
+    release(error);
+  };
+  client.release = guarded;
+  client.once('end', onEnd);
+  return client;
 }
 
 /**

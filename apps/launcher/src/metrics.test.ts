@@ -21,6 +21,7 @@ import { runGateway, runServer, type TRunning } from './run-modes';
 
 const TOKEN = 'metrics-token-0123456789';
 const KiB = 1024;
+const DOCS_PRODUCTION = new URL('../../../docs/production.md', import.meta.url);
 
 /** What a run of the API needs besides its database and ports (the tests' cheap secrets, no log). */
 function apiEnv(dataDir: string): Record<string, string> {
@@ -157,6 +158,20 @@ describe('the API with its embedded gateway (npm start): one metrics listener fo
     // The process's own metrics once (the gateway's registry leaves them to the API's), never a URL or a user.
     expect(after.text.match(/^# TYPE process_cpu_seconds_total /gm)).toHaveLength(1);
     expect(after.text).not.toMatch(/umetrics|127\.0\.0\.1/);
+  });
+
+  it("matches the metric list of docs/production.md, both ways, with each metric's type", async () => {
+    const exposed = [...(await scrape(metricsUrl, TOKEN)).text.matchAll(/^# TYPE (proxy_\S+) (\S+)$/gm)]
+      .map(([, name, type]) => `${name} ${type}`)
+      .sort();
+    const documented = [...readFileSync(DOCS_PRODUCTION, 'utf8').matchAll(/^\| `(proxy_[^`]+)` \| (\w+) \|/gm)]
+      .map(([, name, type]) => `${name} ${type}`)
+      .sort();
+    expect(exposed.length).toBeGreaterThan(30);
+    expect(exposed.filter((metric) => !documented.includes(metric))).toEqual([]);
+    // The database pool's metrics exist only where there is a pool: on PostgreSQL, not the embedded database.
+    const absent = documented.filter((metric) => !exposed.includes(metric));
+    expect(absent.filter((metric) => isPostgres || !/^proxy_\w+_db_pool_/.test(metric))).toEqual([]);
   });
 
   it('answers /metrics only with the bearer token; the probes need none', async () => {

@@ -7,6 +7,7 @@ import { parseIpAddress } from '@proxy/contract';
 import { noteAuditEffect } from '../audit/audit.service';
 import type { TDeps } from '../../lib/deps';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
+import { openExitPassword } from './inventory-secrets';
 import {
   listProbeTargets,
   lockExitNode,
@@ -228,8 +229,16 @@ export async function probeNode(deps: TProbeDeps, node: TExitNodeRow): Promise<b
   const threshold = deps.config.INVENTORY_PROBE_FAILURES;
   let outcome: TProbeOutcome = { ok: false, error: 'not probed' };
   let failed = 0;
-  while (failed < threshold) {
-    outcome = await probeThroughNode(node, deps.config.inventoryProbeUrl, deps.config.INVENTORY_PROBE_TIMEOUT_MS);
+  // The stored password is sealed: opened for the dial only (a wrong key fails the probe, naming the setting).
+  let dialled: TExitNodeRow | null = null;
+  try {
+    dialled = { ...node, password: openExitPassword(deps, node.password) };
+  } catch (error) {
+    outcome = { ok: false, error: describeError(error) };
+    failed = threshold;
+  }
+  while (dialled && failed < threshold) {
+    outcome = await probeThroughNode(dialled, deps.config.inventoryProbeUrl, deps.config.INVENTORY_PROBE_TIMEOUT_MS);
     if (outcome.ok) break;
     failed += 1;
   }

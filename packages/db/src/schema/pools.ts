@@ -1,0 +1,79 @@
+import { sql } from 'drizzle-orm';
+import { check, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { TPoolArea, TPoolAreaSpelling } from '@proxy/contract';
+import { createdAt, fen, id } from './columns';
+import { EXIT_KINDS } from './inventory';
+
+/** How the gateway talks to a pool's endpoints. */
+export const POOL_PROTOCOLS = ['http-connect', 'socks5'] as const;
+/** enabled: sold through and dialled; paused: neither (a new pool starts paused until the operator resumes it). */
+export const POOL_STATUSES = ['enabled', 'paused'] as const;
+/** How the provider spells our area slugs that its mapping does not name. */
+export const POOL_AREA_CASES = ['lower', 'upper'] as const;
+/** Which areas a pool serves: every country, or the imported list. */
+export const POOL_COVERAGE_MODES = ['all', 'list'] as const;
+/** The secret box's purpose (additional data) of `pools.password`. */
+export const POOL_PASSWORD_PURPOSE = 'pools.password';
+
+/** One endpoint of a pool (tried in the order of the list). */
+export type TPoolEndpoint = { host: string; port: number };
+
+/** What the operator's last check of a pool found (docs/pools.md, "Check"). */
+export type TPoolLastCheck = {
+  at: string;
+  /** ok, or why not: bad-credentials, area-not-served, refused, timeout, unreachable, echo-failed. */
+  outcome: string;
+  area: string;
+  exitIp: string | null;
+  exitCountry: string | null;
+  latencyMs: number | null;
+};
+
+/**
+ * Upstream pools (backconnect providers): one or more gateway addresses of a provider whose username, rendered
+ * from the template, chooses the area and a sticky session (docs/pools.md). Not rows of exit_nodes: a pool is one
+ * account serving many areas, each connection's exit chosen by the provider.
+ */
+export const pools = pgTable(
+  'pools',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    /** Residential or data-center traffic (which products may use it). */
+    kind: text('kind', { enum: EXIT_KINDS }).notNull(),
+    protocol: text('protocol', { enum: POOL_PROTOCOLS }).notNull(),
+    /** host:port pairs, tried in order when one does not answer. */
+    endpoints: jsonb('endpoints').$type<TPoolEndpoint[]>().notNull(),
+    /** The account name at the provider ({user} of the template). */
+    username: text('username').notNull(),
+    /** Sealed with the secret box (POOL_PASSWORD_PURPOSE); write-only through the API. */
+    password: text('password').notNull(),
+    /** The username grammar (packages/contract/src/pools-template.ts). */
+    usernameTemplate: text('username_template').notNull(),
+    areaCase: text('area_case', { enum: POOL_AREA_CASES }).notNull().default('lower'),
+    /** The provider's words for some of our areas (imported CSV). */
+    areaMapping: jsonb('area_mapping').$type<TPoolAreaSpelling[]>().notNull().default([]),
+    coverageMode: text('coverage_mode', { enum: POOL_COVERAGE_MODES }).notNull().default('all'),
+    /** The areas served when coverage_mode is 'list' (imported CSV); an entry serves the areas below it too. */
+    coverage: jsonb('coverage').$type<TPoolArea[]>().notNull().default([]),
+    /** What a GB carried through the pool costs the operator, in fen (exact; 1 GB = 10^9 bytes). */
+    costPerGbFen: fen('cost_per_gb_fen').notNull().default(0),
+    /** Lower is tried first; weight shares the connections among pools of one priority. */
+    priority: integer('priority').notNull().default(10),
+    weight: integer('weight').notNull().default(100),
+    /** Simultaneous connections one gateway process opens through the pool. */
+    maxConnections: integer('max_connections').notNull().default(1000),
+    status: text('status', { enum: POOL_STATUSES }).notNull().default('paused'),
+    /** The operator's last check (its outcome only: never the password). */
+    lastCheck: jsonb('last_check').$type<TPoolLastCheck>(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('pools_name_key').on(sql`lower(${t.name})`),
+    check(
+      'pools_numbers',
+      sql`${t.costPerGbFen} >= 0 AND ${t.priority} >= 0 AND ${t.weight} >= 1 AND ${t.maxConnections} >= 1`,
+    ),
+  ],
+);

@@ -4,3 +4,4 @@ export * as schema from './schema';
 export * from './dump';
 export * from './migration-state';
 export * from './secret-box';
+export * from './upstream-dial';

@@ -44,3 +44,4 @@ export * from './supply';
 export * from './inventory';
 export * from './overview';
 export * from './pools-template';
+export * from './pools';

@@ -216,6 +216,40 @@ export const VALIDATION_MESSAGES = {
     zh: '写法 {spelling} 含有字符 {char}：模板把它用作分隔符，或上游不接受它',
     en: 'The spelling {spelling} contains {char}, which the template uses as a separator or providers do not accept',
   },
+  poolUsernameChar: {
+    zh: '账号名不能包含字符 {char}：上游不接受它出现在用户名中',
+    en: 'The account name cannot contain {char}: providers do not accept it in a username',
+  },
+  poolPortRange: { zh: '端口为 1-65535 的整数', en: 'The port must be a whole number from 1 to 65535' },
+  poolCostRange: {
+    zh: '每 GB 成本为 0-100000000 分的整数',
+    en: 'The cost per GB must be a whole number of fen from 0 to 100000000',
+  },
+  poolPriorityRange: {
+    zh: '优先级为 0-1000 的整数（越小越先用）',
+    en: 'The priority must be a whole number from 0 to 1000 (lower first)',
+  },
+  poolWeightRange: { zh: '权重为 1-1000 的整数', en: 'The weight must be a whole number from 1 to 1000' },
+  poolMaxConnectionsRange: {
+    zh: '每个网关进程的最大连接数为 1-100000 的整数',
+    en: 'Connections per gateway process must be a whole number from 1 to 100000',
+  },
+  poolCsvColumns: { zh: '第 {line} 行：应为 {columns}', en: 'Line {line}: expected {columns}' },
+  poolCsvCountry: {
+    zh: '第 {line} 行：{value} 不是 ISO 3166-1 两位国家代码',
+    en: 'Line {line}: {value} is not an ISO 3166-1 two-letter country code',
+  },
+  poolCsvArea: {
+    zh: '第 {line} 行：州/省和城市只能包含字母、数字或 _，且城市须有所属州/省',
+    en: 'Line {line}: a state or city takes letters, digits or _ only, and a city needs its state',
+  },
+  poolCsvSpelling: {
+    zh: '第 {line} 行：写法 {spelling} 含有字符 {char}：模板把它用作分隔符，或上游不接受它',
+    en: 'Line {line}: the spelling {spelling} contains {char}, which the template uses as a separator or providers do not accept',
+  },
+  poolCsvDuplicate: { zh: '第 {line} 行：与第 {first} 行重复', en: 'Line {line}: repeats line {first}' },
+  poolCsvEmpty: { zh: '列表中没有任何地区', en: 'The list holds no area' },
+  poolCsvTooMany: { zh: '最多 {max} 行', en: 'At most {max} lines' },
   mailKindInvalid: {
     zh: '邮件类型须为 verification（验证邮件）或 password_reset（重置密码邮件）',
     en: 'The e-mail kind must be verification or password_reset',

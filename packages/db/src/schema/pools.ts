@@ -1,33 +1,22 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { TPoolArea, TPoolAreaSpelling } from '@proxy/contract';
+import {
+  POOL_AREA_CASES,
+  POOL_COVERAGE_MODES,
+  POOL_PROTOCOLS,
+  POOL_STATUSES,
+  type TPoolArea,
+  type TPoolAreaSpelling,
+  type TPoolLastCheck,
+} from '@proxy/contract';
 import { createdAt, fen, id } from './columns';
 import { EXIT_KINDS } from './inventory';
 
-/** How the gateway talks to a pool's endpoints. */
-export const POOL_PROTOCOLS = ['http-connect', 'socks5'] as const;
-/** enabled: sold through and dialled; paused: neither (a new pool starts paused until the operator resumes it). */
-export const POOL_STATUSES = ['enabled', 'paused'] as const;
-/** How the provider spells our area slugs that its mapping does not name. */
-export const POOL_AREA_CASES = ['lower', 'upper'] as const;
-/** Which areas a pool serves: every country, or the imported list. */
-export const POOL_COVERAGE_MODES = ['all', 'list'] as const;
 /** The secret box's purpose (additional data) of `pools.password`. */
 export const POOL_PASSWORD_PURPOSE = 'pools.password';
 
 /** One endpoint of a pool (tried in the order of the list). */
 export type TPoolEndpoint = { host: string; port: number };
-
-/** What the operator's last check of a pool found (docs/pools.md, "Check"). */
-export type TPoolLastCheck = {
-  at: string;
-  /** ok, or why not: bad-credentials, area-not-served, refused, timeout, unreachable, echo-failed. */
-  outcome: string;
-  area: string;
-  exitIp: string | null;
-  exitCountry: string | null;
-  latencyMs: number | null;
-};
 
 /**
  * Upstream pools (backconnect providers): one or more gateway addresses of a provider whose username, rendered

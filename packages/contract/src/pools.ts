@@ -102,7 +102,7 @@ export const ZPool = z
     area_mapping_count: z.number().int(),
     coverage_mode: z.enum(POOL_COVERAGE_MODES),
     coverage_count: z.number().int(),
-    /** Cost per GB (10^9 bytes) in fen. */
+    /** Cost per GB (1024^3 bytes, the unit of customers' allowances) in fen. */
     cost_per_gb_fen: z.number().int(),
     priority: z.number().int(),
     weight: z.number().int(),

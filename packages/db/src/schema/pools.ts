@@ -45,7 +45,7 @@ export const pools = pgTable(
     coverageMode: text('coverage_mode', { enum: POOL_COVERAGE_MODES }).notNull().default('all'),
     /** The areas served when coverage_mode is 'list' (imported CSV); an entry serves the areas below it too. */
     coverage: jsonb('coverage').$type<TPoolArea[]>().notNull().default([]),
-    /** What a GB carried through the pool costs the operator, in fen (exact; 1 GB = 10^9 bytes). */
+    /** What a GB carried through the pool costs the operator, in fen (exact; a GB is 1024^3 bytes, as customers' allowances count). */
     costPerGbFen: fen('cost_per_gb_fen').notNull().default(0),
     /** Lower is tried first; weight shares the connections among pools of one priority. */
     priority: integer('priority').notNull().default(10),

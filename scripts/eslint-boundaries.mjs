@@ -21,8 +21,9 @@ const SERVER_FEATURE_LEVELS = [
   ['accounts', 'audit', 'downloads', 'gateway', 'ip-quality', 'ledger', 'mail', 'overview', 'pricing', 'site'],
   // notifications check the account; the inventory and a customer's IP lists and target rules change the gateway's state
   ['inventory', 'ip-lists', 'notifications', 'target-rules'],
-  // sign-in (trial credit, mail, notifications), areas of the inventory, rebates, webhooks (a failing endpoint is notified)
-  ['areas', 'auth', 'invite', 'webhooks'],
+  // sign-in (trial credit, mail, notifications), areas of the inventory, rebates, webhooks (a failing endpoint is
+  // notified), upstream pools (the inventory's area slugs and its probe's echo, the gateway's state, IP data)
+  ['areas', 'auth', 'invite', 'pools', 'webhooks'],
   // money in (rebates, webhooks), tokens (areas, exits, prices, ledger), system settings (auth's two-factor)
   ['payments', 'proxies', 'system'],
   // built on tokens, payments or sign-in

@@ -30,7 +30,7 @@ export type TGatewayStateOptions = {
   staleAfterMs?: number;
   /** Totals for the metrics (leases, overshoot, flushes). */
   counters?: GatewayCounters;
-} & Pick<TStateCacheOptions, 'pollIntervalMs' | 'listen' | 'onError'>;
+} & Pick<TStateCacheOptions, 'pollIntervalMs' | 'listen' | 'onError' | 'secretBox'>;
 
 /**
  * What the protocol engine asks and tells: the state cache (tokens, exits, IP

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { metricsListenProblems, zSettingFlag, zSettingListen, zSettingText } from '@proxy/contract';
-import { GATEWAY_CHANGES_CHANNEL, listenForNotifications, type TDbHandle } from '@proxy/db';
+import {
+  createSecretBox,
+  GATEWAY_CHANGES_CHANNEL,
+  listenForNotifications,
+  parseDataKey,
+  type TDbHandle,
+} from '@proxy/db';
 import type { TGatewayOptions } from './gateway-options';
 
 const bool = zSettingFlag;
@@ -52,6 +58,15 @@ export const ZGatewaySettings = z.object({
   GATEWAY_METRICS_TOKEN: zSettingText,
   /** The gateway is not ready when its copy of the state last matched the database longer ago than this (seconds). */
   GATEWAY_STATE_STALE_S: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * The API's DATA_ENCRYPTION_KEY (the same value): opens the sealed passwords of upstream exits the gateway dials
+   * with. A standalone gateway needs it once the inventory holds a password (it does not start without it then);
+   * embedded, the API's key is used and this is not read.
+   */
+  DATA_ENCRYPTION_KEY: zSettingText.refine(
+    (v) => v === undefined || parseDataKey(v) !== null,
+    "32 bytes as 64 hex digits or base64, the same value as the API's",
+  ),
 });
 
 /** Parsed gateway settings. */
@@ -81,8 +96,12 @@ export function gatewayOptionsOf(
     onError?: TGatewayOptions['onError'];
     /** Embedded in the API process: the API's registry has the process's metrics and its database pool's. */
     isEmbedded?: boolean;
+    /** The API's key of secrets at rest, when the gateway runs in its process (else DATA_ENCRYPTION_KEY is read). */
+    dataKey?: Buffer;
   },
 ): TGatewayOptions {
+  const dataKey =
+    run.dataKey ?? (settings.DATA_ENCRYPTION_KEY ? parseDataKey(settings.DATA_ENCRYPTION_KEY) : null) ?? null;
   return {
     db: run.database.db,
     listen: (onChange) => listenForNotifications(run.database, GATEWAY_CHANGES_CHANNEL, onChange),
@@ -106,5 +125,6 @@ export function gatewayOptionsOf(
     defaultMetrics: !run.isEmbedded,
     dbPool: run.isEmbedded ? undefined : run.database.pool,
     onError: run.onError,
+    secretBox: dataKey ? createSecretBox(dataKey) : null,
   };
 }

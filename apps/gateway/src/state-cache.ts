@@ -1,5 +1,5 @@
 import { compileTargetRules, createIpMatcher, type TTargetRuleMatcher } from '@proxy/contract';
-import type { TDb } from '@proxy/db';
+import type { TDb, TSecretBox } from '@proxy/db';
 import { createCredentialLookup } from './credential-lookup';
 import { createTokenLineDecoder, readTokensAfter } from './cold-load.repository';
 import { loadExitNodes, type TExitNodeRow } from './exit-nodes.repository';
@@ -24,6 +24,8 @@ export type TStateCacheOptions = {
   onError?: (error: unknown, where: string) => void;
   /** Rows per read of the cold load (COLD_LOAD_PAGE unless a test reads in small pages). */
   coldLoadPage?: number;
+  /** Opens the sealed passwords of upstream exits (DATA_ENCRYPTION_KEY); null or left out: no key given. */
+  secretBox?: TSecretBox | null;
 };
 
 /** An owner's IP lists. */
@@ -145,7 +147,7 @@ export function createStateCache(options: TStateCacheOptions) {
     }
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
     const [nodes, entries, ruleRows, logUsers] = await Promise.all([
-      loadExitNodes(db),
+      loadExitNodes(db, options.secretBox ?? null),
       loadIpEntries(db),
       loadTargetRules(db),
       loadUsageLogUsers(db),

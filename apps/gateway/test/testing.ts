@@ -3,3 +3,13 @@
 export * from './fixtures';
 export * from './proxy-clients';
 export * from './live-connections';
+// The fake upstream pool: it lives in the db package because the API's suites need it too and may not import this.
+export {
+  FAKE_POOL_TEXTS,
+  startFakePool,
+  type TFakePool,
+  type TFakePoolArea,
+  type TFakePoolOptions,
+  type TFakePoolStats,
+  type TFakePoolTunnel,
+} from '@proxy/db/testing';

@@ -89,6 +89,7 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
         echoUrls: echoUrlsFor(config),
         onError: (error, where) => reportGatewayError(error, where),
         isEmbedded: true,
+        dataKey: config.dataEncryptionKey,
       }),
     );
   }

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { GATEWAY_CHANGES_CHANNEL, listenForNotifications, openDb, type TDbHandle } from '@proxy/db';
+import { createSecretBox, GATEWAY_CHANGES_CHANNEL, listenForNotifications, openDb, type TDbHandle } from '@proxy/db';
 import { startGateway, type TGateway } from '@proxy/gateway';
 import {
   createMemoryMailer,
@@ -74,6 +74,8 @@ export async function startApiWithGateway(
     flushIntervalMs: 200,
     sampleIntervalMs: 100,
     leaseBytes: 64 * 1024,
+    // The API's key, as the launcher hands it to an embedded gateway (and a standalone one reads DATA_ENCRYPTION_KEY).
+    secretBox: createSecretBox(t.deps.config.dataEncryptionKey),
   });
   if (mode === 'embedded') t.deps.gatewayApplied = () => gateway.store.refresh();
   return {

@@ -262,6 +262,36 @@ export const ERRORS = {
     zh: '已有相同地址和地区的出口',
     en: 'Another exit has the same address and area',
   },
+  /** Another pool has this name (names are compared without case). */
+  POOL_NAME_TAKEN: { code: 3201, status: 409, zh: '已有同名的上游池', en: 'Another pool has this name' },
+  /** Deleting a pool that is enabled: proxies may be connected through it. */
+  POOL_ENABLED: {
+    code: 3202,
+    status: 409,
+    zh: '上游池启用中，可能有代理正通过它连接，不能删除：请先暂停',
+    en: 'The pool is enabled and proxies may be connected through it, so it cannot be deleted: pause it first',
+  },
+  /** The template's required part has a placeholder this area gives no value (a check of a country for {state}). */
+  POOL_USERNAME_MISSING: {
+    code: 3203,
+    status: 409,
+    zh: '模板中必填的占位符 {placeholder} 在此地区没有取值：请把它放进可选段 [...]，或检查更具体的地区',
+    en: 'The template requires {placeholder}, which this area has no value for: put it in an optional segment [...], or check a more specific area',
+  },
+  /** The provider's spelling of this area holds a separator of the template (or a character no provider takes). */
+  POOL_USERNAME_SEPARATOR: {
+    code: 3204,
+    status: 409,
+    zh: '此地区的 {placeholder} 写法 {value} 含有字符 {char}，上游会把用户名读错：请为该地区导入写法映射',
+    en: 'This area spells {placeholder} as {value}, which holds {char}: the provider would misread the username. Import a spelling for the area',
+  },
+  /** The rendered username is longer than SOCKS5 carries. */
+  POOL_USERNAME_TOO_LONG: {
+    code: 3205,
+    status: 409,
+    zh: '生成的用户名超过 255 字节',
+    en: 'The username made from the template is longer than 255 bytes',
+  },
   /** The product does not exist (data-center proxies are static only). */
   PRODUCT_NOT_OFFERED: { code: 3002, status: 400, zh: '该产品暂不提供', en: 'This product is not offered' },
   /** The call does not apply to this proxy (renewing a traffic product, enabling an expired one...). */

@@ -43,3 +43,5 @@ export * from './downloads';
 export * from './supply';
 export * from './inventory';
 export * from './overview';
+export * from './pools-template';
+export * from './pools';

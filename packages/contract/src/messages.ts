@@ -179,6 +179,77 @@ export const VALIDATION_MESSAGES = {
   overviewDaysRange: { zh: '统计天数为 1-90 的整数', en: 'Days must be a whole number from 1 to 90' },
   usageLogRetention: { zh: '保留天数为 1-30 的整数', en: 'Retention must be a whole number of days from 1 to 30' },
   usageLogRangeDays: { zh: '连接日志每次最多查询 31 天', en: 'The usage log covers at most 31 days per query' },
+  poolTemplateChar: {
+    zh: '用户名模板不能包含字符 {char}：上游不接受它出现在用户名中',
+    en: 'The username template cannot contain {char}: providers do not accept it in a username',
+  },
+  poolTemplateBrace: {
+    zh: '占位符的花括号 { } 没有成对出现',
+    en: 'A brace of a placeholder, { or }, has no partner',
+  },
+  poolTemplateBracket: {
+    zh: '可选段的方括号 [ ] 没有成对出现',
+    en: 'A bracket of an optional segment, [ or ], has no partner',
+  },
+  poolTemplateNested: { zh: '可选段 [...] 不能嵌套', en: 'Optional segments [...] cannot be nested' },
+  poolTemplateUnknown: {
+    zh: '未知的占位符 {name}，可用的占位符：{list}',
+    en: 'Unknown placeholder {name}; the placeholders are {list}',
+  },
+  poolTemplateSessionLength: {
+    zh: '占位符 {name} 有误：只有会话可以指定长度，写作 {session:N}，N 为 4-32，且全模板一致',
+    en: 'Placeholder {name} is wrong: only the session takes a length, written {session:N} with N from 4 to 32, the same throughout',
+  },
+  poolTemplateOptionalSlot: {
+    zh: '可选段 [...] 至少要包含一个占位符',
+    en: 'An optional segment [...] must hold at least one placeholder',
+  },
+  poolTemplateOptionalStart: {
+    zh: '可选段 [...] 须以普通字符（如 -）开头',
+    en: 'An optional segment [...] must begin with text (such as -)',
+  },
+  poolTemplateAdjacent: {
+    zh: '占位符 {name} 后面须有分隔字符（如 -），否则上游无法分开相邻的两个值',
+    en: 'Placeholder {name} must be followed by a separator (such as -): otherwise the provider cannot tell two values apart',
+  },
+  poolSpellingChar: {
+    zh: '写法 {spelling} 含有字符 {char}：模板把它用作分隔符，或上游不接受它',
+    en: 'The spelling {spelling} contains {char}, which the template uses as a separator or providers do not accept',
+  },
+  poolUsernameChar: {
+    zh: '账号名不能包含字符 {char}：上游不接受它出现在用户名中',
+    en: 'The account name cannot contain {char}: providers do not accept it in a username',
+  },
+  poolPortRange: { zh: '端口为 1-65535 的整数', en: 'The port must be a whole number from 1 to 65535' },
+  poolCostRange: {
+    zh: '每 GB 成本为 0-100000000 分的整数',
+    en: 'The cost per GB must be a whole number of fen from 0 to 100000000',
+  },
+  poolPriorityRange: {
+    zh: '优先级为 0-1000 的整数（越小越先用）',
+    en: 'The priority must be a whole number from 0 to 1000 (lower first)',
+  },
+  poolWeightRange: { zh: '权重为 1-1000 的整数', en: 'The weight must be a whole number from 1 to 1000' },
+  poolMaxConnectionsRange: {
+    zh: '每个网关进程的最大连接数为 1-100000 的整数',
+    en: 'Connections per gateway process must be a whole number from 1 to 100000',
+  },
+  poolCsvColumns: { zh: '第 {line} 行：应为 {columns}', en: 'Line {line}: expected {columns}' },
+  poolCsvCountry: {
+    zh: '第 {line} 行：{value} 不是 ISO 3166-1 两位国家代码',
+    en: 'Line {line}: {value} is not an ISO 3166-1 two-letter country code',
+  },
+  poolCsvArea: {
+    zh: '第 {line} 行：州/省和城市只能包含字母、数字或 _，且城市须有所属州/省',
+    en: 'Line {line}: a state or city takes letters, digits or _ only, and a city needs its state',
+  },
+  poolCsvSpelling: {
+    zh: '第 {line} 行：写法 {spelling} 含有字符 {char}：模板把它用作分隔符，或上游不接受它',
+    en: 'Line {line}: the spelling {spelling} contains {char}, which the template uses as a separator or providers do not accept',
+  },
+  poolCsvDuplicate: { zh: '第 {line} 行：与第 {first} 行重复', en: 'Line {line}: repeats line {first}' },
+  poolCsvEmpty: { zh: '列表中没有任何地区', en: 'The list holds no area' },
+  poolCsvTooMany: { zh: '最多 {max} 行', en: 'At most {max} lines' },
   mailKindInvalid: {
     zh: '邮件类型须为 verification（验证邮件）或 password_reset（重置密码邮件）',
     en: 'The e-mail kind must be verification or password_reset',

@@ -15,6 +15,7 @@ import { PAY_ADMIN_ROUTES } from './payments-admin';
 import { CHARGE_OPTION_ADMIN_ROUTES } from './payments-charge-options';
 import { PRICING_ADMIN_ROUTES, PRICING_ROUTES } from './pricing';
 import { PLUGIN_ROUTES } from './plugin';
+import { POOL_ADMIN_ROUTES } from './pools';
 import { PROXY_ROUTES } from './proxies';
 import { PROXY_TEST_ROUTES } from './proxy-test';
 import type { TRouteDef } from './route-def';
@@ -44,6 +45,7 @@ export const ROUTE_GROUPS = {
   alerts: ALERT_ROUTES,
   'notifications-admin': NOTIFICATION_ADMIN_ROUTES,
   'inventory-admin': INVENTORY_ADMIN_ROUTES,
+  'pools-admin': POOL_ADMIN_ROUTES,
   'ip-lists': IP_LIST_ROUTES,
   'ip-quality': IP_QUALITY_ROUTES,
   proxies: PROXY_ROUTES,

@@ -3,6 +3,7 @@ import type { TDbHandle } from './client';
 import { createDatabaseFromTemplate } from './test-template';
 
 export { createDatabaseFromTemplate, prepareTestTemplate, type TTestTemplate } from './test-template';
+export * from './fake-pool';
 
 declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- module augmentation needs an interface

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { metricsListenProblems, zSettingFlag, zSettingListen, zSettingText } from '@proxy/contract';
 import { tronAddressToHex } from '../features/payments/usdt/tron-address';
 import { parseUsdtRate } from '../features/payments/usdt/usdt-amount';
-import { newDataKeyText, parseDataKey } from '../lib/secret-box';
+import { newDataKeyText, parseDataKey } from '@proxy/db';
 
 const bool = zSettingFlag;
 const optionalText = zSettingText;
@@ -29,9 +29,9 @@ export const ZServerEnv = z.object({
   /** HS256 secret of access tokens; generated into DATA_DIR when unset. */
   JWT_SECRET: optionalText,
   /**
-   * AES-256 key of secrets at rest (two-factor secrets, webhook signing secrets): 32 bytes as 64 hex digits or
-   * base64; generated into DATA_DIR/data-encryption-key when unset. The same on every API instance; never change it
-   * while such secrets exist (they would no longer open).
+   * AES-256 key of secrets at rest (two-factor secrets, webhook signing secrets, upstream exit and pool passwords):
+   * 32 bytes as 64 hex digits or base64; generated into DATA_DIR/data-encryption-key when unset. The same on every API
+   * instance and standalone gateway; never change it while such secrets exist (they would no longer open).
    */
   DATA_ENCRYPTION_KEY: optionalText.refine(
     (v) => v === undefined || parseDataKey(v) !== null,

@@ -32,6 +32,7 @@ import { createWorkOrderAdminHandlers, createWorkOrderHandlers } from './work-or
 import { createWorkOrder, listWorkOrders } from './work-orders/work-orders.service';
 import type { TReferToOperator } from './payments/payments-check.service';
 import { createInventoryAdminHandlers } from './inventory/inventory-admin.routes';
+import { createPoolAdminHandlers } from './pools/pools.routes';
 import { createOverviewAdminHandlers } from './overview/overview.routes';
 import { createWebhookHandlers } from './webhooks/webhooks.routes';
 
@@ -74,6 +75,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     alerts: createAlertHandlers(deps),
     'notifications-admin': createNotificationAdminHandlers(deps),
     'inventory-admin': createInventoryAdminHandlers(deps),
+    'pools-admin': createPoolAdminHandlers(deps),
     'ip-quality': createIpQualityHandlers(deps),
     pricing: createPricingHandlers(deps),
     areas: createAreaHandlers(deps),

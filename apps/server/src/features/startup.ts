@@ -8,6 +8,7 @@ import { argon2ParamsOf, hashPassword } from './auth/password';
 import { uniqueViolationOf } from '../lib/database-errors';
 import { seedPriceCatalogue } from './pricing/pricing.service';
 import { seedDirectNodes } from './inventory/inventory.service';
+import { sealPlainExitPasswords } from './inventory/inventory-secrets';
 
 const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 /** Length of the operator's one-time password. */
@@ -60,5 +61,7 @@ export async function runStartupTasks(deps: TDeps): Promise<void> {
   await seedOperator(deps);
   await seedPriceCatalogue(deps);
   await seedDirectNodes(deps);
+  const sealed = await sealPlainExitPasswords(deps);
+  if (sealed > 0) deps.log.info(`sealed the passwords of ${sealed} upstream exits stored before they were encrypted`);
   await seedChargeOptions(deps);
 }

@@ -36,6 +36,7 @@ const WATCHED_TABLES = [
   'notifications',
   'spider_records',
   'exit_nodes',
+  'pools',
   'token_usage',
   'price_catalogue',
   'oauth_accounts',

@@ -25,3 +25,4 @@ export * from './work-orders';
 export * from './system';
 export * from './alerts';
 export * from './webhooks';
+export * from './pools';

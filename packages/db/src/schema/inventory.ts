@@ -6,6 +6,8 @@ import { id, createdAt } from './columns';
 export const EXIT_KINDS = ['residential', 'datacenter'] as const;
 /** How an exit reaches the internet: the gateway host itself, or an upstream proxy. */
 export const EXIT_EGRESS = ['direct', 'http', 'socks5'] as const;
+/** The secret box's purpose (additional data) of `exit_nodes.password`: a sealed value opens only there. */
+export const EXIT_PASSWORD_PURPOSE = 'exit_nodes.password';
 /** Health of an exit as the inventory probe last found it. */
 export const EXIT_HEALTHS = ['unknown', 'up', 'down'] as const;
 
@@ -23,6 +25,10 @@ export const exitNodes = pgTable(
     host: text('host').notNull().default(''),
     port: integer('port').notNull().default(0),
     username: text('username'),
+    /**
+     * Sealed with the secret box (purpose EXIT_PASSWORD_PURPOSE) by the import and the operator's edit; never
+     * answered by the API. A plain value from before is sealed by the API's start-up pass; the gateway opens it.
+     */
     password: text('password'),
     /** ISO 3166-1 alpha-2, lower case. */
     country: text('country').notNull(),

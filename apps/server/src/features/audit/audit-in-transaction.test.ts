@@ -6,6 +6,7 @@ import { createFakeClock, createMemoryMailer, createTestApp, type TTestApp } fro
 import { routeCall } from '../../../test/route-calls';
 import { startDeadUpstream, type TLocalUpstream } from '../inventory/inventory-probe-test-kit';
 import { importInventory } from '../inventory/inventory.service';
+import { createPool } from '../pools/pools.service';
 import { seedChargeOptions } from '../payments/payments-charge.service';
 import { receiveNotification } from '../payments/payments-settle.service';
 import type { TProviderOrderState } from '../payments/providers/provider';
@@ -72,6 +73,28 @@ describe('operator calls: the audit entry is written in the transaction of the c
     expect(res.json().code, res.body).toBe(0);
     return res.json().data.id as number;
   };
+  const poolFields = (name: string) => ({
+    name,
+    kind: 'residential' as const,
+    protocol: 'http-connect' as const,
+    endpoints: [{ host: '10.9.1.1', port: 7777 }],
+    username: 'acme',
+    username_template: 'u-{user}-c-{country}',
+    area_case: 'lower' as const,
+    cost_per_gb_fen: 100,
+    priority: 10,
+    weight: 100,
+    max_connections: 100,
+  });
+  const newPool = async (name: string, status: 'enabled' | 'paused' = 'paused', port?: number) =>
+    (
+      await createPool(t.deps, {
+        ...poolFields(name),
+        ...(port ? { endpoints: [{ host: '127.0.0.1', port }] } : {}),
+        password: 'pool-pass',
+        status,
+      })
+    ).id;
   const nodeId = async (port: number) => (await t.db.db.select().from(exitNodes).where(eq(exitNodes.port, port)))[0].id;
 
   /** A successful input of every audited route, after what it needs (each call its own rows). */
@@ -107,6 +130,18 @@ describe('operator calls: the audit entry is written in the transaction of the c
       await importInventory(t.deps, `127.0.0.1:${dead.port},fr,idf,Paris\n`, 'residential');
       return { id: await nodeId(dead.port) };
     },
+    adminPoolCreate: async () => ({ ...poolFields('audit create'), password: 'secret-pass' }),
+    adminPoolUpdate: async () => ({
+      id: await newPool('audit update'),
+      ...poolFields('audit update'),
+      password: 'secret-pass',
+    }),
+    adminPoolPause: async () => ({ id: await newPool('audit pause', 'enabled') }),
+    adminPoolResume: async () => ({ id: await newPool('audit resume') }),
+    adminPoolDelete: async () => ({ id: await newPool('audit delete') }),
+    adminPoolCoverage: async () => ({ id: await newPool('audit coverage'), mode: 'list', csv: 'us\nde,by\n' }),
+    adminPoolAreaMapping: async () => ({ id: await newPool('audit mapping'), csv: 'us,,,US\n' }),
+    adminPoolCheck: async () => ({ id: await newPool('audit check', 'paused', dead.port), country: 'us' }),
     inviteAdminRebateConfigUpdate: async () => ({ rate: 7.5, min_charge: 20, max_rebate: 50.5 }),
     adminUserAdjust: async () => ({
       id: (await customer('adjust')).userId,
@@ -189,6 +224,8 @@ describe('operator calls: the audit entry is written in the transaction of the c
   const effects: Record<string, unknown> = {
     adminInventoryNodeProbe: { probe: expect.stringMatching(/^down: /) },
     adminPayReconcile: { provider: 'paid' },
+    // The dead upstream closes the connection without an answer.
+    adminPoolCheck: { check: 'unreachable' },
   };
 
   /** Every table's rows but the audit's (and the limiter's counters), as one digest per table. */

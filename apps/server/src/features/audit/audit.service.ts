@@ -4,8 +4,9 @@ import type { TDb, TDbOrTx, TTx } from '@proxy/db';
 import type { TDeps } from '../../lib/deps';
 import { hasTransactionWritten, insertAuditEntry, listAuditPage } from './audit.repository';
 
-// Fields whose values never reach the audit log.
-const SECRET_FIELD = /pass|secret|token|key|code|otp|authorization/i;
+// Fields whose values never reach the audit log. `csv` is the inventory import's file, whose lines carry the
+// upstream proxies' passwords (host:port:user:pass).
+const SECRET_FIELD = /pass|secret|token|key|code|otp|authorization|^csv$/i;
 // Long values are cut: the entry records what was done, not bulk content.
 const MAX_TEXT = 500;
 

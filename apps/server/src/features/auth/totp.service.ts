@@ -15,7 +15,7 @@ import {
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { accountKeyOf } from '../../lib/rate-limiter';
-import { secretBoxOf } from '../../lib/secret-box';
+import { secretBoxOf } from '@proxy/db';
 import { readSetting } from '../../lib/system-settings.repository';
 import { findUserById, type TUserRow } from '../accounts/accounts.repository';
 import { endOtherUserSessions, hasSessionFromAddress } from './sessions.repository';

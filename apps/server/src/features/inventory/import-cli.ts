@@ -46,7 +46,7 @@ async function main(): Promise<number> {
   );
   try {
     await migrateDb(database);
-    const result = await importInventory({ db: database.db }, text, kind);
+    const result = await importInventory({ db: database.db, config }, text, kind);
     if (result.errors.length > 0) {
       for (const e of result.errors) console.error(`${file}:${e.line}: ${e.message}`);
       console.error(`${result.errors.length} bad line(s): nothing imported`);

@@ -12,6 +12,7 @@ import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { changeGatewayState } from '../gateway/gateway-state.service';
 import { toAreaSlug } from './inventory-csv';
 import { probeNode } from './inventory-probe.service';
+import { openExitPassword, sealExitPassword } from './inventory-secrets';
 import {
   countStock,
   findEndpointTwin,
@@ -99,15 +100,23 @@ export async function updateNodeForOperators(deps: TAdminDeps, input: TInventory
         throw new AppError('INVENTORY_NODE_PINNED', { count: node.pinnedTokens });
       }
       const username = input.username;
-      const password = username === null ? null : input.password === undefined ? node.password : input.password;
-      const endpoint = { host: input.host, port: input.port, username, password };
+      // Compared in the clear, stored sealed: the same password typed again is not a new endpoint.
+      const wasPassword = openExitPassword(deps, node.password);
+      const password = username === null ? null : input.password === undefined ? wasPassword : input.password;
+      const endpoint = { host: input.host, port: input.port, username };
       if (await findEndpointTwin(tx, { ...node, ...endpoint, ...area })) throw new AppError('INVENTORY_NODE_DUPLICATE');
       const isNewEndpoint =
         endpoint.host !== node.host ||
         endpoint.port !== node.port ||
         endpoint.username !== node.username ||
-        endpoint.password !== node.password;
-      const changes: Partial<TNewExitNode> = { ...area, ...endpoint, status: input.status };
+        password !== wasPassword;
+      const changes: Partial<TNewExitNode> = {
+        ...area,
+        ...endpoint,
+        // An unchanged password keeps its stored value (the probe compares what it dialled with what is stored).
+        password: password === wasPassword ? node.password : sealExitPassword(deps, password),
+        status: input.status,
+      };
       // What the probe found was about the old endpoint.
       if (isNewEndpoint)
         Object.assign(changes, {

@@ -5,6 +5,7 @@ import { createMemoryMailer, createTestApp, type TTestApp } from '../../../test/
 import { readGatewayVersion } from '../gateway/gateway-state.repository';
 import { buyOk, createAdmin, createUser, creditFen, request, type TTestUser } from '../proxies/proxies-test-kit';
 import { startDeadUpstream, startLocalEcho, startLocalUpstream, type TLocalUpstream } from './inventory-probe-test-kit';
+import { openExitPassword } from './inventory-secrets';
 import { importInventory } from './inventory.service';
 
 // Operators' calls on exit nodes: list, edit, retire (with moving pinned proxies), probe now, stock.
@@ -232,7 +233,10 @@ describe('inventory nodes by operators', () => {
       health: 'unknown',
       probe_failures: 0,
     });
-    expect((await nodeRow(id.dead)).password).toBe('s3cret');
+    // Stored sealed, never as typed.
+    const sealed = (await nodeRow(id.dead)).password!;
+    expect(sealed).toMatch(/^enc:v1:/);
+    expect(openExitPassword(t.deps, sealed)).toBe('s3cret');
     // Leaving the password out keeps it.
     await call('PUT', `/admin/inventory/nodes/${id.dead}`, {
       ...base,
@@ -241,7 +245,7 @@ describe('inventory nodes by operators', () => {
       username: 'new',
       city: 'Mitte',
     });
-    expect((await nodeRow(id.dead)).password).toBe('s3cret');
+    expect((await nodeRow(id.dead)).password).toBe(sealed);
 
     // The endpoint and area of another node: refused.
     const twin = await call('PUT', `/admin/inventory/nodes/${id.dead}`, {

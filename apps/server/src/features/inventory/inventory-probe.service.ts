@@ -1,12 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
+import type net from 'node:net';
 import tls from 'node:tls';
-import { SocksClient } from 'socks';
 import { parseIpAddress } from '@proxy/contract';
+import { dialUpstream, type TUpstreamDialOutcome } from '@proxy/db';
 import { noteAuditEffect } from '../audit/audit.service';
 import type { TDeps } from '../../lib/deps';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
+import { openExitPassword } from './inventory-secrets';
 import {
   listProbeTargets,
   lockExitNode,
@@ -18,7 +19,7 @@ import {
 /**
  * The inventory probe: a real request through each active upstream exit to an
  * IP echo (INVENTORY_PROBE_URL, by default the API's own /api/proxy/echo). It
- * opens a tunnel the way the gateway dials upstreams (HTTP CONNECT with Basic
+ * opens a tunnel with the upstream dial of the db package (HTTP CONNECT with Basic
  * Proxy-Authorization, or SOCKS5 with RFC 1929 credentials), then GETs the
  * echo inside it (TLS for https). A success records the latency and the exit
  * IP the echo saw and marks the node up; INVENTORY_PROBE_FAILURES failed
@@ -36,65 +37,26 @@ const ERROR_MAX = 200;
 
 class ProbeError extends Error {}
 
-function basicAuth(username: string | null, password: string | null): string | undefined {
-  if (username === null) return undefined;
-  return `Basic ${Buffer.from(`${username}:${password ?? ''}`, 'utf8').toString('base64')}`;
-}
-
 function defaultPort(url: URL): number {
   return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
 
-// HTTP CONNECT through an upstream HTTP proxy; answers the tunnel.
-function connectTunnel(node: TExitNodeRow, host: string, port: number, signal: AbortSignal): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const auth = basicAuth(node.username, node.password);
-    const hostPort = `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
-    const req = http.request({
-      host: node.host,
-      port: node.port,
-      method: 'CONNECT',
-      path: hostPort,
-      headers: { host: hostPort, ...(auth ? { 'proxy-authorization': auth } : {}) },
-      agent: false,
-      signal,
-    });
-    req.on('connect', (res, socket) => {
-      if (res.statusCode === 200) return resolve(socket);
-      socket.destroy();
-      reject(new ProbeError(`upstream answered ${res.statusCode} to CONNECT`));
-    });
-    req.on('response', (res) => {
-      res.resume();
-      reject(new ProbeError(`upstream answered ${res.statusCode} to CONNECT`));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-async function socksTunnel(node: TExitNodeRow, host: string, port: number, timeoutMs: number): Promise<net.Socket> {
-  try {
-    const { socket } = await SocksClient.createConnection({
-      proxy: {
-        host: node.host,
-        port: node.port,
-        type: 5,
-        userId: node.username ?? undefined,
-        password: node.password ?? undefined,
-      },
-      command: 'connect',
-      destination: { host, port },
-      timeout: timeoutMs,
-    });
-    return socket;
-  } catch (error) {
-    throw new ProbeError(`SOCKS5: ${(error as Error).message}`);
+/** A refused or failed dial as the probe words it (the upstream's status; never a credential). */
+export function describeDialFailure(outcome: Exclude<TUpstreamDialOutcome, { kind: 'connected' }>): string {
+  if (outcome.kind === 'refused') {
+    const code = /^HTTP (\d{3})/.exec(outcome.status)?.[1];
+    return code ? `upstream answered ${code} to CONNECT` : `${outcome.status}: ${outcome.detail}`;
   }
+  if (outcome.kind === 'timeout') return outcome.attempts.at(-1)?.detail ?? 'no answer in time';
+  return outcome.detail;
 }
 
-// GET of the echo over a tunnel: status and (bounded) body.
-function getOverTunnel(url: URL, tunnel: net.Socket, signal: AbortSignal): Promise<{ status: number; body: string }> {
+/** GET of an IP echo over an open tunnel (TLS for https): status and (bounded) body. */
+export function getOverTunnel(
+  url: URL,
+  tunnel: net.Socket,
+  signal: AbortSignal,
+): Promise<{ status: number; body: string }> {
   const secure = url.protocol === 'https:';
   const stream = secure ? tls.connect({ socket: tunnel, servername: url.hostname }) : tunnel;
   return new Promise((resolve, reject) => {
@@ -120,6 +82,8 @@ function getOverTunnel(url: URL, tunnel: net.Socket, signal: AbortSignal): Promi
     });
     req.on('error', reject);
     req.end();
+    // The dial answers the tunnel paused; nothing comes before this request is sent.
+    tunnel.resume();
   });
 }
 
@@ -157,13 +121,17 @@ export async function probeThroughNode(node: TExitNodeRow, echoUrl: string, time
   });
   const started = performance.now();
   const attempt = (async () => {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const tunnel =
-      node.egress === 'socks5'
-        ? await socksTunnel(node, host, defaultPort(url), timeoutMs)
-        : await connectTunnel(node, host, defaultPort(url), abort.signal);
-    opened.push(tunnel);
-    return getOverTunnel(url, tunnel, abort.signal);
+    const dialled = await dialUpstream({
+      protocol: node.egress === 'socks5' ? 'socks5' : 'http-connect',
+      endpoints: [{ host: node.host, port: node.port }],
+      username: node.username ?? undefined,
+      password: node.password ?? undefined,
+      target: { host: url.hostname.replace(/^\[|\]$/g, ''), port: defaultPort(url) },
+      timeoutMs,
+    });
+    if (dialled.kind !== 'connected') throw new ProbeError(describeDialFailure(dialled));
+    opened.push(dialled.socket);
+    return getOverTunnel(url, dialled.socket, abort.signal);
   })();
   try {
     const answer = await Promise.race([attempt, timeout]);
@@ -228,8 +196,16 @@ export async function probeNode(deps: TProbeDeps, node: TExitNodeRow): Promise<b
   const threshold = deps.config.INVENTORY_PROBE_FAILURES;
   let outcome: TProbeOutcome = { ok: false, error: 'not probed' };
   let failed = 0;
-  while (failed < threshold) {
-    outcome = await probeThroughNode(node, deps.config.inventoryProbeUrl, deps.config.INVENTORY_PROBE_TIMEOUT_MS);
+  // The stored password is sealed: opened for the dial only (a wrong key fails the probe, naming the setting).
+  let dialled: TExitNodeRow | null = null;
+  try {
+    dialled = { ...node, password: openExitPassword(deps, node.password) };
+  } catch (error) {
+    outcome = { ok: false, error: describeError(error) };
+    failed = threshold;
+  }
+  while (dialled && failed < threshold) {
+    outcome = await probeThroughNode(dialled, deps.config.inventoryProbeUrl, deps.config.INVENTORY_PROBE_TIMEOUT_MS);
     if (outcome.ok) break;
     failed += 1;
   }

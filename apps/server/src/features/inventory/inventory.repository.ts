@@ -391,3 +391,25 @@ export async function recordProbe(
 ): Promise<void> {
   await tx.update(exitNodes).set(found).where(eq(exitNodes.id, id));
 }
+
+/** Upstream passwords stored before they were sealed (plain text), by id: what the start-up pass seals. */
+export async function listPlainExitPasswords(db: TDbOrTx): Promise<{ id: number; password: string }[]> {
+  const rows = await db
+    .select({ id: exitNodes.id, password: exitNodes.password })
+    .from(exitNodes)
+    .where(
+      and(isNotNull(exitNodes.password), ne(exitNodes.password, ''), sql`${exitNodes.password} NOT LIKE 'enc:v1:%'`),
+    )
+    .orderBy(asc(exitNodes.id));
+  return rows.map((r) => ({ id: r.id, password: r.password! }));
+}
+
+/** Replaces a node's password while it still is `was` (another instance or an edit may have changed it); answers whether it did. */
+export async function replaceExitPassword(db: TDbOrTx, id: number, was: string, sealed: string): Promise<boolean> {
+  const rows = await db
+    .update(exitNodes)
+    .set({ password: sealed })
+    .where(and(eq(exitNodes.id, id), eq(exitNodes.password, was)))
+    .returning({ id: exitNodes.id });
+  return rows.length > 0;
+}

@@ -1,6 +1,7 @@
 import type { TDeps } from '../../lib/deps';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { parseInventoryCsv, type TCsvLineError } from './inventory-csv';
+import { sealExitPassword } from './inventory-secrets';
 import { findDirectNode, insertExitNodes, relabelExitNode, type TExitKind } from './inventory.repository';
 
 /** Kinds of inventory: every kind gets a direct node on a fresh install. */
@@ -43,10 +44,17 @@ export type TImportResult = { imported: number; duplicates: number; errors: TCsv
 /**
  * Imports upstream proxies from an inventory CSV in one transaction: any bad
  * line imports nothing; duplicates of existing nodes are skipped and counted.
+ * Passwords are stored sealed (inventory-secrets.ts).
  */
-export async function importInventory(deps: Pick<TDeps, 'db'>, text: string, kind: TExitKind): Promise<TImportResult> {
-  const { nodes, errors } = parseInventoryCsv(text, kind);
+export async function importInventory(
+  deps: Pick<TDeps, 'db' | 'config'>,
+  text: string,
+  kind: TExitKind,
+): Promise<TImportResult> {
+  const parsed = parseInventoryCsv(text, kind);
+  const { errors } = parsed;
   if (errors.length > 0) return { imported: 0, duplicates: 0, errors };
+  const nodes = parsed.nodes.map((node) => ({ ...node, password: sealExitPassword(deps, node.password ?? null) }));
   return deps.db.transaction(async (tx) => {
     let imported = 0;
     // Chunks keep each statement under PostgreSQL's bind-parameter limit.

@@ -190,6 +190,21 @@ export async function checkIpQuality(deps: TDeps, userId: number, input: string)
   };
 }
 
+/**
+ * Country (ISO 3166-1 alpha-2, upper case) of a public address from the offline IP data; null for a non-public
+ * address, one the data does not place, or when the data is not installed (the caller answers without it).
+ */
+export async function countryCodeOfAddress(address: string): Promise<string | null> {
+  const number = ipToNumber(address);
+  if (!number || addressScope(address) !== 'public') return null;
+  try {
+    const data = await getIpData();
+    return data.locate(number.family, parseIpAddress(address)!.toString())?.countryCode || null;
+  } catch {
+    return null;
+  }
+}
+
 /** The caller's address as the server sees it (IPv4-mapped IPv6 shown as IPv4). */
 export function describeCallerIp(requestIp: string): string {
   return parseIpAddress(requestIp)?.toString() ?? requestIp;

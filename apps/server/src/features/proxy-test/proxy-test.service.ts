@@ -7,8 +7,6 @@ import {
   findTokenStateRefusal,
   TOKEN_TEST_REASONS,
   TOKEN_TEST_TIMEOUT_MS,
-  addressScope,
-  ipToNumber,
   parseIpAddress,
   type TLang,
   type TTokenTestReason,
@@ -18,7 +16,7 @@ import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { countryName } from '../areas/area-names';
 import { countNodesInArea, findDirectNodeInArea, findExitNodes } from '../inventory/inventory.repository';
-import { getIpData } from '../ip-quality/ip-data';
+import { countryCodeOfAddress } from '../ip-quality/ip-quality.service';
 import { findUserTokens, type TTokenRow } from '../proxies/proxies.repository';
 
 /**
@@ -229,18 +227,11 @@ function failure(
 
 /** Country of a public address from the offline IP data; null for non-public addresses or when the data has none. */
 export async function countryOfAddress(address: string): Promise<TTokenTestResult['country']> {
-  const number = ipToNumber(address);
-  if (!number || addressScope(address) !== 'public') return null;
-  try {
-    const data = await getIpData();
-    const location = data.locate(number.family, parseIpAddress(address)!.toString());
-    if (!location?.countryCode) return null;
-    const name = countryName(location.countryCode);
-    return { code: location.countryCode, name_zh: name.zh, name_en: name.en };
-  } catch {
-    // No IP data installed: the test still answers, without the country.
-    return null;
-  }
+  // No IP data installed: the test still answers, without the country.
+  const code = await countryCodeOfAddress(address);
+  if (!code) return null;
+  const name = countryName(code);
+  return { code, name_zh: name.zh, name_en: name.en };
 }
 
 function networkErrorReason(error: unknown): TTokenTestReason {

@@ -16,10 +16,9 @@ import {
   type TWebhookEventType,
   type TWebhookUpdateBody,
 } from '@proxy/contract';
-import type { TDbOrTx } from '@proxy/db';
+import { secretBoxOf, type TDbOrTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
-import { secretBoxOf } from '../../lib/secret-box';
 import { writeNotification } from '../notifications/notifications.service';
 import {
   claimDueDeliveries,

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { openDb, webhookEndpoints } from '@proxy/db';
-import { createSecretBox, SecretBoxError } from '../../lib/secret-box';
+import { createSecretBox, openDb, SecretBoxError, webhookEndpoints } from '@proxy/db';
 import { createTestDatabase } from '@proxy/db/testing';
 import { createFakeClock, createMemoryMailer, createTestApp, itOnPostgres, type TTestApp } from '../../../test/helpers';
 import { addTokenUsage } from '../proxies/proxies.repository';

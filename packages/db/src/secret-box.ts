@@ -1,8 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * Secrets at rest (two-factor TOTP secrets, webhook signing secrets):
- * AES-256-GCM under the server's DATA_ENCRYPTION_KEY. A sealed value is
+ * Secrets at rest (two-factor TOTP secrets, webhook signing secrets, the
+ * passwords of upstream exits and pools): AES-256-GCM under DATA_ENCRYPTION_KEY.
+ * Here, in the db package, because the API seals and opens them and the
+ * gateway opens the upstream passwords it dials with. A sealed value is
  * `enc:v1:<key id>:<base64url of iv (12) | ciphertext | tag (16)>`; the key id
  * (8 hex digits of a hash of the key, never the key) tells a value sealed under
  * another key apart from a damaged one, so a wrong key fails with a message
@@ -100,7 +102,7 @@ export function createSecretBox(key: Buffer): TSecretBox {
 
 const boxes = new WeakMap<Buffer, TSecretBox>();
 
-/** The box of the server's configured key (made once per key). */
+/** The box of a configured key (made once per key). */
 export function secretBoxOf(config: { dataEncryptionKey: Buffer }): TSecretBox {
   let box = boxes.get(config.dataEncryptionKey);
   if (!box) {

@@ -1,8 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadServerConfig } from '../config/env';
 import { createSecretBox, isSealedValue, parseDataKey, SecretBoxError } from './secret-box';
 
 const key = Buffer.alloc(32, 1);
@@ -44,29 +40,5 @@ describe('secret box (AES-256-GCM under DATA_ENCRYPTION_KEY)', () => {
     expect(parseDataKey(key.toString('base64url'))).toEqual(key);
     expect(parseDataKey('too-short')).toBeNull();
     expect(parseDataKey(Buffer.alloc(16).toString('base64'))).toBeNull();
-  });
-});
-
-describe('DATA_ENCRYPTION_KEY in the configuration', () => {
-  const dataDir = () => mkdtempSync(path.join(tmpdir(), 'proxy-key-'));
-
-  it('unset: a key is made in DATA_DIR on the first start and the same key is read on the next', () => {
-    const dir = dataDir();
-    const first = loadServerConfig({ DATA_DIR: dir }).dataEncryptionKey;
-    expect(first).toHaveLength(32);
-    expect(parseDataKey(readFileSync(path.join(dir, 'data-encryption-key'), 'utf8'))).toEqual(first);
-    expect(loadServerConfig({ DATA_DIR: dir }).dataEncryptionKey).toEqual(first);
-  });
-
-  it('set: the setting wins; a malformed setting or key file stops the start with a message naming it', () => {
-    expect(loadServerConfig({ DATA_DIR: dataDir(), DATA_ENCRYPTION_KEY: '01'.repeat(32) }).dataEncryptionKey).toEqual(
-      key,
-    );
-    expect(() => loadServerConfig({ DATA_DIR: dataDir(), DATA_ENCRYPTION_KEY: 'short' })).toThrow(
-      /DATA_ENCRYPTION_KEY: 32 bytes/,
-    );
-    const dir = dataDir();
-    writeFileSync(path.join(dir, 'data-encryption-key'), 'garbage');
-    expect(() => loadServerConfig({ DATA_DIR: dir })).toThrow(/data-encryption-key: not a 32-byte key/);
   });
 });

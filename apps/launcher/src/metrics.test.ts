@@ -169,9 +169,11 @@ describe('the API with its embedded gateway (npm start): one metrics listener fo
       .sort();
     expect(exposed.length).toBeGreaterThan(30);
     expect(exposed.filter((metric) => !documented.includes(metric))).toEqual([]);
-    // The database pool's metrics exist only where there is a pool: on PostgreSQL, not the embedded database.
+    // Absent here: the pool's metrics on the embedded database (no pool), the gateway's own pool's (the embedded
+    // gateway shares the API's pool) and a clustered gateway's primary's; the standalone gateway's test finds them.
     const absent = documented.filter((metric) => !exposed.includes(metric));
-    expect(absent.filter((metric) => isPostgres || !/^proxy_\w+_db_pool_/.test(metric))).toEqual([]);
+    const elsewhere = isPostgres ? /^proxy_gateway_(db_pool|cluster)_/ : /^proxy_(\w+_db_pool|gateway_cluster)_/;
+    expect(absent.filter((metric) => !elsewhere.test(metric))).toEqual([]);
   });
 
   it('answers /metrics only with the bearer token; the probes need none', async () => {
@@ -312,6 +314,12 @@ describeOnPostgres('the API and a two-worker standalone gateway', () => {
     const apiScrape = await scrape(apiMetricsUrl);
     const gatewayScrape = await scrape(gatewayMetricsUrl, TOKEN);
     const scraped = new Set([...apiScrape.names, ...gatewayScrape.names]);
+    // The metric list of docs/production.md is exactly what the API and a standalone gateway expose.
+    const typed = (text: string) => [...text.matchAll(/^# TYPE (proxy_\S+) (\S+)$/gm)].map(([, n, t]) => `${n} ${t}`);
+    const documented = [...readFileSync(DOCS_PRODUCTION, 'utf8').matchAll(/^\| `(proxy_[^`]+)` \| (\w+) \|/gm)];
+    expect(documented.map(([, n, t]) => `${n} ${t}`).sort()).toEqual(
+      [...new Set([...typed(apiScrape.text), ...typed(gatewayScrape.text)])].sort(),
+    );
     const missing = queries.flatMap(({ panel, expr }) =>
       metricNamesOf(expr)
         .filter((name) => !scraped.has(name))

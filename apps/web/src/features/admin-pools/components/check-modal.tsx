@@ -65,6 +65,7 @@ export function CheckModal(props: { pool: TPool | null; onClose: () => void }) {
       <Typography.Paragraph type="secondary">{t('check.explain')}</Typography.Paragraph>
       <Form<TForm>
         form={form}
+        name="poolCheck"
         layout="vertical"
         initialValues={{ country: '', state: '', city: '', session: '', minutes: null }}
         onFinish={() => void run()}

@@ -191,8 +191,8 @@ export function PoolFormDrawer(props: { pool: TPool | null; isOpen: boolean; onC
       {refusal && (
         <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} data-testid="pool-form-refusal" />
       )}
-      <Form<TForm> form={form} layout="vertical" data-testid="pool-form">
-        <Form.Item name="name" label={t('form.name')} rules={[zodRule(fields.name)]}>
+      <Form<TForm> form={form} name="pool" layout="vertical" data-testid="pool-form">
+        <Form.Item name="name" label={t('form.name')} required rules={[zodRule(fields.name)]}>
           <Input maxLength={64} />
         </Form.Item>
         <Row gutter={12}>
@@ -210,7 +210,12 @@ export function PoolFormDrawer(props: { pool: TPool | null; isOpen: boolean; onC
         <EndpointsField />
         <Row gutter={12}>
           <Col xs={24} sm={12}>
-            <Form.Item name="username" label={t('form.username')} rules={[zodRule(fields.username), usernameRule]}>
+            <Form.Item
+              name="username"
+              label={t('form.username')}
+              required
+              rules={[zodRule(fields.username), usernameRule]}
+            >
               <Input maxLength={128} autoComplete="off" />
             </Form.Item>
           </Col>
@@ -218,6 +223,7 @@ export function PoolFormDrawer(props: { pool: TPool | null; isOpen: boolean; onC
             <Form.Item
               name="password"
               label={t('form.password')}
+              required={!pool}
               rules={passwordRules}
               extra={
                 <Typography.Text type="secondary">
@@ -232,6 +238,7 @@ export function PoolFormDrawer(props: { pool: TPool | null; isOpen: boolean; onC
         <Form.Item
           name="username_template"
           label={t('form.template')}
+          required
           extra={t('form.templateHint')}
           rules={[zodRule(fields.username_template), templateRule]}
         >

@@ -2,6 +2,7 @@ import type { ComponentProps, ReactNode } from 'react';
 import { Button, Empty, Flex, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatFen, type TPool } from '@proxy/contract';
+import { useIsPhone } from '../../../components/use-is-phone';
 import { LastCheckCell } from './last-check-cell';
 
 /** What a row's buttons do. */
@@ -30,6 +31,7 @@ export function PoolsTable(props: {
   actions: TPoolRowActions;
 }) {
   const { t } = useTranslation('admin-pools');
+  const isPhone = useIsPhone();
   const { actions } = props;
   const rowButton = (pool: TPool, action: string, text: string, onClick: () => void, extra = {}) => (
     <Button
@@ -44,11 +46,14 @@ export function PoolsTable(props: {
     </Button>
   );
 
+  // The name and the actions stay in view while the rest scrolls, what matters most first; on a phone nothing is
+  // pinned (two pinned columns would cover each other and the buttons).
   const columns: TableColumnsType<TPool> = [
     {
       title: t('columns.name'),
       key: 'name',
-      fixed: 'left',
+      fixed: isPhone ? undefined : 'left',
+      width: 160,
       render: (_, p) => (
         <Flex vertical>
           <Typography.Text strong>{p.name}</Typography.Text>
@@ -58,23 +63,10 @@ export function PoolsTable(props: {
         </Flex>
       ),
     },
-    { title: t('columns.protocol'), dataIndex: 'protocol', render: (v: TPool['protocol']) => t(`protocols.${v}`) },
-    {
-      title: t('columns.endpoints'),
-      key: 'endpoints',
-      render: (_, p) => (
-        <Flex vertical>
-          {p.endpoints.map((e, i) => (
-            <Typography.Text code key={i}>
-              {endpointText(e)}
-            </Typography.Text>
-          ))}
-        </Flex>
-      ),
-    },
     {
       title: t('columns.status'),
       dataIndex: 'status',
+      width: 90,
       render: (v: TPool['status'], p) => (
         <Tag color={v === 'enabled' ? 'green' : 'default'} data-testid={`status-${p.id}`}>
           {t(`status.${v}`)}
@@ -82,19 +74,45 @@ export function PoolsTable(props: {
       ),
     },
     {
-      title: t('columns.priorityWeight'),
-      key: 'priority',
-      render: (_, p) => `${p.priority} / ${p.weight}`,
+      title: t('columns.lastCheck'),
+      key: 'lastCheck',
+      width: 240,
+      render: (_, p) => <LastCheckCell poolId={p.id} check={p.last_check} />,
+    },
+    {
+      title: t('columns.endpoints'),
+      key: 'endpoints',
+      width: 210,
+      render: (_, p) => (
+        <Flex vertical align="start">
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t(`protocols.${p.protocol}`)}
+          </Typography.Text>
+          {p.endpoints.map((e, i) => (
+            <Typography.Text code key={i} style={{ whiteSpace: 'nowrap' }}>
+              {endpointText(e)}
+            </Typography.Text>
+          ))}
+        </Flex>
+      ),
     },
     {
       title: t('columns.cost'),
       dataIndex: 'cost_per_gb_fen',
       align: 'right',
+      width: 110,
       render: (v: number, p) => <span data-testid={`cost-${p.id}`}>{formatFen(v)}</span>,
+    },
+    {
+      title: t('columns.priorityWeight'),
+      key: 'priority',
+      width: 120,
+      render: (_, p) => `${p.priority} / ${p.weight}`,
     },
     {
       title: t('columns.coverage'),
       key: 'coverage',
+      width: 140,
       render: (_, p) => (
         <Flex vertical data-testid={`coverage-${p.id}`}>
           <span>{p.coverage_mode === 'all' ? t('coverage.all') : t('coverage.list', { count: p.coverage_count })}</span>
@@ -107,15 +125,10 @@ export function PoolsTable(props: {
       ),
     },
     {
-      title: t('columns.lastCheck'),
-      key: 'lastCheck',
-      render: (_, p) => <LastCheckCell poolId={p.id} check={p.last_check} />,
-    },
-    {
       title: t('columns.actions'),
       key: 'actions',
-      fixed: 'right',
-      width: 220,
+      fixed: isPhone ? undefined : 'right',
+      width: 200,
       render: (_, p) => (
         <Space size={0} wrap>
           {rowButton(p, 'edit', t('actions.edit'), () => actions.onEdit(p))}
@@ -147,7 +160,7 @@ export function PoolsTable(props: {
       dataSource={props.pools}
       loading={props.isLoading}
       locale={{ emptyText: props.emptyText ?? <Empty /> }}
-      scroll={{ x: 1300 }}
+      scroll={{ x: 1270 }}
       pagination={props.pagination}
     />
   );

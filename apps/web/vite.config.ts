@@ -28,11 +28,12 @@ export default defineConfig({
       // with its route table. The invite link page and the renewal cancel page still use antd.
       // The dashboard (goal 450 KB with its charts) draws its charts and tables without ECharts and
       // antd's Table. The webhooks, usage log, target rules and renewal screens' texts (one chunk
-      // per language for every signed-in page) added about 8 KB to each signed-in route.
+      // per language for every signed-in page) added about 8 KB to each signed-in route; the upstream pools'
+      // schemas in the contract and the pools screen's texts about 5 KB more (/tools/ip-quality, the largest, 717 KB).
       budgets: {
         byPath: { '/': 433 * KB, '/login': 195 * KB, '/invite/:invite_code': 356 * KB, '/renewal/cancel': 337 * KB },
         byAccess: { public: 197 * KB },
-        default: 710 * KB,
+        default: 720 * KB,
       },
     }),
     precompressPlugin(),

@@ -58,7 +58,7 @@ export default defineConfig({
           name: 'launcher',
           root: 'apps/launcher',
           environment: 'node',
-          globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
+          globalSetup: ['../../packages/db/src/vitest-global-setup.ts', 'test/bundle-global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
           expect: POLL,

@@ -18,8 +18,9 @@ import { migrateDb, openDb } from '@proxy/db';
  *   server, default postgres://postgres@127.0.0.1:5432; created, migrated, dropped at the end); ready = its probe
  *   /health/ready answers 200 (both workers listening, the state loaded).
  *
- * Memory is read at ready over the whole process tree (tsx's own process, a gateway's workers): RSS summed, and PSS
- * (shared pages counted once between the processes). Runs are interleaved (tsx, bundle, tsx, ...) so that the
+ * Memory is read over the whole process tree (tsx's own process, a gateway's workers) once it has settled after
+ * ready: RSS summed, PSS (shared pages counted once between the processes), and the peak RSS of the start (VmHWM,
+ * summed). Runs are interleaved (tsx, bundle, tsx, ...) so that the
  * machine's load hits both alike; each figure is the median. Prints the load average before and after: the figures
  * follow it.
  */
@@ -54,7 +55,8 @@ const WAYS = {
 } as const;
 type TWay = keyof typeof WAYS;
 
-type TSample = { readyMs: number; rssMb: number; pssMb: number };
+type TMemory = { rssMb: number; pssMb: number; peakMb: number };
+type TSample = { readyMs: number } & TMemory;
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -82,20 +84,22 @@ function processTree(pid: number): number[] {
   return tree;
 }
 
-/** RSS and PSS of the process tree, in MB. */
-function memoryOf(pid: number): { rssMb: number; pssMb: number } {
+/** RSS, PSS and peak RSS (VmHWM) of the process tree, in MB. */
+function memoryOf(pid: number): TMemory {
   let rssKb = 0;
   let pssKb = 0;
+  let peakKb = 0;
   for (const member of processTree(pid)) {
     try {
       const rollup = readFileSync(`/proc/${member}/smaps_rollup`, 'utf8');
       rssKb += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
       pssKb += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+      peakKb += Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${member}/status`, 'utf8'))?.[1] ?? 0);
     } catch {
       // the process ended meanwhile
     }
   }
-  return { rssMb: rssKb / 1024, pssMb: pssKb / 1024 };
+  return { rssMb: rssKb / 1024, pssMb: pssKb / 1024, peakMb: peakKb / 1024 };
 }
 
 async function answers200(url: string): Promise<boolean> {
@@ -106,7 +110,11 @@ async function answers200(url: string): Promise<boolean> {
   }
 }
 
-/** Starts `command`, waits until `readyUrl` answers 200 (checked every 20 ms), measures, then stops it (SIGTERM). */
+/**
+ * Starts `command`, waits until `readyUrl` answers 200 (checked every 20 ms), then until its memory has settled (two
+ * readings 100 ms apart within 2 %: the start's transient peak, PGlite opening its database, is freed right after
+ * ready), measures, and stops it (SIGTERM).
+ */
 async function measure(command: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<TSample> {
   const started = performance.now();
   const child: ChildProcess = spawn(command[0], command.slice(1), {
@@ -122,7 +130,14 @@ async function measure(command: string[], env: NodeJS.ProcessEnv, readyUrl: stri
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const readyMs = performance.now() - started;
-  const memory = memoryOf(child.pid!);
+  let memory = memoryOf(child.pid!);
+  for (let reading = 0; reading < 100; reading++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = memoryOf(child.pid!);
+    const isSettled = Math.abs(next.rssMb - memory.rssMb) <= 0.02 * memory.rssMb;
+    memory = next;
+    if (isSettled) break;
+  }
   child.kill('SIGTERM');
   await exited;
   return { readyMs, ...memory };
@@ -239,10 +254,12 @@ const rows = results.flatMap(({ what, samples }) =>
     ready: median(samples[way].map((s) => s.readyMs)) / 1000,
     rss: median(samples[way].map((s) => s.rssMb)),
     pss: median(samples[way].map((s) => s.pssMb)),
+    peak: median(samples[way].map((s) => s.peakMb)),
   })),
 );
-console.log('| process | run as | ready s | RSS MB | PSS MB |');
-console.log('|---|---|---:|---:|---:|');
+console.log('| process | run as | ready s | RSS MB | PSS MB | peak RSS MB |');
+console.log('|---|---|---:|---:|---:|---:|');
 for (const row of rows) {
-  console.log(`| ${row.what} | ${row.way} | ${row.ready.toFixed(2)} | ${row.rss.toFixed(0)} | ${row.pss.toFixed(0)} |`);
+  const figures = [row.ready.toFixed(2), row.rss.toFixed(0), row.pss.toFixed(0), row.peak.toFixed(0)];
+  console.log(`| ${row.what} | ${row.way} | ${figures.join(' | ')} |`);
 }

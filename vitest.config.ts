@@ -10,8 +10,9 @@ const POLL = { poll: { timeout: 30_000 } };
 // Tests wait on conditions; the timeouts only stop a hung test, with room for a busy 2-core machine.
 export default defineConfig({
   test: {
-    // Vitest's default (one worker fewer than the cores) is one worker on a 2-core machine; two took
-    // the whole PGlite run from 27 to 19 minutes there, with every test passing.
+    // Two workers on a 2-core machine (Vitest 3's default, one fewer than the cores, was one there: two took the
+    // whole PGlite run from 27 to 19 minutes, with every test passing), and one core left free on larger machines
+    // for the databases and servers the tests start (Vitest 4's default is every core).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'contract', root: 'packages/contract', environment: 'node' } },
@@ -58,7 +59,7 @@ export default defineConfig({
           name: 'launcher',
           root: 'apps/launcher',
           environment: 'node',
-          globalSetup: ['../../packages/db/src/vitest-global-setup.ts'],
+          globalSetup: ['../../packages/db/src/vitest-global-setup.ts', 'test/bundle-global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
           expect: POLL,

@@ -55,13 +55,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The app server as `npm start` runs it, on free loopback ports and a fresh data folder. */
+/** The app server as `npm start` runs it (the bundle `npm run build` made), on free loopback ports and a fresh data folder. */
 async function startAppServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-console-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', 'server'], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'dist/launcher/main.js', 'server'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,7 +1,7 @@
 // The app server as a child process: started with a fresh data folder, its
 // output kept, its outbox read. No vitest runtime here: the global setup
 // (main process) uses this file too.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The console and API started as `npm start` does (built console, embedded database), on free ports. */
+/** The console and API started as `npm start` does (built console, the launcher's bundle, embedded database), on free ports. */
 export type TAppServer = {
   url: string;
   dataDir: string;
@@ -85,7 +85,16 @@ async function isHealthy(url: string): Promise<boolean> {
 }
 
 /**
- * Starts the server process with a fresh data folder; resolves once
+ * The launcher's bundle (dist/launcher), built again when a source file is newer (`npm run build` builds it; this
+ * only saves a run on changed sources from testing the build before the change).
+ */
+function buildLauncherIfStale(): void {
+  execFileSync(process.execPath, ['apps/launcher/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/**
+ * Starts the server process as production does (`node dist/launcher/main.js server`, the bundle
+ * `npm run build` makes) with a fresh data folder; resolves once
  * /api/health answers, rejects if the process exits first. `logFile` also
  * receives everything it prints (for test files that share it).
  */
@@ -102,7 +111,8 @@ export async function startAppServer(
     output += chunk;
     if (options.logFile) appendFileSync(options.logFile, chunk);
   };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', 'server'], {
+  buildLauncherIfStale();
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'dist/launcher/main.js', 'server'], {
     cwd: ROOT,
     env: {
       ...process.env,

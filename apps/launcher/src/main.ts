@@ -1,6 +1,7 @@
 import { runGateway, runServer, type TRunning } from './run-modes';
 
-// The composition root: `tsx apps/launcher/src/main.ts server|gateway`.
+// The composition root: `node dist/launcher/main.js server|gateway` (built by `npm run build`; apps/launcher/build.mjs),
+// `tsx apps/launcher/src/main.ts server|gateway` in development.
 const MODES = { server: runServer, gateway: runGateway } as const;
 const mode = (process.argv[2] ?? 'server') as keyof typeof MODES;
 if (!(mode in MODES)) {

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, itOnPostgres } from '@proxy/db/testing';
 import { freePort } from '../test/api-with-gateway';
-import { ROOT, startProcess, type TLaunched } from '../test/launched-process';
+import { BUNDLE, ROOT, startProcess, type TLaunched } from '../test/launched-process';
 
 // The unit files of docs/systemd cannot be started here (no systemd); their command lines can. Each test reads a
-// unit, checks its stop settings, and runs its ExecStart as systemd would (an environment of its own, the unit's
-// working directory), then stops it with the unit's KillSignal and expects exit 0.
+// unit, checks its stop settings, and runs its ExecStart as systemd would (the compiled launcher with plain Node, an
+// environment of its own, the unit's working directory), then stops it with the unit's KillSignal and expects exit 0.
 
 /** A unit file's [Service] settings: each key's values in order. */
 function readService(file: string): Map<string, string[]> {
@@ -36,14 +36,10 @@ const one = (service: Map<string, string[]>, key: string): string => {
   return values[0];
 };
 
-/** The compiled launcher, relative to the install folder (`npm run build`). */
-const BUNDLE = 'dist/launcher/main.js';
-
 /**
  * What differs between the production host and this checkout, in one place: the unit's install folder is the
- * checkout, `node` is the Node running the tests, and while the compiled bundle has not been built here its command
- * runs the launcher's TypeScript through tsx instead (as `npm run start:*` does in development). Any other path
- * must exist as written.
+ * checkout and `node` is the Node running the tests. Every path, the compiled launcher among them (`npm run build`;
+ * the launcher's suites build it first when a source is newer), must exist as written.
  */
 function runnableHere(execStart: string, workingDirectory: string): { command: string; args: string[] } {
   const [node, ...args] = execStart.split(/\s+/);
@@ -51,10 +47,8 @@ function runnableHere(execStart: string, workingDirectory: string): { command: s
   const local = args.map((a) =>
     a.startsWith(`${workingDirectory}/`) ? path.join(ROOT, a.slice(workingDirectory.length)) : a,
   );
-  const bundle = local.indexOf(path.join(ROOT, BUNDLE));
-  expect(bundle, `${execStart} runs ${BUNDLE}`).toBeGreaterThan(-1);
-  if (!existsSync(local[bundle]))
-    local.splice(bundle, 1, '--import', 'tsx', path.join(ROOT, 'apps/launcher/src/main.ts'));
+  expect(local, `${execStart} runs ${BUNDLE}`).toContain(path.join(ROOT, BUNDLE));
+  for (const arg of local.filter((a) => path.isAbsolute(a))) expect(existsSync(arg), arg).toBe(true);
   return { command: process.execPath, args: local };
 }
 

@@ -84,3 +84,15 @@ export function startLauncher(
 ): Promise<TLaunched> {
   return startProcess(process.execPath, ['--import', 'tsx', 'apps/launcher/src/main.ts', mode], env, readyText);
 }
+
+/** The compiled launcher (`npm run build`), relative to the checkout. */
+export const BUNDLE = 'dist/launcher/main.js';
+
+/** `node dist/launcher/main.js <mode>`, as production runs it (the launcher's suites build it first when stale). */
+export function startBundle(
+  mode: 'server' | 'gateway',
+  env: NodeJS.ProcessEnv,
+  readyText: string | RegExp,
+): Promise<TLaunched> {
+  return startProcess(process.execPath, ['--enable-source-maps', BUNDLE, mode], env, readyText);
+}

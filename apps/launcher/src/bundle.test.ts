@@ -3,12 +3,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import {
   createTestDatabase,
   insertExit,
   insertToken,
   insertUser,
+  itOnPglite,
   itOnPostgres,
   startEcho,
 } from '@proxy/gateway/testing';
@@ -90,67 +91,73 @@ describe(`${BUNDLE} server: the API and its embedded gateway on a fresh data fol
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('migrates the embedded database, answers ready, serves the terms and the IP data, and carries a request', async () => {
-    const [port, gatewayPort] = [await freePort(), await freePort()];
-    const base = `http://127.0.0.1:${port}`;
-    server = await startBundle(
-      'server',
-      {
-        PATH: process.env.PATH,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        GATEWAY_PORT: String(gatewayPort),
-        METRICS_LISTEN: '127.0.0.1:0',
-        DATA_DIR: dataDir,
-        ARGON2_MEMORY_KIB: '64',
-        ARGON2_TIME_COST: '1',
-      },
-      'console and API on',
-    );
-    const output = server.output;
-    await expect.poll(async () => (await getText(`${base}/api/health/ready`)).status, { message: output() }).toBe(200);
-    // The shipped terms (apps/server/src/features/site/terms) are read from the sources' folder.
-    const terms = await api(base, '/site/terms?lang=en');
-    expect(terms.markdown).toMatch(/^# Terms of Service/);
+  // The embedded database whatever the suite's database: once, in the embedded database's pass.
+  itOnPglite(
+    'migrates the embedded database, answers ready, serves the terms and the IP data, and carries a request',
+    async () => {
+      const [port, gatewayPort] = [await freePort(), await freePort()];
+      const base = `http://127.0.0.1:${port}`;
+      server = await startBundle(
+        'server',
+        {
+          PATH: process.env.PATH,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          GATEWAY_PORT: String(gatewayPort),
+          METRICS_LISTEN: '127.0.0.1:0',
+          DATA_DIR: dataDir,
+          ARGON2_MEMORY_KIB: '64',
+          ARGON2_TIME_COST: '1',
+        },
+        'console and API on',
+      );
+      const output = server.output;
+      await expect
+        .poll(async () => (await getText(`${base}/api/health/ready`)).status, { message: output() })
+        .toBe(200);
+      // The shipped terms (apps/server/src/features/site/terms) are read from the sources' folder.
+      const terms = await api(base, '/site/terms?lang=en');
+      expect(terms.markdown).toMatch(/^# Terms of Service/);
 
-    // A customer: registered with the e-mailed code, topped up in the sandbox, a static IP bought.
-    const email = `bundle.${Date.now().toString(36)}@example.com`;
-    await api(base, '/user/code', { form: { email, type: 'register' } });
-    await expect.poll(() => codeIn(dataDir, email), { message: output() }).toMatch(/^\d{6}$/);
-    const password = 'bundle password 1';
-    const { token } = (await api(base, '/user/register', {
-      form: {
-        username: `b${Date.now().toString(36)}`,
-        email,
-        password,
-        confirm_password: password,
-        code: codeIn(dataDir, email)!,
-      },
-    })) as { token: string };
-    const order = (await api(base, '/pay/charge/sandbox/20', { token, json: {} })) as { order_id: string };
-    const paid = await fetch(`${base}/api/pay/sandbox/${order.order_id}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'result=success',
-      redirect: 'manual',
-    });
-    expect(paid.status, output()).toBe(303);
+      // A customer: registered with the e-mailed code, topped up in the sandbox, a static IP bought.
+      const email = `bundle.${Date.now().toString(36)}@example.com`;
+      await api(base, '/user/code', { form: { email, type: 'register' } });
+      await expect.poll(() => codeIn(dataDir, email), { message: output() }).toMatch(/^\d{6}$/);
+      const password = 'bundle password 1';
+      const { token } = (await api(base, '/user/register', {
+        form: {
+          username: `b${Date.now().toString(36)}`,
+          email,
+          password,
+          confirm_password: password,
+          code: codeIn(dataDir, email)!,
+        },
+      })) as { token: string };
+      const order = (await api(base, '/pay/charge/sandbox/20', { token, json: {} })) as { order_id: string };
+      const paid = await fetch(`${base}/api/pay/sandbox/${order.order_id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'result=success',
+        redirect: 'manual',
+      });
+      expect(paid.status, output()).toBe(303);
 
-    // The IP data packages (found with createRequire from the bundle): a public address has a place and a network.
-    const quality = await api(base, '/v1/ip-quality/8.8.8.8', { token });
-    expect(quality).toMatchObject({ location: { country_code: 'US' }, asn: { number: 15169 } });
+      // The IP data packages (found with createRequire from the bundle): a public address has a place and a network.
+      const quality = await api(base, '/v1/ip-quality/8.8.8.8', { token });
+      expect(quality).toMatchObject({ location: { country_code: 'US' }, asn: { number: 15169 } });
 
-    const bought = (await api(base, '/token/static/ip', {
-      token,
-      json: { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 },
-    })) as { tokens: { username: string; password: string }[] };
-    const { username, password: secret } = bought.tokens[0];
-    const echo = await getThroughGateway(gatewayPort, `${username}:${secret}`, `${base}/api/proxy/echo`);
-    expect(echo.status, `${echo.body}\n${output()}`).toMatch(/^HTTP\/1\.1 200 /);
+      const bought = (await api(base, '/token/static/ip', {
+        token,
+        json: { network: 'HTTP', country_id: 'us', quantity: 1, days: 1 },
+      })) as { tokens: { username: string; password: string }[] };
+      const { username, password: secret } = bought.tokens[0];
+      const echo = await getThroughGateway(gatewayPort, `${username}:${secret}`, `${base}/api/proxy/echo`);
+      expect(echo.status, `${echo.body}\n${output()}`).toMatch(/^HTTP\/1\.1 200 /);
 
-    server.signal('SIGTERM');
-    expect(await server.exited, output()).toBe(0);
-  });
+      server.signal('SIGTERM');
+      expect(await server.exited, output()).toBe(0);
+    },
+  );
 });
 
 describe(`${BUNDLE} gateway: a standalone gateway of two workers on PostgreSQL`, () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, itOnPostgres } from '@proxy/db/testing';
+import { createTestDatabase, itOnPglite, itOnPostgres } from '@proxy/db/testing';
 import { freePort } from '../test/api-with-gateway';
 import { BUNDLE, ROOT, startProcess, type TLaunched } from '../test/launched-process';
 
@@ -87,27 +87,31 @@ describe('docs/systemd/proxy-console-api.service', () => {
     expect(one(service, 'ExecStart')).toMatch(/ server$/);
   });
 
-  it('runs: its ExecStart answers the health check on a fresh data folder, and exits 0 on SIGTERM', async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'unit-api-'));
-    const port = await freePort();
-    api = await startUnit(
-      service,
-      {
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        GATEWAY_PORT: String(await freePort()),
-        ARGON2_MEMORY_KIB: '64',
-        ARGON2_TIME_COST: '1',
-      },
-      'console and API on',
-    );
-    const health = await fetch(`http://127.0.0.1:${port}/api/health`);
-    expect(health.status, api.output()).toBe(200);
-    expect(await health.json()).toMatchObject({ code: 0 });
-    api.signal(one(service, 'KillSignal') as NodeJS.Signals);
-    expect(await api.exited, api.output()).toBe(0);
-  });
+  // The unit runs the embedded database whatever the suite's database: once, in the embedded database's pass.
+  itOnPglite(
+    'runs: its ExecStart answers the health check on a fresh data folder, and exits 0 on SIGTERM',
+    async () => {
+      dataDir = mkdtempSync(path.join(os.tmpdir(), 'unit-api-'));
+      const port = await freePort();
+      api = await startUnit(
+        service,
+        {
+          DATA_DIR: dataDir,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          GATEWAY_PORT: String(await freePort()),
+          ARGON2_MEMORY_KIB: '64',
+          ARGON2_TIME_COST: '1',
+        },
+        'console and API on',
+      );
+      const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(health.status, api.output()).toBe(200);
+      expect(await health.json()).toMatchObject({ code: 0 });
+      api.signal(one(service, 'KillSignal') as NodeJS.Signals);
+      expect(await api.exited, api.output()).toBe(0);
+    },
+  );
 });
 
 describe('docs/systemd/proxy-console-gateway.service', () => {

@@ -28,6 +28,20 @@ function errorsOutsideTests(logFile) {
   return head(log.slice(start, end < 0 ? undefined : end).trim(), LOG_ERROR_LINES);
 }
 
+/** The block a Vitest log (default reporter) prints for a failed test, from its FAIL line; undefined if none. */
+function failureInLog(reportFile, title) {
+  const logFile = reportFile.replace(/\.json$/, '.log');
+  if (!existsSync(logFile)) return undefined;
+  const lines = stripAnsi(readFileSync(logFile, 'utf8')).split('\n');
+  const start = lines.findIndex((line) => /^\s*FAIL\s/.test(line) && line.trimEnd().endsWith(`> ${title}`));
+  if (start < 0) return undefined;
+  const end = lines.findIndex((line, i) => i > start && /^\s*⎯{3,}/.test(line));
+  return lines
+    .slice(start + 1, end < 0 ? undefined : end)
+    .join('\n')
+    .trim();
+}
+
 const SKIP_REASON = /\[skipped: ([^\]]+)\]\s*$/;
 const NOT_RUN_FILE_FAILED = 'not run: their file or a hook failed (see what failed)';
 const NOT_SKIPPED = new Set(['passed', 'failed']);
@@ -62,9 +76,12 @@ for (const file of process.argv.slice(2)) {
   for (const suite of r.testResults ?? []) {
     for (const test of suite.assertionResults ?? []) {
       if (test.status !== 'failed') continue;
-      failures.push(
-        `--- ${file}: FAILED ${suite.name}\n    ${test.fullName}\n${head((test.failureMessages ?? []).join('\n'), MESSAGE_LINES)}`,
-      );
+      const message = (test.failureMessages ?? []).join('\n');
+      // Vitest's report holds only a placeholder for some errors (a test out of time); its log has the words.
+      const said = message.startsWith('Error: STACK_TRACE_ERROR')
+        ? (failureInLog(file, test.title) ?? message)
+        : message;
+      failures.push(`--- ${file}: FAILED ${suite.name}\n    ${test.fullName}\n${head(said, MESSAGE_LINES)}`);
     }
     // A failed hook (beforeAll) fails its file and skips its tests; its error is in the log's block below.
     const hasFailedTest = (suite.assertionResults ?? []).some((test) => test.status === 'failed');

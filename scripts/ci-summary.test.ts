@@ -53,6 +53,11 @@ it.todo('written some day');
 it.skipIf(true)('races two instances (needs PostgreSQL)', () => {});
 `;
 
+// A test that runs out of time: Vitest's report then says only STACK_TRACE_ERROR; the log says what happened.
+const TIMES_OUT = `import { it } from 'vitest';
+it('waits for ever', () => new Promise(() => {}), 200);
+`;
+
 /** Runs Vitest on one file as .ci/run does; returns the report's path (its log beside it). */
 async function vitestReport(
   dir: string,
@@ -96,18 +101,21 @@ describe('the CI summary', () => {
   let skipsOnPglite: string;
   let skipsOnPostgres: string;
   let skipsWithout: string;
+  let timesOut: string;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ci-summary-'));
-    [hookFails, testFails, bothFail, passing, skipsOnPglite, skipsOnPostgres, skipsWithout] = await Promise.all([
-      vitestReport(dir, 'hook', HOOK_FAILS),
-      vitestReport(dir, 'test', TEST_FAILS),
-      vitestReport(dir, 'both', BOTH_FAIL),
-      vitestReport(dir, 'passing', PASSING),
-      vitestReport(dir, 'skips-pglite', SKIPS_WITH_REASONS),
-      // The helpers only read whether DATABASE_URL is set; nothing here opens a database.
-      vitestReport(dir, 'skips-postgres', SKIPS_WITH_REASONS, { DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none' }),
-      vitestReport(dir, 'skips-without', SKIPS_WITHOUT_REASONS),
-    ]);
+    [hookFails, testFails, bothFail, passing, skipsOnPglite, skipsOnPostgres, skipsWithout, timesOut] =
+      await Promise.all([
+        vitestReport(dir, 'hook', HOOK_FAILS),
+        vitestReport(dir, 'test', TEST_FAILS),
+        vitestReport(dir, 'both', BOTH_FAIL),
+        vitestReport(dir, 'passing', PASSING),
+        vitestReport(dir, 'skips-pglite', SKIPS_WITH_REASONS),
+        // The helpers only read whether DATABASE_URL is set; nothing here opens a database.
+        vitestReport(dir, 'skips-postgres', SKIPS_WITH_REASONS, { DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none' }),
+        vitestReport(dir, 'skips-without', SKIPS_WITHOUT_REASONS),
+        vitestReport(dir, 'times-out', TIMES_OUT),
+      ]);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -125,6 +133,14 @@ describe('the CI summary', () => {
       `${passing}: 1 passed, 0 failed, 0 skipped`,
       '2 passed, 1 failed, 0 skipped',
     ]);
+  });
+
+  it("names a test that ran out of time with the log's words, not the report's placeholder", async () => {
+    const { code, out } = await summary(timesOut);
+    expect(code).toBe(1);
+    expect(out).toContain('waits for ever');
+    expect(out).toMatch(/Test timed out in 200ms/);
+    expect(out).not.toContain('STACK_TRACE_ERROR');
   });
 
   it("names a file whose hook failed (its tests skipped) and prints the hook's error from the log", async () => {

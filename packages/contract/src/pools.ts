@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zCountryId } from './areas';
 import { ZPageQuery, zPage } from './envelope';
 import type { TValidationKey } from './messages';
 import { INVENTORY_KINDS } from './inventory';
@@ -253,11 +254,7 @@ const zAreaSlugInput = z
  * to the IP echo the inventory probe uses, and say what came back.
  */
 export const ZPoolCheckBody = zIdParam.extend({
-  country: z
-    .string({ error: 'countryRequired' })
-    .trim()
-    .toLowerCase()
-    .regex(/^[a-z]{2}$/, { error: 'invalidValue' }),
+  country: zCountryId,
   state: zAreaSlugInput.default(''),
   city: zAreaSlugInput.default(''),
   /** A session label (as in a customer's username); the same label maps to the same pool session id. */

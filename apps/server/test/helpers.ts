@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { TDbHandle } from '@proxy/db';
 import { createTestDatabase } from '@proxy/db/testing';
 import type { FastifyInstance } from 'fastify';
@@ -105,4 +106,16 @@ export async function createTestApp(
       if (!options.database) await db.close();
     },
   };
+}
+
+/** A log stream for an app built in a test (`logger: { stream }`) and the lines written to it so far. */
+export function captureLog(): { stream: Writable; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { stream, lines };
 }

@@ -1,10 +1,9 @@
-import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, createSecretBox, EXIT_PASSWORD_PURPOSE, exitNodes } from '@proxy/db';
 import { createTestDatabase } from '@proxy/db/testing';
 import { buildApp } from '../../app';
-import { createMemoryMailer, createTestConfig } from '../../../test/helpers';
+import { captureLog, createMemoryMailer, createTestConfig } from '../../../test/helpers';
 import { createAdmin, request, type TTestUser } from '../proxies/proxies-test-kit';
 import { startLocalEcho, startLocalUpstream, type TLocalUpstream } from './inventory-probe-test-kit';
 import { openExitPassword, sealPlainExitPasswords } from './inventory-secrets';
@@ -14,13 +13,7 @@ import { openExitPassword, sealPlainExitPasswords } from './inventory-secrets';
 describe('upstream exit passwords at rest', () => {
   const password = 'Pw-recognisable-4417';
   const edited = 'Pw-edited-recognisable-9021';
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
+  const { stream, lines } = captureLog();
   const mailer = createMemoryMailer();
   const answers: string[] = [];
   let built: Awaited<ReturnType<typeof buildApp>>;

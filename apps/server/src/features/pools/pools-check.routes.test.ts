@@ -1,11 +1,10 @@
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, pools } from '@proxy/db';
 import { createTestDatabase, FAKE_POOL_TEXTS, startFakePool, type TFakePool } from '@proxy/db/testing';
 import { buildApp } from '../../app';
-import { createMemoryMailer, createTestConfig } from '../../../test/helpers';
+import { captureLog, createMemoryMailer, createTestConfig } from '../../../test/helpers';
 import { startLocalEcho } from '../inventory/inventory-probe-test-kit';
 import { createAdmin, request, type TTestUser } from '../proxies/proxies-test-kit';
 
@@ -13,13 +12,7 @@ import { createAdmin, request, type TTestUser } from '../proxies/proxies-test-ki
 // inventory probe uses; and the pool's password in no answer, audit entry, log line, check output or error.
 describe('checking an upstream pool', () => {
   const password = 'Pool-Pw-recognisable-5513';
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
+  const { stream, lines } = captureLog();
   const mailer = createMemoryMailer();
   const answers: string[] = [];
   let built: Awaited<ReturnType<typeof buildApp>>;

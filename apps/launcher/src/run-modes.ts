@@ -109,8 +109,11 @@ export async function runServer(env: NodeJS.ProcessEnv = process.env): Promise<T
       await metrics?.close();
       await api.close();
       if (gateway) {
-        api.app.log.info(drainingText('gateway', gateway.connectionCount(), gatewaySettings.GATEWAY_DRAIN_S));
-        await gateway.close();
+        const open = gateway.connectionCount();
+        // close() stops accepting before its first await; the line is written once that is true.
+        const closing = gateway.close();
+        api.app.log.info(drainingText('gateway', open, gatewaySettings.GATEWAY_DRAIN_S));
+        await closing;
       }
       await database.close();
     },
@@ -160,8 +163,12 @@ export async function runGateway(env: NodeJS.ProcessEnv = process.env): Promise<
   const who = cluster.isWorker ? `gateway worker ${process.pid}` : 'gateway';
   return {
     async close() {
-      console.log(drainingText(who, gateway.connectionCount(), settings.GATEWAY_DRAIN_S));
-      await gateway.close();
+      const open = gateway.connectionCount();
+      // close() stops accepting before its first await; the line is written once that is true (a client that reads
+      // it and connects is refused, never accepted and then reset).
+      const closing = gateway.close();
+      console.log(drainingText(who, open, settings.GATEWAY_DRAIN_S));
+      await closing;
       // The probes answer while the gateway drains; closed before the database they read.
       await metrics.close();
       await database.close();

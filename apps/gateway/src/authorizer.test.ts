@@ -30,6 +30,7 @@ function node(id: number, health: TExitNodeRow['health']): TExitNodeRow {
     checkedAt: null,
     probeFailures: 0,
     probeError: null,
+    costPerDayFen: 0,
     createdAt: new Date(NOW),
     updatedAt: new Date(NOW),
   };

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, createdAt } from './columns';
+import { createdAt, fen, id } from './columns';
 
 /** Kinds of exit: residential ISP or data-center. */
 export const EXIT_KINDS = ['residential', 'datacenter'] as const;
@@ -57,6 +57,8 @@ export const exitNodes = pgTable(
     probeFailures: integer('probe_failures').notNull().default(0),
     /** Why the last probe attempt failed (short), or null. */
     probeError: text('probe_error'),
+    /** What the exit costs the operator per day, in fen (the economics' cost of an exit); 0 when not set. */
+    costPerDayFen: fen('cost_per_day_fen').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import {
   POOL_AREA_CASES,
   POOL_COVERAGE_MODES,
@@ -10,6 +23,7 @@ import {
   type TPoolLastCheck,
 } from '@proxy/contract';
 import { createdAt, fen, id } from './columns';
+import { gatewayInstances } from './gateway';
 import { EXIT_KINDS } from './inventory';
 
 /** The secret box's purpose (additional data) of `pools.password`. */
@@ -65,4 +79,76 @@ export const pools = pgTable(
       sql`${t.costPerGbFen} >= 0 AND ${t.priority} >= 0 AND ${t.weight} >= 1 AND ${t.maxConnections} >= 1`,
     ),
   ],
+);
+
+/** What carried a connection's bytes: a pool, an exit (exit_nodes), or nothing (refused before any dial). */
+export const CARRIER_KINDS = ['pool', 'exit', 'none'] as const;
+export type TCarrierKind = (typeof CARRIER_KINDS)[number];
+
+/**
+ * Metered bytes per UTC day, token, carrier and area, written by the gateway in the transaction of the usage batch
+ * they belong to (so exactly once, and summing to token_usage's bytes of the token exactly). The economics of pools
+ * and exits (cost, revenue, margin) are read from here. `carrier_id` is the pool's or the exit's id (0 for 'none');
+ * `country` is the area the connection was for ('' when the token has none).
+ */
+export const carrierUsage = pgTable(
+  'carrier_usage',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    tokenId: bigint('token_id', { mode: 'number' }).notNull(),
+    carrierKind: text('carrier_kind', { enum: CARRIER_KINDS }).notNull(),
+    carrierId: bigint('carrier_id', { mode: 'number' }).notNull().default(0),
+    country: text('country').notNull().default(''),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    /** Connections that ended on this day through the carrier. */
+    connections: bigint('connections', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.tokenId, t.carrierKind, t.carrierId, t.country] }),
+    index('carrier_usage_carrier_idx').on(t.carrierKind, t.carrierId, t.day),
+  ],
+);
+
+/**
+ * Each gateway process's view of each pool (failover and the circuit breaker are per process): its figures over its
+ * last window, reported every few seconds, so the operator sees the fleet. Removed with the gateway's instance row.
+ */
+export const poolHealth = pgTable(
+  'pool_health',
+  {
+    instanceId: uuid('instance_id')
+      .notNull()
+      .references(() => gatewayInstances.id, { onDelete: 'cascade' }),
+    poolId: bigint('pool_id', { mode: 'number' })
+      .notNull()
+      .references(() => pools.id, { onDelete: 'cascade' }),
+    /** Dials through the pool in the window, those that got a tunnel, and their summed connect time. */
+    attempts: bigint('attempts', { mode: 'number' }).notNull().default(0),
+    successes: bigint('successes', { mode: 'number' }).notNull().default(0),
+    connectMsTotal: bigint('connect_ms_total', { mode: 'number' }).notNull().default(0),
+    /** Failed dials in the window by reason (bad-credentials, area-not-served, refused, timeout, ...). */
+    refusals: jsonb('refusals').$type<Record<string, number>>().notNull().default({}),
+    /** Open connections through the pool at the report. */
+    open: integer('open').notNull().default(0),
+    /** While set and in the future, this process skips the pool (circuit open). */
+    circuitOpenUntil: timestamp('circuit_open_until', { withTimezone: true }),
+    /** Areas (country codes) this process skips on the pool while the pool itself is closed. */
+    openAreas: jsonb('open_areas').$type<string[]>().notNull().default([]),
+    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.instanceId, t.poolId] })],
+);
+
+/** The provider's own usage report of a pool (imported CSV: day, bytes), set beside our bytes by the economics screen. */
+export const poolReconciliation = pgTable(
+  'pool_reconciliation',
+  {
+    poolId: bigint('pool_id', { mode: 'number' })
+      .notNull()
+      .references(() => pools.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    providerBytes: bigint('provider_bytes', { mode: 'number' }).notNull(),
+    importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.poolId, t.day] }), check('pool_reconciliation_bytes', sql`${t.providerBytes} >= 0`)],
 );

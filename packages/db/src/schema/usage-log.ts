@@ -68,6 +68,10 @@ export const usageLogEntries = pgTable(
     bytesDown: bigint('bytes_down', { mode: 'number' }).notNull(),
     outcome: text('outcome', { enum: USAGE_LOG_OUTCOMES }).notNull(),
     reason: text('reason'),
+    /** What carried the connection ('pool:ID' or 'exit:ID'; operators only, never shown to the customer), or null. */
+    carrier: text('carrier'),
+    /** A sticky session's exit changed on this connection (its pool or exit was skipped, so another carried it). */
+    exitChanged: boolean('exit_changed').notNull().default(false),
     expiresOn: date('expires_on', { mode: 'string' }).notNull(),
   },
   (t) => [

@@ -79,6 +79,7 @@ function upstream(
     checkedAt: null,
     probeFailures: 0,
     probeError: null,
+    costPerDayFen: 0,
     createdAt: now,
     updatedAt: now,
   };

@@ -170,7 +170,10 @@ function OptionSetEditor(props: { state: TAdminChargeOptions }) {
   );
 }
 
-/** One switch per payment method; a method without provider settings cannot be switched on. */
+/**
+ * One switch per payment method. A method without provider settings on the server is not offered whatever its
+ * stored switch says: it shows off and cannot be switched until it is configured.
+ */
 function MethodSwitches(props: { methods: TPayMethodState[] }) {
   const { t } = useTranslation('admin-pricing');
   const setMethod = useSetPayMethod();
@@ -192,11 +195,11 @@ function MethodSwitches(props: { methods: TPayMethodState[] }) {
           data-testid={`method-${m.method}`}
           extra={
             <Switch
-              checked={m.is_enabled}
+              checked={m.is_configured && m.is_enabled}
               aria-label={t(`methods.${m.method}`)}
               checkedChildren={t('methodOn')}
               unCheckedChildren={t('methodOff')}
-              disabled={!m.is_configured && !m.is_enabled}
+              disabled={!m.is_configured}
               loading={setMethod.isPending && setMethod.variables?.method === m.method}
               onChange={(checked) => void toggle(m, checked)}
             />

@@ -51,7 +51,7 @@ beforeEach(() => {
     },
     scheduled: [],
     methods: [
-      { method: 'alipay', is_configured: false, is_enabled: false, is_offered: false },
+      { method: 'alipay', is_configured: false, is_enabled: true, is_offered: false },
       { method: 'sandbox', is_configured: true, is_enabled: true, is_offered: true },
     ],
     fee: { percent: 1, fixed_fen: 100 },
@@ -183,7 +183,9 @@ describe('operator area: prices and recharge options', () => {
 
     const alipay = screen.getByTestId('method-alipay');
     expect(within(alipay).getByText(/Not configured on the server/)).toBeTruthy();
+    // Switched on in the database but not configured on the server: shown off, and cannot be switched.
     expect((within(alipay).getByRole('switch') as HTMLButtonElement).disabled).toBe(true);
+    expect(within(alipay).getByRole('switch').getAttribute('aria-checked')).toBe('false');
     fireEvent.click(within(screen.getByTestId('method-sandbox')).getByRole('switch'));
     await waitFor(() => expect(api.requestsTo('adminPayMethodSet')).toHaveLength(1));
     expect(api.requestsTo('adminPayMethodSet')[0]!.json).toEqual({ method: 'sandbox', is_enabled: false });

@@ -10,6 +10,7 @@ import {
   Table,
   Tabs,
   Tag,
+  Tooltip,
   Typography,
   type TableColumnsType,
 } from 'antd';
@@ -273,7 +274,11 @@ function InviteesTable(props: { userId: number }) {
   );
 }
 
-/** Resends the verification e-mail or a password reset code, after a confirmation. */
+/**
+ * Sends a password reset code, after a confirmation. No verification e-mail is offered: every address is verified
+ * before its account exists or changes (a code sent there, or a provider's verified address), so the account shows
+ * that instead.
+ */
 function MailButtons(props: { user: TAdminUserDetail }) {
   const { t } = useTranslation('admin-users');
   const send = useSendUserMail(props.user.user_id);
@@ -281,7 +286,7 @@ function MailButtons(props: { user: TAdminUserDetail }) {
     confirmAction({
       title: t(`mail.${kind}Confirm`, { email: props.user.email }),
       onOk: async () => {
-        // A refusal (throttle, verified address, disabled account) is toasted by the request layer with its reason.
+        // A refusal (throttle, disabled account) is toasted by the request layer with its reason.
         const sent = await send.mutateAsync(kind).catch(() => null);
         if (sent) showSuccess(t('mail.sent', { email: sent.email }));
       },
@@ -295,13 +300,11 @@ function MailButtons(props: { user: TAdminUserDetail }) {
       >
         {t('mail.password_reset')}
       </Button>
-      <Button
-        disabled={props.user.status !== 'active'}
-        data-testid="admin-user-mail-verification"
-        onClick={() => ask('verification')}
-      >
-        {t('mail.verification')}
-      </Button>
+      <Tooltip title={t('mail.verifiedWhy')}>
+        <Tag color="success" data-testid="admin-user-email-verified">
+          {t('mail.verified')}
+        </Tag>
+      </Tooltip>
     </>
   );
 }

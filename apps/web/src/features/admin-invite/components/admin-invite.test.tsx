@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TAdminRebateRecord, TRebateConfigVersion } from '@proxy/contract';
 import { makeUser } from '../../../test/fixtures';
-import { api, shownMessages } from '../../../test/harness';
+import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { adminInviteRoutes } from '../routes';
 
@@ -76,6 +76,12 @@ describe('operator area: rebate rules and rebates', { timeout: 60_000 }, () => {
     const rate = screen.getByLabelText('Rate');
     fireEvent.change(rate, { target: { value: '7.5' } });
     fireEvent.click(screen.getByText('Save as new version'));
+    // Rules that move money take effect only once confirmed, with what they will do.
+    const confirm = await findModalWith(
+      'From now on, each top-up of an invitee of at least ¥10.00 earns the inviter 7.5%, at most ¥100.00. Put version 2 in force?',
+    );
+    expect(api.requestsTo('inviteAdminRebateConfigUpdate')).toHaveLength(0);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Put in force' }));
     await waitFor(() => expect(shownMessages('success')).toContain('Version 2 is in force'));
     expect(api.requestsTo('inviteAdminRebateConfigUpdate')[0]!.json).toEqual({
       rate: 7.5,
@@ -84,6 +90,21 @@ describe('operator area: rebate rules and rebates', { timeout: 60_000 }, () => {
     });
     expect(await screen.findByText('2 (in force)')).toBeTruthy();
     expect(screen.getByText('Defaults of the installation')).toBeTruthy();
+  });
+
+  it('refuses a rate or an amount out of range with the bounds, keeping what was typed, and saves nothing', async () => {
+    renderAt('/admin/invite/rules', { featureRoutes: adminInviteRoutes });
+    await screen.findByTestId('current-rules');
+    const rate = screen.getByLabelText('Rate');
+    fireEvent.change(rate, { target: { value: '60' } });
+    fireEvent.blur(rate);
+    fireEvent.change(screen.getByLabelText('Minimum top-up'), { target: { value: '-3' } });
+    fireEvent.click(screen.getByText('Save as new version'));
+    expect(await screen.findByText('The rate must be from 0 to 50%')).toBeTruthy();
+    expect(await screen.findByText('Enter an amount from ¥0.00 to ¥1000000.00')).toBeTruthy();
+    // Not clamped to the nearest bound behind the operator's back.
+    expect((rate as HTMLInputElement).value).toBe('60.00');
+    expect(api.requestsTo('inviteAdminRebateConfigUpdate')).toHaveLength(0);
   });
 
   it('lists every rebate with both accounts, the order, the rules version and what a reversal took back', async () => {

@@ -9,7 +9,7 @@ import {
 } from '@proxy/contract';
 import { useIsPhone } from '../../../components/use-is-phone';
 import { formatDateTimeSeconds } from '../../../lib/format';
-import { showSuccess } from '../../../lib/message';
+import { confirmAction, showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
 import { usePaging } from '../../../lib/use-paging';
 import { useRebateConfigVersions, useUpdateRebateConfig } from '../api/admin-invite';
@@ -34,6 +34,29 @@ export default function RebateRulesPage() {
       markServerIssues(form, error, FIELDS, {});
     }
   };
+  // Rules move money from the next top-up on: they take effect only once the operator confirms what they will do.
+  const confirmSave = (values: TRebateConfigInput) =>
+    confirmAction({
+      title: t('confirmTitle'),
+      content: t('confirmText', {
+        rate: values.rate,
+        min: formatYuan(values.min_charge),
+        max: formatYuan(values.max_rebate),
+        version: (versions.data?.total ?? 0) + 1,
+      }),
+      okText: t('confirmOk'),
+      onOk: () => save(values),
+    });
+  // Out of range is refused with the bounds (never clamped on blur behind the operator's back).
+  const yuanRules = [
+    { required: true, message: t('required') },
+    {
+      type: 'number' as const,
+      min: 0,
+      max: MAX_REBATE_RULE_YUAN,
+      message: t('amountRange', { min: formatYuan(0), max: formatYuan(MAX_REBATE_RULE_YUAN) }),
+    },
+  ];
 
   const columns: TableColumnsType<TRebateConfigVersion> = [
     {
@@ -48,9 +71,7 @@ export default function RebateRulesPage() {
     { title: t('columns.createdBy'), dataIndex: 'created_by', render: (v: string | null) => v ?? t('defaults') },
   ];
 
-  const yuanInput = (
-    <InputNumber<number> min={0} max={MAX_REBATE_RULE_YUAN} precision={2} step={1} prefix="¥" style={{ width: 180 }} />
-  );
+  const yuanInput = <InputNumber<number> precision={2} step={1} prefix="¥" style={{ width: 180 }} />;
   return (
     <Flex vertical gap={16}>
       <Card title={t('formTitle')}>
@@ -67,34 +88,31 @@ export default function RebateRulesPage() {
         <Form<TRebateConfigInput>
           form={form}
           layout={isPhone ? 'vertical' : 'inline'}
-          onFinish={(values) => void save(values)}
+          onFinish={confirmSave}
           initialValues={
             current ? { rate: current.rate, min_charge: current.min_charge, max_rebate: current.max_rebate } : undefined
           }
           key={current?.version ?? 0}
         >
-          <Form.Item name="rate" label={t('fields.rate')} rules={[{ required: true, message: t('required') }]}>
-            <InputNumber<number>
-              min={0}
-              max={MAX_REBATE_RATE_PERCENT}
-              precision={2}
-              step={0.5}
-              suffix="%"
-              style={{ width: 140 }}
-            />
-          </Form.Item>
           <Form.Item
-            name="min_charge"
-            label={t('fields.minCharge')}
-            rules={[{ required: true, message: t('required') }]}
+            name="rate"
+            label={t('fields.rate')}
+            rules={[
+              { required: true, message: t('required') },
+              {
+                type: 'number',
+                min: 0,
+                max: MAX_REBATE_RATE_PERCENT,
+                message: t('rateRange', { max: MAX_REBATE_RATE_PERCENT }),
+              },
+            ]}
           >
+            <InputNumber<number> precision={2} step={0.5} suffix="%" style={{ width: 140 }} />
+          </Form.Item>
+          <Form.Item name="min_charge" label={t('fields.minCharge')} rules={yuanRules}>
             {yuanInput}
           </Form.Item>
-          <Form.Item
-            name="max_rebate"
-            label={t('fields.maxRebate')}
-            rules={[{ required: true, message: t('required') }]}
-          >
+          <Form.Item name="max_rebate" label={t('fields.maxRebate')} rules={yuanRules}>
             {yuanInput}
           </Form.Item>
           <Form.Item>

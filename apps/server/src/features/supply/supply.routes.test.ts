@@ -262,13 +262,26 @@ describe('supply requests', () => {
     expect(await balances(ann)).toEqual(before);
     for (const lang of ['en', 'zh'] as const) {
       const again = await request(t.app, 'POST', `/token/supply/revoke/${data.request_id}`, { token: ann.token, lang });
-      expect(again.json()).toMatchObject({
-        code: ERRORS.SUPPLY_NOT_PENDING.code,
-        msg: ERRORS.SUPPLY_NOT_PENDING[lang],
-      });
+      expect(again.json()).toMatchObject({ code: ERRORS.SUPPLY_ENDED.code, msg: ERRORS.SUPPLY_ENDED[lang] });
     }
     expect(await balances(ann)).toEqual(before);
     expect(await notificationKinds(ann)).toContain('supply_cancelled');
+    await expectLedgerConsistent(ann);
+  });
+
+  it('a request an operator took can still be revoked until it is completed; completing it then is refused', async () => {
+    const before = await balances(ann);
+    const data = await submitOk(ann);
+    expect((await admin('POST', `/admin/supply/take/${data.request_id}`)).json().data).toMatchObject({
+      status: 'processing',
+    });
+    const revoked = await request(t.app, 'POST', `/token/supply/revoke/${data.request_id}`, { token: ann.token });
+    expect(revoked.json().data, revoked.body).toMatchObject({ status: 'cancelled' });
+    expect(await balances(ann)).toEqual(before);
+    expect((await admin('POST', `/admin/supply/complete/${data.request_id}`)).json().code).toBe(
+      ERRORS.SUPPLY_NOT_PROCESSING.code,
+    );
+    expect(await balances(ann)).toEqual(before);
     await expectLedgerConsistent(ann);
   });
 
@@ -324,10 +337,6 @@ describe('supply requests', () => {
     });
     const taken = await admin('POST', `/admin/supply/take/${data.request_id}`);
     expect(taken.json().data).toMatchObject({ status: 'processing' });
-    // A customer cannot revoke what an operator is processing.
-    expect(
-      (await request(t.app, 'POST', `/token/supply/revoke/${data.request_id}`, { token: ann.token })).json().code,
-    ).toBe(ERRORS.SUPPLY_NOT_PENDING.code);
     const done = await admin('POST', `/admin/supply/complete/${data.request_id}`);
     expect(done.json().data, done.body).toMatchObject({ status: 'success' });
     expect(done.json().data.completed_time).toBe(clock.now().toISOString());

@@ -359,7 +359,10 @@ async function endWithRelease(
   return ended;
 }
 
-/** Revokes the user's pending request: its fee is released. */
+/**
+ * Revokes the user's open request (pending, or processing: an operator took it but has not completed it, so nothing
+ * was allocated yet): its fee is released. The row lock orders it with a completion, so exactly one of them wins.
+ */
 export async function revokeSupply(
   deps: TSupplyDeps,
   userId: number,
@@ -369,7 +372,7 @@ export async function revokeSupply(
   const ended = await deps.db.transaction(async (tx) => {
     const row = await lockSupply(tx, id, userId);
     if (!row) throw new AppError('NOT_FOUND');
-    if (row.status !== 'pending') throw new AppError('SUPPLY_NOT_PENDING');
+    if (row.status !== 'pending' && row.status !== 'processing') throw new AppError('SUPPLY_ENDED');
     return endWithRelease(deps, tx, row, 'cancelled');
   });
   await mailTransition(deps, ended);

@@ -52,11 +52,23 @@ describe('supply queue (operator area)', () => {
     expect(api.requestsTo('adminSupplyList')).toHaveLength(0);
   });
 
-  it('takes a pending request, then completing it says what the region lacks', async () => {
+  it('takes a request its region can fill at once', async () => {
+    row = { ...PENDING, available: 2 };
+    renderQueue();
+    fireEvent.click(await screen.findByTestId('supply-take-7'));
+    await waitFor(() => expect(shownMessages('success')).toContain('Request #7 is now processing'));
+  });
+
+  it('warns before taking a request its region cannot fill, then completing it says what the region lacks', async () => {
     const msg = 'Not enough free exits in JP: 2 needed, 0 available; import more first';
     api.on('adminSupplyComplete', () => fail(409, ERRORS.SUPPLY_NO_STOCK.code, msg, { error: 'SUPPLY_NO_STOCK' }));
     renderQueue();
     fireEvent.click(await screen.findByTestId('supply-take-7'));
+    const warning = await findModalWith(
+      'JP has 0 free exits and this request needs 2: it can be completed only once stock is imported. The customer can still revoke it until then. Take it anyway?',
+    );
+    expect(api.requestsTo('adminSupplyTake')).toHaveLength(0);
+    fireEvent.click(within(warning).getByText('Take anyway'));
     await waitFor(() => expect(shownMessages('success')).toContain('Request #7 is now processing'));
     fireEvent.click(await screen.findByTestId('supply-complete-7'));
     const dialog = await findModalWith('Complete request #7?');

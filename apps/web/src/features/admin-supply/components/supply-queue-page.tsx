@@ -104,6 +104,21 @@ export default function SupplyQueuePage() {
     }
   };
 
+  const take = (row: TSupplyAdminRequest) =>
+    run(row.request_id, () => takeSupply(row.request_id), t('take.done', { id: row.request_id }));
+  // Taking a request the region cannot fill now is allowed (stock may be on its way), but only once the operator has
+  // read what is missing; the customer can still revoke it until it is completed.
+  const askTake = (row: TSupplyAdminRequest) => {
+    const needed = row.type === 'ip' ? row.amount : 1;
+    if (row.available >= needed) return void take(row);
+    confirmAction({
+      title: t('take.shortTitle', { id: row.request_id }),
+      content: t('take.shortContent', { region: row.region.toUpperCase(), needed, available: row.available }),
+      okText: t('take.shortOk'),
+      onOk: () => take(row),
+    });
+  };
+
   const askComplete = (row: TSupplyAdminRequest) =>
     confirmAction({
       title: t('complete.confirmTitle', { id: row.request_id }),
@@ -179,9 +194,7 @@ export default function SupplyQueuePage() {
                 size="small"
                 type="primary"
                 loading={isBusy}
-                onClick={() =>
-                  void run(row.request_id, () => takeSupply(row.request_id), t('take.done', { id: row.request_id }))
-                }
+                onClick={() => askTake(row)}
                 data-testid={`supply-take-${row.request_id}`}
               >
                 {t('take.action')}

@@ -74,7 +74,7 @@ export function SupplyHistory() {
           <Button size="small" type="link" onClick={() => setDetailId(row.request_id)}>
             {t('history.detail')}
           </Button>
-          {row.status === 'pending' ? (
+          {row.status === 'pending' || row.status === 'processing' ? (
             <Button
               size="small"
               type="link"

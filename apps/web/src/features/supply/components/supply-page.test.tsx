@@ -182,7 +182,9 @@ describe('supply request screen', { timeout: 60_000 }, () => {
     expect(await screen.findByTestId('top-up-link')).toBeTruthy();
   });
 
-  it('lists the history with status tags; revoke is offered for pending requests only and releases the fee', async () => {
+  it('lists the history with status tags; revoke is offered for open requests only and releases the fee', async () => {
+    const TAKEN: TSupplyRequest = { ...PENDING, request_id: 42, status: 'processing' };
+    records = [TAKEN, PENDING, DONE];
     api.on('supplyRevoke', () => {
       records = [{ ...PENDING, status: 'cancelled', completed_time: '2026-05-01T01:00:00.000Z' }, DONE];
       return records[0];
@@ -192,6 +194,8 @@ describe('supply request screen', { timeout: 60_000 }, () => {
     await within(history).findByText('Pending');
     expect(within(history).getByText('Success')).toBeTruthy();
     expect(screen.getByTestId('supply-revoke-41')).toBeTruthy();
+    // Taken by an operator but not completed: nothing was allocated yet, so it can still be revoked.
+    expect(screen.getByTestId('supply-revoke-42')).toBeTruthy();
     expect(screen.queryByTestId('supply-revoke-40')).toBeNull();
     fireEvent.click(screen.getByTestId('supply-revoke-41'));
     const dialog = await findModalWith('Revoke supply request #41?');

@@ -52,7 +52,7 @@ function OptionHistoryDrawer(props: { open: boolean; onClose: () => void }) {
       key: 'options',
       render: (_, v) => optionsText(v, (amount, gift) => t('optionLine', { amount, gift })),
     },
-    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: formatDateTimeMinutes },
+    { title: t('columns.effectiveAt'), dataIndex: 'effective_at', render: (v: string) => effectiveText(v, t) },
     { title: t('columns.status'), dataIndex: 'status', render: (v: TVersionStatus) => <VersionStatusTag status={v} /> },
     { title: t('columns.createdBy'), dataIndex: 'created_by', render: (v: string | null) => v ?? t('installDefaults') },
   ];
@@ -170,6 +170,11 @@ function OptionSetEditor(props: { state: TAdminChargeOptions }) {
   );
 }
 
+/** When a version took effect; the installation's first version is in effect since the install, not since 1970. */
+function effectiveText(iso: string, t: (key: string) => string): string {
+  return Date.parse(iso) <= 0 ? t('sinceInstall') : formatDateTimeMinutes(iso);
+}
+
 /**
  * One switch per payment method. A method without provider settings on the server is not offered whatever its
  * stored switch says: it shows off and cannot be switched until it is configured.
@@ -243,7 +248,7 @@ export function ChargeOptionsCard(props: { state: TAdminChargeOptions | undefine
               {state.current
                 ? t('optionsInEffect', {
                     version: state.current.version,
-                    time: formatDateTimeMinutes(state.current.effective_at),
+                    time: effectiveText(state.current.effective_at, t),
                   })
                 : t('optionsNone')}
             </Typography.Text>

@@ -164,8 +164,9 @@ describe('operator area: prices and recharge options', () => {
       is_offered: false,
     }));
     renderAt('/admin/prices', { featureRoutes: adminPricingRoutes });
-    expect((await screen.findByTestId('options-in-effect', undefined, { timeout: 45_000 })).textContent).toContain(
-      'version 1',
+    // The installation's first version: in effect since the install (not "since 1970-01-01 08:00").
+    expect((await screen.findByTestId('options-in-effect', undefined, { timeout: 45_000 })).textContent).toBe(
+      'In effect: version 1 since the installation',
     );
     expect(screen.getByTestId('fee').textContent).toContain('1% of the amount + ¥1.00');
     expect(screen.getByTestId('fee').textContent).toContain('cannot be edited');

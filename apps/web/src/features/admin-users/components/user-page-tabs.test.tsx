@@ -47,7 +47,7 @@ const SESSIONS = [
   {
     id: 71,
     method: 'password' as const,
-    user_agent: 'Firefox on Linux',
+    user_agent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
     ip: '203.0.113.7',
     created_at: '2026-06-20T10:00:00.000Z',
     last_used_at: '2026-06-21T10:00:00.000Z',
@@ -55,7 +55,8 @@ const SESSIONS = [
   {
     id: 70,
     method: 'register' as const,
-    user_agent: 'Chrome on Windows',
+    user_agent:
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
     ip: '198.51.100.2',
     created_at: '2026-06-19T10:00:00.000Z',
     last_used_at: '2026-06-19T11:00:00.000Z',
@@ -123,7 +124,10 @@ describe("an account's page: proxies, sessions, invitees and e-mails (operator a
     api.on('adminUserSessionEnd', () => null);
     await openTab('Sessions');
     const table = await screen.findByTestId('admin-user-sessions');
-    const row = (await within(table).findByText('Chrome on Windows')).closest('tr')!;
+    // The device as the customer's own list names it, not the raw User-Agent header.
+    const row = (await within(table).findByText('Chrome 156 · Windows 10')).closest('tr')!;
+    expect(within(table).getByText('Firefox 128 · Linux')).toBeTruthy();
+    expect(row.textContent).not.toContain('Mozilla/5.0');
     expect(row.textContent).toContain('198.51.100.2');
     expect(row.textContent).toContain('Registration');
     fireEvent.click(within(row).getByTestId('end-session-70'));

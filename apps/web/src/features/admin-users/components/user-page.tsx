@@ -30,6 +30,7 @@ import {
 import { formatBytes, formatDateTimeSeconds, formatSignedYuan } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { usePaging } from '../../../lib/use-paging';
+import { describeUserAgent } from '../../../lib/user-agent';
 import { useUserInfo } from '../../../entities/users/user-info';
 import {
   useAdminUser,
@@ -183,7 +184,13 @@ function SessionsTable(props: { userId: number }) {
   const sessions = useAdminUserSessions(props.userId, paging.page, paging.pageSize);
   const end = useEndUserSession(props.userId);
   const columns: TableColumnsType<TAdminUserSession> = [
-    { title: t('sessions.device'), dataIndex: 'user_agent', ellipsis: true, render: (v: string) => v || '—' },
+    // As the customer sees it ("Chrome 156 · Linux"); the raw header on hover.
+    {
+      title: t('sessions.device'),
+      dataIndex: 'user_agent',
+      ellipsis: true,
+      render: (v: string) => <DeviceName userAgent={v} />,
+    },
     { title: t('sessions.ip'), dataIndex: 'ip', width: 160, render: (v: string) => v || '—' },
     { title: t('sessions.method'), dataIndex: 'method', width: 120, render: (v: string) => t(`sessions.methods.${v}`) },
     { title: t('sessions.createdAt'), dataIndex: 'created_at', width: 170, render: formatDateTimeSeconds },
@@ -271,6 +278,19 @@ function InviteesTable(props: { userId: number }) {
       pagination={paging.pagination(invitees.data?.total)}
       scroll={{ x: 800 }}
     />
+  );
+}
+
+/** A session's device as the customer's own list names it, the raw User-Agent on hover. */
+function DeviceName(props: { userAgent: string }) {
+  const device = describeUserAgent(props.userAgent);
+  const name = [device.browser, device.os].filter(Boolean).join(' · ') || props.userAgent || '—';
+  return props.userAgent ? (
+    <Tooltip title={props.userAgent}>
+      <span data-testid="admin-session-device">{name}</span>
+    </Tooltip>
+  ) : (
+    <span data-testid="admin-session-device">—</span>
   );
 }
 

@@ -8,7 +8,7 @@ import { confirmAction, showSuccess } from '../../../lib/message';
 import { useEndSession } from '../api/end-session';
 import { useLogoutEverywhere } from '../api/logout-everywhere';
 import { useUserSessions } from '../api/user-sessions';
-import { describeUserAgent } from '../utils/user-agent';
+import { describeUserAgent } from '../../../lib/user-agent';
 
 /** This browser's session first, the others in the server's order (newest first). */
 function currentFirst(sessions: TSessionInfo[]): TSessionInfo[] {

@@ -100,7 +100,7 @@ function buildLauncherIfStale(): void {
  */
 export async function startAppServer(
   env: Record<string, string> = {},
-  options: { logFile?: string } = {},
+  options: { logFile?: string; keepOneTimePassword?: boolean } = {},
 ): Promise<TAppServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'proxy-e2e-'));
   const port = await freePort();
@@ -140,6 +140,9 @@ export async function startAppServer(
     if (hasExited()) throw new Error(`server exited before answering:\n${output}`);
     await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 250))]);
   }
+  // The operator's first sign-in must choose a password of its own; flows sign in with it (operatorAccount), except a
+  // flow of that first sign-in itself.
+  if (!options.keepOneTimePassword) await settleOperatorPassword(url, output);
   return {
     url,
     dataDir,
@@ -154,4 +157,34 @@ export async function startAppServer(
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
       }),
   };
+}
+
+/** The operator account a fresh install prints once in `output` (e-mail and one-time password). */
+export function oneTimeOperatorAccount(output: string): { email: string; password: string } {
+  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(output);
+  if (!match) throw new Error(`no operator account in the server output:\n${output}`);
+  return { email: match[1], password: match[2] };
+}
+
+/** The password the flows give the operator in place of its one-time password (derived, so every file knows it). */
+export function operatorOwnPassword(oneTime: string): string {
+  return `${oneTime}-own`;
+}
+
+/** Makes the operator's first sign-in through the API and changes its one-time password to operatorOwnPassword. */
+async function settleOperatorPassword(url: string, output: string): Promise<void> {
+  const account = oneTimeOperatorAccount(output);
+  const login = await fetch(`${url}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(account).toString(),
+  }).then((res) => res.json() as Promise<{ code: number; msg: string; data: { token: string } }>);
+  if (login.code !== 0) throw new Error(`operator sign-in failed: ${login.msg}`);
+  const password = operatorOwnPassword(account.password);
+  const changed = await fetch(`${url}/api/user/change_password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${login.data.token}` },
+    body: JSON.stringify({ current_password: account.password, password, confirm_password: password }),
+  }).then((res) => res.json() as Promise<{ code: number; msg: string }>);
+  if (changed.code !== 0) throw new Error(`operator password change failed: ${changed.msg}`);
 }

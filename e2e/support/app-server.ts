@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { expect, inject } from 'vitest';
-import { outboxReader, type TAppServer } from './app-process';
+import { oneTimeOperatorAccount, operatorOwnPassword, outboxReader, type TAppServer } from './app-process';
 
-export { freePort, startAppServer, type TAppServer, type TSharedAppServer } from './app-process';
+export {
+  freePort,
+  oneTimeOperatorAccount,
+  startAppServer,
+  type TAppServer,
+  type TSharedAppServer,
+} from './app-process';
 
 /**
  * The server the global setup started for every test file (global-setup.ts):
@@ -58,13 +64,13 @@ export async function registerUser(
   return { email, password, token: body.data.token };
 }
 
-/** The operator account a fresh install prints once (e-mail and one-time password). */
+/**
+ * The operator account of a fresh install with the password the flows gave it at the server's start in place of
+ * its one-time password (startAppServer; the console requires the change at the first sign-in).
+ */
 export function operatorAccount(server: TAppServer): { email: string; password: string } {
-  const match = /operator account created[^\n]*?e-mail ([^\s,]+), password (\w+), invite code \w+/.exec(
-    server.output(),
-  );
-  if (!match) throw new Error(`no operator account in the server output:\n${server.output()}`);
-  return { email: match[1], password: match[2] };
+  const account = oneTimeOperatorAccount(server.output());
+  return { email: account.email, password: operatorOwnPassword(account.password) };
 }
 
 /** The envelope of an API answer, as the e2e flows read it. */

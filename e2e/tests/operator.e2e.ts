@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalUpstream, type TLocalUpstream } from '@proxy/server/testing';
-import { registerUser, startAppServer, type TAppServer, operatorAccount } from '../support/app-server';
+import { oneTimeOperatorAccount, registerUser, startAppServer, type TAppServer } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
-import { signIn } from '../support/console';
+import { dismissNotice, signIn } from '../support/console';
 
 // Issue acceptance (operator console): the operator signs in, imports two
 // upstreams (local HTTP proxies leaving from 127.0.0.2 and 127.0.0.3), sees
@@ -11,7 +11,9 @@ import { signIn } from '../support/console';
 // price (the customer's purchase form shows it), adjusts a customer's balance
 // by 10 yuan with a reason (the customer sees it in the statement), and
 // disables the customer (their session ends). A server of its own: its
-// inventory and prices change.
+// inventory and prices change, and the operator's first sign-in (one-time
+// password) is part of the flow: a password of its own first, then the offer
+// of two-factor, and no customer trial credit.
 let server: TAppServer;
 let browser: Browser;
 const upstreams: TLocalUpstream[] = [];
@@ -20,7 +22,11 @@ beforeAll(async () => {
   upstreams.push(await startLocalUpstream({ localAddress: '127.0.0.2', username: 'alpha', password: 'pa' }));
   upstreams.push(await startLocalUpstream({ localAddress: '127.0.0.3', username: 'beta', password: 'pb' }));
   // The probe runs every second here; its echo is the API's own /api/proxy/echo (the address the upstream leaves from).
-  server = await startAppServer({ INVENTORY_PROBE_INTERVAL_S: '1', INVENTORY_PROBE_TIMEOUT_MS: '5000' });
+  // The operator keeps its one-time password: the flow makes its first sign-in.
+  server = await startAppServer(
+    { INVENTORY_PROBE_INTERVAL_S: '1', INVENTORY_PROBE_TIMEOUT_MS: '5000' },
+    { keepOneTimePassword: true },
+  );
   browser = await launchBrowser();
 });
 
@@ -43,7 +49,7 @@ const toasts = (page: Page) =>
 
 describe('the operator console in the browser', () => {
   it('imports two upstreams that turn healthy with their exit IPs, raises a price, adjusts a balance and disables a customer', async () => {
-    const operator = operatorAccount(server);
+    const oneTime = oneTimeOperatorAccount(server.output());
     const customer = await registerUser(server, 'customer');
     const customerInfo = await (
       await fetch(`${server.url}/api/user/info`, { headers: { authorization: `Bearer ${customer.token}` } })
@@ -54,7 +60,27 @@ describe('the operator console in the browser', () => {
     const cu = await newPage(browser, { locale: 'en-US' });
     const page = op.page;
     try {
-      await signIn(page, server.url, operator);
+      // First sign-in with the printed one-time password: nothing of the console until a password of its own is set.
+      await page.goto(`${server.url}/login`);
+      await page.getByLabel('E-mail or username').fill(oneTime.email);
+      await page.getByLabel('Password', { exact: true }).fill(oneTime.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      const gate = page.getByTestId('password-change-required');
+      await gate.waitFor();
+      expect(await page.getByTestId('admin-sidebar').count()).toBe(0);
+      await gate.getByLabel('One-time password').fill(oneTime.password);
+      await gate.getByLabel('New password', { exact: true }).fill('Operator-own-e2e-1');
+      await gate.getByLabel('Confirm new password').fill('Operator-own-e2e-1');
+      await gate.getByRole('button', { name: 'Change password' }).click();
+      const offer = page.getByTestId('password-changed-offer');
+      await offer.waitFor();
+      await shoot(page, 'operator-first-sign-in');
+      await offer.getByRole('button', { name: 'Later' }).click();
+      await dismissNotice(page);
+      // An operator account gets no customer trial credit.
+      await page.goto(`${server.url}/`);
+      await expect.poll(() => page.locator('body').innerText()).toContain('Available balance');
+      expect(await page.locator('body').innerText()).not.toContain('¥15.00');
       await signIn(cu.page, server.url, customer);
 
       // A customer at /admin is refused.

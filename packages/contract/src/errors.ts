@@ -219,6 +219,13 @@ export const ERRORS = {
     zh: '管理后台要求开启两步验证，请先在用户中心开启两步验证',
     en: 'The operator area requires two-factor authentication; enable it in the user centre first',
   },
+  /** The account signs in with a one-time password someone else saw: it must choose its own first. */
+  PASSWORD_CHANGE_REQUIRED: {
+    code: 1057,
+    status: 403,
+    zh: '请先设置新密码：该账户使用的是一次性密码',
+    en: 'Choose a new password first: this account signs in with a one-time password',
+  },
 
   /** The available balance does not cover the amount. */
   INSUFFICIENT_BALANCE: { code: 2001, status: 402, zh: '余额不足', en: 'Insufficient balance' },

@@ -26,6 +26,8 @@ export const ZUserInfo = z.object({
   invite_code: z.string(),
   trial_credit: z.number(),
   is_admin: z.boolean(),
+  /** The account signs in with a one-time password (the seeded operator): the console asks for a new one first. */
+  password_change_required: z.boolean(),
   created_at: z.string(),
 });
 /** Parsed user info. */

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '@proxy/contract';
 import { users } from '@proxy/db';
 import { createTestApp } from '../../test/helpers';
 import type { TDeps } from '../lib/deps';
@@ -46,7 +47,41 @@ describe('start-up tasks', () => {
       url: '/api/user/info',
       headers: { authorization: `Bearer ${signIn.json().data.token}` },
     });
-    expect(info.json().data).toMatchObject({ is_admin: true, name: 'admin' });
+    // The one-time password was printed in a log: nothing but the change is allowed until the operator chooses one,
+    // and an operator account gets no trial credit.
+    expect(info.json().data).toMatchObject({
+      is_admin: true,
+      name: 'admin',
+      password_change_required: true,
+      balance: 0,
+      trial_credit: 0,
+    });
+    const bearer = { authorization: `Bearer ${signIn.json().data.token}` };
+    for (const [method, url] of [
+      ['GET', '/api/admin/users/list'],
+      ['GET', '/api/token/list/variable/traffic'],
+      ['GET', '/api/user/sessions'],
+    ] as const) {
+      const refused = await t.app.inject({ method, url, headers: { ...bearer, lang: 'zh' } });
+      expect({ url, status: refused.statusCode, body: refused.json() }).toMatchObject({
+        status: 403,
+        body: { code: ERRORS.PASSWORD_CHANGE_REQUIRED.code, msg: ERRORS.PASSWORD_CHANGE_REQUIRED.zh },
+      });
+    }
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/change_password',
+      headers: bearer,
+      payload: { current_password: password!, password: 'Operator-own-pass1', confirm_password: 'Operator-own-pass1' },
+    });
+    expect(changed.json().code, changed.body).toBe(0);
+    const after = { authorization: `Bearer ${changed.json().data.token}` };
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/users/list', headers: after })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/user/info', headers: after })).json().data).toMatchObject({
+      password_change_required: false,
+      balance: 0,
+      trial_credit: 0,
+    });
 
     const second = withLogCapture();
     await runStartupTasks(second.deps);

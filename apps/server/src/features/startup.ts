@@ -37,9 +37,10 @@ export async function seedOperator(deps: TDeps): Promise<boolean> {
       username: 'admin',
       passwordHash,
       isAdmin: true,
+      passwordChangeRequired: true,
     });
     deps.log.warn(
-      `operator account created (shown once, change the password after signing in): e-mail ${operator.email}, password ${password}, invite code ${operator.inviteCode}`,
+      `operator account created (shown once; the first sign-in asks for a new password): e-mail ${operator.email}, password ${password}, invite code ${operator.inviteCode}`,
     );
     return true;
   } catch (error) {

@@ -72,6 +72,18 @@ function bearerToken(req: FastifyRequest): string | undefined {
   return match?.[1]?.trim();
 }
 
+/**
+ * What an account whose password must change (the seeded operator's one-time password) may call: its info (the
+ * console shows the change), the change itself and signing out. Everything else answers PASSWORD_CHANGE_REQUIRED.
+ */
+const PASSWORD_CHANGE_ROUTES = new Set<TRouteName>([
+  'userInfo',
+  'userChangePassword',
+  'userRefreshToken',
+  'userLogout',
+  'userLogoutAll',
+]);
+
 /** Resolves the signed-in user from the bearer token and its session; throws 401 / -401. */
 export async function authenticate(
   deps: TDeps,
@@ -241,6 +253,8 @@ export function registerRoutes(app: FastifyInstance, deps: TDeps, handlers: THan
         // Whether memory may answer (lib/answer-cache.ts): asked once, before any lookup.
         const isCacheReady = def.auth === 'user' || def.auth === 'admin' ? await deps.answerCache.ready() : false;
         const user = def.auth === 'none' ? undefined : await authenticate(deps, req, def, isCacheReady);
+        if (user?.passwordChangeRequired && !PASSWORD_CHANGE_ROUTES.has(name))
+          throw new AppError('PASSWORD_CHANGE_REQUIRED');
         if (!handler) throw new AppError('NOT_AVAILABLE');
         const cacheKey = def.isCachedPerUser ? `${name}\n${lang}\n${req.url}` : undefined;
         if (cacheKey && isCacheReady) {

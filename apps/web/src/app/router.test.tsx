@@ -335,6 +335,33 @@ describe('operator area', () => {
     expect(here(router)).toBe('/');
   });
 
+  it('an operator with the one-time password must choose its own before anything else, then is offered two-factor', async () => {
+    let isRequired = true;
+    api.on('userInfo', () => makeUser({ user_id: 1, is_admin: true, password_change_required: isRequired }));
+    api.on('userChangePassword', () => {
+      isRequired = false;
+      return { token: 'tok2', expires_in: ACCESS_TOKEN_TTL_S, is_new_user: false };
+    });
+    saveSession('tok', { remember: true });
+    const router = renderAt('/admin/first');
+    const gate = await screen.findByTestId('password-change-required');
+    expect(screen.queryByText('ADMIN-FIRST:0')).toBeNull();
+    expect(screen.queryByTestId('admin-sidebar')).toBeNull();
+    fireEvent.change(within(gate).getByLabelText('一次性密码'), { target: { value: 'OneTimePass12345' } });
+    fireEvent.change(within(gate).getByLabelText('新密码'), { target: { value: 'Operator-own-1' } });
+    fireEvent.change(within(gate).getByLabelText('确认新密码'), { target: { value: 'Operator-own-1' } });
+    fireEvent.click(within(gate).getByRole('button', { name: /修改密码/ }));
+    const offer = await screen.findByTestId('password-changed-offer');
+    expect(api.requestsTo('userChangePassword')[0]!.json).toMatchObject({
+      current_password: 'OneTimePass12345',
+      password: 'Operator-own-1',
+    });
+    expect(getAccessToken()).toBe('tok2');
+    fireEvent.click(within(offer).getByRole('button', { name: /稍后/ }));
+    await screen.findByText('ADMIN-FIRST:0');
+    expect(here(router)).toBe('/admin/first');
+  });
+
   it('the operator menu follows the language', async () => {
     isAdmin = true;
     i18n.addResourceBundle('en', 'test', { adminFirst: 'Operator one', adminSecond: 'Operator two' });

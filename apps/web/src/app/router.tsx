@@ -229,15 +229,18 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
           loader: protectedLoader,
           // The layouts (menu, tabs, header) load with the first protected page, never with sign-in.
           lazy: async () => {
-            const [{ AppLayout }, { AntdProviders }] = await Promise.all([
+            const [{ AppLayout }, { AntdProviders }, { PasswordChangeGate }] = await Promise.all([
               import('./app-layout'),
               import('./antd-providers'),
+              import('./password-change-gate'),
               loadFeatureLocales(),
             ]);
             return {
               element: (
                 <AntdProviders>
-                  <AppLayout routes={protectedRoutes} />
+                  <PasswordChangeGate>
+                    <AppLayout routes={protectedRoutes} />
+                  </PasswordChangeGate>
                 </AntdProviders>
               ),
             };
@@ -249,15 +252,18 @@ export function buildRouteObjects(featureRoutes: TAppRoute[]): RouteObject[] {
           id: 'admin',
           loader: protectedLoader,
           lazy: async () => {
-            const [{ AdminLayout }, { AntdProviders }] = await Promise.all([
+            const [{ AdminLayout }, { AntdProviders }, { PasswordChangeGate }] = await Promise.all([
               import('./admin-layout'),
               import('./antd-providers'),
+              import('./password-change-gate'),
               loadFeatureLocales(),
             ]);
             return {
               element: (
                 <AntdProviders>
-                  <AdminLayout routes={adminRoutes} />
+                  <PasswordChangeGate>
+                    <AdminLayout routes={adminRoutes} />
+                  </PasswordChangeGate>
                 </AntdProviders>
               ),
             };

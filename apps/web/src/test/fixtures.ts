@@ -15,6 +15,7 @@ export function makeUser(overrides: Partial<TUserInfo> = {}): TUserInfo {
     invite_code: 'INV7',
     trial_credit: 15,
     is_admin: false,
+    password_change_required: false,
     created_at: '2026-01-01T00:00:00.000Z',
     ...overrides,
   };

@@ -20,6 +20,11 @@ export const users = pgTable(
     inviteCode: text('invite_code').notNull(),
     invitedBy: bigint('invited_by', { mode: 'number' }),
     isAdmin: boolean('is_admin').notNull().default(false),
+    /**
+     * The account signs in with a password someone else saw (the operator's one-time password printed at the first
+     * start): every call but the password change, the user's info and sign-out is refused until it is changed.
+     */
+    passwordChangeRequired: boolean('password_change_required').notNull().default(false),
     avatar: text('avatar').notNull().default(''),
     /** Cumulative real recharge in fen (drives the "user" role). */
     totalRechargeFen: fen('total_recharge_fen').notNull().default(0),

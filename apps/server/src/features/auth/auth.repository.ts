@@ -47,7 +47,8 @@ export async function bumpTokenVersion(db: TDbOrTx, userId: number): Promise<num
 export async function updatePasswordHash(db: TDbOrTx, userId: number, passwordHash: string): Promise<TUserRow> {
   const [row] = await db
     .update(users)
-    .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+    // A password the user chose ends a required change (the one-time password someone else saw).
+    .set({ passwordHash, passwordChangeRequired: false, tokenVersion: sql`${users.tokenVersion} + 1` })
     .where(eq(users.id, userId))
     .returning();
   return row;

@@ -38,6 +38,8 @@ export type TCreateAccountInput = {
   inviteCode?: string;
   /** Operator account (start-up seeding only). */
   isAdmin?: boolean;
+  /** The password was shown to someone else (the seeded operator's one-time password): changed at the first sign-in. */
+  passwordChangeRequired?: boolean;
 };
 
 // C0 controls and DEL: never part of an e-mail address or a username.
@@ -120,6 +122,7 @@ export async function createAccount(deps: TDeps, input: TCreateAccountInput, tx?
       inviteCode: await generateUniqueInviteCode(tx),
       invitedBy,
       isAdmin: input.isAdmin ?? false,
+      passwordChangeRequired: input.passwordChangeRequired ?? false,
       createdAt: deps.clock.now(),
     });
   } catch (error) {

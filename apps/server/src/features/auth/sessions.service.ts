@@ -66,7 +66,7 @@ export function requireSessionId(req: FastifyRequest): number {
  * a password change, which asks no code: the user is signed in): refuses a
  * disabled account, writes the session row (method, device, address) and
  * last_login_at in one transaction, grants the trial credit on the first
- * sign-in (exactly once, with a notification), clears the consecutive
+ * sign-in of a customer (exactly once, with a notification; operators get none), clears the consecutive
  * failed sign-ins of the account from this address, sends the welcome
  * e-mail for a new account and signs the access token with the session id.
  * Checks that must hold for every sign-in belong here.
@@ -90,8 +90,12 @@ export async function createSession(
     await updateLastLogin(tx, user.id, now);
     return row;
   });
-  const { isGranted } = await createLedgerService(deps).grantTrialCredit(user.id);
-  if (isGranted) await writeNotification(deps, user.id, 'trial_credit');
+  // The trial credit is for customers: an operator account (the seeded one, or one made operator before its first
+  // sign-in) gets none.
+  if (!user.isAdmin) {
+    const { isGranted } = await createLedgerService(deps).grantTrialCredit(user.id);
+    if (isGranted) await writeNotification(deps, user.id, 'trial_credit');
+  }
   try {
     await deps.authLimiter.recordSignIn(accountKeyOf(user.id), origin.ip);
   } catch (error) {

@@ -36,6 +36,7 @@ export async function getUserInfo(deps: TDeps, user: TUserRow): Promise<TUserInf
     invite_code: user.inviteCode,
     trial_credit: user.trialGrantedAt ? fenToYuan(TRIAL_CREDIT_FEN) : 0,
     is_admin: user.isAdmin,
+    password_change_required: user.passwordChangeRequired,
     created_at: user.createdAt.toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TRouteRequest } from '@proxy/contract';
-import { callApi } from '../../../lib/api-client';
-import { replaceToken } from '../../../lib/session';
+import { callApi } from '../../lib/api-client';
+import { replaceToken } from '../../lib/session';
 
 /** Current, new and confirmed password. */
 export type TChangePasswordInput = TRouteRequest<'userChangePassword'>;

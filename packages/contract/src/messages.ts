@@ -250,6 +250,10 @@ export const VALIDATION_MESSAGES = {
   poolCsvDuplicate: { zh: '第 {line} 行：与第 {first} 行重复', en: 'Line {line}: repeats line {first}' },
   poolCsvEmpty: { zh: '列表中没有任何地区', en: 'The list holds no area' },
   poolCsvTooMany: { zh: '最多 {max} 行', en: 'At most {max} lines' },
+  exitCostPerDayRange: {
+    zh: '每日成本为 0-100000000 分的整数',
+    en: 'The cost per day must be a whole number of fen from 0 to 100000000',
+  },
   reconciliationThresholdRange: {
     zh: '标记阈值为 0-10000 的整数（万分之一，200 即 2%）',
     en: 'The flag threshold must be a whole number from 0 to 10000 (hundredths of a percent: 200 is 2 %)',

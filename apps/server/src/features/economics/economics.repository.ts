@@ -123,19 +123,17 @@ export async function sumEconomics(
       FROM cu WHERE carrier_kind = 'exit' AND bytes > 0
       GROUP BY day, carrier_id, category, product, billing, country
     ),
-    exit_top AS (
-      SELECT DISTINCT ON (day, carrier_id) * FROM exit_use
-      ORDER BY day, carrier_id, bytes DESC, category, product, billing, country
-    ),
-    exit_holder AS (
-      SELECT DISTINCT ON (day, exit_node_id) day, exit_node_id, category, product, billing, country
-      FROM held WHERE product = 'static' AND exit_node_id IS NOT NULL AND is_live
-      ORDER BY day, exit_node_id, token_id
-    ),
+    -- Who an exit's day is charged to: the product and area that carried most bytes through it, else its holder.
+    -- One sort, no join between the CTEs (their row estimates are guesses: a nested loop over them was quadratic).
     exit_days AS (
-      SELECT day, carrier_id AS exit_id FROM exit_use
-      UNION
-      SELECT day, exit_node_id FROM exit_holder
+      SELECT DISTINCT ON (day, exit_id) * FROM (
+        SELECT day, carrier_id AS exit_id, 0 AS pick, bytes, 0::bigint AS token_id, category, product, billing, country
+        FROM exit_use
+        UNION ALL
+        SELECT day, exit_node_id, 1, 0, token_id, category, product, billing, country
+        FROM held WHERE product = 'static' AND exit_node_id IS NOT NULL AND is_live
+      ) candidates
+      ORDER BY day, exit_id, pick, bytes DESC, token_id, category, product, billing, country
     ),
     fine AS (
       SELECT 'carried' AS line, day, carrier_kind, carrier_id, country, category, product, billing,
@@ -149,16 +147,9 @@ export async function sumEconomics(
         div((h.k + 1) * h.period_price_fen::numeric, h.period_days) - div(h.k * h.period_price_fen::numeric, h.period_days)
       FROM held h LEFT JOIN top ON top.day = h.day AND top.token_id = h.token_id
       UNION ALL
-      SELECT 'carried', ed.day, 'exit', ed.exit_id,
-        CASE WHEN et.day IS NOT NULL THEN et.country ELSE eh.country END,
-        CASE WHEN et.day IS NOT NULL THEN et.category ELSE eh.category END,
-        CASE WHEN et.day IS NOT NULL THEN et.product ELSE eh.product END,
-        CASE WHEN et.day IS NOT NULL THEN et.billing ELSE eh.billing END,
+      SELECT 'carried', ed.day, 'exit', ed.exit_id, ed.country, ed.category, ed.product, ed.billing,
         0, e.cost_per_day_fen, 0
-      FROM exit_days ed
-      JOIN exit_nodes e ON e.id = ed.exit_id AND e.cost_per_day_fen > 0
-      LEFT JOIN exit_top et ON et.day = ed.day AND et.carrier_id = ed.exit_id
-      LEFT JOIN exit_holder eh ON eh.day = ed.day AND eh.exit_node_id = ed.exit_id
+      FROM exit_days ed JOIN exit_nodes e ON e.id = ed.exit_id AND e.cost_per_day_fen > 0
       UNION ALL
       SELECT 'sold_not_carried', (t.expires_at AT TIME ZONE 'UTC')::date, NULL, NULL, t.country,
         t.category, t.product, t.billing,

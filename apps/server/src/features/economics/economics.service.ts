@@ -129,21 +129,36 @@ export async function getEconomics(deps: TEconomicsDeps, query: TEconomicsQuery)
   };
 }
 
-/** GET /admin/economics/summary: the margin today and over the last 30 days (today included). */
+/** GET /admin/economics/summary: the margin today and over the last 30 days (today included), from one report by day. */
 export async function getEconomicsSummary(deps: TEconomicsDeps): Promise<TEconomicsSummary> {
   const today = dayOf(deps.clock.now());
-  const span = async (from: string) => {
-    const { totals } = await getEconomics(deps, { from, to: today, group_by: 'day' });
-    return {
+  const from = addDays(today, -(ECONOMICS_DEFAULT_DAYS - 1));
+  const report = await getEconomics(deps, { from, to: today, group_by: 'day' });
+  let cost = 0n;
+  let revenue = 0n;
+  for (const row of report.rows.filter((r) => r.day === today)) {
+    cost += BigInt(row.cost_fen);
+    revenue += BigInt(row.revenue_fen);
+  }
+  const { totals } = report;
+  return {
+    today: {
+      from: today,
+      to: today,
+      cost_fen: toNumber(cost),
+      revenue_fen: toNumber(revenue),
+      margin_fen: toNumber(revenue - cost),
+      is_negative: revenue < cost,
+    },
+    last_30_days: {
       from,
       to: today,
       cost_fen: totals.cost_fen,
       revenue_fen: totals.revenue_fen,
       margin_fen: totals.margin_fen,
       is_negative: totals.is_negative,
-    };
+    },
   };
-  return { today: await span(today), last_30_days: await span(addDays(today, -(ECONOMICS_DEFAULT_DAYS - 1))) };
 }
 
 const CSV_HEADER: Record<TLang, string[]> = {

@@ -299,6 +299,20 @@ export const ERRORS = {
     zh: '生成的用户名超过 255 字节',
     en: 'The username made from the template is longer than 255 bytes',
   },
+  /** The economics' range: from after to, or longer than ECONOMICS_MAX_DAYS. */
+  ECONOMICS_RANGE_INVALID: {
+    code: 3301,
+    status: 400,
+    zh: '日期范围无效：开始日期不能晚于结束日期，且最长 {max} 天',
+    en: 'Invalid date range: the start must not be after the end, and the range is at most {max} days',
+  },
+  /** A provider usage report with bad lines (each named in data.issues); nothing was imported. */
+  RECONCILIATION_CSV_INVALID: {
+    code: 3302,
+    status: 400,
+    zh: '上游用量报表有错误行，未导入任何数据',
+    en: 'The provider usage report has bad lines; nothing was imported',
+  },
   /** The product does not exist (data-center proxies are static only). */
   PRODUCT_NOT_OFFERED: { code: 3002, status: 400, zh: '该产品暂不提供', en: 'This product is not offered' },
   /** The call does not apply to this proxy (renewing a traffic product, enabling an expired one...). */

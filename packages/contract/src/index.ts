@@ -45,3 +45,4 @@ export * from './inventory';
 export * from './overview';
 export * from './pools-template';
 export * from './pools';
+export * from './economics';

@@ -39,6 +39,9 @@ export const INVENTORY_STATUSES = ['active', 'disabled'] as const;
 /** free: no static token holds it; held: a static token holds it. */
 export const INVENTORY_ASSIGNMENTS = ['free', 'held'] as const;
 
+/** Highest cost per day of an exit, in fen (1,000,000 yuan). */
+export const EXIT_COST_PER_DAY_MAX_FEN = 100_000_000;
+
 /** One exit node as operators see it (never its password). */
 export const ZInventoryNode = z.object({
   id: z.number().int(),
@@ -67,6 +70,8 @@ export const ZInventoryNode = z.object({
   holder_token_id: z.number().int().nullable(),
   /** Live (unexpired, not deleted) tokens pinned to this node. */
   pinned_tokens: z.number().int(),
+  /** What the exit costs the operator per day it carries bytes or is held, in fen (the economics; 0: not set). */
+  cost_per_day_fen: z.number().int(),
   created_at: z.string(),
 });
 /** An exit node as operators see it. */
@@ -136,6 +141,12 @@ export const ZInventoryNodeUpdate = zIdParam.extend({
     .nullable()
     .optional(),
   status: z.enum(INVENTORY_STATUSES, { error: 'invalidValue' }),
+  /** The exit's cost per day in fen (docs/economics.md); left out keeps it. */
+  cost_per_day_fen: zJsonNumber('exitCostPerDayRange')
+    .int({ error: 'exitCostPerDayRange' })
+    .min(0, { error: 'exitCostPerDayRange' })
+    .max(EXIT_COST_PER_DAY_MAX_FEN, { error: 'exitCostPerDayRange' })
+    .optional(),
 });
 /** Parsed node edit. */
 export type TInventoryNodeUpdate = z.output<typeof ZInventoryNodeUpdate>;

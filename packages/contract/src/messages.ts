@@ -250,6 +250,31 @@ export const VALIDATION_MESSAGES = {
   poolCsvDuplicate: { zh: '第 {line} 行：与第 {first} 行重复', en: 'Line {line}: repeats line {first}' },
   poolCsvEmpty: { zh: '列表中没有任何地区', en: 'The list holds no area' },
   poolCsvTooMany: { zh: '最多 {max} 行', en: 'At most {max} lines' },
+  exitCostPerDayRange: {
+    zh: '每日成本为 0-100000000 分的整数',
+    en: 'The cost per day must be a whole number of fen from 0 to 100000000',
+  },
+  reconciliationThresholdRange: {
+    zh: '标记阈值为 0-10000 的整数（万分之一，200 即 2%）',
+    en: 'The flag threshold must be a whole number from 0 to 10000 (hundredths of a percent: 200 is 2 %)',
+  },
+  reconciliationCsvColumns: {
+    zh: '第 {line} 行：应为 日期,字节数[,单位]',
+    en: 'Line {line}: expected day,bytes[,unit]',
+  },
+  reconciliationCsvDay: {
+    zh: '第 {line} 行：{value} 不是日期（YYYY-MM-DD）',
+    en: 'Line {line}: {value} is not a day (YYYY-MM-DD)',
+  },
+  reconciliationCsvBytes: {
+    zh: '第 {line} 行：{value} 不是字节数（不带单位时须为非负整数）',
+    en: 'Line {line}: {value} is not a number of bytes (a whole number of at least 0 without a unit)',
+  },
+  reconciliationCsvUnit: {
+    zh: '第 {line} 行：单位 {value} 无效（可用 B、KB、MB、GB、TB，按 1024 进制）',
+    en: 'Line {line}: {value} is not a unit (B, KB, MB, GB or TB, binary)',
+  },
+  reconciliationCsvEmpty: { zh: '报表中没有任何日期', en: 'The report holds no day' },
   mailKindInvalid: {
     zh: '邮件类型须为 verification（验证邮件）或 password_reset（重置密码邮件）',
     en: 'The e-mail kind must be verification or password_reset',

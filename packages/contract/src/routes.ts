@@ -4,6 +4,7 @@ import { AREA_ROUTES } from './areas';
 import { AUDIT_ROUTES } from './audit';
 import { AUTH_ROUTES, OAUTH_ROUTES } from './auth';
 import { CUSTOMER_API_ROUTES } from './customer-api';
+import { ECONOMICS_ADMIN_ROUTES } from './economics';
 import { SPIDER_ROUTES } from './endpoint-generator';
 import { INVITE_ROUTES } from './invite';
 import { IP_LIST_ROUTES } from './ip-lists';
@@ -46,6 +47,7 @@ export const ROUTE_GROUPS = {
   'notifications-admin': NOTIFICATION_ADMIN_ROUTES,
   'inventory-admin': INVENTORY_ADMIN_ROUTES,
   'pools-admin': POOL_ADMIN_ROUTES,
+  'economics-admin': ECONOMICS_ADMIN_ROUTES,
   'ip-lists': IP_LIST_ROUTES,
   'ip-quality': IP_QUALITY_ROUTES,
   proxies: PROXY_ROUTES,

@@ -33,6 +33,7 @@ import { createWorkOrder, listWorkOrders } from './work-orders/work-orders.servi
 import type { TReferToOperator } from './payments/payments-check.service';
 import { createInventoryAdminHandlers } from './inventory/inventory-admin.routes';
 import { createPoolAdminHandlers } from './pools/pools.routes';
+import { createEconomicsAdminHandlers } from './economics/economics.routes';
 import { createOverviewAdminHandlers } from './overview/overview.routes';
 import { createWebhookHandlers } from './webhooks/webhooks.routes';
 
@@ -76,6 +77,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'notifications-admin': createNotificationAdminHandlers(deps),
     'inventory-admin': createInventoryAdminHandlers(deps),
     'pools-admin': createPoolAdminHandlers(deps),
+    'economics-admin': createEconomicsAdminHandlers(deps),
     'ip-quality': createIpQualityHandlers(deps),
     pricing: createPricingHandlers(deps),
     areas: createAreaHandlers(deps),

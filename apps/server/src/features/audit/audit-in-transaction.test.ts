@@ -142,6 +142,10 @@ describe('operator calls: the audit entry is written in the transaction of the c
     adminPoolCoverage: async () => ({ id: await newPool('audit coverage'), mode: 'list', csv: 'us\nde,by\n' }),
     adminPoolAreaMapping: async () => ({ id: await newPool('audit mapping'), csv: 'us,,,US\n' }),
     adminPoolCheck: async () => ({ id: await newPool('audit check', 'paused', dead.port), country: 'us' }),
+    adminEconomicsReconciliationImport: async () => ({
+      id: await newPool('audit reconciliation'),
+      csv: 'day,bytes\n2026-04-30,1000\n',
+    }),
     inviteAdminRebateConfigUpdate: async () => ({ rate: 7.5, min_charge: 20, max_rebate: 50.5 }),
     adminUserAdjust: async () => ({
       id: (await customer('adjust')).userId,

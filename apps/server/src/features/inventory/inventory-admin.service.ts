@@ -50,6 +50,7 @@ function toInventoryNode(row: TListedExitNode): TInventoryNode {
     probe_error: row.probeError,
     holder_token_id: row.holderTokenId,
     pinned_tokens: row.pinnedTokens,
+    cost_per_day_fen: row.costPerDayFen,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -116,6 +117,7 @@ export async function updateNodeForOperators(deps: TAdminDeps, input: TInventory
         // An unchanged password keeps its stored value (the probe compares what it dialled with what is stored).
         password: password === wasPassword ? node.password : sealExitPassword(deps, password),
         status: input.status,
+        ...(input.cost_per_day_fen === undefined ? {} : { costPerDayFen: input.cost_per_day_fen }),
       };
       // What the probe found was about the old endpoint.
       if (isNewEndpoint)

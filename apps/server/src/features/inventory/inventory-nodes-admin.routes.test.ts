@@ -206,6 +206,8 @@ describe('inventory nodes by operators', () => {
       [{ host: 'a b' }, 'host'],
       [{ state: '', city: 'Berlin' }, 'city'],
       [{ status: 'retired' }, 'status'],
+      [{ cost_per_day_fen: -1 }, 'cost_per_day_fen'],
+      [{ cost_per_day_fen: 1.5 }, 'cost_per_day_fen'],
     ] as const) {
       const bad = await call('PUT', `/admin/inventory/nodes/${id.dead}`, { ...base, ...patch });
       expect([bad.statusCode, bad.json().data.issues?.[0]?.path], bad.body).toEqual([400, path]);
@@ -246,6 +248,24 @@ describe('inventory nodes by operators', () => {
       city: 'Mitte',
     });
     expect((await nodeRow(id.dead)).password).toBe(sealed);
+    // The exit's cost per day (the economics): set, answered, and kept when left out.
+    const costed = await call('PUT', `/admin/inventory/nodes/${id.dead}`, {
+      ...base,
+      host: '10.77.0.9',
+      port: 8080,
+      username: 'new',
+      city: 'Mitte',
+      cost_per_day_fen: 350,
+    });
+    expect(costed.json().data.cost_per_day_fen, costed.body).toBe(350);
+    await call('PUT', `/admin/inventory/nodes/${id.dead}`, {
+      ...base,
+      host: '10.77.0.9',
+      port: 8080,
+      username: 'new',
+      city: 'Mitte',
+    });
+    expect((await nodeRow(id.dead)).costPerDayFen).toBe(350);
 
     // The endpoint and area of another node: refused.
     const twin = await call('PUT', `/admin/inventory/nodes/${id.dead}`, {

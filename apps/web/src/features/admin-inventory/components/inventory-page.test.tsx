@@ -29,6 +29,7 @@ const NODE: TInventoryNode = {
   probe_error: null,
   holder_token_id: 31,
   pinned_tokens: 1,
+  cost_per_day_fen: 250,
   created_at: '2026-04-01T00:00:00.000Z',
 };
 const DEAD: TInventoryNode = {
@@ -132,6 +133,23 @@ describe('inventory (operator area)', () => {
     fireEvent.click(within(modal).getByRole('button', { name: 'Retire' }));
     await waitFor(() => expect(shownMessages('success')).toContain('Retired; 1 proxies moved to exit #9'));
     expect(api.requestsTo('adminInventoryNodeRetire').at(-1)!.json).toMatchObject({ move_to: 9 });
+  });
+
+  it("edits an exit's cost per day in yuan and sends it in fen", async () => {
+    api.on('adminInventoryNodeUpdate', (req) => ({
+      ...NODE,
+      cost_per_day_fen: (req.json as { cost_per_day_fen: number }).cost_per_day_fen,
+    }));
+    renderAt('/admin/inventory', { featureRoutes: adminInventoryRoutes });
+    fireEvent.click(await screen.findByTestId('edit-7'));
+    const modal = await findModalWith('Edit exit #7');
+    const cost = within(modal).getByLabelText('Cost per day (yuan)') as HTMLInputElement;
+    expect(cost.value).toBe('2.50');
+    fireEvent.change(cost, { target: { value: '3.05' } });
+    fireEvent.blur(cost);
+    fireEvent.click(within(modal).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.requestsTo('adminInventoryNodeUpdate')).toHaveLength(1));
+    expect(api.requestsTo('adminInventoryNodeUpdate')[0].json).toMatchObject({ id: 7, cost_per_day_fen: 305 });
   });
 
   it('probes an exit now and says what it found', async () => {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Alert, Form, Input, InputNumber, Modal, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { TInventoryNode } from '@proxy/contract';
+import { fenToYuan, yuanToFen, type TInventoryNode } from '@proxy/contract';
 import { showSuccess } from '../../../lib/message';
 import { getErrorMessage, markServerIssues } from '../../../lib/server-issues';
 import { useUpdateNode } from '../api/inventory';
@@ -15,11 +15,13 @@ type TForm = {
   username: string;
   password: string;
   status: 'active' | 'disabled';
+  /** The exit's cost per day in yuan (sent as fen). */
+  cost_yuan: number;
 };
 
 const FIELDS = ['country', 'state', 'city', 'host', 'port', 'username', 'password', 'status'] as const;
 
-/** Edit an upstream exit: area, endpoint, credentials (an empty password keeps the stored one), status. */
+/** Edit an upstream exit: area, endpoint, credentials (an empty password keeps the stored one), status, cost per day. */
 export function NodeEditModal({ node, onClose }: { node: TInventoryNode | null; onClose: () => void }) {
   const { t } = useTranslation('admin-inventory');
   const [form] = Form.useForm<TForm>();
@@ -37,6 +39,7 @@ export function NodeEditModal({ node, onClose }: { node: TInventoryNode | null; 
         username: node.username ?? '',
         password: '',
         status: node.status,
+        cost_yuan: fenToYuan(node.cost_per_day_fen),
       });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the form follows the node being edited
@@ -58,6 +61,7 @@ export function NodeEditModal({ node, onClose }: { node: TInventoryNode | null; 
         username,
         ...(values.password ? { password: values.password } : {}),
         status: values.status,
+        cost_per_day_fen: yuanToFen(values.cost_yuan ?? 0),
       })
       .catch((error: unknown) => {
         markServerIssues(form, error, FIELDS);
@@ -132,6 +136,13 @@ export function NodeEditModal({ node, onClose }: { node: TInventoryNode | null; 
               { value: 'disabled', label: t('status.disabled') },
             ]}
           />
+        </Form.Item>
+        <Form.Item
+          name="cost_yuan"
+          label={t('fields.costPerDay')}
+          extra={<Typography.Text type="secondary">{t('edit.costHint')}</Typography.Text>}
+        >
+          <InputNumber<number> min={0} max={1_000_000} precision={2} prefix="¥" style={{ width: 160 }} />
         </Form.Item>
       </Form>
     </Modal>

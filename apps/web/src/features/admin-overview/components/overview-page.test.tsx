@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import * as echarts from 'echarts/core';
-import type { TOverview } from '@proxy/contract';
+import type { TEconomicsSummary, TOverview } from '@proxy/contract';
 import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api } from '../../../test/harness';
@@ -35,6 +35,18 @@ function overviewOf(days: number): TOverview {
   };
 }
 
+const SUMMARY: TEconomicsSummary = {
+  today: { from: '2026-03-30', to: '2026-03-30', cost_fen: 300, revenue_fen: 34, margin_fen: -266, is_negative: true },
+  last_30_days: {
+    from: '2026-03-01',
+    to: '2026-03-30',
+    cost_fen: 30_003,
+    revenue_fen: 50_755,
+    margin_fen: 20_752,
+    is_negative: false,
+  },
+};
+
 // Another operator screen, first in the menu before the overview existed (order 1).
 const OTHER_SCREEN: TAppRoute = {
   path: '/admin/other',
@@ -49,6 +61,7 @@ const operator = () => makeUser({ user_id: 1, email: 'ops@example.com', is_admin
 beforeEach(() => {
   api.on('userInfo', operator);
   api.on('adminOverview', (req) => overviewOf(Number(req.query.get('days'))));
+  api.on('adminEconomicsSummary', () => SUMMARY);
 });
 
 /** The ECharts instance of a chart, once its series have arrived. */
@@ -122,11 +135,28 @@ describe('the operator overview', () => {
     await screen.findByText('Recharges, last 90 days');
   });
 
+  it('shows the margin of today and of the last 30 days, a negative one in red, and links to the economics', async () => {
+    renderAt('/admin/overview', { featureRoutes: adminOverviewRoutes });
+    const today = await screen.findByTestId('margin-today');
+    await waitFor(() => expect(today.textContent).toContain('-¥2.66'));
+    expect(today.textContent).toContain('Revenue ¥0.34 − upstream cost ¥3.00');
+    expect(within(today).getByText('-¥2.66').closest('.ant-statistic-content')!.getAttribute('style')).toContain(
+      'color',
+    );
+    const month = screen.getByTestId('margin-month');
+    expect(month.textContent).toContain('¥207.52');
+    expect(
+      within(month).getByText('¥207.52').closest('.ant-statistic-content')!.getAttribute('style') ?? '',
+    ).not.toContain('color');
+    expect(screen.getByTestId('overview-economics').getAttribute('href')).toBe('/admin/economics');
+  });
+
   it('a customer gets the 403 page and the overview is never asked for', async () => {
     api.on('userInfo', () => makeUser({ user_id: 2, is_admin: false }));
     renderAt('/admin/overview', { featureRoutes: adminOverviewRoutes });
     await screen.findByTestId('admin-forbidden');
     expect(api.requestsTo('adminOverview')).toHaveLength(0);
+    expect(api.requestsTo('adminEconomicsSummary')).toHaveLength(0);
   });
 
   it('writes byte counts in binary units', () => {

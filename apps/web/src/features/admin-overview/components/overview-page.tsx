@@ -21,6 +21,7 @@ import { Link } from 'react-router';
 import { formatYuan, type TOverview } from '@proxy/contract';
 import { bytesIn, formatBytes, formatMonthDay, pickByteUnit } from '../../../lib/format';
 import { OVERVIEW_WINDOWS, useAdminOverview, type TOverviewWindow } from '../api/overview';
+import { MarginCard } from './margin-card';
 import type { TOverviewChartProps } from './overview-chart';
 
 // ECharts arrives in its own chunk after the page's first paint.
@@ -218,6 +219,9 @@ export default function OverviewPage() {
             </Col>
           </Row>
         )}
+        <div style={{ marginTop: 16 }}>
+          <MarginCard />
+        </div>
       </Card>
       {data && (
         <Row gutter={[16, 16]}>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROXY_CATEGORIES } from './proxies-tokens';
+import { PROXY_BILLINGS, PROXY_CATEGORIES, PROXY_PRODUCTS } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
 
 /**
@@ -37,11 +37,33 @@ export function isIsoCountryCode(code: string): boolean {
   return ISO_COUNTRY_SET.has(code);
 }
 
-/** Query of the area lists: category (isp by default) and the parent codes. */
+/**
+ * The product an area list is for (docs/pools.md, "What customers see"): given, the list is what that product can
+ * be bought in (a dynamic traffic product's areas include those upstream pools serve) and every area says what
+ * serves it and whether it can be bought now; left out, the list is the exits' areas as before, without those
+ * fields.
+ */
+export const zAreaOffer = {
+  product: z.enum(PROXY_PRODUCTS, { error: 'invalidValue' }).optional(),
+  billing: z.enum(PROXY_BILLINGS, { error: 'invalidValue' }).optional(),
+};
+
+/** Query of the area lists: category (isp by default), the product it is for, and the parent codes. */
 export const ZAreaQuery = z.object({
   category: z.enum(PROXY_CATEGORIES, { error: 'invalidValue' }).default('isp'),
+  ...zAreaOffer,
 });
-/** One area with inventory: code, names and how many exits are available. */
+
+/** What serves an area for the product asked: exits of the inventory, upstream pools, or both. */
+export const AREA_SUPPLIES = ['exits', 'pool', 'both'] as const;
+/** What serves an area. */
+export type TAreaSupply = (typeof AREA_SUPPLIES)[number];
+
+/**
+ * One area with inventory: code, names and how many exits are available (`available`, a count of exits, as
+ * before). With a product asked: `supply` (what serves it) and `is_available` (it can be bought now: an exits-only
+ * area by its exits, a pool-served one while a serving pool is enabled and not failing on most gateways).
+ */
 export const ZArea = z
   .object({
     id: z.string(),
@@ -49,8 +71,23 @@ export const ZArea = z
     name_zh: z.string(),
     name_en: z.string(),
     available: z.number().int(),
+    supply: z.enum(AREA_SUPPLIES).optional(),
+    is_available: z.boolean().optional(),
   })
-  .meta({ examples: [{ id: 'us', name: 'United States', name_zh: '美国', name_en: 'United States', available: 12 }] });
+  .meta({
+    examples: [
+      { id: 'us', name: 'United States', name_zh: '美国', name_en: 'United States', available: 12 },
+      {
+        id: 'br',
+        name: 'Brazil',
+        name_zh: '巴西',
+        name_en: 'Brazil',
+        available: 0,
+        supply: 'pool',
+        is_available: true,
+      },
+    ],
+  });
 /** Parsed area. */
 export type TArea = z.infer<typeof ZArea>;
 

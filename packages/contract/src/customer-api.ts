@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZArea, zCountryId } from './areas';
+import { ZArea, zAreaOffer, zCountryId } from './areas';
 import { ENDPOINT_SESSIONS, SPIDER_COUNT_MAX } from './endpoint-generator';
 import { zAreaOption, zCountryOption, zSesstimeQuery } from './endpoint-generator-options';
 import { zPage } from './envelope';
@@ -15,13 +15,14 @@ import { zDigits, zId } from './validators';
 
 const zV1Category = z.enum(['isp', 'idc'], { error: 'invalidValue' }).default('isp');
 
-/** Query of GET /v1/areas/countries. */
-export const ZV1CountriesQuery = z.object({ category: zV1Category });
+/** Query of GET /v1/areas/countries (product and billing: the areas that product can be bought in). */
+export const ZV1CountriesQuery = z.object({ category: zV1Category, ...zAreaOffer });
 /** Query of GET /v1/areas/states. */
-export const ZV1StatesQuery = z.object({ category: zV1Category, countryId: zCountryId });
+export const ZV1StatesQuery = z.object({ category: zV1Category, ...zAreaOffer, countryId: zCountryId });
 /** Query of GET /v1/areas/cities. */
 export const ZV1CitiesQuery = z.object({
   category: zV1Category,
+  ...zAreaOffer,
   countryId: zCountryId,
   stateId: zAreaOption.default(''),
 });
@@ -128,7 +129,8 @@ export const CUSTOMER_API_ROUTES = {
     method: 'GET',
     path: '/v1/areas/countries',
     auth: 'user-or-key',
-    summary: 'Countries with inventory: id (countryId), names in zh and en, available exits',
+    summary:
+      'Countries with inventory: id (countryId), names in zh and en, available exits; with product and billing, also those upstream pools serve (supply, is_available)',
     tag: 'customer-api',
     input: ZV1CountriesQuery,
     output: z.array(ZArea),
@@ -137,7 +139,8 @@ export const CUSTOMER_API_ROUTES = {
     method: 'GET',
     path: '/v1/areas/states',
     auth: 'user-or-key',
-    summary: 'States with inventory in a country (countryId): id (stateId), names, available exits',
+    summary:
+      'States with inventory in a country (countryId): id (stateId), names, available exits; with product and billing, pool-served ones too',
     tag: 'customer-api',
     input: ZV1StatesQuery,
     output: z.array(ZArea),
@@ -146,7 +149,8 @@ export const CUSTOMER_API_ROUTES = {
     method: 'GET',
     path: '/v1/areas/cities',
     auth: 'user-or-key',
-    summary: 'Cities with inventory in a country and state (countryId, stateId): id (cityId), names, available exits',
+    summary:
+      'Cities with inventory in a country and state (countryId, stateId): id (cityId), names, available exits; with product and billing, pool-served ones too',
     tag: 'customer-api',
     input: ZV1CitiesQuery,
     output: z.array(ZArea),

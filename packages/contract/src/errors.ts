@@ -241,6 +241,13 @@ export const ERRORS = {
 
   /** No exit node in the chosen area can serve the purchase (or the renewal of a released static IP). */
   NO_STOCK: { code: 3001, status: 409, zh: '所选地区库存不足', en: 'No stock in the selected area' },
+  /** The area is served only by upstream pools, and every one of them is failing now (docs/pools.md, "What customers see"). */
+  AREA_UNAVAILABLE: {
+    code: 3004,
+    status: 409,
+    zh: '所选地区暂时不可用，请稍后再试或选择其他地区',
+    en: 'The selected area is temporarily unavailable; try again later or choose another area',
+  },
   /** Retiring (or disabling) an exit that live proxies are pinned to, without moving them. */
   INVENTORY_NODE_PINNED: {
     code: 3101,

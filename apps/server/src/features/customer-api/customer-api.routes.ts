@@ -6,9 +6,10 @@ import { getV1Endpoints, listV1Proxies, resetApiKey } from './customer-api.servi
 /** The customer API under /api/v1 (API key or bearer) and the key reset (bearer only). */
 export function createCustomerApiHandlers(deps: TDeps): THandlersOf<'customer-api'> {
   return {
-    v1AreaCountries: async ({ input, lang }) => listCountries(deps, input.category, lang),
-    v1AreaStates: async ({ input, lang }) => listStates(deps, input.category, input.countryId, lang),
-    v1AreaCities: async ({ input, lang }) => listCities(deps, input.category, input.countryId, input.stateId, lang),
+    v1AreaCountries: async ({ input, lang }) => listCountries(deps, input.category, lang, input),
+    v1AreaStates: async ({ input, lang }) => listStates(deps, input.category, input.countryId, lang, input),
+    v1AreaCities: async ({ input, lang }) =>
+      listCities(deps, input.category, input.countryId, input.stateId, lang, input),
     v1Proxies: async ({ input, user, lang }) => listV1Proxies(deps, user.id, input, lang),
     v1Endpoints: async ({ input, user }) => getV1Endpoints(deps, user.id, input),
     // Bearer only (auth "user"): a leaked key cannot replace itself and lock its owner out.

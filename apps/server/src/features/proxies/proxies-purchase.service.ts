@@ -12,11 +12,10 @@ import {
 import type { TTx } from '@proxy/db';
 import { AppError } from '../../lib/app-error';
 import { faultPoint } from '../../lib/fault-points';
-import { exitKindOf } from '../areas/areas.service';
+import { exitKindOf, findDynamicSupply } from '../areas/areas.service';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { changeGatewayState } from '../gateway/gateway-state.service';
 import {
-  countNodesInArea,
   findDirectNodeInArea,
   lockFreeUpstreamNodes,
   setNodeHolder,
@@ -71,14 +70,17 @@ function purchaseCostFen(
 // Exit nodes for the tokens of a purchase (or a renewal that must re-claim); NO_STOCK when the area cannot serve them.
 async function allocateExits(
   tx: TTx,
+  now: Date,
   area: TAreaFilter,
   product: TProduct,
   billing: TBilling,
   quantity: number,
 ): Promise<{ nodes: (TExitNodeRow | null)[]; claimed: Set<number> }> {
   if (product === 'dynamic') {
-    // Dynamic tokens rotate among the area's nodes at the gateway; they pin none.
-    if ((await countNodesInArea(tx, area)) === 0) throw new AppError('NO_STOCK');
+    // Dynamic tokens rotate among the area's nodes (and, billed by traffic, the pools serving it) at the gateway; they pin none.
+    const supply = await findDynamicSupply(tx, now, area, { product, billing });
+    if (supply.exits === 0 && supply.pools === 0) throw new AppError('NO_STOCK');
+    if (supply.exits === 0 && supply.healthyPools === 0) throw new AppError('AREA_UNAVAILABLE');
     return { nodes: Array.from({ length: quantity }, () => null), claimed: new Set() };
   }
   const direct = await findDirectNodeInArea(tx, area);
@@ -125,7 +127,7 @@ export async function allocatePurchase(
     state: body.state_id,
     city: body.city_id,
   };
-  const { nodes, claimed } = await allocateExits(tx, area, product, billing, body.quantity);
+  const { nodes, claimed } = await allocateExits(tx, now, area, product, billing, body.quantity);
   const order = await insertOrder(tx, {
     userId,
     action: 'purchase',

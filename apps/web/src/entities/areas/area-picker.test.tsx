@@ -2,16 +2,18 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Form } from 'antd';
 import { makeArea } from '../../test/fixtures';
+import { setLanguage } from '../../lib/i18n';
 import { api } from '../../test/harness';
 import { renderAt } from '../../test/render';
+import type { TAreaOffer } from './area-countries';
 import { AreaPicker } from './area-picker';
 
-/** The picker in a form that shows its values. */
-function PickerForm() {
+/** The picker in a form that shows its values (for a product, when given). */
+function PickerForm(props: { offer?: TAreaOffer }) {
   const [form] = Form.useForm();
   return (
     <Form form={form}>
-      <AreaPicker category="idc" />
+      <AreaPicker category={props.offer ? 'isp' : 'idc'} offer={props.offer} />
       <Form.Item shouldUpdate noStyle>
         {() => (
           <output data-testid="values">
@@ -68,5 +70,56 @@ describe('area picker', { timeout: 60_000 }, () => {
 
     await pick('Country / region', 'United Kingdom (2 available)');
     await waitFor(() => expect(values()).toEqual({ country_id: 'gb' }));
+  });
+
+  it('asks for the product and shows areas it cannot be bought in disabled, with the reason', async () => {
+    api.on('tokenAreaCountries', () => [
+      { ...makeArea('br', 'Brazil', '巴西', 0), supply: 'pool' as const, is_available: true },
+      { ...makeArea('fr', 'France', '法国', 0), supply: 'pool' as const, is_available: false },
+      { ...makeArea('jp', 'Japan', '日本', 0), supply: 'exits' as const, is_available: false },
+      { ...makeArea('us', 'United States', '美国', 2), supply: 'both' as const, is_available: true },
+    ]);
+    api.on('tokenAreaStates', () => [
+      { ...makeArea('sp', 'São Paulo', '圣保罗州', 0), supply: 'pool' as const, is_available: true },
+    ]);
+    renderAt('/', <PickerForm offer={{ product: 'dynamic', billing: 'traffic' }} />);
+    fireEvent.mouseDown(screen.getByLabelText('Country / region'));
+    const option = async (text: string) =>
+      (await screen.findByText(text)).closest('.ant-select-item-option') as HTMLElement;
+    // Served by a pool, no exit to count: available; its pools failing: temporarily unavailable; no free exit: out of stock.
+    expect((await option('Brazil (available)')).getAttribute('aria-disabled')).toBe('false');
+    expect((await option('France (temporarily unavailable)')).getAttribute('aria-disabled')).toBe('true');
+    expect((await option('Japan (out of stock)')).getAttribute('aria-disabled')).toBe('true');
+    expect((await option('United States (2 available)')).getAttribute('aria-disabled')).toBe('false');
+    fireEvent.click(screen.getByText('France (temporarily unavailable)'));
+    expect(values()).toEqual({});
+    fireEvent.click(screen.getByText('Brazil (available)'));
+    await waitFor(() => expect(values()).toEqual({ country_id: 'br' }));
+    await pick('State / province', 'São Paulo (available)');
+    expect(Object.fromEntries(api.requestsTo('tokenAreaCountries')[0].query)).toEqual({
+      category: 'isp',
+      product: 'dynamic',
+      billing: 'traffic',
+    });
+    expect(Object.fromEntries(api.requestsTo('tokenAreaStates')[0].query)).toEqual({
+      category: 'isp',
+      country_id: 'br',
+      product: 'dynamic',
+      billing: 'traffic',
+    });
+  });
+
+  it('says the reasons in Chinese', async () => {
+    setLanguage('zh');
+    api.on('tokenAreaCountries', () => [
+      { ...makeArea('br', 'Brazil', '巴西', 0), supply: 'pool' as const, is_available: true },
+      { ...makeArea('fr', 'France', '法国', 0), supply: 'both' as const, is_available: false },
+      { ...makeArea('jp', 'Japan', '日本', 0), supply: 'exits' as const, is_available: false },
+    ]);
+    renderAt('/', <PickerForm offer={{ product: 'static', billing: 'ip' }} />);
+    fireEvent.mouseDown(screen.getByLabelText('国家 / 地区'));
+    expect(await screen.findByText('巴西（可用）')).toBeTruthy();
+    expect(screen.getByText('法国（暂时不可用）')).toBeTruthy();
+    expect(screen.getByText('日本（无库存）')).toBeTruthy();
   });
 });

@@ -4,10 +4,24 @@ import { zCountryId, type TArea, type TProxyCategory } from '@proxy/contract';
 import { zodRule } from '../../lib/form-rules';
 import { getLanguage } from '../../lib/i18n';
 import { useAreaCities } from './area-cities';
-import { useAreaCountries } from './area-countries';
+import { useAreaCountries, type TAreaOffer } from './area-countries';
 import { useAreaStates } from './area-states';
 
-type TAreaOption = { value: string; label: string; name: string; search: string };
+type TAreaOption = { value: string; label: string; name: string; search: string; disabled: boolean };
+
+/**
+ * The label of an area in the list. With a product asked the answer says whether the area can be bought now: an
+ * area that cannot is disabled with the reason (no free exit; or its upstream pools failing: temporarily
+ * unavailable); one that can without a free exit to count (a pool serves it, or a dynamic proxy rotates among held
+ * exits) says "available". Without, the exits' count as before.
+ */
+function labelOf(area: TArea, name: string, t: (key: string, options?: Record<string, unknown>) => string): string {
+  if (area.is_available === false) {
+    return t(area.supply === 'exits' ? 'areas.optionOutOfStock' : 'areas.optionUnavailable', { name });
+  }
+  if (area.is_available && area.available === 0) return t('areas.optionAvailable', { name });
+  return t('areas.option', { name, count: area.available });
+}
 
 /** Options of one level: "name (N available)" in the list, the name alone in the field; searchable by code and both names. */
 function toOptions(
@@ -19,9 +33,10 @@ function toOptions(
     const name = (lang === 'zh' ? area.name_zh : area.name_en) || area.name || area.id.toUpperCase();
     return {
       value: area.id,
-      label: t('areas.option', { name, count: area.available }),
+      label: labelOf(area, name, t),
       name,
       search: `${area.id} ${area.name_zh} ${area.name_en}`.toLowerCase(),
+      disabled: area.is_available === false,
     };
   });
 }
@@ -72,19 +87,25 @@ function AreaLevel(props: {
 
 /**
  * Country -> state -> city of a form (fields country_id, state_id, city_id),
- * from the area lists of a category; state and city narrow the country ("any"
+ * from the area lists of a category (and of a product, when given); state and city narrow the country ("any"
  * when left empty) and changing a level clears the ones below. Used by the
  * purchase form (country required, spec section 5) and the endpoint generator.
  */
-export function AreaPicker(props: { category: TProxyCategory; isCountryRequired?: boolean; disabled?: boolean }) {
-  const { category, isCountryRequired = false, disabled = false } = props;
+export function AreaPicker(props: {
+  category: TProxyCategory;
+  isCountryRequired?: boolean;
+  disabled?: boolean;
+  /** The product the areas are for (the purchase form): lists what it can be bought in, unavailable areas disabled. */
+  offer?: TAreaOffer;
+}) {
+  const { category, isCountryRequired = false, disabled = false, offer } = props;
   const { t } = useTranslation('common');
   const form = Form.useFormInstance();
   const countryId = Form.useWatch<string | undefined>('country_id', form);
   const stateId = Form.useWatch<string | undefined>('state_id', form);
-  const countries = useAreaCountries(category, { isEnabled: !disabled });
-  const states = useAreaStates(category, countryId);
-  const cities = useAreaCities(category, countryId, stateId);
+  const countries = useAreaCountries(category, { isEnabled: !disabled, offer });
+  const states = useAreaStates(category, countryId, offer);
+  const cities = useAreaCities(category, countryId, stateId, offer);
 
   return (
     <Row gutter={12}>

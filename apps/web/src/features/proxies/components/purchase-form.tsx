@@ -38,6 +38,8 @@ export function PurchaseForm(props: {
   const { screen, quote } = props;
   const { t } = useTranslation('proxies');
   const isTraffic = quote.billing === 'traffic';
+  // The areas this product and billing can be bought in (upstream pools serve dynamic traffic proxies too).
+  const offer = { product: screen.product, billing: quote.billing };
 
   return (
     <Form<TPurchaseValues>
@@ -77,8 +79,8 @@ export function PurchaseForm(props: {
           </Form.Item>
         </Col>
       </Row>
-      <StockNotice category={screen.category} onLeave={props.onLeave} />
-      <AreaPicker category={screen.category} isCountryRequired />
+      <StockNotice category={screen.category} offer={offer} onLeave={props.onLeave} />
+      <AreaPicker category={screen.category} offer={offer} isCountryRequired />
       <Row gutter={12}>
         <Col xs={24} sm={isTraffic ? 12 : 8}>
           {/* No min/max/precision on these inputs: a value out of bounds is refused with the reason, never silently changed. */}

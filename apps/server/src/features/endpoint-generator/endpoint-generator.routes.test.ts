@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseProxyUsername } from '@proxy/contract';
+import { eq } from 'drizzle-orm';
+import { pools } from '@proxy/db';
+import { addTestPool } from '../areas/areas-test-kit';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { insertExitNodes } from '../inventory/inventory.repository';
 import { createMemoryMailer, createTestApp } from '../../../test/helpers';
@@ -180,6 +183,19 @@ describe('endpoint files (spider records)', () => {
     }
     const noStock = await create({ token_id: dynamicId, count: 1, country_id: 'jp' });
     expect(noStock.json().data.error).toBe('NO_STOCK');
+  });
+
+  it('makes lines for a country only an upstream pool serves (a traffic proxy may use pools)', async () => {
+    const poolId = await addTestPool(t.db.db, 'Brazil only', { coverage: [{ country: 'br', state: '', city: '' }] });
+    try {
+      const res = await create({ token_id: dynamicId, count: 2, country_id: 'br' });
+      expect(res.json().code, res.body).toBe(0);
+      expect(res.json().data.line_count).toBe(2);
+      // Not an area the pool serves: still refused.
+      expect((await create({ token_id: dynamicId, count: 1, country_id: 'jp' })).json().data.error).toBe('NO_STOCK');
+    } finally {
+      await t.db.db.delete(pools).where(eq(pools.id, poolId));
+    }
   });
 
   it('draws distinct session ids', () => {

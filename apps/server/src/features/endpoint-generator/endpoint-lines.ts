@@ -9,8 +9,7 @@ import {
   type TProxyNetwork,
 } from '@proxy/contract';
 import type { TDeps } from '../../lib/deps';
-import { exitKindOf } from '../areas/areas.service';
-import { countNodesInArea } from '../inventory/inventory.repository';
+import { exitKindOf, findDynamicSupply } from '../areas/areas.service';
 import type { TTokenRow } from '../proxies/proxies.repository';
 import { AppError } from '../../lib/app-error';
 
@@ -63,9 +62,13 @@ export function isPinnedToken(token: Pick<TTokenRow, 'product'>): boolean {
   return token.product === 'static';
 }
 
-/** Refuses an area with no exit of the token's kind (NO_STOCK), so a file never holds lines that cannot work. */
+/**
+ * Refuses an area nothing serves for the token (NO_STOCK: no exit of its kind, nor an enabled upstream pool where the
+ * token may use pools), so a file never holds lines that cannot work. A pool down for the moment does not refuse:
+ * the lines are kept for later, and the gateway says why at the time.
+ */
 export async function assertAreaServed(
-  deps: Pick<TDeps, 'db'>,
+  deps: Pick<TDeps, 'db' | 'clock'>,
   token: TTokenRow,
   options: Pick<TEndpointOptions, 'country' | 'state' | 'city'>,
 ): Promise<void> {
@@ -76,7 +79,8 @@ export async function assertAreaServed(
     state: options.state || undefined,
     city: options.city || undefined,
   };
-  if ((await countNodesInArea(deps.db, area)) === 0) throw new AppError('NO_STOCK');
+  const supply = await findDynamicSupply(deps.db, deps.clock.now(), area, token);
+  if (supply.exits === 0 && supply.pools === 0) throw new AppError('NO_STOCK');
 }
 
 /**

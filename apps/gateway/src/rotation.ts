@@ -149,6 +149,11 @@ export function rankCandidates<T extends TRankedCandidate>(input: TCandidateRota
 
 /** Exits only (all of one priority and weight), by id: the candidates' order as rankCandidates gives it. */
 export function rankExits(input: TRotationInput): number[] {
-  const candidates = input.candidates.map((id) => ({ id, key: `e${id}`, priority: EXIT_PRIORITY, weight: EXIT_WEIGHT }));
+  const candidates = input.candidates.map((id) => ({
+    id,
+    key: `e${id}`,
+    priority: EXIT_PRIORITY,
+    weight: EXIT_WEIGHT,
+  }));
   return rankCandidates({ ...input, candidates }).map((c) => c.id);
 }

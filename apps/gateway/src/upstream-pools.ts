@@ -253,7 +253,8 @@ export function createPoolRuntime(options: TPoolBreakerOptions) {
           row.attempts += slot.attempts;
           row.successes += slot.successes;
           row.connectMsTotal += Math.round(slot.connectMs);
-          for (const [reason, n] of Object.entries(slot.refusals)) row.refusals[reason] = (row.refusals[reason] ?? 0) + n;
+          for (const [reason, n] of Object.entries(slot.refusals))
+            row.refusals[reason] = (row.refusals[reason] ?? 0) + n;
         }
         rows.push(row);
       }

@@ -47,13 +47,16 @@ export async function dialFor(
   isEcho = false,
 ): Promise<net.Socket> {
   let lastError: unknown = null;
+  // Why pools were skipped without a dial: the refusal when nothing was dialled.
+  let skipped: GatewayRefusal | null = null;
   let tries = 0;
   try {
     for (const exit of grant.exits) {
       if (tries >= ctx.dialTries) break;
       if (exit.kind === 'pool') {
-        if (ctx.pools.admit(exit.pool, exit.area.country) !== 'ok') {
-          lastError ??= new GatewayRefusal('pool-down');
+        const admitted = ctx.pools.admit(exit.pool, exit.area.country);
+        if (admitted !== 'ok') {
+          skipped ??= new GatewayRefusal(admitted === 'area-open' ? 'area-not-served' : 'pool-down');
           continue;
         }
         tries += 1;
@@ -107,7 +110,7 @@ export async function dialFor(
     conn.dialing = null;
     conn.deadline = Infinity;
   }
-  throw dialRefusal(lastError);
+  throw dialRefusal(lastError ?? skipped);
 }
 
 function carriedBy(conn: Connection, grant: TGrant, exit: TExit): void {

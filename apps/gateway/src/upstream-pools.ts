@@ -120,7 +120,7 @@ export type TPoolBreakerOptions = {
 };
 
 /** Why a pool candidate is skipped without a dial. */
-export type TPoolSkip = 'circuit-open' | 'full';
+export type TPoolSkip = 'circuit-open' | 'area-open' | 'full';
 
 /**
  * This process's view of every pool: admission (circuit breaker, max_connections), the outcome of each dial, and
@@ -181,7 +181,7 @@ export function createPoolRuntime(options: TPoolBreakerOptions) {
       const t = now();
       const area = r.areas.get(country);
       // An open country of the pool is skipped before the pool's own circuit is asked (its trial is not spent here).
-      if (area && area.openUntil !== 0 && (t < area.openUntil || area.isTrial)) return 'circuit-open';
+      if (area && area.openUntil !== 0 && (t < area.openUntil || area.isTrial)) return 'area-open';
       if (!passes(r.circuit, t)) return 'circuit-open';
       // Past its open time, this connection is the country's trial (half-open).
       if (area && area.openUntil !== 0) area.isTrial = true;

@@ -73,6 +73,11 @@ export type TRankedCandidate = {
   priority: number;
   /** Shares the choices among candidates of one priority (weighted rendezvous hashing), at least 1. */
   weight: number;
+  /**
+   * It changes its exit by itself from one window to the next (a pool, asked for a new session each window): it
+   * may be chosen in consecutive windows. An exit (one address) never is, when its priority has another candidate.
+   */
+  isSelfRotating?: boolean;
 };
 
 /** Priority and weight of an exit as a candidate (a pool's defaults: an exit and a default pool share alike). */
@@ -98,9 +103,12 @@ function keyHash(key: string): number {
 
 /**
  * The candidates in the order to try them. Among the candidates of the lowest priority, weighted rendezvous hashing
- * of (token, session, window) chooses the first, the same on every gateway; consecutive windows choose different
- * candidates when that priority has two or more (so an exit really rotates; with two, they alternate). The rest
- * follow by priority, then by their weighted score in the window (so fallbacks agree across gateways too).
+ * of (token, session, window) chooses the first, the same on every gateway. An exit is never chosen in two
+ * consecutive windows when that priority has another candidate, so the exit really rotates: even windows take the
+ * weighted best; odd windows the weighted best other than the exits both neighbouring windows chose; two exits
+ * alone alternate. Pools rotate by themselves (a new pool session each window), so among pools alone the choice is
+ * the weighted one in every window and the weights hold exactly. The rest follow by priority, then by their
+ * weighted score in the window (so fallbacks agree across gateways too).
  */
 export function rankCandidates<T extends TRankedCandidate>(input: TCandidateRotationInput<T>): T[] {
   const { candidates } = input;
@@ -130,15 +138,17 @@ export function rankCandidates<T extends TRankedCandidate>(input: TCandidateRota
   let chosen: T;
   if (top.length === 1) {
     chosen = top[0];
-  } else if (top.length === 2) {
-    // Two candidates: alternate, starting where the seed says.
+  } else if (top.length === 2 && !top[0].isSelfRotating && !top[1].isSelfRotating) {
+    // Two exits: alternate, starting where the seed says.
     const sorted = [...top].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     chosen = sorted[(index + seed) % 2];
   } else if (index % 2 === 0) {
-    // Even windows take the best; odd windows the best other than both neighbours' choice.
+    // Even windows take the best; odd windows the best other than the exits both neighbours chose.
     chosen = best(index, new Set());
   } else {
-    chosen = best(index, new Set([best(index - 1, new Set()), best(index + 1, new Set())]));
+    const except = new Set<T>();
+    for (const near of [best(index - 1, except), best(index + 1, except)]) if (!near.isSelfRotating) except.add(near);
+    chosen = best(index, except);
   }
   const scores = new Map(candidates.map((c) => [c, score(c, index)]));
   const rest = candidates

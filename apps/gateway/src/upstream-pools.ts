@@ -30,6 +30,8 @@ export type TGatewayPool = {
   kind: 'residential' | 'datacenter';
   priority: number;
   weight: number;
+  /** A new pool session each window changes its exit: rotation.ts may choose it in consecutive windows. */
+  isSelfRotating: true;
   maxConnections: number;
   protocol: TPoolRow['protocol'];
   endpoints: TPoolRow['endpoints'];
@@ -51,6 +53,7 @@ export function toGatewayPool(row: TPoolRow): TGatewayPool | null {
     kind: row.kind,
     priority: row.priority,
     weight: row.weight,
+    isSelfRotating: true,
     maxConnections: row.maxConnections,
     protocol: row.protocol,
     endpoints: row.endpoints,

@@ -23,6 +23,16 @@ export const BENCH_TOKENS = {
   capConnect: { username: 'capconnect', network: 'HTTP' },
   capHttp: { username: 'caphttp', network: 'HTTP' },
   capSocks: { username: 'capsocks', network: 'SOCKS5' },
+  // A dynamic traffic token of the pool's country, where no exit is: it leaves through the loopback pool.
+  poolHttp: { username: 'benchpool', network: 'HTTP' },
+} as const;
+
+/** The loopback upstream pool of the pool scenario (pool-child.ts) and its row in the gateway's database. */
+export const BENCH_POOL = {
+  template: 'user-{user}-country-{country}[-session-{session}-sesstime-{minutes}]',
+  user: 'benchpool',
+  password: 'bench-Pool-1',
+  country: 'de',
 } as const;
 
 /** The allowance of the overshoot scenario's tokens, and the gateway's lease (GATEWAY_LEASE_BYTES, its default). */

@@ -65,8 +65,13 @@ export function createGatewayState(options: TGatewayStateOptions) {
     counters,
   });
   const cache = createStateCache({ ...options, onError, onToken: (row) => leases.onToken(row) });
-  function reportPoolHealth(): Promise<void> {
-    return writePoolHealth(options.db, leases.instanceId, pools.health(cache.pools()));
+  // Whether the last report had rows: a gateway that never loaded a pool writes nothing.
+  let hasReported = false;
+  async function reportPoolHealth(): Promise<void> {
+    const rows = pools.health(cache.pools());
+    if (rows.length === 0 && !hasReported) return;
+    await writePoolHealth(options.db, leases.instanceId, rows);
+    hasReported = rows.length > 0;
   }
   const tokenAuthorizer = createAuthorizer({
     cache,

@@ -76,20 +76,33 @@ export type TPoolSession = { seed: string; minutes: number; bytes?: Buffer };
 /** A pool as one connection's candidate: the pool, the area asked (our slugs) and the session. */
 export type TPoolExit = { id: number; kind: 'pool'; pool: TGatewayPool; area: TPoolArea; session: TPoolSession };
 
+// Usernames rendered per pool (a pool object lives until the next load): connections of one session, or of one
+// token's window, repeat theirs, so the hash and the rendering run once for them. Bounded; cleared when full.
+const USERNAME_CACHE_MAX = 10_000;
+const usernamesOf = new WeakMap<TGatewayPool, Map<string, string | null>>();
+
 /** The username the pool gets for this candidate, or null when the area cannot be written in its template. */
 export function poolUsernameOf(exit: TPoolExit): string | null {
-  const { pool, session } = exit;
+  const { pool, session, area } = exit;
+  let cache = usernamesOf.get(pool);
+  if (!cache) usernamesOf.set(pool, (cache = new Map()));
+  const key = `${session.seed} ${session.minutes} ${area.country} ${area.state} ${area.city}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known;
   session.bytes ??= createHash('sha256').update(session.seed).digest();
-  const area = pool.spell(exit.area);
+  const spelled = pool.spell(area);
   const rendered = renderPoolUsername(pool.template, {
     user: pool.user,
-    country: area.country,
-    state: area.state,
-    city: area.city,
+    country: spelled.country,
+    state: spelled.state,
+    city: spelled.city,
     session: encodePoolSessionId(session.bytes, pool.template.sessionLength),
     minutes: session.minutes,
   });
-  return rendered.ok ? rendered.username : null;
+  const username = rendered.ok ? rendered.username : null;
+  if (cache.size >= USERNAME_CACHE_MAX) cache.clear();
+  cache.set(key, username);
+  return username;
 }
 
 /** Why a dial through a pool failed, as the health figures count it. */

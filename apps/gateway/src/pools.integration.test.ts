@@ -483,6 +483,25 @@ describe('dynamic traffic proxies through upstream pools', () => {
     for (const text of [logged, health, errors.join('\n'), res.body]) expect(text).not.toContain(PASSWORD);
   });
 
+  it('leaves out a pool whose password it cannot open (another key), naming the pool, never the password', async () => {
+    const seen: string[] = [];
+    const other = await startGateway({
+      db: handle.db,
+      host: '127.0.0.1',
+      port: 0,
+      policy: { allowPrivateTargets: true, echoUrls: [] },
+      secretBox: createSecretBox(Buffer.alloc(32, 10)),
+      onError: (error) => seen.push(String(error)),
+    });
+    try {
+      expect(other.store.stats().pools).toBe(0);
+      expect(seen.join('\n')).toContain(`pool ${poolId.a} is not used: its password is sealed under another`);
+      expect(seen.join('\n')).not.toContain(PASSWORD);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("reports each pool's figures to pool_health on the heartbeat, and removes them with the instance", async () => {
     await until(async () => {
       const rows = await handle.db.select().from(poolHealth).where(eq(poolHealth.poolId, poolId.a));

@@ -151,7 +151,7 @@ export function createStateCache(options: TStateCacheOptions) {
       return;
     }
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
-    const [nodes, entries, ruleRows, logUsers, , poolRows] = await Promise.all([
+    const [nodes, entries, ruleRows, logUsers, changedTokens, poolRows] = await Promise.all([
       loadExitNodes(db, options.secretBox ?? null),
       loadIpEntries(db),
       loadTargetRules(db),
@@ -176,6 +176,7 @@ export function createStateCache(options: TStateCacheOptions) {
     }
     poolsByKind = byKind;
     poolCount = loadedPools;
+    if (changedTokens) for (const row of changedTokens) takeRow(row);
     usageLogUsers = new Set(logUsers);
     nodesById = new Map(nodes.map((n) => [n.id, n]));
     const lists = listsOf(entries);
@@ -199,16 +200,15 @@ export function createStateCache(options: TStateCacheOptions) {
     lastReadAt = startedAt;
   }
 
-  // Every token (cold load, in pages by id) or those changed since a time.
-  async function loadTokens(since: Date | null): Promise<void> {
-    const takeRow = (row: TTokenRow) => {
-      putToken(row);
-      if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
-    };
-    if (since) {
-      for (const row of await loadTokensChangedSince(db, since, intern)) takeRow(row);
-      return;
-    }
+  function takeRow(row: TTokenRow): void {
+    putToken(row);
+    if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
+  }
+
+  // Every token (cold load, in pages by id, put into the copy as they come), or those changed since a time (answered,
+  // and put into the copy by the sync with the rest of what it read, so that a change applies as one).
+  async function loadTokens(since: Date | null): Promise<TTokenRow[] | null> {
+    if (since) return loadTokensChangedSince(db, since, intern);
     const pageSize = options.coldLoadPage ?? COLD_LOAD_PAGE;
     // Rows are put into the copy as they arrive: a page is never held as rows, nor as its text.
     const decoder = createTokenLineDecoder(intern, takeRow);
@@ -223,6 +223,7 @@ export function createStateCache(options: TStateCacheOptions) {
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
+    return null;
   }
 
   // One sync at a time; a request made while one runs gets the next one (which reads after the request).

@@ -20,7 +20,7 @@ import {
 } from './rotation';
 import type { TStateCache } from './state-cache';
 import type { TTokenRow } from './tokens.repository';
-import type { TGatewayPool, TPoolExit, TPoolSession } from './upstream-pools';
+import type { TGatewayPool, TPoolSession } from './upstream-pools';
 
 /** The protocol a client speaks: HTTP forward and CONNECT are "http". */
 export type TProxyProtocol = 'http' | 'socks5';
@@ -35,8 +35,11 @@ export type TGrant = {
   exits: TExit[];
   /** The country of the area the connection is for ('' when none): attribution's area. */
   country?: string;
-  /** A sticky session (the username's session): leaving by another carrier than the first is recorded. */
-  isSticky?: boolean;
+  /**
+   * A sticky session's choice (the username asked for a session): the candidate every gateway chooses for it, before
+   * this process moved candidates that failed here last. Leaving by another is recorded (the usage log's exit change).
+   */
+  stickyChoice?: TExit;
   /** Simultaneous connections allowed for this token. */
   maxConnections: number;
   /**
@@ -192,10 +195,12 @@ export function createAuthorizer(options: {
     return { seed: `${token.id}:w:${window.index}`, minutes: Math.ceil(window.lengthMs / 60_000) };
   }
 
-  function exitsFor(token: TTokenRow, opts: TUserOptions): TExit[] | TRefusal {
+  function exitsFor(token: TTokenRow, opts: TUserOptions): { exits: TExit[]; choice: TExit } | TRefusal {
     if (token.product === 'static') {
       const node = token.exitNodeId !== null ? cache.node(token.exitNodeId) : undefined;
-      return node && node.status === 'active' ? [toExit(node)] : 'no-exit';
+      if (!node || node.status !== 'active') return 'no-exit';
+      const exit = toExit(node);
+      return { exits: [exit], choice: exit };
     }
     const area = areaOf(token, opts);
     const t = now();
@@ -220,18 +225,21 @@ export function createAuthorizer(options: {
     const exits: TExit[] = [];
     // An exit that failed here lately goes last, on this gateway only (the others may still reach it).
     let penalized: TExit[] | null = null;
+    let choice: TExit | null = null;
     for (const c of ranked) {
+      let exit: TExit;
       if ('node' in c) {
-        const exit = toExit(c.node);
+        exit = toExit(c.node);
         if ((failedExits.get(c.node.id) ?? 0) > t) (penalized ??= []).push(exit);
         else exits.push(exit);
       } else {
-        const exit: TPoolExit = { id: c.id, kind: 'pool', pool: c, area, session: session! };
+        exit = { id: c.id, kind: 'pool', pool: c, area, session: session! };
         exits.push(exit);
       }
+      choice ??= exit;
     }
     if (penalized) for (const exit of penalized) exits.push(exit);
-    return exits;
+    return { exits, choice: choice! };
   }
 
   function decide({ username, password, protocol, sourceIp }: TCredentials): TGrant | TRefusal {
@@ -242,14 +250,14 @@ export function createAuthorizer(options: {
     const refusal = refusalOf(token, sourceIp);
     if (refusal) return refusal;
     if ((protocol === 'socks5') !== (token.network === 'SOCKS5')) return 'wrong-protocol';
-    const exits = exitsFor(token, parsed.options);
-    if (typeof exits === 'string') return exits;
+    const chosen = exitsFor(token, parsed.options);
+    if (typeof chosen === 'string') return chosen;
     leases.prepare(token);
     return {
       tokenId: token.id,
-      exits,
+      exits: chosen.exits,
       country: parsed.options.country ?? token.country,
-      isSticky: parsed.options.session !== undefined,
+      stickyChoice: parsed.options.session !== undefined ? chosen.choice : undefined,
       maxConnections,
       targetRules: cache.targetRulesOf(token),
       // Pools have their own breaker (upstream-pools.ts).

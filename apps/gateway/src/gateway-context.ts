@@ -117,5 +117,5 @@ function carriedBy(conn: Connection, grant: TGrant, exit: TExit): void {
   if (conn.carrier !== exit) conn.tally = null;
   conn.carrier = exit;
   conn.areaCountry = grant.country ?? '';
-  if (grant.isSticky && exit !== grant.exits[0]) conn.exitChanged = true;
+  if (grant.stickyChoice && exit !== grant.stickyChoice) conn.exitChanged = true;
 }

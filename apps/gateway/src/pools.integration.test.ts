@@ -347,15 +347,26 @@ describe('dynamic traffic proxies through upstream pools', () => {
   });
 
   it('opens a pool circuit after consecutive failures, skips it, and closes it after a successful half-open trial', async () => {
-    const { username } = await trafficToken('jp');
+    const { id, username } = await trafficToken('jp');
     fake.c.fail();
     const dials = () => fake.c.stats().connections;
     const start = dials();
     for (let i = 0; i < 3; i++) expect((await through(username)).exit).toMatch(/^127\.0\.2\./);
     expect(dials()).toBe(start + 3);
-    // Open: skipped without a dial, the next candidate carries.
-    for (let i = 0; i < 2; i++) expect((await through(username)).exit).toMatch(/^127\.0\.2\./);
+    // Open: skipped without a dial, the next candidate carries; a sticky session moves, and its row says so.
+    for (let i = 0; i < 2; i++) expect((await through(`${username}-session-skip${i}`)).exit).toMatch(/^127\.0\.2\./);
     expect(dials()).toBe(start + 3);
+    await until(
+      async () => (await handle.db.select().from(usageLogEntries).where(eq(usageLogEntries.tokenId, id))).length === 5,
+    );
+    const moved = await handle.db
+      .select({ carrier: usageLogEntries.carrier, exitChanged: usageLogEntries.exitChanged })
+      .from(usageLogEntries)
+      .where(and(eq(usageLogEntries.tokenId, id), eq(usageLogEntries.exitChanged, true)));
+    expect(moved).toEqual([
+      { carrier: `pool:${poolId.b}`, exitChanged: true },
+      { carrier: `pool:${poolId.b}`, exitChanged: true },
+    ]);
     await gateway.store.reportPoolHealth();
     const [open] = await handle.db.select().from(poolHealth).where(eq(poolHealth.poolId, poolId.c));
     expect(open.circuitOpenUntil).not.toBeNull();

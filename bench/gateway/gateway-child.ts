@@ -43,10 +43,27 @@ if (poolPort > 0)
     maxConnections: 100_000,
     status: 'enabled',
   });
+// The same loopback proxy as an upstream exit, its username written out (no session: a new exit per connection).
+const [upstreamExit] =
+  poolPort > 0
+    ? await db
+        .insert(exitNodes)
+        .values({
+          kind: 'residential',
+          egress: 'http',
+          host: '127.0.0.1',
+          port: poolPort,
+          username: `user-${BENCH_POOL.user}-country-${BENCH_POOL.country}`,
+          password: BENCH_POOL.password,
+          country: 'fr',
+        })
+        .returning({ id: exitNodes.id })
+    : [exit];
 const tokenIds: Record<string, number> = {};
 for (const [key, t] of Object.entries(BENCH_TOKENS)) {
   const isPool = key === 'poolHttp';
-  const isMeter = key.startsWith('meter') || key.startsWith('soak') || key.startsWith('traffic');
+  const isPoolExit = key === 'poolExitHttp';
+  const isMeter = key.startsWith('meter') || key.startsWith('soak') || key.startsWith('traffic') || isPoolExit;
   const isCapped = key.startsWith('cap');
   const [row] = await db
     .insert(proxyTokens)
@@ -61,7 +78,7 @@ for (const [key, t] of Object.entries(BENCH_TOKENS)) {
       country: isPool ? BENCH_POOL.country : 'us',
       username: t.username,
       password: BENCH_PASSWORD,
-      exitNodeId: isPool ? null : exit.id,
+      exitNodeId: isPool ? null : isPoolExit ? upstreamExit.id : exit.id,
       expiresAt: new Date(Date.now() + 86_400_000),
     })
     .returning({ id: proxyTokens.id });

@@ -25,6 +25,9 @@ export const BENCH_TOKENS = {
   capSocks: { username: 'capsocks', network: 'SOCKS5' },
   // A dynamic traffic token of the pool's country, where no exit is: it leaves through the loopback pool.
   poolHttp: { username: 'benchpool', network: 'HTTP' },
+  // A static traffic token whose exit is the same loopback proxy as an upstream exit (a fixed username): the gateway's
+  // upstream-exit path beside its pool path, through the same upstream.
+  poolExitHttp: { username: 'benchpoolexit', network: 'HTTP' },
 } as const;
 
 /** The loopback upstream pool of the pool scenario (pool-child.ts) and its row in the gateway's database. */

@@ -32,7 +32,9 @@ export const BENCH_TOKENS = {
 
 /** The loopback upstream pool of the pool scenario (pool-child.ts) and its row in the gateway's database. */
 export const BENCH_POOL = {
-  template: 'user-{user}-country-{country}[-session-{session}-sesstime-{minutes}]',
+  // No session segment: the fake keeps a session on one loopback source address, and at thousands of tunnels a second
+  // its connections from one address then limit its rate (and the comparison with the exit path through it).
+  template: 'user-{user}-country-{country}',
   user: 'benchpool',
   password: 'bench-Pool-1',
   country: 'de',

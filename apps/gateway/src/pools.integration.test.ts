@@ -40,7 +40,8 @@ let clock = Date.now();
 let origin: Awaited<ReturnType<typeof startOrigin>>;
 let userId: number;
 const errors: string[] = [];
-// A (HTTP CONNECT, upper case): us, de. B (SOCKS5, lower case, gb spelled uk): us, gb, jp, nl.
+// A (HTTP CONNECT, upper case): us, de. B (SOCKS5, lower case, gb spelled uk): us, gb, jp, nl, it.
+// Each case uses its own proxy and country (or leaves the pools as it found them): the cases may run in any order.
 // C (HTTP CONNECT, priority 1): jp served, fr refused as an area. D (SOCKS5, priority 1, max_connections 1): nl.
 // E: the wrong password (its provider refuses it): se.
 const fake: Record<'a' | 'b' | 'c' | 'd' | 'e', TFakePool> = {} as never;
@@ -117,7 +118,7 @@ beforeAll(async () => {
     template: DECO,
     user: 'sp1',
     password: PASSWORD,
-    areas: [{ country: 'us' }, { country: 'uk' }, { country: 'jp' }, { country: 'nl' }],
+    areas: [{ country: 'us' }, { country: 'uk' }, { country: 'jp' }, { country: 'nl' }, { country: 'it' }],
     exitAddresses: ['127.0.2.1', '127.0.2.2', '127.0.2.3'],
     now,
   });
@@ -161,7 +162,7 @@ beforeAll(async () => {
     areaCase: 'lower',
     areaMapping: [{ country: 'gb', state: '', city: '', spelling: 'uk' }],
     coverageMode: 'list',
-    coverage: list('us', 'gb', 'jp', 'nl'),
+    coverage: list('us', 'gb', 'jp', 'nl', 'it'),
   });
   poolId.c = await insertPool({
     name: 'C',
@@ -459,13 +460,10 @@ describe('dynamic traffic proxies through upstream pools', () => {
   });
 
   it('attributes bytes of an exit to the exit, beside a pool of the same area', async () => {
-    const exitId = await insertExit(handle.db, { kind: 'residential', egress: 'direct', country: 'jp' });
-    const { id, username } = await trafficToken('jp');
-    // B and the exit share priority 10 behind C: with C full of failures no more, C carries; use sessions until
-    // each of the exit and a pool has carried one.
-    fake.c.fail();
+    // Italy: the exit and B, both of priority 10: sessions share them.
+    const exitId = await insertExit(handle.db, { kind: 'residential', egress: 'direct', country: 'it' });
+    const { id, username } = await trafficToken('it');
     for (let s = 1; s <= 10; s++) expect((await through(`${username}-session-ex${s}`)).status).toBe(200);
-    fake.c.recover();
     await until(async () => {
       const rows = await handle.db.select().from(carrierUsage).where(eq(carrierUsage.tokenId, id));
       const used = await usedBytesOf(handle.db, id);
@@ -514,6 +512,8 @@ describe('dynamic traffic proxies through upstream pools', () => {
   });
 
   it("reports each pool's figures to pool_health on the heartbeat, and removes them with the instance", async () => {
+    const { username } = await trafficToken('de');
+    expect((await through(username)).exit).toMatch(/^127\.0\.1\./);
     await until(async () => {
       const rows = await handle.db.select().from(poolHealth).where(eq(poolHealth.poolId, poolId.a));
       return rows.length === 1 && rows[0].attempts > 0 && rows[0].reportedAt.getTime() > Date.now() - 60_000;

@@ -1,13 +1,14 @@
 import { writeHeapSnapshot } from 'node:v8';
 import { inArray, sql } from 'drizzle-orm';
-import { exitNodes, migrateDb, openDb, proxyTokens, tokenUsage, usageLogSettings, users } from '@proxy/db';
+import { exitNodes, migrateDb, openDb, pools, proxyTokens, tokenUsage, usageLogSettings, users } from '@proxy/db';
 import { startGateway } from '@proxy/gateway';
 import { serveParent } from './ipc';
-import { BENCH_PASSWORD, BENCH_TOKENS, CAP_BYTES, CAP_LEASE_BYTES } from './jobs';
+import { BENCH_PASSWORD, BENCH_POOL, BENCH_TOKENS, CAP_BYTES, CAP_LEASE_BYTES } from './jobs';
 
 /**
  * The full gateway under test, in its own process: PGlite made from the committed
- * migrations, one user, one direct exit node and the benchmark's tokens, then
+ * migrations, one user, one direct exit node, the loopback pool (argv `pool=<port>`, enabled, serving
+ * BENCH_POOL.country, where no exit is) and the benchmark's tokens, then
  * startGateway exactly as `npm start` runs it (token store polling the version
  * row, usage flushed in batches), loopback targets allowed.
  */
@@ -26,24 +27,58 @@ const [exit] = await db
   .insert(exitNodes)
   .values({ kind: 'residential', egress: 'direct', country: 'us' })
   .returning({ id: exitNodes.id });
+const poolPort = Number(process.argv.find((a) => a.startsWith('pool='))?.slice(5));
+if (poolPort > 0)
+  await db.insert(pools).values({
+    name: 'bench pool',
+    kind: 'residential',
+    protocol: 'http-connect',
+    endpoints: [{ host: '127.0.0.1', port: poolPort }],
+    username: BENCH_POOL.user,
+    // A plain password is used as it is (the API seals them; the gateway opens either).
+    password: BENCH_POOL.password,
+    usernameTemplate: BENCH_POOL.template,
+    coverageMode: 'list',
+    coverage: [{ country: BENCH_POOL.country, state: '', city: '' }],
+    maxConnections: 100_000,
+    status: 'enabled',
+  });
+// The same loopback proxy as an upstream exit, its username written out (no session: a new exit per connection).
+const [upstreamExit] =
+  poolPort > 0
+    ? await db
+        .insert(exitNodes)
+        .values({
+          kind: 'residential',
+          egress: 'http',
+          host: '127.0.0.1',
+          port: poolPort,
+          username: `user-${BENCH_POOL.user}-country-${BENCH_POOL.country}`,
+          password: BENCH_POOL.password,
+          country: 'fr',
+        })
+        .returning({ id: exitNodes.id })
+    : [exit];
 const tokenIds: Record<string, number> = {};
 for (const [key, t] of Object.entries(BENCH_TOKENS)) {
-  const isMeter = key.startsWith('meter') || key.startsWith('soak') || key.startsWith('traffic');
+  const isPool = key === 'poolHttp';
+  const isPoolExit = key === 'poolExitHttp';
+  const isMeter = key.startsWith('meter') || key.startsWith('soak') || key.startsWith('traffic') || isPoolExit;
   const isCapped = key.startsWith('cap');
   const [row] = await db
     .insert(proxyTokens)
     .values({
       userId: user.id,
-      product: 'static',
+      product: isPool ? 'dynamic' : 'static',
       category: 'isp',
       // Metering and soak tokens are traffic tokens, so the lease path is exercised too.
-      billing: isMeter || isCapped ? 'traffic' : 'ip',
-      trafficLimitBytes: isCapped ? CAP_BYTES : isMeter ? 1000 * 1024 ** 3 : null,
+      billing: isMeter || isCapped || isPool ? 'traffic' : 'ip',
+      trafficLimitBytes: isCapped ? CAP_BYTES : isMeter || isPool ? 1000 * 1024 ** 3 : null,
       network: t.network,
-      country: 'us',
+      country: isPool ? BENCH_POOL.country : 'us',
       username: t.username,
       password: BENCH_PASSWORD,
-      exitNodeId: exit.id,
+      exitNodeId: isPool ? null : isPoolExit ? upstreamExit.id : exit.id,
       expiresAt: new Date(Date.now() + 86_400_000),
     })
     .returning({ id: proxyTokens.id });

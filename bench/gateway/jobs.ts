@@ -23,6 +23,21 @@ export const BENCH_TOKENS = {
   capConnect: { username: 'capconnect', network: 'HTTP' },
   capHttp: { username: 'caphttp', network: 'HTTP' },
   capSocks: { username: 'capsocks', network: 'SOCKS5' },
+  // A dynamic traffic token of the pool's country, where no exit is: it leaves through the loopback pool.
+  poolHttp: { username: 'benchpool', network: 'HTTP' },
+  // A static traffic token whose exit is the same loopback proxy as an upstream exit (a fixed username): the gateway's
+  // upstream-exit path beside its pool path, through the same upstream.
+  poolExitHttp: { username: 'benchpoolexit', network: 'HTTP' },
+} as const;
+
+/** The loopback upstream pool of the pool scenario (pool-child.ts) and its row in the gateway's database. */
+export const BENCH_POOL = {
+  // No session segment: the fake keeps a session on one loopback source address, and at thousands of tunnels a second
+  // its connections from one address then limit its rate (and the comparison with the exit path through it).
+  template: 'user-{user}-country-{country}',
+  user: 'benchpool',
+  password: 'bench-Pool-1',
+  country: 'de',
 } as const;
 
 /** The allowance of the overshoot scenario's tokens, and the gateway's lease (GATEWAY_LEASE_BYTES, its default). */

@@ -22,7 +22,8 @@ import { formatTable, median, type TCell } from './report';
  * The gateway benchmark (npm run bench:gateway [-- --quick]): on loopback, side by
  * side in one run, direct, a bare Node relay, the full gateway, squid, dante and
  * tinyproxy; bulk transfer, keep-alive forwarding, a tunnel per request, idle
- * tunnels and metering accuracy; figures as ratios against the relay and squid
+ * tunnels, metering accuracy, and the gateway's cost through a loopback upstream
+ * pool against its direct exit (`pool`); figures as ratios against the relay and squid
  * of the same run, with the issue's targets marked met or missed.
  */
 
@@ -34,7 +35,7 @@ function option(name: string): number | undefined {
 }
 const GiB = 1024 ** 3;
 const only = argv.includes('--only') ? new Set(argv[argv.indexOf('--only') + 1].split(',')) : null;
-const isWanted = (scenario: 'bulk' | 'keepalive' | 'many' | 'tunnels' | 'idle' | 'meter' | 'overshoot') =>
+const isWanted = (scenario: 'bulk' | 'keepalive' | 'many' | 'tunnels' | 'idle' | 'meter' | 'overshoot' | 'pool') =>
   !only || only.has(scenario);
 // Profiling the gateway child: a CPU profile written when it stops, a heap snapshot with the idle tunnels open.
 const profileDir = argv.includes('--profile') ? argv[argv.indexOf('--profile') + 1] : null;
@@ -94,9 +95,12 @@ async function main(): Promise<void> {
   );
   children.push(relay);
   const relayPorts = relay.ready.ports as { source: number; http: number; hold: number };
+  // The loopback upstream pool (its own process) the gateway's pool token leaves through.
+  const poolChild = await startNodeChild('pool-child.ts');
+  children.push(poolChild);
   const gateway = await startNodeChild(
     'gateway-child.ts',
-    [],
+    [`pool=${poolChild.ready.port as number}`],
     ['--expose-gc', ...gatewayFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   );
   children.push(gateway);
@@ -248,6 +252,53 @@ async function main(): Promise<void> {
     ...anchorSubject(dante, 'socks5'),
   ];
   const tunnels = isWanted('tunnels') ? await runRates('tunnels', tunnelSubjects, originPorts.http) : null;
+
+  // --- 3b. through a loopback upstream pool, against the direct exit ---------
+  // Both traffic tokens over CONNECT: the static one leaves by the direct exit, the dynamic one through the pool
+  // (rendered username, the pool's CONNECT, the breaker's bookkeeping, attribution to the pool).
+  const gwPool: TSubject = {
+    label: 'gateway CONNECT via loopback pool',
+    pid: gateway.pid,
+    path: { mode: 'connect', port: gatewayPort, auth: auth('poolHttp') },
+    proxy: 'gateway',
+    canGc: true,
+  };
+  const gwPoolExit: TSubject = {
+    label: 'gateway CONNECT via the same proxy as an exit',
+    pid: gateway.pid,
+    path: { mode: 'connect', port: gatewayPort, auth: auth('poolExitHttp') },
+    proxy: 'gateway',
+    canGc: true,
+  };
+  const poolSubjects = [gwConnectTraffic, gwPoolExit, gwPool];
+  const poolBulk = new Map<string, { mbps: number[]; cpuPerGiB: number[]; poolCpuPerGiB: number[] }>();
+  let poolRates: Awaited<ReturnType<typeof runRates>> | null = null;
+  if (isWanted('pool')) {
+    for (let r = 0; r < settings.runs; r++) {
+      for (const s of poolSubjects) {
+        const cpu0 = cpuOf(s);
+        const poolCpu0 = readCpuSeconds(poolChild.pid);
+        const res = await run<TBulkResult>({
+          type: 'bulk',
+          path: s.path,
+          targetPort: originPorts.source,
+          bytes: settings.bulkBytes,
+        });
+        const cpu = cpuOf(s) - cpu0;
+        const poolCpu = readCpuSeconds(poolChild.pid) - poolCpu0;
+        const entry = poolBulk.get(s.label) ?? { mbps: [], cpuPerGiB: [], poolCpuPerGiB: [] };
+        entry.mbps.push(res.bytes / 1e6 / res.seconds);
+        entry.cpuPerGiB.push(cpu / (res.bytes / GiB));
+        entry.poolCpuPerGiB.push(poolCpu / (res.bytes / GiB));
+        poolBulk.set(s.label, entry);
+        log(
+          `pool bulk ${s.label} run ${r + 1}: ${(res.bytes / 1e6 / res.seconds).toFixed(0)} MB/s, ${cpu.toFixed(2)} CPU s`,
+        );
+        await sleep(200);
+      }
+    }
+    poolRates = await runRates('tunnels', poolSubjects, originPorts.http);
+  }
 
   async function runRates(
     type: 'keepalive' | 'tunnels',
@@ -705,6 +756,47 @@ async function main(): Promise<void> {
         `${fixed((result.bytes - CAP_BYTES) / 1024 ** 2, 2)} MiB`,
         mark(result.bytes - CAP_BYTES <= bound),
       ]);
+  }
+
+  if (poolBulk.size && poolRates) {
+    const base = poolBulk.get(gwConnectTraffic.label)!;
+    const baseRates = poolRates.get(gwConnectTraffic.label)!;
+    lines.push(
+      `Upstream pool: traffic tokens over CONNECT, the direct exit, the loopback fake pool dialled as an upstream exit, and ` +
+        `the same as a pool (its own process; its CPU apart; "vs" against the direct exit); bulk ${(settings.bulkBytes / GiB).toFixed(2)} GiB, a tunnel per request ${settings.durationMs / 1000} s x ${settings.connections} clients`,
+      '',
+    );
+    lines.push(
+      formatTable(
+        [
+          'path',
+          'bulk MB/s',
+          'gateway CPU s/GiB',
+          'vs direct exit',
+          'pool CPU s/GiB',
+          'tunnels/s',
+          'gateway CPU µs/tunnel',
+          'vs direct exit',
+          'errors',
+        ],
+        poolSubjects.map((s) => {
+          const b = poolBulk.get(s.label)!;
+          const t = poolRates!.get(s.label)!;
+          return [
+            s.label,
+            fixed(median(b.mbps), 0),
+            fixed(median(b.cpuPerGiB), 2),
+            ratio(median(b.cpuPerGiB), median(base.cpuPerGiB)),
+            s === gwConnectTraffic ? '-' : fixed(median(b.poolCpuPerGiB), 2),
+            fixed(median(t.rate), 0),
+            fixed(median(t.cpuPerRequest), 0),
+            ratio(median(t.cpuPerRequest), median(baseRates.cpuPerRequest)),
+            t.errors ? `${t.errors} (${t.firstError})` : '0',
+          ] as TCell[];
+        }),
+      ),
+      '',
+    );
   }
 
   lines.push('Targets (issue 11)', '');

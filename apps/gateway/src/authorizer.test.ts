@@ -70,6 +70,7 @@ function authorizerOver(nodes: TExitNodeRow[], tokens: TTokenRow[]) {
     listsOf: () => undefined,
     targetRulesOf: () => null,
     lookUp: async () => false,
+    poolsOf: () => [],
   } as unknown as TStateCache;
   const leases = { allowanceLeft: () => Number.POSITIVE_INFINITY, prepare: () => {} } as unknown as TLeases;
   return createAuthorizer({ cache, leases, now: () => NOW, maxConnectionsPerToken: 10, exitPenaltyMs: 60_000 });

@@ -1,12 +1,26 @@
 import { timingSafeEqual } from 'node:crypto';
-import { findTokenStateRefusal, parseProxyUsername, type TTargetRuleMatcher } from '@proxy/contract';
-import type { TExit } from './egress';
+import {
+  findTokenStateRefusal,
+  parseProxyUsername,
+  poolServesArea,
+  type TPoolArea,
+  type TTargetRuleMatcher,
+} from '@proxy/contract';
+import type { TExit, TNodeExit } from './egress';
 import type { TExitNodeRow } from './exit-nodes.repository';
 import type { Purse, TLeases } from './leases';
 import type { TRefusal } from './refusals';
-import { rankExits } from './rotation';
+import {
+  DEFAULT_SESSTIME_MINUTES,
+  EXIT_PRIORITY,
+  EXIT_WEIGHT,
+  rankCandidates,
+  rotationWindow,
+  type TRankedCandidate,
+} from './rotation';
 import type { TStateCache } from './state-cache';
 import type { TTokenRow } from './tokens.repository';
+import type { TGatewayPool, TPoolSession } from './upstream-pools';
 
 /** The protocol a client speaks: HTTP forward and CONNECT are "http". */
 export type TProxyProtocol = 'http' | 'socks5';
@@ -14,8 +28,18 @@ export type TProxyProtocol = 'http' | 'socks5';
 /** A successful authentication: which token pays and where its traffic leaves. */
 export type TGrant = {
   tokenId: number;
-  /** Exits to try in order (static tokens have one; dynamic tokens may fall back to the next). */
+  /**
+   * Exits and pools to try in order (static tokens have one exit; dynamic tokens may fall back to the next): the
+   * first is the choice every gateway makes for the token, session and window.
+   */
   exits: TExit[];
+  /** The country of the area the connection is for ('' when none): attribution's area. */
+  country?: string;
+  /**
+   * A sticky session's choice (the username asked for a session): the candidate every gateway chooses for it, before
+   * this process moved candidates that failed here last. Leaving by another is recorded (the usage log's exit change).
+   */
+  stickyChoice?: TExit;
   /** Simultaneous connections allowed for this token. */
   maxConnections: number;
   /**
@@ -73,8 +97,8 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 // One exit object per node row (rows are replaced, never changed, when the inventory moves).
-const exitOfNode = new WeakMap<TExitNodeRow, TExit>();
-function toExit(node: TExitNodeRow): TExit {
+const exitOfNode = new WeakMap<TExitNodeRow, TNodeExit>();
+function toExit(node: TExitNodeRow): TNodeExit {
   let exit = exitOfNode.get(node);
   if (!exit) {
     exit =
@@ -91,6 +115,23 @@ function toExit(node: TExitNodeRow): TExit {
     exitOfNode.set(node, exit);
   }
   return exit;
+}
+
+/** An exit of the inventory as a rotation candidate (one object per node row). */
+type TNodeCandidate = TRankedCandidate & { node: TExitNodeRow };
+const candidateOfNode = new WeakMap<TExitNodeRow, TNodeCandidate>();
+function toCandidate(node: TExitNodeRow): TNodeCandidate {
+  let candidate = candidateOfNode.get(node);
+  if (!candidate) {
+    candidate = { key: `e${node.id}`, priority: EXIT_PRIORITY, weight: EXIT_WEIGHT, node };
+    candidateOfNode.set(node, candidate);
+  }
+  return candidate;
+}
+
+/** Whether a token may leave through upstream pools: traffic-billed dynamic proxies only (docs/pools.md). */
+function usesPools(token: TTokenRow): boolean {
+  return token.product === 'dynamic' && token.billing === 'traffic';
 }
 
 /**
@@ -138,35 +179,67 @@ export function createAuthorizer(options: {
     return list.sort((a, b) => a.id - b.id);
   }
 
-  function exitsFor(
-    token: TTokenRow,
-    opts: { country?: string; state?: string; city?: string; session?: string; sesstime?: number },
-  ): TExit[] {
-    if (token.product === 'static') {
-      const node = token.exitNodeId !== null ? cache.node(token.exitNodeId) : undefined;
-      return node && node.status === 'active' ? [toExit(node)] : [];
-    }
-    const area = opts.country
+  type TUserOptions = { country?: string; state?: string; city?: string; session?: string; sesstime?: number };
+
+  function areaOf(token: TTokenRow, opts: TUserOptions): TPoolArea {
+    return opts.country
       ? { country: opts.country, state: opts.state ?? '', city: opts.city ?? '' }
       : { country: token.country, state: opts.state ?? token.state, city: opts.city ?? token.city };
+  }
+
+  // The session pools are asked for: the customer's, or the token's rotation window (a new one each window).
+  function poolSessionOf(token: TTokenRow, opts: TUserOptions, t: number): TPoolSession {
+    if (opts.session)
+      return { seed: `${token.id}:s:${opts.session}`, minutes: opts.sesstime ?? DEFAULT_SESSTIME_MINUTES };
+    const window = rotationWindow({ tokenId: token.id, now: t });
+    return { seed: `${token.id}:w:${window.index}`, minutes: Math.ceil(window.lengthMs / 60_000) };
+  }
+
+  function exitsFor(token: TTokenRow, opts: TUserOptions): { exits: TExit[]; choice: TExit } | TRefusal {
+    if (token.product === 'static') {
+      const node = token.exitNodeId !== null ? cache.node(token.exitNodeId) : undefined;
+      if (!node || node.status !== 'active') return 'no-exit';
+      const exit = toExit(node);
+      return { exits: [exit], choice: exit };
+    }
+    const area = areaOf(token, opts);
     const t = now();
     const inArea = areaNodes(token, area);
     // Exits the inventory probe marked down are skipped, unless every exit of the area is down (then today's choice stands).
     const probed = inArea.filter((n) => n.health !== 'down');
-    const all = probed.length ? probed : inArea;
-    // An exit that failed here lately is skipped by this gateway only (the others may still reach it).
-    const healthy = all.filter((n) => (failedExits.get(n.id) ?? 0) <= t);
-    const pool = healthy.length ? healthy : all;
-    if (pool.length === 0) return [];
-    const byId = new Map(pool.map((n) => [n.id, n]));
-    const ranked = rankExits({
+    const nodes = probed.length ? probed : inArea;
+    const kind = token.category === 'idc' ? 'datacenter' : 'residential';
+    const kindPools = usesPools(token) ? cache.poolsOf(kind) : [];
+    const servingPools = kindPools.filter((p) => poolServesArea(p.coverage, area));
+    if (nodes.length === 0 && servingPools.length === 0) return kindPools.length ? 'area-not-served' : 'no-exit';
+    const candidates: (TNodeCandidate | TGatewayPool)[] = nodes.map(toCandidate);
+    for (const pool of servingPools) candidates.push(pool);
+    const ranked = rankCandidates({
       tokenId: token.id,
       session: opts.session,
       sesstimeMinutes: opts.sesstime,
-      candidates: [...byId.keys()],
+      candidates,
       now: t,
     });
-    return ranked.map((id) => toExit(byId.get(id)!));
+    const session = servingPools.length ? poolSessionOf(token, opts, t) : null;
+    const exits: TExit[] = [];
+    // An exit that failed here lately goes last, on this gateway only (the others may still reach it).
+    let penalized: TExit[] | null = null;
+    let choice: TExit | null = null;
+    for (const c of ranked) {
+      let exit: TExit;
+      if ('node' in c) {
+        exit = toExit(c.node);
+        if ((failedExits.get(c.node.id) ?? 0) > t) (penalized ??= []).push(exit);
+        else exits.push(exit);
+      } else {
+        exit = { id: c.id, kind: 'pool', pool: c, area, session: session! };
+        exits.push(exit);
+      }
+      choice ??= exit;
+    }
+    if (penalized) for (const exit of penalized) exits.push(exit);
+    return { exits, choice: choice! };
   }
 
   function decide({ username, password, protocol, sourceIp }: TCredentials): TGrant | TRefusal {
@@ -177,16 +250,21 @@ export function createAuthorizer(options: {
     const refusal = refusalOf(token, sourceIp);
     if (refusal) return refusal;
     if ((protocol === 'socks5') !== (token.network === 'SOCKS5')) return 'wrong-protocol';
-    const exits = exitsFor(token, parsed.options);
-    if (exits.length === 0) return 'no-exit';
+    const chosen = exitsFor(token, parsed.options);
+    if (typeof chosen === 'string') return chosen;
     leases.prepare(token);
     return {
       tokenId: token.id,
-      exits,
+      exits: chosen.exits,
+      country: parsed.options.country ?? token.country,
+      stickyChoice: parsed.options.session !== undefined ? chosen.choice : undefined,
       maxConnections,
       targetRules: cache.targetRulesOf(token),
+      // Pools have their own breaker (upstream-pools.ts).
       onExitFailed:
-        token.product === 'dynamic' ? (exit) => failedExits.set(exit.id, now() + options.exitPenaltyMs) : undefined,
+        token.product === 'dynamic'
+          ? (exit) => void (exit.kind !== 'pool' && failedExits.set(exit.id, now() + options.exitPenaltyMs))
+          : undefined,
       // The row as it was (no copy per request): only its username and password are compared later.
       admittedAs: token,
     };

@@ -50,7 +50,7 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     const total = read + conn.socket.bytesWritten;
     if (conn.tokenId !== null && total > conn.counted) {
       const up = read - conn.countedUp;
-      meter.record(conn.tokenId, total - conn.counted);
+      meter.record(conn.tokenId, total - conn.counted, conn);
       conn.bytesUp += up;
       conn.bytesDown += total - conn.counted - up;
       counters.bytesUp += up;
@@ -150,6 +150,7 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     /** The client socket closed: its last bytes are metered and its slot given back. */
     remove(conn: Connection): void {
       unbind(conn);
+      if (conn.logTokenId !== null) meter.closed?.(conn.logTokenId, conn);
       conns.delete(conn);
       // One refusal or cut per connection: a refused client's connection is closed with its answer.
       if (conn.endReason !== null) (conn.isCut ? counters.cuts : counters.refusals)[conn.endReason] += 1;

@@ -1,5 +1,6 @@
 import type net from 'node:net';
-import type { TTarget } from './egress';
+import type { TExit, TTarget } from './egress';
+import type { TCarrierTally } from './meter';
 import type { Purse } from './leases';
 import type { TRefusal } from './refusals';
 
@@ -50,6 +51,16 @@ export class Connection {
   endReason: TRefusal | null = null;
   /** Cut while carrying traffic (exhaustion, expiry, disabling), not refused at a request. */
   isCut = false;
+  // --- attribution (meter.ts) and the usage log's carrier ---
+  /** What carries the connection's bytes now: the exit or pool its last dial went through (null: none yet). */
+  carrier: TExit | null = null;
+  /** The country of the area the connection was for ('' when none): attribution's area. */
+  areaCountry = '';
+  /** The meter's tally the bytes are added to (of the token, carrier and country; null: looked up at the next sample). */
+  tally: TCarrierTally | null = null;
+  /** A sticky session left by another carrier than its first choice (a skipped or failing pool or exit). */
+  exitChanged = false;
+
   /** Told when the gateway starts draining (set by a protocol whose connection can end early: HTTP forward). */
   onDrain: (() => void) | null = null;
 

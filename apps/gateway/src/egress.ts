@@ -4,9 +4,13 @@ import { GatewayRefusal } from './refusals';
 import { SOCKS_REPLY } from './socks5';
 import type { TTargetRuleMatcher } from '@proxy/contract';
 import type { TTargetGuard } from './target-policy';
+import type { TPoolExit } from './upstream-pools';
 
-/** Where a connection leaves for the internet: the gateway host itself, or an upstream proxy. */
-export type TExit = { id: number; kind: 'direct' } | TUpstreamExit;
+/** Where a connection leaves for the internet: the gateway host itself, an upstream proxy, or an upstream pool. */
+export type TExit = TNodeExit | TPoolExit;
+
+/** An exit of the inventory (exit_nodes): the gateway host itself, or an upstream proxy. */
+export type TNodeExit = { id: number; kind: 'direct' } | TUpstreamExit;
 
 /** An upstream proxy exit (HTTP CONNECT or SOCKS5). */
 export type TUpstreamExit = {
@@ -174,7 +178,7 @@ async function viaSocksUpstream(exit: TUpstreamExit, target: TTarget, timeoutMs:
  * token's target rules, checked before any byte leaves.
  */
 export async function dialThroughExit(
-  exit: TExit,
+  exit: TNodeExit,
   target: TTarget,
   guard: TTargetGuard | null,
   timeoutMs: number,

@@ -2,10 +2,14 @@ import type net from 'node:net';
 import type { TAuthorizer, TGrant } from './authorizer';
 import type { Connection } from './connection';
 import type { TConnectionRegistry } from './connection-registry';
-import { dialRefusal, dialThroughExit, type TTarget } from './egress';
+import { dialRefusal, dialThroughExit, type TExit, type TTarget } from './egress';
 import type { GatewayCounters } from './gateway-counters';
 import { GatewayRefusal } from './refusals';
 import type { TTargetGuard } from './target-policy';
+import { dialPool, type TPoolRuntime } from './upstream-pools';
+
+/** Candidates a connection dials at most before it is refused (GATEWAY_DIAL_TRIES). */
+export const DEFAULT_DIAL_TRIES = 3;
 
 /** What every protocol module works with. */
 export type TGatewayContext = {
@@ -14,14 +18,26 @@ export type TGatewayContext = {
   guard: TTargetGuard;
   handshakeTimeoutMs: number;
   connectTimeoutMs: number;
+  /** Candidates (exits, pools) dialled at most per connection before it is refused. */
+  dialTries: number;
+  /** This process's view of the upstream pools (breaker, open connections, figures). */
+  pools: TPoolRuntime;
   /** Dial times and failures by egress kind (metrics). */
   counters: GatewayCounters;
 };
 
+// The client's own doing or the rules': no other candidate would do better.
+function isFinal(err: unknown): boolean {
+  return err instanceof GatewayRefusal && (err.reason === 'target-refused' || err.reason === 'target-blocked-by-rule');
+}
+
 /**
- * Dials the target through the grant's exits in order (dynamic tokens fall
- * back to the next exit; a failed one is reported). Resolves the socket, or
- * rejects with the refusal to report.
+ * Dials the target through the grant's candidates in order (exits and pools; dynamic tokens fall back to the next,
+ * up to `dialTries` dials, before any byte of the client's request has gone upstream: the caller writes only after
+ * this resolves). A pool whose circuit is open or that holds its max_connections here is skipped without a dial.
+ * A failed exit is reported. On success the connection records its carrier (attribution, the usage log) and
+ * whether a sticky session left by another carrier than its first choice. Resolves the socket, or rejects with
+ * the refusal to report.
  */
 export async function dialFor(
   ctx: TGatewayContext,
@@ -31,8 +47,42 @@ export async function dialFor(
   isEcho = false,
 ): Promise<net.Socket> {
   let lastError: unknown = null;
+  // Why pools were skipped without a dial: the refusal when nothing was dialled.
+  let skipped: GatewayRefusal | null = null;
+  let tries = 0;
   try {
     for (const exit of grant.exits) {
+      if (tries >= ctx.dialTries) break;
+      if (exit.kind === 'pool') {
+        const admitted = ctx.pools.admit(exit.pool, exit.area.country);
+        if (admitted !== 'ok') {
+          skipped ??= new GatewayRefusal(admitted === 'area-open' ? 'area-not-served' : 'pool-down');
+          continue;
+        }
+        tries += 1;
+        const startedAt = performance.now();
+        try {
+          if (!isEcho) await ctx.guard.checkRulesRemote(target.host, grant.targetRules ?? null);
+        } catch (err) {
+          ctx.pools.settle(exit.pool, exit.area.country, 'not-written');
+          lastError = err;
+          break;
+        }
+        // The pool's dial bounds itself (connectTimeoutMs per endpoint): the sweep's deadline waits for it.
+        conn.deadline = Infinity;
+        try {
+          const { socket } = await dialPool(ctx.pools, exit, target, ctx.connectTimeoutMs);
+          ctx.counters.observeDial('pool', (performance.now() - startedAt) / 1000);
+          carriedBy(conn, grant, exit);
+          return socket;
+        } catch (err) {
+          lastError = err;
+          ctx.counters.dialFailures.pool += 1;
+          if (conn.socket.destroyed) break;
+          continue;
+        }
+      }
+      tries += 1;
       conn.deadline = ctx.registry.clock() + ctx.connectTimeoutMs;
       const startedAt = performance.now();
       try {
@@ -45,14 +95,11 @@ export async function dialFor(
           grant.targetRules ?? null,
         );
         ctx.counters.observeDial(exit.kind, (performance.now() - startedAt) / 1000);
+        carriedBy(conn, grant, exit);
         return socket;
       } catch (err) {
         lastError = err;
-        if (
-          err instanceof GatewayRefusal &&
-          (err.reason === 'target-refused' || err.reason === 'target-blocked-by-rule')
-        )
-          break;
+        if (isFinal(err)) break;
         if (conn.socket.destroyed) break;
         // A failure of the way out (refused, unreachable, timed out), not of the rules or of a client that left.
         ctx.counters.dialFailures[exit.kind] += 1;
@@ -63,5 +110,12 @@ export async function dialFor(
     conn.dialing = null;
     conn.deadline = Infinity;
   }
-  throw dialRefusal(lastError);
+  throw dialRefusal(lastError ?? skipped);
+}
+
+function carriedBy(conn: Connection, grant: TGrant, exit: TExit): void {
+  if (conn.carrier !== exit) conn.tally = null;
+  conn.carrier = exit;
+  conn.areaCountry = grant.country ?? '';
+  if (grant.stickyChoice && exit !== grant.stickyChoice) conn.exitChanged = true;
 }

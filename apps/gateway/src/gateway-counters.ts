@@ -2,8 +2,8 @@ import { REFUSALS, type TRefusal } from './refusals';
 
 /** How a client spoke: HTTP forward, CONNECT, SOCKS5 (the index is Connection.protocol). */
 export const PROTOCOLS = ['http', 'connect', 'socks5'] as const;
-/** How an exit leaves: from the gateway host, or through an upstream HTTP or SOCKS5 proxy. */
-export const EGRESS_KINDS = ['direct', 'http', 'socks5'] as const;
+/** How an exit leaves: from the gateway host, through an upstream HTTP or SOCKS5 proxy, or through an upstream pool. */
+export const EGRESS_KINDS = ['direct', 'http', 'socks5', 'pool'] as const;
 /** One of EGRESS_KINDS. */
 export type TEgressKind = (typeof EGRESS_KINDS)[number];
 
@@ -35,7 +35,7 @@ export class GatewayCounters {
   /** Bytes metered for traffic tokens past their allowance (after the last claim was refused). */
   overshootBytes = 0;
   /** Dials through an exit that failed (the destination or the upstream did not answer), by egress kind. */
-  readonly dialFailures: Record<TEgressKind, number> = { direct: 0, http: 0, socks5: 0 };
+  readonly dialFailures: Record<TEgressKind, number> = { direct: 0, http: 0, socks5: 0, pool: 0 };
   /** Usage flushes (metered bytes and usage-log rows written) by outcome. */
   readonly flushes = { ok: 0, failed: 0 };
   /** Told the time of each dial that reached its destination (one call per connection; the metrics set it). */

@@ -16,6 +16,8 @@ export type TGatewayOptions = {
   sampleIntervalMs?: number;
   /** At a clean stop, how long open connections may run on after the listener closed (default 0: closed at once). */
   drainMs?: number;
+  /** Candidates (exits, pools) one connection dials at most before it is refused (default 3). */
+  dialTries?: number;
   /** Simultaneous connections per token, when counted outside this process (a cluster's workers). */
   limiter?: TConnectionLimiter;
   /** The process's default metrics (CPU, memory) in the gateway's registry (default true; embedded: the API's have them). */

@@ -4,13 +4,14 @@ import { Connection } from './connection';
 import type { TConnectionLimiter } from './connection-limits';
 import { createConnectionRegistry } from './connection-registry';
 import { GatewayCounters } from './gateway-counters';
-import type { TGatewayContext } from './gateway-context';
+import { DEFAULT_DIAL_TRIES, type TGatewayContext } from './gateway-context';
 import { handleConnect } from './http-connect';
 import { handleHttpForward } from './http-forward';
 import type { TMeter } from './meter';
 import { handleSocks5 } from './socks5-server';
 import { createTargetGuard, type TTargetPolicy } from './target-policy';
 import type { TUsageLogSink } from './usage-log';
+import { createPoolRuntime, type TPoolRuntime } from './upstream-pools';
 
 /** Settings of the protocol server. */
 export type TGatewayServerOptions = {
@@ -31,6 +32,10 @@ export type TGatewayServerOptions = {
   usageLog?: TUsageLogSink;
   /** Totals for the metrics (connections by protocol, bytes, refusals, dials). */
   counters?: GatewayCounters;
+  /** Candidates (exits, pools) a connection dials at most before it is refused (default 3). */
+  dialTries?: number;
+  /** This process's view of the upstream pools (default: its own, with the breaker's defaults). */
+  pools?: TPoolRuntime;
 };
 
 const kConnection = Symbol('connection');
@@ -62,6 +67,8 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     guard: createTargetGuard(options.policy),
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 15_000,
     connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
+    dialTries: options.dialTries ?? DEFAULT_DIAL_TRIES,
+    pools: options.pools ?? createPoolRuntime({ now: Date.now, failures: 5, openMs: 30_000 }),
     counters,
   };
 

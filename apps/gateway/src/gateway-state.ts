@@ -6,6 +6,8 @@ import { createLeases } from './leases';
 import { createMeter } from './meter';
 import { createStateCache, type TStateCacheOptions } from './state-cache';
 import { createUsageLog } from './usage-log';
+import { writePoolHealth } from './pools.repository';
+import { createPoolRuntime } from './upstream-pools';
 
 // A clean stop tries its last flush this many times, this far apart, before it gives up (and the process exits 1).
 const STOP_FLUSH_ATTEMPTS = 5;
@@ -30,6 +32,10 @@ export type TGatewayStateOptions = {
   staleAfterMs?: number;
   /** Totals for the metrics (leases, overshoot, flushes). */
   counters?: GatewayCounters;
+  /** Consecutive failed dials that open a pool's circuit (or a pool's country's) in this process (default 5). */
+  poolBreakerFailures?: number;
+  /** How long an open circuit skips the pool before one trial connection (default 30 s). */
+  poolBreakerOpenMs?: number;
 } & Pick<TStateCacheOptions, 'pollIntervalMs' | 'listen' | 'onError' | 'secretBox'>;
 
 /**
@@ -44,14 +50,29 @@ export function createGatewayState(options: TGatewayStateOptions) {
   const onError = options.onError ?? (() => {});
   const counters = options.counters ?? new GatewayCounters();
   const staleAfterMs = options.staleAfterMs ?? 30_000;
+  const pools = createPoolRuntime({
+    now,
+    failures: options.poolBreakerFailures ?? 5,
+    openMs: options.poolBreakerOpenMs ?? 30_000,
+  });
   const leases = createLeases({
     db: options.db,
+    // Each heartbeat reports this process's figures of every loaded pool (pool_health).
+    afterBeat: () => reportPoolHealth(),
     leaseBytes: options.leaseBytes ?? 8 * 1024 * 1024,
     expiryMs: options.leaseExpiryMs,
     onError,
     counters,
   });
   const cache = createStateCache({ ...options, onError, onToken: (row) => leases.onToken(row) });
+  // Whether the last report had rows: a gateway that never loaded a pool writes nothing.
+  let hasReported = false;
+  async function reportPoolHealth(): Promise<void> {
+    const rows = pools.health(cache.pools());
+    if (rows.length === 0 && !hasReported) return;
+    await writePoolHealth(options.db, leases.instanceId, rows);
+    hasReported = rows.length > 0;
+  }
   const tokenAuthorizer = createAuthorizer({
     cache,
     leases,
@@ -91,6 +112,10 @@ export function createGatewayState(options: TGatewayStateOptions) {
   return {
     authorizer,
     meter,
+    /** This process's view of the upstream pools (the protocol engine's dials use it). */
+    pools,
+    /** Writes this process's pool figures now (the heartbeat does every few seconds). */
+    reportPoolHealth,
     /** What the connection registry tells the per-connection usage log. */
     usageLog: usageLog.sink,
     /** Loads everything, then follows changes and flushes usage on a timer. */

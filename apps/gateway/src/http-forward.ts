@@ -319,7 +319,7 @@ class HttpForwarder {
       `${head.method} ${path} HTTP/1.${head.minor}\r\n${lines.length ? `${lines.join('\r\n')}\r\n` : ''}\r\n`,
       'latin1',
     );
-    ex.key = `${exit.id}${echo ? 'e' : ''} ${host}:${port}`;
+    ex.key = `${exit.kind === 'pool' ? 'p' : ''}${exit.id}${echo ? 'e' : ''} ${host}:${port}`;
     ex.isEcho = echo !== undefined;
     if (this.upstream && this.upstreamKey === ex.key && this.upstream.writable) {
       ex.isReused = true;

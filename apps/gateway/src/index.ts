@@ -52,6 +52,8 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
     sampleIntervalMs: options.sampleIntervalMs,
     limiter: options.limiter,
     counters,
+    dialTries: options.dialTries,
+    pools: store.pools,
   });
   const metrics = createGatewayMetrics({
     counters,

@@ -111,6 +111,8 @@ export function createLeases(options: {
   onError: (error: unknown, where: string) => void;
   /** Claims, returns and overshoot, for the metrics. */
   counters?: GatewayCounters;
+  /** Runs after each heartbeat (the instance row exists then): the pools' health report. Its failure is reported apart. */
+  afterBeat?: () => Promise<void>;
 }) {
   const { db, leaseBytes } = options;
   const counters = options.counters ?? new GatewayCounters();
@@ -175,6 +177,7 @@ export function createLeases(options: {
     const known = await heartbeat(db, instanceId, label);
     // Swept as stale while alive (cut off longer than the expiry): what it held was returned, claim anew.
     if (!known) for (const purse of purses.values()) purse.left = Math.min(0, purse.left);
+    await options.afterBeat?.().catch((err: unknown) => options.onError(err, 'pool-health'));
     await releaseLeases(db, { staleAfterMs: expiryMs });
     // Unspent leases of tokens that carried nothing since the last beat go back (taken from the purse first).
     for (const purse of purses.values()) {

@@ -1,8 +1,26 @@
 import { eq, sql } from 'drizzle-orm';
-import { gatewayUsageBatches, proxyTokens, tokenUsage, type TDb } from '@proxy/db';
+import { carrierUsage, gatewayUsageBatches, proxyTokens, tokenUsage, type TCarrierKind, type TDb } from '@proxy/db';
 
-/** One flush of metered bytes: its id makes writing it again a no-op. */
-export type TUsageBatch = { id: string; bucket: Date; rows: { tokenId: number; userId: number; bytes: number }[] };
+/** Bytes and ended connections of a token through one carrier for one country in a batch. */
+export type TCarrierUsageRow = {
+  tokenId: number;
+  kind: TCarrierKind;
+  carrierId: number;
+  country: string;
+  bytes: number;
+  connections: number;
+};
+
+/**
+ * One flush of metered bytes: its id makes writing it again a no-op. `carriers` attribute each token's bytes to
+ * the carriers that carried them (their bytes sum to the token's row exactly).
+ */
+export type TUsageBatch = {
+  id: string;
+  bucket: Date;
+  rows: { tokenId: number; userId: number; bytes: number }[];
+  carriers?: TCarrierUsageRow[];
+};
 
 /** Written batches are kept this long (a batch retried later than this would count twice). */
 export const USAGE_BATCH_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -14,7 +32,8 @@ export const USAGE_BATCH_RETENTION_MS = 24 * 60 * 60 * 1000;
  * but the answer was lost) writes nothing: answers false.
  */
 export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string): Promise<boolean> {
-  if (batch.rows.length === 0) return false;
+  const carriers = batch.carriers ?? [];
+  if (batch.rows.length === 0 && carriers.length === 0) return false;
   const rows = [...batch.rows].sort((a, b) => a.tokenId - b.tokenId);
   return db.transaction(async (tx) => {
     const recorded = await tx
@@ -23,6 +42,45 @@ export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string
       .onConflictDoNothing()
       .returning({ id: gatewayUsageBatches.id });
     if (recorded.length === 0) return false;
+    // The UTC day of the batch's hour: carrier_usage's day.
+    const day = batch.bucket.toISOString().slice(0, 10);
+    if (carriers.length > 0)
+      await tx
+        .insert(carrierUsage)
+        .values(
+          // In key order, as every gateway writes them (no two batches wait on each other's rows).
+          [...carriers]
+            .sort(
+              (a, b) =>
+                a.tokenId - b.tokenId ||
+                a.kind.localeCompare(b.kind) ||
+                a.carrierId - b.carrierId ||
+                a.country.localeCompare(b.country),
+            )
+            .map((c) => ({
+              day,
+              tokenId: c.tokenId,
+              carrierKind: c.kind,
+              carrierId: c.carrierId,
+              country: c.country,
+              bytes: c.bytes,
+              connections: c.connections,
+            })),
+        )
+        .onConflictDoUpdate({
+          target: [
+            carrierUsage.day,
+            carrierUsage.tokenId,
+            carrierUsage.carrierKind,
+            carrierUsage.carrierId,
+            carrierUsage.country,
+          ],
+          set: {
+            bytes: sql`${carrierUsage.bytes} + excluded.bytes`,
+            connections: sql`${carrierUsage.connections} + excluded.connections`,
+          },
+        });
+    if (rows.length === 0) return true;
     await tx
       .insert(tokenUsage)
       .values(rows.map((r) => ({ tokenId: r.tokenId, userId: r.userId, bucket: batch.bucket, bytes: r.bytes })))

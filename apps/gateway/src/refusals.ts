@@ -35,6 +35,21 @@ export const REFUSALS = {
   'too-many-connections': { status: 429, socks: SOCKS_REPLY.notAllowed, text: 'Too many connections for this proxy' },
   /** No exit is available in the proxy's area right now. */
   'no-exit': { status: 502, socks: SOCKS_REPLY.networkUnreachable, text: 'No exit is available in this area' },
+  /**
+   * No exit or pool serves the proxy's area (the area asked in the username, or the proxy's own), or the pools that
+   * do said they do not serve it (the provider's refusal of the area).
+   */
+  'area-not-served': {
+    status: 502,
+    socks: SOCKS_REPLY.notAllowed,
+    text: 'No exit or pool serves this area right now',
+  },
+  /** Every pool (and exit) of the area failed, did not answer or is skipped for failing lately (circuit open). */
+  'pool-down': {
+    status: 502,
+    socks: SOCKS_REPLY.networkUnreachable,
+    text: "The area's upstream pools are not answering right now",
+  },
   /** The exit could not reach the destination. */
   'upstream-failed': { status: 502, socks: SOCKS_REPLY.hostUnreachable, text: 'The destination could not be reached' },
   /** Malformed request. */

@@ -56,6 +56,16 @@ export const ZGatewaySettings = z.object({
   GATEWAY_METRICS_LISTEN: zSettingListen('127.0.0.1:9465'),
   /** Bearer token a scraper of GATEWAY_METRICS_LISTEN sends (Authorization: Bearer <token>), at least 16 characters. */
   GATEWAY_METRICS_TOKEN: zSettingText,
+  /**
+   * Candidates (exits and upstream pools of the area) one connection dials at most, in their order, before it is
+   * refused: a candidate that refuses or does not answer before any byte of the request went upstream is followed
+   * by the next. Pools skipped for an open circuit or their max_connections are not dialled and do not count.
+   */
+  GATEWAY_DIAL_TRIES: z.coerce.number().int().min(1).max(10).default(3),
+  /** Consecutive failed dials through a pool (or, for area refusals, a pool's country) that make a process skip it. */
+  GATEWAY_POOL_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Seconds a process skips such a pool (or country); then one trial connection closes the circuit or opens it again. */
+  GATEWAY_POOL_BREAKER_OPEN_S: z.coerce.number().int().min(1).max(3600).default(30),
   /** The gateway is not ready when its copy of the state last matched the database longer ago than this (seconds). */
   GATEWAY_STATE_STALE_S: z.coerce.number().int().min(1).max(3600).default(30),
   /**
@@ -122,6 +132,9 @@ export function gatewayOptionsOf(
     leaseBytes: settings.GATEWAY_LEASE_BYTES,
     leaseExpiryMs: settings.GATEWAY_LEASE_EXPIRY_S * 1000,
     staleAfterMs: settings.GATEWAY_STATE_STALE_S * 1000,
+    dialTries: settings.GATEWAY_DIAL_TRIES,
+    poolBreakerFailures: settings.GATEWAY_POOL_BREAKER_FAILURES,
+    poolBreakerOpenMs: settings.GATEWAY_POOL_BREAKER_OPEN_S * 1000,
     defaultMetrics: !run.isEmbedded,
     dbPool: run.isEmbedded ? undefined : run.database.pool,
     onError: run.onError,

@@ -3,6 +3,8 @@ import type { TDb, TSecretBox } from '@proxy/db';
 import { createCredentialLookup } from './credential-lookup';
 import { createTokenLineDecoder, readTokensAfter } from './cold-load.repository';
 import { loadExitNodes, type TExitNodeRow } from './exit-nodes.repository';
+import { loadPools } from './pools.repository';
+import { toGatewayPool, type TGatewayPool } from './upstream-pools';
 import { loadIpEntries, loadIpEntriesOfUsers, type TIpEntryRow } from './ip-lists.repository';
 import { readVersion } from './state-version.repository';
 import { loadTargetRules, loadTargetRulesOfUsers, type TTargetRuleRow } from './target-rules.repository';
@@ -111,6 +113,9 @@ export function createStateCache(options: TStateCacheOptions) {
   const tokensById = new Map<number, TTokenRow>();
   const tokensByUsername = new Map<string, TTokenRow>();
   let nodesById = new Map<number, TExitNodeRow>();
+  // Enabled upstream pools by kind, in id order (templates compiled once per load).
+  let poolsByKind = new Map<string, TGatewayPool[]>();
+  let poolCount = 0;
   let listsByUser = new Map<number, TIpLists>();
   let rulesByUser = new Map<number, TUserTargetRules>();
   const compileRules = createRuleCompiler();
@@ -146,13 +151,32 @@ export function createStateCache(options: TStateCacheOptions) {
       return;
     }
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
-    const [nodes, entries, ruleRows, logUsers] = await Promise.all([
+    const [nodes, entries, ruleRows, logUsers, changedTokens, poolRows] = await Promise.all([
       loadExitNodes(db, options.secretBox ?? null),
       loadIpEntries(db),
       loadTargetRules(db),
       loadUsageLogUsers(db),
       loadTokens(since),
+      loadPools(db, options.secretBox ?? null, (poolId, why) =>
+        onError(new Error(`pool ${poolId} is not used: ${why}`), 'pools'),
+      ),
     ]);
+    const byKind = new Map<string, TGatewayPool[]>();
+    let loadedPools = 0;
+    for (const row of poolRows) {
+      const pool = toGatewayPool(row);
+      if (!pool) {
+        onError(new Error(`pool ${row.id} is not used: its username template does not compile`), 'pools');
+        continue;
+      }
+      let list = byKind.get(pool.kind);
+      if (!list) byKind.set(pool.kind, (list = []));
+      list.push(pool);
+      loadedPools += 1;
+    }
+    poolsByKind = byKind;
+    poolCount = loadedPools;
+    if (changedTokens) for (const row of changedTokens) takeRow(row);
     usageLogUsers = new Set(logUsers);
     nodesById = new Map(nodes.map((n) => [n.id, n]));
     const lists = listsOf(entries);
@@ -176,16 +200,15 @@ export function createStateCache(options: TStateCacheOptions) {
     lastReadAt = startedAt;
   }
 
-  // Every token (cold load, in pages by id) or those changed since a time.
-  async function loadTokens(since: Date | null): Promise<void> {
-    const takeRow = (row: TTokenRow) => {
-      putToken(row);
-      if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
-    };
-    if (since) {
-      for (const row of await loadTokensChangedSince(db, since, intern)) takeRow(row);
-      return;
-    }
+  function takeRow(row: TTokenRow): void {
+    putToken(row);
+    if (!lastChange || row.updatedAt > lastChange) lastChange = row.updatedAt;
+  }
+
+  // Every token (cold load, in pages by id, put into the copy as they come), or those changed since a time (answered,
+  // and put into the copy by the sync with the rest of what it read, so that a change applies as one).
+  async function loadTokens(since: Date | null): Promise<TTokenRow[] | null> {
+    if (since) return loadTokensChangedSince(db, since, intern);
     const pageSize = options.coldLoadPage ?? COLD_LOAD_PAGE;
     // Rows are put into the copy as they arrive: a page is never held as rows, nor as its text.
     const decoder = createTokenLineDecoder(intern, takeRow);
@@ -200,6 +223,7 @@ export function createStateCache(options: TStateCacheOptions) {
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
+    return null;
   }
 
   // One sync at a time; a request made while one runs gets the next one (which reads after the request).
@@ -251,6 +275,10 @@ export function createStateCache(options: TStateCacheOptions) {
     tokenByUsername: (username: string) => tokensByUsername.get(username),
     node: (id: number) => nodesById.get(id),
     nodes: () => nodesById.values(),
+    /** The enabled pools of a kind (residential, datacenter), in id order. */
+    poolsOf: (kind: string): readonly TGatewayPool[] => poolsByKind.get(kind) ?? [],
+    /** Every enabled pool loaded. */
+    pools: (): TGatewayPool[] => [...poolsByKind.values()].flat(),
     listsOf: (userId: number) => listsByUser.get(userId),
     /**
      * The target rules that apply to a token: its own list when it has one,
@@ -285,7 +313,13 @@ export function createStateCache(options: TStateCacheOptions) {
     appliedVersion: () => version,
     /** Whether the first load is done, and how long ago (ms) the copy was last known to match the database. */
     freshness: () => ({ isLoaded: lastReadAt > -Infinity, ageMs: performance.now() - lastReadAt }),
-    stats: () => ({ tokens: tokensById.size, nodes: nodesById.size, version, lookups: lookup.queries() }),
+    stats: () => ({
+      tokens: tokensById.size,
+      nodes: nodesById.size,
+      pools: poolCount,
+      version,
+      lookups: lookup.queries(),
+    }),
   };
 }
 

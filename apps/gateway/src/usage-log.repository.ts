@@ -18,16 +18,16 @@ export type TUsageLogRow = Omit<typeof usageLogEntries.$inferInsert, 'expiresOn'
 /** One flush of usage log rows: its id (in gateway_usage_batches, like the meter's) makes writing it again a no-op. */
 export type TUsageLogBatch = { id: string; rows: TUsageLogRow[] };
 
-// One INSERT per batch from 13 arrays (unnest): 13 parameters whatever the batch holds, far less work to
+// One INSERT per batch from 15 arrays (unnest): 15 parameters whatever the batch holds, far less work to
 // build and parse than a parameter per value (the gateway's event loop pays for it, with PGlite in-process too).
 // expires_on (the partition key: the last day the row is kept) is the day plus the owner's retention now; a
 // day whose partition is missing lands in the table's DEFAULT partition, so the write never fails for it.
 const INSERT_LOG_ROWS = `INSERT INTO usage_log_entries
-  (user_id, token_id, day, protocol, source_ip, target_host, target_port, started_at, ended_at, bytes_up, bytes_down, outcome, reason, expires_on)
+  (user_id, token_id, day, protocol, source_ip, target_host, target_port, started_at, ended_at, bytes_up, bytes_down, outcome, reason, carrier, exit_changed, expires_on)
   SELECT r.*, r.day + COALESCE(s.retention_days, 1)
   FROM unnest($1::bigint[], $2::bigint[], $3::date[], $4::text[], $5::text[], $6::text[], $7::int[],
-    $8::timestamptz[], $9::timestamptz[], $10::bigint[], $11::bigint[], $12::text[], $13::text[])
-    AS r(user_id, token_id, day, protocol, source_ip, target_host, target_port, started_at, ended_at, bytes_up, bytes_down, outcome, reason)
+    $8::timestamptz[], $9::timestamptz[], $10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::boolean[])
+    AS r(user_id, token_id, day, protocol, source_ip, target_host, target_port, started_at, ended_at, bytes_up, bytes_down, outcome, reason, carrier, exit_changed)
   LEFT JOIN usage_log_settings s ON s.user_id = r.user_id`;
 
 /** Writes a batch of usage log rows in one transaction; answers false when the batch was already written. */
@@ -56,6 +56,8 @@ export async function writeUsageLog(db: TDb, batch: TUsageLogBatch): Promise<boo
       column((r) => r.bytesDown),
       column((r) => r.outcome),
       column((r) => r.reason ?? null),
+      column((r) => r.carrier ?? null),
+      column((r) => r.exitChanged ?? false),
     ]);
     return true;
   });

@@ -68,6 +68,8 @@ export function createUsageLog(options: { db: TDb; cache: TStateCache; now?: () 
         bytesDown: conn.bytesDown,
         outcome,
         reason: conn.endReason,
+        carrier: conn.carrier ? `${conn.carrier.kind === 'pool' ? 'pool' : 'exit'}:${conn.carrier.id}` : null,
+        exitChanged: conn.exitChanged,
       });
     },
   };

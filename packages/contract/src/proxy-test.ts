@@ -25,6 +25,11 @@ export const TOKEN_TEST_REASONS = {
   'target-refused': { zh: '目标地址不被允许', en: 'This destination is not allowed' },
   'too-many-connections': { zh: '该代理连接数过多', en: 'Too many connections for this proxy' },
   'no-exit': { zh: '该地区暂无可用出口', en: 'No exit is available in this area' },
+  'area-not-served': {
+    zh: '该地区暂无出口或上游代理池提供服务',
+    en: 'No exit or pool serves this area right now',
+  },
+  'pool-down': { zh: '该地区的上游代理池暂时无法连接', en: "The area's upstream pools are not answering right now" },
   'upstream-failed': { zh: '出口无法访问目标地址', en: 'The exit could not reach the destination' },
   'bad-request': { zh: '网关拒绝了格式错误的请求', en: 'The gateway refused a malformed request' },
   'not-allowed': { zh: '网关拒绝了该连接', en: 'The gateway refused the connection' },

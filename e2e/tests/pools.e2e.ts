@@ -1,10 +1,16 @@
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { FAKE_POOL_TEXTS, startFakePool, type TFakePool } from '@proxy/db/testing';
-import { operatorAccount, sharedServer, type TAppServer } from '../support/app-server';
+import { callApi, operatorAccount, registerUser, sharedServer, type TAppServer } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
+
+const run = promisify(execFile);
 
 // Issue acceptance (upstream pools, the operator's side): the operator adds a pool pointing at a local fake pool
 // (HTTP CONNECT on 127.0.0.1, usernames of an Oxylabs-like grammar, serving the US only), checks it for the US
@@ -141,6 +147,164 @@ describe('upstream pools in the operator console', () => {
       throw error;
     } finally {
       await context.close();
+    }
+  });
+});
+
+/** The operator's bearer token, signed in through the API. */
+async function operatorToken(): Promise<string> {
+  const res = await fetch(`${server.url}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(operatorAccount(server)).toString(),
+  });
+  const body = (await res.json()) as { code: number; msg: string; data: { token: string } };
+  if (body.code !== 0) throw new Error(`operator sign-in failed: ${body.msg}`);
+  return body.data.token;
+}
+
+describe("a customer's traffic through an upstream pool", () => {
+  it('buys a dynamic traffic proxy in a country only the pool serves, carries traffic through it, and the operator sees the bytes and the margin', async () => {
+    // A second provider, of a Bright Data-like grammar in lower case, serving Brazil only; a loopback origin.
+    const brazil = await startFakePool({
+      protocol: 'http-connect',
+      template: 'brd-customer-{user}-zone-res-country-{country}[-session-{session}]',
+      user: 'hl_e2e',
+      password: 'br-pool-secret',
+      areas: [{ country: 'br' }],
+    });
+    // 5 MiB: enough that the revenue and the cost round to whole fen.
+    const origin = http.createServer((_req, res) => res.end(Buffer.alloc(5 * 1024 * 1024, 7)));
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/`;
+    const ops = await operatorToken();
+    const name = `Brazil pool ${Date.now().toString(36)}`;
+    let poolId = 0;
+    const { context, page } = await newPage(browser, { locale: 'en-US' });
+    try {
+      // The operator: the pool (25 yuan a GB), its coverage (Brazil only, so no other flow's traffic goes through it),
+      // and on.
+      const created = await callApi(server.url, '/admin/pools', ops, {
+        method: 'POST',
+        body: {
+          name,
+          kind: 'residential',
+          protocol: 'http-connect',
+          endpoints: [{ host: '127.0.0.1', port: brazil.port }],
+          username: 'hl_e2e',
+          password: 'br-pool-secret',
+          username_template: 'brd-customer-{user}-zone-res-country-{country}[-session-{session}]',
+          area_case: 'lower',
+          cost_per_gb_fen: 2500,
+        },
+      });
+      expect(created.code, created.msg).toBe(0);
+      poolId = created.data.id as number;
+      const coverage = await callApi(server.url, `/admin/pools/${poolId}/coverage`, ops, {
+        method: 'POST',
+        body: { mode: 'list', csv: 'br' },
+      });
+      expect(coverage.code, coverage.msg).toBe(0);
+      expect((await callApi(server.url, `/admin/pools/${poolId}/resume`, ops, { method: 'POST', body: {} })).code).toBe(
+        0,
+      );
+
+      // The customer buys 0.1 GB of dynamic residential traffic in Brazil, which no exit serves, in the console.
+      const account = await registerUser(server, 'poolbuyer');
+      await signIn(page, server.url, account);
+      await page.goto(`${server.url}/proxy/isp/variable`);
+      await page
+        .getByRole('button', { name: /Buy proxies/ })
+        .first()
+        .click();
+      const drawer = page.getByRole('dialog').filter({ hasText: 'Buy proxies' });
+      await drawer.locator('.ant-radio-button-wrapper', { hasText: 'By traffic' }).click();
+      await drawer.getByLabel('Country / region').click();
+      await drawer.getByLabel('Country / region').fill('Brazil');
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Brazil' }).first().click();
+      await drawer.getByLabel('Traffic per proxy').fill('0.1');
+      await drawer.getByRole('button', { name: /and buy/ }).click();
+      await expect.poll(() => page.locator('body').innerText()).toMatch(/Your proxies are ready \(1\)/);
+      await page.getByRole('button', { name: 'Done' }).click();
+      const list = await callApi(server.url, '/token/list/variable/traffic', account.token);
+      const proxy = (list.data.records as { token_id: number; username: string; password: string }[])[0];
+
+      // curl through the gateway to the loopback origin: the pool carries it, for Brazil.
+      const { stdout } = await run('/usr/bin/curl', [
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code} %{size_download}',
+        '-x',
+        `http://${proxy.username}:${proxy.password}@127.0.0.1:${server.gatewayPort}`,
+        originUrl,
+      ]);
+      expect(stdout).toBe(`200 ${5 * 1024 * 1024}`);
+      expect(brazil.tunnels.at(-1)).toMatchObject({ country: 'br' });
+      expect(brazil.tunnels.at(-1)!.username).toMatch(/^brd-customer-hl_e2e-zone-res-country-br/);
+
+      // The customer sees the usage in the console (metered by the gateway, written in its next batch).
+      let used = 0;
+      await expect
+        .poll(async () => {
+          const again = await callApi(server.url, '/token/list/variable/traffic', account.token);
+          used = (again.data.records as { usage: { used_bytes: number } }[])[0].usage.used_bytes;
+          return used;
+        })
+        .toBeGreaterThan(5 * 1024 * 1024);
+      await page.reload();
+      await page.getByRole('button', { name: 'Choose columns' }).click();
+      await page.getByTestId('column-chooser').getByLabel('Traffic used').check();
+      await page.keyboard.press('Escape');
+      await expect
+        .poll(() => page.locator('.ant-table-tbody tr.ant-table-row').first().innerText())
+        .toMatch(/\d+(\.\d+)? MB/);
+
+      // The operator: the pool's bytes are exactly the proxy's, with their cost, revenue and a positive margin.
+      const report = await callApi(server.url, '/admin/economics?group_by=carrier', ops);
+      const row = (
+        report.data.rows as {
+          carrier_name: string | null;
+          bytes: number;
+          margin_fen: number;
+          cost_fen: number;
+          revenue_fen: number;
+          is_negative: boolean;
+        }[]
+      ).find((r) => r.carrier_name === name);
+      expect(row, JSON.stringify(report.data.rows)).toBeDefined();
+      expect(row!.bytes).toBe(used);
+      expect(row!.cost_fen).toBe(Math.round((used * 2500) / 1024 ** 3));
+      expect(row!.margin_fen).toBe(row!.revenue_fen - row!.cost_fen);
+      // 0.1 GB for 4 yuan: about 20 fen of revenue for 5 MiB; 25 yuan a GB: about 12 fen of cost.
+      expect(row!.cost_fen).toBeGreaterThan(0);
+      expect(row!.revenue_fen).toBe(Math.round((used * 400) / (0.1 * 1024 ** 3)));
+      expect(row!.is_negative).toBe(false);
+      const opsPage = await newPage(browser, { locale: 'en-US' });
+      try {
+        await signIn(opsPage.page, server.url, operatorAccount(server));
+        await opsPage.page.goto(`${server.url}/admin/economics`);
+        await opsPage.page.getByLabel('Group by').getByText('Pool or exit').click();
+        const poolRow = opsPage.page.locator('tr.ant-table-row', { hasText: name });
+        await expect.poll(() => poolRow.count()).toBe(1);
+        expect(await poolRow.innerText()).toContain(`¥${(row!.margin_fen / 100).toFixed(2)}`);
+        await shoot(opsPage.page, 'economics-pool');
+        expect(await axeFindings(opsPage.page)).toBe('');
+      } finally {
+        await opsPage.context.close();
+      }
+    } catch (error) {
+      await shoot(page, 'pool-traffic-failure');
+      throw error;
+    } finally {
+      await context.close();
+      if (poolId) {
+        await callApi(server.url, `/admin/pools/${poolId}/pause`, ops, { method: 'POST', body: {} });
+        await callApi(server.url, `/admin/pools/${poolId}`, ops, { method: 'DELETE' });
+      }
+      origin.close();
+      await brazil.close();
     }
   });
 });

@@ -285,6 +285,13 @@ export const ERRORS = {
     zh: '上游池启用中，可能有代理正通过它连接，不能删除：请先暂停',
     en: 'The pool is enabled and proxies may be connected through it, so it cannot be deleted: pause it first',
   },
+  /** Deleting a paused pool that still carries connections (a gateway reported them in the last minute). */
+  POOL_IN_USE: {
+    code: 3206,
+    status: 409,
+    zh: '上游池仍有 {open} 个连接（暂停后已建立的连接会继续到结束），请稍后再删除',
+    en: 'The pool still carries {open} connections (those opened before the pause run until they end); delete it later',
+  },
   /** The template's required part has a placeholder this area gives no value (a check of a country for {state}). */
   POOL_USERNAME_MISSING: {
     code: 3203,

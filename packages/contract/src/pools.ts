@@ -83,6 +83,32 @@ export const ZPoolLastCheck = z.object({
 /** What the operator's last check found, as stored with the pool. */
 export type TPoolLastCheck = z.infer<typeof ZPoolLastCheck>;
 
+/** How long a gateway's report on a pool speaks for it: older rows are stale (the gateway stopped or lost the database). */
+export const POOL_HEALTH_FRESH_MS = 60_000;
+
+/**
+ * A pool's health across the fleet: the sum of the reports of the gateway processes that reported in the last
+ * POOL_HEALTH_FRESH_MS (each covers its last 5 minutes; failover and circuits are per process, docs/pools.md).
+ */
+export const ZPoolHealth = z.object({
+  /** Gateway processes with a fresh report (0: no gateway has dialled the pool lately, or none runs). */
+  gateways: z.number().int(),
+  attempts: z.number().int(),
+  successes: z.number().int(),
+  /** Mean time to a tunnel of the successful dials, in ms; null without one. */
+  avg_connect_ms: z.number().int().nullable(),
+  /** Failed dials by reason (bad-credentials, area-not-served, refused, timeout, ...). */
+  refusals: z.record(z.string(), z.number().int()),
+  /** Connections open through the pool now. */
+  open_connections: z.number().int(),
+  /** Gateway processes skipping the whole pool now (circuit open). */
+  circuit_open_on: z.number().int(),
+  /** Countries some gateway process skips on the pool now. */
+  open_areas: z.array(z.string()),
+});
+/** A pool's health across the fleet. */
+export type TPoolHealth = z.infer<typeof ZPoolHealth>;
+
 /** A pool as operators see it (never its password; coverage and mapping as counts: the pool's own call lists them). */
 export const ZPool = z
   .object({
@@ -110,6 +136,7 @@ export const ZPool = z
     max_connections: z.number().int(),
     status: z.enum(POOL_STATUSES),
     last_check: ZPoolLastCheck.nullable(),
+    health: ZPoolHealth,
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -137,6 +164,16 @@ export const ZPool = z
         max_connections: 1000,
         status: 'paused',
         last_check: null,
+        health: {
+          gateways: 2,
+          attempts: 1200,
+          successes: 1188,
+          avg_connect_ms: 240,
+          refusals: { timeout: 9, 'area-not-served': 3 },
+          open_connections: 37,
+          circuit_open_on: 0,
+          open_areas: [],
+        },
         created_at: '2026-06-01T08:00:00.000Z',
         updated_at: '2026-06-01T08:00:00.000Z',
       },

@@ -33,7 +33,18 @@ export async function reportPoolHealth(
   db: TDbOrTx,
   poolId: number,
   now: Date,
-  state: { openUntil?: Date | null; openAreas?: string[]; ageMs?: number } = {},
+  state: {
+    openUntil?: Date | null;
+    openAreas?: string[];
+    ageMs?: number;
+    figures?: {
+      attempts: number;
+      successes: number;
+      connectMsTotal: number;
+      refusals: Record<string, number>;
+      open: number;
+    };
+  } = {},
 ): Promise<void> {
   const instanceId = randomUUID();
   await db.insert(gatewayInstances).values({ id: instanceId, label: `gw-${instanceId.slice(0, 8)}` });
@@ -42,6 +53,7 @@ export async function reportPoolHealth(
     poolId,
     circuitOpenUntil: state.openUntil ?? null,
     openAreas: state.openAreas ?? [],
+    ...state.figures,
     reportedAt: new Date(now.getTime() - (state.ageMs ?? 1_000)),
   });
 }

@@ -5,7 +5,7 @@ import { createFakeClock, createMemoryMailer, createTestApp, type TTestApp } fro
 import { importInventory } from '../inventory/inventory.service';
 import { createUser, request, seedProxyStartup, type TTestUser } from '../proxies/proxies-test-kit';
 import { addTestPool, reportPoolHealth, type TTestPool } from './areas-test-kit';
-import { POOL_HEALTH_FRESH_MS } from './areas.service';
+import { POOL_HEALTH_FRESH_MS } from '@proxy/contract';
 
 // The areas a customer can pick: the exits' areas, and for a dynamic traffic product those enabled pools serve,
 // each with whether it can be bought now (docs/pools.md, "What customers see").

@@ -1,5 +1,6 @@
 import {
   ISO_COUNTRY_CODES,
+  POOL_HEALTH_FRESH_MS,
   poolServesArea,
   type TArea,
   type TAreaSupply,
@@ -30,9 +31,6 @@ export type TAreaOffer = { product?: TProxyProduct; billing?: TProxyBilling };
 export function isPoolProduct(offer: TAreaOffer): boolean {
   return offer.product === 'dynamic' && offer.billing === 'traffic';
 }
-
-/** How long a gateway's report on a pool speaks for it: older rows are stale (the gateway stopped or lost the database). */
-export const POOL_HEALTH_FRESH_MS = 60_000;
 
 /**
  * Whether a pool is failing for a country across the fleet: circuit-open (the whole pool until a time in the

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { pools, type TDbOrTx } from '@proxy/db';
+import { and, asc, count, eq, gte, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { poolHealth, pools, type TDbOrTx } from '@proxy/db';
 import type { TPoolLastCheck, TPoolQuery } from '@proxy/contract';
 
 /** A pool row (its password sealed). */
@@ -76,4 +76,16 @@ export async function recordPoolCheck(db: TDbOrTx, id: number, check: TPoolLastC
 /** Deletes a pool. */
 export async function deletePool(db: TDbOrTx, id: number): Promise<void> {
   await db.delete(pools).where(eq(pools.id, id));
+}
+
+/** One gateway process's report on a pool. */
+export type TPoolHealthRow = typeof poolHealth.$inferSelect;
+
+/** The reports on these pools made since `since` (one row per gateway process and pool). */
+export async function listPoolHealth(db: TDbOrTx, poolIds: number[], since: Date): Promise<TPoolHealthRow[]> {
+  if (poolIds.length === 0) return [];
+  return db
+    .select()
+    .from(poolHealth)
+    .where(and(inArray(poolHealth.poolId, poolIds), gte(poolHealth.reportedAt, since)));
 }

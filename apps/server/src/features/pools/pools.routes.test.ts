@@ -1,7 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, pools } from '@proxy/db';
+import { ERRORS, POOL_HEALTH_FRESH_MS, type TPool } from '@proxy/contract';
+import { auditEntries, poolHealth, pools } from '@proxy/db';
 import { createMemoryMailer, createTestApp, type TTestApp } from '../../../test/helpers';
+import { reportPoolHealth } from '../areas/areas-test-kit';
 import { readGatewayVersion } from '../gateway/gateway-state.repository';
 import { createAdmin, createUser, request, type TTestUser } from '../proxies/proxies-test-kit';
 import { openPoolPassword } from './pools.service';
@@ -187,6 +189,47 @@ describe('upstream pools by operators', () => {
     expect(await readGatewayVersion(t.db.db)).toBe(version + 1);
     expect((await call('GET', `/admin/pools/${pool.id}`)).statusCode).toBe(404);
     expect((await call('DELETE', `/admin/pools/${pool.id}`)).statusCode).toBe(404);
+  });
+
+  it("shows each pool's health across the gateways that reported in the last minute, and refuses to delete a paused pool still carrying connections", async () => {
+    const pool = await create({ name: 'Reported on' });
+    const now = new Date();
+    const soon = new Date(now.getTime() + 30_000);
+    // Two fresh reports (one skips the pool, one skips Germany) and one too old to count.
+    await reportPoolHealth(t.db.db, pool.id, now, {
+      openUntil: soon,
+      figures: { attempts: 100, successes: 90, connectMsTotal: 9000, refusals: { timeout: 10 }, open: 3 },
+    });
+    await reportPoolHealth(t.db.db, pool.id, now, {
+      openAreas: ['de'],
+      figures: { attempts: 50, successes: 50, connectMsTotal: 3000, refusals: { 'area-not-served': 4 }, open: 0 },
+    });
+    await reportPoolHealth(t.db.db, pool.id, now, {
+      ageMs: POOL_HEALTH_FRESH_MS + 5_000,
+      figures: { attempts: 999, successes: 0, connectMsTotal: 0, refusals: { refused: 999 }, open: 99 },
+    });
+    const expected = {
+      gateways: 2,
+      attempts: 150,
+      successes: 140,
+      avg_connect_ms: 86,
+      refusals: { timeout: 10, 'area-not-served': 4 },
+      open_connections: 3,
+      circuit_open_on: 1,
+      open_areas: ['de'],
+    };
+    const listed = (await call('GET', '/admin/pools?keyword=Reported')).json().data.records;
+    expect(listed.map((p: TPool) => p.health)).toEqual([expected]);
+    expect((await call('GET', `/admin/pools/${pool.id}`)).json().data.health).toEqual(expected);
+
+    // Paused, but a gateway still carries 3 connections opened before: not deleted yet.
+    await call('POST', `/admin/pools/${pool.id}/pause`);
+    const refused = await call('DELETE', `/admin/pools/${pool.id}`, undefined, { lang: 'zh' });
+    expect([refused.statusCode, refused.json().code]).toEqual([409, ERRORS.POOL_IN_USE.code]);
+    expect(refused.json().msg).toBe(ERRORS.POOL_IN_USE.zh.replace('{open}', '3'));
+    expect(await poolCount()).toBeGreaterThan(0);
+    await t.db.db.update(poolHealth).set({ open: 0 }).where(eq(poolHealth.poolId, pool.id));
+    expect((await call('DELETE', `/admin/pools/${pool.id}`)).json().data).toEqual({ id: pool.id });
   });
 
   it('imports a coverage list by CSV (a bad line is named and changes nothing), or serves every country', async () => {

@@ -1,4 +1,5 @@
 import {
+  POOL_HEALTH_FRESH_MS,
   compilePoolTemplate,
   describeCharacter,
   findSpellingProblem,
@@ -9,6 +10,7 @@ import {
   type TPoolCoverageBody,
   type TPoolCreateBody,
   type TPoolDetail,
+  type TPoolHealth,
   type TPoolMappingBody,
   type TPoolQuery,
   type TPoolTemplate,
@@ -26,9 +28,11 @@ import {
   findPool,
   findPoolNamed,
   insertPool,
+  listPoolHealth,
   listPools,
   updatePool,
   type TNewPool,
+  type TPoolHealthRow,
   type TPoolRow,
 } from './pools.repository';
 
@@ -38,7 +42,7 @@ import {
  * password is sealed when written and never answered.
  */
 
-type TPoolDeps = Pick<TDeps, 'db' | 'config' | 'gatewayApplied'>;
+type TPoolDeps = Pick<TDeps, 'db' | 'config' | 'gatewayApplied' | 'clock'>;
 
 /** The pool's template, read (a stored template was checked when saved). */
 export function templateOf(row: Pick<TPoolRow, 'usernameTemplate'>): TPoolTemplate {
@@ -47,7 +51,69 @@ export function templateOf(row: Pick<TPoolRow, 'usernameTemplate'>): TPoolTempla
   return compiled.template;
 }
 
-function toPool(row: TPoolRow): TPool {
+const NO_HEALTH: TPoolHealth = {
+  gateways: 0,
+  attempts: 0,
+  successes: 0,
+  avg_connect_ms: null,
+  refusals: {},
+  open_connections: 0,
+  circuit_open_on: 0,
+  open_areas: [],
+};
+
+/** The fleet's view of a pool: the sum of the fresh reports of the gateway processes (one row each). */
+function sumHealth(rows: TPoolHealthRow[], now: Date): TPoolHealth {
+  if (rows.length === 0) return NO_HEALTH;
+  const refusals: Record<string, number> = {};
+  const areas = new Set<string>();
+  let attempts = 0;
+  let successes = 0;
+  let connectMs = 0;
+  let open = 0;
+  let circuits = 0;
+  for (const row of rows) {
+    attempts += row.attempts;
+    successes += row.successes;
+    connectMs += row.connectMsTotal;
+    open += row.open;
+    if (row.circuitOpenUntil && row.circuitOpenUntil > now) circuits += 1;
+    for (const area of row.openAreas) areas.add(area);
+    for (const [reason, n] of Object.entries(row.refusals)) refusals[reason] = (refusals[reason] ?? 0) + n;
+  }
+  return {
+    gateways: rows.length,
+    attempts,
+    successes,
+    avg_connect_ms: successes > 0 ? Math.round(connectMs / successes) : null,
+    refusals,
+    open_connections: open,
+    circuit_open_on: circuits,
+    open_areas: [...areas].sort(),
+  };
+}
+
+/** The fleet's health of each pool (by id), from the reports of the last POOL_HEALTH_FRESH_MS. */
+async function healthOf(db: TDbOrTx, poolIds: number[], now: Date): Promise<Map<number, TPoolHealth>> {
+  const rows = await listPoolHealth(db, poolIds, new Date(now.getTime() - POOL_HEALTH_FRESH_MS));
+  return new Map(
+    poolIds.map((id) => [
+      id,
+      sumHealth(
+        rows.filter((r) => r.poolId === id),
+        now,
+      ),
+    ]),
+  );
+}
+
+// A change's answer with the pool's health as the fleet reports it.
+async function withHealth(deps: Pick<TDeps, 'db' | 'clock'>, detail: TPoolDetail): Promise<TPoolDetail> {
+  const health = (await healthOf(deps.db, [detail.id], deps.clock.now())).get(detail.id) ?? NO_HEALTH;
+  return { ...detail, health };
+}
+
+function toPool(row: TPoolRow, health: TPoolHealth = NO_HEALTH): TPool {
   const template = templateOf(row);
   return {
     id: row.id,
@@ -70,15 +136,16 @@ function toPool(row: TPoolRow): TPool {
     max_connections: row.maxConnections,
     status: row.status,
     last_check: row.lastCheck ?? null,
+    health,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
 
 /** A pool with its lists, as the pool's own call and every change answer it. */
-export function toPoolDetail(row: TPoolRow): TPoolDetail {
+export function toPoolDetail(row: TPoolRow, health: TPoolHealth = NO_HEALTH): TPoolDetail {
   return {
-    ...toPool(row),
+    ...toPool(row, health),
     coverage: row.coverage.map((a) => ({ country: a.country, state: a.state, city: a.city })),
     area_mapping: row.areaMapping.map((m) => ({
       country: m.country,
@@ -90,16 +157,29 @@ export function toPoolDetail(row: TPoolRow): TPoolDetail {
 }
 
 /** GET /admin/pools. */
-export async function listPoolsForOperators(deps: Pick<TDeps, 'db'>, query: TPoolQuery): Promise<TPage<TPool>> {
+export async function listPoolsForOperators(
+  deps: Pick<TDeps, 'db' | 'clock'>,
+  query: TPoolQuery,
+): Promise<TPage<TPool>> {
   const { records, total } = await listPools(deps.db, query);
-  return { records: records.map(toPool), total, page: query.page, page_size: query.page_size };
+  const health = await healthOf(
+    deps.db,
+    records.map((r) => r.id),
+    deps.clock.now(),
+  );
+  return {
+    records: records.map((r) => toPool(r, health.get(r.id))),
+    total,
+    page: query.page,
+    page_size: query.page_size,
+  };
 }
 
 /** GET /admin/pools/:id. */
-export async function getPoolForOperators(deps: Pick<TDeps, 'db'>, id: number): Promise<TPoolDetail> {
+export async function getPoolForOperators(deps: Pick<TDeps, 'db' | 'clock'>, id: number): Promise<TPoolDetail> {
   const row = await findPool(deps.db, id);
   if (!row) throw new AppError('NOT_FOUND');
-  return toPoolDetail(row);
+  return withHealth(deps, toPoolDetail(row));
 }
 
 /** The template of an input, checked; a refusal names the character or placeholder (zh and en). */
@@ -215,11 +295,16 @@ export async function setPoolStatus(deps: TPoolDeps, id: number, status: TPoolRo
   });
 }
 
-/** DELETE /admin/pools/:id: a paused pool only (an enabled one may carry connections). */
+/**
+ * DELETE /admin/pools/:id: a paused pool only (an enabled one may carry connections), and not while a gateway
+ * reported connections through it in the last minute (those opened before the pause run until they end).
+ */
 export async function deletePoolForOperators(deps: TPoolDeps, id: number): Promise<{ id: number }> {
   return changePool(deps, async (tx) => {
     const row = await lockedPool(tx, id);
     if (row.status === 'enabled') throw new AppError('POOL_ENABLED');
+    const open = (await healthOf(tx, [row.id], deps.clock.now())).get(row.id)?.open_connections ?? 0;
+    if (open > 0) throw new AppError('POOL_IN_USE', { open });
     await deletePool(tx, row.id);
     return { id: row.id };
   });

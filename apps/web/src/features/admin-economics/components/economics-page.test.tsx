@@ -106,6 +106,16 @@ const POOL = {
   max_connections: 1000,
   status: 'enabled',
   last_check: null,
+  health: {
+    gateways: 0,
+    attempts: 0,
+    successes: 0,
+    avg_connect_ms: null,
+    refusals: {},
+    open_connections: 0,
+    circuit_open_on: 0,
+    open_areas: [],
+  },
   created_at: '2026-04-01T00:00:00.000Z',
   updated_at: '2026-04-01T00:00:00.000Z',
 } satisfies TPool;

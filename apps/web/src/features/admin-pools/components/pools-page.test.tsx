@@ -42,6 +42,16 @@ const ENABLED: TPool = {
     exit_country: 'us',
     latency_ms: 240,
   },
+  health: {
+    gateways: 2,
+    attempts: 400,
+    successes: 388,
+    avg_connect_ms: 182,
+    refusals: { timeout: 9, 'area-not-served': 3 },
+    open_connections: 21,
+    circuit_open_on: 1,
+    open_areas: ['de'],
+  },
   created_at: '2026-04-01T00:00:00.000Z',
   updated_at: '2026-04-01T00:00:00.000Z',
 };
@@ -62,6 +72,16 @@ const PAUSED: TPool = {
   priority: 20,
   weight: 5,
   status: 'paused',
+  health: {
+    gateways: 0,
+    attempts: 0,
+    successes: 0,
+    avg_connect_ms: null,
+    refusals: {},
+    open_connections: 0,
+    circuit_open_on: 0,
+    open_areas: [],
+  },
   last_check: {
     at: '2026-05-02T10:00:00.000Z',
     outcome: 'bad-credentials',
@@ -132,6 +152,11 @@ describe('upstream pools (operator area)', () => {
     expect(screen.getByTestId('coverage-1').textContent).toBe('Every country1 spelling(s)');
     expect(screen.getByTestId('last-check-1').textContent).toContain('OK203.0.113.9 · US · 240 ms');
     expect(screen.getByTestId('last-check-1').textContent).toContain('Area us/california');
+    // The fleet's view: 388 of 400 dials, 182 ms, 2 gateways, one of which skips the pool now, and Germany skipped.
+    expect(screen.getByTestId('health-1').textContent).toBe(
+      '97% connected · 182 ms to connect2 gateway(s) · 21 openSkipped by 1 of 2 gatewaysSkipped for DE',
+    );
+    expect(screen.getByTestId('health-2').textContent).toBe('No report in the last minute');
 
     expect(screen.getByTestId('status-2').textContent).toBe('Paused');
     expect(screen.getByTestId('coverage-2').textContent).toBe('3 area(s)');
@@ -156,6 +181,7 @@ describe('upstream pools (operator area)', () => {
     expect((await screen.findByTestId('status-1')).textContent).toBe('启用');
     expect(screen.getByTestId('coverage-1').textContent).toContain('全部国家');
     expect(screen.getByTestId('last-check-1').textContent).toContain('正常');
+    expect(screen.getByTestId('health-1').textContent).toContain('连接成功率 97%');
   });
 
   it('adds a pool: checks the template as it is typed, previews the username, and shows the API refusals under their fields', async () => {

@@ -3,6 +3,7 @@ import { Button, Empty, Flex, Space, Table, Tag, Typography, type TableColumnsTy
 import { useTranslation } from 'react-i18next';
 import { formatFen, type TPool } from '@proxy/contract';
 import { useIsPhone } from '../../../components/use-is-phone';
+import { HealthCell } from './health-cell';
 import { LastCheckCell } from './last-check-cell';
 
 /** What a row's buttons do. */
@@ -72,6 +73,12 @@ export function PoolsTable(props: {
           {t(`status.${v}`)}
         </Tag>
       ),
+    },
+    {
+      title: t('columns.health'),
+      key: 'health',
+      width: 220,
+      render: (_, p) => <HealthCell poolId={p.id} health={p.health} />,
     },
     {
       title: t('columns.lastCheck'),

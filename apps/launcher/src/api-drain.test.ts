@@ -34,6 +34,8 @@ describe('the API stopped with SIGTERM', () => {
       HOST: '127.0.0.1',
       PORT: String(port),
       GATEWAY_PORT: String(await freePort()),
+      // A port of its own: the default one may be taken on this machine.
+      METRICS_LISTEN: '127.0.0.1:0',
       DATA_DIR: dataDir,
       ARGON2_MEMORY_KIB: '64',
       ARGON2_TIME_COST: '1',

@@ -100,6 +100,8 @@ describe('docs/systemd/proxy-console-api.service', () => {
           HOST: '127.0.0.1',
           PORT: String(port),
           GATEWAY_PORT: String(await freePort()),
+          // A port of its own: the default one may be taken on this machine.
+          METRICS_LISTEN: '127.0.0.1:0',
           ARGON2_MEMORY_KIB: '64',
           ARGON2_TIME_COST: '1',
         },
@@ -141,6 +143,7 @@ describe('docs/systemd/proxy-console-gateway.service', () => {
           GATEWAY_HOST: '127.0.0.1',
           GATEWAY_PORT: String(await freePort()),
           GATEWAY_WORKERS: '2',
+          GATEWAY_METRICS_LISTEN: '127.0.0.1:0',
         },
         'gateway listening on',
       );

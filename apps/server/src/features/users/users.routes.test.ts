@@ -44,6 +44,7 @@ describe('user info and user center', () => {
       invite_code: user.inviteCode,
       trial_credit: 15,
       is_admin: false,
+      password_change_required: false,
       created_at: clock.now().toISOString(),
     });
     expect(res.json().data.token).not.toBe(token);

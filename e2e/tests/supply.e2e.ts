@@ -101,7 +101,20 @@ describe('supply requests in the browser', () => {
       const second = await submitTwoGbOfUsTraffic(page, [first]);
       await expect.poll(() => balance(page)).toContain('135.00');
       await signIn(ops.page, server.url, operatorAccount(server));
+      await ops.page.setViewportSize({ width: 1440, height: 900 });
       await ops.page.goto(`${server.url}/admin/supply`);
+      // At 1440 px the pinned Actions column covers no other column (the deadline, "Refund at", last before it).
+      const opsRowOf = ops.page.locator(`tr[data-row-key="${second}"]`);
+      await opsRowOf.waitFor();
+      const boxes = await opsRowOf.locator('td').evaluateAll((cells) =>
+        cells.map((c) => {
+          const r = c.getBoundingClientRect();
+          return { left: r.left, right: r.right, isPinned: c.className.includes('fix-right') };
+        }),
+      );
+      const pinned = boxes.find((b) => b.isPinned)!;
+      const beforePinned = boxes.filter((b) => !b.isPinned).at(-1)!;
+      expect(beforePinned.right).toBeLessThanOrEqual(pinned.left + 1);
       await ops.page.getByTestId(`supply-take-${second}`).click();
       await ops.page.getByTestId(`supply-complete-${second}`).click();
       await ops.page

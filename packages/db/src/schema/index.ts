@@ -26,3 +26,4 @@ export * from './system';
 export * from './alerts';
 export * from './webhooks';
 export * from './pools';
+export * from './downloads';

@@ -259,7 +259,7 @@ export default function SupplyQueuePage() {
         dataSource={queue.data?.records ?? []}
         loading={queue.isFetching}
         locale={{ emptyText: <Empty description={t('empty')} /> }}
-        scroll={{ x: 1200 }}
+        scroll={{ x: 'max-content' }}
         pagination={paging.pagination(queue.data?.total, { showTotal: (total) => t('total', { count: total }) })}
       />
       <FailDialog request={failing} onClose={() => setFailing(null)} />

@@ -488,7 +488,7 @@ export const ERRORS = {
     zh: '余额不足：本次补货需冻结 {cost} 元，可用余额 {balance} 元，请先充值',
     en: 'Insufficient balance: this supply request freezes {cost} yuan and {balance} yuan is available; please top up first',
   },
-  /** Revoke or take: the supply request is no longer pending. */
+  /** Take: the supply request is no longer pending (a revoke of an ended one answers SUPPLY_ENDED). */
   SUPPLY_NOT_PENDING: {
     code: 6102,
     status: 409,

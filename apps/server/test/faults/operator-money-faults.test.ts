@@ -100,7 +100,7 @@ describeOnPostgres(
       api = await apis.with('supply.consumed');
       const retried = await revoke();
       expect(retried.json, JSON.stringify(retried.json)).toMatchObject({ code: 0, data: { status: 'cancelled' } });
-      expect((await revoke()).json.data).toMatchObject({ error: 'SUPPLY_NOT_PENDING' });
+      expect((await revoke()).json.data).toMatchObject({ error: 'SUPPLY_ENDED' });
       expect(await supplyState(id)).toEqual({ status: 'cancelled', moves: ['freeze', 'release'] });
       expect({ available: await balanceFen(t.deps, cat.userId), frozen: await frozenOf(cat.userId) }).toEqual({
         available: before.available + fee,

@@ -109,7 +109,7 @@ describe('supply requests in the browser', () => {
       const boxes = await opsRowOf.locator('td').evaluateAll((cells) =>
         cells.map((c) => {
           const r = c.getBoundingClientRect();
-          return { left: r.left, right: r.right, isPinned: c.className.includes('fix-right') };
+          return { left: r.left, right: r.right, isPinned: /cell-fix-(end|right)/.test(c.className) };
         }),
       );
       const pinned = boxes.find((b) => b.isPinned)!;

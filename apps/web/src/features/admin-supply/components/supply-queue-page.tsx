@@ -127,16 +127,20 @@ export default function SupplyQueuePage() {
     });
 
   const columns: TableColumnsType<TSupplyAdminRequest> = [
-    { title: t('columns.id'), dataIndex: 'request_id', width: 90, render: (id: number) => `#${id}` },
+    { title: t('columns.id'), dataIndex: 'request_id', width: 70, render: (id: number) => `#${id}` },
     {
+      // Long addresses are cut with an ellipsis (the whole one on hover); the contact only when it is another one.
       title: t('columns.customer'),
       dataIndex: 'user_email',
+      width: 180,
       render: (_, row) => (
-        <Flex vertical>
-          <Typography.Text>{row.user_email}</Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {row.contact_email}
-          </Typography.Text>
+        <Flex vertical style={{ maxWidth: 164 }}>
+          <Typography.Text ellipsis={{ tooltip: row.user_email }}>{row.user_email}</Typography.Text>
+          {row.contact_email && row.contact_email !== row.user_email ? (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} ellipsis={{ tooltip: row.contact_email }}>
+              {t('contact', { email: row.contact_email })}
+            </Typography.Text>
+          ) : null}
         </Flex>
       ),
     },
@@ -162,7 +166,18 @@ export default function SupplyQueuePage() {
         </Flex>
       ),
     },
-    { title: t('columns.region'), dataIndex: 'region', render: (_, row) => `${row.region_name} (${row.region})` },
+    {
+      title: t('columns.region'),
+      dataIndex: 'region',
+      render: (_, row) => (
+        <Flex vertical style={{ maxWidth: 140 }}>
+          <Typography.Text>{row.region_name}</Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {row.region.toUpperCase()}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
     {
       title: t('columns.stock'),
       dataIndex: 'available',
@@ -178,8 +193,17 @@ export default function SupplyQueuePage() {
         </Tag>
       ),
     },
-    { title: t('columns.submitted'), dataIndex: 'submit_time', render: formatDateTimeMinutes },
-    { title: t('columns.deadline'), dataIndex: 'deadline', render: formatDateTimeMinutes },
+    // Both times in one column (the header names them), so that the table fits a laptop screen beside the actions.
+    {
+      title: t('columns.dates'),
+      key: 'dates',
+      render: (_, row) => (
+        <Flex vertical style={{ whiteSpace: 'nowrap' }}>
+          <Typography.Text>{formatDateTimeMinutes(row.submit_time)}</Typography.Text>
+          <Typography.Text type="secondary">{formatDateTimeMinutes(row.deadline)}</Typography.Text>
+        </Flex>
+      ),
+    },
     {
       title: t('columns.actions'),
       key: 'actions',

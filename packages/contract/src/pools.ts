@@ -109,6 +109,18 @@ export const ZPoolHealth = z.object({
 /** A pool's health across the fleet. */
 export type TPoolHealth = z.infer<typeof ZPoolHealth>;
 
+/** The health of a pool no gateway reported on in the last minute. */
+export const NO_POOL_HEALTH: TPoolHealth = {
+  gateways: 0,
+  attempts: 0,
+  successes: 0,
+  avg_connect_ms: null,
+  refusals: {},
+  open_connections: 0,
+  circuit_open_on: 0,
+  open_areas: [],
+};
+
 /** A pool as operators see it (never its password; coverage and mapping as counts: the pool's own call lists them). */
 export const ZPool = z
   .object({

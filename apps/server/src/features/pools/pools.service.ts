@@ -1,4 +1,5 @@
 import {
+  NO_POOL_HEALTH,
   POOL_HEALTH_FRESH_MS,
   compilePoolTemplate,
   describeCharacter,
@@ -51,20 +52,9 @@ export function templateOf(row: Pick<TPoolRow, 'usernameTemplate'>): TPoolTempla
   return compiled.template;
 }
 
-const NO_HEALTH: TPoolHealth = {
-  gateways: 0,
-  attempts: 0,
-  successes: 0,
-  avg_connect_ms: null,
-  refusals: {},
-  open_connections: 0,
-  circuit_open_on: 0,
-  open_areas: [],
-};
-
 /** The fleet's view of a pool: the sum of the fresh reports of the gateway processes (one row each). */
 function sumHealth(rows: TPoolHealthRow[], now: Date): TPoolHealth {
-  if (rows.length === 0) return NO_HEALTH;
+  if (rows.length === 0) return NO_POOL_HEALTH;
   const refusals: Record<string, number> = {};
   const areas = new Set<string>();
   let attempts = 0;
@@ -109,11 +99,11 @@ async function healthOf(db: TDbOrTx, poolIds: number[], now: Date): Promise<Map<
 
 // A change's answer with the pool's health as the fleet reports it.
 async function withHealth(deps: Pick<TDeps, 'db' | 'clock'>, detail: TPoolDetail): Promise<TPoolDetail> {
-  const health = (await healthOf(deps.db, [detail.id], deps.clock.now())).get(detail.id) ?? NO_HEALTH;
+  const health = (await healthOf(deps.db, [detail.id], deps.clock.now())).get(detail.id) ?? NO_POOL_HEALTH;
   return { ...detail, health };
 }
 
-function toPool(row: TPoolRow, health: TPoolHealth = NO_HEALTH): TPool {
+function toPool(row: TPoolRow, health: TPoolHealth = NO_POOL_HEALTH): TPool {
   const template = templateOf(row);
   return {
     id: row.id,
@@ -143,7 +133,7 @@ function toPool(row: TPoolRow, health: TPoolHealth = NO_HEALTH): TPool {
 }
 
 /** A pool with its lists, as the pool's own call and every change answer it. */
-export function toPoolDetail(row: TPoolRow, health: TPoolHealth = NO_HEALTH): TPoolDetail {
+export function toPoolDetail(row: TPoolRow, health: TPoolHealth = NO_POOL_HEALTH): TPoolDetail {
   return {
     ...toPool(row, health),
     coverage: row.coverage.map((a) => ({ country: a.country, state: a.state, city: a.city })),

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { ERRORS, type TEconomicsReport, type TEconomicsRow, type TPool, type TReconciliation } from '@proxy/contract';
+import {
+  NO_POOL_HEALTH,
+  ERRORS,
+  type TEconomicsReport,
+  type TEconomicsRow,
+  type TPool,
+  type TReconciliation,
+} from '@proxy/contract';
 import { fail, raw } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
@@ -106,16 +113,7 @@ const POOL = {
   max_connections: 1000,
   status: 'enabled',
   last_check: null,
-  health: {
-    gateways: 0,
-    attempts: 0,
-    successes: 0,
-    avg_connect_ms: null,
-    refusals: {},
-    open_connections: 0,
-    circuit_open_on: 0,
-    open_areas: [],
-  },
+  health: NO_POOL_HEALTH,
   created_at: '2026-04-01T00:00:00.000Z',
   updated_at: '2026-04-01T00:00:00.000Z',
 } satisfies TPool;

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { ERRORS, type TPool, type TPoolCheckResult, type TPoolDetail } from '@proxy/contract';
+import { NO_POOL_HEALTH, ERRORS, type TPool, type TPoolCheckResult, type TPoolDetail } from '@proxy/contract';
 import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
@@ -72,16 +72,7 @@ const PAUSED: TPool = {
   priority: 20,
   weight: 5,
   status: 'paused',
-  health: {
-    gateways: 0,
-    attempts: 0,
-    successes: 0,
-    avg_connect_ms: null,
-    refusals: {},
-    open_connections: 0,
-    circuit_open_on: 0,
-    open_areas: [],
-  },
+  health: NO_POOL_HEALTH,
   last_check: {
     at: '2026-05-02T10:00:00.000Z',
     outcome: 'bad-credentials',

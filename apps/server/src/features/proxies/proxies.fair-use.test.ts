@@ -74,6 +74,8 @@ describe('fair-use traffic of IP-billed dynamic proxies', () => {
       admin_totp_required: false,
       ip_dynamic_fair_use_gb_per_day: 0,
     });
+    const fairUse = async () => (await request(t.app, 'GET', '/token/fair-use', { token: ann.token })).json().data;
+    expect(await fairUse()).toEqual({ ip_dynamic_gb_per_day: 0 });
     const id = await buyIp({ country_id: 'jp' });
     expect(await limitOf(id)).toBeNull();
     expect(await countries('product=dynamic&billing=ip')).toEqual(['jp:exits:true', 'us:exits:true']);
@@ -88,6 +90,10 @@ describe('fair-use traffic of IP-billed dynamic proxies', () => {
 
   it('on: a purchase gets cap × days, pool-only countries are listed and sold; static and traffic are unchanged', async () => {
     await setFairUse(1.5);
+    // Customers read what a purchase now includes (the purchase form shows it).
+    expect((await request(t.app, 'GET', '/token/fair-use', { token: ann.token })).json().data).toEqual({
+      ip_dynamic_gb_per_day: 1.5,
+    });
     const before = await balanceFen(t.deps, ann.userId);
     const jp = await buyIp({ country_id: 'jp', days: 3 });
     expect(await limitOf(jp)).toBe(Math.round(1.5 * 3 * BYTES_PER_GB));

@@ -129,9 +129,12 @@ function toCandidate(node: TExitNodeRow): TNodeCandidate {
   return candidate;
 }
 
-/** Whether a token may leave through upstream pools: traffic-billed dynamic proxies only (docs/pools.md). */
+/**
+ * Whether a token may leave through upstream pools: a dynamic proxy with a traffic allowance, billed by traffic or
+ * by IP under the operator's fair-use traffic (docs/pools.md, "Which proxies"); the allowance bounds a pool's cost.
+ */
 function usesPools(token: TTokenRow): boolean {
-  return token.product === 'dynamic' && token.billing === 'traffic';
+  return token.product === 'dynamic' && token.trafficLimitBytes !== null;
 }
 
 /**

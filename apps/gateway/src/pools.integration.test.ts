@@ -21,6 +21,7 @@ import {
   insertExit,
   insertToken,
   insertUser,
+  startEcho,
   startOrigin,
   until,
   usedBytesOf,
@@ -219,11 +220,64 @@ describe('dynamic traffic proxies through upstream pools', () => {
     const res = await through(username);
     expect(res.status).toBe(502);
     expect(res.reason).toBe('area-not-served');
-    // An IP-billed dynamic proxy of an area with pools but no exit stays on exits: none here.
+    // An IP-billed dynamic proxy without an allowance (bought while fair use is off), of an area with pools but no
+    // exit, stays on exits: none here.
     const ipBilled = await insertToken(handle.db, { userId, username: 'uipbilled', product: 'dynamic', country: 'de' });
     await bump(handle.db);
     await until(() => gateway.store.authorizer.findRefusal(ipBilled, '127.0.0.1') === null);
     expect((await through('uipbilled')).reason).toBe('no-exit');
+  });
+
+  it('takes an IP-billed dynamic proxy with a fair-use allowance through a pool, metered and cut at its allowance', async () => {
+    const echo = await startEcho();
+    try {
+      // Germany: served by pool A only (no exit). Without an allowance the IP-billed proxy stays on exits (the case above).
+      const limit = 256 * 1024;
+      const id = await insertToken(handle.db, {
+        userId,
+        username: 'ufairuse',
+        product: 'dynamic',
+        billing: 'ip',
+        country: 'de',
+        trafficLimitBytes: limit,
+        expiresAt: new Date(clock + 86_400_000),
+      });
+      await bump(handle.db);
+      await until(() => gateway.store.authorizer.findRefusal(id, '127.0.0.1') === null);
+      const tunnelsBefore = fake.a.tunnels.length;
+      const first = await through('ufairuse');
+      expect(first.status).toBe(200);
+      expect(first.exit).toMatch(/^127\.0\.1\./);
+      expect(fake.a.tunnels.length).toBe(tunnelsBefore + 1);
+      // Metered like a traffic proxy: a live tunnel through the pool is cut when the allowance runs out.
+      const t = await openTunnel({
+        proxyPort: gateway.port,
+        username: 'ufairuse',
+        password: 'secret',
+        port: echo.port,
+      });
+      expect(t.head).toMatch(/200/);
+      const chunk = Buffer.alloc(16 * 1024, 2);
+      const writer = setInterval(() => {
+        if (!t.socket.destroyed) t.socket.write(chunk);
+      }, 5);
+      await t.closed;
+      clearInterval(writer);
+      await gateway.store.flush();
+      const used = await usedBytesOf(handle.db, id);
+      expect(used).toBeGreaterThanOrEqual(limit);
+      expect(used).toBeLessThan(limit + 4 * 1024 * 1024);
+      // Every byte was carried by the pool.
+      const carried = await handle.db
+        .select({ kind: carrierUsage.carrierKind, carrierId: carrierUsage.carrierId, bytes: carrierUsage.bytes })
+        .from(carrierUsage)
+        .where(eq(carrierUsage.tokenId, id));
+      expect(carried.filter((c) => c.bytes > 0).map((c) => [c.kind, c.carrierId])).toEqual([['pool', poolId.a]]);
+      expect(carried.reduce((sum, c) => sum + c.bytes, 0)).toBe(used);
+      expect((await through('ufairuse')).reason).toBe('token-exhausted');
+    } finally {
+      echo.close();
+    }
   });
 
   it("keeps a sticky session's exit at the pool for its minutes (username from the template and spelling), then the pool moves it", async () => {

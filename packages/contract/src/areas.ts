@@ -91,6 +91,13 @@ export const ZArea = z
 /** Parsed area. */
 export type TArea = z.infer<typeof ZArea>;
 
+/** The operator's fair-use traffic as the purchase form shows it (docs/pools.md, "What customers see"). */
+export const ZFairUse = z.object({ ip_dynamic_gb_per_day: z.number() }).meta({
+  examples: [{ ip_dynamic_gb_per_day: 5 }],
+});
+/** Parsed fair-use traffic. */
+export type TFairUse = z.infer<typeof ZFairUse>;
+
 /** Areas with stock for the purchase form. */
 export const AREA_ROUTES = {
   tokenAreaCountries: defineRoute({
@@ -119,5 +126,15 @@ export const AREA_ROUTES = {
     tag: 'proxy',
     input: ZAreaQuery.extend({ country_id: zCountryId, state_id: z.string().trim().toLowerCase().max(64).default('') }),
     output: z.array(ZArea),
+  }),
+  tokenFairUse: defineRoute({
+    method: 'GET',
+    path: '/token/fair-use',
+    auth: 'user',
+    summary:
+      'Traffic included per day in an IP-billed dynamic proxy bought now, in GB (0: none, the proxy has no traffic ' +
+      'cap and leaves by exits only)',
+    tag: 'proxy',
+    output: ZFairUse,
   }),
 } as const satisfies Record<string, TRouteDef>;

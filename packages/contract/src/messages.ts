@@ -41,6 +41,10 @@ export const VALIDATION_MESSAGES = {
   quantityRange: { zh: '数量为 1-100', en: 'Quantity must be 1-100' },
   trafficRange: { zh: '流量为 0.1-100000 GB', en: 'Traffic must be from 0.1 to 100000 GB' },
   trafficDecimals: { zh: '流量最多保留一位小数', en: 'Traffic takes at most one decimal' },
+  fairUseRange: {
+    zh: '合理使用流量为 0-1000 GB/天（0 为关闭），最多一位小数',
+    en: 'The fair-use traffic must be 0 to 1000 GB per day (0 turns it off), with at most one decimal',
+  },
   daysRange: { zh: '天数为 1-365 的整数', en: 'Days must be a whole number from 1 to 365' },
   selectionRequired: { zh: '请至少选择一项', en: 'Please select at least one item' },
   tooMany: { zh: '选择的项目过多', en: 'Too many items selected' },

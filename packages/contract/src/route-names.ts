@@ -99,6 +99,7 @@ export type TRouteName =
   | 'tokenAreaCountries'
   | 'tokenAreaStates'
   | 'tokenAreaCities'
+  | 'tokenFairUse'
   | 'tokenPrices'
   | 'tokenSessionTraffic'
   | 'userStatisticsAmount'

@@ -118,6 +118,7 @@ export const ROUTE_TABLE: Record<TRouteName, TRouteCallDef> = {
   tokenAreaCountries: { method: 'GET', path: '/token/list/area/countries', auth: 'user', body: 'none' },
   tokenAreaStates: { method: 'GET', path: '/token/list/area/state', auth: 'user', body: 'none' },
   tokenAreaCities: { method: 'GET', path: '/token/list/area/city', auth: 'user', body: 'none' },
+  tokenFairUse: { method: 'GET', path: '/token/fair-use', auth: 'user', body: 'none' },
   tokenPrices: { method: 'GET', path: '/token/prices', auth: 'user', body: 'none' },
   tokenSessionTraffic: { method: 'GET', path: '/token/session/traffic', auth: 'user', body: 'none' },
   userStatisticsAmount: { method: 'GET', path: '/user/statistics/amount', auth: 'user', body: 'none' },

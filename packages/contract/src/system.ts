@@ -1,13 +1,36 @@
 import { z } from 'zod';
 import { defineRoute, type TRouteDef } from './route-def';
+import { zJsonNumber } from './validators';
+
+/** Largest fair-use traffic of IP-billed dynamic proxies, in GB per day (docs/operator-guide.md). */
+export const FAIR_USE_GB_PER_DAY_MAX = 1000;
+
+/** Fair-use traffic of IP-billed dynamic proxies in GB per day: 0 (off) to 1000, at most one decimal. */
+export const zFairUseGbPerDay = zJsonNumber('fairUseRange').refine(
+  (gb) => gb >= 0 && gb <= FAIR_USE_GB_PER_DAY_MAX && Math.abs(gb * 10 - Math.round(gb * 10)) < 1e-9,
+  { error: 'fairUseRange' },
+);
 
 /** Operator-set settings stored in the database. */
 export const ZSystemSettings = z.object({
   /** Operators must have two-factor sign-in on to use the operator area. */
   admin_totp_required: z.boolean({ error: 'invalidValue' }),
+  /**
+   * Traffic included per day in an IP-billed dynamic proxy bought or renewed while it is above 0; such a proxy may
+   * leave through upstream pools (docs/pools.md). 0 is off, the default.
+   */
+  ip_dynamic_fair_use_gb_per_day: z.number(),
 });
 /** Parsed system settings. */
 export type TSystemSettings = z.infer<typeof ZSystemSettings>;
+
+/** Body of PUT /admin/system/settings: the settings to change (one left out keeps its value). */
+export const ZSystemSettingsUpdate = z.object({
+  admin_totp_required: z.boolean({ error: 'invalidValue' }).optional(),
+  ip_dynamic_fair_use_gb_per_day: zFairUseGbPerDay.optional(),
+});
+/** Parsed settings change. */
+export type TSystemSettingsUpdate = z.infer<typeof ZSystemSettingsUpdate>;
 
 /** The outcome of one readiness check: ok, off (not part of this process), or why it fails. */
 export const ZReadinessCheck = z.object({ status: z.enum(['ok', 'off', 'failed']), reason: z.string().optional() });
@@ -67,7 +90,8 @@ export const SYSTEM_ROUTES = {
     method: 'GET',
     path: '/admin/system/settings',
     auth: 'admin',
-    summary: 'Security settings of the installation (two-factor required for operators)',
+    summary:
+      'Settings of the installation: two-factor required for operators, fair-use traffic of IP-billed dynamic proxies',
     tag: 'admin',
     output: ZSystemSettings,
   }),
@@ -75,9 +99,11 @@ export const SYSTEM_ROUTES = {
     method: 'PUT',
     path: '/admin/system/settings',
     auth: 'admin',
-    summary: 'Change the security settings (turning the two-factor requirement on needs two-factor on the caller)',
+    summary:
+      'Change the settings (turning the two-factor requirement on needs two-factor on the caller; a setting left ' +
+      'out keeps its value)',
     tag: 'admin',
-    input: ZSystemSettings,
+    input: ZSystemSettingsUpdate,
     output: ZSystemSettings,
   }),
 } as const satisfies Record<string, TRouteDef>;

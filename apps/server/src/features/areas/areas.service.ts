@@ -14,6 +14,7 @@ import type { TDbOrTx } from '@proxy/db';
 import type { TDeps } from '../../lib/deps';
 import { countAreas, countNodesInArea, type TAreaFilter, type TExitKind } from '../inventory/inventory.repository';
 import { cityName, countryName, stateName, type TAreaName } from './area-names';
+import { readFairUseGbPerDay } from './fair-use';
 import { findEnabledPools, findPoolCircuits, type TPoolCircuitRow, type TServingPool } from './areas.repository';
 
 /** Exit kind that serves a category. */
@@ -25,11 +26,20 @@ export function exitKindOf(category: TProxyCategory): TExitKind {
 export type TAreaOffer = { product?: TProxyProduct; billing?: TProxyBilling };
 
 /**
- * Whether upstream pools may carry the product: dynamic proxies billed by traffic (issue 37, "Which proxies use
- * pools"). IP-billed dynamic proxies have no traffic cap to bound a pool's cost; static ones hold an exit.
+ * Whether upstream pools may carry the product: dynamic proxies with a traffic allowance (issue 37, "Which proxies
+ * use pools"), that is billed by traffic, or billed by IP while the operator sets a fair-use traffic per day
+ * (`isFairUseOn`: such a proxy is bought with an allowance). Without it an IP-billed dynamic proxy has no traffic cap
+ * to bound a pool's cost; static ones hold an exit.
  */
-export function isPoolProduct(offer: TAreaOffer): boolean {
-  return offer.product === 'dynamic' && offer.billing === 'traffic';
+export function isPoolProduct(offer: TAreaOffer, isFairUseOn: boolean): boolean {
+  if (offer.product !== 'dynamic') return false;
+  return offer.billing === 'traffic' || (offer.billing === 'ip' && isFairUseOn);
+}
+
+/** isPoolProduct with the fair-use setting read (only for an IP-billed dynamic offer, which depends on it). */
+async function carriesPools(db: TDbOrTx, offer: TAreaOffer): Promise<boolean> {
+  const isFairUseAsked = offer.product === 'dynamic' && offer.billing === 'ip';
+  return isPoolProduct(offer, isFairUseAsked && (await readFairUseGbPerDay(db)) > 0);
 }
 
 /**
@@ -150,7 +160,7 @@ async function listLevel(
       toArea({ code: r.code, name: nameOf(r.code, r.name), available: r.available }, lang),
     );
   }
-  const view = isPoolProduct(offer) ? await loadPoolView(deps.db, deps.clock.now(), kind) : undefined;
+  const view = (await carriesPools(deps.db, offer)) ? await loadPoolView(deps.db, deps.clock.now(), kind) : undefined;
   const codes = new Set([...exits.keys(), ...(view ? poolCodes(view, parent) : [])]);
   const areas: TListedArea[] = [];
   for (const code of [...codes].sort()) {
@@ -217,16 +227,19 @@ export type TDynamicSupply = { exits: number; pools: number; healthyPools: numbe
 /**
  * Counts what serves a dynamic proxy of the area (a purchase's stock check): the area's active exits and, when
  * pools may carry the product, the enabled pools of its kind serving exactly that area and how many of those are
- * not failing for its country (isPoolDown).
+ * not failing for its country (isPoolDown). `isFairUseOn` is the fair-use setting as the caller read it (a purchase
+ * reads it once for the check and the allowance); left out, it is read here.
  */
 export async function findDynamicSupply(
   db: TDbOrTx,
   now: Date,
   area: TAreaFilter,
   offer: TAreaOffer,
+  isFairUseOn?: boolean,
 ): Promise<TDynamicSupply> {
   const exits = await countNodesInArea(db, area);
-  if (exits > 0 || !isPoolProduct(offer)) return { exits, pools: 0, healthyPools: 0 };
+  const isCarried = isFairUseOn === undefined ? await carriesPools(db, offer) : isPoolProduct(offer, isFairUseOn);
+  if (exits > 0 || !isCarried) return { exits, pools: 0, healthyPools: 0 };
   const view = await loadPoolView(db, now, area.kind);
   const poolArea = { country: area.country, state: area.state ?? '', city: area.city ?? '' };
   const serving = view.pools.filter((pool) => poolServesArea(coverageOf(pool), poolArea));

@@ -18,6 +18,7 @@ import {
   updateToken,
   type TTokenRow,
 } from './proxies.repository';
+import { readFairUseGbPerDay, renewedAllowanceBytes } from '../areas/fair-use';
 import { emitProxyWebhook } from '../webhooks/webhooks.service';
 
 /** How long before expiry the auto-renew job renews a token. */
@@ -112,9 +113,11 @@ export async function autoRenewNextToken(deps: TJobDeps): Promise<boolean> {
       }
       await faultPoint('auto-renew.debited', tx);
       const from = Math.max(now.getTime(), row.expiresAt.getTime());
+      const fairUseGb = row.product === 'dynamic' ? await readFairUseGbPerDay(tx) : 0;
       const renewed = await updateToken(tx, row.id, {
         expiresAt: new Date(from + row.periodDays * DAY_MS),
         autoRenewFailedFor: null,
+        trafficLimitBytes: renewedAllowanceBytes(row, row.periodDays, fairUseGb),
       });
       // What an undo within the day needs: the charge, both expiries and the bytes metered so far.
       await insertAutoRenewal(tx, {

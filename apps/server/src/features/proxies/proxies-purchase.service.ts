@@ -41,6 +41,7 @@ import {
   type TProduct,
   type TServiceDeps,
 } from './proxies.service';
+import { fairUseBytes, readFairUseGbPerDay } from '../areas/fair-use';
 import { generateProxyPassword, generateProxyUsername } from './token-credentials';
 
 /** What a purchase asks for. */
@@ -75,10 +76,12 @@ async function allocateExits(
   product: TProduct,
   billing: TBilling,
   quantity: number,
+  isFairUseOn: boolean,
 ): Promise<{ nodes: (TExitNodeRow | null)[]; claimed: Set<number> }> {
   if (product === 'dynamic') {
-    // Dynamic tokens rotate among the area's nodes (and, billed by traffic, the pools serving it) at the gateway; they pin none.
-    const supply = await findDynamicSupply(tx, now, area, { product, billing });
+    // Dynamic tokens rotate among the area's nodes (and, with a traffic allowance, the pools serving it) at the
+    // gateway; they pin none.
+    const supply = await findDynamicSupply(tx, now, area, { product, billing }, isFairUseOn);
     if (supply.exits === 0 && supply.pools === 0) throw new AppError('NO_STOCK');
     if (supply.exits === 0 && supply.healthyPools === 0) throw new AppError('AREA_UNAVAILABLE');
     return { nodes: Array.from({ length: quantity }, () => null), claimed: new Set() };
@@ -127,7 +130,9 @@ export async function allocatePurchase(
     state: body.state_id,
     city: body.city_id,
   };
-  const { nodes, claimed } = await allocateExits(tx, now, area, product, billing, body.quantity);
+  // An IP-billed dynamic proxy bought while the operator sets a fair-use traffic gets it for its days (and pools).
+  const fairUseGb = product === 'dynamic' && purchase.billing === 'ip' ? await readFairUseGbPerDay(tx) : 0;
+  const { nodes, claimed } = await allocateExits(tx, now, area, product, billing, body.quantity, fairUseGb > 0);
   const order = await insertOrder(tx, {
     userId,
     action: 'purchase',
@@ -160,7 +165,12 @@ export async function allocatePurchase(
     autoRenew: billing === 'ip' && Boolean(body.auto_renew),
     remark: body.remark ?? '',
     exitNodeId: node?.id ?? null,
-    trafficLimitBytes: purchase.billing === 'traffic' ? trafficBytesOf(purchase.body.traffic_gb) : null,
+    trafficLimitBytes:
+      purchase.billing === 'traffic'
+        ? trafficBytesOf(purchase.body.traffic_gb)
+        : fairUseGb > 0
+          ? fairUseBytes(fairUseGb, purchase.body.days)
+          : null,
     periodDays: purchase.billing === 'ip' ? purchase.body.days : 0,
     periodPriceFen: charge.periodPriceFen,
     expiresAt,

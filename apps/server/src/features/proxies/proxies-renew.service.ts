@@ -17,6 +17,7 @@ import {
 import { findEntryByIdempotencyKey } from '../ledger/ledger.repository';
 import { createLedgerService } from '../ledger/ledger.service';
 import { loadPricing } from '../pricing/pricing.service';
+import { readFairUseGbPerDay, renewedAllowanceBytes } from '../areas/fair-use';
 import { emitProxyWebhook } from '../webhooks/webhooks.service';
 import {
   findOrderByKey,
@@ -213,6 +214,8 @@ export async function renewTokens(
       balanceFen = (await ledger.getBalance(userId, tx)).availableFen;
     }
     await faultPoint('renew.debited', tx);
+    // Read once, under the token locks: the allowance a fair-use proxy gains with its days.
+    const fairUseGb = renewals.some((r) => r.row.product === 'dynamic') ? await readFairUseGbPerDay(tx) : 0;
     for (const { row, exitNodeId, claimedNode } of renewals) {
       const from = Math.max(now.getTime(), row.expiresAt.getTime());
       await updateToken(tx, row.id, {
@@ -220,6 +223,7 @@ export async function renewTokens(
         status: row.status === 'expired' ? 'enabled' : row.status,
         exitNodeId,
         autoRenewFailedFor: null,
+        trafficLimitBytes: renewedAllowanceBytes(row, days, fairUseGb),
       });
       if (claimedNode !== undefined) await setNodeHolder(tx, claimedNode, row.id);
       await emitProxyWebhook(

@@ -28,7 +28,15 @@ export type TNewToken = typeof proxyTokens.$inferInsert;
 export type TTokenPatch = Partial<
   Pick<
     TTokenRow,
-    'status' | 'deletedAt' | 'autoRenew' | 'remark' | 'password' | 'expiresAt' | 'exitNodeId' | 'autoRenewFailedFor'
+    | 'status'
+    | 'deletedAt'
+    | 'autoRenew'
+    | 'remark'
+    | 'password'
+    | 'expiresAt'
+    | 'exitNodeId'
+    | 'autoRenewFailedFor'
+    | 'trafficLimitBytes'
   >
 >;
 /** An order row. */

@@ -1,29 +1,44 @@
-import type { TSystemSettings } from '@proxy/contract';
+import type { TSystemSettings, TSystemSettingsUpdate } from '@proxy/contract';
 import { AppError } from '../../lib/app-error';
 import type { TDeps } from '../../lib/deps';
 import { ADMIN_TOTP_REQUIRED, hasTotpEnabled, isAdminTotpRequired } from '../auth/totp.service';
 import type { TUserRow } from '../accounts/accounts.repository';
 import { writeSetting } from '../../lib/system-settings.repository';
+import { IP_DYNAMIC_FAIR_USE_GB_PER_DAY, readFairUseGbPerDay } from '../areas/fair-use';
 
 /** GET /admin/system/settings. */
 export async function getSystemSettings(deps: TDeps): Promise<TSystemSettings> {
-  return { admin_totp_required: await isAdminTotpRequired(deps) };
+  return {
+    admin_totp_required: await isAdminTotpRequired(deps),
+    ip_dynamic_fair_use_gb_per_day: await readFairUseGbPerDay(deps.db),
+  };
 }
 
 /**
- * PUT /admin/system/settings. Turning the two-factor requirement on needs
- * two-factor on the caller's own account (TOTP_REQUIRED_FOR_ADMIN), so an
- * operator cannot lock themself out of the operator area.
+ * PUT /admin/system/settings: the settings given (one left out keeps its value).
+ * Turning the two-factor requirement on needs two-factor on the caller's own
+ * account (TOTP_REQUIRED_FOR_ADMIN), so an operator cannot lock themself out of
+ * the operator area. Turning the fair-use traffic off (0) leaves the
+ * allowances already given as they are.
  */
 export async function updateSystemSettings(
   deps: TDeps,
   operator: TUserRow,
-  input: TSystemSettings,
+  input: TSystemSettingsUpdate,
 ): Promise<TSystemSettings> {
   if (input.admin_totp_required && !(await hasTotpEnabled(deps, operator.id)))
     throw new AppError('TOTP_REQUIRED_FOR_ADMIN');
   // In a transaction: an operator change's audit entry is written in it (features/audit).
-  await deps.db.transaction((tx) => writeSetting(tx, ADMIN_TOTP_REQUIRED, input.admin_totp_required, deps.clock.now()));
+  await deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    if (input.admin_totp_required !== undefined)
+      await writeSetting(tx, ADMIN_TOTP_REQUIRED, input.admin_totp_required, now);
+    if (input.ip_dynamic_fair_use_gb_per_day !== undefined) {
+      // Stored in tenths' exact decimal (0.1 + 0.2 does not reach the database as 0.30000000000000004).
+      const gb = Math.round(input.ip_dynamic_fair_use_gb_per_day * 10) / 10;
+      await writeSetting(tx, IP_DYNAMIC_FAIR_USE_GB_PER_DAY, gb, now);
+    }
+  });
   return getSystemSettings(deps);
 }
 

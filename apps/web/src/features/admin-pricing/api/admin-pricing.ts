@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { TChargeOptionSetInput, TPayMethod, TPriceKey, TPriceVersionInput } from '@proxy/contract';
 import { PRICE_CATALOGUE_QUERY_KEY } from '../../../entities/pricing/price-catalogue';
+import { FAIR_USE_QUERY_KEY } from '../../../entities/pricing/fair-use';
 import { callApi } from '../../../lib/api-client';
 import { translate } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
@@ -84,5 +85,33 @@ export function useSetPayMethod() {
     mutationFn: (input: { method: TPayMethod; is_enabled: boolean }) =>
       callApi('adminPayMethodSet', input, { failureMessage: translate('admin-pricing:errors.method') }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_CHARGE_OPTIONS_KEY }),
+  });
+}
+
+const ADMIN_SYSTEM_SETTINGS_KEY = ['admin', 'system-settings'] as const;
+
+/** The installation's settings (the fair-use traffic of IP-billed dynamic proxies among them). */
+export function useAdminSystemSettings() {
+  return useQuery({
+    queryKey: ADMIN_SYSTEM_SETTINGS_KEY,
+    queryFn: ({ signal }) =>
+      callApi('adminSystemSettings', undefined, { signal, failureMessage: translate('admin-pricing:errors.settings') }),
+  });
+}
+
+/** Sets the fair-use traffic (GB per day, 0: off); what the purchase form shows reloads too. */
+export function useSetFairUse() {
+  return useMutation({
+    mutationFn: (gbPerDay: number) =>
+      callApi(
+        'adminSystemSettingsUpdate',
+        { ip_dynamic_fair_use_gb_per_day: gbPerDay },
+        { failureMessage: translate('admin-pricing:errors.saveFairUse') },
+      ),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ADMIN_SYSTEM_SETTINGS_KEY }),
+        queryClient.invalidateQueries({ queryKey: FAIR_USE_QUERY_KEY }),
+      ]),
   });
 }

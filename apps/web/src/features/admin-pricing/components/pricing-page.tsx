@@ -5,13 +5,14 @@ import { formatFen, type TAdminPrice, type TPriceKey } from '@proxy/contract';
 import { formatDateTimeMinutes } from '../../../lib/format';
 import { useAdminChargeOptions, useAdminPrices } from '../api/admin-pricing';
 import { ChargeOptionsCard } from './charge-options-card';
+import { FairUseCard } from './fair-use-card';
 import { PriceEditModal, PriceHistoryDrawer } from './price-dialogs';
 
 /**
  * /admin/prices: the price catalogue (each key's price in effect, its version,
  * its list price and what is scheduled; a change is a new version from now or
  * a chosen time, with a history per key), then the recharge options and the
- * payment method switches.
+ * payment method switches, and the fair-use traffic of IP-billed dynamic proxies.
  */
 export default function PricingPage() {
   const { t } = useTranslation('admin-pricing');
@@ -80,6 +81,7 @@ export default function PricingPage() {
         />
       </Card>
       <ChargeOptionsCard state={chargeOptions.data} loading={chargeOptions.isFetching} />
+      <FairUseCard />
       <PriceEditModal price={editing} onClose={() => setEditing(null)} />
       <PriceHistoryDrawer priceKey={historyKey} onClose={() => setHistoryKey(null)} />
     </Flex>

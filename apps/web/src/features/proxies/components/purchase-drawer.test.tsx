@@ -1,8 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatFen, priceIpFen, priceTrafficFen } from '@proxy/contract';
 import { fail } from '../../../test/api-stub';
-import { makeArea, makeToken } from '../../../test/fixtures';
+import { makeArea, makeToken, pageOf } from '../../../test/fixtures';
+import { setLanguage } from '../../../lib/i18n';
+import { renderAt } from '../../../test/render';
+import { ProxyScreen } from './proxy-screen';
 import { api, shownMessages } from '../../../test/harness';
 import { CATALOGUE, answerProxyScreen, renderStatic } from '../test/proxy-screen';
 
@@ -199,5 +202,47 @@ describe('purchase form', () => {
     api.on('tokenAreaCountries', () => fail(500, 500, 'Server error'));
     renderStatic();
     await waitFor(() => expect(shownMessages('error')).toContain('Failed to fetch countries'));
+  });
+});
+
+describe('fair use of IP-billed dynamic proxies', () => {
+  const renderDynamic = () => renderAt('/proxy/isp/variable', <ProxyScreen screenKey="dynamic" />);
+
+  it('shows the traffic included per day for IP billing when the operator sets one, in en and zh', async () => {
+    api.on('tokenListIspDynamic', () => pageOf([]));
+    api.on('tokenFairUse', () => ({ ip_dynamic_gb_per_day: 2.5 }));
+    renderDynamic();
+    const drawer = await openPurchase();
+    expect(await within(drawer).findByText('Fair use: 2.5 GB per day included')).toBeTruthy();
+    // Not for traffic billing (the proxy has its own GB).
+    fireEvent.click(drawer.querySelector('input[type=radio][value=traffic]')!);
+    await screen.findByLabelText('Traffic per proxy');
+    expect(within(drawer).queryByText(/Fair use/)).toBeNull();
+    act(() => setLanguage('zh'));
+    fireEvent.click(drawer.querySelector('input[type=radio][value=ip]')!);
+    expect(await within(drawer).findByText('合理使用：每天含 2.5 GB 流量')).toBeTruthy();
+  });
+
+  it('shows nothing while the setting is off', async () => {
+    api.on('tokenListIspDynamic', () => pageOf([]));
+    api.on('tokenFairUse', () => ({ ip_dynamic_gb_per_day: 0 }));
+    renderDynamic();
+    const drawer = await openPurchase();
+    await waitFor(() => expect(api.requestsTo('tokenFairUse')).toHaveLength(1));
+    await within(drawer).findByText('Whole days from 1 to 365.');
+    expect(within(drawer).queryByText(/Fair use/)).toBeNull();
+  });
+
+  it('never shows it on static proxies', async () => {
+    api.on('tokenListIspDynamic', () => pageOf([]));
+    api.on('tokenFairUse', () => ({ ip_dynamic_gb_per_day: 3 }));
+    // The setting is known (cached) when the static screen opens.
+    const dynamic = renderDynamic();
+    expect(await within(await openPurchase()).findByText('Fair use: 3 GB per day included')).toBeTruthy();
+    dynamic.unmount();
+    renderStatic();
+    const drawer = await openPurchase();
+    await within(drawer).findByText('Whole days from 1 to 365.');
+    expect(within(drawer).queryByText(/Fair use/)).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import {
   zTrafficGb,
 } from '@proxy/contract';
 import { AreaPicker } from '../../../entities/areas/area-picker';
+import { useFairUse } from '../../../entities/pricing/fair-use';
 import { zodRule } from '../../../lib/form-rules';
 import type { TPriceQuote } from '../hooks/use-price-quote';
 import { INITIAL_PURCHASE, type TPurchaseValues } from '../hooks/use-purchase';
@@ -40,6 +41,10 @@ export function PurchaseForm(props: {
   const isTraffic = quote.billing === 'traffic';
   // The areas this product and billing can be bought in (upstream pools serve dynamic traffic proxies too).
   const offer = { product: screen.product, billing: quote.billing };
+  // An IP-billed dynamic proxy includes the operator's fair-use traffic when one is set (docs/operator-guide.md).
+  const isIpDynamic = screen.product === 'dynamic' && quote.billing === 'ip';
+  const fairUse = useFairUse(isIpDynamic);
+  const fairUseGb = isIpDynamic ? (fairUse.data?.ip_dynamic_gb_per_day ?? 0) : 0;
 
   return (
     <Form<TPurchaseValues>
@@ -129,6 +134,15 @@ export function PurchaseForm(props: {
           </>
         )}
       </Row>
+      {fairUseGb > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={t('buy.fairUse', { gb: fairUseGb })}
+          description={t('buy.fairUseHint', { gb: fairUseGb })}
+        />
+      )}
       <Form.Item name="remark" label={t('buy.remark')}>
         <Input maxLength={PROXY_REMARK_MAX} showCount placeholder={t('buy.remarkPlaceholder')} />
       </Form.Item>

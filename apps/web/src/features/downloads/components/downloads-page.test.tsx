@@ -27,6 +27,7 @@ const LIST: TSoftwareList = {
           size: 52_428_800,
           sha256: 'ab'.repeat(32),
           is_available: true,
+          url: null,
         },
         {
           platform: 'linux',
@@ -35,6 +36,7 @@ const LIST: TSoftwareList = {
           size: null,
           sha256: null,
           is_available: false,
+          url: null,
         },
       ],
     },
@@ -50,6 +52,7 @@ const LIST: TSoftwareList = {
           size: 2048,
           sha256: 'cd'.repeat(32),
           is_available: true,
+          url: null,
         },
       ],
     },

@@ -142,6 +142,44 @@ describe('software download page', () => {
     }
   });
 
+  it("shows the operator's published releases with their links: a download opens the link itself", async () => {
+    const url = 'https://downloads.example.com/releases/ProxyHub-2.0.0-arm64.dmg';
+    api.on('softwareList', () => ({
+      status: 'ok' as const,
+      name: null,
+      releases: [
+        {
+          version: '2.0.0',
+          date: '2026-04-02',
+          notes: 'A new interface.',
+          files: [
+            {
+              platform: 'macos' as const,
+              arch: 'arm64',
+              file: 'ProxyHub-2.0.0-arm64.dmg',
+              size: 3 * 1024 * 1024,
+              sha256: 'ef'.repeat(32),
+              is_available: true,
+              url,
+            },
+          ],
+        },
+      ],
+    }));
+    renderSoftware();
+    const release = await screen.findByTestId('release-2.0.0');
+    expect(within(release).getByText('Desktop software 2.0.0')).toBeTruthy();
+    expect(within(release).getByText('arm64')).toBeTruthy();
+    expect(within(release).getByText('3.0 MB')).toBeTruthy();
+    expect(within(release).getByTestId('sha256-ProxyHub-2.0.0-arm64.dmg').textContent).toBe('ef'.repeat(32));
+    const link = within(release).getByTestId('download-ProxyHub-2.0.0-arm64.dmg');
+    expect(link.tagName).toBe('A');
+    expect(link.getAttribute('href')).toBe(url);
+    expect(link.getAttribute('target')).toBe('_blank');
+    fireEvent.click(link);
+    expect(api.requestsTo('softwareLink')).toHaveLength(0);
+  });
+
   it('says so when nothing is published or the manifest is unreadable', async () => {
     api.on('softwareList', () => ({ status: 'not_published' as const, name: null, releases: [] }));
     const view = renderSoftware();

@@ -147,7 +147,7 @@ export const ZSoftwareFileInput = z.object({
     .max(2000, { error: 'tooLong' })
     .refine(isSoftwareUrl, { error: 'softwareUrl' }),
   /** Size in bytes, as the operator states it; the file at the link must have exactly this size. */
-  size: zJsonNumber()
+  size: zJsonNumber('softwareSize')
     .int({ error: 'softwareSize' })
     .min(1, { error: 'softwareSize' })
     .max(SOFTWARE_FILE_SIZE_MAX, { error: 'softwareSize' }),

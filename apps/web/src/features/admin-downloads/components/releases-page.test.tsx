@@ -156,6 +156,40 @@ describe('software releases (operator area)', () => {
     expect(api.requestsTo('adminSoftwareFileRemove')[0].path).toContain('/admin/downloads/releases/7/files/70');
   });
 
+  it('adds a file to a release; a link that cannot be fetched is shown under the link', async () => {
+    api.on('adminSoftwareFileAdd', () =>
+      fail(400, 7006, 'The file at the link could not be fetched: the server answered HTTP 404', {
+        error: 'SOFTWARE_FILE_UNREACHABLE',
+        issues: [{ path: 'url', message: 'The file at the link could not be fetched: the server answered HTTP 404' }],
+      }),
+    );
+    renderPage();
+    const card = within(await screen.findByTestId('admin-release-2.0.0'));
+    fireEvent.click(card.getByRole('button', { name: /Add a file/ }));
+    const form = within(await screen.findByTestId('add-file-form'));
+    fireEvent.change(form.getByLabelText('Architecture'), { target: { value: 'arm64' } });
+    fireEvent.change(form.getByLabelText('Download link'), {
+      target: { value: 'https://downloads.example.com/a.exe' },
+    });
+    fireEvent.change(form.getByLabelText('Size in bytes'), { target: { value: '4096' } });
+    fireEvent.change(form.getByLabelText('SHA-256'), { target: { value: SHA } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add a file' }));
+    expect(
+      await form.findByText('The file at the link could not be fetched: the server answered HTTP 404'),
+    ).toBeTruthy();
+    expect(api.requestsTo('adminSoftwareFileAdd')[0]).toMatchObject({
+      path: '/admin/downloads/releases/7/files',
+      json: {
+        id: 7,
+        platform: 'windows',
+        arch: 'arm64',
+        url: 'https://downloads.example.com/a.exe',
+        size: 4096,
+        sha256: SHA,
+      },
+    });
+  });
+
   it('is in Chinese too', async () => {
     setLanguage('zh');
     renderPage();

@@ -175,8 +175,8 @@ export const VALIDATION_MESSAGES = {
     en: 'The file at the link is {found} bytes, not the {expected} bytes given',
   },
   softwareSizeExceeded: {
-    zh: '链接处的文件大于填写的 {expected} 字节（已读到 {found} 字节），已停止下载',
-    en: 'The file at the link is larger than the {expected} bytes given ({found} bytes read before stopping)',
+    zh: '链接处的文件大于填写的 {expected} 字节（至少 {found} 字节），已停止下载',
+    en: 'The file at the link is larger than the {expected} bytes given (at least {found} bytes); the download was stopped',
   },
   softwareSha256Mismatch: {
     zh: '链接处文件的 SHA-256 为 {found}，与填写的 {expected} 不符',

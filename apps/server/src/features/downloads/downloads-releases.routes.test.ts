@@ -9,6 +9,8 @@ import { sha256Hex, startFileOrigin, type TFileOrigin } from './downloads-test-k
 
 const WINDOWS = Buffer.from('MZ'.padEnd(5000, 'windows installer bytes '));
 const MAC = Buffer.from('mac disk image bytes '.repeat(300));
+// Larger than one read of the socket: a stated size below its Content-Length is refused before reading it.
+const BIG = Buffer.alloc(1024 * 1024, 7);
 
 // The operator publishes releases whose files the API fetched from their links and checked (size, SHA-256);
 // customers who topped up see them. The origin is a real HTTP server on 127.0.0.1 (DOWNLOAD_ALLOW_PRIVATE).
@@ -58,7 +60,7 @@ describe('software releases published by the operator', () => {
     (await request(t.app, 'GET', '/tools/software/list', { token: buyer.token, lang })).json();
 
   beforeAll(async () => {
-    origin = await startFileOrigin({ 'ProxyHub-2.0.0-x64.exe': WINDOWS, 'ProxyHub-2.0.0.dmg': MAC });
+    origin = await startFileOrigin({ 'ProxyHub-2.0.0-x64.exe': WINDOWS, 'ProxyHub-2.0.0.dmg': MAC, 'big.bin': BIG });
     t = await createTestApp({
       mailer,
       config: { DOWNLOAD_ALLOW_PRIVATE: 'true', DOWNLOAD_FETCH_TIMEOUT_MS: '1500' },
@@ -82,16 +84,7 @@ describe('software releases published by the operator', () => {
   });
 
   it('publishes a release whose file matches its size and SHA-256; a customer who topped up sees it with the link, newest date first', async () => {
-    const res = await publish(release());
-    expect(res.json().code, res.body).toBe(0);
-    expect(res.json().data).toMatchObject({
-      version: '2.0.0',
-      released_on: '2026-04-02',
-      created_by: oper.userId,
-      files: [{ platform: 'windows', arch: 'x64', size: WINDOWS.length, sha256: sha256Hex(WINDOWS) }],
-    });
-    expect(origin.requests).toContain('/files/ProxyHub-2.0.0-x64.exe');
-    // An older release published later is listed after it; a redirect to the file is followed.
+    // An older release published first is listed after the newer one; a redirect to the file is followed.
     const older = await publish(
       release({
         version: '1.9.0',
@@ -108,6 +101,15 @@ describe('software releases published by the operator', () => {
       }),
     );
     expect(older.json().code, older.body).toBe(0);
+    const res = await publish(release());
+    expect(res.json().code, res.body).toBe(0);
+    expect(res.json().data).toMatchObject({
+      version: '2.0.0',
+      released_on: '2026-04-02',
+      created_by: oper.userId,
+      files: [{ platform: 'windows', arch: 'x64', size: WINDOWS.length, sha256: sha256Hex(WINDOWS) }],
+    });
+    expect(origin.requests).toContain('/files/ProxyHub-2.0.0-x64.exe');
 
     const list = await customerList('zh');
     expect(list.data).toEqual({
@@ -186,19 +188,21 @@ describe('software releases published by the operator', () => {
       msg: `The file at the link is ${WINDOWS.length} bytes, not the ${WINDOWS.length + 10} bytes given`,
       data: { issues: [{ path: 'files.0.size' }] },
     });
-    const smaller = await publish(release({ files: [windowsFile({ size: 100 })] }));
+    const smaller = await publish(
+      release({ files: [windowsFile({ url: origin.url('/files/big.bin'), size: 100, sha256: sha256Hex(BIG) })] }),
+    );
     expect(smaller.json()).toMatchObject({
       code: 7005,
-      msg: `The file at the link is larger than the 100 bytes given (${WINDOWS.length} bytes read before stopping)`,
+      msg: `The file at the link is larger than the 100 bytes given (at least ${BIG.length} bytes); the download was stopped`,
     });
     // Without a Content-Length the stream is cut once it passes the stated size.
     const chunked = await publish(
-      release({ files: [windowsFile({ url: origin.url('/chunked/ProxyHub-2.0.0-x64.exe'), size: 100 })] }),
+      release({ files: [windowsFile({ url: origin.url('/chunked/big.bin'), size: 100 })] }),
       'zh',
     );
     expect(chunked.json().code).toBe(7005);
-    expect(chunked.json().msg).toMatch(/^链接处的文件大于填写的 100 字节（已读到 \d+ 字节），已停止下载$/);
-    expect(Number(/已读到 (\d+)/.exec(chunked.json().msg)![1])).toBeLessThan(WINDOWS.length);
+    expect(chunked.json().msg).toMatch(/^链接处的文件大于填写的 100 字节（至少 \d+ 字节），已停止下载$/);
+    expect(Number(/至少 (\d+)/.exec(chunked.json().msg)![1])).toBeLessThan(BIG.length);
     expect(await stored()).toEqual({ releases: [], files: [] });
   });
 

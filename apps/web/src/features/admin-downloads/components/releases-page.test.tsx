@@ -142,11 +142,15 @@ describe('software releases (operator area)', () => {
     api.on('adminSoftwareReleaseDelete', () => ({ id: 7 }));
     api.on('adminSoftwareFileRemove', () => ({ ...RELEASE, files: RELEASE.files.slice(1) }));
     renderPage();
+    // Cancelled once, confirmed the second time: one deletion only.
     fireEvent.click(await screen.findByTestId('delete-release-2.0.0'));
+    fireEvent.click(within(await findModalWith('Delete release 2.0.0?')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByText('Delete release 2.0.0?')).toBeNull());
+    fireEvent.click(screen.getByTestId('delete-release-2.0.0'));
     const confirm = await findModalWith('Delete release 2.0.0?');
-    expect(api.requestsTo('adminSoftwareReleaseDelete')).toHaveLength(0);
     fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(shownMessages('success')).toContain('Release 2.0.0 is deleted'));
+    expect(api.requestsTo('adminSoftwareReleaseDelete')).toHaveLength(1);
     expect(api.requestsTo('adminSoftwareReleaseDelete')[0].path).toContain('/admin/downloads/releases/7');
 
     fireEvent.click(screen.getByTestId('remove-file-70'));

@@ -566,8 +566,8 @@ export const ERRORS = {
   SOFTWARE_FILE_MISMATCH: {
     code: 7005,
     status: 400,
-    zh: '链接处的文件与填写的大小或 SHA-256 不符',
-    en: 'The file at the link does not match the size or SHA-256 given',
+    zh: '文件与填写的大小或 SHA-256 不符',
+    en: 'The file does not match the size or SHA-256 given',
   },
   /** The file at a release link could not be fetched (an HTTP error, a timeout, no connection); the issue says which. */
   SOFTWARE_FILE_UNREACHABLE: {
@@ -580,43 +580,43 @@ export const ERRORS = {
   SOFTWARE_URL_REFUSED: {
     code: 7007,
     status: 400,
-    zh: '下载链接须为公网地址，不能是本机、内网或链路本地地址',
-    en: 'A download link must point to a public address, not a loopback, private or link-local one',
+    zh: '下载链接须为公网地址',
+    en: 'A download link must point to a public address',
   },
   /** A release of this version (in any letter case) is already published. */
   SOFTWARE_VERSION_TAKEN: {
     code: 7008,
     status: 409,
-    zh: '版本 {version} 已发布，请使用其他版本号或先删除该版本',
-    en: 'Version {version} is already published; use another version or delete that release first',
+    zh: '版本 {version} 已发布',
+    en: 'Version {version} is already published',
   },
   /** No such software release. */
   SOFTWARE_RELEASE_NOT_FOUND: {
     code: 7009,
     status: 404,
-    zh: '该版本不存在或已删除',
-    en: 'This release does not exist or was deleted',
+    zh: '该版本不存在',
+    en: 'No such release',
   },
   /** No such file in the release. */
   SOFTWARE_RELEASE_FILE_NOT_FOUND: {
     code: 7010,
     status: 404,
-    zh: '该文件不存在或已移除',
-    en: 'This file does not exist or was removed',
+    zh: '该文件不存在',
+    en: 'No such file',
   },
   /** Removing a release's only file: a release keeps at least one. */
   SOFTWARE_RELEASE_LAST_FILE: {
     code: 7011,
     status: 409,
-    zh: '这是该版本唯一的文件，不能移除；如需下架请删除整个版本',
-    en: "This is the release's only file and cannot be removed; delete the release instead",
+    zh: '版本至少保留一个文件，请改为删除版本',
+    en: 'A release keeps at least one file: delete the release instead',
   },
   /** The release already has a file for this platform and architecture. */
   SOFTWARE_RELEASE_FILE_TAKEN: {
     code: 7012,
     status: 409,
     zh: '该版本已有此平台和架构的文件',
-    en: 'This release already has a file for this platform and architecture',
+    en: 'The release already has a file for this platform and architecture',
   },
   /** No such work order among the caller's own (another customer's answers the same). */
   WORK_ORDER_NOT_FOUND: { code: 7101, status: 404, zh: '工单不存在', en: 'Work order not found' },

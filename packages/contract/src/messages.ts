@@ -166,10 +166,6 @@ export const VALIDATION_MESSAGES = {
     zh: '同一版本中每个平台和架构只能有一个文件',
     en: 'A release has one file per platform and architecture',
   },
-  softwareFileTaken: {
-    zh: '该版本已有 {platform} {arch} 的文件',
-    en: 'This release already has a file for {platform} {arch}',
-  },
   softwareSizeMismatch: {
     zh: '链接处的文件大小为 {found} 字节，与填写的 {expected} 字节不符',
     en: 'The file at the link is {found} bytes, not the {expected} bytes given',

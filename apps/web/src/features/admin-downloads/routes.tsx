@@ -1,4 +1,4 @@
-import { CloudDownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import type { TAppRoute } from '../../app/route-types';
 
 /** Operator area: the desktop software releases customers download (after the notice). */
@@ -8,6 +8,6 @@ export const adminDownloadsRoutes: TAppRoute[] = [
     load: () => import('./components/releases-page'),
     access: 'admin',
     titleKey: 'admin-downloads:title',
-    menu: { order: 8.5, icon: <CloudDownloadOutlined /> },
+    menu: { order: 8.5, icon: <DownloadOutlined /> },
   },
 ];

@@ -1,10 +1,11 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TSoftwareRelease } from '@proxy/contract';
 import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
 import { api, findModalWith, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
+import { matchMediaAtWidth } from '../../../test/screen-width';
 import { setLanguage } from '../../../lib/i18n';
 import { adminDownloadsRoutes } from '../routes';
 
@@ -191,6 +192,31 @@ describe('software releases (operator area)', () => {
         size: 4096,
         sha256: SHA,
       },
+    });
+  });
+
+  describe('on a phone (390 px)', () => {
+    const wideMatchMedia = window.matchMedia;
+    beforeEach(() => {
+      window.matchMedia = matchMediaAtWidth(390);
+    });
+    afterEach(() => {
+      window.matchMedia = wideMatchMedia;
+    });
+
+    it('opens the publish form across the whole screen, its fields one under the other; the file tables scroll inside', async () => {
+      renderPage();
+      const card = await screen.findByTestId('admin-release-2.0.0');
+      expect(card.querySelector('.ant-table-content')?.getAttribute('style') ?? '').toContain('overflow');
+      fireEvent.click(screen.getByTestId('release-new'));
+      const form = await screen.findByTestId('release-form');
+      const drawer = form.closest('.ant-drawer-content-wrapper') as HTMLElement;
+      expect(drawer.style.width).toBe('100%');
+      // Full-width columns below antd's sm breakpoint: the version and the date, the link and the SHA-256 stack.
+      const column = (label: string) => within(form).getByLabelText(label).closest('[class*="ant-col-xs-"]')!;
+      expect(column('Version').className).toContain('ant-col-xs-24');
+      expect(column('Download link (1)').className).toContain('ant-col-xs-24');
+      expect(column('SHA-256 (1)').className).toContain('ant-col-xs-24');
     });
   });
 

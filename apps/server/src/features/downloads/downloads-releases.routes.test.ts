@@ -172,10 +172,21 @@ describe('software releases published by the operator', () => {
       msg: `The file at the link has SHA-256 ${sha256Hex(WINDOWS)}, not ${wrong} as given`,
       data: { error: 'SOFTWARE_FILE_MISMATCH', issues: [{ path: 'files.0.sha256' }] },
     });
+    // Two refused files: both are named, each under its own fields.
+    const both = await publish(
+      release({
+        files: [
+          windowsFile({ sha256: wrong }),
+          windowsFile({ platform: 'linux', url: origin.url('/files/nothing.AppImage') }),
+        ],
+      }),
+    );
+    expect(both.json().data.issues.map((i: { path: string }) => i.path)).toEqual(['files.0.sha256', 'files.1.url']);
     const zh = await publish(release({ files: [windowsFile({ sha256: wrong })] }), 'zh');
     expect(zh.json().msg).toBe(`链接处文件的 SHA-256 为 ${sha256Hex(WINDOWS)}，与填写的 ${wrong} 不符`);
     expect(await stored()).toEqual({ releases: [], files: [] });
     expect(await auditOf('adminSoftwareReleaseCreate')).toEqual([
+      { result: 'error', errorCode: 'SOFTWARE_FILE_MISMATCH', targetId: null },
       { result: 'error', errorCode: 'SOFTWARE_FILE_MISMATCH', targetId: null },
       { result: 'error', errorCode: 'SOFTWARE_FILE_MISMATCH', targetId: null },
     ]);

@@ -123,8 +123,14 @@ export async function createRelease(deps: TDeps, operatorId: number, input: TCre
   const taken = await findReleaseByVersion(deps.db, input.version);
   if (taken) throw new AppError('SOFTWARE_VERSION_TAKEN', { version: taken.version });
   const checks = await Promise.allSettled(input.files.map((file, i) => verifyFile(deps, file, `files.${i}.`)));
-  const refused = checks.find((c): c is PromiseRejectedResult => c.status === 'rejected');
-  if (refused) throw refused.reason;
+  // Every refused file is named under its fields at once (the first one's error is the call's).
+  const refused = checks.flatMap((c) => (c.status === 'rejected' ? [c.reason as unknown] : []));
+  if (refused.length > 0) {
+    const first = refused[0];
+    if (!(first instanceof AppError)) throw first;
+    const issues = refused.flatMap((e) => (e instanceof AppError ? (e.issues ?? []) : []));
+    throw new AppError(first.errorName, first.params, issues);
+  }
   try {
     const id = await deps.db.transaction(async (tx) => {
       const release = await insertRelease(tx, {

@@ -562,6 +562,62 @@ export const ERRORS = {
     zh: '下载链接无效或已过期，请回到软件下载页重新下载',
     en: 'The download link is invalid or has expired; download again from the software page',
   },
+  /** The file at a release link is not the one the operator described (size or SHA-256); the issue says which and what was found. */
+  SOFTWARE_FILE_MISMATCH: {
+    code: 7005,
+    status: 400,
+    zh: '文件与填写的大小或 SHA-256 不符',
+    en: 'The file does not match the size or SHA-256 given',
+  },
+  /** The file at a release link could not be fetched (an HTTP error, a timeout, no connection); the issue says which. */
+  SOFTWARE_FILE_UNREACHABLE: {
+    code: 7006,
+    status: 400,
+    zh: '无法获取链接处的文件',
+    en: 'The file at the link could not be fetched',
+  },
+  /** A release link to a loopback, private or link-local address (DOWNLOAD_ALLOW_PRIVATE is for tests). */
+  SOFTWARE_URL_REFUSED: {
+    code: 7007,
+    status: 400,
+    zh: '下载链接须为公网地址',
+    en: 'A download link must point to a public address',
+  },
+  /** A release of this version (in any letter case) is already published. */
+  SOFTWARE_VERSION_TAKEN: {
+    code: 7008,
+    status: 409,
+    zh: '版本 {version} 已发布',
+    en: 'Version {version} is already published',
+  },
+  /** No such software release. */
+  SOFTWARE_RELEASE_NOT_FOUND: {
+    code: 7009,
+    status: 404,
+    zh: '该版本不存在',
+    en: 'No such release',
+  },
+  /** No such file in the release. */
+  SOFTWARE_RELEASE_FILE_NOT_FOUND: {
+    code: 7010,
+    status: 404,
+    zh: '该文件不存在',
+    en: 'No such file',
+  },
+  /** Removing a release's only file: a release keeps at least one. */
+  SOFTWARE_RELEASE_LAST_FILE: {
+    code: 7011,
+    status: 409,
+    zh: '版本至少保留一个文件，请改为删除版本',
+    en: 'A release keeps at least one file: delete the release instead',
+  },
+  /** The release already has a file for this platform and architecture. */
+  SOFTWARE_RELEASE_FILE_TAKEN: {
+    code: 7012,
+    status: 409,
+    zh: '该版本已有此平台和架构的文件',
+    en: 'The release already has a file for this platform and architecture',
+  },
   /** No such work order among the caller's own (another customer's answers the same). */
   WORK_ORDER_NOT_FOUND: { code: 7101, status: 404, zh: '工单不存在', en: 'Work order not found' },
   /** The work order is closed or cancelled: no reply, cancel or close any more. */

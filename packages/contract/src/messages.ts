@@ -147,6 +147,57 @@ export const VALIDATION_MESSAGES = {
   },
   optionAmountDuplicate: { zh: '充值选项的金额不能重复', en: 'Two options cannot have the same amount' },
   downloadFileName: { zh: '文件名无效', en: 'Invalid file name' },
+  softwarePlatform: { zh: '请选择平台：Windows、macOS 或 Linux', en: 'Choose a platform: Windows, macOS or Linux' },
+  softwareArch: {
+    zh: '架构最多 20 个字符，仅限字母、数字、点、下划线和连字符（如 x64、arm64、universal）',
+    en: 'The architecture is at most 20 letters, digits, dots, underscores or hyphens (e.g. x64, arm64, universal)',
+  },
+  softwareUrl: {
+    zh: '请输入 http:// 或 https:// 开头的下载链接（不含用户名、密码或 #）',
+    en: 'Enter an http:// or https:// download link (no user name, password or #)',
+  },
+  softwareSize: {
+    zh: '大小须为 1 至 8589934592 之间的整数（字节）',
+    en: 'The size must be a whole number of bytes from 1 to 8589934592',
+  },
+  softwareSha256: { zh: 'SHA-256 须为 64 位十六进制字符', en: 'The SHA-256 must be 64 hexadecimal characters' },
+  softwareVersion: {
+    zh: '版本号最多 40 个字符，以字母或数字开头，仅限字母、数字和 . _ + -',
+    en: 'The version is at most 40 characters: a letter or digit first, then letters, digits and . _ + -',
+  },
+  softwareFilesRequired: { zh: '请至少添加一个文件', en: 'Add at least one file' },
+  softwareFileTwice: {
+    zh: '同一版本中每个平台和架构只能有一个文件',
+    en: 'A release has one file per platform and architecture',
+  },
+  softwareSizeMismatch: {
+    zh: '链接处的文件大小为 {found} 字节，与填写的 {expected} 字节不符',
+    en: 'The file at the link is {found} bytes, not the {expected} bytes given',
+  },
+  softwareSizeExceeded: {
+    zh: '链接处的文件大于填写的 {expected} 字节（至少 {found} 字节），已停止下载',
+    en: 'The file at the link is larger than the {expected} bytes given (at least {found} bytes); the download was stopped',
+  },
+  softwareSha256Mismatch: {
+    zh: '链接处文件的 SHA-256 为 {found}，与填写的 {expected} 不符',
+    en: 'The file at the link has SHA-256 {found}, not {expected} as given',
+  },
+  softwareFetchStatus: {
+    zh: '无法获取链接处的文件：服务器返回 HTTP {status}',
+    en: 'The file at the link could not be fetched: the server answered HTTP {status}',
+  },
+  softwareFetchTimeout: {
+    zh: '无法获取链接处的文件：{seconds} 秒内未下载完成',
+    en: 'The file at the link could not be fetched: it did not arrive within {seconds} s',
+  },
+  softwareFetchFailed: {
+    zh: '无法获取链接处的文件：{reason}',
+    en: 'The file at the link could not be fetched: {reason}',
+  },
+  softwareUrlRefused: {
+    zh: '下载链接指向本机、内网或链路本地地址（{address}），请使用公网地址',
+    en: 'The link points to a loopback, private or link-local address ({address}); use a public address',
+  },
   supplyTypeInvalid: { zh: '请选择补货方式：按流量或按 IP', en: 'Please choose how to restock: by traffic or by IP' },
   supplyProductInvalid: {
     zh: '请选择产品：静态住宅、动态住宅或数据中心',

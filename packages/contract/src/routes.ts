@@ -27,7 +27,7 @@ import { USAGE_ROUTES } from './usage';
 import { USAGE_LOG_ROUTES } from './usage-log';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
 import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
-import { DOWNLOAD_ROUTES } from './downloads';
+import { DOWNLOAD_ADMIN_ROUTES, DOWNLOAD_ROUTES } from './downloads';
 import { SUPPLY_ADMIN_ROUTES, SUPPLY_ROUTES } from './supply';
 import { WORK_ORDER_ADMIN_ROUTES, WORK_ORDER_ROUTES } from './work-orders';
 import { WEBHOOK_ROUTES } from './webhooks';
@@ -72,6 +72,7 @@ export const ROUTE_GROUPS = {
   site: SITE_ROUTES,
   downloads: DOWNLOAD_ROUTES,
   'site-admin': SITE_ADMIN_ROUTES,
+  'downloads-admin': DOWNLOAD_ADMIN_ROUTES,
   'supply-admin': SUPPLY_ADMIN_ROUTES,
   'work-orders-admin': WORK_ORDER_ADMIN_ROUTES,
   'pricing-admin': PRICING_ADMIN_ROUTES,

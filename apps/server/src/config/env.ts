@@ -148,6 +148,13 @@ export const ZServerEnv = z.object({
   WEBHOOK_ALLOW_PRIVATE: bool,
   /** Tests only: a PEM certificate (text or a file path) webhooks trust besides the system's CAs (a local HTTPS receiver). */
   WEBHOOK_EXTRA_CA: optionalText,
+  /**
+   * Time the API gives itself to fetch a software release's file when the operator adds it (docs/operator-guide.md,
+   * "Software downloads"), in milliseconds: below the console's 60 s request timeout, so the operator reads the reason.
+   */
+  DOWNLOAD_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(50_000),
+  /** Tests only: release links may point to loopback and private addresses (production fetches public addresses only). */
+  DOWNLOAD_ALLOW_PRIVATE: bool,
   /** Pause between two passes of the webhook deliveries, in milliseconds. */
   WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   /** URL the proxy test fetches through the gateway (default PUBLIC_URL/api/proxy/echo); the gateway must allow it as a target. */

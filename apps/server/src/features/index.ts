@@ -26,6 +26,7 @@ import { createPluginHandlers } from './plugin/plugin.routes';
 import { createInviteHandlers } from './invite/invite.routes';
 import { createSiteAdminHandlers, createSiteHandlers } from './site/site.routes';
 import { createDownloadHandlers } from './downloads/downloads.routes';
+import { createDownloadAdminHandlers } from './downloads/downloads-admin.routes';
 import { createSupplyHandlers } from './supply/supply.routes';
 import { createSupplyAdminHandlers } from './supply/supply-admin.routes';
 import { createWorkOrderAdminHandlers, createWorkOrderHandlers } from './work-orders/work-orders.routes';
@@ -98,6 +99,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     site: createSiteHandlers(deps),
     downloads: createDownloadHandlers(deps),
     'site-admin': createSiteAdminHandlers(deps),
+    'downloads-admin': createDownloadAdminHandlers(deps),
     supply: createSupplyHandlers(deps),
     webhooks: createWebhookHandlers(deps),
     'supply-admin': createSupplyAdminHandlers(deps),

@@ -1,9 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type TRouteDef } from '@proxy/contract';
-import { auditEntries, exitNodes, usdtTransfers, userSessions } from '@proxy/db';
+import {
+  auditEntries,
+  exitNodes,
+  softwareReleaseFiles,
+  softwareReleases,
+  usdtTransfers,
+  userSessions,
+} from '@proxy/db';
 import { createFakeClock, createMemoryMailer, createTestApp, type TTestApp } from '../../../test/helpers';
 import { routeCall } from '../../../test/route-calls';
+import { sha256Hex, startFileOrigin, type TFileOrigin } from '../downloads/downloads-test-kit';
 import { startDeadUpstream, type TLocalUpstream } from '../inventory/inventory-probe-test-kit';
 import { importInventory } from '../inventory/inventory.service';
 import { createPool } from '../pools/pools.service';
@@ -29,6 +37,8 @@ describe('operator calls: the audit entry is written in the transaction of the c
   const providerStates = new Map<string, TProviderOrderState>();
   let t: TTestApp;
   let dead: TLocalUpstream;
+  let origin: TFileOrigin;
+  const INSTALLER = Buffer.from('installer bytes of the audited release');
   let oper: TTestUser;
 
   const audited = Object.entries(ROUTES as Record<string, TRouteDef>)
@@ -95,6 +105,21 @@ describe('operator calls: the audit entry is written in the transaction of the c
         status,
       })
     ).id;
+  const releaseFile = (platform: 'windows' | 'macos' | 'linux') => ({
+    platform,
+    arch: 'x64',
+    url: origin.url('/files/app.bin'),
+    size: INSTALLER.length,
+    sha256: sha256Hex(INSTALLER),
+  });
+  const newRelease = async (version: string, platforms: ('windows' | 'macos' | 'linux')[]) => {
+    const [row] = await t.db.db.insert(softwareReleases).values({ version, releasedOn: '2026-04-30' }).returning();
+    const files = await t.db.db
+      .insert(softwareReleaseFiles)
+      .values(platforms.map((p) => ({ ...releaseFile(p), sizeBytes: INSTALLER.length, releaseId: row.id })))
+      .returning();
+    return { id: row.id, fileIds: files.map((f) => f.id) };
+  };
   const nodeId = async (port: number) => (await t.db.db.select().from(exitNodes).where(eq(exitNodes.port, port)))[0].id;
 
   /** A successful input of every audited route, after what it needs (each call its own rows). */
@@ -222,6 +247,22 @@ describe('operator calls: the audit entry is written in the transaction of the c
     adminPriceCreate: async () => ({ prices: [{ item: 'residential_traffic_tier0_fen', amount_fen: 4500 }] }),
     adminChargeOptionCreate: async () => ({ options: [{ amount_fen: 10_000, gift_fen: 500 }] }),
     adminPayMethodSet: async () => ({ method: 'sandbox', is_enabled: false }),
+    adminSoftwareReleaseCreate: async () => ({
+      version: 'audit-1.0',
+      released_on: '2026-04-30',
+      notes_zh: '说明',
+      notes_en: 'Notes',
+      files: [releaseFile('windows')],
+    }),
+    adminSoftwareReleaseDelete: async () => ({ id: (await newRelease('audit-delete', ['windows'])).id }),
+    adminSoftwareFileAdd: async () => ({
+      id: (await newRelease('audit-add', ['windows'])).id,
+      ...releaseFile('linux'),
+    }),
+    adminSoftwareFileRemove: async () => {
+      const release = await newRelease('audit-remove', ['windows', 'macos']);
+      return { id: release.id, file_id: release.fileIds[1] };
+    },
   };
 
   /** What routes that dial before their change record of the dial's outcome in their entry. */
@@ -252,10 +293,11 @@ describe('operator calls: the audit entry is written in the transaction of the c
 
   beforeAll(async () => {
     dead = await startDeadUpstream();
+    origin = await startFileOrigin({ 'app.bin': INSTALLER });
     t = await createTestApp({
       clock,
       mailer,
-      config: { PAY_SANDBOX: 'true', INVENTORY_PROBE_TIMEOUT_MS: '2000' },
+      config: { PAY_SANDBOX: 'true', INVENTORY_PROBE_TIMEOUT_MS: '2000', DOWNLOAD_ALLOW_PRIVATE: 'true' },
     });
     await seedProxyStartup(t.deps);
     await seedChargeOptions(t.deps);
@@ -275,6 +317,7 @@ describe('operator calls: the audit entry is written in the transaction of the c
   afterAll(async () => {
     await t?.close();
     await dead?.close();
+    await origin?.close();
   });
 
   it('has a case for every operator route that changes data', () => {

@@ -116,6 +116,7 @@ describe('software download', () => {
               size: WINDOWS.length,
               sha256: createHash('sha256').update(WINDOWS).digest('hex'),
               is_available: true,
+              url: null,
             },
             {
               platform: 'macos',
@@ -124,6 +125,7 @@ describe('software download', () => {
               size: MAC.length,
               sha256: 'a'.repeat(64),
               is_available: true,
+              url: null,
             },
             {
               platform: 'linux',
@@ -132,6 +134,7 @@ describe('software download', () => {
               size: null,
               sha256: null,
               is_available: false,
+              url: null,
             },
           ],
         },

@@ -13,8 +13,12 @@ import {
 } from '@proxy/contract';
 import type { TDeps } from '../../lib/deps';
 import { AppError } from '../../lib/app-error';
+import { hasReleases, listReleases } from './downloads.repository';
 
-/** The operator's manifest in DATA_DIR/downloads (format in docs/operator-guide.md, "Software downloads"). */
+/**
+ * The legacy manifest in DATA_DIR/downloads (format in docs/operator-guide.md, "Software downloads"): read only while
+ * the database holds no release (installs from before the operator's releases screen).
+ */
 export const MANIFEST_FILE = 'manifest.json';
 /** How long a download link works (long enough to resume a large download). */
 export const DOWNLOAD_LINK_TTL_S = 3600;
@@ -92,8 +96,45 @@ async function fileFacts(deps: TDeps, name: string): Promise<{ size: number; mti
   }
 }
 
-/** The software page: every release with its files' sizes and checksums (a missing file is marked, not an error). */
+/** The file name a link ends with (what the page shows), else the platform and arch. */
+function fileNameOfUrl(url: string, fallback: string): string {
+  try {
+    const last = new URL(url).pathname.split('/').pop() ?? '';
+    return decodeURIComponent(last) || fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * The software page: the operator's releases in the database, newest release date first, each file with its link;
+ * while there is none, the legacy manifest's (a missing file is marked, not an error).
+ */
 export async function listSoftware(deps: TDeps, lang: TLang): Promise<TSoftwareList> {
+  const releases = await listReleases(deps.db);
+  if (releases.length > 0)
+    return {
+      status: 'ok',
+      name: null,
+      releases: releases.map((release) => ({
+        version: release.version,
+        date: release.releasedOn,
+        notes: lang === 'zh' ? release.notesZh : release.notesEn,
+        files: release.files.map((file) => ({
+          platform: file.platform,
+          arch: file.arch || null,
+          file: fileNameOfUrl(file.url, [file.platform, file.arch].filter(Boolean).join('-')),
+          size: file.sizeBytes,
+          sha256: file.sha256,
+          is_available: true,
+          url: file.url,
+        })),
+      })),
+    };
+  return listManifestSoftware(deps, lang);
+}
+
+async function listManifestSoftware(deps: TDeps, lang: TLang): Promise<TSoftwareList> {
   const state = await readManifest(deps);
   if (state.status !== 'ok') return { status: state.status, name: null, releases: [] };
   const releases = await Promise.all(
@@ -115,6 +156,7 @@ export async function listSoftware(deps: TDeps, lang: TLang): Promise<TSoftwareL
             size: facts?.size ?? null,
             sha256,
             is_available: facts !== null,
+            url: null,
           };
         }),
       ),
@@ -123,8 +165,9 @@ export async function listSoftware(deps: TDeps, lang: TLang): Promise<TSoftwareL
   return { status: 'ok', name: state.manifest.name ?? null, releases };
 }
 
-/** The manifest names this file and it is there; otherwise the clear refusal. */
+/** The manifest names this file and it is there (and no release in the database replaces it); otherwise the clear refusal. */
 async function assertDownloadable(deps: TDeps, file: string): Promise<void> {
+  if (await hasReleases(deps.db)) throw new AppError('SOFTWARE_FILE_MISSING');
   const state = await readManifest(deps);
   if (state.status !== 'ok') throw new AppError('SOFTWARE_NOT_PUBLISHED');
   const isListed = state.manifest.releases.some((release) => release.files.some((entry) => entry.file === file));

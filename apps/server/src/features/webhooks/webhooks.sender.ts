@@ -1,16 +1,12 @@
 import { createHmac } from 'node:crypto';
-import dns from 'node:dns';
 import { existsSync, readFileSync } from 'node:fs';
 import https from 'node:https';
-import net from 'node:net';
 import tls from 'node:tls';
-import {
-  addressScope,
-  WEBHOOK_EXCERPT_MAX,
-  WEBHOOK_HEADERS,
-  WEBHOOK_TIMEOUT_MS,
-  webhookSignedText,
-} from '@proxy/contract';
+import { WEBHOOK_EXCERPT_MAX, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS, webhookSignedText } from '@proxy/contract';
+import { AddressRefusal, guardedLookup, literalHostRefusal } from '../../lib/address-guard';
+
+// The address guard is shared with the software releases' file check (lib/address-guard.ts).
+export { AddressRefusal, literalHostRefusal, refusalOf } from '../../lib/address-guard';
 
 /** Where the sender may connect and whom it trusts (WEBHOOK_ALLOW_PRIVATE and WEBHOOK_EXTRA_CA are for tests). */
 export type TSenderPolicy = { allowPrivate: boolean; extraCa?: string; timeoutMs?: number };
@@ -24,25 +20,9 @@ export type TSendResult = {
   isAborted: boolean;
 };
 
-/** A refused destination: a loopback, private, link-local or otherwise non-public address. */
-export class AddressRefusal extends Error {}
-
 /** `v1=<hex>`: HMAC-SHA256 of `${timestamp}.${body}` with the endpoint's secret. */
 export function signWebhook(secret: string, timestamp: number, body: string): string {
   return `v1=${createHmac('sha256', secret).update(webhookSignedText(timestamp, body)).digest('hex')}`;
-}
-
-/** Why an address may not be dialled, or undefined when it may. */
-export function refusalOf(address: string, allowPrivate: boolean): string | undefined {
-  if (allowPrivate) return undefined;
-  const scope = addressScope(address);
-  return scope === 'public' ? undefined : `address refused: ${address} is ${scope ?? 'not an address'}`;
-}
-
-/** A literal IP host that the sender would refuse; names are checked when they are resolved, right before connecting. */
-export function literalHostRefusal(hostname: string, allowPrivate: boolean): string | undefined {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  return net.isIP(host) ? refusalOf(host, allowPrivate) : undefined;
 }
 
 function loadCa(extraCa: string | undefined): string[] | undefined {
@@ -61,14 +41,7 @@ export function createWebhookSender(policy: TSenderPolicy) {
   const ca = loadCa(policy.extraCa);
   const timeoutMs = policy.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
 
-  const lookup: net.LookupFunction = (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: false }, (err, address, family) => {
-      if (err) return callback(err, '', 0);
-      const refusal = refusalOf(address as string, policy.allowPrivate);
-      if (refusal) return callback(new AddressRefusal(refusal) as unknown as NodeJS.ErrnoException, '', 0);
-      callback(null, address as string, family as number);
-    });
-  };
+  const lookup = guardedLookup(policy.allowPrivate);
 
   return {
     async send(input: {

@@ -27,6 +27,7 @@ const LIST: TSoftwareList = {
           size: 52_428_800,
           sha256: 'ab'.repeat(32),
           is_available: true,
+          url: null,
         },
         {
           platform: 'linux',
@@ -35,6 +36,7 @@ const LIST: TSoftwareList = {
           size: null,
           sha256: null,
           is_available: false,
+          url: null,
         },
       ],
     },
@@ -50,6 +52,7 @@ const LIST: TSoftwareList = {
           size: 2048,
           sha256: 'cd'.repeat(32),
           is_available: true,
+          url: null,
         },
       ],
     },
@@ -137,6 +140,44 @@ describe('software download page', () => {
     } finally {
       HTMLAnchorElement.prototype.click = original;
     }
+  });
+
+  it("shows the operator's published releases with their links: a download opens the link itself", async () => {
+    const url = 'https://downloads.example.com/releases/ProxyHub-2.0.0-arm64.dmg';
+    api.on('softwareList', () => ({
+      status: 'ok' as const,
+      name: null,
+      releases: [
+        {
+          version: '2.0.0',
+          date: '2026-04-02',
+          notes: 'A new interface.',
+          files: [
+            {
+              platform: 'macos' as const,
+              arch: 'arm64',
+              file: 'ProxyHub-2.0.0-arm64.dmg',
+              size: 3 * 1024 * 1024,
+              sha256: 'ef'.repeat(32),
+              is_available: true,
+              url,
+            },
+          ],
+        },
+      ],
+    }));
+    renderSoftware();
+    const release = await screen.findByTestId('release-2.0.0');
+    expect(within(release).getByText('Desktop software 2.0.0')).toBeTruthy();
+    expect(within(release).getByText('arm64')).toBeTruthy();
+    expect(within(release).getByText('3.0 MB')).toBeTruthy();
+    expect(within(release).getByTestId('sha256-ProxyHub-2.0.0-arm64.dmg').textContent).toBe('ef'.repeat(32));
+    const link = within(release).getByTestId('download-ProxyHub-2.0.0-arm64.dmg');
+    expect(link.tagName).toBe('A');
+    expect(link.getAttribute('href')).toBe(url);
+    expect(link.getAttribute('target')).toBe('_blank');
+    fireEvent.click(link);
+    expect(api.requestsTo('softwareLink')).toHaveLength(0);
   });
 
   it('says so when nothing is published or the manifest is unreadable', async () => {

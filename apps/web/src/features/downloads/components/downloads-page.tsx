@@ -21,7 +21,7 @@ function FilesTable(props: { files: TSoftwareFile[] }) {
   const download = useDownloadSoftware();
   return (
     <Table<TSoftwareFile>
-      rowKey="file"
+      rowKey={(file) => `${file.platform}/${file.arch ?? ''}/${file.file}`}
       scroll={{ x: 'max-content' }}
       size="middle"
       pagination={false}
@@ -70,7 +70,19 @@ function FilesTable(props: { files: TSoftwareFile[] }) {
           title: t('columns.download'),
           key: 'download',
           render: (_, file) =>
-            file.is_available ? (
+            file.url ? (
+              // A published release's file: its own link, opened as it is (the API checked its size and SHA-256).
+              <Button
+                type="primary"
+                icon={<DownloadOutlined />}
+                href={file.url}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid={`download-${file.file}`}
+              >
+                {t('download')}
+              </Button>
+            ) : file.is_available ? (
               <Button
                 type="primary"
                 icon={<DownloadOutlined />}
@@ -91,7 +103,8 @@ function FilesTable(props: { files: TSoftwareFile[] }) {
 
 /**
  * /tools/software (role "user"): the desktop software's releases with their
- * platforms, sizes, SHA-256 checksums and notes, from the operator's manifest.
+ * platforms, sizes, SHA-256 checksums and notes: those the operator published in the console (each file its
+ * own link), else the legacy manifest's (a signed link per file).
  */
 export default function DownloadsPage() {
   const { t } = useTranslation('downloads');

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { SOFTWARE_PLATFORMS } from '@proxy/contract';
 import { createdAt, id } from './columns';
 

@@ -1,6 +1,7 @@
 import { Button, Card, Form, InputNumber, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FAIR_USE_GB_PER_DAY_MAX, zFairUseGbPerDay } from '@proxy/contract';
+import { useIsPhone } from '../../../components/use-is-phone';
 import { zodRule } from '../../../lib/form-rules';
 import { showSuccess } from '../../../lib/message';
 import { useAdminSystemSettings, useSetFairUse } from '../api/admin-pricing';
@@ -17,6 +18,8 @@ export function FairUseCard() {
   const settings = useAdminSystemSettings();
   const save = useSetFairUse();
   const [form] = Form.useForm<TFairUseForm>();
+  // On a phone the label stands above the field, so that nothing is wider than the screen.
+  const isPhone = useIsPhone();
   const current = settings.data?.ip_dynamic_fair_use_gb_per_day;
 
   const handleFinish = async (values: TFairUseForm) => {
@@ -34,7 +37,7 @@ export function FairUseCard() {
       <Typography.Paragraph type="secondary">{t('fairUse.hint')}</Typography.Paragraph>
       <Form<TFairUseForm>
         form={form}
-        layout="inline"
+        layout={isPhone ? 'vertical' : 'inline'}
         key={current ?? 'none'}
         initialValues={{ gb: current ?? 0 }}
         onFinish={(values) => void handleFinish(values)}
@@ -46,7 +49,7 @@ export function FairUseCard() {
           rules={[zodRule(zFairUseGbPerDay)]}
           extra={t('fairUse.bounds', { max: FAIR_USE_GB_PER_DAY_MAX })}
         >
-          <InputNumber step={0.1} suffix={t('fairUse.unit')} style={{ width: 200 }} />
+          <InputNumber step={0.1} suffix={t('fairUse.unit')} style={{ width: 200, maxWidth: '100%' }} />
         </Form.Item>
         <Form.Item>
           <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="fair-use-save">

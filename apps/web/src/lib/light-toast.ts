@@ -58,5 +58,7 @@ export function openLightToast(options: {
 export function closeLightToast(key: string): void {
   clearTimeout(timers.get(key));
   timers.delete(key);
+  // A toast's timer may fire once its page is gone (a test environment torn down): nothing is left to close.
+  if (typeof document === 'undefined') return;
   findToast(key)?.remove();
 }

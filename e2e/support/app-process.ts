@@ -102,6 +102,20 @@ export async function startAppServer(
   env: Record<string, string> = {},
   options: { logFile?: string; keepOneTimePassword?: boolean } = {},
 ): Promise<TAppServer> {
+  // A free port may be taken by another process before the server listens on it: start again on new ports.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startAppServerOnce(env, options);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startAppServerOnce(
+  env: Record<string, string>,
+  options: { logFile?: string; keepOneTimePassword?: boolean },
+): Promise<TAppServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'proxy-e2e-'));
   const port = await freePort();
   const gatewayPort = await freePort();

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Empty, Flex, Input, InputNumber, Select, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Input, InputNumber, Select, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RECONCILIATION_DEFAULT_THRESHOLD_BP, type TReconciliation } from '@proxy/contract';
 import { formatBytes } from '../../../lib/format';
 import { showSuccess } from '../../../lib/message';
 import { getErrorMessage } from '../../../lib/server-issues';
 import { useImportReconciliation, usePoolChoices, useReconciliation } from '../api/economics';
+import { RefusedLinesAlert } from '../../../components/refused-lines-alert';
 
 type TDay = TReconciliation['days'][number];
 
@@ -23,18 +24,10 @@ function ImportProblems({ error }: { error: unknown }) {
     ? issues.map((i: { message?: unknown }) => String(i.message))
     : [getErrorMessage(error)];
   return (
-    <Alert
-      type="error"
-      showIcon
-      data-testid="import-errors"
+    <RefusedLinesAlert
       title={t('reconciliation.badLines', { count: messages.length })}
-      description={
-        <ul style={{ margin: 0, paddingInlineStart: 18 }}>
-          {messages.map((m, i) => (
-            <li key={i}>{m}</li>
-          ))}
-        </ul>
-      }
+      messages={messages}
+      testId="import-errors"
     />
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Drawer, Empty, Flex, Input, Radio, Spin, Tabs, Typography, Upload } from 'antd';
+import { Button, Drawer, Empty, Flex, Input, Radio, Spin, Tabs, Typography, Upload } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { POOL_CSV_MAX_CHARS, type TPool, type TPoolDetail } from '@proxy/contract';
@@ -7,6 +7,7 @@ import { useIsPhone } from '../../../components/use-is-phone';
 import { showSuccess } from '../../../lib/message';
 import { getErrorMessage, getServerIssues } from '../../../lib/server-issues';
 import { usePool, useSetPoolAreaMapping, useSetPoolCoverage } from '../api/pools';
+import { RefusedLinesAlert } from '../../../components/refused-lines-alert';
 
 // A list as the CSV it was imported from (slugs; the import takes names or slugs alike).
 const coverageCsv = (detail: TPoolDetail) =>
@@ -21,18 +22,10 @@ function CsvProblems({ error }: { error: unknown }) {
   const issues = getServerIssues(error);
   const messages = issues.length > 0 ? issues.map((i) => i.message) : [getErrorMessage(error)];
   return (
-    <Alert
-      type="error"
-      showIcon
-      data-testid="csv-errors"
+    <RefusedLinesAlert
       title={t('areas.badLines', { count: messages.length })}
-      description={
-        <ul style={{ margin: 0, paddingInlineStart: 18 }}>
-          {messages.map((m, i) => (
-            <li key={i}>{m}</li>
-          ))}
-        </ul>
-      }
+      messages={messages}
+      testId="csv-errors"
     />
   );
 }

@@ -98,3 +98,15 @@ export const USAGE_ROUTES = {
     output: ZStatisticsAmount,
   }),
 } as const satisfies Record<string, TRouteDef>;
+
+/** Named target domains kept per proxy and UTC day in the usage by domain; the rest is summed as "other". */
+export const DOMAIN_USAGE_KEPT = 100;
+
+/**
+ * Why a sticky session left its exit before its asked minutes were over (the session hold report): its pool or exit
+ * failed and failover moved it, the pool reported another exit address, it stayed idle past the pool's session
+ * limit, or the proxy stopped (disabled, expired, traffic used up).
+ */
+export const STICKY_SESSION_ENDS = ['failover', 'exit-changed', 'idle', 'proxy-stopped'] as const;
+/** A sticky session's early end. */
+export type TStickySessionEnd = (typeof STICKY_SESSION_ENDS)[number];

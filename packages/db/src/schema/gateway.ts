@@ -59,3 +59,20 @@ export const gatewayLeases = pgTable(
   },
   (t) => [primaryKey({ columns: [t.instanceId, t.tokenId] })],
 );
+
+/**
+ * Which live sticky session of an account holds an exit: two sessions of one account are not given the same exit
+ * address (docs/gateway.md, "Exits not shared"). `exit_key` is 'exit:ID' for an inventory exit, 'ip:ADDRESS' for
+ * the address a pool reported; `session_key` names the token, session and window; a claim lapses at `expires_at`
+ * (the session window's end), after which another session may take the exit.
+ */
+export const sessionExitClaims = pgTable(
+  'session_exit_claims',
+  {
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    exitKey: text('exit_key').notNull(),
+    sessionKey: text('session_key').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.exitKey] }), index('session_exit_claims_expires_idx').on(t.expiresAt)],
+);

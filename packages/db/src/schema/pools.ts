@@ -66,6 +66,13 @@ export const pools = pgTable(
     weight: integer('weight').notNull().default(100),
     /** Simultaneous connections one gateway process opens through the pool. */
     maxConnections: integer('max_connections').notNull().default(1000),
+    /**
+     * The response header in which the pool names a tunnel's exit address (CONNECT answers), if it does: sessions of
+     * one account are then kept off each other's exits, and an exit change is seen.
+     */
+    exitIpHeader: text('exit_ip_header'),
+    /** Minutes a sticky session may stay idle before the provider drops it (null: not stated). */
+    sessionIdleMinutes: integer('session_idle_minutes'),
     status: text('status', { enum: POOL_STATUSES }).notNull().default('paused'),
     /** The operator's last check (its outcome only: never the password). */
     lastCheck: jsonb('last_check').$type<TPoolLastCheck>(),
@@ -100,6 +107,8 @@ export const carrierUsage = pgTable(
     carrierId: bigint('carrier_id', { mode: 'number' }).notNull().default(0),
     country: text('country').notNull().default(''),
     bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    /** Bytes not charged to the customer (lost before the target answered; failed dials' exchanges): the operator's cost. */
+    unchargedBytes: bigint('uncharged_bytes', { mode: 'number' }).notNull().default(0),
     /** Connections that ended on this day through the carrier. */
     connections: bigint('connections', { mode: 'number' }).notNull().default(0),
   },

@@ -72,6 +72,8 @@ export const usageLogEntries = pgTable(
     carrier: text('carrier'),
     /** A sticky session's exit changed on this connection (its pool or exit was skipped, so another carried it). */
     exitChanged: boolean('exit_changed').notNull().default(false),
+    /** Of the bytes, those not charged: lost to a failure before the target answered (docs/usage.md). */
+    unchargedBytes: bigint('uncharged_bytes', { mode: 'number' }).notNull().default(0),
     expiresOn: date('expires_on', { mode: 'string' }).notNull(),
   },
   (t) => [

@@ -25,6 +25,8 @@ export const users = pgTable(
      * start): every call but the password change, the user's info and sign-out is refused until it is changed.
      */
     passwordChangeRequired: boolean('password_change_required').notNull().default(false),
+    /** Traffic by target domain is recorded for the account's proxies (domain_usage); the customer may turn it off. */
+    domainUsageEnabled: boolean('domain_usage_enabled').notNull().default(true),
     avatar: text('avatar').notNull().default(''),
     /** Cumulative real recharge in fen (drives the "user" role). */
     totalRechargeFen: fen('total_recharge_fen').notNull().default(0),

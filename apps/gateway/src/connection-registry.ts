@@ -1,10 +1,17 @@
 import type { TAdmittedAs, TAuthorizer, TCredentials, TGrant } from './authorizer';
 import type { Connection } from './connection';
+import type { TExit } from './egress';
 import { createLocalLimiter, type TConnectionLimiter } from './connection-limits';
 import { GatewayCounters } from './gateway-counters';
 import type { TMeter } from './meter';
 import type { TRefusal } from './refusals';
 import type { TUsageLogSink } from './usage-log';
+
+/**
+ * Most client bytes a tunnel through an upstream holds unmetered while the upstream has not answered: past this,
+ * they are charged whatever happens (so a client cannot send unbounded bytes free to a target that never answers).
+ */
+export const UNANSWERED_MAX_BYTES = 64 * 1024;
 
 /** Told the outcome of an admission: the grant, or the refusal. */
 type TAdmitted = (result: TGrant | TRefusal) => void;
@@ -44,13 +51,26 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
   const admittedAs = new WeakMap<Connection, TAdmittedAs>();
   let clock = performance.now();
 
-  function sample(conn: Connection): void {
+  /**
+   * Meters the connection's new bytes. A tunnel through an upstream that has not answered yet keeps its bytes
+   * waiting (at most UNANSWERED_MAX_BYTES): charged once the answer begins, past that bound, or when the client ends
+   * it; not charged when the upstream ended, failed or went idle first (`isFinal`: the connection has closed).
+   */
+  function sample(conn: Connection, isFinal = false): void {
     if (conn.isHeld) return;
     const read = conn.socket.bytesRead;
     const total = read + conn.socket.bytesWritten;
     if (conn.tokenId !== null && total > conn.counted) {
+      let isCharged = true;
+      if (!conn.isAnswered) {
+        const waiting = total - conn.counted;
+        if (!isFinal && waiting <= UNANSWERED_MAX_BYTES) return;
+        if (isFinal && conn.isLost && waiting <= UNANSWERED_MAX_BYTES) isCharged = false;
+        else conn.isAnswered = true;
+      }
       const up = read - conn.countedUp;
-      meter.record(conn.tokenId, total - conn.counted, conn);
+      meter.record(conn.tokenId, total - conn.counted, conn, isCharged);
+      if (!isCharged) conn.bytesUncharged += total - conn.counted;
       conn.bytesUp += up;
       conn.bytesDown += total - conn.counted - up;
       counters.bytesUp += up;
@@ -90,6 +110,8 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
         conn.lastTotal = total;
         conn.lastActive = clock;
       } else if (clock - conn.lastActive >= idleTimeoutMs) {
+        // An upstream that never answered: the waiting bytes are lost on its side.
+        if (!conn.isAnswered) conn.isLost = true;
         conn.destroy();
       }
     }
@@ -149,6 +171,7 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
     },
     /** The client socket closed: its last bytes are metered and its slot given back. */
     remove(conn: Connection): void {
+      sample(conn, true);
       unbind(conn);
       if (conn.logTokenId !== null) meter.closed?.(conn.logTokenId, conn);
       conns.delete(conn);
@@ -158,6 +181,13 @@ export function createConnectionRegistry(options: TConnectionRegistryOptions) {
       if (conns.size === 0) onEmpty?.();
     },
     sample,
+    /** Bytes exchanged with a pool in a dial of this connection that failed: metered on the pool, not charged. */
+    lost(conn: Connection, carrier: TExit, country: string, bytes: number): void {
+      if (conn.tokenId === null) return;
+      meter.lost?.(conn.tokenId, bytes, carrier, country, conn);
+      conn.bytesUncharged += bytes;
+      conn.bytesUp += bytes;
+    },
     /** Gives the slot back now, metering nothing more (a refused request's bytes are not the customer's); `reason`: the refusal, for the usage log. */
     release(conn: Connection, reason?: TRefusal): void {
       if (reason) conn.endReason = reason;

@@ -1,6 +1,6 @@
 import type net from 'node:net';
 import type { TExit, TTarget } from './egress';
-import type { TCarrierTally } from './meter';
+import type { TCarrierTally, TDomainTally } from './meter';
 import type { Purse } from './leases';
 import type { TRefusal } from './refusals';
 
@@ -60,6 +60,17 @@ export class Connection {
   tally: TCarrierTally | null = null;
   /** A sticky session left by another carrier than its first choice (a skipped or failing pool or exit). */
   exitChanged = false;
+  // --- bytes not charged (docs/gateway.md, "Bytes not charged") ---
+  /**
+   * False while a tunnel through an upstream (a pool, or an upstream proxy exit) has had no byte back from it: the
+   * client's bytes wait unmetered (up to UNANSWERED_MAX_BYTES), charged once the answer begins, not charged when
+   * the upstream side ends first (`isLost`).
+   */
+  isAnswered = true;
+  /** The upstream side ended, failed or went idle before it answered: the waiting bytes are metered as not charged. */
+  isLost = false;
+  /** Of bytesUp + bytesDown, those metered as not charged. */
+  bytesUncharged = 0;
 
   /** Told when the gateway starts draining (set by a protocol whose connection can end early: HTTP forward). */
   onDrain: (() => void) | null = null;
@@ -74,10 +85,17 @@ export class Connection {
     this.lastActive = now;
   }
 
-  /** Where the client asked to go (the usage log). */
+  /** The target's registrable domain (usage by domain), worked out at the first metered bytes; null: not yet. */
+  domain: string | null = null;
+  /** The meter's tally of the token and domain the bytes are added to (null: looked up at the next sample). */
+  domainTally: TDomainTally | null = null;
+
+  /** Where the client asked to go (the usage log, usage by domain). */
   setTarget(target: TTarget): void {
     this.targetHost = target.host;
     this.targetPort = target.port;
+    this.domain = null;
+    this.domainTally = null;
   }
 
   /** Metering starts here: the client's `read` bytes and the `written` bytes so far are not the customer's (handshakes). */

@@ -78,6 +78,8 @@ export async function dialFor(
         } catch (err) {
           lastError = err;
           ctx.counters.dialFailures.pool += 1;
+          if (err instanceof GatewayRefusal && err.upstreamBytes > 0)
+            ctx.registry.lost(conn, exit, grant.country ?? '', err.upstreamBytes);
           if (conn.socket.destroyed) break;
           continue;
         }

@@ -245,6 +245,18 @@ export function createLeases(options: {
         if (purse.left <= 0 || (purse.left < purse.low && !purse.isDry)) claim(purse);
       }
     },
+    /**
+     * Bytes the data path took from the purse that are not charged after all (lost before the upstream answered):
+     * given back, so this process may carry them again.
+     */
+    giveBack(token: TTokenRow, bytes: number): void {
+      const purse = purseOf(token);
+      if (!purse) return;
+      const n = Math.min(bytes, purse.carried - purse.metered);
+      if (n <= 0) return;
+      purse.carried -= n;
+      purse.left += n;
+    },
     /** A changed row (renewal, new limit) may lift exhaustion. */
     onToken(row: TTokenRow): void {
       if (

@@ -1,5 +1,20 @@
-import { eq, sql } from 'drizzle-orm';
-import { carrierUsage, gatewayUsageBatches, proxyTokens, tokenUsage, type TCarrierKind, type TDb } from '@proxy/db';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { DOMAIN_USAGE_KEPT } from '@proxy/contract';
+import {
+  carrierUsage,
+  domainUsage,
+  DOMAIN_USAGE_OTHER,
+  gatewayUsageBatches,
+  proxyTokens,
+  tokenUsage,
+  type TCarrierKind,
+  type TDb,
+} from '@proxy/db';
+
+/** Bytes and ended connections of a token to one registrable domain in a batch ('' : other). */
+export type TDomainUsageRow = { tokenId: number; userId: number; domain: string; bytes: number; connections: number };
+
+type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
 
 /** Bytes and ended connections of a token through one carrier for one country in a batch. */
 export type TCarrierUsageRow = {
@@ -8,6 +23,7 @@ export type TCarrierUsageRow = {
   carrierId: number;
   country: string;
   bytes: number;
+  unchargedBytes: number;
   connections: number;
 };
 
@@ -18,8 +34,11 @@ export type TCarrierUsageRow = {
 export type TUsageBatch = {
   id: string;
   bucket: Date;
-  rows: { tokenId: number; userId: number; bytes: number }[];
+  /** Per token: charged bytes (the allowance and the bill) and bytes metered but not charged. */
+  rows: { tokenId: number; userId: number; bytes: number; unchargedBytes?: number }[];
   carriers?: TCarrierUsageRow[];
+  /** Usage by domain of the batch's tokens whose owners keep it on (at most DOMAIN_USAGE_KEPT named per token, and other). */
+  domains?: TDomainUsageRow[];
 };
 
 /** Written batches are kept this long (a batch retried later than this would count twice). */
@@ -33,7 +52,8 @@ export const USAGE_BATCH_RETENTION_MS = 24 * 60 * 60 * 1000;
  */
 export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string): Promise<boolean> {
   const carriers = batch.carriers ?? [];
-  if (batch.rows.length === 0 && carriers.length === 0) return false;
+  const domains = batch.domains ?? [];
+  if (batch.rows.length === 0 && carriers.length === 0 && domains.length === 0) return false;
   const rows = [...batch.rows].sort((a, b) => a.tokenId - b.tokenId);
   return db.transaction(async (tx) => {
     const recorded = await tx
@@ -42,8 +62,19 @@ export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string
       .onConflictDoNothing()
       .returning({ id: gatewayUsageBatches.id });
     if (recorded.length === 0) return false;
-    // The UTC day of the batch's hour: carrier_usage's day.
+    // The UTC day of the batch's hour: carrier_usage's and domain_usage's day.
     const day = batch.bucket.toISOString().slice(0, 10);
+    // The batch's tokens are locked first, in id order as every writer of them does: batches of one token (several
+    // gateways) then merge their domains one after the other.
+    if (domains.length > 0) {
+      const ids = [...new Set([...rows.map((r) => r.tokenId), ...domains.map((d) => d.tokenId)])].sort((a, b) => a - b);
+      await tx.execute(
+        sql`SELECT id FROM proxy_tokens WHERE id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}) ORDER BY id FOR UPDATE`,
+      );
+    }
     if (carriers.length > 0)
       await tx
         .insert(carrierUsage)
@@ -64,6 +95,7 @@ export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string
               carrierId: c.carrierId,
               country: c.country,
               bytes: c.bytes,
+              unchargedBytes: c.unchargedBytes,
               connections: c.connections,
             })),
         )
@@ -77,19 +109,33 @@ export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string
           ],
           set: {
             bytes: sql`${carrierUsage.bytes} + excluded.bytes`,
+            unchargedBytes: sql`${carrierUsage.unchargedBytes} + excluded.uncharged_bytes`,
             connections: sql`${carrierUsage.connections} + excluded.connections`,
           },
         });
+    if (domains.length > 0) await mergeDomains(tx, day, domains);
     if (rows.length === 0) return true;
     await tx
       .insert(tokenUsage)
-      .values(rows.map((r) => ({ tokenId: r.tokenId, userId: r.userId, bucket: batch.bucket, bytes: r.bytes })))
+      .values(
+        rows.map((r) => ({
+          tokenId: r.tokenId,
+          userId: r.userId,
+          bucket: batch.bucket,
+          bytes: r.bytes,
+          unchargedBytes: r.unchargedBytes ?? 0,
+        })),
+      )
       .onConflictDoUpdate({
         target: [tokenUsage.tokenId, tokenUsage.bucket],
-        set: { bytes: sql`${tokenUsage.bytes} + excluded.bytes` },
+        set: {
+          bytes: sql`${tokenUsage.bytes} + excluded.bytes`,
+          unchargedBytes: sql`${tokenUsage.unchargedBytes} + excluded.uncharged_bytes`,
+        },
       });
-    // Token rows in id order, as every other writer locks them.
+    // Token rows in id order, as every other writer locks them (bytes not charged leave the used counter alone).
     for (const r of rows) {
+      if (r.bytes === 0) continue;
       await tx
         .update(proxyTokens)
         .set({ trafficUsedBytes: sql`${proxyTokens.trafficUsedBytes} + ${r.bytes}` })
@@ -105,4 +151,101 @@ export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string
       WHERE l.instance_id = ${instanceId} AND l.token_id = s.token_id`);
     return true;
   });
+}
+
+/**
+ * Adds a batch's usage by domain to the day's rows, keeping at most DOMAIN_USAGE_KEPT named domains per token and
+ * day: a domain already kept adds up; a new one takes a free place, or the place of the smallest kept domain when it
+ * brings more bytes than that one holds (whose figures then move to other); otherwise it goes to other ('').
+ * So the rows per token and day stay bounded whatever the traffic, and they always sum to the token's bytes.
+ */
+async function mergeDomains(tx: TTx, day: string, domains: TDomainUsageRow[]): Promise<void> {
+  const tokenIds = [...new Set(domains.map((d) => d.tokenId))];
+  const existing = await tx
+    .select({
+      tokenId: domainUsage.tokenId,
+      domain: domainUsage.domain,
+      bytes: domainUsage.bytes,
+      connections: domainUsage.connections,
+    })
+    .from(domainUsage)
+    .where(and(eq(domainUsage.day, day), inArray(domainUsage.tokenId, tokenIds)));
+  const kept = new Map<number, Map<string, { bytes: number; connections: number }>>();
+  for (const row of existing) {
+    if (row.domain === DOMAIN_USAGE_OTHER) continue;
+    let named = kept.get(row.tokenId);
+    if (!named) kept.set(row.tokenId, (named = new Map()));
+    named.set(row.domain, { bytes: row.bytes, connections: row.connections });
+  }
+  const adds = new Map<string, TDomainUsageRow>();
+  const add = (row: TDomainUsageRow) => {
+    const key = `${row.tokenId} ${row.domain}`;
+    const known = adds.get(key);
+    if (known) {
+      known.bytes += row.bytes;
+      known.connections += row.connections;
+    } else adds.set(key, { ...row });
+  };
+  const evicted: { tokenId: number; domain: string }[] = [];
+  // Domains already kept first (they grow), then new ones by bytes.
+  const ordered = [...domains].sort((a, b) => {
+    const ka = kept.get(a.tokenId)?.has(a.domain) ? 0 : 1;
+    const kb = kept.get(b.tokenId)?.has(b.domain) ? 0 : 1;
+    return ka - kb || b.bytes - a.bytes;
+  });
+  for (const row of ordered) {
+    let named = kept.get(row.tokenId);
+    if (!named) kept.set(row.tokenId, (named = new Map()));
+    const other = { ...row, domain: DOMAIN_USAGE_OTHER };
+    const held = row.domain === DOMAIN_USAGE_OTHER ? undefined : named.get(row.domain);
+    if (row.domain === DOMAIN_USAGE_OTHER) {
+      add(row);
+    } else if (held) {
+      held.bytes += row.bytes;
+      held.connections += row.connections;
+      add(row);
+    } else if (named.size < DOMAIN_USAGE_KEPT) {
+      named.set(row.domain, { bytes: row.bytes, connections: row.connections });
+      add(row);
+    } else {
+      let smallest: [string, { bytes: number; connections: number }] | null = null;
+      for (const entry of named) if (!smallest || entry[1].bytes < smallest[1].bytes) smallest = entry;
+      if (smallest && row.bytes > smallest[1].bytes) {
+        const [domain, figures] = smallest;
+        named.delete(domain);
+        adds.delete(`${row.tokenId} ${domain}`);
+        evicted.push({ tokenId: row.tokenId, domain });
+        add({ ...other, bytes: figures.bytes, connections: figures.connections });
+        named.set(row.domain, { bytes: row.bytes, connections: row.connections });
+        add(row);
+      } else {
+        add(other);
+      }
+    }
+  }
+  for (const { tokenId, domain } of evicted)
+    await tx
+      .delete(domainUsage)
+      .where(and(eq(domainUsage.day, day), eq(domainUsage.tokenId, tokenId), eq(domainUsage.domain, domain)));
+  const values = [...adds.values()]
+    .sort((a, b) => a.tokenId - b.tokenId || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0))
+    .map((r) => ({
+      day,
+      tokenId: r.tokenId,
+      userId: r.userId,
+      domain: r.domain,
+      bytes: r.bytes,
+      connections: r.connections,
+    }));
+  if (values.length === 0) return;
+  await tx
+    .insert(domainUsage)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [domainUsage.day, domainUsage.tokenId, domainUsage.domain],
+      set: {
+        bytes: sql`${domainUsage.bytes} + excluded.bytes`,
+        connections: sql`${domainUsage.connections} + excluded.connections`,
+      },
+    });
 }

@@ -3,15 +3,21 @@ import type { TDb } from '@proxy/db';
 import type { TCarrierKind } from '@proxy/db';
 import type { Connection } from './connection';
 import type { TExit } from './egress';
-import { writeUsage, type TCarrierUsageRow, type TUsageBatch } from './meter.repository';
+import { DOMAIN_USAGE_KEPT } from '@proxy/contract';
+import { DOMAIN_OTHER, registrableDomain } from './domains';
+import { writeUsage, type TCarrierUsageRow, type TDomainUsageRow, type TUsageBatch } from './meter.repository';
+import type { TTokenRow } from './tokens.repository';
 import type { TLeases } from './leases';
 import type { TStateCache } from './state-cache';
 
 /** Receives metered bytes per token, attributed to the carrier of the connection they came from. */
 export type TMeter = {
-  record(tokenId: number, bytes: number, conn?: Connection): void;
+  /** `isCharged` false: metered but not charged (lost before the upstream answered; docs/gateway.md). */
+  record(tokenId: number, bytes: number, conn?: Connection, isCharged?: boolean): void;
   /** A connection of the token closed: counted on its carrier (when it had one). */
   closed?(tokenId: number, conn: Connection): void;
+  /** Bytes exchanged with a pool in a dial that failed: metered on that pool, not charged. */
+  lost?(tokenId: number, bytes: number, carrier: TExit, country: string, conn?: Connection): void;
 };
 
 /**
@@ -23,6 +29,20 @@ export type TCarrierTally = {
   kind: TCarrierKind;
   carrierId: number;
   country: string;
+  bytes: number;
+  unchargedBytes: number;
+  connections: number;
+  isGone: boolean;
+};
+
+/**
+ * Bytes and ended connections of one token to one registrable domain since the last flush (usage by domain; only for
+ * accounts that keep it on). Kept and dropped like carrier tallies.
+ */
+export type TDomainTally = {
+  tokenId: number;
+  userId: number;
+  domain: string;
   bytes: number;
   connections: number;
   isGone: boolean;
@@ -53,20 +73,79 @@ export function carrierOf(exit: TExit | null): { kind: TCarrierKind; id: number 
 export function createMeter(options: { db: TDb; cache: TStateCache; leases: TLeases; now: () => number }) {
   const { cache, leases } = options;
   const pending = new Map<number, number>();
+  /** Bytes metered but not charged, per token, since the last batch. */
+  const pendingUncharged = new Map<number, number>();
   /** A batch sent whose outcome is unknown (its write failed): sent again first. */
   let unsettled: TUsageBatch | null = null;
   const tallies = new Map<string, TCarrierTally>();
+  const domainTallies = new Map<string, TDomainTally>();
+
+  // The tally of the connection's token and target domain (null when the owner keeps usage by domain off).
+  function domainTallyFor(token: TTokenRow, conn: Connection | undefined): TDomainTally | null {
+    const held = conn?.domainTally;
+    if (held && !held.isGone && held.tokenId === token.id) return held;
+    if (!cache.isDomainUsageOn(token.userId)) return null;
+    let domain = DOMAIN_OTHER;
+    if (conn) domain = conn.domain ??= registrableDomain(conn.targetHost);
+    const key = `${token.id} ${domain}`;
+    let tally = domainTallies.get(key);
+    if (!tally) {
+      tally = { tokenId: token.id, userId: token.userId, domain, bytes: 0, connections: 0, isGone: false };
+      domainTallies.set(key, tally);
+    }
+    if (conn) conn.domainTally = tally;
+    return tally;
+  }
+
+  // Each token's domain tallies of the batch: the DOMAIN_USAGE_KEPT largest by bytes, the rest summed as other.
+  function domainRows(): TDomainUsageRow[] {
+    const byToken = new Map<number, TDomainTally[]>();
+    for (const [key, tally] of domainTallies) {
+      if (tally.bytes === 0 && tally.connections === 0) {
+        tally.isGone = true;
+        domainTallies.delete(key);
+        continue;
+      }
+      let list = byToken.get(tally.tokenId);
+      if (!list) byToken.set(tally.tokenId, (list = []));
+      list.push(tally);
+    }
+    const rows: TDomainUsageRow[] = [];
+    for (const [tokenId, list] of byToken) {
+      list.sort((a, b) => b.bytes - a.bytes || b.connections - a.connections);
+      let other: TDomainUsageRow | null = null;
+      let kept = 0;
+      for (const t of list) {
+        if (t.domain !== DOMAIN_OTHER && kept < DOMAIN_USAGE_KEPT) {
+          kept += 1;
+          rows.push({ tokenId, userId: t.userId, domain: t.domain, bytes: t.bytes, connections: t.connections });
+        } else {
+          other ??= { tokenId, userId: t.userId, domain: DOMAIN_OTHER, bytes: 0, connections: 0 };
+          other.bytes += t.bytes;
+          other.connections += t.connections;
+        }
+        t.bytes = 0;
+        t.connections = 0;
+      }
+      if (other) rows.push(other);
+    }
+    return rows;
+  }
 
   function tallyOf(tokenId: number, conn: Connection | undefined): TCarrierTally {
-    const { kind, id } = carrierOf(conn?.carrier ?? null);
-    const country = conn?.areaCountry ?? '';
+    const tally = tallyAt(tokenId, conn?.carrier ?? null, conn?.areaCountry ?? '');
+    if (conn) conn.tally = tally;
+    return tally;
+  }
+
+  function tallyAt(tokenId: number, carrier: TExit | null, country: string): TCarrierTally {
+    const { kind, id } = carrierOf(carrier);
     const key = `${tokenId} ${kind} ${id} ${country}`;
     let tally = tallies.get(key);
     if (!tally) {
-      tally = { tokenId, kind, carrierId: id, country, bytes: 0, connections: 0, isGone: false };
+      tally = { tokenId, kind, carrierId: id, country, bytes: 0, unchargedBytes: 0, connections: 0, isGone: false };
       tallies.set(key, tally);
     }
-    if (conn) conn.tally = tally;
     return tally;
   }
 
@@ -78,23 +157,29 @@ export function createMeter(options: { db: TDb; cache: TStateCache; leases: TLea
   }
 
   function nextBatch(): TUsageBatch | null {
-    if (pending.size === 0 && tallies.size === 0) return null;
+    if (pending.size === 0 && pendingUncharged.size === 0 && tallies.size === 0 && domainTallies.size === 0)
+      return null;
     const rows: TUsageBatch['rows'] = [];
-    for (const [tokenId, bytes] of pending) {
+    for (const tokenId of new Set([...pending.keys(), ...pendingUncharged.keys()])) {
       const token = cache.tokenById(tokenId);
-      if (token && bytes > 0) rows.push({ tokenId, userId: token.userId, bytes });
+      const bytes = pending.get(tokenId) ?? 0;
+      const unchargedBytes = pendingUncharged.get(tokenId) ?? 0;
+      if (token && bytes + unchargedBytes > 0) rows.push({ tokenId, userId: token.userId, bytes, unchargedBytes });
     }
     pending.clear();
+    pendingUncharged.clear();
     const written = new Set(rows.map((r) => r.tokenId));
     const carriers: TCarrierUsageRow[] = [];
     for (const [key, tally] of tallies) {
-      if (tally.bytes === 0 && tally.connections === 0) {
+      if (tally.bytes === 0 && tally.unchargedBytes === 0 && tally.connections === 0) {
         // Idle for a whole batch: dropped (a connection still holding it looks its tally up again).
         tally.isGone = true;
         tallies.delete(key);
         continue;
       }
-      const isKnown = written.has(tally.tokenId) || (tally.bytes === 0 && cache.tokenById(tally.tokenId));
+      const isKnown =
+        written.has(tally.tokenId) ||
+        (tally.bytes === 0 && tally.unchargedBytes === 0 && cache.tokenById(tally.tokenId));
       if (isKnown)
         carriers.push({
           tokenId: tally.tokenId,
@@ -102,15 +187,18 @@ export function createMeter(options: { db: TDb; cache: TStateCache; leases: TLea
           carrierId: tally.carrierId,
           country: tally.country,
           bytes: tally.bytes,
+          unchargedBytes: tally.unchargedBytes,
           connections: tally.connections,
         });
       tally.bytes = 0;
+      tally.unchargedBytes = 0;
       tally.connections = 0;
     }
-    if (rows.length === 0 && carriers.length === 0) return null;
+    const domains = domainRows().filter((d) => written.has(d.tokenId) || cache.tokenById(d.tokenId));
+    if (rows.length === 0 && carriers.length === 0 && domains.length === 0) return null;
     const t = new Date(options.now());
     const bucket = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate(), t.getUTCHours()));
-    return { id: randomUUID(), bucket, rows, carriers };
+    return { id: randomUUID(), bucket, rows, carriers, domains };
   }
 
   async function flushOnce(): Promise<void> {
@@ -134,20 +222,47 @@ export function createMeter(options: { db: TDb; cache: TStateCache; leases: TLea
   }
 
   const meter: TMeter = {
-    record(tokenId, bytes, conn) {
+    record(tokenId, bytes, conn, isCharged = true) {
+      const token = cache.tokenById(tokenId);
+      if (token) {
+        const domain = domainTallyFor(token, conn);
+        if (domain) domain.bytes += bytes;
+      }
+      if (!isCharged) {
+        pendingUncharged.set(tokenId, (pendingUncharged.get(tokenId) ?? 0) + bytes);
+        tallyFor(tokenId, conn).unchargedBytes += bytes;
+        // What the data path took from the purse for them is given back: they do not spend the allowance.
+        if (token) leases.giveBack(token, bytes);
+        return;
+      }
       pending.set(tokenId, (pending.get(tokenId) ?? 0) + bytes);
       tallyFor(tokenId, conn).bytes += bytes;
-      const token = cache.tokenById(tokenId);
       if (token) leases.metered(token, bytes);
     },
     closed(tokenId, conn) {
       if (conn.carrier) tallyFor(tokenId, conn).connections += 1;
+      const token = cache.tokenById(tokenId);
+      // A connection that reached a target (it was dialled): one connection of its domain.
+      if (token && conn.carrier) {
+        const domain = domainTallyFor(token, conn);
+        if (domain) domain.connections += 1;
+      }
+    },
+    lost(tokenId, bytes, carrier, country, conn) {
+      pendingUncharged.set(tokenId, (pendingUncharged.get(tokenId) ?? 0) + bytes);
+      tallyAt(tokenId, carrier, country).unchargedBytes += bytes;
+      const token = cache.tokenById(tokenId);
+      if (token) {
+        const domain = domainTallyFor(token, conn);
+        if (domain) domain.bytes += bytes;
+      }
     },
   };
   return {
     meter,
     flush,
     /** Tokens with bytes not yet written (waiting, or in a batch whose write failed). */
-    pendingTokens: () => new Set([...pending.keys(), ...(unsettled?.rows.map((r) => r.tokenId) ?? [])]).size,
+    pendingTokens: () =>
+      new Set([...pending.keys(), ...pendingUncharged.keys(), ...(unsettled?.rows.map((r) => r.tokenId) ?? [])]).size,
   };
 }

@@ -72,6 +72,9 @@ export function httpRefusal(reason: TRefusal): string {
 
 /** Thrown by dialing and policy code with the reason to report. */
 export class GatewayRefusal extends Error {
+  /** Bytes exchanged with an upstream pool in the failed dial (metered as not charged). */
+  upstreamBytes = 0;
+
   constructor(
     readonly reason: TRefusal,
     readonly socksCode?: number,

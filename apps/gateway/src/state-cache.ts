@@ -9,7 +9,7 @@ import { loadIpEntries, loadIpEntriesOfUsers, type TIpEntryRow } from './ip-list
 import { readVersion } from './state-version.repository';
 import { loadTargetRules, loadTargetRulesOfUsers, type TTargetRuleRow } from './target-rules.repository';
 import { loadTokensByUsername, loadTokensChangedSince, type TTokenRow } from './tokens.repository';
-import { loadUsageLogUsers } from './usage-log.repository';
+import { loadDomainUsageOffUsers, loadUsageLogUsers } from './usage-log.repository';
 
 /** Settings of the state cache. */
 export type TStateCacheOptions = {
@@ -121,6 +121,7 @@ export function createStateCache(options: TStateCacheOptions) {
   const compileRules = createRuleCompiler();
   // Accounts that opted in to the per-connection usage log.
   let usageLogUsers = new Set<number>();
+  let domainUsageOffUsers = new Set<number>();
   let version = -1;
   let lastChange: Date | null = null;
   // When a sync last read the database through (performance.now()); -Infinity before the first: the copy's freshness.
@@ -151,11 +152,12 @@ export function createStateCache(options: TStateCacheOptions) {
       return;
     }
     const since = lastChange ? new Date(lastChange.getTime() - SYNC_OVERLAP_MS) : null;
-    const [nodes, entries, ruleRows, logUsers, changedTokens, poolRows] = await Promise.all([
+    const [nodes, entries, ruleRows, logUsers, domainOffUsers, changedTokens, poolRows] = await Promise.all([
       loadExitNodes(db, options.secretBox ?? null),
       loadIpEntries(db),
       loadTargetRules(db),
       loadUsageLogUsers(db),
+      loadDomainUsageOffUsers(db),
       loadTokens(since),
       loadPools(db, options.secretBox ?? null, (poolId, why) =>
         onError(new Error(`pool ${poolId} is not used: ${why}`), 'pools'),
@@ -178,6 +180,7 @@ export function createStateCache(options: TStateCacheOptions) {
     poolCount = loadedPools;
     if (changedTokens) for (const row of changedTokens) takeRow(row);
     usageLogUsers = new Set(logUsers);
+    domainUsageOffUsers = new Set(domainOffUsers);
     nodesById = new Map(nodes.map((n) => [n.id, n]));
     const lists = listsOf(entries);
     const rules = compileRules(ruleRows, true);
@@ -290,6 +293,8 @@ export function createStateCache(options: TStateCacheOptions) {
     },
     /** Whether the account keeps a per-connection usage log. */
     isUsageLogged: (userId: number) => usageLogUsers.has(userId),
+    /** The account records its usage by target domain (on unless it turned it off). */
+    isDomainUsageOn: (userId: number) => !domainUsageOffUsers.has(userId),
     /** Reads the rows of this username now (coalesced with other names asked meanwhile). */
     lookUp: (username: string) => lookup.request(username),
     /** Loads everything, then listens and polls the version row. */

@@ -55,6 +55,14 @@ function endPeer(this: TJoined): void {
   if (this[kHeld] === undefined) this[kPeer]!.end();
 }
 function dropData(): void {}
+// Bytes not charged: the first byte back from an upstream answers the tunnel; its end or failure before that loses it.
+function onAnswered(this: TJoined): void {
+  this[kConn]!.isAnswered = true;
+}
+function onLostIfUnanswered(this: TJoined): void {
+  const conn = this[kConn]!;
+  if (!conn.isAnswered && !conn.socket.destroyed) conn.isLost = true;
+}
 function onTunnelError(this: TJoined): void {
   this[kPeer]?.destroy();
 }
@@ -77,6 +85,13 @@ export function joinTunnel(conn: Connection, upstream: net.Socket, early: Buffer
   target[kPeer] = client;
   client[kConn] = conn;
   target[kConn] = conn;
+  // Through an upstream (a pool or an upstream proxy), the client's bytes are charged once the upstream answers.
+  if (conn.carrier !== null && conn.carrier.kind !== 'direct' && !isOneWay) {
+    conn.isAnswered = false;
+    target.once('data', onAnswered);
+    target.once('end', onLostIfUnanswered);
+    target.once('error', onLostIfUnanswered);
+  }
   target.on('error', onTunnelError);
   client.on('error', onTunnelError);
   target.once('close', onTunnelClose);

@@ -318,7 +318,10 @@ export async function dialPool(
   }
   runtime.settle(pool, country, outcome);
   if (outcome.kind === 'connected') return { socket: outcome.socket, connectMs: outcome.connectMs };
-  if (outcome.kind === 'refused' && outcome.reason === 'area-not-served')
-    throw new GatewayRefusal('area-not-served', SOCKS_REPLY.notAllowed);
-  throw new GatewayRefusal('pool-down');
+  const refusal =
+    outcome.kind === 'refused' && outcome.reason === 'area-not-served'
+      ? new GatewayRefusal('area-not-served', SOCKS_REPLY.notAllowed)
+      : new GatewayRefusal('pool-down');
+  refusal.upstreamBytes = outcome.bytes ?? 0;
+  throw refusal;
 }

@@ -70,6 +70,7 @@ export function createUsageLog(options: { db: TDb; cache: TStateCache; now?: () 
         reason: conn.endReason,
         carrier: conn.carrier ? `${conn.carrier.kind === 'pool' ? 'pool' : 'exit'}:${conn.carrier.id}` : null,
         exitChanged: conn.exitChanged,
+        unchargedBytes: conn.bytesUncharged,
       });
     },
   };

@@ -61,6 +61,10 @@ export type TFakePoolStats = {
   /** Bytes from clients to targets, and back, through its tunnels. */
   bytesUp: number;
   bytesDown: number;
+  /** Tunnels it dropped (drop()) once the client had sent bytes, before any byte from the target. */
+  dropped: number;
+  /** Bytes read and written on its client sockets that have closed (requests, answers, refusals and tunnels). */
+  socketBytes: number;
 };
 
 /** A running fake pool. */
@@ -74,6 +78,8 @@ export type TFakePool = {
   fail(): void;
   /** From now on it accepts TCP connections and never answers them, until recover(). */
   stall(): void;
+  /** From now on it opens tunnels, then drops each once the client sends, before the target's answer; until recover(). */
+  drop(): void;
   recover(): void;
   /** Forgets every sticky session. */
   forgetSessions(): void;
@@ -152,11 +158,13 @@ export async function startFakePool(options: TFakePoolOptions): Promise<TFakePoo
     otherRefusals: 0,
     bytesUp: 0,
     bytesDown: 0,
+    dropped: 0,
+    socketBytes: 0,
   };
   const tunnels: TFakePoolTunnel[] = [];
   const sessions = new Map<string, { exit: number; until: number }>();
   let nextExit = 0;
-  let mode: 'serve' | 'fail' | 'stall' = 'serve';
+  let mode: 'serve' | 'fail' | 'stall' | 'drop' = 'serve';
   const sockets = new Set<net.Socket>();
 
   const isServed = (u: TParsedUser) =>
@@ -193,6 +201,16 @@ export async function startFakePool(options: TFakePoolOptions): Promise<TFakePoo
   }
 
   function pipe(client: net.Socket, target: net.Socket): void {
+    if (mode === 'drop') {
+      // The client's first bytes reach the pool and go no further: the tunnel is cut before any answer.
+      client.once('data', (d: Buffer) => {
+        stats.bytesUp += d.length;
+        stats.dropped += 1;
+        target.destroy();
+        client.destroy();
+      });
+      return;
+    }
     client.on('data', (d: Buffer) => (stats.bytesUp += d.length));
     target.on('data', (d: Buffer) => (stats.bytesDown += d.length));
     client.pipe(target);
@@ -225,7 +243,8 @@ export async function startFakePool(options: TFakePoolOptions): Promise<TFakePoo
     const httpServer = http.createServer((_req, res) => res.writeHead(405).end());
     httpServer.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
       socket.on('error', () => socket.destroy());
-      if (mode === 'stall') return;
+      // Silent; closed once the client gives up (the HTTP server's sockets stay half-open otherwise).
+      if (mode === 'stall') return void socket.once('end', () => socket.destroy());
       if (mode === 'fail') {
         stats.otherRefusals += 1;
         return answer(socket, 502, 'Bad Gateway', FAKE_POOL_TEXTS.failed);
@@ -369,7 +388,10 @@ export async function startFakePool(options: TFakePoolOptions): Promise<TFakePoo
   server.on('connection', (socket: net.Socket) => {
     stats.connections += 1;
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      stats.socketBytes += socket.bytesRead + socket.bytesWritten;
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -379,6 +401,7 @@ export async function startFakePool(options: TFakePoolOptions): Promise<TFakePoo
     stats: () => ({ ...stats }),
     fail: () => void (mode = 'fail'),
     stall: () => void (mode = 'stall'),
+    drop: () => void (mode = 'drop'),
     recover: () => void (mode = 'serve'),
     forgetSessions: () => sessions.clear(),
     close: () =>

@@ -28,7 +28,10 @@ export type TUpstreamAttempt = {
   detail: string;
 };
 
-/** The outcome of a dial. `attempts` lists every endpoint tried, in order. */
+/**
+ * The outcome of a dial. `attempts` lists every endpoint tried, in order. A failed dial's `bytes`: what was written
+ * to and read from the provider on the way (requests and refusals; providers may bill them).
+ */
 export type TUpstreamDialOutcome =
   | {
       kind: 'connected';
@@ -49,9 +52,10 @@ export type TUpstreamDialOutcome =
       /** An excerpt of the provider's answer (error headers, body), credentials cut out. */
       detail: string;
       attempts: TUpstreamAttempt[];
+      bytes?: number;
     }
-  | { kind: 'timeout'; endpoint: TUpstreamEndpoint; attempts: TUpstreamAttempt[] }
-  | { kind: 'unreachable'; endpoint: TUpstreamEndpoint; detail: string; attempts: TUpstreamAttempt[] };
+  | { kind: 'timeout'; endpoint: TUpstreamEndpoint; attempts: TUpstreamAttempt[]; bytes?: number }
+  | { kind: 'unreachable'; endpoint: TUpstreamEndpoint; detail: string; attempts: TUpstreamAttempt[]; bytes?: number };
 
 /** What to dial. */
 export type TUpstreamDialOptions = {
@@ -289,12 +293,16 @@ async function viaSocks(
 export async function dialUpstream(options: TUpstreamDialOptions): Promise<TUpstreamDialOutcome> {
   const attempts: TUpstreamAttempt[] = [];
   let last: TUpstreamDialOutcome | null = null;
+  let bytes = 0;
   for (const endpoint of options.endpoints) {
     const started = performance.now();
     const deadline = started + options.timeoutMs;
     const elapsed = () => Math.round(performance.now() - started);
+    let tcp: net.Socket | null = null;
+    const exchanged = () => (tcp ? tcp.bytesRead + tcp.bytesWritten : 0);
     try {
       const socket = await connectTcp(endpoint, options.timeoutMs);
+      tcp = socket;
       const result =
         options.protocol === 'socks5'
           ? await viaSocks(socket, endpoint, options, deadline)
@@ -307,16 +315,17 @@ export async function dialUpstream(options: TUpstreamDialOptions): Promise<TUpst
         return { ...result, endpoint, connectMs: elapsed(), attempts };
       }
       attempts.push({ endpoint, outcome: 'refused', ms: elapsed(), detail: `${result.status}: ${result.detail}` });
-      return { ...result, endpoint, attempts };
+      return { ...result, endpoint, attempts, bytes: bytes + exchanged() };
     } catch (error) {
       const failure =
         error instanceof DialFailure ? error : new DialFailure('unreachable', (error as Error).message ?? 'failed');
       const detail = redactUpstreamText(failure.message, options.username, options.password);
       attempts.push({ endpoint, outcome: failure.kind, ms: elapsed(), detail });
+      bytes += exchanged();
       last =
         failure.kind === 'timeout'
-          ? { kind: 'timeout', endpoint, attempts }
-          : { kind: 'unreachable', endpoint, detail, attempts };
+          ? { kind: 'timeout', endpoint, attempts, bytes }
+          : { kind: 'unreachable', endpoint, detail, attempts, bytes };
     }
   }
   return last ?? { kind: 'unreachable', endpoint: { host: '', port: 0 }, detail: 'no endpoint', attempts };

@@ -19,6 +19,7 @@ import {
   type TRankedCandidate,
 } from './rotation';
 import type { TStateCache } from './state-cache';
+import type { TStickySession } from './sticky-sessions';
 import type { TTokenRow } from './tokens.repository';
 import type { TGatewayPool, TPoolSession } from './upstream-pools';
 
@@ -40,6 +41,10 @@ export type TGrant = {
    * this process moved candidates that failed here last. Leaving by another is recorded (the usage log's exit change).
    */
   stickyChoice?: TExit;
+  /** The token's owner (the session hold report, exits not shared). */
+  userId?: number;
+  /** A sticky session (the username asked for one): its id, minutes and window, the same on every gateway. */
+  sticky?: TStickySession;
   /** Simultaneous connections allowed for this token. */
   maxConnections: number;
   /**
@@ -103,7 +108,7 @@ function toExit(node: TExitNodeRow): TNodeExit {
   if (!exit) {
     exit =
       node.egress === 'direct'
-        ? { id: node.id, kind: 'direct' }
+        ? { id: node.id, kind: 'direct', exitIp: node.exitIp ?? undefined }
         : {
             id: node.id,
             kind: node.egress,
@@ -111,6 +116,7 @@ function toExit(node: TExitNodeRow): TNodeExit {
             port: node.port,
             username: node.username ?? undefined,
             password: node.password ?? undefined,
+            exitIp: node.exitIp ?? undefined,
           };
     exitOfNode.set(node, exit);
   }
@@ -256,8 +262,21 @@ export function createAuthorizer(options: {
     const chosen = exitsFor(token, parsed.options);
     if (typeof chosen === 'string') return chosen;
     leases.prepare(token);
+    const { session, sesstime } = parsed.options;
+    let sticky: TStickySession | undefined;
+    if (session !== undefined && token.product === 'dynamic') {
+      const window = rotationWindow({ tokenId: token.id, session, sesstimeMinutes: sesstime, now: now() });
+      sticky = {
+        session,
+        minutes: sesstime ?? DEFAULT_SESSTIME_MINUTES,
+        windowStart: window.endsAt - window.lengthMs,
+        windowEnd: window.endsAt,
+      };
+    }
     return {
       tokenId: token.id,
+      userId: token.userId,
+      sticky,
       exits: chosen.exits,
       country: parsed.options.country ?? token.country,
       stickyChoice: parsed.options.session !== undefined ? chosen.choice : undefined,

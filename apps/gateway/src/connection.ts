@@ -72,6 +72,9 @@ export class Connection {
   /** Of bytesUp + bytesDown, those metered as not charged. */
   bytesUncharged = 0;
 
+  /** The sticky session window the connection belongs to (sticky-sessions.ts; null: none, or not reported). */
+  stickyKey: string | null = null;
+
   /** Told when the gateway starts draining (set by a protocol whose connection can end early: HTTP forward). */
   onDrain: (() => void) | null = null;
 

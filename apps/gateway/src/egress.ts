@@ -10,7 +10,7 @@ import type { TPoolExit } from './upstream-pools';
 export type TExit = TNodeExit | TPoolExit;
 
 /** An exit of the inventory (exit_nodes): the gateway host itself, or an upstream proxy. */
-export type TNodeExit = { id: number; kind: 'direct' } | TUpstreamExit;
+export type TNodeExit = { id: number; kind: 'direct'; exitIp?: string } | TUpstreamExit;
 
 /** An upstream proxy exit (HTTP CONNECT or SOCKS5). */
 export type TUpstreamExit = {
@@ -20,6 +20,8 @@ export type TUpstreamExit = {
   port: number;
   username?: string;
   password?: string;
+  /** The address it leaves from, where the inventory knows it (the session hold report, exits not shared). */
+  exitIp?: string;
 };
 
 /** A destination as the client asked for it. */

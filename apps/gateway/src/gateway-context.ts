@@ -7,6 +7,7 @@ import type { GatewayCounters } from './gateway-counters';
 import { GatewayRefusal } from './refusals';
 import type { TTargetGuard } from './target-policy';
 import { dialPool, type TPoolRuntime } from './upstream-pools';
+import type { TStickySessions } from './sticky-sessions';
 
 /** Candidates a connection dials at most before it is refused (GATEWAY_DIAL_TRIES). */
 export const DEFAULT_DIAL_TRIES = 3;
@@ -24,6 +25,8 @@ export type TGatewayContext = {
   pools: TPoolRuntime;
   /** Dial times and failures by egress kind (metrics). */
   counters: GatewayCounters;
+  /** The session hold report's records (absent: not reported). */
+  sessions?: TStickySessions;
 };
 
 // The client's own doing or the rules': no other candidate would do better.
@@ -71,9 +74,9 @@ export async function dialFor(
         // The pool's dial bounds itself (connectTimeoutMs per endpoint): the sweep's deadline waits for it.
         conn.deadline = Infinity;
         try {
-          const { socket } = await dialPool(ctx.pools, exit, target, ctx.connectTimeoutMs);
+          const { socket, exitIp } = await dialPool(ctx.pools, exit, target, ctx.connectTimeoutMs);
           ctx.counters.observeDial('pool', (performance.now() - startedAt) / 1000);
-          carriedBy(conn, grant, exit);
+          carriedBy(ctx, conn, grant, exit, exitIp);
           return socket;
         } catch (err) {
           lastError = err;
@@ -97,7 +100,7 @@ export async function dialFor(
           grant.targetRules ?? null,
         );
         ctx.counters.observeDial(exit.kind, (performance.now() - startedAt) / 1000);
-        carriedBy(conn, grant, exit);
+        carriedBy(ctx, conn, grant, exit, exit.exitIp ?? null);
         return socket;
       } catch (err) {
         lastError = err;
@@ -115,9 +118,13 @@ export async function dialFor(
   throw dialRefusal(lastError ?? skipped);
 }
 
-function carriedBy(conn: Connection, grant: TGrant, exit: TExit): void {
+function carriedBy(ctx: TGatewayContext, conn: Connection, grant: TGrant, exit: TExit, exitIp: string | null): void {
   if (conn.carrier !== exit) conn.tally = null;
   conn.carrier = exit;
   conn.areaCountry = grant.country ?? '';
   if (grant.stickyChoice && exit !== grant.stickyChoice) conn.exitChanged = true;
+  if (grant.sticky && grant.userId !== undefined && ctx.sessions) {
+    const idle = exit.kind === 'pool' ? exit.pool.sessionIdleMinutes : null;
+    ctx.sessions.seen(conn, grant.tokenId, grant.userId, grant.sticky, exit, exitIp, idle);
+  }
 }

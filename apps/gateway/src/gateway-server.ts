@@ -12,6 +12,7 @@ import { handleSocks5 } from './socks5-server';
 import { createTargetGuard, type TTargetPolicy } from './target-policy';
 import type { TUsageLogSink } from './usage-log';
 import { createPoolRuntime, type TPoolRuntime } from './upstream-pools';
+import type { TStickySessions } from './sticky-sessions';
 
 /** Settings of the protocol server. */
 export type TGatewayServerOptions = {
@@ -36,6 +37,8 @@ export type TGatewayServerOptions = {
   dialTries?: number;
   /** This process's view of the upstream pools (default: its own, with the breaker's defaults). */
   pools?: TPoolRuntime;
+  /** The session hold report's records (absent: not reported). */
+  sessions?: TStickySessions;
 };
 
 const kConnection = Symbol('connection');
@@ -70,6 +73,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     dialTries: options.dialTries ?? DEFAULT_DIAL_TRIES,
     pools: options.pools ?? createPoolRuntime({ now: Date.now, failures: 5, openMs: 30_000 }),
     counters,
+    sessions: options.sessions,
   };
 
   function onClose(this: TClientSocket): void {

@@ -6,6 +6,7 @@ import { createLeases } from './leases';
 import { createMeter } from './meter';
 import { createStateCache, type TStateCacheOptions } from './state-cache';
 import { createUsageLog } from './usage-log';
+import { createStickySessions } from './sticky-sessions';
 import { writePoolHealth } from './pools.repository';
 import { createPoolRuntime } from './upstream-pools';
 
@@ -97,7 +98,8 @@ export function createGatewayState(options: TGatewayStateOptions) {
     },
     findRefusal: (tokenId, sourceIp, admittedAs) => tokenAuthorizer.findRefusal(tokenId, sourceIp, admittedAs),
   };
-  const { meter, flush: flushUsage, pendingTokens } = createMeter({ db: options.db, cache, leases, now });
+  const sessions = createStickySessions({ now });
+  const { meter, flush: flushUsage, pendingTokens } = createMeter({ db: options.db, cache, leases, now, sessions });
   const usageLog = createUsageLog({ db: options.db, cache });
   // Metered bytes and the usage log's rows, each its own batch: one failing does not hold the other back.
   async function flush(): Promise<void> {
@@ -114,6 +116,8 @@ export function createGatewayState(options: TGatewayStateOptions) {
     meter,
     /** This process's view of the upstream pools (the protocol engine's dials use it). */
     pools,
+    /** The session hold report's records (written with the usage batches). */
+    sessions,
     /** Writes this process's pool figures now (the heartbeat does every few seconds). */
     reportPoolHealth,
     /** What the connection registry tells the per-connection usage log. */

@@ -54,6 +54,7 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
     counters,
     dialTries: options.dialTries,
     pools: store.pools,
+    sessions: store.sessions,
   });
   const metrics = createGatewayMetrics({
     counters,

@@ -6,6 +6,7 @@ import {
   DOMAIN_USAGE_OTHER,
   gatewayUsageBatches,
   proxyTokens,
+  stickySessions,
   tokenUsage,
   type TCarrierKind,
   type TDb,
@@ -13,6 +14,8 @@ import {
 
 /** Bytes and ended connections of a token to one registrable domain in a batch ('' : other). */
 export type TDomainUsageRow = { tokenId: number; userId: number; domain: string; bytes: number; connections: number };
+
+import type { TStickySessionRow } from './sticky-sessions';
 
 type TTx = Parameters<Parameters<TDb['transaction']>[0]>[0];
 
@@ -37,6 +40,8 @@ export type TUsageBatch = {
   /** Per token: charged bytes (the allowance and the bill) and bytes metered but not charged. */
   rows: { tokenId: number; userId: number; bytes: number; unchargedBytes?: number }[];
   carriers?: TCarrierUsageRow[];
+  /** Sticky sessions' records changed since the last batch (the session hold report). */
+  sessions?: TStickySessionRow[];
   /** Usage by domain of the batch's tokens whose owners keep it on (at most DOMAIN_USAGE_KEPT named per token, and other). */
   domains?: TDomainUsageRow[];
 };
@@ -53,7 +58,8 @@ export const USAGE_BATCH_RETENTION_MS = 24 * 60 * 60 * 1000;
 export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string): Promise<boolean> {
   const carriers = batch.carriers ?? [];
   const domains = batch.domains ?? [];
-  if (batch.rows.length === 0 && carriers.length === 0 && domains.length === 0) return false;
+  const sessions = batch.sessions ?? [];
+  if (batch.rows.length === 0 && carriers.length === 0 && domains.length === 0 && sessions.length === 0) return false;
   const rows = [...batch.rows].sort((a, b) => a.tokenId - b.tokenId);
   return db.transaction(async (tx) => {
     const recorded = await tx
@@ -114,6 +120,7 @@ export async function writeUsage(db: TDb, batch: TUsageBatch, instanceId: string
           },
         });
     if (domains.length > 0) await mergeDomains(tx, day, domains);
+    if (sessions.length > 0) await upsertSessions(tx, sessions);
     if (rows.length === 0) return true;
     await tx
       .insert(tokenUsage)
@@ -246,6 +253,42 @@ async function mergeDomains(tx: TTx, day: string, domains: TDomainUsageRow[]): P
       set: {
         bytes: sql`${domainUsage.bytes} + excluded.bytes`,
         connections: sql`${domainUsage.connections} + excluded.connections`,
+      },
+    });
+}
+
+/**
+ * Adds this process's view of sticky sessions to sticky_sessions: the earliest first use and the latest last use;
+ * the first carrier and exit address recorded stay; the earliest early end wins, and a gateway whose first carrier
+ * differs from the recorded one (another gateway's) ends the session there too, as a failover.
+ */
+async function upsertSessions(tx: TTx, rows: TStickySessionRow[]): Promise<void> {
+  const sorted = [...rows].sort(
+    (a, b) =>
+      a.tokenId - b.tokenId ||
+      (a.session < b.session ? -1 : a.session > b.session ? 1 : 0) ||
+      a.windowStart.getTime() - b.windowStart.getTime(),
+  );
+  const s = stickySessions;
+  // The change this row reports, or the failover its different carrier means.
+  const change = sql`CASE WHEN ${s.carrier} IS NOT NULL AND excluded.carrier IS NOT NULL AND excluded.carrier <> ${s.carrier}
+    THEN LEAST(COALESCE(excluded.changed_at, excluded.first_seen_at), excluded.first_seen_at) ELSE excluded.changed_at END`;
+  await tx
+    .insert(s)
+    .values(sorted)
+    .onConflictDoUpdate({
+      target: [s.tokenId, s.session, s.windowStart],
+      set: {
+        firstSeenAt: sql`LEAST(${s.firstSeenAt}, excluded.first_seen_at)`,
+        lastSeenAt: sql`GREATEST(${s.lastSeenAt}, excluded.last_seen_at)`,
+        carrier: sql`COALESCE(${s.carrier}, excluded.carrier)`,
+        exitIp: sql`COALESCE(${s.exitIp}, excluded.exit_ip)`,
+        endReason: sql`CASE WHEN ${change} IS NOT NULL AND (${s.changedAt} IS NULL OR ${change} < ${s.changedAt})
+          THEN (CASE WHEN excluded.changed_at IS NOT NULL AND excluded.changed_at <= ${change} THEN excluded.end_reason ELSE 'failover' END)
+          ELSE ${s.endReason} END`,
+        changedAt: sql`CASE WHEN ${change} IS NOT NULL AND (${s.changedAt} IS NULL OR ${change} < ${s.changedAt})
+          THEN ${change} ELSE ${s.changedAt} END`,
+        connections: sql`${s.connections} + excluded.connections`,
       },
     });
 }

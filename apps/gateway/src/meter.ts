@@ -7,6 +7,7 @@ import { DOMAIN_USAGE_KEPT } from '@proxy/contract';
 import { DOMAIN_OTHER, registrableDomain } from './domains';
 import { writeUsage, type TCarrierUsageRow, type TDomainUsageRow, type TUsageBatch } from './meter.repository';
 import type { TTokenRow } from './tokens.repository';
+import type { TStickySessions } from './sticky-sessions';
 import type { TLeases } from './leases';
 import type { TStateCache } from './state-cache';
 
@@ -70,7 +71,14 @@ export function carrierOf(exit: TExit | null): { kind: TCarrierKind; id: number 
  * the batch carries those tallies of its tokens, so carrier_usage gets, in the same transaction, bytes that sum to
  * each token's bytes of the batch exactly.
  */
-export function createMeter(options: { db: TDb; cache: TStateCache; leases: TLeases; now: () => number }) {
+export function createMeter(options: {
+  db: TDb;
+  cache: TStateCache;
+  leases: TLeases;
+  now: () => number;
+  /** Sticky sessions' records, written with each batch (absent: none). */
+  sessions?: TStickySessions;
+}) {
   const { cache, leases } = options;
   const pending = new Map<number, number>();
   /** Bytes metered but not charged, per token, since the last batch. */
@@ -157,7 +165,13 @@ export function createMeter(options: { db: TDb; cache: TStateCache; leases: TLea
   }
 
   function nextBatch(): TUsageBatch | null {
-    if (pending.size === 0 && pendingUncharged.size === 0 && tallies.size === 0 && domainTallies.size === 0)
+    if (
+      pending.size === 0 &&
+      pendingUncharged.size === 0 &&
+      tallies.size === 0 &&
+      domainTallies.size === 0 &&
+      (options.sessions?.size() ?? 0) === 0
+    )
       return null;
     const rows: TUsageBatch['rows'] = [];
     for (const tokenId of new Set([...pending.keys(), ...pendingUncharged.keys()])) {
@@ -195,10 +209,11 @@ export function createMeter(options: { db: TDb; cache: TStateCache; leases: TLea
       tally.connections = 0;
     }
     const domains = domainRows().filter((d) => written.has(d.tokenId) || cache.tokenById(d.tokenId));
-    if (rows.length === 0 && carriers.length === 0 && domains.length === 0) return null;
+    const sessions = options.sessions?.takeRows() ?? [];
+    if (rows.length === 0 && carriers.length === 0 && domains.length === 0 && sessions.length === 0) return null;
     const t = new Date(options.now());
     const bucket = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate(), t.getUTCHours()));
-    return { id: randomUUID(), bucket, rows, carriers, domains };
+    return { id: randomUUID(), bucket, rows, carriers, domains, sessions };
   }
 
   async function flushOnce(): Promise<void> {
@@ -240,6 +255,7 @@ export function createMeter(options: { db: TDb; cache: TStateCache; leases: TLea
       if (token) leases.metered(token, bytes);
     },
     closed(tokenId, conn) {
+      options.sessions?.closed(conn);
       if (conn.carrier) tallyFor(tokenId, conn).connections += 1;
       const token = cache.tokenById(tokenId);
       // A connection that reached a target (it was dialled): one connection of its domain.

@@ -41,6 +41,10 @@ export type TGatewayPool = {
   template: TPoolTemplate;
   spell: (area: TPoolArea) => TPoolArea;
   coverage: TPoolCoverage;
+  /** The answer header naming a tunnel's exit address (HTTP CONNECT pools that report it; null: not reported). */
+  exitIpHeader: string | null;
+  /** Minutes the provider keeps an idle sticky session (null: not stated). */
+  sessionIdleMinutes: number | null;
 };
 
 /** A pool's row made ready to dial; null when its template does not compile (the API refuses such a template). */
@@ -62,6 +66,8 @@ export function toGatewayPool(row: TPoolRow): TGatewayPool | null {
     template: compiled.template,
     spell: createAreaSpeller({ areaCase: row.areaCase, mapping: row.areaMapping }),
     coverage: { mode: row.coverageMode, areas: row.coverage },
+    exitIpHeader: row.exitIpHeader,
+    sessionIdleMinutes: row.sessionIdleMinutes,
   };
 }
 
@@ -295,7 +301,7 @@ export async function dialPool(
   exit: TPoolExit,
   target: { host: string; port: number },
   timeoutMs: number,
-): Promise<{ socket: net.Socket; connectMs: number }> {
+): Promise<{ socket: net.Socket; connectMs: number; exitIp: string | null }> {
   const { pool } = exit;
   const country = exit.area.country;
   const username = poolUsernameOf(exit);
@@ -312,12 +318,17 @@ export async function dialPool(
       password: pool.password,
       target,
       timeoutMs,
+      exitIpHeader: pool.exitIpHeader ?? undefined,
     });
   } catch {
     outcome = { kind: 'unreachable', endpoint: pool.endpoints[0], detail: '', attempts: [] };
   }
   runtime.settle(pool, country, outcome);
-  if (outcome.kind === 'connected') return { socket: outcome.socket, connectMs: outcome.connectMs };
+  if (outcome.kind === 'connected') {
+    // Only what the operator said the pool reports is believed (a SOCKS5 bound address may be the provider's own).
+    const exitIp = pool.exitIpHeader && pool.protocol === 'http-connect' ? outcome.exit.ip : null;
+    return { socket: outcome.socket, connectMs: outcome.connectMs, exitIp };
+  }
   const refusal =
     outcome.kind === 'refused' && outcome.reason === 'area-not-served'
       ? new GatewayRefusal('area-not-served', SOCKS_REPLY.notAllowed)

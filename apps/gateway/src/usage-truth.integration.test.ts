@@ -12,6 +12,7 @@ import {
   POOL_PASSWORD_PURPOSE,
   pools,
   proxyTokens,
+  stickySessions,
   tokenUsage,
   usageLogEntries,
   usageLogSettings,
@@ -24,6 +25,7 @@ import { bump, createTestDatabase, insertToken, insertUser, listen, startOrigin,
 import { openTunnel } from '../test/live-connections';
 import { viaProxy } from '../test/proxy-clients';
 import { UNANSWERED_MAX_BYTES } from './connection-registry';
+import { rotationWindow } from './rotation';
 
 const box = createSecretBox(Buffer.alloc(32, 7));
 const PASSWORD = 'pool-pass';
@@ -34,6 +36,12 @@ let gateway: TGateway;
 let origin: Awaited<ReturnType<typeof startOrigin>>;
 let fake: TFakePool;
 let poolId: number;
+// Two pools serving de: the first (priority 1) carries while it answers, the second takes over.
+let deFirst: TFakePool;
+let deSecond: TFakePool;
+let deFirstId: number;
+let deSecondId: number;
+let clock = Date.now();
 let userId: number;
 // A TCP server that accepts and never answers (a slow target), and a port nothing listens on.
 let silent: net.Server;
@@ -128,7 +136,24 @@ beforeAll(async () => {
     user: 'acme',
     password: PASSWORD,
     areas: [{ country: 'US' }],
-    exitAddresses: ['127.0.6.1'],
+    exitAddresses: ['127.0.6.1', '127.0.6.2'],
+    now: () => clock,
+  });
+  deFirst = await startFakePool({
+    protocol: 'http-connect',
+    template: OXY,
+    user: 'acme',
+    password: PASSWORD,
+    areas: [{ country: 'DE' }],
+    exitAddresses: ['127.0.7.1'],
+  });
+  deSecond = await startFakePool({
+    protocol: 'http-connect',
+    template: OXY,
+    user: 'acme',
+    password: PASSWORD,
+    areas: [{ country: 'DE' }],
+    exitAddresses: ['127.0.7.2'],
   });
   userId = await insertUser(handle.db);
   await handle.db.insert(usageLogSettings).values({ userId, enabled: true, retentionDays: 3 });
@@ -146,15 +171,40 @@ beforeAll(async () => {
       status: 'enabled',
       coverageMode: 'list',
       coverage: [{ country: 'us', state: '', city: '' }],
+      exitIpHeader: 'X-Exit-IP',
+      sessionIdleMinutes: 5,
     })
     .returning({ id: pools.id });
   poolId = row.id;
+  const dePool = async (name: string, f: TFakePool, priority: number) => {
+    const [de] = await handle.db
+      .insert(pools)
+      .values({
+        name,
+        kind: 'residential',
+        protocol: 'http-connect',
+        endpoints: [{ host: f.host, port: f.port }],
+        username: 'acme',
+        password: box.seal(PASSWORD, POOL_PASSWORD_PURPOSE),
+        usernameTemplate: OXY,
+        areaCase: 'upper',
+        status: 'enabled',
+        priority,
+        coverageMode: 'list',
+        coverage: [{ country: 'de', state: '', city: '' }],
+      })
+      .returning({ id: pools.id });
+    return de.id;
+  };
+  deFirstId = await dePool('de-first', deFirst, 1);
+  deSecondId = await dePool('de-second', deSecond, 10);
   gateway = await startGateway({
     db: handle.db,
     host: '127.0.0.1',
     port: 0,
     policy: { allowPrivateTargets: true, echoUrls: [] },
     secretBox: box,
+    now: () => clock,
     pollIntervalMs: 100,
     flushIntervalMs: 100,
     sampleIntervalMs: 50,
@@ -172,6 +222,8 @@ afterAll(async () => {
   origin?.close();
   silent?.close();
   await fake?.close();
+  await deFirst?.close();
+  await deSecond?.close();
   await handle?.close();
 });
 
@@ -310,3 +362,124 @@ describe('bytes not charged: lost on the pool side before the target answered', 
     expect(errors).toEqual([]);
   });
 });
+
+describe('the session hold report: how long each sticky session kept its exit, and why it ended early', () => {
+  const sessionsOf = async (tokenId: number) =>
+    handle.db
+      .select({
+        session: stickySessions.session,
+        askedMinutes: stickySessions.askedMinutes,
+        carrier: stickySessions.carrier,
+        exitIp: stickySessions.exitIp,
+        endReason: stickySessions.endReason,
+        changedAt: stickySessions.changedAt,
+        connections: stickySessions.connections,
+      })
+      .from(stickySessions)
+      .where(eq(stickySessions.tokenId, tokenId));
+  const get = (username: string, session: string, minutes = 30) =>
+    viaProxy({
+      proxyPort: gateway.port,
+      username: `${username}-session-${session}-sesstime-${minutes}`,
+      password: 'secret',
+      url: `http://127.0.0.1:${origin.port}/`,
+      via: 'connect',
+    });
+  // Moves the clock to the start of the session's window, so that minutes can pass within it.
+  const atWindowStart = (tokenId: number, session: string, minutes = 30) => {
+    const w = rotationWindow({ tokenId, session, sesstimeMinutes: minutes, now: clock });
+    clock = w.endsAt - w.lengthMs + 1000;
+  };
+
+  it('a session that kept its exit: asked minutes, the pool, the exit address the pool reported, its connections', async () => {
+    const { id, username } = await trafficToken();
+    atWindowStart(id, 'held1');
+    for (let i = 0; i < 3; i++) expect((await get(username, 'held1')).status).toBe(200);
+    await until(async () => (await sessionsOf(id))[0]?.connections === 3);
+    expect(await sessionsOf(id)).toEqual([
+      {
+        session: 'held1',
+        askedMinutes: 30,
+        carrier: `pool:${poolId}`,
+        exitIp: expect.stringMatching(/^127\.0\.6\.[12]$/),
+        endReason: null,
+        changedAt: null,
+        connections: 3,
+      },
+    ]);
+  });
+
+  it('the pool changed the exit of a live session: exit-changed, at that moment', async () => {
+    const { id, username } = await trafficToken();
+    atWindowStart(id, 'moved1');
+    expect((await get(username, 'moved1')).status).toBe(200);
+    fake.forgetSessions();
+    clock += 60_000;
+    const changedAt = clock;
+    expect((await get(username, 'moved1')).status).toBe(200);
+    await until(async () => (await sessionsOf(id))[0]?.endReason === 'exit-changed');
+    expect((await sessionsOf(id))[0].changedAt?.getTime()).toBe(changedAt);
+  });
+
+  it("idle past the pool's session limit: idle, from the end of the limit", async () => {
+    const { id, username } = await trafficToken();
+    atWindowStart(id, 'idle1');
+    expect((await get(username, 'idle1')).status).toBe(200);
+    const lastUse = clock;
+    // The pool keeps an idle session 5 minutes; 6 pass.
+    clock += 6 * 60_000;
+    expect((await get(username, 'idle1')).status).toBe(200);
+    await until(async () => (await sessionsOf(id))[0]?.endReason === 'idle');
+    expect((await sessionsOf(id))[0].changedAt?.getTime()).toBe(lastUse + 5 * 60_000);
+  });
+
+  it('its pool failed and failover moved it: failover; a session that only ever used one pool held', async () => {
+    const { id, username } = await insertDeToken();
+    atWindowStart(id, 'fo1');
+    expect((await get(username, 'fo1')).status).toBe(200);
+    deFirst.fail();
+    try {
+      clock += 30_000;
+      expect((await get(username, 'fo1')).status).toBe(200);
+    } finally {
+      deFirst.recover();
+    }
+    await until(async () => (await sessionsOf(id))[0]?.endReason === 'failover');
+    expect((await sessionsOf(id))[0]).toMatchObject({ carrier: `pool:${deFirstId}`, connections: 2 });
+    expect(deSecondId).toBeGreaterThan(deFirstId);
+  });
+
+  it('the proxy stopped while the session carried traffic: proxy-stopped', async () => {
+    const { id, username } = await trafficToken();
+    atWindowStart(id, 'stop1');
+    const t = await openTunnel({
+      proxyPort: gateway.port,
+      username: `${username}-session-stop1-sesstime-30`,
+      password: 'secret',
+      port: origin.port,
+    });
+    expect(t.head).toMatch(/^HTTP\/1\.1 200/);
+    await handle.db.update(proxyTokens).set({ status: 'disabled' }).where(eq(proxyTokens.id, id));
+    await bump(handle.db);
+    await t.closed;
+    await until(async () => (await sessionsOf(id))[0]?.endReason === 'proxy-stopped');
+  });
+});
+
+async function insertDeToken(): Promise<{ id: number; username: string }> {
+  tokenSeq += 1;
+  const username = `truthde${tokenSeq}`;
+  const id = await insertToken(handle.db, {
+    userId,
+    username,
+    product: 'dynamic',
+    billing: 'traffic',
+    network: 'HTTP',
+    country: 'de',
+    trafficLimitBytes: 1024 ** 3,
+    expiresAt: new Date(Date.now() + 30 * 86_400_000),
+  });
+  await bump(handle.db);
+  await until(() => gateway.store.authorizer.findRefusal(id, '127.0.0.1') === null);
+  return { id, username };
+}

@@ -68,6 +68,8 @@ export type TUpstreamDialOptions = {
   target: { host: string; port: number };
   /** Per endpoint: the TCP connection and the provider's answer together. */
   timeoutMs: number;
+  /** The HTTP answer header naming the exit address (default X-Exit-IP). */
+  exitIpHeader?: string;
 };
 
 const HEAD_LIMIT = 16 * 1024;
@@ -211,7 +213,10 @@ async function viaHttp(socket: net.Socket, options: TUpstreamDialOptions, deadli
     return {
       kind: 'connected',
       socket,
-      exit: { ip: headers.get('x-exit-ip') ?? null, country: headers.get('x-exit-country') ?? null },
+      exit: {
+        ip: headers.get((options.exitIpHeader ?? 'x-exit-ip').toLowerCase()) ?? null,
+        country: headers.get('x-exit-country') ?? null,
+      },
       detail: statusLine,
     };
   }

@@ -8,6 +8,7 @@ import { GatewayRefusal } from './refusals';
 import type { TTargetGuard } from './target-policy';
 import { dialPool, type TPoolRuntime } from './upstream-pools';
 import type { TStickySessions } from './sticky-sessions';
+import type { TExitClaims } from './exit-claims';
 
 /** Candidates a connection dials at most before it is refused (GATEWAY_DIAL_TRIES). */
 export const DEFAULT_DIAL_TRIES = 3;
@@ -27,6 +28,8 @@ export type TGatewayContext = {
   counters: GatewayCounters;
   /** The session hold report's records (absent: not reported). */
   sessions?: TStickySessions;
+  /** Exits claimed by an account's live sticky sessions (absent: exits may be shared). */
+  claims?: TExitClaims;
 };
 
 // The client's own doing or the rules': no other candidate would do better.
@@ -53,6 +56,13 @@ export async function dialFor(
   // Why pools were skipped without a dial: the refusal when nothing was dialled.
   let skipped: GatewayRefusal | null = null;
   let tries = 0;
+  // A sticky session takes no exit another live sticky session of its account holds (exit-claims.ts).
+  const { claims } = ctx;
+  const sticky = claims && grant.sticky && grant.userId !== undefined && !isEcho ? grant.sticky : null;
+  const sessionKey = sticky ? `${grant.tokenId}:${sticky.session}:${sticky.windowStart}` : '';
+  const isFree = (exitKey: string) =>
+    sticky ? claims!.claim(grant.userId!, sessionKey, exitKey, sticky.windowEnd) : true;
+  let isShared = false;
   try {
     for (const exit of grant.exits) {
       if (tries >= ctx.dialTries) break;
@@ -75,6 +85,13 @@ export async function dialFor(
         conn.deadline = Infinity;
         try {
           const { socket, exitIp } = await dialPool(ctx.pools, exit, target, ctx.connectTimeoutMs);
+          if (exitIp !== null && !(await isFree(`ip:${exitIp}`))) {
+            // The pool gave an address another session of the account holds: the next candidate.
+            socket.destroy();
+            isShared = true;
+            if (conn.socket.destroyed) break;
+            continue;
+          }
           ctx.counters.observeDial('pool', (performance.now() - startedAt) / 1000);
           carriedBy(ctx, conn, grant, exit, exitIp);
           return socket;
@@ -86,6 +103,11 @@ export async function dialFor(
           if (conn.socket.destroyed) break;
           continue;
         }
+      }
+      if (sticky && !(await isFree(`exit:${exit.id}`))) {
+        isShared = true;
+        if (conn.socket.destroyed) break;
+        continue;
       }
       tries += 1;
       conn.deadline = ctx.registry.clock() + ctx.connectTimeoutMs;
@@ -115,7 +137,7 @@ export async function dialFor(
     conn.dialing = null;
     conn.deadline = Infinity;
   }
-  throw dialRefusal(lastError ?? skipped);
+  throw dialRefusal(lastError ?? (isShared ? new GatewayRefusal('exit-in-use') : skipped));
 }
 
 function carriedBy(ctx: TGatewayContext, conn: Connection, grant: TGrant, exit: TExit, exitIp: string | null): void {

@@ -13,6 +13,7 @@ import { createTargetGuard, type TTargetPolicy } from './target-policy';
 import type { TUsageLogSink } from './usage-log';
 import { createPoolRuntime, type TPoolRuntime } from './upstream-pools';
 import type { TStickySessions } from './sticky-sessions';
+import type { TExitClaims } from './exit-claims';
 
 /** Settings of the protocol server. */
 export type TGatewayServerOptions = {
@@ -39,6 +40,8 @@ export type TGatewayServerOptions = {
   pools?: TPoolRuntime;
   /** The session hold report's records (absent: not reported). */
   sessions?: TStickySessions;
+  /** Exits claimed by an account's live sticky sessions (absent: exits may be shared). */
+  claims?: TExitClaims;
 };
 
 const kConnection = Symbol('connection');
@@ -74,6 +77,7 @@ export function createGatewayServer(options: TGatewayServerOptions) {
     pools: options.pools ?? createPoolRuntime({ now: Date.now, failures: 5, openMs: 30_000 }),
     counters,
     sessions: options.sessions,
+    claims: options.claims,
   };
 
   function onClose(this: TClientSocket): void {

@@ -7,6 +7,7 @@ import { createMeter } from './meter';
 import { createStateCache, type TStateCacheOptions } from './state-cache';
 import { createUsageLog } from './usage-log';
 import { createStickySessions } from './sticky-sessions';
+import { createExitClaims } from './exit-claims';
 import { writePoolHealth } from './pools.repository';
 import { createPoolRuntime } from './upstream-pools';
 
@@ -99,6 +100,7 @@ export function createGatewayState(options: TGatewayStateOptions) {
     findRefusal: (tokenId, sourceIp, admittedAs) => tokenAuthorizer.findRefusal(tokenId, sourceIp, admittedAs),
   };
   const sessions = createStickySessions({ now });
+  const claims = createExitClaims({ db: options.db, now, onError: (err) => onError(err, 'exit-claims') });
   const { meter, flush: flushUsage, pendingTokens } = createMeter({ db: options.db, cache, leases, now, sessions });
   const usageLog = createUsageLog({ db: options.db, cache });
   // Metered bytes and the usage log's rows, each its own batch: one failing does not hold the other back.
@@ -118,6 +120,8 @@ export function createGatewayState(options: TGatewayStateOptions) {
     pools,
     /** The session hold report's records (written with the usage batches). */
     sessions,
+    /** Exits claimed by an account's live sticky sessions. */
+    claims,
     /** Writes this process's pool figures now (the heartbeat does every few seconds). */
     reportPoolHealth,
     /** What the connection registry tells the per-connection usage log. */

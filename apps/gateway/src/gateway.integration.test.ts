@@ -638,13 +638,19 @@ describe('two gateways, no shared state', () => {
         password: 'p',
         country: 'se',
       });
-    const tokenId = await insertToken(handle.db, {
-      userId,
-      username: 'utwogw',
-      product: 'dynamic',
-      country: 'se',
-      expiresAt: new Date(clock + 86_400_000),
-    });
+    // One account per session: an account's live sessions never share an exit (exit-claims.ts), which would move
+    // a session off its rendezvous choice whenever another of them holds it.
+    const tokens: number[] = [];
+    for (let i = 1; i <= 3; i++)
+      tokens.push(
+        await insertToken(handle.db, {
+          userId: await insertUser(handle.db),
+          username: `utwogw${i}`,
+          product: 'dynamic',
+          country: 'se',
+          expiresAt: new Date(clock + 86_400_000),
+        }),
+      );
     await bump(handle.db);
     const second = await startGateway({
       db: handle.db,
@@ -667,8 +673,9 @@ describe('two gateways, no shared state', () => {
             })
           ).body,
         )?.[1];
-      for (const session of ['s1', 's2', 's3']) {
-        const username = `utwogw-session-${session}-sesstime-5`;
+      for (const [i, session] of ['s1', 's2', 's3'].entries()) {
+        const tokenId = tokens[i];
+        const username = `utwogw${i + 1}-session-${session}-sesstime-5`;
         const window = rotationWindow({ tokenId, session, sesstimeMinutes: 5, now: clock });
         const exit = await seen(gateway.port, username);
         expect(exit).toMatch(/^127\.0\.0\.1[1-4]$/);

@@ -55,6 +55,7 @@ export async function startGateway(options: TGatewayOptions): Promise<TGateway> 
     dialTries: options.dialTries,
     pools: store.pools,
     sessions: store.sessions,
+    claims: store.claims,
   });
   const metrics = createGatewayMetrics({
     counters,

@@ -50,6 +50,15 @@ export const REFUSALS = {
     socks: SOCKS_REPLY.networkUnreachable,
     text: "The area's upstream pools are not answering right now",
   },
+  /**
+   * A sticky session found every exit of its area held by another live sticky session of the same account (exits
+   * are not shared between an account's sessions; docs/gateway.md, "Exits not shared").
+   */
+  'exit-in-use': {
+    status: 503,
+    socks: SOCKS_REPLY.networkUnreachable,
+    text: 'Every exit of this area is held by another of your sticky sessions',
+  },
   /** The exit could not reach the destination. */
   'upstream-failed': { status: 502, socks: SOCKS_REPLY.hostUnreachable, text: 'The destination could not be reached' },
   /** Malformed request. */

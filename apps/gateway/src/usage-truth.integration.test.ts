@@ -4,7 +4,7 @@
 // carried are compared exactly.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   carrierUsage,
   createSecretBox,
@@ -21,7 +21,16 @@ import {
 } from '@proxy/db';
 import { startFakePool, type TFakePool } from '@proxy/db/testing';
 import { startGateway, type TGateway } from './index';
-import { bump, createTestDatabase, insertToken, insertUser, listen, startOrigin, until } from '../test/fixtures';
+import {
+  bump,
+  createTestDatabase,
+  insertExit,
+  insertToken,
+  insertUser,
+  listen,
+  startOrigin,
+  until,
+} from '../test/fixtures';
 import { openTunnel } from '../test/live-connections';
 import { viaProxy } from '../test/proxy-clients';
 import { UNANSWERED_MAX_BYTES } from './connection-registry';
@@ -49,16 +58,16 @@ let silentPort: number;
 const errors: string[] = [];
 
 let tokenSeq = 0;
-async function trafficToken(): Promise<{ id: number; username: string }> {
+async function trafficToken(owner = userId, country = 'us'): Promise<{ id: number; username: string }> {
   tokenSeq += 1;
   const username = `truth${tokenSeq}`;
   const id = await insertToken(handle.db, {
-    userId,
+    userId: owner,
     username,
     product: 'dynamic',
     billing: 'traffic',
     network: 'HTTP',
-    country: 'us',
+    country,
     trafficLimitBytes: 1024 ** 3,
     expiresAt: new Date(Date.now() + 30 * 86_400_000),
   });
@@ -392,7 +401,7 @@ describe('the session hold report: how long each sticky session kept its exit, a
   };
 
   it('a session that kept its exit: asked minutes, the pool, the exit address the pool reported, its connections', async () => {
-    const { id, username } = await trafficToken();
+    const { id, username } = await trafficToken(await insertUser(handle.db));
     atWindowStart(id, 'held1');
     for (let i = 0; i < 3; i++) expect((await get(username, 'held1')).status).toBe(200);
     await until(async () => (await sessionsOf(id))[0]?.connections === 3);
@@ -410,7 +419,7 @@ describe('the session hold report: how long each sticky session kept its exit, a
   });
 
   it('the pool changed the exit of a live session: exit-changed, at that moment', async () => {
-    const { id, username } = await trafficToken();
+    const { id, username } = await trafficToken(await insertUser(handle.db));
     atWindowStart(id, 'moved1');
     expect((await get(username, 'moved1')).status).toBe(200);
     fake.forgetSessions();
@@ -422,7 +431,7 @@ describe('the session hold report: how long each sticky session kept its exit, a
   });
 
   it("idle past the pool's session limit: idle, from the end of the limit", async () => {
-    const { id, username } = await trafficToken();
+    const { id, username } = await trafficToken(await insertUser(handle.db));
     atWindowStart(id, 'idle1');
     expect((await get(username, 'idle1')).status).toBe(200);
     const lastUse = clock;
@@ -434,7 +443,7 @@ describe('the session hold report: how long each sticky session kept its exit, a
   });
 
   it('its pool failed and failover moved it: failover; a session that only ever used one pool held', async () => {
-    const { id, username } = await insertDeToken();
+    const { id, username } = await trafficToken(await insertUser(handle.db), 'de');
     atWindowStart(id, 'fo1');
     expect((await get(username, 'fo1')).status).toBe(200);
     deFirst.fail();
@@ -450,7 +459,7 @@ describe('the session hold report: how long each sticky session kept its exit, a
   });
 
   it('the proxy stopped while the session carried traffic: proxy-stopped', async () => {
-    const { id, username } = await trafficToken();
+    const { id, username } = await trafficToken(await insertUser(handle.db));
     atWindowStart(id, 'stop1');
     const t = await openTunnel({
       proxyPort: gateway.port,
@@ -466,20 +475,66 @@ describe('the session hold report: how long each sticky session kept its exit, a
   });
 });
 
-async function insertDeToken(): Promise<{ id: number; username: string }> {
-  tokenSeq += 1;
-  const username = `truthde${tokenSeq}`;
-  const id = await insertToken(handle.db, {
-    userId,
-    username,
-    product: 'dynamic',
-    billing: 'traffic',
-    network: 'HTTP',
-    country: 'de',
-    trafficLimitBytes: 1024 ** 3,
-    expiresAt: new Date(Date.now() + 30 * 86_400_000),
+describe("exits not shared between an account's live sticky sessions", () => {
+  const carrierOf = async (tokenId: number, session: string) => {
+    await until(async () => {
+      const rows = await handle.db
+        .select({ carrier: stickySessions.carrier })
+        .from(stickySessions)
+        .where(and(eq(stickySessions.tokenId, tokenId), eq(stickySessions.session, session)));
+      return rows.length === 1;
+    });
+    const [row] = await handle.db
+      .select({ carrier: stickySessions.carrier })
+      .from(stickySessions)
+      .where(and(eq(stickySessions.tokenId, tokenId), eq(stickySessions.session, session)));
+    return row.carrier;
+  };
+  const get = (username: string, session: string) =>
+    viaProxy({
+      proxyPort: gateway.port,
+      username: `${username}-session-${session}-sesstime-30`,
+      password: 'secret',
+      url: `http://127.0.0.1:${origin.port}/`,
+      via: 'connect',
+    });
+
+  it('inventory exits: each live session of an account gets its own; none left, a clear refusal; another account shares', async () => {
+    const exits = [
+      await insertExit(handle.db, { country: 'fr', city: 'paris' }),
+      await insertExit(handle.db, { country: 'fr', city: 'lyon' }),
+    ];
+    await bump(handle.db);
+    const owner = await insertUser(handle.db);
+    const a = await trafficToken(owner, 'fr');
+    const b = await trafficToken(owner, 'fr');
+    expect((await get(a.username, 'one')).status).toBe(200);
+    expect((await get(b.username, 'two')).status).toBe(200);
+    const first = await carrierOf(a.id, 'one');
+    const second = await carrierOf(b.id, 'two');
+    expect(new Set([first, second])).toEqual(new Set(exits.map((id) => `exit:${id}`)));
+    // The same session again keeps its exit.
+    expect((await get(a.username, 'one')).status).toBe(200);
+    // A third session of the account: both exits are held.
+    const third = await get(a.username, 'three');
+    expect([third.status, third.reason]).toEqual([503, 'exit-in-use']);
+    // Another account's session is not held back by them.
+    const stranger = await trafficToken(await insertUser(handle.db), 'fr');
+    expect((await get(stranger.username, 'one')).status).toBe(200);
+    // Once the sessions' windows are over, their exits are free again.
+    clock += 31 * 60_000;
+    expect((await get(a.username, 'three')).status).toBe(200);
   });
-  await bump(handle.db);
-  await until(() => gateway.store.authorizer.findRefusal(id, '127.0.0.1') === null);
-  return { id, username };
-}
+
+  it('a pool that reports its exit address: a session given an address another session holds moves on, else is refused', async () => {
+    const owner = await insertUser(handle.db);
+    const a = await trafficToken(owner);
+    fake.forgetSessions();
+    // The pool hands its two addresses out in turn: the first two sessions get one each, the third the first's again.
+    expect((await get(a.username, 'p1')).status).toBe(200);
+    expect((await get(a.username, 'p2')).status).toBe(200);
+    const third = await get(a.username, 'p3');
+    expect([third.status, third.reason]).toEqual([503, 'exit-in-use']);
+    expect((await get(a.username, 'p1')).status).toBe(200);
+  });
+});

@@ -30,6 +30,10 @@ export const TOKEN_TEST_REASONS = {
     en: 'No exit or pool serves this area right now',
   },
   'pool-down': { zh: '该地区的上游代理池暂时无法连接', en: "The area's upstream pools are not answering right now" },
+  'exit-in-use': {
+    zh: '该地区的出口都已被您的其他粘性会话占用',
+    en: 'Every exit of this area is held by another of your sticky sessions',
+  },
   'upstream-failed': { zh: '出口无法访问目标地址', en: 'The exit could not reach the destination' },
   'bad-request': { zh: '网关拒绝了格式错误的请求', en: 'The gateway refused a malformed request' },
   'not-allowed': { zh: '网关拒绝了该连接', en: 'The gateway refused the connection' },

@@ -41,4 +41,5 @@ ALTER TABLE "pools" ADD COLUMN "session_idle_minutes" integer;--> statement-brea
 CREATE INDEX "session_exit_claims_expires_idx" ON "session_exit_claims" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "domain_usage_user_day_idx" ON "domain_usage" USING btree ("user_id","day");--> statement-breakpoint
 CREATE INDEX "sticky_sessions_token_idx" ON "sticky_sessions" USING btree ("token_id","window_start");--> statement-breakpoint
-CREATE INDEX "sticky_sessions_user_idx" ON "sticky_sessions" USING btree ("user_id","window_start");
+CREATE INDEX "sticky_sessions_user_idx" ON "sticky_sessions" USING btree ("user_id","window_start");--> statement-breakpoint
+CREATE INDEX "users_domain_usage_off_idx" ON "users" USING btree ("id") WHERE NOT "users"."domain_usage_enabled";

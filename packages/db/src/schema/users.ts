@@ -42,6 +42,10 @@ export const users = pgTable(
     index('users_invited_by_idx').on(t.invitedBy),
     /** The invitee list: one inviter's accounts, newest first. */
     index('users_invited_by_id_idx').on(t.invitedBy, t.id),
+    /** The few accounts that turned usage by domain off (the gateways load them at every change). */
+    index('users_domain_usage_off_idx')
+      .on(t.id)
+      .where(sql`NOT ${t.domainUsageEnabled}`),
   ],
 );
 

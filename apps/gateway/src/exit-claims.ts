@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { TDb } from '@proxy/db';
-import { rawRows } from './raw-rows.repository';
+import { claimExit, releaseExit } from './exit-claims.repository';
 
 /**
  * Exits not shared between an account's live sticky sessions (docs/gateway.md, "Exits not shared"): before a sticky
@@ -28,15 +27,7 @@ export function createExitClaims(options: { db: TDb; now: () => number; onError:
       if (mine && mine.exitKey === exitKey && mine.expiresAt > t) return true;
       let isGranted: boolean;
       try {
-        const rows = await rawRows(
-          db,
-          `INSERT INTO session_exit_claims (user_id, exit_key, session_key, expires_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (user_id, exit_key) DO UPDATE SET session_key = excluded.session_key, expires_at = excluded.expires_at
-           WHERE session_exit_claims.expires_at <= $5 OR session_exit_claims.session_key = excluded.session_key
-           RETURNING session_key`,
-          [userId, exitKey, sessionKey, new Date(expiresAt).toISOString(), new Date(t).toISOString()],
-        );
-        isGranted = rows.length > 0;
+        isGranted = await claimExit(db, { userId, exitKey, sessionKey, expiresAt, now: t });
       } catch (err) {
         options.onError(err);
         return true;
@@ -46,11 +37,7 @@ export function createExitClaims(options: { db: TDb; now: () => number; onError:
       held.set(sessionKey, { exitKey, expiresAt });
       // The session moved: the exit it held is free for the account's other sessions.
       if (mine && mine.exitKey !== exitKey)
-        await db
-          .execute(
-            sql`DELETE FROM session_exit_claims WHERE user_id = ${userId} AND exit_key = ${mine.exitKey} AND session_key = ${sessionKey}`,
-          )
-          .catch(options.onError);
+        await releaseExit(db, userId, mine.exitKey, sessionKey).catch(options.onError);
       return true;
     },
   };

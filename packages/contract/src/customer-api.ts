@@ -5,6 +5,7 @@ import { zAreaOption, zCountryOption, zSesstimeQuery } from './endpoint-generato
 import { zPage } from './envelope';
 import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
+import { ZDomainUsage, ZV1DomainUsageQuery } from './usage-domains';
 import { zDigits, zId } from './validators';
 
 /**
@@ -174,6 +175,16 @@ export const CUSTOMER_API_ROUTES = {
     tag: 'customer-api',
     input: ZV1EndpointsQuery,
     output: ZV1Endpoints,
+  }),
+  v1UsageDomains: defineRoute({
+    method: 'GET',
+    path: '/v1/usage/domains',
+    auth: 'user-or-key',
+    summary:
+      'Traffic by target domain over UTC days (from, to: YYYY-MM-DD, default the last 7, at most 93; proxyId or the whole account): bytes, connections and share per domain, most first, with "other" and the totals',
+    tag: 'customer-api',
+    input: ZV1DomainUsageQuery,
+    output: ZDomainUsage,
   }),
   userApiKeyReset: defineRoute({
     method: 'POST',

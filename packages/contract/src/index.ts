@@ -32,6 +32,7 @@ export * from './openapi';
 export * from './ip';
 export * from './proxy-username';
 export * from './usage';
+export * from './usage-domains';
 export * from './proxy-test';
 export * from './usage-log';
 export * from './endpoint-generator';

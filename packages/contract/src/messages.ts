@@ -234,6 +234,10 @@ export const VALIDATION_MESSAGES = {
   overviewDaysRange: { zh: '统计天数为 1-90 的整数', en: 'Days must be a whole number from 1 to 90' },
   usageLogRetention: { zh: '保留天数为 1-30 的整数', en: 'Retention must be a whole number of days from 1 to 30' },
   usageLogRangeDays: { zh: '连接日志每次最多查询 31 天', en: 'The usage log covers at most 31 days per query' },
+  domainUsageRangeDays: {
+    zh: '域名用量每次最多查询 93 天',
+    en: 'Usage by domain covers at most 93 days per query',
+  },
   poolTemplateChar: {
     zh: '用户名模板不能包含字符 {char}：上游不接受它出现在用户名中',
     en: 'The username template cannot contain {char}: providers do not accept it in a username',

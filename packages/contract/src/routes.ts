@@ -24,6 +24,7 @@ import { SYSTEM_ROUTES } from './system';
 import { TARGET_RULE_ROUTES } from './target-rules';
 import { OVERVIEW_ADMIN_ROUTES } from './overview';
 import { USAGE_ROUTES } from './usage';
+import { USAGE_DOMAIN_ROUTES } from './usage-domains';
 import { USAGE_LOG_ROUTES } from './usage-log';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
 import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
@@ -54,6 +55,7 @@ export const ROUTE_GROUPS = {
   areas: AREA_ROUTES,
   pricing: PRICING_ROUTES,
   usage: USAGE_ROUTES,
+  'usage-domains': USAGE_DOMAIN_ROUTES,
   'proxy-test': PROXY_TEST_ROUTES,
   'usage-log': USAGE_LOG_ROUTES,
   'endpoint-generator': SPIDER_ROUTES,

@@ -27,13 +27,17 @@ export const USAGE_LOG_RANGE_MAX_DAYS = 31;
 /** Most rows one CSV export holds. */
 export const USAGE_LOG_EXPORT_MAX = 100_000;
 
-/** The account's usage log setting. */
+/**
+ * The account's usage settings: the per-connection usage log (opt-in, `enabled`, kept `retention_days`) and the
+ * usage by target domain (`domain_usage_enabled`, on by default; usage-domains.ts).
+ */
 export const ZUsageLogSettings = z
   .object({
     enabled: z.boolean(),
     retention_days: z.number().int(),
+    domain_usage_enabled: z.boolean(),
   })
-  .meta({ examples: [{ enabled: true, retention_days: 7 }] });
+  .meta({ examples: [{ enabled: true, retention_days: 7, domain_usage_enabled: true }] });
 /** Parsed setting. */
 export type TUsageLogSettings = z.infer<typeof ZUsageLogSettings>;
 
@@ -45,6 +49,8 @@ export const ZUsageLogSettingsBody = z.object({
     .int({ error: 'usageLogRetention' })
     .min(USAGE_LOG_RETENTION_MIN, { error: 'usageLogRetention' })
     .max(USAGE_LOG_RETENTION_MAX, { error: 'usageLogRetention' }),
+  /** Record traffic by target domain; absent: unchanged. Turning it off keeps the days already recorded. */
+  domain_usage_enabled: z.boolean({ error: 'booleanRequired' }).optional(),
 });
 /** Parsed settings body. */
 export type TUsageLogSettingsBody = z.infer<typeof ZUsageLogSettingsBody>;
@@ -143,7 +149,8 @@ export const USAGE_LOG_ROUTES = {
     method: 'GET',
     path: '/user/usage-log/settings',
     auth: 'user',
-    summary: 'Whether the per-connection usage log is on, and for how many days it is kept',
+    summary:
+      'Whether the per-connection usage log is on and for how many days it is kept, and whether usage by target domain is recorded',
     tag: 'user',
     output: ZUsageLogSettings,
   }),
@@ -151,7 +158,8 @@ export const USAGE_LOG_ROUTES = {
     method: 'PUT',
     path: '/user/usage-log/settings',
     auth: 'user',
-    summary: 'Turn the per-connection usage log on or off and choose its retention (1-30 days)',
+    summary:
+      'Turn the per-connection usage log on or off and choose its retention (1-30 days); turn usage by target domain on or off',
     tag: 'user',
     input: ZUsageLogSettingsBody,
     output: ZUsageLogSettings,

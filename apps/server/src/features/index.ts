@@ -15,6 +15,7 @@ import { createIpListHandlers } from './ip-lists/ip-lists.routes';
 import { createTargetRuleHandlers } from './target-rules/target-rules.routes';
 import { createProxyTestHandlers } from './proxy-test/proxy-test.routes';
 import { createUsageHandlers } from './usage/usage.routes';
+import { createUsageDomainsHandlers } from './usage/usage-domains.routes';
 import { createUsageLogHandlers } from './usage-log/usage-log.routes';
 import { createEndpointGeneratorHandlers } from './endpoint-generator/endpoint-generator.routes';
 import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
@@ -87,6 +88,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'target-rules': createTargetRuleHandlers(deps),
     'proxy-test': createProxyTestHandlers(deps),
     usage: createUsageHandlers(deps),
+    'usage-domains': createUsageDomainsHandlers(deps),
     'usage-log': createUsageLogHandlers(deps),
     'endpoint-generator': createEndpointGeneratorHandlers(deps),
     'customer-api': createCustomerApiHandlers(deps),

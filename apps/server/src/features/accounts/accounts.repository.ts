@@ -48,3 +48,8 @@ export async function isUsernameTaken(db: TDbOrTx, username: string, exceptUserI
     .limit(1);
   return Boolean(row);
 }
+
+/** Turns the recording of the account's traffic by target domain on or off (the days already recorded stay). */
+export async function setDomainUsageEnabled(db: TDbOrTx, userId: number, enabled: boolean): Promise<void> {
+  await db.update(users).set({ domainUsageEnabled: enabled }).where(eq(users.id, userId));
+}

@@ -39,11 +39,16 @@ describe('site: settings, terms and the notice', () => {
     expect(en.markdown).toMatch(/unfrozen and refunded/);
     expect(en.markdown).toContain('Acceptable use');
     expect(en.markdown).toMatch(/API token \(API key\) is personal and must be kept secret/);
+    expect(en.markdown).toContain('Usage by target domain is recorded by default');
+    expect(en.markdown).toMatch(/turn it off at any time in the user centre/);
+    expect(en.markdown).toContain('The per-connection usage log stays off unless you turn it on');
     const zh = (await request(t.app, 'GET', '/site/terms', { lang: 'zh' })).json().data;
     expect(zh.lang).toBe('zh');
     expect(zh.markdown).toContain('充值不可退款');
     expect(zh.markdown).toContain('预扣并冻结');
     expect(zh.markdown).toContain('个人专用，必须保密');
+    expect(zh.markdown).toContain('默认记录按目标域名统计的用量');
+    expect(zh.markdown).toContain('逐条连接日志默认关闭，仅在您开启后记录');
   });
 
   it("shows the operator's terms file from DATA_DIR/terms without a restart, per language; an empty file keeps the shipped text", async () => {

@@ -176,6 +176,7 @@ describe('the usage log API and its retention', () => {
     expect((await request(t.app, 'GET', '/user/usage-log/settings', { token: ann.token })).json().data).toEqual({
       enabled: false,
       retention_days: 7,
+      domain_usage_enabled: true,
     });
   });
 

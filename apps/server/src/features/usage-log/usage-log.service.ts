@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error';
 import { csvCell } from '../../lib/csv';
 import type { TDeps } from '../../lib/deps';
 import { RawReply } from '../../lib/routing';
+import { findUserById, setDomainUsageEnabled } from '../accounts/accounts.repository';
 import { bumpGatewayVersion } from '../gateway/gateway-state.repository';
 import { changeGatewayState } from '../gateway/gateway-state.service';
 import { findUserTokens } from '../proxies/proxies.repository';
@@ -43,26 +44,36 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 type TLogDeps = Pick<TDeps, 'db' | 'clock'>;
 
-/** The account's setting; off with the default retention until chosen. */
+/**
+ * The account's settings: the usage log (off with the default retention until chosen) and the usage by target
+ * domain (on unless turned off).
+ */
 export async function getUsageLogSettings(deps: Pick<TDeps, 'db'>, userId: number): Promise<TUsageLogSettings> {
-  const row = await findUsageLogSettings(deps.db, userId);
-  return { enabled: row?.enabled ?? false, retention_days: row?.retentionDays ?? USAGE_LOG_RETENTION_DEFAULT };
+  const [row, user] = await Promise.all([findUsageLogSettings(deps.db, userId), findUserById(deps.db, userId)]);
+  return {
+    enabled: row?.enabled ?? false,
+    retention_days: row?.retentionDays ?? USAGE_LOG_RETENTION_DEFAULT,
+    domain_usage_enabled: user?.domainUsageEnabled ?? true,
+  };
 }
 
-/** Turns the log on or off and sets its retention; gateways apply it before the answer (embedded) or on their next sync. */
+/**
+ * Turns the log on or off and sets its retention, and turns the usage by domain on or off when the body says;
+ * one transaction that bumps the gateways' version: they apply it before the answer (embedded) or on their next sync.
+ */
 export async function updateUsageLogSettings(
   deps: Pick<TDeps, 'db' | 'gatewayApplied' | 'clock'>,
   userId: number,
   body: TUsageLogSettingsBody,
 ): Promise<TUsageLogSettings> {
-  const row = await changeGatewayState(deps, () =>
+  await changeGatewayState(deps, () =>
     deps.db.transaction(async (tx) => {
-      const saved = await saveUsageLogSettings(tx, userId, body.enabled, body.retention_days, todayOf(deps));
+      await saveUsageLogSettings(tx, userId, body.enabled, body.retention_days, todayOf(deps));
+      if (body.domain_usage_enabled !== undefined) await setDomainUsageEnabled(tx, userId, body.domain_usage_enabled);
       await bumpGatewayVersion(tx);
-      return saved;
     }),
   );
-  return { enabled: row.enabled, retention_days: row.retentionDays };
+  return getUsageLogSettings(deps, userId);
 }
 
 type TWindowQuery = { token_id: number; from?: Date; to?: Date; target?: string; outcome?: TUsageLogOutcome };

@@ -1,7 +1,7 @@
 import { DashboardOutlined } from '@ant-design/icons';
 import type { TAppRoute } from '../../app/route-types';
 
-/** The introduction page at "/", menu order 1 (spec section 2). */
+/** The introduction page at "/", menu order 1 (spec section 2), and the account's domains page it links to. */
 export const dashboardRoutes: TAppRoute[] = [
   {
     path: '/',
@@ -9,5 +9,12 @@ export const dashboardRoutes: TAppRoute[] = [
     access: 'protected',
     titleKey: 'dashboard:title',
     menu: { order: 1, icon: <DashboardOutlined /> },
+  },
+  {
+    // The account's usage by target domain in full (from the dashboard's top domains card).
+    path: '/usage/domains',
+    load: () => import('./components/domains-page'),
+    access: 'protected',
+    titleKey: 'common:domainUsage.pageTitle',
   },
 ];

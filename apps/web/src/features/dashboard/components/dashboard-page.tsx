@@ -7,11 +7,13 @@ import { ExpiringCard } from './expiring-card';
 import { PriceTable } from './price-table';
 import { ProductOverview } from './product-overview';
 import { SpendChartCard } from './spend-chart-card';
+import { TopDomainsCard } from './top-domains-card';
 import { TrafficChartCard } from './traffic-chart-card';
 
 /**
  * / : the statistics dashboard (introduction page): balance and trial credit,
- * active proxies by kind, spend and traffic over time, proxies expiring soon,
+ * active proxies by kind, spend and traffic over time, the top target domains,
+ * proxies expiring soon,
  * then the product overview and list prices.
  */
 export default function DashboardPage() {
@@ -35,6 +37,7 @@ export default function DashboardPage() {
           <TrafficChartCard />
         </Col>
       </Row>
+      <TopDomainsCard />
       <ExpiringCard />
       <ProductOverview />
       <PriceTable />

@@ -11,6 +11,7 @@ import { downloadQrPng } from '../../../lib/qr-download';
 import { formatAllowance, formatArea, usagePercent } from '../utils/format';
 import { CopyText, SecretText } from './copy-field';
 import { AutoRenewUndo } from './auto-renew-undo';
+import { ProxyDomainsSection } from './proxy-domains';
 import { StatusTag } from './status-tag';
 
 /** Every field of a proxy, its URL and a QR code of the URL that can be downloaded. */
@@ -137,6 +138,7 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
             </Button>
           </Flex>
           <TokenTargetRulesSection key={token.token_id} tokenId={token.token_id} />
+          <ProxyDomainsSection key={`domains-${token.token_id}`} tokenId={token.token_id} />
         </Flex>
       )}
     </Drawer>

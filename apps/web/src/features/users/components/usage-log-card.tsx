@@ -1,5 +1,7 @@
+import { useEffect, useRef } from 'react';
 import { Button, Card, Flex, Form, InputNumber, Result, Skeleton, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import {
   USAGE_LOG_RETENTION_MAX,
   USAGE_LOG_RETENTION_MIN,
@@ -45,6 +47,14 @@ function UsageLogForm({ settings }: { settings: TUsageLogSettings }) {
       >
         <InputNumber min={USAGE_LOG_RETENTION_MIN} max={USAGE_LOG_RETENTION_MAX} precision={0} style={{ width: 120 }} />
       </Form.Item>
+      <Form.Item
+        name="domain_usage_enabled"
+        valuePropName="checked"
+        label={t('domainUsage')}
+        extra={t('domainUsageHelp')}
+      >
+        <Switch data-testid="domain-usage-enabled" />
+      </Form.Item>
       <Form.Item>
         <Button type="primary" htmlType="submit" loading={mutation.isPending} data-testid="usage-log-save">
           {t('save')}
@@ -54,12 +64,23 @@ function UsageLogForm({ settings }: { settings: TUsageLogSettings }) {
   );
 }
 
-/** The user centre's usage log card: opt in to the per-connection log and choose how long it is kept. */
+/** Anchor of the card: other screens link to /user-center#usage-settings. */
+export const USAGE_SETTINGS_ANCHOR = 'usage-settings';
+
+/**
+ * The user centre's usage settings card: opt in to the per-connection log and choose how long it is kept, and turn
+ * the usage by target domain off or on. Scrolled into view when the address names its anchor.
+ */
 export function UsageLogCard() {
   const { t } = useTranslation('users', { keyPrefix: 'usageLog' });
   const { data, isPending, isError } = useUsageLogSettings();
+  const { hash } = useLocation();
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (hash === `#${USAGE_SETTINGS_ANCHOR}`) box.current?.scrollIntoView?.({ block: 'start' });
+  }, [hash]);
   return (
-    <Card title={t('title')}>
+    <Card title={t('title')} id={USAGE_SETTINGS_ANCHOR} ref={box}>
       <Flex vertical gap={8}>
         <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
           {t('intro')}

@@ -28,7 +28,7 @@ beforeEach(() => {
     channels: structuredClone(DEFAULT_ALERT_CHANNELS),
   }));
   api.on('userSessions', () => []);
-  api.on('userUsageLogSettings', () => ({ enabled: false, retention_days: 7 }));
+  api.on('userUsageLogSettings', () => ({ enabled: false, retention_days: 7, domain_usage_enabled: true }));
   api.on('userUpdateProfile', (req) => {
     const { username } = req.json as { username: string };
     return username === 'taken'

@@ -46,7 +46,7 @@ export function useDomainUsage(scope: TDomainUsageScope) {
 export async function exportDomainUsage(scope: TDomainUsageScope): Promise<void> {
   const query = queryOf(scope);
   const blob = await callApi('tokenSessionDomainsExport', query, {
-    failureMessage: translate('common:domainUsage.exportFailed'),
+    failureMessage: translate('dashboard:domainUsage.exportFailed'),
   });
   const name = scope.tokenId === undefined ? 'account' : `proxy-${scope.tokenId}`;
   downloadBlob(blob as Blob, `domains-${name}-${query.from}-${query.to}-utc.csv`);

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Empty, Flex, Progress, Segmented, Skeleton, Table, Tooltip, Typography } from 'antd';
-import type { TableColumnsType } from 'antd';
+import { Alert, Button, Empty, Flex, Grid, Segmented, Skeleton, Tooltip, Typography, theme } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TDomainUsage } from '@proxy/contract';
+import { LightTable, type TLightColumn } from '../../components/light-table';
 import { formatBytes } from '../../lib/format';
 import {
   DOMAIN_USAGE_PERIODS,
@@ -20,9 +20,25 @@ type TRow = { key: string; domain: string | null; bytes: number; connections: nu
 
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 
+/** A share as a thin bar and its percentage (a plain element: antd's Progress is not worth its weight here). */
+function ShareBar({ share }: { share: number }) {
+  const { token } = theme.useToken();
+  return (
+    <Flex align="center" gap={6}>
+      <div
+        aria-hidden
+        style={{ flex: 1, height: 6, borderRadius: 3, background: token.colorFillSecondary, overflow: 'hidden' }}
+      >
+        <div style={{ width: `${Math.min(100, share * 100)}%`, height: '100%', background: token.colorPrimary }} />
+      </div>
+      <span style={{ whiteSpace: 'nowrap' }}>{percent(share)}</span>
+    </Flex>
+  );
+}
+
 /** The link to the setting, for the empty state and the "off" notice. */
 function SettingLink() {
-  const { t } = useTranslation('common', { keyPrefix: 'domainUsage' });
+  const { t } = useTranslation('dashboard', { keyPrefix: 'domainUsage' });
   return (
     <Link to={DOMAIN_USAGE_SETTINGS_PATH} data-testid="domain-usage-setting-link">
       {t('settingLink')}
@@ -36,7 +52,8 @@ function SettingLink() {
  * While recording is off but past days have figures, a notice says so above them.
  */
 export function DomainUsageView({ usage, limit }: { usage: TDomainUsage; limit?: number }) {
-  const { t } = useTranslation('common', { keyPrefix: 'domainUsage' });
+  const { t } = useTranslation('dashboard', { keyPrefix: 'domainUsage' });
+  const isWide = Grid.useBreakpoint().sm ?? true;
   if (usage.total_bytes === 0) {
     return (
       <Empty
@@ -69,35 +86,37 @@ export function DomainUsageView({ usage, limit }: { usage: TDomainUsage; limit?:
     ...shown.map((d) => ({ key: `d:${d.domain}`, ...d })),
     ...(other.bytes > 0 || other.connections > 0 ? [{ key: 'other', domain: null, ...other }] : []),
   ];
-  const columns: TableColumnsType<TRow> = [
+  // A plain table (no antd Table: the dashboard's route budget); the connections column from the small breakpoint up.
+  const columns: TLightColumn<TRow>[] = [
     {
+      key: 'domain',
       title: t('domain'),
-      dataIndex: 'domain',
-      ellipsis: true,
-      render: (domain: string | null) =>
+      render: ({ domain }) =>
         domain === null ? (
           <Tooltip title={t('otherHelp')}>
             <Typography.Text type="secondary">{t('other')}</Typography.Text>
           </Tooltip>
         ) : (
-          <span title={domain}>{domain}</span>
+          <Typography.Text ellipsis={{ tooltip: domain }} style={{ maxWidth: 320 }}>
+            {domain}
+          </Typography.Text>
         ),
     },
     {
+      key: 'bytes',
       title: t('bytes'),
-      dataIndex: 'bytes',
-      align: 'right',
       width: 100,
-      render: (bytes: number) => <Tooltip title={t('exactBytes', { bytes })}>{formatBytes(bytes)}</Tooltip>,
+      isNowrap: true,
+      render: ({ bytes }) => <Tooltip title={t('exactBytes', { bytes })}>{formatBytes(bytes)}</Tooltip>,
     },
-    { title: t('connections'), dataIndex: 'connections', align: 'right', width: 100, responsive: ['sm'] },
+    ...(isWide
+      ? [{ key: 'connections', title: t('connections'), width: 100, render: (row: TRow) => row.connections }]
+      : []),
     {
+      key: 'share',
       title: t('share'),
-      dataIndex: 'share',
       width: 110,
-      render: (share: number) => (
-        <Progress percent={share * 100} size="small" format={() => percent(share)} aria-label={percent(share)} />
-      ),
+      render: ({ share }) => <ShareBar share={share} />,
     },
   ];
   return (
@@ -105,22 +124,16 @@ export function DomainUsageView({ usage, limit }: { usage: TDomainUsage; limit?:
       {!usage.enabled && (
         <Alert type="info" showIcon title={t('off')} action={<SettingLink />} data-testid="domain-usage-off-notice" />
       )}
-      <Table<TRow>
-        size="small"
-        rowKey="key"
-        columns={columns}
-        dataSource={rows}
-        pagination={false}
-        tableLayout="fixed"
-        data-testid="domain-usage-table"
-      />
+      <div data-testid="domain-usage-table">
+        <LightTable<TRow> size="small" title={t('title')} rowKey={(row) => row.key} columns={columns} rows={rows} />
+      </div>
     </Flex>
   );
 }
 
 /** The period's total and its UTC days. */
 export function DomainUsageTotal({ usage }: { usage: TDomainUsage }) {
-  const { t } = useTranslation('common', { keyPrefix: 'domainUsage' });
+  const { t } = useTranslation('dashboard', { keyPrefix: 'domainUsage' });
   return (
     <Typography.Text type="secondary" data-testid="domain-usage-total">
       {t('total', { bytes: formatBytes(usage.total_bytes), from: usage.from, to: usage.to })}
@@ -133,7 +146,7 @@ export function DomainUsageTotal({ usage }: { usage: TDomainUsage }) {
  * button: a proxy's detail and the account's domains page.
  */
 export function DomainUsagePanel({ tokenId }: { tokenId?: number }) {
-  const { t } = useTranslation('common', { keyPrefix: 'domainUsage' });
+  const { t } = useTranslation('dashboard', { keyPrefix: 'domainUsage' });
   const [days, setDays] = useState<TDomainUsagePeriod>(7);
   const usage = useDomainUsage({ tokenId, days });
   const exporting = useExportDomainUsage();

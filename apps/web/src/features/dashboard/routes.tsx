@@ -15,6 +15,6 @@ export const dashboardRoutes: TAppRoute[] = [
     path: '/usage/domains',
     load: () => import('./components/domains-page'),
     access: 'protected',
-    titleKey: 'common:domainUsage.pageTitle',
+    titleKey: 'dashboard:domainUsage.pageTitle',
   },
 ];

@@ -4,7 +4,7 @@ import { DomainUsagePanel } from '../../../entities/usage-domains/domain-usage-v
 
 /** /usage/domains: the account's traffic by target domain (up to 100 domains and "other"), period switch and CSV. */
 export default function DomainsPage() {
-  const { t } = useTranslation('common', { keyPrefix: 'domainUsage' });
+  const { t } = useTranslation('dashboard', { keyPrefix: 'domainUsage' });
   return (
     <Card title={t('pageTitle')}>
       <Typography.Paragraph type="secondary">{t('intro')}</Typography.Paragraph>

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatDateTimeMinutes } from '../../../lib/format';
 import { EXPIRING_WITHIN_DAYS, useExpiringProxies, type TExpiringProxy } from '../api/expiring-proxies';
-import { LightTable } from './light-table';
+import { LightTable } from '../../../components/light-table';
 
 const LIST_PATHS: Record<TExpiringProxy['kind'], string> = {
   dynamic: '/proxy/isp/variable',

@@ -10,7 +10,7 @@ import {
   priceIpFen,
 } from '@proxy/contract';
 import { usePriceCatalogue } from '../../../entities/pricing/price-catalogue';
-import { LightTable } from './light-table';
+import { LightTable } from '../../../components/light-table';
 
 type TPriceRow = { key: string; product: string; traffic: string[]; ip: string[] };
 

@@ -9,7 +9,7 @@ export const TOP_DOMAINS_SHOWN = 10;
 
 /** The account's 10 target domains with the most traffic over the last 7 UTC days, with a link to all of them. */
 export function TopDomainsCard() {
-  const { t } = useTranslation('common', { keyPrefix: 'domainUsage' });
+  const { t } = useTranslation('dashboard', { keyPrefix: 'domainUsage' });
   const usage = useDomainUsage({ days: 7 });
   return (
     <Card

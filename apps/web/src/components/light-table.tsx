@@ -4,7 +4,7 @@ import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
 /*
- * The dashboard's two small tables (list prices, proxies about to expire) as a
+ * Small read-only tables (the dashboard's list prices, proxies about to expire, top domains) as a
  * plain HTML table in antd's look. antd's Table brought its pagination, select,
  * tree and filter menus along: ~77 KB of gzipped JavaScript on the home page
  * for eight rows at most.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { renderAt } from '../../../test/render';
+import { renderAt } from '../test/render';
 import { LightTable } from './light-table';
 
 type TRow = { id: number; name: string };

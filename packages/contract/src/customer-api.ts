@@ -5,6 +5,7 @@ import { zAreaOption, zCountryOption, zSesstimeQuery } from './endpoint-generato
 import { zPage } from './envelope';
 import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
+import { ZSessionHoldsPage, ZV1SessionHoldsQuery } from './usage-sessions';
 import { zDigits, zId } from './validators';
 
 /**
@@ -174,6 +175,16 @@ export const CUSTOMER_API_ROUTES = {
     tag: 'customer-api',
     input: ZV1EndpointsQuery,
     output: ZV1Endpoints,
+  }),
+  v1ProxySessions: defineRoute({
+    method: 'GET',
+    path: '/v1/proxies/:proxyId/sessions',
+    auth: 'user-or-key',
+    summary:
+      "A proxy's sticky sessions of the last 7 days (the session hold report), newest first, paged (page, pageSize): minutes asked and kept, whether each held and why it ended early, with the share that held",
+    tag: 'customer-api',
+    input: ZV1SessionHoldsQuery,
+    output: ZSessionHoldsPage,
   }),
   userApiKeyReset: defineRoute({
     method: 'POST',

@@ -34,6 +34,7 @@ export * from './proxy-username';
 export * from './usage';
 export * from './proxy-test';
 export * from './usage-log';
+export * from './usage-sessions';
 export * from './endpoint-generator';
 export * from './customer-api';
 export * from './settings';

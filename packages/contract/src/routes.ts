@@ -25,6 +25,7 @@ import { TARGET_RULE_ROUTES } from './target-rules';
 import { OVERVIEW_ADMIN_ROUTES } from './overview';
 import { USAGE_ROUTES } from './usage';
 import { USAGE_LOG_ROUTES } from './usage-log';
+import { USAGE_SESSIONS_ROUTES } from './usage-sessions';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
 import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
 import { DOWNLOAD_ADMIN_ROUTES, DOWNLOAD_ROUTES } from './downloads';
@@ -56,6 +57,7 @@ export const ROUTE_GROUPS = {
   usage: USAGE_ROUTES,
   'proxy-test': PROXY_TEST_ROUTES,
   'usage-log': USAGE_LOG_ROUTES,
+  'usage-sessions': USAGE_SESSIONS_ROUTES,
   'endpoint-generator': SPIDER_ROUTES,
   'customer-api': CUSTOMER_API_ROUTES,
   invite: INVITE_ROUTES,

@@ -16,6 +16,7 @@ import { createTargetRuleHandlers } from './target-rules/target-rules.routes';
 import { createProxyTestHandlers } from './proxy-test/proxy-test.routes';
 import { createUsageHandlers } from './usage/usage.routes';
 import { createUsageLogHandlers } from './usage-log/usage-log.routes';
+import { createUsageSessionsHandlers } from './usage/usage-sessions.routes';
 import { createEndpointGeneratorHandlers } from './endpoint-generator/endpoint-generator.routes';
 import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
 import { createUserAdminHandlers } from './users/users-admin.routes';
@@ -88,6 +89,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     'proxy-test': createProxyTestHandlers(deps),
     usage: createUsageHandlers(deps),
     'usage-log': createUsageLogHandlers(deps),
+    'usage-sessions': createUsageSessionsHandlers(deps),
     'endpoint-generator': createEndpointGeneratorHandlers(deps),
     'customer-api': createCustomerApiHandlers(deps),
     'users-admin': createUserAdminHandlers(deps),

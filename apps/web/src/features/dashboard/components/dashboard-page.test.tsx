@@ -91,11 +91,12 @@ beforeEach(() => {
     from: '2026-01-01T00:00:00.000Z',
     to: '2026-01-03T12:00:00.000Z',
     points: [
-      { at: '2026-01-01T00:00:00.000Z', bytes: 0 },
-      { at: '2026-01-02T00:00:00.000Z', bytes: 1.5 * GB },
-      { at: '2026-01-03T00:00:00.000Z', bytes: 0.25 * GB },
+      { at: '2026-01-01T00:00:00.000Z', bytes: 0, uncharged_bytes: 0 },
+      { at: '2026-01-02T00:00:00.000Z', bytes: 1.5 * GB, uncharged_bytes: 0 },
+      { at: '2026-01-03T00:00:00.000Z', bytes: 0.25 * GB, uncharged_bytes: 0 },
     ],
     total_bytes: 1.75 * GB,
+    total_uncharged_bytes: 0,
   }));
 });
 
@@ -157,10 +158,11 @@ describe('statistics dashboard', () => {
       from: '2026-01-01T00:00:00.000Z',
       to: '2026-01-02T12:00:00.000Z',
       points: [
-        { at: '2026-01-01T00:00:00.000Z', bytes: 0 },
-        { at: '2026-01-02T00:00:00.000Z', bytes: 3 },
+        { at: '2026-01-01T00:00:00.000Z', bytes: 0, uncharged_bytes: 0 },
+        { at: '2026-01-02T00:00:00.000Z', bytes: 3, uncharged_bytes: 0 },
       ],
       total_bytes: 3,
+      total_uncharged_bytes: 0,
     }));
     renderPage();
     const { chart } = await chartIn('Traffic over time');
@@ -174,10 +176,11 @@ describe('statistics dashboard', () => {
       from: '2026-01-01T00:00:00.000Z',
       to: '2026-01-02T12:00:00.000Z',
       points: [
-        { at: '2026-01-01T00:00:00.000Z', bytes: 0 },
-        { at: '2026-01-02T00:00:00.000Z', bytes: 0 },
+        { at: '2026-01-01T00:00:00.000Z', bytes: 0, uncharged_bytes: 0 },
+        { at: '2026-01-02T00:00:00.000Z', bytes: 0, uncharged_bytes: 0 },
       ],
       total_bytes: 0,
+      total_uncharged_bytes: 0,
     }));
     renderPage();
     const card = (await screen.findByText('Traffic over time')).closest('.ant-card') as HTMLElement;

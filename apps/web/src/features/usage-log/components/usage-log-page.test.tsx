@@ -20,6 +20,7 @@ const ENTRY: TUsageLogEntry = {
   bytes_down: 5120,
   outcome: 'closed',
   reason: null,
+  uncharged_bytes: 0,
 };
 const REFUSED: TUsageLogEntry = {
   ...ENTRY,
@@ -39,12 +40,19 @@ beforeEach(() => {
     const records = [ENTRY, REFUSED].filter((e) => !outcome || e.outcome === outcome);
     const up = records.reduce((s, r) => s + r.bytes_up, 0);
     const down = records.reduce((s, r) => s + r.bytes_down, 0);
+    const uncharged = records.reduce((s, r) => s + r.uncharged_bytes, 0);
     return {
       records,
       total: records.length,
       page: 1,
       page_size: 20,
-      totals: { connections: records.length, bytes_up: up, bytes_down: down, bytes: up + down },
+      totals: {
+        connections: records.length,
+        bytes_up: up,
+        bytes_down: down,
+        bytes: up + down,
+        uncharged_bytes: uncharged,
+      },
       from: '2026-06-19T10:00:00.000Z',
       to: '2026-06-20T10:00:00.000Z',
       enabled: false,

@@ -35,11 +35,12 @@ export default defineConfig({
       // every page loads) and the operator screen's texts about 1.5 KB more on each page (/login 196.3 KB, / 436.9 KB)
       // and 3.5 KB on /tools/ip-quality (725.8 KB). Usage by target domain: the dashboard's top domains card (a
       // plain table, no antd Table) and its routes in the contract, about 4 KB on / (441.5 KB) and 1 KB elsewhere
-      // (/tools/ip-quality 728.1 KB).
+      // (/tools/ip-quality 728.1 KB); the session hold report's schemas and texts and the traffic card's "not
+      // charged" line about 0.6 KB on / (442.1 KB) and 1.6 KB on /tools/ip-quality (729.7 KB).
       budgets: {
-        byPath: { '/': 442 * KB, '/login': 197 * KB, '/invite/:invite_code': 356 * KB, '/renewal/cancel': 337 * KB },
+        byPath: { '/': 443 * KB, '/login': 197 * KB, '/invite/:invite_code': 356 * KB, '/renewal/cancel': 337 * KB },
         byAccess: { public: 199 * KB },
-        default: 729 * KB,
+        default: 730 * KB,
       },
     }),
     precompressPlugin(),

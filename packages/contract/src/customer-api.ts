@@ -6,6 +6,7 @@ import { zPage } from './envelope';
 import { EXPORT_LINE_FORMATS, PROXY_NETWORKS, ZProxyToken } from './proxies-tokens';
 import { defineRoute, type TRouteDef } from './route-def';
 import { ZDomainUsage, ZV1DomainUsageQuery } from './usage-domains';
+import { ZSessionHoldsPage, ZV1SessionHoldsQuery } from './usage-sessions';
 import { zDigits, zId } from './validators';
 
 /**
@@ -185,6 +186,16 @@ export const CUSTOMER_API_ROUTES = {
     tag: 'customer-api',
     input: ZV1DomainUsageQuery,
     output: ZDomainUsage,
+  }),
+  v1ProxySessions: defineRoute({
+    method: 'GET',
+    path: '/v1/proxies/:proxyId/sessions',
+    auth: 'user-or-key',
+    summary:
+      "A proxy's sticky sessions of the last 7 days (the session hold report), newest first, paged (page, pageSize): minutes asked and kept, whether each held and why it ended early, with the share that held",
+    tag: 'customer-api',
+    input: ZV1SessionHoldsQuery,
+    output: ZSessionHoldsPage,
   }),
   userApiKeyReset: defineRoute({
     method: 'POST',

@@ -35,6 +35,7 @@ export * from './usage';
 export * from './usage-domains';
 export * from './proxy-test';
 export * from './usage-log';
+export * from './usage-sessions';
 export * from './endpoint-generator';
 export * from './customer-api';
 export * from './settings';

@@ -26,6 +26,7 @@ import { OVERVIEW_ADMIN_ROUTES } from './overview';
 import { USAGE_ROUTES } from './usage';
 import { USAGE_DOMAIN_ROUTES } from './usage-domains';
 import { USAGE_LOG_ROUTES } from './usage-log';
+import { USAGE_SESSIONS_ROUTES } from './usage-sessions';
 import { USER_ADMIN_ROUTES, USER_ROUTES } from './users';
 import { SITE_ADMIN_ROUTES, SITE_ROUTES } from './site';
 import { DOWNLOAD_ADMIN_ROUTES, DOWNLOAD_ROUTES } from './downloads';
@@ -58,6 +59,7 @@ export const ROUTE_GROUPS = {
   'usage-domains': USAGE_DOMAIN_ROUTES,
   'proxy-test': PROXY_TEST_ROUTES,
   'usage-log': USAGE_LOG_ROUTES,
+  'usage-sessions': USAGE_SESSIONS_ROUTES,
   'endpoint-generator': SPIDER_ROUTES,
   'customer-api': CUSTOMER_API_ROUTES,
   invite: INVITE_ROUTES,

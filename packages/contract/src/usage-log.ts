@@ -101,6 +101,8 @@ export const ZUsageLogEntry = z
     outcome: z.enum(USAGE_LOG_OUTCOMES),
     /** The gateway's refusal reason (refused, cut), null when closed normally. */
     reason: z.string().nullable(),
+    /** Of bytes_up + bytes_down, those not charged: lost before the target answered (docs/usage.md). */
+    uncharged_bytes: z.number().int(),
   })
   .meta({
     examples: [
@@ -117,6 +119,7 @@ export const ZUsageLogEntry = z
         bytes_down: 5120,
         outcome: 'closed',
         reason: null,
+        uncharged_bytes: 0,
       },
     ],
   });
@@ -130,8 +133,10 @@ export const ZUsageLogTotals = z
     bytes_up: z.number().int(),
     bytes_down: z.number().int(),
     bytes: z.number().int(),
+    /** Of bytes, those not charged. */
+    uncharged_bytes: z.number().int(),
   })
-  .meta({ examples: [{ connections: 1, bytes_up: 812, bytes_down: 5120, bytes: 5932 }] });
+  .meta({ examples: [{ connections: 1, bytes_up: 812, bytes_down: 5120, bytes: 5932, uncharged_bytes: 0 }] });
 
 /** Answer of a usage log query: a page, the totals and the window used. */
 export const ZUsageLogPage = zPage(ZUsageLogEntry).extend({

@@ -36,14 +36,18 @@ export type TSessionTrafficQuery = z.infer<typeof ZSessionTrafficQuery>;
 
 /**
  * Answer of GET /token/session/traffic: zero-filled buckets (`at` is the
- * bucket's start, ISO) whose bytes sum to total_bytes, the metered usage.
+ * bucket's start, ISO) whose bytes sum to total_bytes, the charged usage; and
+ * beside them the bytes metered but not charged (lost to a failure before the
+ * target answered: docs/usage.md, "Bytes not charged"), summing to
+ * total_uncharged_bytes.
  */
 export const ZSessionTraffic = z.object({
   granularity: z.enum(TRAFFIC_GRANULARITIES),
   from: z.string(),
   to: z.string(),
-  points: z.array(z.object({ at: z.string(), bytes: z.number().int() })),
+  points: z.array(z.object({ at: z.string(), bytes: z.number().int(), uncharged_bytes: z.number().int() })),
   total_bytes: z.number().int(),
+  total_uncharged_bytes: z.number().int(),
 });
 /** Parsed traffic series. */
 export type TSessionTraffic = z.infer<typeof ZSessionTraffic>;
@@ -83,7 +87,7 @@ export const USAGE_ROUTES = {
     auth: 'user',
     isCachedPerUser: true,
     summary:
-      'Metered traffic over time by hour or day (one proxy, a list, or all); the buckets sum to the metered bytes',
+      'Charged traffic over time by hour or day (one proxy, a list, or all), and the bytes not charged beside it; the buckets sum to the totals',
     tag: 'proxy',
     input: ZSessionTrafficQuery,
     output: ZSessionTraffic,

@@ -17,6 +17,7 @@ import { createProxyTestHandlers } from './proxy-test/proxy-test.routes';
 import { createUsageHandlers } from './usage/usage.routes';
 import { createUsageDomainsHandlers } from './usage/usage-domains.routes';
 import { createUsageLogHandlers } from './usage-log/usage-log.routes';
+import { createUsageSessionsHandlers } from './usage/usage-sessions.routes';
 import { createEndpointGeneratorHandlers } from './endpoint-generator/endpoint-generator.routes';
 import { createCustomerApiHandlers } from './customer-api/customer-api.routes';
 import { createUserAdminHandlers } from './users/users-admin.routes';
@@ -90,6 +91,7 @@ export function createFeatureHandlers(deps: TDeps): THandlers {
     usage: createUsageHandlers(deps),
     'usage-domains': createUsageDomainsHandlers(deps),
     'usage-log': createUsageLogHandlers(deps),
+    'usage-sessions': createUsageSessionsHandlers(deps),
     'endpoint-generator': createEndpointGeneratorHandlers(deps),
     'customer-api': createCustomerApiHandlers(deps),
     'users-admin': createUserAdminHandlers(deps),

@@ -7,6 +7,7 @@ import { watchUsdtTransfers } from '../features/payments/usdt-watcher.service';
 import { refundNextOverdueSupply } from '../features/supply/supply.service';
 import { createAlertJobs } from '../features/alerts/alerts.jobs';
 import { createUsageLogPartitionsJob, createUsageLogRetentionJob } from '../features/usage-log/usage-log.jobs';
+import { createSessionRetentionJob } from '../features/usage/usage-sessions.jobs';
 import { createJobRunner, drain, type TJob, type TJobRunner } from './job-runner';
 
 // Rows per pass: enough to keep up, small enough that a pass stays short.
@@ -93,6 +94,7 @@ export function createServerJobRunner(
       ...createAlertJobs(deps),
       createUsageLogPartitionsJob(deps),
       createUsageLogRetentionJob(deps),
+      createSessionRetentionJob(deps),
     ],
     intervalMs: deps.config.JOBS_INTERVAL_MS,
     log: deps.log,

@@ -71,20 +71,26 @@ function whereOf(f: TUsageLogFilter): SQL | undefined {
   );
 }
 
-/** Count and byte sums of every connection matching the filter. */
+/** Count and byte sums (the uncharged part too) of every connection matching the filter. */
 export async function sumUsageLog(
   db: TDb,
   f: TUsageLogFilter,
-): Promise<{ connections: number; bytesUp: number; bytesDown: number }> {
+): Promise<{ connections: number; bytesUp: number; bytesDown: number; unchargedBytes: number }> {
   const [row] = await db
     .select({
       connections: sql<number>`count(*)::int`,
       bytesUp: sql<string>`coalesce(sum(${usageLogEntries.bytesUp}), 0)::text`,
       bytesDown: sql<string>`coalesce(sum(${usageLogEntries.bytesDown}), 0)::text`,
+      uncharged: sql<string>`coalesce(sum(${usageLogEntries.unchargedBytes}), 0)::text`,
     })
     .from(usageLogEntries)
     .where(whereOf(f));
-  return { connections: Number(row.connections), bytesUp: Number(row.bytesUp), bytesDown: Number(row.bytesDown) };
+  return {
+    connections: Number(row.connections),
+    bytesUp: Number(row.bytesUp),
+    bytesDown: Number(row.bytesDown),
+    unchargedBytes: Number(row.uncharged),
+  };
 }
 
 /** A page of the matching connections, newest first. */

@@ -23,6 +23,8 @@ describe('the usage log API and its retention', () => {
     outcome?: 'closed' | 'refused' | 'cut';
     up?: number;
     down?: number;
+    /** Of up + down, the bytes not charged. */
+    uncharged?: number;
     /** The owner's retention when the row is written (its expiry day is the day plus this). */
     retention?: number;
     expiresOn?: string;
@@ -44,6 +46,7 @@ describe('the usage log API and its retention', () => {
       bytesDown: values.down ?? 1000,
       outcome: values.outcome ?? 'closed',
       reason: values.outcome === 'refused' ? 'upstream-failed' : null,
+      unchargedBytes: values.uncharged ?? 0,
     });
   }
 
@@ -102,6 +105,8 @@ describe('the usage log API and its retention', () => {
       host: 'cdn.other.net',
       up: 30,
       down: 40,
+      // The tunnel dropped before the target's first byte: metered, not charged.
+      uncharged: 70,
     });
     await addRow({
       tokenId: annsToken,
@@ -121,13 +126,14 @@ describe('the usage log API and its retention', () => {
     expect(all.total).toBe(3);
     expect(all.records).toHaveLength(2);
     expect(all.records[0].ended_at).toBe('2026-04-09T12:00:00.000Z');
-    expect(all.totals).toEqual({ connections: 3, bytes_up: 40, bytes_down: 60, bytes: 100 });
+    expect(all.totals).toEqual({ connections: 3, bytes_up: 40, bytes_down: 60, bytes: 100, uncharged_bytes: 70 });
+    expect(all.records.map((r: { uncharged_bytes: number }) => r.uncharged_bytes)).toEqual([0, 70]);
     expect(all.from).toBe('2026-04-09T02:00:00.000Z');
 
     const byTarget = (
       await request(t.app, 'GET', `/token/usage-log/${annsToken}?target=example.COM`, { token: ann.token })
     ).json().data;
-    expect(byTarget.totals).toEqual({ connections: 2, bytes_up: 10, bytes_down: 20, bytes: 30 });
+    expect(byTarget.totals).toEqual({ connections: 2, bytes_up: 10, bytes_down: 20, bytes: 30, uncharged_bytes: 0 });
     const refused = (
       await request(t.app, 'GET', `/token/usage-log/${annsToken}?outcome=refused`, { token: ann.token })
     ).json().data;
@@ -144,8 +150,8 @@ describe('the usage log API and its retention', () => {
     const csv = await request(t.app, 'GET', `/token/usage-log/${annsToken}/export?target=cdn`, { token: ann.token });
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body).toBe(
-      'started_at,ended_at,protocol,source_ip,target_host,target_port,bytes_up,bytes_down,outcome,reason\r\n' +
-        '2026-04-09T10:59:59.000Z,2026-04-09T11:00:00.000Z,connect,203.0.113.7,cdn.other.net,443,30,40,closed,\r\n',
+      'started_at,ended_at,protocol,source_ip,target_host,target_port,bytes_up,bytes_down,outcome,reason,uncharged_bytes\r\n' +
+        '2026-04-09T10:59:59.000Z,2026-04-09T11:00:00.000Z,connect,203.0.113.7,cdn.other.net,443,30,40,closed,,70\r\n',
     );
   });
 

@@ -104,6 +104,7 @@ function entryOf(r: TUsageLogEntryRow): TUsageLogEntry {
     bytes_down: r.bytesDown,
     outcome: r.outcome,
     reason: r.reason,
+    uncharged_bytes: r.unchargedBytes,
   };
 }
 
@@ -129,6 +130,7 @@ export async function getUsageLog(
       bytes_up: sums.bytesUp,
       bytes_down: sums.bytesDown,
       bytes: sums.bytesUp + sums.bytesDown,
+      uncharged_bytes: sums.unchargedBytes,
     },
     from: filter.from.toISOString(),
     to: filter.to.toISOString(),
@@ -148,6 +150,7 @@ export const USAGE_LOG_CSV_COLUMNS = [
   'bytes_down',
   'outcome',
   'reason',
+  'uncharged_bytes',
 ] as const;
 
 /** The matching connections as CSV (oldest first, at most USAGE_LOG_EXPORT_MAX). */

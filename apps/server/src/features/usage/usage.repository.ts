@@ -6,13 +6,13 @@ import { listMembership } from '../proxies/proxies.repository';
 /** Which of a user's tokens a traffic query covers. */
 export type TUsageScope = { userId: number; tokenId?: number; list?: TProxyList };
 
-/** Metered bytes per hour bucket (summed over the scope's tokens) with bucket start in [from, to). */
+/** Charged and uncharged bytes per hour bucket (summed over the scope's tokens) with bucket start in [from, to). */
 export async function sumUsageByHour(
   db: TDbOrTx,
   scope: TUsageScope,
   from: Date,
   to: Date,
-): Promise<{ bucket: Date; bytes: number }[]> {
+): Promise<{ bucket: Date; bytes: number; unchargedBytes: number }[]> {
   const parts: SQL[] = [eq(tokenUsage.userId, scope.userId), gte(tokenUsage.bucket, from), lt(tokenUsage.bucket, to)];
   if (scope.tokenId !== undefined) parts.push(eq(tokenUsage.tokenId, scope.tokenId));
   if (scope.list) {
@@ -24,12 +24,16 @@ export async function sumUsageByHour(
     parts.push(inArray(tokenUsage.tokenId, members));
   }
   const rows = await db
-    .select({ bucket: tokenUsage.bucket, bytes: sql<string>`sum(${tokenUsage.bytes})` })
+    .select({
+      bucket: tokenUsage.bucket,
+      bytes: sql<string>`sum(${tokenUsage.bytes})`,
+      uncharged: sql<string>`sum(${tokenUsage.unchargedBytes})`,
+    })
     .from(tokenUsage)
     .where(and(...parts))
     .groupBy(tokenUsage.bucket)
     .orderBy(tokenUsage.bucket);
-  return rows.map((r) => ({ bucket: new Date(r.bucket), bytes: Number(r.bytes) }));
+  return rows.map((r) => ({ bucket: new Date(r.bucket), bytes: Number(r.bytes), unchargedBytes: Number(r.uncharged) }));
 }
 
 /** Spend and recharge in fen per local day (YYYY-MM-DD at the given UTC offset) of a user's entries in [from, to). */

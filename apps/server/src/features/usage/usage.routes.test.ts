@@ -27,8 +27,10 @@ describe('traffic and spend series', () => {
   let variableTraffic: number;
   let bensToken: number;
 
-  async function addUsage(tokenId: number, userId: number, bucket: string, bytes: number): Promise<void> {
-    await t.db.db.insert(tokenUsage).values({ tokenId, userId, bucket: new Date(bucket), bytes });
+  async function addUsage(tokenId: number, userId: number, bucket: string, bytes: number, uncharged = 0) {
+    await t.db.db
+      .insert(tokenUsage)
+      .values({ tokenId, userId, bucket: new Date(bucket), bytes, unchargedBytes: uncharged });
   }
 
   async function series(query: string, token = ann.token, lang = 'en') {
@@ -52,11 +54,12 @@ describe('traffic and spend series', () => {
     await addUsage(staticIp, ann.userId, '2026-04-09T03:00:00Z', 1000);
     await addUsage(staticIp, ann.userId, '2026-04-09T17:00:00Z', 2000);
     await addUsage(staticIp, ann.userId, '2026-04-10T01:00:00Z', 30);
-    await addUsage(variableTraffic, ann.userId, '2026-04-09T03:00:00Z', 400);
-    await addUsage(variableTraffic, ann.userId, '2026-04-10T01:00:00Z', 5);
+    // Bytes lost before the target answered are metered beside the charged ones, in the same hour rows.
+    await addUsage(variableTraffic, ann.userId, '2026-04-09T03:00:00Z', 400, 60);
+    await addUsage(variableTraffic, ann.userId, '2026-04-10T01:00:00Z', 5, 7);
     // Outside every range asked below.
-    await addUsage(staticIp, ann.userId, '2026-03-01T00:00:00Z', 999_999);
-    await addUsage(bensToken, ben.userId, '2026-04-09T03:00:00Z', 77_777);
+    await addUsage(staticIp, ann.userId, '2026-03-01T00:00:00Z', 999_999, 888);
+    await addUsage(bensToken, ben.userId, '2026-04-09T03:00:00Z', 77_777, 66_666);
     clock.set(new Date('2026-04-10T02:00:00Z'));
     // Sessions last 2.5 days of (fake) time.
     await signIn(t.app, ann, ben);
@@ -74,19 +77,20 @@ describe('traffic and spend series', () => {
     expect(data.granularity).toBe('day');
     // Local days 04-08 .. 04-10 start at 16:00 UTC of the day before.
     expect(data.points).toEqual([
-      { at: '2026-04-07T16:00:00.000Z', bytes: 0 },
-      { at: '2026-04-08T16:00:00.000Z', bytes: 1400 },
-      { at: '2026-04-09T16:00:00.000Z', bytes: 2035 },
+      { at: '2026-04-07T16:00:00.000Z', bytes: 0, uncharged_bytes: 0 },
+      { at: '2026-04-08T16:00:00.000Z', bytes: 1400, uncharged_bytes: 60 },
+      { at: '2026-04-09T16:00:00.000Z', bytes: 2035, uncharged_bytes: 7 },
     ]);
     expect(data.total_bytes).toBe(3435);
+    expect(data.total_uncharged_bytes).toBe(67);
     expect(sum(data.points)).toBe(data.total_bytes);
   });
 
   it('uses the asked time zone for day buckets', async () => {
     const { body } = await series('from=2026-04-09T00:00:00Z&tz_offset_minutes=0');
     expect(body.data.points).toEqual([
-      { at: '2026-04-09T00:00:00.000Z', bytes: 3400 },
-      { at: '2026-04-10T00:00:00.000Z', bytes: 35 },
+      { at: '2026-04-09T00:00:00.000Z', bytes: 3400, uncharged_bytes: 60 },
+      { at: '2026-04-10T00:00:00.000Z', bytes: 35, uncharged_bytes: 7 },
     ]);
   });
 
@@ -96,8 +100,15 @@ describe('traffic and spend series', () => {
     expect(one.body.data.points.find((p: { at: string }) => p.at === '2026-04-09T17:00:00.000Z').bytes).toBe(2000);
     expect(one.body.data.total_bytes).toBe(3030);
     expect(sum(one.body.data.points)).toBe(3030);
+    expect(one.body.data.total_uncharged_bytes).toBe(0);
     const list = await series('list=variable/traffic&granularity=hour&from=2026-04-09T00:00:00Z');
     expect(list.body.data.total_bytes).toBe(405);
+    expect(list.body.data.total_uncharged_bytes).toBe(67);
+    const hours = list.body.data.points as { at: string; uncharged_bytes: number }[];
+    expect(hours.filter((p) => p.uncharged_bytes > 0)).toEqual([
+      { at: '2026-04-09T03:00:00.000Z', bytes: 400, uncharged_bytes: 60 },
+      { at: '2026-04-10T01:00:00.000Z', bytes: 5, uncharged_bytes: 7 },
+    ]);
     const none = await series('list=idc/static&from=2026-04-09T00:00:00Z');
     expect(none.body.data.total_bytes).toBe(0);
   });
@@ -107,6 +118,7 @@ describe('traffic and spend series', () => {
     expect(foreign.status).toBe(404);
     const bens = await series('from=2026-04-09T00:00:00Z', ben.token);
     expect(bens.body.data.total_bytes).toBe(77_777);
+    expect(bens.body.data.total_uncharged_bytes).toBe(66_666);
     expect((await request(t.app, 'GET', '/token/session/traffic')).statusCode).toBe(401);
   });
 

@@ -14,7 +14,7 @@ import { sumMoneyByDay, sumUsageByHour } from './usage.repository';
 
 /**
  * Traffic and spend series for the dashboard: GET /token/session/traffic
- * (metered bytes from token_usage) and GET /user/statistics/amount (the ledger).
+ * (charged and uncharged bytes from token_usage) and GET /user/statistics/amount (the ledger).
  */
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -32,8 +32,8 @@ export function bucketStart(t: number, unitMs: number, tzOffsetMinutes: number):
 /**
  * Traffic over time for one token, a list or all the user's tokens. The
  * buckets cover whole hours (or local days) from the one holding `from` to
- * the one holding `to`, zero-filled; their sum is exactly the metered bytes
- * of those hours.
+ * the one holding `to`, zero-filled; their sums are exactly the charged and
+ * the uncharged bytes of those hours.
  */
 export async function getSessionTraffic(
   deps: TUsageDeps,
@@ -55,8 +55,13 @@ export async function getSessionTraffic(
   if (count > TRAFFIC_POINTS_MAX)
     throw new AppError('BAD_REQUEST', undefined, [{ path: 'from', message: 'rangeTooLong' }]);
 
-  const points = Array.from({ length: count }, (_, i) => ({ at: new Date(start + i * unit).toISOString(), bytes: 0 }));
+  const points = Array.from({ length: count }, (_, i) => ({
+    at: new Date(start + i * unit).toISOString(),
+    bytes: 0,
+    uncharged_bytes: 0,
+  }));
   let total = 0;
+  let totalUncharged = 0;
   const rows = await sumUsageByHour(
     deps.db,
     { userId, tokenId: query.token_id, list: query.list },
@@ -67,7 +72,9 @@ export async function getSessionTraffic(
     // An hour belongs to the day its start falls in (zones with half-hour offsets split no hour).
     const index = Math.floor((row.bucket.getTime() - start) / unit);
     points[index].bytes += row.bytes;
+    points[index].uncharged_bytes += row.unchargedBytes;
     total += row.bytes;
+    totalUncharged += row.unchargedBytes;
   }
   return {
     granularity: query.granularity,
@@ -75,6 +82,7 @@ export async function getSessionTraffic(
     to: new Date(end).toISOString(),
     points,
     total_bytes: total,
+    total_uncharged_bytes: totalUncharged,
   };
 }
 

@@ -91,11 +91,12 @@ beforeEach(() => {
     from: '2026-01-01T00:00:00.000Z',
     to: '2026-01-03T12:00:00.000Z',
     points: [
-      { at: '2026-01-01T00:00:00.000Z', bytes: 0 },
-      { at: '2026-01-02T00:00:00.000Z', bytes: 1.5 * GB },
-      { at: '2026-01-03T00:00:00.000Z', bytes: 0.25 * GB },
+      { at: '2026-01-01T00:00:00.000Z', bytes: 0, uncharged_bytes: 0 },
+      { at: '2026-01-02T00:00:00.000Z', bytes: 1.5 * GB, uncharged_bytes: 0 },
+      { at: '2026-01-03T00:00:00.000Z', bytes: 0.25 * GB, uncharged_bytes: 0 },
     ],
     total_bytes: 1.75 * GB,
+    total_uncharged_bytes: 0,
   }));
 });
 
@@ -151,16 +152,45 @@ describe('statistics dashboard', () => {
     expect(to - from).toBeLessThanOrEqual(7 * 24 * 3_600_000);
   });
 
+  it('says how many bytes were not charged beside the charged total', async () => {
+    api.on('tokenSessionTraffic', () => ({
+      granularity: 'day' as const,
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-01-02T12:00:00.000Z',
+      points: [
+        { at: '2026-01-01T00:00:00.000Z', bytes: GB, uncharged_bytes: 0 },
+        { at: '2026-01-02T00:00:00.000Z', bytes: GB, uncharged_bytes: 3 * 1024 ** 2 },
+      ],
+      total_bytes: 2 * GB,
+      total_uncharged_bytes: 3 * 1024 ** 2,
+    }));
+    renderPage();
+    const { card, chart } = await chartIn('Traffic over time');
+    await waitFor(() => expect(chart.read().series[0].data).toEqual([1, 1]));
+    expect(within(card).getByText('2.00 GB')).toBeTruthy();
+    expect(within(card).getByTestId('traffic-not-charged').textContent).toBe(
+      'Not charged: 3.00 MB (lost before the target answered)',
+    );
+  });
+
+  it('has no "not charged" line when every byte was charged', async () => {
+    renderPage();
+    const { card, chart } = await chartIn('Traffic over time');
+    await waitFor(() => expect(chart.read().series[0].data).toEqual([0, 1.5, 0.25]));
+    expect(within(card).queryByTestId('traffic-not-charged')).toBeNull();
+  });
+
   it('steps the axis by whole bytes when the traffic is under 1 KB', async () => {
     api.on('tokenSessionTraffic', () => ({
       granularity: 'day' as const,
       from: '2026-01-01T00:00:00.000Z',
       to: '2026-01-02T12:00:00.000Z',
       points: [
-        { at: '2026-01-01T00:00:00.000Z', bytes: 0 },
-        { at: '2026-01-02T00:00:00.000Z', bytes: 3 },
+        { at: '2026-01-01T00:00:00.000Z', bytes: 0, uncharged_bytes: 0 },
+        { at: '2026-01-02T00:00:00.000Z', bytes: 3, uncharged_bytes: 0 },
       ],
       total_bytes: 3,
+      total_uncharged_bytes: 0,
     }));
     renderPage();
     const { chart } = await chartIn('Traffic over time');
@@ -174,10 +204,11 @@ describe('statistics dashboard', () => {
       from: '2026-01-01T00:00:00.000Z',
       to: '2026-01-02T12:00:00.000Z',
       points: [
-        { at: '2026-01-01T00:00:00.000Z', bytes: 0 },
-        { at: '2026-01-02T00:00:00.000Z', bytes: 0 },
+        { at: '2026-01-01T00:00:00.000Z', bytes: 0, uncharged_bytes: 0 },
+        { at: '2026-01-02T00:00:00.000Z', bytes: 0, uncharged_bytes: 0 },
       ],
       total_bytes: 0,
+      total_uncharged_bytes: 0,
     }));
     renderPage();
     const card = (await screen.findByText('Traffic over time')).closest('.ant-card') as HTMLElement;

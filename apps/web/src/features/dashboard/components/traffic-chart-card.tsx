@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Alert, Button, Card, Empty, Statistic } from 'antd';
+import { Alert, Button, Card, Empty, Statistic, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { bytesIn, formatBytes, formatMonthDay, pickByteUnit } from '../../../lib/format';
 import type { TPeriodDays } from '../api/statistics-amount';
@@ -9,7 +9,7 @@ import { PeriodSwitch } from './period-switch';
 
 const TRAFFIC_COLOR = '#13c2c2';
 
-/** Metered traffic of all the user's proxies per day (GET /token/session/traffic). */
+/** Charged traffic of all the user's proxies per day (GET /token/session/traffic), and the bytes not charged. */
 export function TrafficChartCard() {
   const { t } = useTranslation('dashboard');
   const [days, setDays] = useState<TPeriodDays>(7);
@@ -58,6 +58,11 @@ export function TrafficChartCard() {
             loading={traffic.isPending}
             style={{ marginBottom: 8 }}
           />
+          {(traffic.data?.total_uncharged_bytes ?? 0) > 0 && (
+            <Typography.Paragraph type="secondary" style={{ fontSize: 12 }} data-testid="traffic-not-charged">
+              {t('charts.notCharged', { bytes: formatBytes(traffic.data?.total_uncharged_bytes ?? 0) })}
+            </Typography.Paragraph>
+          )}
           {!traffic.isPending && points.every((p) => p.bytes === 0) ? (
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}

@@ -13,6 +13,8 @@ import { CopyText, SecretText } from './copy-field';
 import { AutoRenewUndo } from './auto-renew-undo';
 import { ProxyDomainsSection } from './proxy-domains';
 import { StatusTag } from './status-tag';
+import { ProxySessions } from './proxy-sessions';
+import { UnchargedNote } from './uncharged-note';
 
 /** Every field of a proxy, its URL and a QR code of the URL that can be downloaded. */
 export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => void }) {
@@ -63,18 +65,22 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
               {
                 key: 'usage',
                 label: t('fields.usage'),
-                children:
-                  token.usage.limit_bytes === null ? (
-                    formatBytesTrimmed(token.usage.used_bytes)
-                  ) : (
-                    <div>
-                      {t('usage.ofLimit', {
-                        used: formatBytesTrimmed(token.usage.used_bytes),
-                        limit: formatAllowance(token.usage.limit_bytes),
-                      })}
-                      <Progress percent={percent ?? 0} size="small" />
-                    </div>
-                  ),
+                children: (
+                  <Flex vertical>
+                    {token.usage.limit_bytes === null ? (
+                      formatBytesTrimmed(token.usage.used_bytes)
+                    ) : (
+                      <div>
+                        {t('usage.ofLimit', {
+                          used: formatBytesTrimmed(token.usage.used_bytes),
+                          limit: formatAllowance(token.usage.limit_bytes),
+                        })}
+                        <Progress percent={percent ?? 0} size="small" />
+                      </div>
+                    )}
+                    <UnchargedNote token={token} />
+                  </Flex>
+                ),
               },
               {
                 key: 'usageLog',
@@ -137,6 +143,7 @@ export function DetailDrawer(props: { token: TProxyToken | null; onClose: () => 
               {t('detail.qrDownload')}
             </Button>
           </Flex>
+          <ProxySessions key={`sessions-${token.token_id}`} token={token} />
           <TokenTargetRulesSection key={token.token_id} tokenId={token.token_id} />
           <ProxyDomainsSection key={`domains-${token.token_id}`} tokenId={token.token_id} />
         </Flex>

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TUsageLogEntry } from '@proxy/contract';
 import { fail } from '../../../test/api-stub';
 import { makeUser } from '../../../test/fixtures';
@@ -20,6 +20,16 @@ const ENTRY: TUsageLogEntry = {
   bytes_down: 5120,
   outcome: 'closed',
   reason: null,
+  uncharged_bytes: 0,
+};
+/** A tunnel dropped before the target's first byte: its bytes were metered but not charged. */
+const LOST: TUsageLogEntry = {
+  ...ENTRY,
+  id: 4,
+  target_host: 'lost.example.net',
+  bytes_up: 600,
+  bytes_down: 0,
+  uncharged_bytes: 600,
 };
 const REFUSED: TUsageLogEntry = {
   ...ENTRY,
@@ -36,15 +46,24 @@ beforeEach(() => {
   api.on('tokenUsageLog', (req) => {
     if (req.params.token_id !== '7') return fail(404, 404, 'Not found', { error: 'NOT_FOUND' });
     const outcome = req.query.get('outcome');
-    const records = [ENTRY, REFUSED].filter((e) => !outcome || e.outcome === outcome);
+    const records = (req.query.get('target') === 'lost' ? [LOST, ENTRY] : [ENTRY, REFUSED]).filter(
+      (e) => !outcome || e.outcome === outcome,
+    );
     const up = records.reduce((s, r) => s + r.bytes_up, 0);
     const down = records.reduce((s, r) => s + r.bytes_down, 0);
+    const uncharged = records.reduce((s, r) => s + r.uncharged_bytes, 0);
     return {
       records,
       total: records.length,
       page: 1,
       page_size: 20,
-      totals: { connections: records.length, bytes_up: up, bytes_down: down, bytes: up + down },
+      totals: {
+        connections: records.length,
+        bytes_up: up,
+        bytes_down: down,
+        bytes: up + down,
+        uncharged_bytes: uncharged,
+      },
       from: '2026-06-19T10:00:00.000Z',
       to: '2026-06-20T10:00:00.000Z',
       enabled: false,
@@ -63,6 +82,24 @@ describe('a proxy usage log', () => {
     expect(screen.getByTestId('usage-log-totals').getAttribute('data-bytes')).toBe('5932');
     expect(screen.getByText(/The usage log is off/)).toBeTruthy();
     expect(screen.getAllByText('example.com:443')).toHaveLength(2);
+  });
+
+  it('shows the bytes not charged of each connection, a tag on the rows with some, and their total', async () => {
+    renderPage('/proxy/usage-log/7');
+    await waitFor(() => expect(screen.getAllByTestId('bytes-up')).toHaveLength(2));
+    expect(screen.queryByTestId('not-charged-tag')).toBeNull();
+    fireEvent.change(screen.getByPlaceholderText('e.g. example.com'), { target: { value: 'lost' } });
+    fireEvent.click(screen.getByRole('button', { name: /Search/ }));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('bytes-uncharged').map((c) => c.textContent)).toEqual(['600', '0']),
+    );
+    const tags = screen.getAllByTestId('not-charged-tag');
+    expect(tags).toHaveLength(1);
+    expect(tags[0].textContent).toBe('Not charged');
+    expect(tags[0].closest('tr')?.textContent).toContain('lost.example.net:443');
+    const totals = screen.getByTestId('usage-log-totals');
+    expect(within(totals).getByText('Not charged')).toBeTruthy();
+    expect(within(totals).getByText('600 B')).toBeTruthy();
   });
 
   it('filters by outcome', async () => {

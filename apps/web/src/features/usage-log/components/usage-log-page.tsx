@@ -101,12 +101,26 @@ export default function UsageLogPage() {
       render: (n: number) => <span data-testid="bytes-down">{n}</span>,
     },
     {
+      title: t('columns.uncharged'),
+      dataIndex: 'uncharged_bytes',
+      width: 130,
+      align: 'right',
+      render: (n: number) => <span data-testid="bytes-uncharged">{n}</span>,
+    },
+    {
       title: t('columns.outcome'),
       key: 'outcome',
-      width: 200,
+      width: 220,
       render: (_, r) => (
         <Flex gap={4} wrap align="center">
           <Tag color={OUTCOME_COLORS[r.outcome]}>{t(`outcome.${r.outcome}`)}</Tag>
+          {r.uncharged_bytes > 0 && (
+            <Tooltip title={t('notCharged.hint')}>
+              <Tag color="gold" data-testid="not-charged-tag">
+                {t('notCharged.tag')}
+              </Tag>
+            </Tooltip>
+          )}
           {r.reason && <Typography.Text type="secondary">{reasonText(r.reason)}</Typography.Text>}
         </Flex>
       ),
@@ -114,7 +128,7 @@ export default function UsageLogPage() {
   ];
 
   const totals = log.data?.totals;
-  const stat = (key: 'up' | 'down' | 'bytes', bytes: number | undefined) => (
+  const stat = (key: 'up' | 'down' | 'bytes' | 'uncharged', bytes: number | undefined) => (
     <Tooltip title={bytes === undefined ? undefined : t('totals.exact', { bytes })}>
       <Statistic title={t(`totals.${key}`)} value={bytes === undefined ? '-' : formatBytes(bytes)} />
     </Tooltip>
@@ -176,6 +190,7 @@ export default function UsageLogPage() {
           {stat('up', totals?.bytes_up)}
           {stat('down', totals?.bytes_down)}
           {stat('bytes', totals?.bytes)}
+          {stat('uncharged', totals?.uncharged_bytes)}
         </Flex>
         {log.isError && !log.data ? (
           <Result status="warning" title={t('loadFailed')} />
@@ -188,7 +203,7 @@ export default function UsageLogPage() {
               columns={columns}
               dataSource={log.data?.records ?? []}
               pagination={paging.pagination(log.data?.total)}
-              scroll={{ x: 1100 }}
+              scroll={{ x: 1250 }}
             />
           </div>
         )}

@@ -129,7 +129,19 @@ describe('usage the customer can trust', () => {
       await page.getByRole('button', { name: 'Details' }).first().click();
       const domains = page.getByTestId('proxy-domains');
       await expect.poll(() => domains.innerText()).toContain('127.0.0.1');
-      // SESSIONS
+      // The session: asked 10 minutes, held (it kept the pool's exit for both requests).
+      const holds = await callApi(server.url, `/token/session/holds?token_id=${proxy.token_id}`, account.token);
+      expect(holds.code, holds.msg).toBe(0);
+      expect(holds.data.summary).toMatchObject({ sessions: 1, held: 1, held_share: 1 });
+      expect(holds.data.records[0]).toMatchObject({ session: 'e2etruth', asked_minutes: 10, end_reason: null });
+      const sessions = page.getByTestId('sticky-sessions');
+      await expect.poll(() => sessions.innerText()).toContain('100 % of 1 sessions held their full time');
+      const item = sessions.getByTestId('sticky-session');
+      expect(await item.innerText()).toContain('e2etruth');
+      expect(await item.innerText()).toMatch(/Kept [\d.]+ of 10 min/);
+      expect(await item.innerText()).toContain('Held');
+      await sessions.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: '/tmp/e2e-usage-truth-drawer.png' }).catch(() => undefined);
     } catch (error) {
       await page.screenshot({ path: '/tmp/e2e-usage-truth-failure.png', fullPage: true }).catch(() => undefined);
       throw error;

@@ -1,4 +1,4 @@
-import { Flex, Typography } from 'antd';
+import { Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DomainUsagePanel } from '../../../entities/usage-domains/domain-usage-view';
 
@@ -6,11 +6,8 @@ import { DomainUsagePanel } from '../../../entities/usage-domains/domain-usage-v
 export function ProxyDomainsSection({ tokenId }: { tokenId: number }) {
   const { t } = useTranslation('dashboard', { keyPrefix: 'domainUsage' });
   return (
-    <Flex vertical gap={8} data-testid="proxy-domains">
-      <Typography.Title level={5} style={{ margin: 0 }}>
-        {t('section')}
-      </Typography.Title>
+    <Card size="small" title={t('section')} data-testid="proxy-domains">
       <DomainUsagePanel tokenId={tokenId} />
-    </Flex>
+    </Card>
   );
 }

@@ -337,7 +337,8 @@ describe('dynamic traffic proxies through upstream pools', () => {
     });
     try {
       const chosen = new Set<string>();
-      for (let s = 1; s <= 8; s++) {
+      // Sessions until both pools have been chosen (each session picks one by the hash: 8 could all pick one).
+      for (let s = 1; s <= 40 && chosen.size < 2; s++) {
         const sticky = `${username}-session-two${s}-sesstime-10`;
         const one = await through(sticky, 'connect');
         const other = await through(sticky, 'connect', second.port);

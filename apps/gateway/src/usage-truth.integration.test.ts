@@ -318,7 +318,11 @@ describe('bytes not charged: lost on the pool side before the target answered', 
       // What the pool's sockets read and wrote (the gateway's CONNECT requests, its refusals): the pool may bill it.
       await until(() => fake.stats().socketBytes > before);
       const exchanged = fake.stats().socketBytes - before;
-      await until(async () => (await figuresOf(id)).poolUncharged === exchanged);
+      // The usage log is its own batch: both are awaited.
+      await until(async () => {
+        const now = await figuresOf(id);
+        return now.poolUncharged === exchanged && now.log.length === 1;
+      });
       const f = await figuresOf(id);
       expect(f).toMatchObject({ charged: 0, uncharged: exchanged, used: 0, poolCharged: 0 });
       expect(f.log).toEqual([{ outcome: 'refused', reason: 'pool-down', up: exchanged, uncharged: exchanged }]);

@@ -47,7 +47,7 @@ describe('the per-connection usage log through the gateway', () => {
 
   it("is off by default, and the setting is validated in the caller's language", async () => {
     const res = await request(t.app, 'GET', '/user/usage-log/settings', { token: ann.token });
-    expect(res.json().data).toEqual({ enabled: false, retention_days: 7 });
+    expect(res.json().data).toEqual({ enabled: false, retention_days: 7, domain_usage_enabled: true });
     for (const [lang, text] of [
       ['en', 'Retention must be a whole number of days from 1 to 30'],
       ['zh', '保留天数为 1-30 的整数'],
@@ -73,7 +73,7 @@ describe('the per-connection usage log through the gateway', () => {
       token: ann.token,
       body: { enabled: true, retention_days: 2 },
     });
-    expect(on.json().data).toEqual({ enabled: true, retention_days: 2 });
+    expect(on.json().data).toEqual({ enabled: true, retention_days: 2, domain_usage_enabled: true });
 
     await through('http', httpToken);
     await through('connect', httpToken);

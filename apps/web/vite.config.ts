@@ -33,11 +33,13 @@ export default defineConfig({
       // the economics' schemas, error and field messages and its screen's texts about 2 to 4 KB more (/ 434.1 KB,
       // /tools/ip-quality 720.6 KB). The software releases' routes, error and field messages (in the light contract
       // every page loads) and the operator screen's texts about 1.5 KB more on each page (/login 196.3 KB, / 436.9 KB)
-      // and 3.5 KB on /tools/ip-quality (725.8 KB).
+      // and 3.5 KB on /tools/ip-quality (725.8 KB). The marketing figures read from the server (the settings' schemas,
+      // field messages, the operator card's texts) about 1 KB more on / (438.3 KB) and 1.5 KB on /tools/ip-quality
+      // (728.2 KB); /login stays under its budget (196.9 KB).
       budgets: {
-        byPath: { '/': 438 * KB, '/login': 197 * KB, '/invite/:invite_code': 356 * KB, '/renewal/cancel': 337 * KB },
+        byPath: { '/': 440 * KB, '/login': 197 * KB, '/invite/:invite_code': 356 * KB, '/renewal/cancel': 337 * KB },
         byAccess: { public: 199 * KB },
-        default: 727 * KB,
+        default: 730 * KB,
       },
     }),
     precompressPlugin(),

@@ -330,6 +330,11 @@ export const VALIDATION_MESSAGES = {
     en: 'Line {line}: {value} is not a unit (B, KB, MB, GB or TB, binary)',
   },
   reconciliationCsvEmpty: { zh: '报表中没有任何日期', en: 'The report holds no day' },
+  claimText: {
+    zh: '该数字须为 1-16 个字符（例如 32M+、99.9%）',
+    en: 'The figure must be 1 to 16 characters (for example 32M+ or 99.9%)',
+  },
+  claimCountries: { zh: '国家数须为 1-250 的整数', en: 'The countries must be a whole number from 1 to 250' },
   mailKindInvalid: {
     zh: '邮件类型须为 verification（验证邮件）或 password_reset（重置密码邮件）',
     en: 'The e-mail kind must be verification or password_reset',

@@ -111,6 +111,8 @@ const POOL = {
   priority: 10,
   weight: 100,
   max_connections: 1000,
+  exit_ip_header: null,
+  session_idle_minutes: null,
   status: 'enabled',
   last_check: null,
   health: NO_POOL_HEALTH,

@@ -133,7 +133,7 @@ describe('usage the customer can trust', () => {
       const holds = await callApi(server.url, `/token/session/holds?token_id=${proxy.token_id}`, account.token);
       expect(holds.code, holds.msg).toBe(0);
       expect(holds.data.summary).toMatchObject({ sessions: 1, held: 1, held_share: 1 });
-      expect(holds.data.records[0]).toMatchObject({ session: 'e2etruth', asked_minutes: 10, end_reason: null });
+      expect((holds.data.records as unknown[])[0]).toMatchObject({ session: 'e2etruth', asked_minutes: 10, end_reason: null });
       const sessions = page.getByTestId('sticky-sessions');
       await expect.poll(() => sessions.innerText()).toContain('100 % of 1 sessions held their full time');
       const item = sessions.getByTestId('sticky-session');

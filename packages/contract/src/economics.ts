@@ -44,6 +44,11 @@ export type TEconomicsQuery = z.output<typeof ZEconomicsQuery>;
 const ZEconomicsFigures = z.object({
   /** Carried bytes; on a sold-not-carried line, the unused bytes. */
   bytes: z.number(),
+  /**
+   * Bytes a pool or exit carried but the customer was not charged (lost to a failure before the target answered),
+   * not in `bytes`: through a pool they cost like any byte and earn nothing.
+   */
+  uncharged_bytes: z.number(),
   cost_fen: z.number().int(),
   revenue_fen: z.number().int(),
   /** revenue - cost. */
@@ -105,21 +110,23 @@ export const ZEconomicsReport = z
             billing: null,
             country: null,
             bytes: 10737418240,
-            cost_fen: 25000,
+            uncharged_bytes: 52428800,
+            cost_fen: 25122,
             revenue_fen: 40000,
-            margin_fen: 15000,
+            margin_fen: 14878,
             is_negative: false,
           },
         ],
         totals: {
           bytes: 10737418240,
+          uncharged_bytes: 52428800,
           carried_bytes: 10737418240,
           unused_bytes: 0,
-          cost_fen: 25000,
+          cost_fen: 25122,
           revenue_fen: 40000,
           carried_revenue_fen: 40000,
           sold_not_carried_fen: 0,
-          margin_fen: 15000,
+          margin_fen: 14878,
           is_negative: false,
         },
       },

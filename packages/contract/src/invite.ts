@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZPageQuery, zPage } from './envelope';
 import { FEN_PER_YUAN } from './money';
 import { defineRoute, type TRouteDef } from './route-def';
+import { ZClaims } from './site';
 import { zJsonNumber } from './validators';
 
 /**
@@ -169,7 +170,7 @@ export const ZInviteShare = z.object({
   message: z.string().nullable(),
   /** Registration needs an invite code: an invalid code's page cannot offer direct registration. */
   invite_required: z.boolean(),
-  claims: z.object({ residential_ips: z.string(), countries: z.number().int(), uptime: z.string() }),
+  claims: ZClaims,
 });
 /** Parsed share info. */
 export type TInviteShare = z.infer<typeof ZInviteShare>;

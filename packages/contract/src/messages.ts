@@ -289,6 +289,14 @@ export const VALIDATION_MESSAGES = {
     en: 'The priority must be a whole number from 0 to 1000 (lower first)',
   },
   poolWeightRange: { zh: '权重为 1-1000 的整数', en: 'The weight must be a whole number from 1 to 1000' },
+  poolExitIpHeader: {
+    zh: '出口 IP 响应头须为头名称，最多 64 个字符',
+    en: 'The exit IP header must be a header name of at most 64 characters',
+  },
+  poolSessionIdleRange: {
+    zh: '会话空闲上限为 1-1440 的整数分钟',
+    en: 'The session idle limit must be 1 to 1440 whole minutes',
+  },
   poolMaxConnectionsRange: {
     zh: '每个网关进程的最大连接数为 1-100000 的整数',
     en: 'Connections per gateway process must be a whole number from 1 to 100000',
@@ -334,6 +342,8 @@ export const VALIDATION_MESSAGES = {
     en: 'Line {line}: {value} is not a unit (B, KB, MB, GB or TB, binary)',
   },
   reconciliationCsvEmpty: { zh: '报表中没有任何日期', en: 'The report holds no day' },
+  claimText: { zh: '该数字须为 1-16 个字符', en: 'The figure must be 1 to 16 characters' },
+  claimCountries: { zh: '国家数须为 1-250 的整数', en: 'The countries must be a whole number from 1 to 250' },
   mailKindInvalid: {
     zh: '邮件类型须为 verification（验证邮件）或 password_reset（重置密码邮件）',
     en: 'The e-mail kind must be verification or password_reset',

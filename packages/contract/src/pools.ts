@@ -28,6 +28,10 @@ export const POOL_ENDPOINTS_MAX = 8;
 export const POOL_CSV_MAX_CHARS = 200_000;
 /** Most areas of a coverage list, and most spellings of a mapping. */
 export const POOL_AREAS_MAX = 20_000;
+/** Longest name of the response header in which a pool names a tunnel's exit IP. */
+export const POOL_EXIT_IP_HEADER_MAX = 64;
+/** Longest idle time a pool may state for its sticky sessions, in minutes (a day). */
+export const POOL_SESSION_IDLE_MINUTES_MAX = 1440;
 /** What a check found: ok, or where it stopped (docs/pools.md, "Check"). */
 export const POOL_CHECK_OUTCOMES = [
   'ok',
@@ -50,6 +54,34 @@ const zText = (max: number) =>
 // A whole number in a range; every failure says the range (one message key per field).
 const zInt = (min: number, max: number, message: TValidationKey) =>
   zJsonNumber(message).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+
+/** Left empty, an optional field of the form is "not stated" (null). */
+const emptyToNull = (v: unknown) => (v === undefined || (typeof v === 'string' && v.trim() === '') ? null : v);
+
+/**
+ * The response header of the pool's CONNECT answer that names the tunnel's exit IP (`x-exit-ip`), lower-cased; null
+ * when the pool does not report it. A header name: RFC 9110 token characters only, at most 64.
+ */
+export const zPoolExitIpHeader = z.preprocess(
+  emptyToNull,
+  z
+    .string({ error: 'poolExitIpHeader' })
+    .trim()
+    .toLowerCase()
+    .max(POOL_EXIT_IP_HEADER_MAX, { error: 'poolExitIpHeader' })
+    .regex(/^[!#$%&'*+\-.^_`|~0-9a-z]+$/, { error: 'poolExitIpHeader' })
+    .nullable(),
+);
+
+/** Minutes a sticky session may stay idle before the provider drops it (1 to 1440); null when the pool does not say. */
+export const zPoolSessionIdleMinutes = z.preprocess(
+  emptyToNull,
+  zJsonNumber('poolSessionIdleRange')
+    .int({ error: 'poolSessionIdleRange' })
+    .min(1, { error: 'poolSessionIdleRange' })
+    .max(POOL_SESSION_IDLE_MINUTES_MAX, { error: 'poolSessionIdleRange' })
+    .nullable(),
+);
 
 /** One endpoint: a host name or address and a port. */
 export const ZPoolEndpoint = z.object({
@@ -146,6 +178,10 @@ export const ZPool = z
     priority: z.number().int(),
     weight: z.number().int(),
     max_connections: z.number().int(),
+    /** The response header naming a tunnel's exit IP (docs/pools.md, "Exit IP and idle sessions"); null: not reported. */
+    exit_ip_header: z.string().nullable(),
+    /** Minutes a sticky session may stay idle before the provider drops it; null: not stated. */
+    session_idle_minutes: z.number().int().nullable(),
     status: z.enum(POOL_STATUSES),
     last_check: ZPoolLastCheck.nullable(),
     health: ZPoolHealth,
@@ -174,6 +210,8 @@ export const ZPool = z
         priority: 10,
         weight: 100,
         max_connections: 1000,
+        exit_ip_header: 'x-exit-ip',
+        session_idle_minutes: 30,
         status: 'paused',
         last_check: null,
         health: {
@@ -235,6 +273,10 @@ const ZPoolFields = z.object({
   priority: zInt(0, 1000, 'poolPriorityRange').default(10),
   weight: zInt(1, 1000, 'poolWeightRange').default(100),
   max_connections: zInt(1, 100_000, 'poolMaxConnectionsRange').default(1000),
+  /** Left out or empty: the pool does not report its exit IP. */
+  exit_ip_header: zPoolExitIpHeader.default(null),
+  /** Left out or empty: not stated. */
+  session_idle_minutes: zPoolSessionIdleMinutes.default(null),
 });
 
 const zPassword = z
@@ -260,6 +302,8 @@ export const ZPoolCreateBody = ZPoolFields.extend({
         'customer-{user}-cc-{country}[-st-{state}][-city-{city}][-sessid-{session}-sesstime-{minutes}]',
       area_case: 'upper',
       cost_per_gb_fen: 2500,
+      exit_ip_header: 'x-exit-ip',
+      session_idle_minutes: 30,
     },
   ],
 });

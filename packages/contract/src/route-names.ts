@@ -9,6 +9,7 @@ export type TRouteName =
   | 'openapi'
   | 'adminSystemSettings'
   | 'adminSystemSettingsUpdate'
+  | 'adminSystemClaimsStock'
   | 'userLogin'
   | 'userLoginLink'
   | 'userLoginLinkFinish'

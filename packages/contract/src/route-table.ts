@@ -18,6 +18,7 @@ export const ROUTE_TABLE: Record<TRouteName, TRouteCallDef> = {
   openapi: { method: 'GET', path: '/openapi.json', auth: 'none', body: 'none', isBlob: true },
   adminSystemSettings: { method: 'GET', path: '/admin/system/settings', auth: 'admin', body: 'none' },
   adminSystemSettingsUpdate: { method: 'PUT', path: '/admin/system/settings', auth: 'admin', body: 'json' },
+  adminSystemClaimsStock: { method: 'GET', path: '/admin/system/claims-stock', auth: 'admin', body: 'none' },
   userLogin: { method: 'POST', path: '/user/login', auth: 'none', body: 'form' },
   userLoginLink: { method: 'POST', path: '/user/login/link', auth: 'none', body: 'form' },
   userLoginLinkFinish: { method: 'POST', path: '/user/login/link/finish', auth: 'none', body: 'form' },

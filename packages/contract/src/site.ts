@@ -1,10 +1,20 @@
 import { z } from 'zod';
 import { defineRoute, type TRouteDef } from './route-def';
 
+/**
+ * The marketing figures (spec section 1: residential IPs, countries, uptime) as the operator set them in the system
+ * settings, the spec's figures (CLAIMS) until then (docs/operator-guide.md, "Marketing figures").
+ */
+export const ZClaims = z.object({ residential_ips: z.string(), countries: z.number().int(), uptime: z.string() });
+/** The marketing figures shown. */
+export type TClaims = z.infer<typeof ZClaims>;
+
 /** Settings the console reads at run time (not fixed at build time). */
 export const ZSiteSettings = z.object({
   /** The external help-center site (HELP_CENTER_URL); null hides the menu entry. */
   help_center_url: z.string().nullable(),
+  /** The marketing figures every page that names them shows. */
+  claims: ZClaims,
 });
 export type TSiteSettings = z.infer<typeof ZSiteSettings>;
 
@@ -55,7 +65,7 @@ export const SITE_ROUTES = {
     method: 'GET',
     path: '/site/settings',
     auth: 'none',
-    summary: 'Run-time settings of the console (help-center link)',
+    summary: 'Run-time settings of the console (help-center link, marketing figures)',
     tag: 'site',
     output: ZSiteSettings,
   }),

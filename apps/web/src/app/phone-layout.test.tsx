@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { makeUser } from '../test/fixtures';
+import { makeUser, makeSiteSettings } from '../test/fixtures';
 import { api } from '../test/harness';
 import { renderAt as renderWithRouter } from '../test/render';
 import { matchMediaAtWidth } from '../test/screen-width';
@@ -59,7 +59,7 @@ beforeEach(() => {
   setLanguage('zh');
   writeRecord('local', 'NOTICE_HIDDEN', 0);
   api.on('siteNotice', () => null);
-  api.on('siteSettings', () => ({ help_center_url: null }));
+  api.on('siteSettings', () => makeSiteSettings());
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
   saveSession('tok', { remember: true });
 });

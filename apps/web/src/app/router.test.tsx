@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ACCESS_TOKEN_TTL_S, TOKEN_REFRESH_AFTER_MS } from '@proxy/contract';
 import { fail } from '../test/api-stub';
-import { makeUser } from '../test/fixtures';
+import { makeUser, makeSiteSettings } from '../test/fixtures';
 import { api, hardNavigations, shownMessages } from '../test/harness';
 import { renderAt as renderWithRouter } from '../test/render';
 import { i18n, setLanguage } from '../lib/i18n';
@@ -77,7 +77,7 @@ beforeEach(() => {
   // No notice dialog (the built-in welcome, id 0) or guided tour in the way unless a test asks for it.
   writeRecord('local', 'NOTICE_HIDDEN', 0);
   api.on('siteNotice', () => null);
-  api.on('siteSettings', () => ({ help_center_url: null }));
+  api.on('siteSettings', () => makeSiteSettings());
   api.on('userInfo', () => makeUser({ user_id: 1, balance: 12.5, total_balance: totalBalance, is_admin: isAdmin }));
   api.on('userNotificationList', () => ({ records: [], total: 3, page: 1, page_size: 1, unread: 3 }));
   api.on('userLogout', () => null);
@@ -259,7 +259,7 @@ describe('help center', () => {
   });
 
   it("opens the server's link in a new tab from the menu; /helpcenter leaves the app for it, never as a tab", async () => {
-    api.on('siteSettings', () => ({ help_center_url: 'https://help.proxyhub.test/docs' }));
+    api.on('siteSettings', () => makeSiteSettings({ help_center_url: 'https://help.proxyhub.test/docs' }));
     saveSession('tok', { remember: true });
     const router = renderAt('/a');
     await screen.findByText('PAGE-A:0');

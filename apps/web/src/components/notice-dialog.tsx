@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Checkbox, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CLAIMS, PRODUCT_NAME, TRIAL_CREDIT_FEN, formatFen, type TSiteNotice } from '@proxy/contract';
+import { PRODUCT_NAME, TRIAL_CREDIT_FEN, formatFen, type TSiteNotice } from '@proxy/contract';
 import { useSiteNotice } from '../entities/site/site-notice';
+import { useClaims } from '../entities/site/site-settings';
 import { NOTICE_PENDING_KEY } from '../lib/session';
 import { readValue, removeRecord, writeRecord } from '../lib/storage';
 
@@ -24,12 +25,13 @@ export function shouldShowNotice(noticeId: number): boolean {
 
 function WelcomeText() {
   const { t } = useTranslation('common');
+  const claims = useClaims();
   const params = {
     product: PRODUCT_NAME,
     amount: formatFen(TRIAL_CREDIT_FEN, { symbol: false }).replace(/\.00$/, ''),
-    ips: CLAIMS.residentialIps,
-    countries: CLAIMS.countries,
-    uptime: CLAIMS.uptime,
+    ips: claims.residential_ips,
+    countries: claims.countries,
+    uptime: claims.uptime,
   };
   return (
     <>

@@ -1,4 +1,4 @@
-import type { TArea, TPage, TProxyToken, TUserInfo } from '@proxy/contract';
+import type { TArea, TPage, TProxyToken, TSiteSettings, TUserInfo } from '@proxy/contract';
 
 /** The signed-in user of the tests (money in yuan), with overrides. */
 export function makeUser(overrides: Partial<TUserInfo> = {}): TUserInfo {
@@ -55,4 +55,9 @@ export function makeArea(id: string, nameEn: string, nameZh: string, available: 
 /** One page holding all the records. */
 export function pageOf<T>(records: T[], pageSize = 10): TPage<T> {
   return { records, total: records.length, page: 1, page_size: pageSize };
+}
+
+/** The console's run-time settings (GET /site/settings): no help center, the spec's marketing figures. */
+export function makeSiteSettings(overrides: Partial<TSiteSettings> = {}): TSiteSettings {
+  return { help_center_url: null, claims: { residential_ips: '32M+', countries: 195, uptime: '99.9%' }, ...overrides };
 }

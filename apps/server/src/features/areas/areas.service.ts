@@ -4,6 +4,7 @@ import {
   poolServesArea,
   type TArea,
   type TAreaSupply,
+  type TClaimsStock,
   type TLang,
   type TPoolArea,
   type TProxyBilling,
@@ -12,7 +13,13 @@ import {
 } from '@proxy/contract';
 import type { TDbOrTx } from '@proxy/db';
 import type { TDeps } from '../../lib/deps';
-import { countAreas, countNodesInArea, type TAreaFilter, type TExitKind } from '../inventory/inventory.repository';
+import {
+  countAreas,
+  countNodesInArea,
+  countStock,
+  type TAreaFilter,
+  type TExitKind,
+} from '../inventory/inventory.repository';
 import { cityName, countryName, stateName, type TAreaName } from './area-names';
 import { readFairUseGbPerDay } from './fair-use';
 import { findEnabledPools, findPoolCircuits, type TPoolCircuitRow, type TServingPool } from './areas.repository';
@@ -245,4 +252,31 @@ export async function findDynamicSupply(
   const serving = view.pools.filter((pool) => poolServesArea(coverageOf(pool), poolArea));
   const healthy = serving.filter((pool) => !isPoolDown(view.circuits.get(pool.id) ?? [], area.country, view.now));
   return { exits, pools: serving.length, healthyPools: healthy.length };
+}
+
+/**
+ * The countries actually in stock, of every kind, to set the marketing figure of countries by (features/system):
+ * those with an active exit and those an enabled pool's coverage list names; an enabled pool covering "all" serves
+ * every country and is said apart (its providers' real reach is not known here).
+ */
+export async function findCountriesInStock(db: TDbOrTx): Promise<TClaimsStock> {
+  const exitCountries = new Set((await countStock(db, { level: 'country', activeOnly: true })).map((r) => r.country));
+  const enabled = [...(await findEnabledPools(db, 'residential')), ...(await findEnabledPools(db, 'datacenter'))];
+  const poolCountries = new Set(
+    enabled.flatMap((pool) => (pool.coverageMode === 'list' ? pool.coverage : [])).map((e) => e.country),
+  );
+  const codes = [...new Set([...exitCountries, ...poolCountries])].sort();
+  return {
+    countries: codes.map((code) => {
+      const name = countryName(code);
+      return {
+        id: code,
+        name_zh: name.zh,
+        name_en: name.en,
+        has_exits: exitCountries.has(code),
+        has_pools: poolCountries.has(code),
+      };
+    }),
+    pools_serve_all: enabled.some((pool) => pool.coverageMode === 'all'),
+  };
 }

@@ -95,6 +95,8 @@ describe('operator calls: the audit entry is written in the transaction of the c
     priority: 10,
     weight: 100,
     max_connections: 100,
+    exit_ip_header: null,
+    session_idle_minutes: null,
   });
   const newPool = async (name: string, status: 'enabled' | 'paused' = 'paused', port?: number) =>
     (

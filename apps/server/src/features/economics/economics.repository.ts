@@ -19,6 +19,8 @@ export type TEconomicsGroupRow = {
   billing: 'traffic' | 'ip' | null;
   country: string | null;
   bytes: string;
+  /** Bytes metered but not charged (lost to a failure before the target answered): a cost, no revenue. */
+  uncharged_bytes: string;
   cost_fen: string;
   revenue_fen: string;
 };
@@ -60,8 +62,10 @@ const GROUP_KEYS: Record<TGroup, { select: string; groupBy: string; orderBy: str
 
 /**
  * The report's groups over [from, to] (UTC days, both included). The fine rows, one per:
- * - carrier_usage row (day, token, carrier, area): its bytes; a pool's cost `bytes x cost_per_gb_fen / 1024^3`;
- *   a traffic proxy's revenue `bytes x order cost / (order quantity x the token's allowance)`; each rounded half up;
+ * - carrier_usage row (day, token, carrier, area): its bytes and uncharged bytes; a pool's cost
+ *   `(bytes + uncharged bytes) x cost_per_gb_fen / 1024^3` (the provider bills every byte, the customer was not
+ *   charged the uncharged ones); a traffic proxy's revenue `bytes x order cost / (order quantity x the token's
+ *   allowance)`, of the charged bytes only; each rounded half up;
  * - day an IP-billed proxy was held (created day to the day before its expiry): its period price spread over its
  *   period days so each period sums exactly to the price; on the carrier and area that carried most of its bytes
  *   that day, else its pinned exit, else none;
@@ -83,10 +87,10 @@ export async function sumEconomics(
       : sql.raw('');
   const result = (await db.execute(sql`
     WITH cu AS (
-      SELECT c.day, c.token_id, c.carrier_kind, c.carrier_id, c.country, c.bytes,
+      SELECT c.day, c.token_id, c.carrier_kind, c.carrier_id, c.country, c.bytes, c.uncharged_bytes,
         t.category, t.product, t.billing,
         CASE WHEN c.carrier_kind = 'pool' AND p.cost_per_gb_fen > 0
-          THEN div(c.bytes::numeric * p.cost_per_gb_fen * 2 + ${BYTES_PER_GB}, ${2 * BYTES_PER_GB})
+          THEN div((c.bytes + c.uncharged_bytes)::numeric * p.cost_per_gb_fen * 2 + ${BYTES_PER_GB}, ${2 * BYTES_PER_GB})
           ELSE 0 END AS cost,
         CASE WHEN t.billing = 'traffic' AND o.quantity > 0 AND t.traffic_limit_bytes > 0
           THEN div(c.bytes::numeric * o.cost_fen * 2 + o.quantity::numeric * t.traffic_limit_bytes,
@@ -137,23 +141,23 @@ export async function sumEconomics(
     ),
     fine AS (
       SELECT 'carried' AS line, day, carrier_kind, carrier_id, country, category, product, billing,
-        bytes::numeric AS bytes, cost::numeric AS cost, revenue::numeric AS revenue
+        bytes::numeric AS bytes, uncharged_bytes::numeric AS uncharged, cost::numeric AS cost, revenue::numeric AS revenue
       FROM cu
       UNION ALL
       SELECT 'carried', h.day,
         coalesce(top.carrier_kind, CASE WHEN h.exit_node_id IS NULL THEN 'none' ELSE 'exit' END),
         coalesce(top.carrier_id, h.exit_node_id, 0), coalesce(top.country, h.country),
-        h.category, h.product, h.billing, 0, 0,
+        h.category, h.product, h.billing, 0, 0, 0,
         div((h.k + 1) * h.period_price_fen::numeric, h.period_days) - div(h.k * h.period_price_fen::numeric, h.period_days)
       FROM held h LEFT JOIN top ON top.day = h.day AND top.token_id = h.token_id
       UNION ALL
       SELECT 'carried', ed.day, 'exit', ed.exit_id, ed.country, ed.category, ed.product, ed.billing,
-        0, e.cost_per_day_fen, 0
+        0, 0, e.cost_per_day_fen, 0
       FROM exit_days ed JOIN exit_nodes e ON e.id = ed.exit_id AND e.cost_per_day_fen > 0
       UNION ALL
       SELECT 'sold_not_carried', (t.expires_at AT TIME ZONE 'UTC')::date, NULL, NULL, t.country,
         t.category, t.product, t.billing,
-        (t.traffic_limit_bytes - t.traffic_used_bytes)::numeric, 0,
+        (t.traffic_limit_bytes - t.traffic_used_bytes)::numeric, 0, 0,
         div((t.traffic_limit_bytes - t.traffic_used_bytes)::numeric * o.cost_fen * 2
               + o.quantity::numeric * t.traffic_limit_bytes,
             2 * o.quantity::numeric * t.traffic_limit_bytes)
@@ -163,7 +167,7 @@ export async function sumEconomics(
         AND t.expires_at >= ${from}::date AND t.expires_at < ${to}::date + 1
     )
     SELECT f.line, ${sql.raw(keys.select)},
-      sum(f.bytes)::text AS bytes, sum(f.cost)::text AS cost_fen, sum(f.revenue)::text AS revenue_fen
+      sum(f.bytes)::text AS bytes, sum(f.uncharged)::text AS uncharged_bytes, sum(f.cost)::text AS cost_fen, sum(f.revenue)::text AS revenue_fen
     FROM fine f ${joins}
     GROUP BY ${sql.raw(keys.groupBy)}
     ORDER BY ${sql.raw(keys.orderBy)}
@@ -183,7 +187,10 @@ export async function lockPool(db: TDbOrTx, id: number): Promise<string | undefi
   return row?.name;
 }
 
-/** Our bytes through a pool per day in [from, to] (days without bytes absent). */
+/**
+ * Our bytes through a pool per day in [from, to] (days without bytes absent): charged and uncharged alike, as the
+ * provider counts every byte it carried.
+ */
 export async function sumPoolBytesByDay(
   db: TDbOrTx,
   poolId: number,
@@ -191,7 +198,10 @@ export async function sumPoolBytesByDay(
   to: string,
 ): Promise<{ day: string; bytes: string }[]> {
   return db
-    .select({ day: carrierUsage.day, bytes: sql<string>`sum(${carrierUsage.bytes})::text` })
+    .select({
+      day: carrierUsage.day,
+      bytes: sql<string>`sum(${carrierUsage.bytes} + ${carrierUsage.unchargedBytes})::text`,
+    })
     .from(carrierUsage)
     .where(
       and(

@@ -189,6 +189,7 @@ describe('economics of pools and exits', () => {
       bytes: G / 2 + G / 4 + 2 ** 19 + 2000 + 1.5 * G,
       carried_bytes: G / 2 + G / 4 + 2 ** 19 + 2000,
       unused_bytes: 1.5 * G,
+      uncharged_bytes: 0,
       cost_fen: 26_401,
       revenue_fen: 5351,
       carried_revenue_fen: 1601,
@@ -272,7 +273,7 @@ describe('economics of pools and exits', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe(
-      'line,day,carrier_kind,carrier_id,carrier,category,product,billing,area,bytes,cost_yuan,revenue_yuan,margin_yuan,negative',
+      'line,day,carrier_kind,carrier_id,carrier,category,product,billing,area,bytes,uncharged_bytes,cost_yuan,revenue_yuan,margin_yuan,negative',
     );
     const fen = (yuan: string) => Math.round(Number(yuan) * 100);
     const body = lines.slice(1, -1).map((l) => l.split(','));
@@ -282,11 +283,12 @@ describe('economics of pools and exits', () => {
       expect(cells[0]).toBe(row.line);
       expect(cells[4]).toBe(row.carrier_name ?? '');
       expect(Number(cells[9])).toBe(row.bytes);
-      expect([fen(cells[10]), fen(cells[11]), fen(cells[12])]).toEqual([row.cost_fen, row.revenue_fen, row.margin_fen]);
-      expect(cells[13]).toBe(row.is_negative ? '1' : '0');
+      expect(Number(cells[10])).toBe(row.uncharged_bytes);
+      expect([fen(cells[11]), fen(cells[12]), fen(cells[13])]).toEqual([row.cost_fen, row.revenue_fen, row.margin_fen]);
+      expect(cells[14]).toBe(row.is_negative ? '1' : '0');
     });
-    expect(body[1].slice(10, 13)).toEqual(['250.00', '5.00', '-245.00']);
-    expect(lines.at(-1)).toBe(`total,,,,,,,,,${data.totals.bytes},264.01,53.51,-210.50,1`);
+    expect(body[1].slice(11, 14)).toEqual(['250.00', '5.00', '-245.00']);
+    expect(lines.at(-1)).toBe(`total,,,,,,,,,${data.totals.bytes},0,264.01,53.51,-210.50,1`);
     const zh = await get(`/admin/economics/export?${range}`, { lang: 'zh' });
     expect(zh.body).toContain('毛利(元)');
   });

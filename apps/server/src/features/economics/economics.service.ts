@@ -63,8 +63,9 @@ function toNumber(value: bigint): number {
 
 function toRow(
   row: TEconomicsGroupRow,
-): TEconomicsRow & { bytesExact: bigint; costExact: bigint; revenueExact: bigint } {
+): TEconomicsRow & { bytesExact: bigint; unchargedExact: bigint; costExact: bigint; revenueExact: bigint } {
   const bytesExact = BigInt(row.bytes);
+  const unchargedExact = BigInt(row.uncharged_bytes);
   const costExact = BigInt(row.cost_fen);
   const revenueExact = BigInt(row.revenue_fen);
   const margin = revenueExact - costExact;
@@ -79,11 +80,13 @@ function toRow(
     billing: row.billing,
     country: row.country,
     bytes: toNumber(bytesExact),
+    uncharged_bytes: toNumber(unchargedExact),
     cost_fen: toNumber(costExact),
     revenue_fen: toNumber(revenueExact),
     margin_fen: toNumber(margin),
     is_negative: margin < 0n,
     bytesExact,
+    unchargedExact,
     costExact,
     revenueExact,
   };
@@ -96,11 +99,13 @@ export async function getEconomics(deps: TEconomicsDeps, query: TEconomicsQuery)
   const rows = (await sumEconomics(deps.db, { ...range, now }, query.group_by)).map(toRow);
   let carriedBytes = 0n;
   let unusedBytes = 0n;
+  let unchargedBytes = 0n;
   let cost = 0n;
   let carriedRevenue = 0n;
   let soldNotCarried = 0n;
   for (const row of rows) {
     cost += row.costExact;
+    unchargedBytes += row.unchargedExact;
     if (row.line === 'carried') {
       carriedBytes += row.bytesExact;
       carriedRevenue += row.revenueExact;
@@ -114,11 +119,12 @@ export async function getEconomics(deps: TEconomicsDeps, query: TEconomicsQuery)
   return {
     ...range,
     group_by: query.group_by,
-    rows: rows.map(({ bytesExact: _b, costExact: _c, revenueExact: _r, ...row }) => row),
+    rows: rows.map(({ bytesExact: _b, unchargedExact: _u, costExact: _c, revenueExact: _r, ...row }) => row),
     totals: {
       bytes: toNumber(carriedBytes + unusedBytes),
       carried_bytes: toNumber(carriedBytes),
       unused_bytes: toNumber(unusedBytes),
+      uncharged_bytes: toNumber(unchargedBytes),
       cost_fen: toNumber(cost),
       revenue_fen: toNumber(revenue),
       carried_revenue_fen: toNumber(carriedRevenue),
@@ -173,6 +179,7 @@ const CSV_HEADER: Record<TLang, string[]> = {
     '计费',
     '地区',
     '字节数',
+    '未计费字节数',
     '成本(元)',
     '收入(元)',
     '毛利(元)',
@@ -189,6 +196,7 @@ const CSV_HEADER: Record<TLang, string[]> = {
     'billing',
     'area',
     'bytes',
+    'uncharged_bytes',
     'cost_yuan',
     'revenue_yuan',
     'margin_yuan',
@@ -215,6 +223,7 @@ export async function exportEconomics(deps: TEconomicsDeps, query: TEconomicsQue
       csvCell(r.billing),
       csvCell(r.country),
       r.bytes,
+      r.uncharged_bytes,
       yuan(r.cost_fen),
       yuan(r.revenue_fen),
       yuan(r.margin_fen),
@@ -222,8 +231,8 @@ export async function exportEconomics(deps: TEconomicsDeps, query: TEconomicsQue
     ].join(','),
   );
   const t = report.totals;
-  const total = ['total', '', '', '', '', '', '', '', '', t.bytes, yuan(t.cost_fen), yuan(t.revenue_fen)];
-  lines.push([...total, yuan(t.margin_fen), t.is_negative ? 1 : 0].join(','));
+  const total = ['total', '', '', '', '', '', '', '', '', t.bytes, t.uncharged_bytes, yuan(t.cost_fen)];
+  lines.push([...total, yuan(t.revenue_fen), yuan(t.margin_fen), t.is_negative ? 1 : 0].join(','));
   const name = `economics-${report.group_by}-${report.from}-${report.to}.csv`;
   return new RawReply(
     `\uFEFF${[CSV_HEADER[lang].join(','), ...lines].join('\r\n')}\r\n`,

@@ -1,5 +1,4 @@
 import {
-  CLAIMS,
   DEFAULT_REBATE_RULES,
   ERRORS,
   fenToYuan,
@@ -26,6 +25,7 @@ import { faultPoint } from '../../lib/fault-points';
 import { lockBalance } from '../ledger/ledger.repository';
 import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
+import { readClaims } from '../site/claims';
 import { uniqueViolationOf } from '../../lib/database-errors';
 import {
   countInvitees,
@@ -347,7 +347,7 @@ export async function getShare(deps: TInviteDeps, code: string, lang: TLang): Pr
     inviter_name: isValid ? owner.username : null,
     message: isValid ? null : ERRORS.INVITE_CODE_INVALID[lang],
     invite_required: deps.config.REGISTRATION_INVITE_REQUIRED,
-    claims: { residential_ips: CLAIMS.residentialIps, countries: CLAIMS.countries, uptime: CLAIMS.uptime },
+    claims: await readClaims(deps.db),
   };
 }
 

@@ -323,4 +323,72 @@ describe('upstream pools by operators', () => {
     expect(text).not.toContain('new-pass');
     expect(text).toContain('[redacted]');
   });
+  it("saves and lists the pool's exit IP header and session idle limit, empty as not stated, and refuses bad ones in zh and en", async () => {
+    const pool = await create({ name: 'Sessions', exit_ip_header: ' X-Exit-IP ', session_idle_minutes: 30 });
+    expect(pool).toMatchObject({ exit_ip_header: 'x-exit-ip', session_idle_minutes: 30 });
+    const [row] = await t.db.db.select().from(pools).where(eq(pools.id, pool.id));
+    expect(row).toMatchObject({ exitIpHeader: 'x-exit-ip', sessionIdleMinutes: 30 });
+    const listed = (await call('GET', '/admin/pools?keyword=Sessions')).json().data.records;
+    expect(listed).toEqual([expect.objectContaining({ exit_ip_header: 'x-exit-ip', session_idle_minutes: 30 })]);
+    // Left out, or empty, is "not stated".
+    const plain = await create({ name: 'No sessions said' });
+    expect(plain).toMatchObject({ exit_ip_header: null, session_idle_minutes: null });
+
+    const version = await readGatewayVersion(t.db.db);
+    const same = { ...valid, name: 'Sessions' };
+    const { id, ...fields } = {
+      ...same,
+      id: pool.id,
+      exit_ip_header: "x-node_ip!#$%&'*+.^`|~9",
+      session_idle_minutes: 1440,
+    };
+    const edited = await call('PUT', `/admin/pools/${id}`, fields);
+    expect(edited.json().data, edited.body).toMatchObject({
+      exit_ip_header: "x-node_ip!#$%&'*+.^`|~9",
+      session_idle_minutes: 1440,
+    });
+    const cleared = await call('PUT', `/admin/pools/${id}`, {
+      ...same,
+      exit_ip_header: '',
+      session_idle_minutes: null,
+    });
+    expect(cleared.json().data).toMatchObject({ exit_ip_header: null, session_idle_minutes: null });
+    expect(await readGatewayVersion(t.db.db)).toBeGreaterThan(version);
+    await call('PUT', `/admin/pools/${id}`, { ...same, exit_ip_header: 'x-exit-ip', session_idle_minutes: 30 });
+
+    const headerMessage = 'The exit IP header must be a header name of at most 64 characters';
+    for (const bad of ['x exit ip', 'x-exit-ip:', 'x(ip)', 'x-é', 'a'.repeat(65), 12]) {
+      const res = await call('PUT', `/admin/pools/${id}`, { ...same, exit_ip_header: bad });
+      expect(res.statusCode, String(bad)).toBe(400);
+      expect(res.json().data.issues).toEqual([
+        expect.objectContaining({ path: 'exit_ip_header', message: headerMessage }),
+      ]);
+    }
+    const idleMessage = 'The session idle limit must be 1 to 1440 whole minutes';
+    for (const bad of [0, 1441, 2.5, -1, '30']) {
+      const res = await call('POST', '/admin/pools', { ...valid, name: 'Refused', session_idle_minutes: bad });
+      expect(res.statusCode, String(bad)).toBe(400);
+      expect(res.json().data.issues).toEqual([
+        expect.objectContaining({ path: 'session_idle_minutes', message: idleMessage }),
+      ]);
+    }
+    const zh = await call(
+      'PUT',
+      `/admin/pools/${id}`,
+      { ...same, exit_ip_header: 'a b', session_idle_minutes: 0 },
+      {
+        lang: 'zh',
+      },
+    );
+    expect(
+      zh
+        .json()
+        .data.issues.map((i: { message: string }) => i.message)
+        .sort(),
+    ).toEqual(['出口 IP 响应头须为头名称，最多 64 个字符', '会话空闲上限为 1-1440 的整数分钟'].sort());
+    // Nothing changed by the refusals.
+    const [after] = await t.db.db.select().from(pools).where(eq(pools.id, id));
+    expect(after).toMatchObject({ exitIpHeader: 'x-exit-ip', sessionIdleMinutes: 30 });
+    expect((await t.db.db.select().from(pools).where(eq(pools.name, 'Refused'))).length).toBe(0);
+  });
 });

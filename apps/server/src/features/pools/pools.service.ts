@@ -124,6 +124,8 @@ function toPool(row: TPoolRow, health: TPoolHealth = NO_POOL_HEALTH): TPool {
     priority: row.priority,
     weight: row.weight,
     max_connections: row.maxConnections,
+    exit_ip_header: row.exitIpHeader,
+    session_idle_minutes: row.sessionIdleMinutes,
     status: row.status,
     last_check: row.lastCheck ?? null,
     health,
@@ -232,6 +234,8 @@ function fieldsOf(input: TPoolCreateBody | TPoolUpdateBody): Partial<TNewPool> {
     priority: input.priority,
     weight: input.weight,
     maxConnections: input.max_connections,
+    exitIpHeader: input.exit_ip_header,
+    sessionIdleMinutes: input.session_idle_minutes,
   };
 }
 

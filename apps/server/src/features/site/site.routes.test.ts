@@ -25,7 +25,10 @@ describe('site: settings, terms and the notice', () => {
     expect(res.json()).toMatchObject({ code: 0, data: { help_center_url: 'https://help.proxyhub.test/docs' } });
     const bare = await createTestApp();
     try {
-      expect((await request(bare.app, 'GET', '/site/settings')).json().data).toEqual({ help_center_url: null });
+      expect((await request(bare.app, 'GET', '/site/settings')).json().data).toEqual({
+        help_center_url: null,
+        claims: { residential_ips: '32M+', countries: 195, uptime: '99.9%' },
+      });
     } finally {
       await bare.close();
     }

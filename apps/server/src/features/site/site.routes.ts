@@ -1,12 +1,13 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
+import { readClaims } from './claims';
 import { currentNotice, publishNotice, readTerms, toFullNotice, toNotice } from './site.service';
 
 /** Run-time settings, terms of service and the notice. */
 export function createSiteHandlers(deps: TDeps): THandlersOf<'site'> {
   return {
     async siteSettings() {
-      return { help_center_url: deps.config.HELP_CENTER_URL ?? null };
+      return { help_center_url: deps.config.HELP_CENTER_URL ?? null, claims: await readClaims(deps.db) };
     },
     async siteTerms({ lang }) {
       return readTerms(deps, lang);

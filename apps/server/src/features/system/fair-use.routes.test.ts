@@ -33,6 +33,9 @@ describe('the fair-use traffic setting', () => {
     expect((await put({ admin_totp_required: false })).json().data).toEqual({
       admin_totp_required: false,
       ip_dynamic_fair_use_gb_per_day: 12.3,
+      claim_residential_ips: '32M+',
+      claim_countries: 195,
+      claim_uptime: '99.9%',
     });
     const list = await request(t.app, 'GET', '/admin/audit/list?page_size=2', { token: oper.token });
     expect(list.json().data.records).toEqual([

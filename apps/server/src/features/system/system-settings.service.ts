@@ -5,12 +5,17 @@ import { ADMIN_TOTP_REQUIRED, hasTotpEnabled, isAdminTotpRequired } from '../aut
 import type { TUserRow } from '../accounts/accounts.repository';
 import { writeSetting } from '../../lib/system-settings.repository';
 import { IP_DYNAMIC_FAIR_USE_GB_PER_DAY, readFairUseGbPerDay } from '../areas/fair-use';
+import { CLAIM_SETTING_KEYS, readClaims } from '../site/claims';
 
 /** GET /admin/system/settings. */
 export async function getSystemSettings(deps: TDeps): Promise<TSystemSettings> {
+  const claims = await readClaims(deps.db);
   return {
     admin_totp_required: await isAdminTotpRequired(deps),
     ip_dynamic_fair_use_gb_per_day: await readFairUseGbPerDay(deps.db),
+    claim_residential_ips: claims.residential_ips,
+    claim_countries: claims.countries,
+    claim_uptime: claims.uptime,
   };
 }
 
@@ -38,6 +43,12 @@ export async function updateSystemSettings(
       const gb = Math.round(input.ip_dynamic_fair_use_gb_per_day * 10) / 10;
       await writeSetting(tx, IP_DYNAMIC_FAIR_USE_GB_PER_DAY, gb, now);
     }
+    // The marketing figures shown on every page that names them (features/site/claims.ts).
+    if (input.claim_residential_ips !== undefined)
+      await writeSetting(tx, CLAIM_SETTING_KEYS.residential_ips, input.claim_residential_ips, now);
+    if (input.claim_countries !== undefined)
+      await writeSetting(tx, CLAIM_SETTING_KEYS.countries, input.claim_countries, now);
+    if (input.claim_uptime !== undefined) await writeSetting(tx, CLAIM_SETTING_KEYS.uptime, input.claim_uptime, now);
   });
   return getSystemSettings(deps);
 }

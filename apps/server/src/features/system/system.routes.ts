@@ -4,6 +4,7 @@ import { RawReply, type THandlersOf } from '../../lib/routing';
 import { getSystemSettings, updateSystemSettings } from './system-settings.service';
 import { checkReadiness, notReadyBody } from './health.service';
 import { pingDatabase } from './system.repository';
+import { findCountriesInStock } from '../areas/areas.service';
 
 /** Health (as before, liveness, readiness), the OpenAPI document and the operators' security settings. */
 export function createSystemHandlers(deps: TDeps): THandlersOf<'system'> {
@@ -30,6 +31,9 @@ export function createSystemHandlers(deps: TDeps): THandlersOf<'system'> {
     },
     async adminSystemSettingsUpdate({ input, user }) {
       return updateSystemSettings(deps, user, input);
+    },
+    async adminSystemClaimsStock() {
+      return findCountriesInStock(deps.db);
     },
   };
 }

@@ -30,6 +30,7 @@ const row = (over: Partial<TEconomicsRow>): TEconomicsRow => ({
   line: 'carried',
   ...NO_KEY,
   bytes: 0,
+  uncharged_bytes: 0,
   cost_fen: 0,
   revenue_fen: 0,
   margin_fen: 0,
@@ -38,6 +39,7 @@ const row = (over: Partial<TEconomicsRow>): TEconomicsRow => ({
 });
 const TOTALS = {
   bytes: 2 * G,
+  uncharged_bytes: G / 4,
   carried_bytes: G,
   unused_bytes: G,
   cost_fen: 26_401,
@@ -56,6 +58,7 @@ const BY_DAY: TEconomicsReport = {
     row({
       day: '2026-05-02',
       bytes: G / 2,
+      uncharged_bytes: G / 4,
       cost_fen: 25_601,
       revenue_fen: 567,
       margin_fen: -25_034,
@@ -111,6 +114,8 @@ const POOL = {
   priority: 10,
   weight: 100,
   max_connections: 1000,
+  exit_ip_header: null,
+  session_idle_minutes: null,
   status: 'enabled',
   last_check: null,
   health: NO_POOL_HEALTH,
@@ -185,6 +190,12 @@ describe('economics (operator area)', () => {
     const second = within(table).getAllByText('2026-05-02')[0].closest('tr')!;
     expect(within(second).getByText('-¥250.34')).toBeTruthy();
     expect(within(second).getByText('Negative')).toBeTruthy();
+    // Uncharged bytes have their own column (a dash where there are none), and their total.
+    const uncharged = [...screen.getAllByRole('columnheader')].findIndex((th) => th.textContent === 'Uncharged bytes');
+    expect(uncharged).toBeGreaterThan(0);
+    expect(second.querySelectorAll('td')[uncharged].textContent).toBe('256.00 MB');
+    expect(first.querySelectorAll('td')[uncharged].textContent).toBe('–');
+    expect(screen.getByTestId('total-uncharged').textContent).toBe('256.00 MB');
     const sold = within(table).getByText('Sold, not carried').closest('tr')!;
     expect(within(sold).getByText('¥37.50', { selector: 'td' })).toBeTruthy();
     expect(screen.getByTestId('total-margin').textContent).toBe('-¥210.50 Negative');
@@ -256,6 +267,7 @@ describe('economics (operator area)', () => {
     expect((await screen.findByTestId('economics-range')).textContent).toBe('UTC 日期 2026-04-05 至 2026-05-04');
     expect(screen.getByTestId('margin').textContent).toBe('-¥210.50 亏损');
     expect(screen.getAllByText('已售未承载').length).toBeGreaterThan(0);
+    expect(screen.getByRole('columnheader', { name: '未计费字节' })).toBeTruthy();
   });
 
   it('a customer gets the 403 page and no economics call', async () => {

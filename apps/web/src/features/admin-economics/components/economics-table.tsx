@@ -41,7 +41,10 @@ function KeyCell({ row, groupBy }: { row: TEconomicsRow; groupBy: TEconomicsRepo
 const keyOf = (row: TEconomicsRow) =>
   [row.line, row.day, row.carrier_kind, row.carrier_id, row.category, row.product, row.billing, row.country].join('|');
 
-/** The report's rows with a totals line; money in yuan, bytes in binary units. */
+/**
+ * The report's rows with a totals line; money in yuan, bytes in binary units. Uncharged bytes (lost to a failure
+ * before the target answered) are apart from the bytes: they cost like any byte through a pool and earn nothing.
+ */
 export function EconomicsTable({ report, isLoading }: { report: TEconomicsReport | undefined; isLoading: boolean }) {
   const { t } = useTranslation('admin-economics');
   const groupBy = report?.group_by ?? 'day';
@@ -53,11 +56,17 @@ export function EconomicsTable({ report, isLoading }: { report: TEconomicsReport
       loading={isLoading}
       dataSource={report?.rows ?? []}
       pagination={false}
-      scroll={{ x: 760 }}
+      scroll={{ x: 880 }}
       data-testid="economics-table"
       columns={[
         { title: t(`groupBy.${groupBy}`), key: 'key', render: (_, row) => <KeyCell row={row} groupBy={groupBy} /> },
         { title: t('columns.bytes'), dataIndex: 'bytes', align: 'right', render: (b: number) => formatBytes(b) },
+        {
+          title: t('columns.uncharged'),
+          dataIndex: 'uncharged_bytes',
+          align: 'right',
+          render: (b: number) => (b > 0 ? formatBytes(b) : '–'),
+        },
         { title: t('columns.cost'), dataIndex: 'cost_fen', align: 'right', render: (f: number) => formatFen(f) },
         { title: t('columns.revenue'), dataIndex: 'revenue_fen', align: 'right', render: (f: number) => formatFen(f) },
         {
@@ -77,12 +86,15 @@ export function EconomicsTable({ report, isLoading }: { report: TEconomicsReport
               {formatBytes(totals.bytes)}
             </Table.Summary.Cell>
             <Table.Summary.Cell index={2} align="right">
-              {formatFen(totals.cost_fen)}
+              <span data-testid="total-uncharged">{formatBytes(totals.uncharged_bytes)}</span>
             </Table.Summary.Cell>
             <Table.Summary.Cell index={3} align="right">
-              {formatFen(totals.revenue_fen)}
+              {formatFen(totals.cost_fen)}
             </Table.Summary.Cell>
             <Table.Summary.Cell index={4} align="right">
+              {formatFen(totals.revenue_fen)}
+            </Table.Summary.Cell>
+            <Table.Summary.Cell index={5} align="right">
               <Margin fen={totals.margin_fen} isNegative={totals.is_negative} testId="total-margin" />
             </Table.Summary.Cell>
           </Table.Summary.Row>

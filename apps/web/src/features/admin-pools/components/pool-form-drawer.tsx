@@ -37,6 +37,8 @@ type TForm = {
   weight: number;
   max_connections: number;
   cost_yuan: number;
+  exit_ip_header: string;
+  session_idle_minutes: number | null;
 };
 
 const NEW_POOL: TForm = {
@@ -52,6 +54,8 @@ const NEW_POOL: TForm = {
   weight: 100,
   max_connections: 1000,
   cost_yuan: 0,
+  exit_ip_header: '',
+  session_idle_minutes: null,
 };
 
 const fields = ZPoolCreateBody.shape;
@@ -122,6 +126,8 @@ export function PoolFormDrawer(props: { pool: TPool | null; isOpen: boolean; onC
             weight: pool.weight,
             max_connections: pool.max_connections,
             cost_yuan: fenToYuan(pool.cost_per_gb_fen),
+            exit_ip_header: pool.exit_ip_header ?? '',
+            session_idle_minutes: pool.session_idle_minutes,
           }
         : NEW_POOL,
     );
@@ -143,6 +149,9 @@ export function PoolFormDrawer(props: { pool: TPool | null; isOpen: boolean; onC
       weight: values.weight,
       max_connections: values.max_connections,
       cost_per_gb_fen: yuanToFen(values.cost_yuan),
+      // Empty: the pool does not report its exit IP, or does not state its idle limit (null).
+      exit_ip_header: values.exit_ip_header.trim() === '' ? null : values.exit_ip_header,
+      session_idle_minutes: values.session_idle_minutes ?? null,
     };
     try {
       const saved = pool
@@ -282,6 +291,29 @@ export function PoolFormDrawer(props: { pool: TPool | null; isOpen: boolean; onC
               ]}
             >
               <InputNumber<number> min={0} max={1_000_000} precision={2} prefix="¥" style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Row gutter={12}>
+          <Col xs={24} sm={12}>
+            {/* No maxLength or min/max: a value out of bounds is refused with the reason, never silently cut. */}
+            <Form.Item
+              name="exit_ip_header"
+              label={t('form.exitIpHeader')}
+              extra={t('form.exitIpHeaderHint')}
+              rules={[zodRule(fields.exit_ip_header)]}
+            >
+              <Input placeholder="x-exit-ip" autoComplete="off" style={{ fontFamily: 'monospace' }} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12}>
+            <Form.Item
+              name="session_idle_minutes"
+              label={t('form.sessionIdle')}
+              extra={t('form.sessionIdleHint')}
+              rules={[zodRule(fields.session_idle_minutes)]}
+            >
+              <InputNumber<number> suffix={t('form.minutes')} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
         </Row>

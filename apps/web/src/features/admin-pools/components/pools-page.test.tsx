@@ -33,6 +33,8 @@ const ENABLED: TPool = {
   priority: 10,
   weight: 100,
   max_connections: 1000,
+  exit_ip_header: 'x-exit-ip',
+  session_idle_minutes: 30,
   status: 'enabled',
   last_check: {
     at: '2026-05-01T10:00:00.000Z',
@@ -243,6 +245,8 @@ describe('upstream pools (operator area)', () => {
       weight: 100,
       max_connections: 1000,
       cost_per_gb_fen: 1234,
+      exit_ip_header: null,
+      session_idle_minutes: null,
     });
 
     answer = 'name-taken';
@@ -331,6 +335,61 @@ describe('upstream pools (operator area)', () => {
     await screen.findByText('Edit pool Residential A');
     await waitFor(() => expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe(''));
     expect(shownValues()).not.toContain(SECRET);
+  });
+
+  it('edits the exit IP header and the session idle limit with their help, refusing bad ones; empty is not stated', async () => {
+    api.on('adminPoolUpdate', (req) => detailOf({ ...ENABLED, ...(req.json as Partial<TPool>) }));
+    render();
+    fireEvent.click(await screen.findByTestId('edit-1'));
+    await screen.findByText('Edit pool Residential A');
+    await waitFor(() => expect((screen.getByLabelText('Exit IP header') as HTMLInputElement).value).toBe('x-exit-ip'));
+    expect((screen.getByLabelText('Session idle limit') as HTMLInputElement).value).toBe('30');
+    expect(screen.getByText(/names the tunnel's exit IP \(e\.g\. x-exit-ip\)/)).toBeTruthy();
+    expect(screen.getByText(/Minutes a sticky session may stay idle before the provider drops it/)).toBeTruthy();
+
+    // The contract's rules, before anything is sent.
+    fill('Exit IP header', 'x exit ip');
+    fill('Session idle limit', '1441');
+    fireEvent.click(screen.getByTestId('pool-save'));
+    expect(await screen.findByText(/^The exit IP header must be a header name of at most 64 characters/)).toBeTruthy();
+    expect(screen.getByText('The session idle limit must be 1 to 1440 whole minutes')).toBeTruthy();
+    expect(api.requestsTo('adminPoolUpdate')).toHaveLength(0);
+
+    fill('Exit IP header', 'X-Node-IP');
+    fill('Session idle limit', '45');
+    fireEvent.click(screen.getByTestId('pool-save'));
+    await waitFor(() => expect(shownMessages('success')).toContain('Pool Residential A saved'));
+    expect(api.requestsTo('adminPoolUpdate')[0].json).toMatchObject({
+      exit_ip_header: 'X-Node-IP',
+      session_idle_minutes: 45,
+    });
+
+    // Emptied: the pool does not report its exit IP, nor state an idle limit.
+    fireEvent.click(await screen.findByTestId('edit-1'));
+    await screen.findByText('Edit pool Residential A');
+    await waitFor(() => expect((screen.getByLabelText('Exit IP header') as HTMLInputElement).value).not.toBe(''));
+    fill('Exit IP header', '');
+    fill('Session idle limit', '');
+    fireEvent.click(screen.getByTestId('pool-save'));
+    await waitFor(() => expect(api.requestsTo('adminPoolUpdate')).toHaveLength(2));
+    expect(api.requestsTo('adminPoolUpdate')[1].json).toMatchObject({
+      exit_ip_header: null,
+      session_idle_minutes: null,
+    });
+  });
+
+  it('explains and refuses the exit IP header and the idle limit in Chinese', async () => {
+    act(() => setLanguage('zh'));
+    render();
+    fireEvent.click(await screen.findByTestId('edit-1'));
+    await screen.findByTestId('pool-form');
+    expect(screen.getByText(/代理池在 CONNECT 响应中给出隧道出口 IP 的响应头/)).toBeTruthy();
+    fill('出口 IP 响应头', 'x:ip');
+    fill('会话空闲上限', '0');
+    fireEvent.click(screen.getByTestId('pool-save'));
+    expect(await screen.findByText(/^出口 IP 响应头须为头名称，最多 64 个字符/)).toBeTruthy();
+    expect(screen.getByText('会话空闲上限为 1-1440 的整数分钟')).toBeTruthy();
+    expect(api.requestsTo('adminPoolUpdate')).toHaveLength(0);
   });
 
   it('will not delete an enabled pool: it offers to pause it first; a paused one is deleted after a confirmation', async () => {

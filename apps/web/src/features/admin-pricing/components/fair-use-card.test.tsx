@@ -14,7 +14,13 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-  settings = { admin_totp_required: false, ip_dynamic_fair_use_gb_per_day: 0 };
+  settings = {
+    admin_totp_required: false,
+    ip_dynamic_fair_use_gb_per_day: 0,
+    claim_residential_ips: '32M+',
+    claim_countries: 195,
+    claim_uptime: '99.9%',
+  };
   api.on('userInfo', () => makeUser({ user_id: 9, email: 'ops@example.com', is_admin: true }));
   api.on('adminPriceList', () => ({ prices: [] }));
   api.on('adminChargeOptions', () => ({

@@ -5,13 +5,15 @@ import { formatDateTimeMinutes } from '../../../lib/format';
 import { confirmAction, showSuccess } from '../../../lib/message';
 import { markServerIssues } from '../../../lib/server-issues';
 import { useCurrentNotice, usePublishNotice } from '../api/notice';
+import { ClaimsCard } from './claims-card';
 import { SendNotificationCard } from './send-notification-card';
 
 type TNoticeForm = { title_zh: string; title_en: string; content_zh: string; content_en: string };
 const FIELDS = ['title_zh', 'title_en', 'content_zh', 'content_en'] as const;
 
 /**
- * /admin/notice: notifications to customers, and the notice dialog's text in Chinese and English. Publishing
+ * /admin/notice: notifications to customers, the notice dialog's text in Chinese and English, and the marketing
+ * figures every page shows. Publishing
  * makes a new notice, so every customer sees it once more, "do not show
  * again" included.
  */
@@ -86,6 +88,7 @@ export default function NoticePage() {
         </Form>
       </Card>
       <SendNotificationCard />
+      <ClaimsCard />
     </Flex>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CLAIMS, PRODUCT_NAME } from '@proxy/contract/light';
+import { PRODUCT_NAME } from '@proxy/contract/light';
+import { useClaims } from '../../../entities/site/site-settings';
 import { toggleThemeMode, useThemeMode } from '../../../lib/theme';
 import { Icon } from '../ui/icons';
 import { AuthButton } from '../ui/fields';
@@ -37,10 +38,11 @@ function ThemeButton() {
  */
 export function AuthLayout({ title, subtitle, children }: TAuthLayoutProps) {
   const { t } = useTranslation('auth');
+  const figures = useClaims();
   const claims = [
-    { icon: 'global', value: CLAIMS.residentialIps, label: t('claims.ips') },
-    { icon: 'thunderbolt', value: String(CLAIMS.countries), label: t('claims.countries') },
-    { icon: 'safetyCertificate', value: CLAIMS.uptime, label: t('claims.uptime') },
+    { icon: 'global', value: figures.residential_ips, label: t('claims.ips') },
+    { icon: 'thunderbolt', value: String(figures.countries), label: t('claims.countries') },
+    { icon: 'safetyCertificate', value: figures.uptime, label: t('claims.uptime') },
   ] as const;
 
   return (

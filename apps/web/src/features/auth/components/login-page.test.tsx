@@ -4,6 +4,7 @@ import { setLanguage } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { clearToken, getAccessToken, getTokenRecord } from '../../../lib/session';
 import { fail } from '../../../test/api-stub';
+import { makeSiteSettings } from '../../../test/fixtures';
 import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { OAUTH_MESSAGE_SOURCE } from '../utils/oauth-message';
@@ -59,6 +60,20 @@ function fillAndSubmit(account: string, password: string) {
 }
 
 describe('login page', () => {
+  it("shows the operator's marketing figures beside the form, the spec's while they load (en and zh)", async () => {
+    act(() => setLanguage('en'));
+    let answer: (settings: ReturnType<typeof makeSiteSettings>) => void = () => undefined;
+    api.on('siteSettings', () => new Promise((resolve) => (answer = resolve)));
+    renderLogin();
+    const brand = () => document.querySelector('.auth-claims')!.textContent;
+    expect(brand()).toBe('32M+residential IPs195countries and regions99.9%uptime');
+    await waitFor(() => expect(api.requestsTo('siteSettings')).toHaveLength(1));
+    answer(makeSiteSettings({ claims: { residential_ips: '2M+', countries: 12, uptime: '99.5%' } }));
+    await waitFor(() => expect(brand()).toBe('2M+residential IPs12countries and regions99.5%uptime'));
+    act(() => setLanguage('zh'));
+    await waitFor(() => expect(brand()).toBe('2M+住宅 IP12覆盖国家和地区99.5%可用率'));
+  });
+
   it('says "Please enter your username and password" when fields are missing (en)', async () => {
     act(() => setLanguage('en'));
     renderLogin();

@@ -2,9 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TProxyToken, TRouteOutput } from '@proxy/contract';
 import { fail, type TStubRequest } from '../../../test/api-stub';
-import { makeToken, makeUser, pageOf } from '../../../test/fixtures';
+import { makeSiteSettings, makeToken, makeUser, pageOf } from '../../../test/fixtures';
 import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
+import { setLanguage } from '../../../lib/i18n';
 import DashboardPage from './dashboard-page';
 
 const GB = 1024 ** 3;
@@ -101,6 +102,19 @@ beforeEach(() => {
 });
 
 describe('statistics dashboard', () => {
+  it('shows the marketing figures the operator set in the product overview (zh)', async () => {
+    setLanguage('zh');
+    api.on('siteSettings', () =>
+      makeSiteSettings({ claims: { residential_ips: '800K+', countries: 7, uptime: '99.0%' } }),
+    );
+    renderPage();
+    const figure = async (title: string) =>
+      (await screen.findByText(title)).closest('.ant-statistic')!.querySelector('.ant-statistic-content')!.textContent;
+    await waitFor(async () => expect(await figure('住宅 IP')).toBe('800K+'));
+    expect(await figure('覆盖国家和地区')).toBe('7');
+    expect(await figure('可用率')).toBe('99.0%');
+  });
+
   it('shows the available balance with a "Top up" link to /charge', async () => {
     const { router } = renderPage();
     const card = (await screen.findByText('Available balance')).closest('.ant-card') as HTMLElement;

@@ -8,16 +8,17 @@ import {
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { CLAIMS } from '@proxy/contract';
+import { useClaims } from '../../../entities/site/site-settings';
 
 /** The product overview: the marketing claims (spec section 1) and the three product families. */
 export function ProductOverview() {
   const { t } = useTranslation('dashboard');
   const { token } = theme.useToken();
+  const figures = useClaims();
   const claims = [
-    { key: 'ips', icon: <GlobalOutlined />, value: CLAIMS.residentialIps },
-    { key: 'countries', icon: <ThunderboltOutlined />, value: String(CLAIMS.countries) },
-    { key: 'uptime', icon: <SafetyCertificateOutlined />, value: CLAIMS.uptime },
+    { key: 'ips', icon: <GlobalOutlined />, value: figures.residential_ips },
+    { key: 'countries', icon: <ThunderboltOutlined />, value: String(figures.countries) },
+    { key: 'uptime', icon: <SafetyCertificateOutlined />, value: figures.uptime },
   ];
   const products = [
     { key: 'static', icon: <HomeOutlined /> },

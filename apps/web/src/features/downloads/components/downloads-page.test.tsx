@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TSoftwareList } from '@proxy/contract';
 import { fail } from '../../../test/api-stub';
-import { makeUser } from '../../../test/fixtures';
+import { makeUser, makeSiteSettings } from '../../../test/fixtures';
 import { api, shownMessages } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { formatFileSize as formatBytes } from '../../../lib/format';
@@ -66,7 +66,7 @@ beforeEach(() => {
   writeRecord('local', 'NOTICE_HIDDEN', 0);
   api.on('userInfo', () => makeUser({ total_balance: totalBalance }));
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
-  api.on('siteSettings', () => ({ help_center_url: null }));
+  api.on('siteSettings', () => makeSiteSettings());
   api.on('siteNotice', () => null);
   api.on('softwareList', () => LIST);
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { TAppRoute } from '../../../app/route-types';
-import { makeUser } from '../../../test/fixtures';
+import { makeUser, makeSiteSettings } from '../../../test/fixtures';
 import { api } from '../../../test/harness';
 import { renderAt } from '../../../test/render';
 import { matchMediaAtWidth } from '../../../test/screen-width';
@@ -44,7 +44,7 @@ const groupItem = (group: string) => document.querySelector(`[data-tour="group:$
 beforeEach(() => {
   api.on('userInfo', () => makeUser({ user_id: 1 }));
   api.on('userNotificationList', () => ({ records: [], total: 0, page: 1, page_size: 1, unread: 0 }));
-  api.on('siteSettings', () => ({ help_center_url: null }));
+  api.on('siteSettings', () => makeSiteSettings());
   api.on('siteNotice', () => null);
   // The welcome notice (id 0) hidden for good: the tour does not wait for it.
   writeRecord('local', 'NOTICE_HIDDEN', 0);

@@ -68,6 +68,9 @@ describe('usage the customer can trust', () => {
         username_template: TEMPLATE,
         area_case: 'upper',
         cost_per_gb_fen: 2000,
+        // The fake pool names each tunnel's exit in this header; it keeps an idle session 10 minutes.
+        exit_ip_header: 'X-Exit-IP',
+        session_idle_minutes: 10,
       },
     });
     expect(created.code, created.msg).toBe(0);
@@ -133,7 +136,11 @@ describe('usage the customer can trust', () => {
       const holds = await callApi(server.url, `/token/session/holds?token_id=${proxy.token_id}`, account.token);
       expect(holds.code, holds.msg).toBe(0);
       expect(holds.data.summary).toMatchObject({ sessions: 1, held: 1, held_share: 1 });
-      expect((holds.data.records as unknown[])[0]).toMatchObject({ session: 'e2etruth', asked_minutes: 10, end_reason: null });
+      expect((holds.data.records as unknown[])[0]).toMatchObject({
+        session: 'e2etruth',
+        asked_minutes: 10,
+        end_reason: null,
+      });
       const sessions = page.getByTestId('sticky-sessions');
       await expect.poll(() => sessions.innerText()).toContain('100 % of 1 sessions held their full time');
       const item = sessions.getByTestId('sticky-session');

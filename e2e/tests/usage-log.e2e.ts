@@ -87,10 +87,11 @@ describe('the usage log in the browser', () => {
       expect(await enabled.getAttribute('aria-checked')).toBe('false');
       await enabled.click();
       await page.getByTestId('usage-log-save').click();
-      await expect.poll(() => page.locator('body').innerText()).toContain('Usage log setting saved');
+      await expect.poll(() => page.locator('body').innerText()).toContain('Usage settings saved');
       expect((await callJson('/user/usage-log/settings', account.token)).data).toEqual({
         enabled: true,
         retention_days: 7,
+        domain_usage_enabled: true,
       });
 
       // Two connections through the gateway with a real client.
@@ -157,6 +158,7 @@ describe('the usage log in the browser', () => {
         'bytes_down',
         'outcome',
         'reason',
+        'uncharged_bytes',
       ]);
       const parsed = lines.map((line) => {
         const c = line.split(',');

@@ -52,6 +52,8 @@ function UsageLogForm({ settings }: { settings: TUsageLogSettings }) {
         valuePropName="checked"
         label={t('domainUsage')}
         extra={t('domainUsageHelp')}
+        // Its help is a sentence: the item may not grow past the card (an inline form's items do not shrink).
+        style={{ maxWidth: '100%' }}
       >
         <Switch data-testid="domain-usage-enabled" />
       </Form.Item>

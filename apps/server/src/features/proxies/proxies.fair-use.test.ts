@@ -70,7 +70,7 @@ describe('fair-use traffic of IP-billed dynamic proxies', () => {
   });
 
   it('is off by default: no allowance, and a pool-only country is neither listed nor sold for IP-billed dynamic', async () => {
-    expect((await request(t.app, 'GET', '/admin/system/settings', { token: oper.token })).json().data).toEqual({
+    expect((await request(t.app, 'GET', '/admin/system/settings', { token: oper.token })).json().data).toMatchObject({
       admin_totp_required: false,
       ip_dynamic_fair_use_gb_per_day: 0,
     });

@@ -73,6 +73,18 @@ export function operatorAccount(server: TAppServer): { email: string; password: 
   return { email: account.email, password: operatorOwnPassword(account.password) };
 }
 
+/** The operator's bearer token, signed in through the API (the password the flows gave it at the server's start). */
+export async function operatorToken(server: TAppServer): Promise<string> {
+  const res = await fetch(`${server.url}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(operatorAccount(server)).toString(),
+  });
+  const body = (await res.json()) as { code: number; msg: string; data: { token: string } };
+  if (body.code !== 0) throw new Error(`operator sign-in failed: ${body.msg}`);
+  return body.data.token;
+}
+
 /** The envelope of an API answer, as the e2e flows read it. */
 export type TApiAnswer = { code: number; msg: string; data: Record<string, unknown> };
 

@@ -6,7 +6,14 @@ import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { FAKE_POOL_TEXTS, startFakePool, type TFakePool } from '@proxy/db/testing';
-import { callApi, operatorAccount, registerUser, sharedServer, type TAppServer } from '../support/app-server';
+import {
+  callApi,
+  operatorAccount,
+  operatorToken,
+  registerUser,
+  sharedServer,
+  type TAppServer,
+} from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -151,18 +158,6 @@ describe('upstream pools in the operator console', () => {
   });
 });
 
-/** The operator's bearer token, signed in through the API. */
-async function operatorToken(): Promise<string> {
-  const res = await fetch(`${server.url}/api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(operatorAccount(server)).toString(),
-  });
-  const body = (await res.json()) as { code: number; msg: string; data: { token: string } };
-  if (body.code !== 0) throw new Error(`operator sign-in failed: ${body.msg}`);
-  return body.data.token;
-}
-
 describe("a customer's traffic through an upstream pool", () => {
   it('buys a dynamic traffic proxy in a country only the pool serves, carries traffic through it, and the operator sees the bytes and the margin', async () => {
     // A second provider, of a Bright Data-like grammar in lower case, serving Brazil only; a loopback origin.
@@ -177,7 +172,7 @@ describe("a customer's traffic through an upstream pool", () => {
     const origin = http.createServer((_req, res) => res.end(Buffer.alloc(5 * 1024 * 1024, 7)));
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/`;
-    const ops = await operatorToken();
+    const ops = await operatorToken(server);
     const name = `Brazil pool ${Date.now().toString(36)}`;
     let poolId = 0;
     const { context, page } = await newPage(browser, { locale: 'en-US' });

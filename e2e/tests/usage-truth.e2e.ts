@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startFakePool, type TFakePool } from '@proxy/db/testing';
-import { callApi, operatorAccount, registerUser, sharedServer, type TAppServer } from '../support/app-server';
+import { callApi, operatorToken, registerUser, sharedServer, type TAppServer } from '../support/app-server';
 import { launchBrowser, newPage } from '../support/browser';
 import { signIn } from '../support/console';
 
@@ -42,20 +42,9 @@ afterAll(async () => {
   origin?.close();
 });
 
-async function operatorToken(): Promise<string> {
-  const res = await fetch(`${server.url}/api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(operatorAccount(server)).toString(),
-  });
-  const body = (await res.json()) as { code: number; msg: string; data: { token: string } };
-  if (body.code !== 0) throw new Error(`operator sign-in failed: ${body.msg}`);
-  return body.data.token;
-}
-
 describe('usage the customer can trust', () => {
   it('shows the top domains and a sticky session held for its minutes after traffic through the real gateway', async () => {
-    const ops = await operatorToken();
+    const ops = await operatorToken(server);
     const created = await callApi(server.url, '/admin/pools', ops, {
       method: 'POST',
       body: {

@@ -25,7 +25,7 @@ import { faultPoint } from '../../lib/fault-points';
 import { lockBalance } from '../ledger/ledger.repository';
 import { createLedgerService } from '../ledger/ledger.service';
 import { writeNotification } from '../notifications/notifications.service';
-import { readClaims } from '../site/claims';
+import { readClaims } from '../site/claims.service';
 import { uniqueViolationOf } from '../../lib/database-errors';
 import {
   countInvitees,

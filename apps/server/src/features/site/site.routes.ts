@@ -1,6 +1,6 @@
 import type { TDeps } from '../../lib/deps';
 import type { THandlersOf } from '../../lib/routing';
-import { readClaims } from './claims';
+import { readClaims } from './claims.service';
 import { currentNotice, publishNotice, readTerms, toFullNotice, toNotice } from './site.service';
 
 /** Run-time settings, terms of service and the notice. */

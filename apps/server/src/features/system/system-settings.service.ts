@@ -5,7 +5,7 @@ import { ADMIN_TOTP_REQUIRED, hasTotpEnabled, isAdminTotpRequired } from '../aut
 import type { TUserRow } from '../accounts/accounts.repository';
 import { writeSetting } from '../../lib/system-settings.repository';
 import { IP_DYNAMIC_FAIR_USE_GB_PER_DAY, readFairUseGbPerDay } from '../areas/fair-use';
-import { CLAIM_SETTING_KEYS, readClaims } from '../site/claims';
+import { CLAIM_SETTING_KEYS, readClaims } from '../site/claims.service';
 
 /** GET /admin/system/settings. */
 export async function getSystemSettings(deps: TDeps): Promise<TSystemSettings> {

@@ -131,6 +131,34 @@ export function DomainUsageView({ usage, limit }: { usage: TDomainUsage; limit?:
   );
 }
 
+/**
+ * A usage query's state: the error with a Retry, the loading placeholder, or the period's total and figures (the
+ * first `limit` domains, the rest as other).
+ */
+export function DomainUsageState({ usage, limit }: { usage: ReturnType<typeof useDomainUsage>; limit?: number }) {
+  const { t } = useTranslation('dashboard', { keyPrefix: 'domainUsage' });
+  if (usage.isError && !usage.data)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={t('loadFailed')}
+        action={
+          <Button size="small" onClick={() => void usage.refetch()}>
+            {t('retry')}
+          </Button>
+        }
+      />
+    );
+  if (!usage.data) return <Skeleton active paragraph={{ rows: 3 }} />;
+  return (
+    <>
+      <DomainUsageTotal usage={usage.data} />
+      <DomainUsageView usage={usage.data} limit={limit} />
+    </>
+  );
+}
+
 /** The period's total and its UTC days. */
 export function DomainUsageTotal({ usage }: { usage: TDomainUsage }) {
   const { t } = useTranslation('dashboard', { keyPrefix: 'domainUsage' });
@@ -170,25 +198,7 @@ export function DomainUsagePanel({ tokenId }: { tokenId?: number }) {
           {t('export')}
         </Button>
       </Flex>
-      {usage.isError && !usage.data ? (
-        <Alert
-          type="error"
-          showIcon
-          title={t('loadFailed')}
-          action={
-            <Button size="small" onClick={() => void usage.refetch()}>
-              {t('retry')}
-            </Button>
-          }
-        />
-      ) : !usage.data ? (
-        <Skeleton active paragraph={{ rows: 3 }} />
-      ) : (
-        <>
-          <DomainUsageTotal usage={usage.data} />
-          <DomainUsageView usage={usage.data} />
-        </>
-      )}
+      <DomainUsageState usage={usage} />
     </Flex>
   );
 }

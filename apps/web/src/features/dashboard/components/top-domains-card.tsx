@@ -1,8 +1,8 @@
-import { Alert, Button, Card, Skeleton } from 'antd';
+import { Card } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useDomainUsage } from '../../../entities/usage-domains/domain-usage-api';
-import { DomainUsageTotal, DomainUsageView } from '../../../entities/usage-domains/domain-usage-view';
+import { DomainUsageState } from '../../../entities/usage-domains/domain-usage-view';
 
 /** Domains the card lists; the rest of the period is "other" here and listed in full on /usage/domains. */
 export const TOP_DOMAINS_SHOWN = 10;
@@ -21,25 +21,7 @@ export function TopDomainsCard() {
       }
       data-testid="top-domains-card"
     >
-      {usage.isError && !usage.data ? (
-        <Alert
-          type="error"
-          showIcon
-          title={t('loadFailed')}
-          action={
-            <Button size="small" onClick={() => void usage.refetch()}>
-              {t('retry')}
-            </Button>
-          }
-        />
-      ) : !usage.data ? (
-        <Skeleton active paragraph={{ rows: 3 }} />
-      ) : (
-        <>
-          <DomainUsageTotal usage={usage.data} />
-          <DomainUsageView usage={usage.data} limit={TOP_DOMAINS_SHOWN} />
-        </>
-      )}
+      <DomainUsageState usage={usage} limit={TOP_DOMAINS_SHOWN} />
     </Card>
   );
 }
